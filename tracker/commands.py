@@ -1,0 +1,329 @@
+"""Commands (what the GM asks for) and the declarations that let any UI build a form.
+
+A system offers commands through :class:`CommandSpec`: a title, a key hint,
+help text and typed :class:`Param` declarations.  ``Param.parse`` turns what the
+GM typed into a value or raises :class:`~tracker.errors.Refused` with a message
+that names the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from tracker.dice import parse as parse_dice
+from tracker.errors import Refused, TrackerError
+from tracker.model import Condition
+
+# parameter kinds a UI knows how to ask for
+INT = "int"
+STR = "str"
+BOOL = "bool"
+CHOICE = "choice"
+COMBATANT = "combatant"  # one combatant id
+COMBATANTS = "combatants"  # several ids, repeats allowed (Gun-play at one target twice)
+MODIFIERS = "modifiers"  # labelled situational modifiers: "cover -2, high ground +1"
+DICE = "dice"  # a dice expression
+PARAM_KINDS = (INT, STR, BOOL, CHOICE, COMBATANT, COMBATANTS, MODIFIERS, DICE)
+
+
+@attrs.frozen(kw_only=True)
+class Modifier:
+    """A labelled situational modifier; it shows in the log with its label."""
+
+    label: str
+    value: int
+
+    def describe(self) -> str:
+        return f"{self.label} {self.value:+d}"
+
+
+def parse_modifiers(text: str) -> tuple[Modifier, ...]:
+    """Read ``"cover -2, high ground +1"`` (or ``"-2"``) into modifiers."""
+    out: list[Modifier] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        words = part.split()
+        try:
+            value = int(words[-1])
+        except ValueError:
+            raise Refused(f"modifier '{part}' must end with a number, like 'cover -2'") from None
+        label = " ".join(words[:-1]) or "modifier"
+        out.append(Modifier(label=label, value=value))
+    return tuple(out)
+
+
+@attrs.frozen(kw_only=True)
+class Param:
+    name: str
+    kind: str = STR
+    label: str = ""
+    help: str = ""
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    required: bool = True
+    min: int | None = None
+    max: int | None = None
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def parse(self, raw: Any) -> Any:
+        """Turn typed text (or an already typed value) into this parameter's value."""
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            if self.default is not None:
+                return self.default
+            if self.required:
+                raise Refused(f"{self.title}: a value is needed")
+            return () if self.kind in (COMBATANTS, MODIFIERS) else None
+        if self.kind == INT:
+            if isinstance(raw, bool):
+                raise Refused(f"{self.title}: a whole number is needed")
+            if isinstance(raw, int):
+                value = raw
+            else:
+                try:
+                    value = int(str(raw).strip())
+                except ValueError:
+                    raise Refused(f"{self.title}: '{raw}' is not a whole number") from None
+            if self.min is not None and value < self.min:
+                raise Refused(f"{self.title}: {value} is below the least allowed, {self.min}")
+            if self.max is not None and value > self.max:
+                raise Refused(f"{self.title}: {value} is above the most allowed, {self.max}")
+            return value
+        if self.kind == BOOL:
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("y", "yes", "true", "1", "on"):
+                return True
+            if text in ("n", "no", "false", "0", "off"):
+                return False
+            raise Refused(f"{self.title}: answer yes or no, not '{raw}'")
+        if self.kind == CHOICE:
+            text = str(raw).strip()
+            for c in self.choices:
+                if c.lower() == text.lower():
+                    return c
+            raise Refused(f"{self.title}: '{raw}' is not one of {', '.join(self.choices)}")
+        if self.kind == COMBATANTS:
+            if isinstance(raw, str):
+                return tuple(x.strip() for x in raw.split(",") if x.strip())
+            return tuple(raw)
+        if self.kind == MODIFIERS:
+            if isinstance(raw, str):
+                return parse_modifiers(raw)
+            return tuple(raw)
+        if self.kind == DICE:
+            try:
+                parse_dice(str(raw))
+            except TrackerError as e:
+                raise Refused(f"{self.title}: {e}") from None
+            return str(raw).strip()
+        text = str(raw).strip()
+        if self.required and not text:
+            raise Refused(f"{self.title}: a value is needed")
+        return text
+
+
+@attrs.frozen(kw_only=True)
+class CommandSpec:
+    """A command a system offers, declared so the app can build its form."""
+
+    name: str
+    title: str
+    build: Callable[..., Any]
+    params: tuple[Param, ...] = ()
+    key: str | None = None
+    help: str = ""
+    actor: str | None = "actor"  # the param that defaults to the current combatant
+
+    def make(self, values: Mapping[str, Any]) -> Any:
+        """Parse every parameter and build the command; Refused names the bad field."""
+        parsed = {p.name: p.parse(values.get(p.name)) for p in self.params}
+        try:
+            return self.build(**parsed)
+        except TypeError as e:  # a declaration that does not match its command
+            raise Refused(f"{self.title}: {e}") from None
+
+
+# ---------------------------------------------------------------------------
+# core commands, known to every system
+
+
+@attrs.frozen(kw_only=True)
+class AddCombatant:
+    """Add one combatant, or ``count`` of them as a group ("4 Outlaws")."""
+
+    name: str
+    kind: str = "npc"
+    group: str | None = None
+    sheet: Mapping[str, Any] = attrs.field(factory=dict, hash=False)
+    preset: str | None = None
+    count: int = 1
+
+
+@attrs.frozen(kw_only=True)
+class RemoveCombatant:
+    id: str
+    reason: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class RenameCombatant:
+    id: str
+    name: str
+
+
+@attrs.frozen(kw_only=True)
+class RollInitiative:
+    """Roll initiative by the system's procedure (all, or just ``ids``)."""
+
+    ids: tuple[str, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class SetInitiative:
+    """Initiative values the GM gives (e.g. rolled on real dice and added up)."""
+
+    values: Mapping[str, int] = attrs.field(hash=False)
+
+
+@attrs.frozen(kw_only=True)
+class MoveInOrder:
+    id: str
+    position: int  # 0-based place in the order
+
+
+@attrs.frozen(kw_only=True)
+class StartFight:
+    surprise: tuple[str, ...] = ()  # ids that act in a surprise round before round 1
+
+
+@attrs.frozen(kw_only=True)
+class NextTurn:
+    pass
+
+
+@attrs.frozen(kw_only=True)
+class Delay:
+    """The current combatant holds its action to act later in the round."""
+
+    id: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class ActNow:
+    """A held combatant acts now, before whoever is current."""
+
+    id: str
+
+
+@attrs.frozen(kw_only=True)
+class AddCondition:
+    id: str
+    name: str
+    rounds: int | None = None
+    ends_on: str | None = None
+    ends_at: str = "end"
+    value: int = 0
+    note: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class RemoveCondition:
+    id: str
+    name: str
+
+
+@attrs.frozen(kw_only=True)
+class Adjust:
+    """GM adjust of any tracked value (core fields or the system's own)."""
+
+    id: str
+    field: str
+    value: Any
+    note: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class Note:
+    text: str
+    id: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class DismissPrompt:
+    """The GM settles a prompt by ruling, without the roll."""
+
+    prompt_id: str
+    note: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class EndFight:
+    note: str = ""
+
+
+def _condition_from(cmd: AddCondition) -> Condition:
+    return Condition(
+        name=cmd.name,
+        rounds=cmd.rounds,
+        ends_on=cmd.ends_on,
+        ends_at=cmd.ends_at,
+        value=cmd.value,
+        note=cmd.note,
+    )
+
+
+def ids_param(name: str, label: str, help: str = "", required: bool = True) -> Param:
+    return Param(name=name, kind=COMBATANTS, label=label, help=help, required=required)
+
+
+CORE_SPECS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        name="note",
+        title="Note",
+        build=lambda text, id=None: Note(text=text, id=id),
+        params=(
+            Param(name="text", label="Note", help="Free text for the log"),
+            Param(name="id", kind=COMBATANT, label="About", required=False),
+        ),
+        actor=None,
+        help="Write a free-text note into the fight log.",
+    ),
+    CommandSpec(
+        name="add_condition",
+        title="Add condition",
+        build=lambda id, name, rounds=None, ends_on=None, ends_at="end", value=0: AddCondition(
+            id=id, name=name, rounds=rounds, ends_on=ends_on or (id if rounds else None), ends_at=ends_at, value=value
+        ),
+        params=(
+            Param(name="id", kind=COMBATANT, label="On"),
+            Param(name="name", label="Condition"),
+            Param(name="rounds", kind=INT, label="Rounds", required=False, min=1, help="Empty: until removed"),
+            Param(name="ends_on", kind=COMBATANT, label="Ends on whose turn", required=False),
+            Param(name="ends_at", kind=CHOICE, choices=("end", "start"), default="end", label="At its"),
+            Param(name="value", kind=INT, default=0, label="Value", help="A number the system reads (e.g. +2 DV)"),
+        ),
+        actor="id",
+        help="Put a condition on a combatant, optionally for some rounds.",
+    ),
+    CommandSpec(
+        name="remove_condition",
+        title="Remove condition",
+        build=lambda id, name: RemoveCondition(id=id, name=name),
+        params=(Param(name="id", kind=COMBATANT, label="From"), Param(name="name", label="Condition")),
+        actor="id",
+        help="Clear a condition from a combatant.",
+    ),
+)
+
+
+def combatant_ids(values: Sequence[str]) -> tuple[str, ...]:
+    return tuple(values)

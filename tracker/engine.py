@@ -1,0 +1,640 @@
+"""The fight engine: the core's decide and evolve, and the live fight with undo/redo.
+
+``decide(system, state, command, dice)`` returns the events a command produces
+or raises :class:`~tracker.errors.Refused`; ``evolve(system, state, event)`` is
+pure and never rolls.  :class:`Fight` keeps the append-only log and a stack of
+steps (the state before and after each GM action), so undo and redo cost the
+same however long the log is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from tracker import commands as C
+from tracker import events as E
+from tracker.dice import Roller, SeededRoller
+from tracker.errors import Refused, TrackerError, UnknownEvent
+from tracker.model import KINDS, Combatant, FightState
+from tracker.plugin import System, initiative_events
+
+CORE_FIELDS = ("name", "group", "kind", "initiative")
+
+
+def initial_state(system: System) -> FightState:
+    return FightState(system=system.id, data=system.initial_data())
+
+
+# ---------------------------------------------------------------------------
+# decide
+
+
+def decide(system: System, state: FightState, command: Any, dice: Roller) -> list[E.Event]:
+    """The events ``command`` produces in ``state``, or Refused with the reason."""
+    handler = _DECIDERS.get(type(command))
+    if handler is not None:
+        system.check_core(state, command)
+        events = handler(system, state, command, dice)
+    else:
+        events = list(system.decide(state, command, dice))
+    if not events:
+        raise Refused("nothing to do")
+    for ev in events:
+        if not isinstance(ev, E.Event):
+            raise TypeError(f"decide returned a non-event: {ev!r}")
+    return events
+
+
+def _need(state: FightState, cid: str | None, what: str = "combatant") -> Combatant:
+    if not cid:
+        raise Refused(f"choose a {what}")
+    c = state.find(cid) or state.by_name(cid)
+    if c is None or c.removed:
+        raise Refused(f"there is no {what} '{cid}' in this fight")
+    return c
+
+
+def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -> list[E.Event]:
+    name = (cmd.name or "").strip()
+    sheet = dict(cmd.sheet)
+    kind = cmd.kind
+    if cmd.preset:
+        preset = system.preset(cmd.preset)  # type: ignore[attr-defined]
+        sheet = {**preset.sheet, **sheet}
+        name = name or preset.name
+    if not name:
+        raise Refused("a combatant needs a name")
+    if kind not in KINDS:
+        raise Refused(f"kind must be one of {', '.join(KINDS)}, not '{kind}'")
+    if not 1 <= cmd.count <= 50:
+        raise Refused("add 1 to 50 combatants at a time")
+    taken = {c.name.lower() for c in state.combatants if not c.removed}
+    names: list[str] = []
+    if cmd.count == 1:
+        if name.lower() in taken:
+            raise Refused(f"there is already a combatant called '{name}'")
+        names = [name]
+    else:
+        n = 1
+        while len(names) < cmd.count:
+            candidate = f"{name} {n}"
+            if candidate.lower() not in taken:
+                names.append(candidate)
+            n += 1
+    group = (cmd.group or "").strip() or (name if cmd.count > 1 else None)
+    events: list[E.Event] = []
+    next_id = state.next_id
+    for each in names:
+        checked, rolls = system.new_combatant(state, kind, sheet, dice)
+        events.append(E.CombatantAdded(id=f"c{next_id}", name=each, kind=kind, group=group, sheet=checked, rolls=rolls))
+        next_id += 1
+    return events
+
+
+def _remove(system: System, state: FightState, cmd: C.RemoveCombatant, dice: Roller) -> list[E.Event]:
+    c = _need(state, cmd.id)
+    events: list[E.Event] = []
+    if state.current == c.id:
+        try:
+            events = next_turn_events(system, state)
+        except Refused:
+            events = []
+    events.append(E.CombatantRemoved(id=c.id, reason=cmd.reason))
+    return events
+
+
+def _rename(system: System, state: FightState, cmd: C.RenameCombatant, dice: Roller) -> list[E.Event]:
+    c = _need(state, cmd.id)
+    name = cmd.name.strip()
+    if not name:
+        raise Refused("a combatant needs a name")
+    other = state.by_name(name)
+    if other is not None and other.id != c.id:
+        raise Refused(f"there is already a combatant called '{name}'")
+    return [E.CombatantRenamed(id=c.id, name=name)]
+
+
+def _roll_init(system: System, state: FightState, cmd: C.RollInitiative, dice: Roller) -> list[E.Event]:
+    ids = tuple(_need(state, i).id for i in cmd.ids) or tuple(c.id for c in state.present)
+    if not ids:
+        raise Refused("add combatants before rolling initiative")
+    return list(system.roll_initiative(state, ids, dice))
+
+
+def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Roller) -> list[E.Event]:
+    if not cmd.values:
+        raise Refused("give at least one initiative value")
+    rolled: dict[str, tuple[int, None, str]] = {}
+    for cid, value in cmd.values.items():
+        c = _need(state, cid)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Refused(f"initiative for {c.name} must be a whole number, not '{value}'")
+        rolled[c.id] = (value, None, "set by GM")
+    key = getattr(system, "initiative_tiebreak", None)
+    return initiative_events(state, rolled, key)
+
+
+def _move(system: System, state: FightState, cmd: C.MoveInOrder, dice: Roller) -> list[E.Event]:
+    c = _need(state, cmd.id)
+    order = [i for i in (state.order or tuple(x.id for x in state.present)) if i != c.id]
+    if not 0 <= cmd.position <= len(order):
+        raise Refused(f"place {cmd.position + 1} is outside the order (1 to {len(order) + 1})")
+    order.insert(cmd.position, c.id)
+    ties = tuple(g for g in state.ties if c.id not in g)
+    return [E.OrderSet(order=tuple(order), ties=ties, note=f"GM moved {c.name} to place {cmd.position + 1}")]
+
+
+def _eligible(system: System, state: FightState, c: Combatant, rnd: int) -> bool:
+    if c.removed or c.held:
+        return False
+    if rnd == 0 and c.id not in state.surprise:
+        return False
+    return system.takes_turns(state, c)
+
+
+def _expiring(state: FightState, cid: str, at: str, rnd: int) -> list[E.Event]:
+    out: list[E.Event] = []
+    for c in state.combatants:
+        if c.removed:
+            continue
+        for cond in c.conditions:
+            if (
+                cond.ends_on == cid
+                and cond.ends_at == at
+                and cond.expires_round is not None
+                and cond.expires_round <= rnd
+            ):
+                out.append(E.ConditionRemoved(id=c.id, name=cond.name, reason="expired"))
+    return out
+
+
+def next_turn_events(system: System, state: FightState, end_current: bool = True) -> list[E.Event]:
+    """TurnEnded, expiries, RoundStarted if the order wraps, TurnStarted of the next who can act."""
+    if not state.started:
+        raise Refused("the fight has not started yet")
+    if state.ended:
+        raise Refused("the fight is over")
+    events: list[E.Event] = []
+    cur = state.current
+    if cur is not None and end_current:
+        events.append(E.TurnEnded(id=cur))
+        events.extend(_expiring(state, cur, "end", state.round))
+    order = state.order
+    n = len(order)
+    if n == 0:
+        raise Refused("no one is in the initiative order")
+    pos, rnd = state.turn, state.round
+    for _ in range(2 * n + 1):
+        pos += 1
+        if pos >= n:
+            pos, rnd = 0, rnd + 1
+            if rnd > state.round + 1:
+                break
+        c = state.get(order[pos])
+        if _eligible(system, state, c, rnd) or (
+            rnd != state.round and not c.removed and system.takes_turns(state, c) and c.held
+        ):
+            if rnd != state.round:
+                events.append(E.RoundStarted(round=rnd))
+            events.append(E.TurnStarted(id=c.id, index=pos, resumed=c.id == state.interrupted))
+            events.extend(_expiring(state, c.id, "start", rnd))
+            return events
+    raise Refused("no one left in the order can act")
+
+
+def _start(system: System, state: FightState, cmd: C.StartFight, dice: Roller) -> list[E.Event]:
+    if state.started:
+        raise Refused("the fight has already started")
+    present = [c.id for c in state.present]
+    if not present:
+        raise Refused("add combatants before starting the fight")
+    events: list[E.Event] = []
+    order = tuple(i for i in state.order if i in present)
+    if not order:
+        order = system.default_order(state)
+    missing = tuple(i for i in present if i not in order)
+    if missing or order != state.order:
+        events.append(E.OrderSet(order=order + missing, ties=state.ties, note="order for the fight"))
+    surprise = tuple(_need(state, i).id for i in cmd.surprise)
+    events.append(E.FightStarted(surprise=surprise))
+    # find the first to act in a temporary state, without rolling anything
+    tmp = state
+    for ev in events:
+        tmp = evolve(system, tmp, ev)
+    # one step before the first place of round 1 (or of the surprise round 0)
+    first = attrs.evolve(tmp, round=-1 if surprise else 0, turn=len(tmp.order) - 1)
+    return events + next_turn_events(system, first, end_current=False)
+
+
+def _next(system: System, state: FightState, cmd: C.NextTurn, dice: Roller) -> list[E.Event]:
+    if state.prompts:
+        raise Refused(f"resolve first: {state.prompts[0].text}")
+    return next_turn_events(system, state)
+
+
+def _delay(system: System, state: FightState, cmd: C.Delay, dice: Roller) -> list[E.Event]:
+    cid = cmd.id or state.current
+    c = _need(state, cid)
+    if state.current != c.id:
+        raise Refused(f"only the combatant whose turn it is can hold the action, and it is not {c.name}'s turn")
+    held = attrs.evolve(
+        state, combatants=tuple(attrs.evolve(x, held=True) if x.id == c.id else x for x in state.combatants)
+    )
+    return [E.TurnDelayed(id=c.id)] + next_turn_events(system, held, end_current=False)
+
+
+def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> list[E.Event]:
+    c = _need(state, cmd.id)
+    if not c.held:
+        raise Refused(f"{c.name} is not holding an action")
+    if state.prompts:
+        raise Refused(f"resolve first: {state.prompts[0].text}")
+    return [E.HeldActionTaken(id=c.id), E.TurnStarted(id=c.id, index=state.turn)]
+
+
+def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice: Roller) -> list[E.Event]:
+    c = _need(state, cmd.id)
+    name = cmd.name.strip()
+    if not name:
+        raise Refused("a condition needs a name")
+    if c.condition(name):
+        raise Refused(f"{c.name} is already {name}")
+    expires = None
+    ends_on = cmd.ends_on
+    if cmd.rounds is not None:
+        if cmd.rounds < 1:
+            raise Refused("a condition lasts at least 1 round")
+        if cmd.ends_at not in ("start", "end"):
+            raise Refused("a condition ends at the 'start' or 'end' of a turn")
+        ends_on = _need(state, ends_on or c.id).id
+        expires = state.round + cmd.rounds
+    cond = C._condition_from(cmd)
+    cond = attrs.evolve(cond, name=name, ends_on=ends_on, expires_round=expires)
+    return [E.ConditionAdded(id=c.id, condition=cond)]
+
+
+def _remove_condition(system: System, state: FightState, cmd: C.RemoveCondition, dice: Roller) -> list[E.Event]:
+    c = _need(state, cmd.id)
+    cond = next((x for x in c.conditions if x.name.lower() == cmd.name.strip().lower()), None)
+    if cond is None:
+        raise Refused(f"{c.name} is not {cmd.name}")
+    return [E.ConditionRemoved(id=c.id, name=cond.name, reason="removed by GM")]
+
+
+def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> list[E.Event]:
+    c = _need(state, cmd.id)
+    field = cmd.field.strip()
+    if field in CORE_FIELDS:
+        value: Any = cmd.value
+        if field == "name":
+            return _rename(system, state, C.RenameCombatant(id=c.id, name=str(value)), dice)
+        if field == "kind" and value not in KINDS:
+            raise Refused(f"kind must be one of {', '.join(KINDS)}")
+        if field == "initiative":
+            value = C.Param(name="initiative", kind=C.INT).parse(value)
+        if field == "group":
+            value = str(value).strip() or None
+        return [E.Adjusted(id=c.id, field=field, value=value, old=getattr(c, field), note=cmd.note)]
+    value = system.check_adjust(state, c, field, cmd.value)
+    old = getattr(c.data, field, None)
+    if old == value:
+        raise Refused(f"{c.name}'s {field} is already {value!r}")
+    return [E.Adjusted(id=c.id, field=field, value=value, old=old, note=cmd.note)]
+
+
+def _note(system: System, state: FightState, cmd: C.Note, dice: Roller) -> list[E.Event]:
+    if not cmd.text.strip():
+        raise Refused("the note is empty")
+    cid = _need(state, cmd.id).id if cmd.id else None
+    return [E.NoteAdded(text=cmd.text.strip(), id=cid)]
+
+
+def _dismiss(system: System, state: FightState, cmd: C.DismissPrompt, dice: Roller) -> list[E.Event]:
+    if not any(p.id == cmd.prompt_id for p in state.prompts):
+        raise Refused(f"there is no open prompt '{cmd.prompt_id}'")
+    return [E.PromptResolved(prompt_id=cmd.prompt_id, note=cmd.note or "settled by GM ruling")]
+
+
+def _end(system: System, state: FightState, cmd: C.EndFight, dice: Roller) -> list[E.Event]:
+    if state.ended:
+        raise Refused("the fight is already over")
+    return [E.FightEnded(note=cmd.note)]
+
+
+_DECIDERS: dict[type, Callable[..., list[E.Event]]] = {
+    C.AddCombatant: _add,
+    C.RemoveCombatant: _remove,
+    C.RenameCombatant: _rename,
+    C.RollInitiative: _roll_init,
+    C.SetInitiative: _set_init,
+    C.MoveInOrder: _move,
+    C.StartFight: _start,
+    C.NextTurn: _next,
+    C.Delay: _delay,
+    C.ActNow: _act_now,
+    C.AddCondition: _add_condition,
+    C.RemoveCondition: _remove_condition,
+    C.Adjust: _adjust,
+    C.Note: _note,
+    C.DismissPrompt: _dismiss,
+    C.EndFight: _end,
+}
+CORE_COMMANDS: tuple[type, ...] = tuple(_DECIDERS)
+
+
+# ---------------------------------------------------------------------------
+# evolve
+
+
+def evolve(system: System, state: FightState, event: E.Event) -> FightState:
+    """Apply one event (pure): the core's part, then the system's."""
+    handler = _EVOLVERS.get(type(event))
+    if handler is not None:
+        state = handler(system, state, event)
+        return system.evolve(state, event)
+    if type(event) in system.event_types:
+        return system.evolve(state, event)
+    raise UnknownEvent(f"no rule applies the event {type(event).__name__} ({event.TYPE!r})")
+
+
+def _ev_added(system: System, s: FightState, e: E.CombatantAdded) -> FightState:
+    c = Combatant(id=e.id, name=e.name, kind=e.kind, group=e.group, data=system.make_data(e.kind, e.sheet))
+    num = int(e.id[1:]) if e.id[1:].isdigit() else 0
+    order = s.order + (e.id,) if s.started else s.order
+    return attrs.evolve(s, combatants=s.combatants + (c,), next_id=max(s.next_id, num + 1), order=order)
+
+
+def _ev_removed(system: System, s: FightState, e: E.CombatantRemoved) -> FightState:
+    s = s.update(e.id, removed=True)
+    if e.id not in s.order:
+        return s
+    idx = s.order.index(e.id)
+    order = s.order[:idx] + s.order[idx + 1 :]
+    turn = s.turn - 1 if idx < s.turn else s.turn
+    ties = tuple(g for g in (tuple(i for i in g if i != e.id) for g in s.ties) if len(g) > 1)
+    return attrs.evolve(s, order=order, turn=max(turn, 0), ties=ties)
+
+
+def _ev_renamed(system: System, s: FightState, e: E.CombatantRenamed) -> FightState:
+    return s.update(e.id, name=e.name)
+
+
+def _ev_init(system: System, s: FightState, e: E.InitiativeSet) -> FightState:
+    return s.update(e.id, initiative=e.value)
+
+
+def _ev_order(system: System, s: FightState, e: E.OrderSet) -> FightState:
+    cur = s.current
+    turn = e.order.index(cur) if cur is not None and cur in e.order else s.turn
+    return attrs.evolve(s, order=e.order, ties=e.ties, turn=turn)
+
+
+def _ev_started(system: System, s: FightState, e: E.FightStarted) -> FightState:
+    return attrs.evolve(s, started=True, surprise=e.surprise)
+
+
+def _ev_round(system: System, s: FightState, e: E.RoundStarted) -> FightState:
+    if any(c.held for c in s.combatants):
+        s = attrs.evolve(s, combatants=tuple(attrs.evolve(c, held=False) if c.held else c for c in s.combatants))
+    return attrs.evolve(s, round=e.round, interrupted=None)
+
+
+def _ev_turn(system: System, s: FightState, e: E.TurnStarted) -> FightState:
+    if not 0 <= e.index < len(s.order) or s.order[e.index] != e.id:
+        raise UnknownEvent(f"turn of {e.id} at place {e.index} does not match the order")
+    interrupted = None if e.resumed else s.interrupted
+    return attrs.evolve(s, turn=e.index, interrupted=interrupted)
+
+
+def _ev_same(system: System, s: FightState, e: E.Event) -> FightState:
+    return s
+
+
+def _ev_delayed(system: System, s: FightState, e: E.TurnDelayed) -> FightState:
+    return s.update(e.id, held=True)
+
+
+def _ev_act_now(system: System, s: FightState, e: E.HeldActionTaken) -> FightState:
+    cur = s.current
+    order = [i for i in s.order if i != e.id]
+    at = order.index(cur) if cur in order else s.turn
+    order.insert(at, e.id)
+    s = s.update(e.id, held=False)
+    return attrs.evolve(s, order=tuple(order), turn=at, interrupted=cur)
+
+
+def _ev_cond_added(system: System, s: FightState, e: E.ConditionAdded) -> FightState:
+    c = s.get(e.id)
+    return s.replace(attrs.evolve(c, conditions=c.conditions + (e.condition,)))
+
+
+def _ev_cond_removed(system: System, s: FightState, e: E.ConditionRemoved) -> FightState:
+    c = s.get(e.id)
+    return s.replace(attrs.evolve(c, conditions=tuple(x for x in c.conditions if x.name != e.name)))
+
+
+def _ev_adjusted(system: System, s: FightState, e: E.Adjusted) -> FightState:
+    c = s.get(e.id)
+    if e.field in CORE_FIELDS:
+        return s.replace(attrs.evolve(c, **{e.field: e.value}))
+    return s.replace(system.adjust(s, c, e.field, e.value))
+
+
+def _ev_note(system: System, s: FightState, e: E.NoteAdded) -> FightState:
+    return attrs.evolve(s, notes=s.notes + (e.text,))
+
+
+def _ev_prompt(system: System, s: FightState, e: E.PromptRaised) -> FightState:
+    if any(p.id == e.prompt.id for p in s.prompts):
+        return s
+    return attrs.evolve(s, prompts=s.prompts + (e.prompt,))
+
+
+def _ev_prompt_done(system: System, s: FightState, e: E.PromptResolved) -> FightState:
+    return attrs.evolve(s, prompts=tuple(p for p in s.prompts if p.id != e.prompt_id))
+
+
+def _ev_ended(system: System, s: FightState, e: E.FightEnded) -> FightState:
+    return attrs.evolve(s, ended=True)
+
+
+_EVOLVERS: dict[type, Callable[..., FightState]] = {
+    E.CombatantAdded: _ev_added,
+    E.CombatantRemoved: _ev_removed,
+    E.CombatantRenamed: _ev_renamed,
+    E.InitiativeSet: _ev_init,
+    E.OrderSet: _ev_order,
+    E.FightStarted: _ev_started,
+    E.RoundStarted: _ev_round,
+    E.TurnStarted: _ev_turn,
+    E.TurnEnded: _ev_same,
+    E.TurnDelayed: _ev_delayed,
+    E.HeldActionTaken: _ev_act_now,
+    E.ConditionAdded: _ev_cond_added,
+    E.ConditionRemoved: _ev_cond_removed,
+    E.Adjusted: _ev_adjusted,
+    E.NoteAdded: _ev_note,
+    E.PromptRaised: _ev_prompt,
+    E.PromptResolved: _ev_prompt_done,
+    E.FightEnded: _ev_ended,
+}
+
+
+def fold(system: System, events: Iterable[E.Event], state: FightState | None = None) -> FightState:
+    """Fold events (no undo records) over a state."""
+    s = initial_state(system) if state is None else state
+    for ev in events:
+        s = evolve(system, s, ev)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# the live fight
+
+
+@attrs.frozen
+class Entry:
+    """One line of the log: a sequence number, the GM action it belongs to, the event."""
+
+    seq: int
+    action: int
+    event: E.Event
+
+
+@attrs.frozen
+class Step:
+    """One GM action in effect: its events and the states around it."""
+
+    action: int
+    events: tuple[E.Event, ...]
+    before: FightState
+    after: FightState
+
+    def describe(self) -> str:
+        return "; ".join(ev.describe(self.before) for ev in self.events[:3]) + (" …" if len(self.events) > 3 else "")
+
+
+class LogError(TrackerError):
+    """The log does not make sense (an undo of nothing, a redo out of order)."""
+
+
+Sink = Callable[[Sequence[Entry]], None]
+
+
+class Fight:
+    """A fight in progress: state, log, undo and redo.
+
+    ``sink`` is called with each action's entries after they are checked and
+    before the action takes effect; the saves module passes a writer that
+    appends, flushes and fsyncs, so an action shown as done is on disk.
+    """
+
+    def __init__(self, system: System, *, roller: Roller | None = None, sink: Sink | None = None) -> None:
+        self.system = system
+        self.roller: Roller = roller if roller is not None else SeededRoller()
+        self.sink = sink
+        self.initial = initial_state(system)
+        self.state = self.initial
+        self.entries: list[Entry] = []
+        self._done: list[Step] = []
+        self._undone: list[Step] = []
+        self._next_seq = 1
+        self._next_action = 1
+
+    # -- asking --------------------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return tuple(self._done)
+
+    def last_step(self) -> Step | None:
+        return self._done[-1] if self._done else None
+
+    def next_redo(self) -> Step | None:
+        return self._undone[-1] if self._undone else None
+
+    def decide(self, command: Any, dice: Roller | None = None) -> list[E.Event]:
+        return decide(self.system, self.state, command, dice if dice is not None else self.roller)
+
+    # -- doing ---------------------------------------------------------------
+    def do(self, command: Any, dice: Roller | None = None) -> list[E.Event]:
+        """Decide, save and apply one GM action; Refused leaves everything as it was."""
+        events = self.decide(command, dice)
+        self.record(events)
+        return events
+
+    def record(self, events: Sequence[E.Event]) -> Step:
+        """Append one GM action's events (already decided) to the log."""
+        entries = [Entry(self._next_seq + i, self._next_action, ev) for i, ev in enumerate(events)]
+        return self._take(entries, write=True)
+
+    def undo(self) -> Step:
+        if not self._done:
+            raise Refused("nothing to undo")
+        step = self._done[-1]
+        self._take([Entry(self._next_seq, self._next_action, E.Undone(action=step.action))], write=True)
+        return step
+
+    def redo(self) -> Step:
+        if not self._undone:
+            raise Refused("nothing to redo")
+        step = self._undone[-1]
+        self._take([Entry(self._next_seq, self._next_action, E.Redone(action=step.action))], write=True)
+        return step
+
+    def load(self, entries: Iterable[Entry]) -> None:
+        """Replay saved entries (grouped by action) without writing them again."""
+        group: list[Entry] = []
+        for entry in entries:
+            if group and entry.action != group[0].action:
+                self._take(group, write=False)
+                group = []
+            group.append(entry)
+        if group:
+            self._take(group, write=False)
+
+    def _take(self, entries: list[Entry], *, write: bool) -> Step:
+        first = entries[0]
+        if first.seq != self._next_seq:
+            raise LogError(f"event {first.seq} out of sequence: expected {self._next_seq}")
+        if first.action < self._next_action:
+            raise LogError(f"action {first.action} out of sequence: expected {self._next_action} or later")
+        ev = first.event
+        if isinstance(ev, (E.Undone, E.Redone)):
+            if len(entries) != 1:
+                raise LogError(f"event {first.seq}: an undo or redo must stand alone in its action")
+            source, target = (self._done, self._undone) if isinstance(ev, E.Undone) else (self._undone, self._done)
+            if not source or source[-1].action != ev.action:
+                what = "undo" if isinstance(ev, E.Undone) else "redo"
+                raise LogError(f"event {first.seq}: {what} of action {ev.action}, which is not the next to {what}")
+            step = source[-1]
+            new_state = step.before if isinstance(ev, E.Undone) else step.after
+            if write and self.sink is not None:
+                self.sink(entries)
+            source.pop()
+            target.append(step)
+        else:
+            s = self.state
+            for entry in entries:
+                s = evolve(self.system, s, entry.event)
+            step = Step(first.action, tuple(e.event for e in entries), self.state, s)
+            if write and self.sink is not None:
+                self.sink(entries)
+            self._done.append(step)
+            self._undone.clear()
+            new_state = s
+        self.entries.extend(entries)
+        self.state = new_state
+        self._next_seq = entries[-1].seq + 1
+        self._next_action = first.action + 1
+        return step

@@ -1,0 +1,297 @@
+"""Events: past-tense facts, each with a stable type tag.
+
+An event carries every random outcome as the faces rolled, so folding the log
+with ``evolve`` reproduces the fight without a roller.  Systems define their
+own events by subclassing :class:`Event` with a ``TYPE`` of ``"<system>.<name>"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from tracker.dice import Roll
+from tracker.model import Condition, FightState, Prompt
+
+
+@attrs.frozen(kw_only=True)
+class Event:
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+
+    def describe(self, state: FightState) -> str:
+        """One line for the log, in the GM's words (``state`` is the state before it)."""
+        return type(self).__name__
+
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll this event carries."""
+        out: list[Roll] = []
+        for f in attrs.fields(type(self)):
+            v = getattr(self, f.name)
+            if isinstance(v, Roll):
+                out.append(v)
+            elif isinstance(v, tuple):
+                out.extend(x for x in v if isinstance(x, Roll))
+        return tuple(out)
+
+
+def _rolls_text(rolls: tuple[Roll, ...]) -> str:
+    return "; ".join(r.describe() for r in rolls)
+
+
+@attrs.frozen(kw_only=True)
+class CombatantAdded(Event):
+    TYPE = "combatant_added"
+    id: str
+    name: str
+    kind: str
+    group: str | None = None
+    sheet: dict[str, Any] = attrs.field(factory=dict, hash=False)
+    rolls: tuple[Roll, ...] = ()
+
+    def describe(self, state: FightState) -> str:
+        grp = f" [{self.group}]" if self.group else ""
+        extra = f" ({_rolls_text(self.rolls)})" if self.rolls else ""
+        return f"{self.name}{grp} joins the fight as {self.kind.upper()}{extra}"
+
+
+@attrs.frozen(kw_only=True)
+class CombatantRemoved(Event):
+    TYPE = "combatant_removed"
+    id: str
+    reason: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f": {self.reason}" if self.reason else ""
+        return f"{state.name(self.id)} leaves the fight{why}"
+
+
+@attrs.frozen(kw_only=True)
+class CombatantRenamed(Event):
+    TYPE = "combatant_renamed"
+    id: str
+    name: str
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)} is renamed {self.name}"
+
+
+@attrs.frozen(kw_only=True)
+class InitiativeSet(Event):
+    TYPE = "initiative_set"
+    id: str
+    value: int | None
+    roll: Roll | None = None
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        how = f" ({self.roll.describe()}{', ' + self.note if self.note else ''})" if self.roll else ""
+        if not self.roll and self.note:
+            how = f" ({self.note})"
+        return f"{state.name(self.id)} initiative {self.value}{how}"
+
+
+@attrs.frozen(kw_only=True)
+class OrderSet(Event):
+    TYPE = "order_set"
+    order: tuple[str, ...]
+    ties: tuple[tuple[str, ...], ...] = ()
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        names = ", ".join(state.name(i) for i in self.order)
+        tie = ""
+        if self.ties:
+            tie = "; simultaneous: " + "; ".join(" & ".join(state.name(i) for i in g) for g in self.ties)
+        why = f" ({self.note})" if self.note else ""
+        return f"Order: {names}{tie}{why}"
+
+
+@attrs.frozen(kw_only=True)
+class FightStarted(Event):
+    TYPE = "fight_started"
+    surprise: tuple[str, ...] = ()
+
+    def describe(self, state: FightState) -> str:
+        if self.surprise:
+            return "The fight begins with a surprise round for " + ", ".join(state.name(i) for i in self.surprise)
+        return "The fight begins"
+
+
+@attrs.frozen(kw_only=True)
+class RoundStarted(Event):
+    TYPE = "round_started"
+    round: int
+
+    def describe(self, state: FightState) -> str:
+        return "Surprise round" if self.round == 0 else f"Round {self.round}"
+
+
+@attrs.frozen(kw_only=True)
+class TurnStarted(Event):
+    TYPE = "turn_started"
+    id: str
+    index: int
+    resumed: bool = False  # the turn goes on after a held action stepped in
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)}'s turn"
+
+
+@attrs.frozen(kw_only=True)
+class TurnEnded(Event):
+    TYPE = "turn_ended"
+    id: str
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)} ends the turn"
+
+
+@attrs.frozen(kw_only=True)
+class TurnDelayed(Event):
+    TYPE = "turn_delayed"
+    id: str
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)} holds the action"
+
+
+@attrs.frozen(kw_only=True)
+class HeldActionTaken(Event):
+    """A held combatant steps in now, before whoever is current."""
+
+    TYPE = "held_action_taken"
+    id: str
+
+    def describe(self, state: FightState) -> str:
+        cur = state.current
+        before = f", before {state.name(cur)}" if cur and cur != self.id else ""
+        return f"{state.name(self.id)} acts now{before}"
+
+
+@attrs.frozen(kw_only=True)
+class ConditionAdded(Event):
+    TYPE = "condition_added"
+    id: str
+    condition: Condition
+
+    def describe(self, state: FightState) -> str:
+        c = self.condition
+        dur = ""
+        if c.rounds is not None:
+            dur = f" for {c.rounds} round(s), to the {c.ends_at} of {state.name(c.ends_on)}'s turn"
+        return f"{state.name(self.id)} is {c.describe().split(' (')[0]}{dur}"
+
+
+@attrs.frozen(kw_only=True)
+class ConditionRemoved(Event):
+    TYPE = "condition_removed"
+    id: str
+    name: str
+    reason: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{state.name(self.id)} is no longer {self.name}{why}"
+
+
+@attrs.frozen(kw_only=True)
+class Adjusted(Event):
+    """A GM adjustment of any tracked value."""
+
+    TYPE = "adjusted"
+    id: str
+    field: str
+    value: Any
+    old: Any = None
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f" ({self.note})" if self.note else ""
+        return f"GM sets {state.name(self.id)}'s {self.field}: {self.old!r} → {self.value!r}{why}"
+
+
+@attrs.frozen(kw_only=True)
+class NoteAdded(Event):
+    TYPE = "note_added"
+    text: str
+    id: str | None = None
+
+    def describe(self, state: FightState) -> str:
+        who = f" [{state.name(self.id)}]" if self.id else ""
+        return f"Note{who}: {self.text}"
+
+
+@attrs.frozen(kw_only=True)
+class PromptRaised(Event):
+    TYPE = "prompt_raised"
+    prompt: Prompt
+
+    def describe(self, state: FightState) -> str:
+        return f"! {self.prompt.text}"
+
+
+@attrs.frozen(kw_only=True)
+class PromptResolved(Event):
+    TYPE = "prompt_resolved"
+    prompt_id: str
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        text = next((p.text for p in state.prompts if p.id == self.prompt_id), self.prompt_id)
+        how = f": {self.note}" if self.note else ""
+        return f"Resolved: {text}{how}"
+
+
+@attrs.frozen(kw_only=True)
+class FightEnded(Event):
+    TYPE = "fight_ended"
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        return "The fight ends" + (f": {self.note}" if self.note else "")
+
+
+@attrs.frozen(kw_only=True)
+class Undone(Event):
+    """The GM took back one whole action (all of its events)."""
+
+    TYPE = "undone"
+    action: int
+
+    def describe(self, state: FightState) -> str:
+        return f"Undo of action {self.action}"
+
+
+@attrs.frozen(kw_only=True)
+class Redone(Event):
+    TYPE = "redone"
+    action: int
+
+    def describe(self, state: FightState) -> str:
+        return f"Redo of action {self.action}"
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (
+    CombatantAdded,
+    CombatantRemoved,
+    CombatantRenamed,
+    InitiativeSet,
+    OrderSet,
+    FightStarted,
+    RoundStarted,
+    TurnStarted,
+    TurnEnded,
+    TurnDelayed,
+    HeldActionTaken,
+    ConditionAdded,
+    ConditionRemoved,
+    Adjusted,
+    NoteAdded,
+    PromptRaised,
+    PromptResolved,
+    FightEnded,
+    Undone,
+    Redone,
+)

@@ -1,0 +1,217 @@
+"""The rules plug-in protocol.
+
+The core and the screens talk to a game system only through this protocol.
+:class:`BaseSystem` gives sensible defaults so a plug-in overrides only what
+its rules need.  A plug-in's ``evolve`` is called after the core's for every
+event (so it can react to ``TurnStarted`` and friends) and must raise
+:class:`~tracker.errors.UnknownEvent` for an event of its own it does not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import attrs
+
+from tracker.commands import Param
+from tracker.dice import Roll, Roller
+from tracker.errors import Refused
+from tracker.events import Event, InitiativeSet, OrderSet
+from tracker.model import NPC, PC, Combatant, FightState
+
+
+@attrs.frozen(kw_only=True)
+class Preset:
+    """A ready-made sheet from the book: a critter, an NPC type, an archetype."""
+
+    id: str
+    name: str
+    sheet: Mapping[str, Any] = attrs.field(hash=False)
+    kind: str = NPC
+    summary: str = ""
+    category: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class Tally:
+    """What an event meant for the fight summary (hits, misses, harm)."""
+
+    actor: str | None = None
+    target: str | None = None
+    hit: bool | None = None
+    harm: int = 0  # damage, injuries or boxes inflicted
+    fell: bool = False  # the target dropped (dead, unconscious, fled)
+
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@runtime_checkable
+class System(Protocol):
+    id: str
+    name: str
+    version: str
+    summary: str
+    event_types: tuple[type[Event], ...]
+    upcasters: Mapping[tuple[str, int], Upcaster]
+
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]: ...
+    def presets(self) -> tuple[Preset, ...]: ...
+    def new_combatant(
+        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
+    ) -> tuple[dict[str, Any], tuple[Roll, ...]]: ...
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> Any: ...
+    def initial_data(self) -> Any: ...
+    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]: ...
+    def default_order(self, state: FightState) -> tuple[str, ...]: ...
+    def commands(self) -> tuple[Any, ...]: ...
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]: ...
+    def evolve(self, state: FightState, event: Event) -> FightState: ...
+    def check_core(self, state: FightState, command: Any) -> None: ...
+    def takes_turns(self, state: FightState, combatant: Combatant) -> bool: ...
+    def status(self, state: FightState, combatant: Combatant) -> str: ...
+    def detail(self, state: FightState, combatant: Combatant) -> str: ...
+    def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]: ...
+    def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant: ...
+    def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any: ...
+    def tally(self, state: FightState, event: Event) -> Tally | None: ...
+    def help(self) -> str: ...
+
+
+class BaseSystem:
+    """Defaults for a system: initiative by a d20-less GM order, no extra rules."""
+
+    id: ClassVar[str] = "base"
+    name: ClassVar[str] = "Base"
+    version: ClassVar[str] = "0"
+    summary: ClassVar[str] = ""
+    event_types: ClassVar[tuple[type[Event], ...]] = ()
+    upcasters: ClassVar[Mapping[tuple[str, int], Upcaster]] = {}
+
+    # -- sheets ------------------------------------------------------------
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
+        return ()
+
+    def presets(self) -> tuple[Preset, ...]:
+        return ()
+
+    def preset(self, preset_id: str) -> Preset:
+        key = preset_id.strip().lower()
+        for p in self.presets():
+            if key in (p.id.lower(), p.name.lower()):
+                return p
+        raise Refused(f"no preset called '{preset_id}' in {self.name}")
+
+    def new_combatant(
+        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
+    ) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+        """Check a sheet (raise Refused) and roll what it needs; the result goes in the log."""
+        fields = {p.name: p for p in self.sheet_fields(kind)}
+        out: dict[str, Any] = {}
+        for name, param in fields.items():
+            out[name] = param.parse(sheet.get(name))
+        for extra in sheet:
+            if extra not in fields:
+                out[extra] = sheet[extra]
+        return out, ()
+
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> Any:
+        return None
+
+    def initial_data(self) -> Any:
+        return None
+
+    # -- order and turns -----------------------------------------------------
+    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
+        """Default: no initiative roll, the GM's order (PCs as added, then NPCs)."""
+        order = self.default_order(state)
+        return [OrderSet(order=order, note="PCs, then NPCs, as added")]
+
+    def default_order(self, state: FightState) -> tuple[str, ...]:
+        live = [c for c in state.combatants if not c.removed]
+        pcs = [c.id for c in live if c.kind == PC]
+        npcs = [c.id for c in live if c.kind != PC]
+        return tuple(pcs + npcs)
+
+    def check_core(self, state: FightState, command: Any) -> None:
+        """Refuse a core command the rules forbid (e.g. an NPC holding its action)."""
+
+    def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
+        return True
+
+    # -- commands ----------------------------------------------------------
+    def commands(self) -> tuple[Any, ...]:
+        return ()
+
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        raise Refused(f"{self.name} does not know the command {type(command).__name__}")
+
+    def evolve(self, state: FightState, event: Event) -> FightState:
+        return state
+
+    # -- showing -----------------------------------------------------------
+    def status(self, state: FightState, combatant: Combatant) -> str:
+        return ""
+
+    def detail(self, state: FightState, combatant: Combatant) -> str:
+        return self.status(state, combatant)
+
+    def help(self) -> str:
+        return self.summary
+
+    # -- GM adjust -----------------------------------------------------------
+    def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
+        """The system's own values the GM may set, as typed parameters."""
+        return ()
+
+    def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
+        """Parse and check a value for ``field``; return it as it will be logged."""
+        for p in self.adjustable(state, combatant):
+            if p.name == field:
+                return p.parse(value)
+        raise Refused(f"{combatant.name} has no value '{field}' to adjust")
+
+    def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
+        """Apply a checked adjustment (pure); default sets the attribute on the data record."""
+        return attrs.evolve(combatant, data=attrs.evolve(combatant.data, **{field: value}))
+
+    def tally(self, state: FightState, event: Event) -> Tally | None:
+        return None
+
+
+def sort_by_initiative(
+    state: FightState, values: Mapping[str, int], key: Callable[[Combatant], tuple[Any, ...]] | None = None
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Order ids by initiative (highest first), then by ``key`` (higher first).
+
+    Returns the order and the groups still tied after ``key``: those act
+    simultaneously.
+    """
+    tie_key = key or (lambda c: ())
+    ids = list(values)
+    full = {i: (values[i], *tie_key(state.get(i))) for i in ids}
+    ids.sort(key=lambda i: full[i], reverse=True)
+    ties: list[tuple[str, ...]] = []
+    seen: dict[tuple[Any, ...], list[str]] = {}
+    for i in ids:
+        seen.setdefault(full[i], []).append(i)
+    for group in seen.values():
+        if len(group) > 1:
+            ties.append(tuple(group))
+    return tuple(ids), tuple(ties)
+
+
+def initiative_events(
+    state: FightState,
+    rolled: Mapping[str, tuple[int, Roll | None, str]],
+    key: Callable[[Combatant], tuple[Any, ...]] | None = None,
+) -> list[Event]:
+    """InitiativeSet for each rolled id, then the OrderSet of everyone with a value."""
+    events: list[Event] = [InitiativeSet(id=i, value=v, roll=r, note=note) for i, (v, r, note) in rolled.items()]
+    values = {c.id: c.initiative for c in state.combatants if not c.removed and c.initiative is not None}
+    values.update({i: v for i, (v, _r, _n) in rolled.items()})
+    order, ties = sort_by_initiative(state, values, key)
+    rest = tuple(c.id for c in state.combatants if not c.removed and c.id not in values)
+    events.append(OrderSet(order=order + rest, ties=ties, note="by initiative"))
+    return events
