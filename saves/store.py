@@ -1,0 +1,333 @@
+"""Writing, loading, recovering and continuing fight logs."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import attrs
+import platformdirs
+
+from saves.format import Codec, Header, LoadError, SaveError, header_from, header_to_json, upgrade
+from tracker import registry
+from tracker.dice import Roller, SeededRoller
+from tracker.engine import Entry, Fight
+from tracker.errors import Refused, TrackerError
+from tracker.plugin import System
+
+APP_NAME = "gm-combat-tracker"
+SUFFIX = ".jsonl"
+
+
+def default_dir() -> Path:
+    """Where fights are saved: $TRACKER_DATA_DIR, else the user data dir from platformdirs."""
+    env = os.environ.get("TRACKER_DATA_DIR")
+    base = Path(env) if env else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return base / "fights"
+
+
+class SaveWriter:
+    """Appends each action's lines, flushes and fsyncs before returning."""
+
+    def __init__(self, path: Path, codec: Codec) -> None:
+        self.path = path
+        self.codec = codec
+        try:
+            self._file = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        except OSError as e:
+            raise SaveError(f"cannot write the fight to {path}: {e.strerror or e}") from None
+
+    def __call__(self, entries: Sequence[Entry]) -> None:
+        text = "".join(self.codec.encode(e, len(entries)) + "\n" for e in entries)
+        try:
+            self._file.write(text)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError as e:
+            raise SaveError(f"could not save to {self.path}: {e.strerror or e}; the action was not taken") from None
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class SavedFight(Fight):
+    """A fight bound to its file."""
+
+    path: Path
+    header: Header
+    warnings: tuple[str, ...] = ()
+
+    def close(self) -> None:
+        if isinstance(self.sink, SaveWriter):
+            self.sink.close()
+
+
+@attrs.frozen
+class Loaded:
+    """A fight log read from disk and checked by replaying it."""
+
+    path: Path
+    header: Header
+    system: System
+    entries: tuple[Entry, ...]
+    lines: tuple[int, ...]  # the file line of each entry
+    warnings: tuple[str, ...] = ()
+    torn: bool = False
+
+    def fight(self, roller: Roller | None = None) -> Fight:
+        f = Fight(self.system, roller=roller)
+        f.load(self.entries)
+        return f
+
+
+def _system(system: System | str) -> System:
+    return registry.load(system) if isinstance(system, str) else system
+
+
+def _new_path(directory: Path, system_id: str) -> Path:
+    stamp = datetime.now().strftime("%Y-%m-%d_%H%M%S")
+    path = directory / f"{stamp}_{system_id}{SUFFIX}"
+    n = 2
+    while path.exists():
+        path = directory / f"{stamp}_{system_id}-{n}{SUFFIX}"
+        n += 1
+    return path
+
+
+def _create(path: Path, header: Header) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8", newline="\n") as f:
+            f.write(header_to_json(header) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+    except FileExistsError:
+        raise SaveError(f"{path} already exists; a fight file is never overwritten") from None
+    except OSError as e:
+        raise SaveError(f"cannot create {path}: {e.strerror or e}") from None
+
+
+def _bind(fight: Fight, path: Path, header: Header, codec: Codec, warnings: Sequence[str] = ()) -> SavedFight:
+    fight.__class__ = SavedFight
+    saved: SavedFight = fight  # type: ignore[assignment]
+    saved.path = path
+    saved.header = header
+    saved.warnings = tuple(warnings)
+    saved.sink = SaveWriter(path, codec)
+    return saved
+
+
+def new_fight(
+    system: System | str,
+    path: str | Path | None = None,
+    *,
+    seed: int | None = None,
+    title: str = "",
+    roller: Roller | None = None,
+) -> SavedFight:
+    """Create a fight file (header written and synced) and return the live fight writing to it."""
+    sys_ = _system(system)
+    target = Path(path) if path else _new_path(default_dir(), sys_.id)
+    seeded = SeededRoller(seed)
+    header = Header(
+        system=sys_.id,
+        system_version=sys_.version,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        seed=seeded.seed,
+        title=title,
+    )
+    _create(target, header)
+    codec = Codec(sys_)
+    fight = Fight(sys_, roller=roller if roller is not None else seeded)
+    return _bind(fight, target, header, codec)
+
+
+def load(path: str | Path) -> Loaded:
+    """Read and check a fight log by replaying it.
+
+    A torn last line (or a last action cut short) is dropped with a warning;
+    any other damage raises LoadError naming the line.  The file is not changed.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise LoadError(f"there is no fight file at {p}") from None
+    except OSError as e:
+        raise LoadError(f"cannot read {p}: {e.strerror or e}") from None
+    if not data.strip():
+        raise LoadError(f"{p} is empty: not a fight file")
+    raw_lines = data.split(b"\n")
+    torn_tail = raw_lines[-1] != b""
+    if not torn_tail:
+        raw_lines.pop()
+    warnings: list[str] = []
+    parsed: list[tuple[int, object]] = []
+    last = len(raw_lines)
+    torn = False
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            parsed.append((number, json.loads(raw.decode("utf-8"))))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            if number == last and number > 1 and (torn_tail or isinstance(e, json.JSONDecodeError)):
+                warnings.append(f"line {number} was cut off (the last write did not finish) and was dropped")
+                torn = True
+                break
+            if number == 1:
+                raise LoadError(f"{p.name} is not a fight file (its header is not JSON)", 1) from None
+            raise LoadError(f"not valid JSON ({_short(e)})", number) from None
+    if torn_tail and not torn:
+        warnings.append(f"line {last} had no line end (the last write did not finish); it was kept")
+    head_raw = parsed[0][1]
+    if not isinstance(head_raw, dict):
+        raise LoadError("the header is not a JSON object", 1)
+    records = [r for _n, r in parsed[1:]]
+    numbers = [n for n, _r in parsed[1:]]
+    for n, r in zip(numbers, records, strict=True):
+        if not isinstance(r, dict):
+            raise LoadError("not an event record", n)
+    head_raw, records = upgrade(head_raw, records)  # type: ignore[arg-type]
+    header = header_from(head_raw)
+    try:
+        system = registry.load(header.system)
+    except TrackerError as e:
+        raise LoadError(f"this fight is played with '{header.system}': {e}") from None
+    codec = Codec(system)
+    entries = [codec.decode(r, n) for n, r in zip(numbers, records, strict=True)]
+    # an action cut short by a crash: all its lines carry "of", fewer are present
+    if entries:
+        last_action = entries[-1].action
+        group = [i for i, e in enumerate(entries) if e.action == last_action]
+        expected = records[group[0]].get("of", len(group))
+        if len(group) < expected:
+            if not torn:
+                raise LoadError(f"action {last_action} has {len(group)} of its {expected} events", numbers[group[-1]])
+            warnings.append(f"action {last_action} was cut short by the crash and was dropped")
+            del entries[group[0] :]
+            del numbers[group[0] :]
+    _replay_check(system, entries, numbers)
+    return Loaded(p, header, system, tuple(entries), tuple(numbers), tuple(warnings), torn)
+
+
+def _replay_check(system: System, entries: Sequence[Entry], numbers: Sequence[int]) -> Fight:
+    fight = Fight(system)
+    group: list[Entry] = []
+    first_line = 0
+    for entry, number in zip(entries, numbers, strict=True):
+        if group and entry.action != group[0].action:
+            _take(fight, group, first_line)
+            group = []
+        if not group:
+            first_line = number
+        group.append(entry)
+    if group:
+        _take(fight, group, first_line)
+    return fight
+
+
+def _take(fight: Fight, group: list[Entry], line: int) -> None:
+    try:
+        fight.load(group)
+    except TrackerError as e:
+        raise LoadError(f"the log does not replay: {e}", line) from None
+    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
+        raise LoadError(f"the log does not replay: {type(e).__name__}: {e}", line) from None
+
+
+def _short(e: Exception) -> str:
+    if isinstance(e, json.JSONDecodeError):
+        return f"{e.msg} at column {e.colno}"
+    return str(e)
+
+
+def open_fight(path: str | Path, *, roller: Roller | None = None) -> SavedFight:
+    """Load a fight and continue it in the same file.
+
+    A file with a torn tail is never rewritten: its good part is copied to a
+    new ``…-recovered.jsonl`` file, and the fight continues there.
+    """
+    loaded = load(path)
+    fight = loaded.fight(roller or SeededRoller(((loaded.header.seed or 0) * 1_000_003 + len(loaded.entries)) % 2**31))
+    codec = Codec(loaded.system)
+    warnings = list(loaded.warnings)
+    target = loaded.path
+    header = loaded.header
+    if loaded.torn:
+        target = _sibling(loaded.path, "recovered")
+        header = attrs.evolve(header, parent=str(loaded.path))
+        _write_copy(target, header, codec, loaded.entries)
+        warnings.append(f"the fight goes on in {target.name}; the damaged file was left as it was")
+    return _bind(fight, target, header, codec, warnings)
+
+
+def continue_from(path: str | Path, upto: int, new_path: str | Path | None = None) -> SavedFight:
+    """Start a new fight file holding the first ``upto`` log entries of ``path``.
+
+    The cut is moved forward to the end of the GM action it falls in, so no
+    action is taken half.  The original file is not touched.
+    """
+    loaded = load(path)
+    entries = loaded.entries
+    if not 0 <= upto <= len(entries):
+        raise Refused(f"the log has {len(entries)} entries; cannot continue from {upto}")
+    while 0 < upto < len(entries) and entries[upto].action == entries[upto - 1].action:
+        upto += 1
+    kept = entries[:upto]
+    codec = Codec(loaded.system)
+    target = Path(new_path) if new_path else _sibling(loaded.path, "branch")
+    header = attrs.evolve(
+        loaded.header, parent=str(loaded.path), created=datetime.now(UTC).isoformat(timespec="seconds")
+    )
+    _write_copy(target, header, codec, kept)
+    fight = Fight(loaded.system, roller=SeededRoller(((header.seed or 0) * 1_000_003 + upto) % 2**31))
+    fight.load(kept)
+    return _bind(fight, target, header, codec)
+
+
+def _sibling(path: Path, word: str) -> Path:
+    n = 1
+    while True:
+        candidate = path.with_name(f"{path.stem}-{word}{'' if n == 1 else n}{SUFFIX}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
+def _write_copy(target: Path, header: Header, codec: Codec, entries: Sequence[Entry]) -> None:
+    _create(target, header)
+    sizes: dict[int, int] = {}
+    for e in entries:
+        sizes[e.action] = sizes.get(e.action, 0) + 1
+    with open(target, "a", encoding="utf-8", newline="\n") as f:
+        f.write("".join(codec.encode(e, sizes[e.action]) + "\n" for e in entries))
+        f.flush()
+        os.fsync(f.fileno())
+
+
+@attrs.frozen
+class SaveInfo:
+    path: Path
+    header: Header | None
+    modified: float
+    problem: str = ""
+
+
+def recent(directory: Path | None = None, limit: int = 30) -> list[SaveInfo]:
+    """Saved fights in a folder, newest first, reading only their headers."""
+    folder = directory or default_dir()
+    if not folder.is_dir():
+        return []
+    out: list[SaveInfo] = []
+    for p in folder.glob(f"*{SUFFIX}"):
+        try:
+            with open(p, encoding="utf-8") as f:
+                first = f.readline()
+            header = header_from(json.loads(first))
+            out.append(SaveInfo(p, header, p.stat().st_mtime))
+        except (OSError, ValueError, LoadError, TypeError) as e:
+            out.append(SaveInfo(p, None, p.stat().st_mtime if p.exists() else 0.0, f"unreadable: {e}"))
+    out.sort(key=lambda s: s.modified, reverse=True)
+    return out[:limit]
