@@ -133,8 +133,7 @@ def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Rol
         if isinstance(value, bool) or not isinstance(value, int):
             raise Refused(f"initiative for {c.name} must be a whole number, not '{value}'")
         rolled[c.id] = (value, None, "set by GM")
-    key = getattr(system, "initiative_tiebreak", None)
-    return initiative_events(state, rolled, key)
+    return initiative_events(state, rolled, system.initiative_tiebreak)
 
 
 def _move(system: System, state: FightState, cmd: C.MoveInOrder, dice: Roller) -> list[E.Event]:
