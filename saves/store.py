@@ -23,7 +23,11 @@ SUFFIX = ".jsonl"
 
 
 def default_dir() -> Path:
-    """Where fights are saved: $TRACKER_DATA_DIR, else the user data dir from platformdirs."""
+    """Where fights are saved: $TRACKER_FIGHTS_DIR (set by ``--save FOLDER``), else
+    ``fights/`` in $TRACKER_DATA_DIR or the user data dir from platformdirs."""
+    exact = os.environ.get("TRACKER_FIGHTS_DIR")
+    if exact:
+        return Path(exact)
     env = os.environ.get("TRACKER_DATA_DIR")
     base = Path(env) if env else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
     return base / "fights"

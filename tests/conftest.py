@@ -1,0 +1,21 @@
+"""Shared fixtures: the toy system is registered for every test; saves go to a temp folder."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import toy
+from tracker import registry
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _toy_system() -> None:
+    registry.register(toy.system)
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never write into the real user's fights folder."""
+    if "TRACKER_DATA_DIR" not in __import__("os").environ:
+        monkeypatch.setenv("TRACKER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.delenv("TRACKER_FIGHTS_DIR", raising=False)

@@ -1,0 +1,139 @@
+"""The ``tracker`` command: the app, and replay/export/check/systems for saved fights.
+
+This is the composition root: it loads the saves layer and (for the app) the
+screens lazily, so ``import tracker`` stays free of Textual.  Every error is
+one clear line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tracker import registry
+from tracker.errors import TrackerError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tracker", description="A keyboard-first combat tracker for tabletop GMs.")
+    p.add_argument(
+        "--save",
+        metavar="PATH",
+        help="a fight file to continue (or create), or a folder to keep fights in instead of the default",
+    )
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
+    r = sub.add_parser("replay", help="replay a saved fight step by step")
+    r.add_argument("file", type=Path)
+    r.add_argument("--text", action="store_true", help="print the fight turn by turn instead of opening the app")
+    e = sub.add_parser("export", help="write a Markdown recap of a saved fight")
+    e.add_argument("file", type=Path)
+    e.add_argument("-o", "--output", type=Path, help="recap file (default: print to standard output)")
+    c = sub.add_parser("check", help="check a saved fight and say what is wrong (exit 0 good, 1 bad)")
+    c.add_argument("file", type=Path)
+    sub.add_parser("systems", help="list the installed game systems")
+    sub.add_parser("where", help="show the folder where fights are saved")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return _run(args)
+    except TrackerError as e:
+        print(f"tracker: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except OSError as e:
+        print(f"tracker: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.cmd == "systems":
+        return _systems()
+    saves = importlib.import_module("saves")
+    if args.cmd == "where":
+        print(saves.default_dir())
+        return 0
+    if args.cmd == "check":
+        loaded = saves.load(args.file)
+        for w in loaded.warnings:
+            print(f"warning: {w}")
+        final = loaded.fight().state
+        print(
+            f"{args.file}: good — {loaded.system.name}, {len(loaded.entries)} events, "
+            f"round {final.round}, {len(final.present)} combatants"
+        )
+        return 0
+    if args.cmd == "export":
+        export = importlib.import_module("saves.export")
+        text = export.recap(saves.load(args.file))
+        if args.output:
+            args.output.write_text(text, encoding="utf-8")
+            print(f"recap written to {args.output}")
+        else:
+            sys.stdout.write(text)
+        return 0
+    if args.cmd == "replay":
+        loaded = saves.load(args.file)  # refuse a bad file before any screen opens
+        if args.text or not sys.stdout.isatty():
+            return _print_replay(loaded)
+        return _app(replay_path=args.file)
+    open_path = None
+    if args.save:
+        target = Path(args.save).expanduser()
+        if target.suffix == ".jsonl" or target.is_file():
+            open_path = target
+        else:
+            os.environ["TRACKER_FIGHTS_DIR"] = str(target)
+    return _app(open_path=open_path)
+
+
+def _systems() -> int:
+    entries = registry.available()
+    if not entries:
+        print("no game systems are installed")
+        return 1
+    width = max(len(e.id) for e in entries)
+    bad = 0
+    for e in entries:
+        try:
+            s = registry.load(e.id)
+            print(f"{e.id:<{width}}  {s.name} {s.version} — {s.summary}")
+        except TrackerError as err:
+            bad += 1
+            print(f"{e.id:<{width}}  (broken) {err}")
+    return 1 if bad == len(entries) else 0
+
+
+def _print_replay(loaded: object) -> int:
+    from tracker.events import TurnEnded
+    from tracker.replay import Timeline
+
+    timeline = Timeline(loaded.system, loaded.entries)  # type: ignore[attr-defined]
+    for w in loaded.warnings:  # type: ignore[attr-defined]
+        print(f"warning: {w}")
+    for i, entry in enumerate(timeline.entries):
+        if isinstance(entry.event, TurnEnded):
+            continue
+        mark = " (undone)" if timeline.is_undone(i) else ""
+        print(f"{entry.seq:>5}  {timeline.describe(i)}{mark}")
+    return 0
+
+
+def _app(open_path: Path | None = None, replay_path: Path | None = None) -> int:
+    try:
+        app = importlib.import_module("screens.app")
+    except ImportError as e:
+        raise TrackerError(f"the app cannot start: {e}") from None
+    app.run(open_path=open_path, replay_path=replay_path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
