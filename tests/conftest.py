@@ -16,6 +16,5 @@ def _toy_system() -> None:
 @pytest.fixture(autouse=True)
 def _data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never write into the real user's fights folder."""
-    if "TRACKER_DATA_DIR" not in __import__("os").environ:
-        monkeypatch.setenv("TRACKER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("TRACKER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
     monkeypatch.delenv("TRACKER_FIGHTS_DIR", raising=False)

@@ -251,7 +251,9 @@ def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> 
         raise Refused(f"{c.name} is not holding an action")
     if state.prompts:
         raise Refused(f"resolve first: {state.prompts[0].text}")
-    return [E.HeldActionTaken(id=c.id), E.TurnStarted(id=c.id, index=state.turn)]
+    order = [i for i in state.order if i != c.id]
+    at = order.index(state.current) if state.current in order else state.turn
+    return [E.HeldActionTaken(id=c.id), E.TurnStarted(id=c.id, index=at)]
 
 
 def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice: Roller) -> list[E.Event]:

@@ -116,7 +116,7 @@ class ToySystem(BaseSystem):
     def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         if isinstance(command, Hit):
             actor, target = state.find(command.actor), state.find(command.target)
-            if actor is None or target is None:
+            if actor is None or target is None or actor.removed or target.removed:
                 raise Refused("unknown combatant")
             if actor.data.hp <= 0:
                 raise Refused(f"{actor.name} is down and cannot attack")
@@ -139,7 +139,9 @@ class ToySystem(BaseSystem):
                 )
             return events
         if isinstance(command, Shrug):
-            c = state.get(command.actor)
+            c = state.find(command.actor)
+            if c is None or c.removed:
+                raise Refused("unknown combatant")
             return [Shrugged(actor=c.id), PromptResolved(prompt_id=f"down:{c.id}")]
         return super().decide(state, command, dice)
 

@@ -1,0 +1,356 @@
+"""The engine, as stories: given these actions, when this command, then these events and this state."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.toy import Hit, HitRolled, Shrug
+from tests.support.toy import system as toy
+from tracker import (
+    ActNow,
+    AddCombatant,
+    AddCondition,
+    Adjust,
+    Delay,
+    DismissPrompt,
+    EndFight,
+    Fight,
+    MoveInOrder,
+    NextTurn,
+    Note,
+    Refused,
+    RemoveCombatant,
+    RemoveCondition,
+    RenameCombatant,
+    RollInitiative,
+    ScriptedRoller,
+    SetInitiative,
+    StartFight,
+)
+from tracker import events as E
+from tracker.engine import evolve, fold
+
+
+def fight(*faces: int) -> Fight:
+    return Fight(toy, roller=ScriptedRoller(list(faces)))
+
+
+def three(*faces: int) -> Fight:
+    """Alice (PC), Goblin 1 and Goblin 2, initiative set 15/12/10, started."""
+    f = fight(*faces)
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", preset="goblin", count=2))
+    f.do(SetInitiative(values={"c1": 15, "c2": 12, "c3": 10}))
+    f.do(StartFight())
+    return f
+
+
+def refused(f: Fight, command: object, words: str) -> None:
+    before_entries, before_state = list(f.entries), f.state
+    with pytest.raises(Refused, match=words):
+        f.do(command)
+    assert f.entries == before_entries, "a refused command must log nothing"
+    assert f.state == before_state
+
+
+# -- combatants --------------------------------------------------------------
+
+
+def test_adding_a_group_is_one_action_with_numbered_names() -> None:
+    f = fight()
+    f.do(AddCombatant(name="Outlaw", count=4, sheet={"hp": 5}))
+    assert [c.name for c in f.state.combatants] == ["Outlaw 1", "Outlaw 2", "Outlaw 3", "Outlaw 4"]
+    assert {c.group for c in f.state.combatants} == {"Outlaw"}
+    assert {e.action for e in f.entries} == {1}
+    f.undo()
+    assert f.state.combatants == ()
+
+
+def test_group_numbering_skips_names_in_use() -> None:
+    f = fight()
+    f.do(AddCombatant(name="Outlaw", count=2, sheet={"hp": 5}))
+    f.do(AddCombatant(name="Outlaw", count=2, sheet={"hp": 5}))
+    assert [c.name for c in f.state.combatants][2:] == ["Outlaw 3", "Outlaw 4"]
+
+
+def test_bad_combatants_are_refused_and_nothing_is_logged() -> None:
+    f = fight()
+    refused(f, AddCombatant(name="  "), "needs a name")
+    refused(f, AddCombatant(name="X", kind="monster"), "kind must be")
+    refused(f, AddCombatant(name="X", sheet={"hp": "lots"}), "not a whole number")
+    refused(f, AddCombatant(name="X", preset="dragon"), "no preset called 'dragon'")
+    f.do(AddCombatant(name="Alice", kind="pc"))
+    refused(f, AddCombatant(name="alice"), "already a combatant called")
+    refused(f, RenameCombatant(id="c9", name="Bob"), "no combatant 'c9'")
+
+
+def test_preset_sheet_is_used_and_can_be_overridden() -> None:
+    f = fight()
+    f.do(AddCombatant(name="", preset="Goblin"))
+    f.do(AddCombatant(name="Big goblin", preset="goblin", sheet={"hp": 9}))
+    assert [(c.name, c.data.hp) for c in f.state.combatants] == [("Goblin", 4), ("Big goblin", 9)]
+
+
+def test_rename_and_remove() -> None:
+    f = three()
+    f.do(RenameCombatant(id="c2", name="Snag"))
+    assert f.state.get("c2").name == "Snag"
+    f.do(RemoveCombatant(id="c3", reason="fled"))
+    assert f.state.order == ("c1", "c2")
+    assert f.state.get("c3").removed
+    refused(f, Hit(actor="c1", target="c3"), "unknown combatant")
+
+
+def test_removing_the_current_combatant_passes_the_turn() -> None:
+    f = three()
+    f.do(RemoveCombatant(id="c1"))
+    assert f.state.current == "c2"
+    assert f.state.order == ("c2", "c3")
+
+
+# -- initiative, rounds and turns --------------------------------------------------
+
+
+def test_initiative_orders_highest_first_and_keeps_ties() -> None:
+    f = fight(15, 12, 15)
+    f.do(AddCombatant(name="Alice", kind="pc"))
+    f.do(AddCombatant(name="Goblin", count=2))
+    f.do(RollInitiative())
+    assert f.state.order == ("c1", "c3", "c2")
+    assert f.state.ties == (("c1", "c3"),)
+    assert [c.initiative for c in f.state.combatants] == [15, 12, 15]
+
+
+def test_turns_run_down_the_order_and_wrap_into_the_next_round() -> None:
+    f = three()
+    assert (f.state.round, f.state.current) == (1, "c1")
+    f.do(NextTurn())
+    f.do(NextTurn())
+    assert (f.state.round, f.state.current) == (1, "c3")
+    events = f.do(NextTurn())
+    assert [type(e) for e in events] == [E.TurnEnded, E.RoundStarted, E.TurnStarted]
+    assert (f.state.round, f.state.current) == (2, "c1")
+
+
+def test_the_order_is_kept_across_rounds_and_the_gm_can_move_someone() -> None:
+    f = three()
+    f.do(MoveInOrder(id="c3", position=0))
+    assert f.state.order == ("c3", "c1", "c2")
+    assert f.state.current == "c1", "moving someone does not change whose turn it is"
+    for _ in range(2):
+        f.do(NextTurn())
+    assert (f.state.round, f.state.current) == (2, "c3")
+    refused(f, MoveInOrder(id="c3", position=7), "outside the order")
+
+
+def test_combatants_who_cannot_act_are_skipped() -> None:
+    f = three()
+    f.do(Adjust(id="c2", field="hp", value=0))
+    f.do(NextTurn())
+    assert f.state.current == "c3"
+
+
+def test_start_needs_combatants_and_happens_once() -> None:
+    f = fight()
+    refused(f, StartFight(), "add combatants")
+    refused(f, NextTurn(), "not started")
+    f.do(AddCombatant(name="Alice", kind="pc"))
+    f.do(AddCombatant(name="Bob"))
+    f.do(StartFight())
+    assert f.state.order == ("c1", "c2"), "without initiative the default order is PCs, then NPCs"
+    refused(f, StartFight(), "already started")
+
+
+def test_surprise_round_only_the_surprisers_act() -> None:
+    f = fight()
+    f.do(AddCombatant(name="Alice", kind="pc"))
+    f.do(AddCombatant(name="Goblin", count=2))
+    f.do(SetInitiative(values={"c1": 5, "c2": 12, "c3": 10}))
+    f.do(StartFight(surprise=("c1",)))
+    assert (f.state.round, f.state.current) == (0, "c1")
+    f.do(NextTurn())
+    assert (f.state.round, f.state.current) == (1, "c2")
+
+
+def test_a_held_action_steps_in_later_and_the_turn_resumes() -> None:
+    f = three()
+    f.do(Delay())
+    assert f.state.current == "c2"
+    assert f.state.get("c1").held
+    events = f.do(ActNow(id="c1"))
+    assert isinstance(events[0], E.HeldActionTaken)
+    assert f.state.current == "c1"
+    assert f.state.order == ("c1", "c2", "c3"), "it steps in before Goblin 1, whose turn it was"
+    f.do(NextTurn())
+    assert f.state.current == "c2"
+    last = f.entries[-1].event
+    assert isinstance(last, E.TurnStarted) and last.resumed
+
+
+def test_only_the_current_combatant_can_hold() -> None:
+    f = three()
+    refused(f, Delay(id="c2"), "only the combatant whose turn it is")
+    refused(f, ActNow(id="c2"), "not holding")
+
+
+def test_an_unused_held_action_is_lost_at_the_round_end() -> None:
+    f = three()
+    f.do(Delay())
+    f.do(NextTurn())
+    f.do(NextTurn())
+    assert f.state.round == 2
+    assert not f.state.get("c1").held
+
+
+# -- conditions ---------------------------------------------------------------
+
+
+def test_a_condition_expires_at_the_end_of_the_chosen_turn() -> None:
+    f = three()
+    f.do(AddCondition(id="c2", name="Stunned", rounds=1, ends_on="c2", ends_at="end"))
+    assert f.state.get("c2").condition("Stunned").expires_round == 2
+    f.do(NextTurn())  # c2 round 1
+    f.do(NextTurn())  # c3
+    assert f.state.get("c2").condition("Stunned")
+    f.do(NextTurn())  # c1 round 2
+    f.do(NextTurn())  # c2 round 2
+    events = f.do(NextTurn())  # c2 ends its turn
+    assert E.ConditionRemoved(id="c2", name="Stunned", reason="expired") in events
+    assert f.state.get("c2").conditions == ()
+
+
+def test_a_condition_can_expire_at_the_start_of_a_turn() -> None:
+    f = three()
+    f.do(AddCondition(id="c3", name="Blessed", rounds=1, ends_on="c1", ends_at="start"))
+    for _ in range(2):
+        f.do(NextTurn())
+    events = f.do(NextTurn())  # round 2, c1 starts
+    assert events[-1] == E.ConditionRemoved(id="c3", name="Blessed", reason="expired")
+
+
+def test_conditions_without_duration_stay_until_removed() -> None:
+    f = three()
+    f.do(AddCondition(id="c1", name="Hexed", value=2))
+    refused(f, AddCondition(id="c1", name="Hexed"), "already Hexed")
+    for _ in range(6):
+        f.do(NextTurn())
+    assert f.state.get("c1").condition("Hexed").value == 2
+    f.do(RemoveCondition(id="c1", name="hexed"))
+    assert f.state.get("c1").conditions == ()
+    refused(f, RemoveCondition(id="c1", name="Hexed"), "is not Hexed")
+
+
+# -- GM adjust, notes, prompts, end ------------------------------------------------
+
+
+def test_gm_adjust_of_system_and_core_values_is_logged_and_undoable() -> None:
+    f = three()
+    events = f.do(Adjust(id="c2", field="hp", value="2", note="fell off the roof"))
+    assert events == [E.Adjusted(id="c2", field="hp", value=2, old=4, note="fell off the roof")]
+    assert f.state.get("c2").data.hp == 2
+    f.do(Adjust(id="c2", field="group", value="Bandits"))
+    assert f.state.get("c2").group == "Bandits"
+    refused(f, Adjust(id="c2", field="hp", value="two"), "not a whole number")
+    refused(f, Adjust(id="c2", field="mana", value=3), "no value 'mana'")
+    f.undo()
+    f.undo()
+    assert f.state.get("c2").data.hp == 4
+
+
+def test_notes_need_text() -> None:
+    f = three()
+    f.do(Note(text="The saloon is on fire", id="c1"))
+    assert f.state.notes == ("The saloon is on fire",)
+    refused(f, Note(text="   "), "empty")
+
+
+def test_an_open_prompt_blocks_the_next_turn_until_resolved() -> None:
+    f = three(15, 6)  # Alice hits Goblin 1 for 6: down
+    events = f.do(Hit(actor="c1", target="c2"))
+    assert isinstance(events[-1], E.PromptRaised)
+    refused(f, NextTurn(), "resolve first: Goblin 1 is down")
+    f.do(Shrug(actor="c2"))
+    assert f.state.prompts == ()
+    f.do(NextTurn())
+
+
+def test_the_gm_can_settle_a_prompt_by_ruling() -> None:
+    f = three(15, 6)
+    f.do(Hit(actor="c1", target="c2"))
+    f.do(DismissPrompt(prompt_id="down:c2", note="he's done for"))
+    assert f.state.prompts == ()
+    refused(f, DismissPrompt(prompt_id="down:c2"), "no open prompt")
+
+
+def test_the_fight_ends() -> None:
+    f = three()
+    f.do(EndFight(note="the outlaws surrender"))
+    assert f.state.ended and f.state.current is None
+    refused(f, NextTurn(), "over")
+    refused(f, EndFight(), "already over")
+
+
+# -- undo and redo -----------------------------------------------------------------
+
+
+def test_one_action_is_one_undo_step_however_many_events() -> None:
+    f = three(15, 6)
+    before = f.state
+    f.do(Hit(actor="c1", target="c2"))  # hit + prompt: two events
+    step = f.undo()
+    assert len(step.events) == 2
+    assert f.state == before
+    assert isinstance(f.entries[-1].event, E.Undone)
+
+
+def test_redo_restores_and_a_new_action_clears_redo() -> None:
+    f = three()
+    f.do(NextTurn())
+    after = f.state
+    f.undo()
+    f.redo()
+    assert f.state == after
+    f.undo()
+    f.do(Note(text="instead"))
+    assert not f.can_redo
+    with pytest.raises(Refused, match="nothing to redo"):
+        f.redo()
+
+
+def test_nothing_to_undo_at_the_start() -> None:
+    with pytest.raises(Refused, match="nothing to undo"):
+        fight().undo()
+
+
+def test_the_log_keeps_the_mistake_its_undo_and_what_came_after() -> None:
+    f = three(3)
+    f.do(Hit(actor="c1", target="c2"))
+    f.undo()
+    f.do(Note(text="Alice reloads instead"))
+    kinds = [type(e.event).__name__ for e in f.entries[-3:]]
+    assert kinds == ["HitRolled", "Undone", "NoteAdded"]
+
+
+# -- evolve ---------------------------------------------------------------------------
+
+
+def test_evolve_is_pure_and_refuses_unknown_events() -> None:
+    f = three()
+    state = f.state
+    ev = HitRolled(
+        actor="c1", target="c2", attack=f.decide(Hit(actor="c1", target="c2"), ScriptedRoller([1]))[0].attack, hit=False
+    )
+    again = evolve(toy, state, ev)
+    assert state == f.state and again == state
+
+    class Stray(E.Event):
+        TYPE = "stray"
+
+    with pytest.raises(Exception, match="no rule applies"):
+        evolve(toy, state, Stray())
+
+
+def test_folding_the_log_without_undo_records_rebuilds_the_state() -> None:
+    f = three()
+    f.do(NextTurn())
+    assert fold(toy, [e.event for e in f.entries]) == f.state
