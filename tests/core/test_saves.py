@@ -112,7 +112,7 @@ def test_damage_in_the_middle_is_refused_with_its_line(tmp_path: Path) -> None:
     lines = path.read_text().splitlines()
     lines[3] = "#" + lines[3][1:]
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(saves.LoadError, match="^line 4: not valid JSON"):
+    with pytest.raises(saves.LoadError, match=r"^line 4: not valid JSON"):
         saves.load(path)
 
 
@@ -125,7 +125,7 @@ def test_an_event_that_does_not_fit_names_its_line(tmp_path: Path) -> None:
     record["event"].pop("id")
     lines[2] = json.dumps(record)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(saves.LoadError, match="^line 3: event 'combatant_added' is damaged"):
+    with pytest.raises(saves.LoadError, match=r"^line 3: event 'combatant_added' is damaged"):
         saves.load(path)
 
 
@@ -166,7 +166,7 @@ def test_an_older_format_is_upgraded_on_load(tmp_path: Path) -> None:
 def test_a_save_of_a_system_that_is_not_installed_is_refused_by_name(tmp_path: Path) -> None:
     path = tmp_path / "f.jsonl"
     path.write_text(json.dumps({"format": 1, "system": "gurps", "seed": 1}) + "\n")
-    with pytest.raises(saves.LoadError, match="'gurps'.*not installed"):
+    with pytest.raises(saves.LoadError, match=r"'gurps'.*not installed"):
         saves.load(path)
 
 

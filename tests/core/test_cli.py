@@ -1,0 +1,84 @@
+"""The tracker command: one clear line and a non-zero exit on error, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import saves
+from tests.support.toy import Hit
+from tests.support.toy import system as toy
+from tracker import AddCombatant, NextTurn, ScriptedRoller, SetInitiative, StartFight
+from tracker.cli import main
+
+
+@pytest.fixture
+def fight_file(tmp_path: Path) -> Path:
+    path = tmp_path / "saloon.jsonl"
+    f = saves.new_fight(toy, path, seed=1, roller=ScriptedRoller([15, 5, 3]))
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", sheet={"hp": 9}))
+    f.do(SetInitiative(values={"c1": 12, "c2": 8}))
+    f.do(StartFight())
+    f.do(Hit(actor="c1", target="c2"))
+    f.do(NextTurn())
+    f.do(Hit(actor="c2", target="c1"))
+    f.undo()
+    f.close()
+    return path
+
+
+def test_check_a_good_file(fight_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(fight_file)]) == 0
+    out = capsys.readouterr().out
+    assert "good" in out and "round 1" in out and "2 combatants" in out
+
+
+def test_check_a_damaged_file_names_the_line(fight_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = fight_file.read_text().splitlines()
+    lines[2] = "{oops"
+    fight_file.write_text("\n".join(lines) + "\n")
+    assert main(["check", str(fight_file)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tracker: line 3:")
+    assert "Traceback" not in err
+
+
+def test_export_writes_a_markdown_recap(fight_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "recap.md"
+    assert main(["export", str(fight_file), "-o", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# Fight recap: saloon")
+    assert "| Alice | PC |" in text
+    assert "### Round 1" in text
+    assert "Alice hits Goblin (1d20 [15] = 15) for 5 (1d6 [5] = 5)" in text
+    assert "~~Goblin misses Alice (1d20 [3] = 3)~~ (undone)" in text
+    assert "Goblin: HP 4/9" in text
+
+
+def test_replay_as_text_prints_the_fight_turn_by_turn(fight_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--text", str(fight_file)]) == 0
+    out = capsys.readouterr().out
+    assert "Alice's turn" in out and "Goblin's turn" in out
+    assert "(undone)" in out
+
+
+def test_systems_lists_what_is_installed(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["systems"])
+    out = capsys.readouterr().out
+    for sid in ("bnb", "blackjack", "zludge", "twod6"):
+        assert sid in out
+
+
+def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"format": 99, "system": "toy"}) + "\n")
+    for args in (["check", str(tmp_path / "missing.jsonl")], ["export", str(bad)], ["replay", "--text", str(bad)]):
+        r = subprocess.run([sys.executable, "-m", "tracker", *args], capture_output=True, text=True)
+        assert r.returncode == 1
+        assert "Traceback" not in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
