@@ -1,0 +1,277 @@
+"""Zludge events: past-tense facts, each line with its dice and ladder words."""
+
+from __future__ import annotations
+
+import attrs
+
+from tracker.commands import Modifier
+from tracker.dice import Roll
+from tracker.events import Event
+from tracker.model import FightState
+
+from .sheet import FATIGUE_STATES, WOUND_STATES, ladder
+
+
+def mods_text(mods: tuple[Modifier, ...]) -> str:
+    return "".join(f", {m.describe()}" for m in mods)
+
+
+def roll_text(roll: Roll, rerolled: Roll | None, mods: tuple[Modifier, ...], total: int) -> str:
+    again = f" rerolled from {rerolled.describe()} to" if rerolled is not None else ""
+    return f"{again} {roll.describe()}{mods_text(mods)} → {ladder(total)}".strip()
+
+
+@attrs.frozen(kw_only=True)
+class TieRerolled(Event):
+    """Combatants tied on initiative roll again among themselves."""
+
+    TYPE = "zludge.tie_rerolled"
+    ids: tuple[str, ...]
+    rolls: tuple[Roll, ...]
+    modifiers: tuple[int, ...]
+
+    def totals(self) -> tuple[int, ...]:
+        return tuple(r.total + m for r, m in zip(self.rolls, self.modifiers, strict=True))
+
+    def describe(self, state: FightState) -> str:
+        parts = [
+            f"{state.name(i)} {r.describe()} {m:+d} → {ladder(t)}"
+            for i, r, m, t in zip(self.ids, self.rolls, self.modifiers, self.totals(), strict=True)
+        ]
+        return "Initiative tie, rolled again: " + "; ".join(parts)
+
+
+@attrs.frozen(kw_only=True)
+class AmbushDeclared(Event):
+    """An ambush: the ambushers roll Stealth and may take a surprise action."""
+
+    TYPE = "zludge.ambush_declared"
+    ambushers: tuple[str, ...]
+
+    def describe(self, state: FightState) -> str:
+        return "Ambush by " + ", ".join(state.name(i) for i in self.ambushers)
+
+
+@attrs.frozen(kw_only=True)
+class AttackResolved(Event):
+    """One attack: the attack roll against the defense roll (or the fixed defense), and what it did."""
+
+    TYPE = "zludge.attack_resolved"
+    actor: str
+    target: str
+    skill: str
+    attack: Roll
+    attack_rerolled: Roll | None = None
+    attack_mods: tuple[Modifier, ...] = ()
+    attack_total: int
+    defense_skill: str | None = None  # None: flat-footed or helpless, fixed defense
+    defense: Roll | None = None
+    defense_rerolled: Roll | None = None
+    defense_mods: tuple[Modifier, ...] = ()
+    defense_total: int
+    outcome: str  # miss, clipped, hit, critical
+    weapon_level: int = 0
+    armor_level: int = 0
+    damage_level: int | None = None  # None: no damage
+    location: str = ""
+    location_roll: Roll | None = None
+    aspect: str = ""
+    defense_aspect: str = ""
+    plot_point: bool = False
+    defense_plot_point: bool = False
+
+    @property
+    def margin(self) -> int:
+        return self.attack_total - self.defense_total
+
+    def describe(self, state: FightState) -> str:
+        a, t = state.name(self.actor), state.name(self.target)
+        atk = roll_text(self.attack, self.attack_rerolled, self.attack_mods, self.attack_total)
+        if self.defense is not None:
+            dfn = f"{self.defense_skill} " + roll_text(
+                self.defense, self.defense_rerolled, self.defense_mods, self.defense_total
+            )
+        else:
+            dfn = f"flat-footed, fixed defense{mods_text(self.defense_mods)} → {ladder(self.defense_total)}"
+        where = f" in the {self.location}" if self.location else ""
+        if self.location_roll is not None:
+            where += f" ({self.location_roll.describe()})"
+        if self.outcome == "miss":
+            result = "misses"
+        elif self.outcome == "clipped":
+            result = f"clips {t}{where}: 0-level damage"
+        else:
+            crit = " critical, +1 level;" if self.outcome == "critical" else ""
+            if self.damage_level is None:
+                result = f"hits {t}{where}:{crit} weapon {self.weapon_level} − armor {self.armor_level}, armor absorbs it all"
+            else:
+                result = (
+                    f"hits {t}{where} by {self.margin}:{crit} weapon {self.weapon_level} − armor {self.armor_level}"
+                    f" → {self.damage_level}-level damage"
+                )
+        spent = []
+        if self.aspect:
+            spent.append(f"{a} invokes '{self.aspect}'")
+        if self.defense_aspect:
+            spent.append(f"{t} invokes '{self.defense_aspect}'")
+        if self.plot_point:
+            spent.append(f"{a} spends a plot point")
+        if self.defense_plot_point:
+            spent.append(f"{t} spends a plot point")
+        tail = f" [{'; '.join(spent)}]" if spent else ""
+        return f"{a} attacks {t} ({self.skill} {atk}) vs ({dfn}): {result}{tail}"
+
+
+@attrs.frozen(kw_only=True)
+class WoundMarked(Event):
+    """A wound checks a box; a full level pushes it to the next free higher box; none left: death."""
+
+    TYPE = "zludge.wound_marked"
+    target: str
+    wound: int
+    box: int | None  # None: no box left above Comatose: dead
+    full: tuple[int, ...] = ()  # full levels passed on the way up
+    source: str = ""
+
+    def describe(self, state: FightState) -> str:
+        t = state.name(self.target)
+        why = f" ({self.source})" if self.source else ""
+        up = "".join(f"; {WOUND_STATES[lvl]} full" for lvl in self.full)
+        clip = ", clipped (-1 until its next action)" if self.wound == 0 else ""
+        if self.box is None:
+            return f"{t} takes a {self.wound}-level wound{why}{up}; no box left above Comatose: {t} dies"
+        return f"{t} takes a {self.wound}-level wound{why}{up}: checks a {WOUND_STATES[self.box]} box{clip}"
+
+
+@attrs.frozen(kw_only=True)
+class FatigueMarked(Event):
+    TYPE = "zludge.fatigue_marked"
+    target: str
+    level: int
+    box: int | None  # None: no box left, stays Unconscious
+    full: tuple[int, ...] = ()
+    physical: bool = False
+    source: str = ""
+
+    def describe(self, state: FightState) -> str:
+        t = state.name(self.target)
+        kind = "physical fatigue (P)" if self.physical else "fatigue"
+        why = f" ({self.source})" if self.source else ""
+        up = "".join(f"; {FATIGUE_STATES[lvl]} full" for lvl in self.full)
+        if self.box is None:
+            return f"{t} takes {self.level}-level {kind}{why}{up}; no box left: stays Unconscious"
+        return f"{t} takes {self.level}-level {kind}{why}{up}: checks a {FATIGUE_STATES[self.box]} box"
+
+
+@attrs.frozen(kw_only=True)
+class SkillRolled(Event):
+    """A skill roll (a test): first aid, a physical check, anything the GM calls for."""
+
+    TYPE = "zludge.skill_rolled"
+    actor: str
+    skill: str
+    roll: Roll
+    rerolled: Roll | None = None
+    mods: tuple[Modifier, ...] = ()
+    total: int
+    physical: bool = True
+    purpose: str = ""  # "first aid" for a Medical roll on a target
+    target: str | None = None
+    aspect: str = ""
+    plot_point: bool = False
+    counts_as_action: bool = True
+
+    @property
+    def success(self) -> bool:
+        return self.total >= 0
+
+    def describe(self, state: FightState) -> str:
+        a = state.name(self.actor)
+        result = "success" if self.success else "failure"
+        if self.total >= 4:
+            result = "critical success"
+        elif self.total <= -4:
+            result = "critical failure"
+        spent = []
+        if self.aspect:
+            spent.append(f"invokes '{self.aspect}'")
+        if self.plot_point:
+            spent.append("spends a plot point")
+        tail = f" [{'; '.join(spent)}]" if spent else ""
+        what = f"{self.purpose} on {state.name(self.target)}" if self.purpose else f"a {self.skill} check"
+        roll = roll_text(self.roll, self.rerolled, self.mods, self.total)
+        return f"{a} rolls {what} ({self.skill} {roll}): {result}{tail}"
+
+
+@attrs.frozen(kw_only=True)
+class WoundsTreated(Event):
+    """First aid: each wound's effect is one level lower; the boxes stay."""
+
+    TYPE = "zludge.wounds_treated"
+    target: str
+    boxes: int
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.target)}'s {self.boxes} wound(s) treated: each impairs one level less"
+
+
+@attrs.frozen(kw_only=True)
+class WoundsReopened(Event):
+    TYPE = "zludge.wounds_reopened"
+    target: str
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f" ({self.note})" if self.note else ""
+        return f"{state.name(self.target)}'s wounds reopen: full penalties again{why}"
+
+
+@attrs.frozen(kw_only=True)
+class BoxCleared(Event):
+    TYPE = "zludge.box_cleared"
+    target: str
+    track: str  # wounds or fatigue
+    level: int
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        names = WOUND_STATES if self.track == "wounds" else FATIGUE_STATES
+        why = f" ({self.note})" if self.note else ""
+        return f"{state.name(self.target)}: a {names[self.level]} box is cleared{why}"
+
+
+@attrs.frozen(kw_only=True)
+class AspectsRefreshed(Event):
+    TYPE = "zludge.aspects_refreshed"
+    ids: tuple[str, ...]
+
+    def describe(self, state: FightState) -> str:
+        return "A new day: aspects refreshed for " + ", ".join(state.name(i) for i in self.ids)
+
+
+@attrs.frozen(kw_only=True)
+class ActionTaken(Event):
+    """Any other action (move, reload, aim, shout): it is the combatant's action for the turn."""
+
+    TYPE = "zludge.action_taken"
+    actor: str
+    text: str
+    physical: bool = True
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.actor)}: {self.text}"
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    TieRerolled,
+    AmbushDeclared,
+    AttackResolved,
+    WoundMarked,
+    FatigueMarked,
+    SkillRolled,
+    WoundsTreated,
+    WoundsReopened,
+    BoxCleared,
+    AspectsRefreshed,
+    ActionTaken,
+)

@@ -1,0 +1,152 @@
+"""Zludge sheets: skill modifiers, attributes, weapons and armor, boxes, presets, the ladder."""
+
+from __future__ import annotations
+
+import pytest
+
+from systems.zludge import system
+from systems.zludge.sheet import capacity, ladder
+from tests.systems.zludge.helpers import add, data, new_fight
+from tracker.commands import AddCombatant
+from tracker.errors import Refused
+
+
+def test_ladder_words_beside_numbers():
+    assert [ladder(n) for n in (4, 3, 2, 1, 0, -1, -2, -3, -4)] == [
+        "+4 Superb",
+        "+3 Great",
+        "+2 Good",
+        "+1 Decent",
+        "+0 Fair",
+        "-1 Poor",
+        "-2 Bad",
+        "-3 Terrible",
+        "-4 Abysmal",
+    ]
+    assert ladder(6) == "+6 Superb"
+
+
+def test_skills_default_to_poor_and_ranks_add():
+    """Skills default to -1 (Poor) without ranks; each rank adds +1."""
+    f = new_fight()
+    add(f, "Alice", skills="Melee 2, Acrobatics 0")
+    d = data(f, "c1")
+    assert d.skill_mod("Stealth") == -1
+    assert d.skill_mod("Acrobatics") == -1
+    assert d.skill_mod("Melee") == 1
+
+
+def test_book_example_fortitude_athletics_climbing_is_plus_four():
+    """Book: +1 Fortitude, 3 ranks of Athletics and a Climbing specialization give +4 to climb."""
+    f = new_fight()
+    add(f, "Alice", fortitude=1, skills="Athletics 3 +Climbing @Fortitude")
+    d = data(f, "c1")
+    assert d.skill_mod("Athletics", "Climbing") == 4
+    assert d.skill_mod("Athletics") == 3
+
+
+def test_specialization_grants_two_but_rank_modifier_is_at_most_four():
+    f = new_fight()
+    add(f, "Alice", skills="Ranged 1 +Pistols, Melee 3 +Knives")
+    d = data(f, "c1")
+    assert d.skill_mod("Ranged", "Pistols") == 2  # -1 + 1 + 2
+    assert d.skill_mod("Melee", "Knives") == 3  # -1 + min(4, 3 + 2)
+
+
+def test_attributes_run_minus_one_to_plus_one_unless_the_gm_allows_more():
+    f = new_fight()
+    with pytest.raises(Refused, match="attributes run -1"):
+        f.do(AddCombatant(name="Hulk", sheet={"attributes": "Strength +2"}))
+    with pytest.raises(Refused, match="attributes run -1"):
+        f.do(AddCombatant(name="Hulk", sheet={"fortitude": 2}))
+    assert f.entries == []
+    add(f, "Hulk", attributes="Strength +2", high_powered=True, skills="Melee 1 @Strength")
+    assert data(f, "c1").skill_mod("Melee") == 2
+
+
+def test_skill_ranks_above_three_are_refused():
+    f = new_fight()
+    with pytest.raises(Refused, match="0 to 3 ranks"):
+        f.do(AddCombatant(name="Ace", sheet={"skills": "Ranged 4"}))
+    assert f.entries == []
+
+
+def test_weapon_and_armor_presets_give_their_levels():
+    f = new_fight()
+    add(f, "Alice", weapon="pistol", armor="light kevlar")
+    add(f, "Bob", weapon="chainsaw", armor="bomb suit")
+    add(f, "Cy", weapon="laser cutter 3", weapon_skill="Ranged", armor="scrap plates 2")
+    a, b, c = data(f, "c1"), data(f, "c2"), data(f, "c3")
+    assert (a.weapon_level, a.weapon_skill, a.armor_level) == (2, "Ranged", 2)
+    assert (b.weapon_level, b.weapon_skill, b.armor_level) == (3, "Melee", 4)
+    assert (c.weapon, c.weapon_level, c.weapon_skill, c.armor_level) == ("laser cutter 3", 3, "Ranged", 2)
+
+
+def test_damage_level_outside_0_to_4_is_refused_on_the_sheet():
+    """Bad input: a damage level outside 0-4."""
+    f = new_fight()
+    with pytest.raises(Refused, match="damage levels run 0 to 4, not 5"):
+        f.do(AddCombatant(name="Nuke", sheet={"weapon": "warhead 5"}))
+    with pytest.raises(Refused, match="0 to 4"):
+        f.do(AddCombatant(name="Tank", sheet={"armor": "tank hull 7"}))
+    assert f.entries == []
+
+
+def test_presets_by_level_and_people():
+    by_id = {p.id: p for p in system.presets()}
+    assert by_id["weapon-knife"].sheet == {"weapon": "knife"}
+    assert "level 1" in by_id["weapon-knife"].summary
+    assert "level 3" in by_id["armor-platemail"].summary
+    f = new_fight()
+    f.do(AddCombatant(name="", kind="npc", preset="gunman"))
+    d = data(f, "c1")
+    assert f.state.get("c1").name == "Gunman"
+    assert (d.weapon_level, d.armor_level, d.skill_mod("Ranged")) == (2, 1, 1)
+    f.do(AddCombatant(name="Dana", preset="weapon-shotgun-close"))
+    assert data(f, "c2").weapon_level == 3
+
+
+def test_durability_and_fortitude_change_the_boxes():
+    """Ruling: Durability ranks add one box each to levels 0, 1, 2, 3 in turn; Fortitude +1 adds a Scratched box, -1 removes one."""
+    assert capacity(0, 0) == (3, 2, 1, 1, 1)
+    assert capacity(1, 0) == (4, 2, 1, 1, 1)
+    assert capacity(3, 0) == (4, 3, 2, 1, 1)
+    assert capacity(4, 1) == (5, 3, 2, 2, 1)
+    assert capacity(0, -1) == (2, 2, 1, 1, 1)
+    assert capacity(0, 2) == (4, 2, 1, 1, 1)  # a high Fortitude grants one box, not more
+    f = new_fight()
+    add(f, "Alice", durability=2, fortitude=-1, endurance=1)
+    d = data(f, "c1")
+    assert d.wound_capacity == (3, 3, 1, 1, 1)
+    assert d.fatigue_capacity == (4, 2, 1, 1, 1)
+
+
+def test_aspects_and_plot_points_on_the_sheet_and_in_the_detail():
+    f = new_fight()
+    add(f, "Alice", aspects="Star Ranger, Student of Shadow WuShu", plot_points=2, skills="Melee 2", weapon="sword")
+    d = data(f, "c1")
+    assert d.aspects == ("Star Ranger", "Student of Shadow WuShu")
+    detail = system.detail(f.state, f.state.get("c1"))
+    assert "[ ] Star Ranger" in detail
+    assert "Plot points: 2" in detail
+    assert "Melee +1 Decent" in detail
+    assert "Melee +1 Decent" in system.status(f.state, f.state.get("c1"))
+
+
+def test_sheet_fields_and_commands_are_declared():
+    names = [p.name for p in system.sheet_fields("pc")]
+    for field in (
+        "attributes",
+        "fortitude",
+        "skills",
+        "durability",
+        "endurance",
+        "aspects",
+        "plot_points",
+        "weapon",
+        "armor",
+    ):
+        assert field in names
+    specs = {s.name for s in system.commands()}
+    assert {"attack", "ambush_initiative", "first_aid", "reopen_wounds", "mark_fatigue", "roll_skill"} <= specs
+    assert "Superb" in system.help() and "ambush" in system.help()
