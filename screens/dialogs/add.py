@@ -1,0 +1,211 @@
+"""Add combatants: from a preset (type to filter), from a custom sheet, one or a group."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from screens.dialogs.form import HINTS, read_field
+from screens.dialogs.pick import matches
+from tracker import commands as C
+from tracker.errors import Refused, TrackerError
+from tracker.model import KINDS, NPC, PC
+from tracker.plugin import Preset, System
+
+CUSTOM = "Custom sheet (fill in the fields below)"
+
+
+class AddDialog(ModalScreen[Any]):
+    """Returns an AddCombatant the rules accept (``check`` raises to keep the dialog open)."""
+
+    CSS_PATH = Path(__file__).with_name("form.tcss")
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="add.cancel"),
+        Binding("ctrl+s", "submit", "Add", id="add.submit"),
+    ]
+
+    def __init__(self, system: System, check: Callable[[C.AddCombatant], Any], kind: str = NPC) -> None:
+        super().__init__()
+        self.system = system
+        self.check = check
+        self.kind = kind
+        try:
+            self.presets: tuple[Preset, ...] = tuple(system.presets())
+        except Exception:  # a plug-in bug: offer the custom sheet only
+            self.presets = ()
+        self.shown_presets: list[Preset | None] = [None, *self.presets]
+        self.preset: Preset | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(f"Add combatants ({self.system.name})", id="title", markup=False)
+            yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first")
+            yield OptionList(*self._options(), id="choices")
+            yield Static("Custom sheet", id="preset", markup=False)
+            with VerticalScroll(id="fields"):
+                with Horizontal(classes="row"):
+                    yield Label("Name", classes="label")
+                    yield Input(id="a-name", placeholder="name (a preset gives its own)")
+                with Horizontal(classes="row"):
+                    yield Label("Kind", classes="label")
+                    yield Select([(k.upper(), k) for k in KINDS], id="a-kind", value=self.kind, allow_blank=False)
+                with Horizontal(classes="row"):
+                    yield Label("Count", classes="label")
+                    yield Input("1", id="a-count", placeholder="several make a group: Outlaw 1, Outlaw 2…")
+                with Horizontal(classes="row"):
+                    yield Label("Group (opt.)", classes="label")
+                    yield Input(id="a-group", placeholder="a group name; a count above 1 groups them anyway")
+                yield Vertical(id="sheet")
+            yield Static("", id="error", markup=False)
+            with Horizontal(id="buttons"):
+                yield Button("Add", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def _options(self) -> list[Option]:
+        out = []
+        for p in self.shown_presets:
+            if p is None:
+                out.append(Option(CUSTOM))
+            else:
+                extra = f" — {p.summary}" if p.summary else ""
+                cat = f"{p.category}: " if p.category else ""
+                out.append(Option(f"{cat}{p.name} ({p.kind.upper()}){extra}"))
+        return out
+
+    async def on_mount(self) -> None:
+        self.query_one("#filter").focus()
+        self.query_one(OptionList).highlighted = 0
+        await self._sheet_fields()
+
+    async def _sheet_fields(self) -> None:
+        box = self.query_one("#sheet", Vertical)
+        await box.remove_children()
+        try:
+            fields = self.system.sheet_fields(self.kind)
+        except Exception:
+            fields = ()
+        rows = []
+        for p in fields:
+            hint = p.help or HINTS.get(p.kind, "")
+            if self.preset is not None and p.name in self.preset.sheet:
+                hint = f"preset: {self.preset.sheet[p.name]}"
+            elif p.default is not None:
+                hint = f"default: {p.default}" + (f" — {hint}" if hint else "")
+            if p.kind in (C.CHOICE,) and p.choices:
+                hint = "one of " + ", ".join(p.choices) + (f" ({hint})" if hint else "")
+            row = Horizontal(
+                Label(p.title, classes="label"),
+                Input(id=f"s-{p.name}", placeholder=hint, select_on_focus=False),
+                classes="row",
+            )
+            rows.append(row)
+        if rows:
+            await box.mount_all(rows)
+
+    @on(Input.Changed, "#filter")
+    def _filter(self, event: Input.Changed) -> None:
+        q = event.value
+        self.shown_presets = [None] if not q else []
+        self.shown_presets += [p for p in self.presets if matches(q, f"{p.category} {p.name} {p.summary}")]
+        ol = self.query_one(OptionList)
+        ol.clear_options()
+        ol.add_options(self._options())
+        if self.shown_presets:
+            ol.highlighted = 0
+
+    @on(Input.Submitted, "#filter")
+    def _take_first(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not self.shown_presets:
+            self.query_one("#error", Static).update("no preset matches; clear the filter for a custom sheet")
+            return
+        self.query_one("#a-name").focus()
+
+    @on(OptionList.OptionHighlighted)
+    async def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index >= len(self.shown_presets):
+            return
+        chosen = self.shown_presets[event.option_index]
+        if chosen is self.preset:
+            return
+        self.preset = chosen
+        text = (
+            "Custom sheet"
+            if chosen is None
+            else f"Preset: {chosen.name}" + (f" — {chosen.summary}" if chosen.summary else "")
+        )
+        self.query_one("#preset", Static).update(text)
+        kind = chosen.kind if chosen is not None else self.kind
+        if kind in KINDS and kind != self.kind:
+            self.query_one("#a-kind", Select).value = kind
+        else:
+            await self._sheet_fields()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.query_one("#a-name").focus()
+
+    @on(Select.Changed, "#a-kind")
+    async def _kind(self, event: Select.Changed) -> None:
+        if event.value in KINDS and event.value != self.kind:
+            self.kind = str(event.value)
+            await self._sheet_fields()
+
+    def command(self) -> C.AddCombatant:
+        count_text = self.query_one("#a-count", Input).value.strip() or "1"
+        try:
+            count = int(count_text)
+        except ValueError:
+            raise Refused(f"Count: '{count_text}' is not a whole number") from None
+        sheet = {}
+        for w in self.query("#sheet Input").results(Input):
+            if w.value.strip() and w.id:
+                sheet[w.id[2:]] = w.value.strip()
+        kind = read_field(self.query_one("#a-kind")) or (PC if self.kind == PC else NPC)
+        return C.AddCombatant(
+            name=self.query_one("#a-name", Input).value.strip(),
+            kind=kind,
+            group=self.query_one("#a-group", Input).value.strip() or None,
+            sheet=sheet,
+            preset=self.preset.id if self.preset is not None else None,
+            count=count,
+        )
+
+    def action_submit(self) -> None:
+        try:
+            result = self.check(self.command())
+        except TrackerError as e:
+            self.query_one("#error", Static).update(str(e))
+            self.app.bell()
+            return
+        except Exception as e:  # a plug-in bug must not crash the app
+            self.query_one("#error", Static).update(f"{type(e).__name__}: {e}")
+            return
+        self.dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "filter":
+            event.stop()
+            self.action_submit()
+
+    @on(Button.Pressed, "#ok")
+    def _ok(self) -> None:
+        self.action_submit()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.action_cancel()

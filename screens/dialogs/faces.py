@@ -1,0 +1,52 @@
+"""Typed-in dice: ask the GM for the faces of one roll, refusing impossible ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from tracker.dice import DiceError, DiceRequest, TypedRoller, parse_faces
+
+
+class FacesDialog(ModalScreen[bool]):
+    """Returns True once the faces are queued on the roller, False when the GM gives up."""
+
+    CSS_PATH = Path(__file__).with_name("form.tcss")
+    BINDINGS = [Binding("escape", "cancel", "Cancel the action", id="faces.cancel")]
+
+    def __init__(self, request: DiceRequest, roller: TypedRoller) -> None:
+        super().__init__()
+        self.request = request
+        self.roller = roller
+
+    def compose(self) -> ComposeResult:
+        r = self.request
+        with Vertical(id="dialog"):
+            yield Label(f"Roll {r.describe()}", id="title", markup=False)
+            hint = "+ 0 - for each Fudge die" if (r.lo, r.hi) == (-1, 1) else f"{r.count} face(s), {r.lo} to {r.hi}"
+            yield Static(f"Type the faces you rolled: {hint}. Escape cancels the action.", id="help", markup=False)
+            yield Input(id="faces", placeholder="e.g. " + " ".join([str(r.hi)] * min(r.count, 4)))
+            yield Static("", id="error", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#faces").focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            self.roller.supply(self.request, parse_faces(event.value))
+        except DiceError as e:
+            self.query_one("#error", Static).update(str(e))
+            self.app.bell()
+            return
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

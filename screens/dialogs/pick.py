@@ -1,0 +1,86 @@
+"""Choose one thing from a list, typing to filter it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+
+def matches(query: str, label: str) -> bool:
+    words = query.lower().split()
+    low = label.lower()
+    return all(w in low for w in words)
+
+
+class PickDialog(ModalScreen[Any]):
+    """Returns the chosen value, or None on Escape."""
+
+    CSS_PATH = Path(__file__).with_name("form.tcss")
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel", id="pick.cancel"),
+        Binding("down", "to_list", "List", show=False, id="pick.list"),
+    ]
+
+    def __init__(self, title: str, options: Sequence[tuple[str, Any]], help: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = list(options)
+        self.help_text = help
+        self.shown_options: list[tuple[str, Any]] = list(self.options)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(self.title_text, id="title", markup=False)
+            if self.help_text:
+                yield Static(self.help_text, id="help", markup=False)
+            yield Input(id="filter", placeholder="type to filter, Enter chooses")
+            yield OptionList(*[Option(label) for label, _v in self.options], id="choices")
+            yield Static("", id="error", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#filter").focus()
+        if self.options:
+            self.query_one(OptionList).highlighted = 0
+
+    @on(Input.Changed, "#filter")
+    def _filter(self, event: Input.Changed) -> None:
+        self.shown_options = [(label, v) for label, v in self.options if matches(event.value, label)]
+        ol = self.query_one(OptionList)
+        ol.clear_options()
+        ol.add_options([Option(label) for label, _v in self.shown_options])
+        if self.shown_options:
+            ol.highlighted = 0
+        self.query_one("#error", Static).update("" if self.shown_options else "nothing matches")
+
+    @on(Input.Submitted, "#filter")
+    def _choose_first(self, event: Input.Submitted) -> None:
+        event.stop()
+        ol = self.query_one(OptionList)
+        if not self.shown_options:
+            self.app.bell()
+            return
+        self.dismiss(self.shown_options[ol.highlighted or 0][1])
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.shown_options[event.option_index][1])
+
+    def action_to_list(self) -> None:
+        ol = self.query_one(OptionList)
+        if self.focused is not ol:
+            ol.focus()
+            if ol.highlighted is None and self.shown_options:
+                ol.highlighted = 0
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,285 @@
+"""What the screens need from the core, kept free of widgets so it is easy to test.
+
+Forms are built from :class:`~tracker.commands.Param` declarations; this module
+turns what the GM typed into values, finds the command behind a prompt, reads
+and writes party files and turns log entries into lines.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import saves
+from tracker import commands as C
+from tracker.dice import DiceRequest
+from tracker.engine import Entry, Fight
+from tracker.errors import Refused, TrackerError
+from tracker.events import CombatantAdded, Redone, Undone
+from tracker.model import PC, Combatant, FightState, Prompt
+from tracker.plugin import System
+
+LOG_KEEP = 400  # lines of the log shown on screen (the file keeps everything)
+
+
+class ProbeRoller:
+    """Lowest faces for every request: lets the app ask the rules "would you refuse this?"
+
+    Refusals come before any roll, so a dry run with this roller shows the
+    rule's reason in the form without spending the seeded roller's faces or
+    asking the GM for typed-in dice.
+    """
+
+    def faces(self, request: DiceRequest) -> tuple[int, ...]:
+        return (request.lo,) * request.count
+
+
+def specs(system: System) -> tuple[C.CommandSpec, ...]:
+    """The system's commands, then the core ones every system has."""
+    own = tuple(system.commands())
+    names = {s.name for s in own}
+    return own + tuple(s for s in C.CORE_SPECS if s.name not in names)
+
+
+def find_spec(system: System, name: str | None) -> C.CommandSpec | None:
+    for s in specs(system):
+        if s.name == name:
+            return s
+    return None
+
+
+def resolve_one(state: FightState, text: str) -> str:
+    """A combatant id from what the GM typed: its place in the list, its name or its id."""
+    key = text.strip()
+    present = state.present
+    if key.isdigit() and 1 <= int(key) <= len(present):
+        return present[int(key) - 1].id
+    low = key.lower()
+    for c in present:
+        if low in (c.name.lower(), c.id.lower()):
+            return c.id
+    starts = [c for c in present if c.name.lower().startswith(low)]
+    if len(starts) == 1:
+        return starts[0].id
+    if len(starts) > 1:
+        raise Refused(f"'{key}' could be {', '.join(c.name for c in starts[:4])}: type more of the name")
+    raise Refused(f"there is no combatant '{key}' in this fight")
+
+
+def resolve_many(state: FightState, text: str) -> tuple[str, ...]:
+    """Several combatants, comma separated; repeats allowed (two shots at one target)."""
+    out: list[str] = []
+    for part in re.split(r"[,;]", text):
+        part = part.strip()
+        if not part:
+            continue
+        m = re.fullmatch(r"(.+?)\s*[x×]\s*(\d+)", part)
+        times = 1
+        if m and not part.isdigit():
+            part, times = m.group(1), int(m.group(2))
+        out.extend([resolve_one(state, part)] * max(times, 1))
+    return tuple(out)
+
+
+def form_values(state: FightState, params: Sequence[C.Param], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Typed text per field -> values the spec can parse; Refused names the bad field."""
+    out: dict[str, Any] = {}
+    for p in params:
+        value = raw.get(p.name)
+        if p.kind == C.COMBATANTS and isinstance(value, str):
+            try:
+                value = resolve_many(state, value) or None
+            except Refused as e:
+                raise Refused(f"{p.title}: {e}") from None
+        elif isinstance(value, str) and not value.strip():
+            value = None
+        out[p.name] = value
+    return out
+
+
+def parse_params(state: FightState, params: Sequence[C.Param], raw: Mapping[str, Any]) -> dict[str, Any]:
+    values = form_values(state, params, raw)
+    return {p.name: p.parse(values.get(p.name)) for p in params}
+
+
+def prefill(
+    spec: C.CommandSpec, state: FightState, selected: str | None, given: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Starting values: the current combatant acts, the selected one is the target."""
+    values: dict[str, Any] = {}
+    current = state.current
+    for p in spec.params:
+        if p.default is not None:
+            values[p.name] = p.default
+    if spec.actor and current:
+        values[spec.actor] = current
+    others = [p for p in spec.params if p.name != spec.actor and p.kind in (C.COMBATANT, C.COMBATANTS)]
+    actor = state.find(values.get(spec.actor or "") or "")
+    target = selected if selected and (actor is None or selected != actor.id) else None
+    if target is None and actor is not None:
+        foes = [c for c in state.present if c.kind != actor.kind and c.id != actor.id]
+        target = foes[0].id if foes else None
+    if target and others:
+        values[others[0].name] = target if others[0].kind == C.COMBATANT else (target,)
+    if given:
+        values.update(given)
+    return values
+
+
+def prompt_prefill(spec: C.CommandSpec, state: FightState, prompt: Prompt) -> dict[str, Any]:
+    values = prefill(spec, state, None)
+    if spec.actor and prompt.combatant:
+        values[spec.actor] = prompt.combatant
+    values.update(prompt.params)
+    return values
+
+
+def shown(value: Any, state: FightState | None = None) -> str:
+    """A value as the GM would type it back into a field."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple | list):
+        parts = [shown(v, state) for v in value]
+        return ", ".join(parts)
+    if isinstance(value, C.Modifier):
+        return value.describe()
+    if state is not None and isinstance(value, str) and state.find(value):
+        return state.name(value)
+    return str(value)
+
+
+# -- the log --------------------------------------------------------------
+
+
+def entry_lines(fight: Fight, limit: int = LOG_KEEP) -> list[str]:
+    """Log lines of the last ``limit`` entries, each described against the state before its action."""
+    befores = {s.action: s.before for s in fight.steps}
+    entries = fight.entries[-limit:]
+    out: list[str] = []
+    actions: dict[int, list[Entry]] = {}
+    for e in entries:
+        actions.setdefault(e.action, []).append(e)
+    for action, group in actions.items():
+        state = befores.get(action, fight.state)
+        for e in group:
+            out.append(line_for(fight, e.event, state, e.seq))
+    return out
+
+
+def line_for(fight: Fight, event: Any, state: FightState, seq: int | None = None) -> str:
+    try:
+        if isinstance(event, Undone | Redone):
+            text = ("undone: " if isinstance(event, Undone) else "redone: ") + _action_text(fight, event.action)
+        else:
+            text = event.describe(state)
+    except Exception as e:  # a plug-in's describe must not take the screen down
+        text = f"{type(event).__name__} ({type(e).__name__} while describing it)"
+    return f"{seq:>4} {text}" if seq is not None else text
+
+
+def _action_text(fight: Fight, action: int) -> str:
+    events = [e.event for e in fight.entries if e.action == action]
+    for s in fight.steps:
+        if s.action == action:
+            return s.describe()
+    if not events:
+        return f"action {action}"
+    try:
+        return "; ".join(ev.describe(fight.state) for ev in events[:2]) + (" …" if len(events) > 2 else "")
+    except Exception:
+        return f"action {action}"
+
+
+# -- parties ---------------------------------------------------------------
+
+
+def parties_dir() -> Path:
+    return saves.default_dir().parent / "parties"
+
+
+def _added(fight: Fight) -> dict[str, CombatantAdded]:
+    out: dict[str, CombatantAdded] = {}
+    for e in fight.entries:
+        if isinstance(e.event, CombatantAdded):
+            out[e.event.id] = e.event
+    return out
+
+
+def party_members(fight: Fight) -> list[dict[str, Any]]:
+    """The PCs in the fight as they were added (name, group, checked sheet)."""
+    added = _added(fight)
+    out = []
+    for c in fight.state.present:
+        if c.kind != PC:
+            continue
+        ev = added.get(c.id)
+        sheet = dict(ev.sheet) if ev else {}
+        out.append({"name": c.name, "kind": c.kind, "group": c.group, "sheet": _jsonable(sheet)})
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def save_party(name: str, system_id: str, members: list[dict[str, Any]], folder: Path | None = None) -> Path:
+    clean = re.sub(r"[^\w\- ]+", "", name).strip()
+    if not clean:
+        raise Refused("a party needs a name made of letters or digits")
+    if not members:
+        raise Refused("there are no PCs in this fight to save as a party")
+    target = (folder or parties_dir()) / f"{clean}.json"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps({"name": clean, "system": system_id, "members": members}, indent=2), "utf-8")
+        tmp.replace(target)
+    except OSError as e:
+        raise TrackerError(f"cannot save the party to {target}: {e.strerror or e}") from None
+    return target
+
+
+def list_parties(system_id: str, folder: Path | None = None) -> list[tuple[str, Path, int]]:
+    """(name, path, number of members) for the parties of this system."""
+    base = folder or parties_dir()
+    if not base.is_dir():
+        return []
+    out = []
+    for p in sorted(base.glob("*.json")):
+        try:
+            data = json.loads(p.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("system") == system_id:
+            out.append((str(data.get("name") or p.stem), p, len(data.get("members") or ())))
+    return out
+
+
+def party_commands(path: Path) -> list[C.AddCombatant]:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        members = data["members"]
+        return [
+            C.AddCombatant(
+                name=str(m["name"]),
+                kind=str(m.get("kind") or PC),
+                group=m.get("group"),
+                sheet=dict(m.get("sheet") or {}),
+            )
+            for m in members
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise TrackerError(f"cannot read the party file {path.name}: {e}") from None
+
+
+def combatant_label(state: FightState, c: Combatant) -> str:
+    return f"{c.name}" + (f" [{c.group}]" if c.group else "")
+
+
+def summaries(items: Iterable[str]) -> str:
+    return ", ".join(items)
