@@ -1,0 +1,192 @@
+"""Blood & Bullets (Simon Washbourne, 2012): d20 vs Defence Class, exploding d6 damage,
+Gun-play, death saves.  See RULINGS.md (bnb) and the rulings in ``rules.py`` and ``presets.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from systems.bnb import commands as C
+from systems.bnb import rules
+from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped
+from systems.bnb.presets import PRESETS
+from systems.bnb.sheet import STATUSES, BnbData, check_sheet, make_data, sheet_fields
+from systems.bnb.tables import ATTRIBUTES, GAMBLER, lucky_streaks
+from tracker.commands import BOOL, CHOICE, INT, CommandSpec, Delay, Param
+from tracker.dice import Roll, Roller, roll
+from tracker.errors import Refused
+from tracker.events import Event
+from tracker.model import NPC, Combatant, FightState
+from tracker.plugin import BaseSystem, Preset, Tally, initiative_events
+
+HELP = """\
+Blood & Bullets: d20 + to-hit + STR (melee) or DEX (missile) + Sure Shot/Close Fighter (+1)
++ range (+2 short, +1 medium, +0 long; 3× range at most) − cover (1–4) ≥ the target's DC.
+Natural 20 hits for maximum damage (first die counts as 6, and explodes); natural 1 misses.
+Damage: weapon dice + its ± (+ STR in melee, +1 favoured weapon); each 6 rolls another d6,
+at most level ÷ 2 extra dice (critters: HD ÷ 2). * weapons roll 2d6, keep the highest.
+Initiative: d20 + modifier, PCs and important NPCs alone, an NPC group once; ties by DEX,
+then level/HD, else simultaneous (their blows land even if one drops). PCs may hold; NPCs may not.
+At 0 HP or below: death save d20 + CON − 1 per HP below 0 (+2 Shootist) ≥ ST, else dead
+(minor NPCs die at once; fists' temporary damage only knocks out).
+Actions: a Attack · g Gun-play (Shootist, one attack per level at ≤1 HD foes) · m Critter attacks
+· b Scattergun blast · r Reload (the round's action) · d Death save · s Saving throw
+· l Lucky Streak (Gambler) · y Loyalty check · w Bind wounds (after the fight)."""
+
+
+class BnbSystem(BaseSystem):
+    id = "bnb"
+    name = "Blood & Bullets"
+    version = "1.0"
+    summary = "Old West: d20 vs Defence Class, exploding d6 damage, Gun-play, death saves"
+    event_types = EVENT_TYPES
+
+    # -- sheets --------------------------------------------------------------
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
+        return sheet_fields(kind)
+
+    def presets(self) -> tuple[Preset, ...]:
+        return PRESETS
+
+    def new_combatant(
+        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
+    ) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+        return check_sheet(kind, sheet, dice)
+
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> BnbData:
+        return make_data(kind, sheet)
+
+    # -- initiative ----------------------------------------------------------
+    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
+        """One d20 (+ modifier) per PC and important NPC, one per NPC group, shared by its members."""
+        batches: dict[tuple[str, str], list[Combatant]] = {}
+        for cid in ids:
+            c = state.get(cid)
+            shared = c.kind == NPC and c.group and not c.data.important
+            key = ("group", c.group) if shared else ("one", c.id)
+            batches.setdefault(key, []).append(c)  # type: ignore[arg-type]
+        rolled: dict[str, tuple[int, Roll | None, str]] = {}
+        for (how, name), members in batches.items():
+            first = members[0]
+            mod = first.data.init_mod
+            label = f"{name} initiative" if how == "group" else f"{first.name} initiative"
+            r = roll(f"1d20{mod:+d}" if mod else "1d20", dice, label)
+            note = f"group roll for {name}" if how == "group" and len(members) > 1 else ""
+            for m in members:
+                rolled[m.id] = (r.total, r, note)
+        return initiative_events(state, rolled, key=self.initiative_tiebreak)
+
+    def initiative_tiebreak(self, combatant: Combatant) -> tuple[Any, ...]:
+        d: BnbData = combatant.data
+        level = d.level * 100 if d.cls else d.hd.rank
+        return (d.score("DEX"), level)
+
+    def check_core(self, state: FightState, command: Any) -> None:
+        if isinstance(command, Delay):
+            cid = command.id or state.current
+            c = state.find(cid) if cid else None
+            if c is not None and c.kind == NPC:
+                raise Refused(
+                    f"NPCs may not withhold their action: only PCs wait to act later in the round ({c.name} is an NPC)"
+                )
+
+    def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
+        d = combatant.data
+        if not isinstance(d, BnbData):
+            return True
+        return d.active or rules.simultaneous_drop(state, combatant)
+
+    # -- commands ------------------------------------------------------------
+    def commands(self) -> tuple[CommandSpec, ...]:
+        return C.SPECS
+
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        return rules.decide(state, command, dice)
+
+    def evolve(self, state: FightState, event: Event) -> FightState:
+        return rules.evolve(state, event)
+
+    # -- showing -------------------------------------------------------------
+    def status(self, state: FightState, c: Combatant) -> str:
+        d: BnbData = c.data
+        s = f"HP {d.hp}/{d.max_hp}"
+        if d.temp:
+            s += f" (temp {d.temp})"
+        s += f" · DC {d.dc}"
+        guns = [f"{g.name} {g.shots}/{g.spec.shots}" for g in d.firearms]
+        if guns:
+            s += " · " + ", ".join(guns)
+        if d.cls == GAMBLER:
+            s += f" · luck {lucky_streaks(d.level) - d.lucky_used}"
+        if d.status != "ok":
+            s += f" · {d.status.upper()}"
+        return s
+
+    def detail(self, state: FightState, c: Combatant) -> str:
+        d: BnbData = c.data
+        who = f"{d.cls} level {d.level} (HD {d.hd})" if d.cls else f"HD {d.hd}" + (" · minor" if d.minor else "")
+        lines = [
+            who,
+            f"HP {d.hp}/{d.max_hp} (lethal {d.damage}, temporary {d.temp}) · DC {d.dc} · to-hit +{d.to_hit}"
+            f" · ST {d.st} · initiative {d.init_mod:+d} · {d.status}",
+        ]
+        if d.cls:
+            lines.append(" ".join(f"{a} {v}" for a, v in zip(ATTRIBUTES, d.scores, strict=True)))
+        for g in d.weapons:
+            shots = f" · {g.shots}/{g.spec.shots} loaded" if g.spec.firearm else ""
+            fav = " · +1 (favoured)" if g.weapon == d.favoured else ""
+            lines.append(f"{g.name}: {g.spec.describe()}{shots}{fav}")
+        for n in d.natural:
+            lines.append(f"{n.name}: 1d{n.sides}")
+        if d.cls == GAMBLER:
+            lines.append(
+                f"Lucky Streak: {lucky_streaks(d.level) - d.lucky_used} of {lucky_streaks(d.level)} left today"
+            )
+        if d.loyalty_next:
+            lines.append(f"next loyalty check {d.loyalty_next:+d}")
+        return "\n".join(lines)
+
+    def help(self) -> str:
+        return HELP
+
+    # -- GM adjust -----------------------------------------------------------
+    def adjustable(self, state: FightState, c: Combatant) -> tuple[Param, ...]:
+        d: BnbData = c.data
+        out = [
+            Param(name="hp", kind=INT, label="HP", min=-99, max=d.max_hp),
+            Param(name="temp", kind=INT, label="Temporary damage", min=0, max=999),
+            Param(name="status", kind=CHOICE, choices=STATUSES, label="Status"),
+            Param(name="dc", kind=INT, label="Defence Class", min=0, max=30),
+            Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)"),
+            Param(name="lucky_used", kind=INT, label="Lucky Streaks used today", min=0, max=4),
+        ]
+        out += [
+            Param(name=f"shots:{g.name}", kind=INT, label=f"{g.name} shots", min=0, max=g.spec.shots)
+            for g in d.firearms
+        ]
+        return tuple(out)
+
+    def adjust(self, state: FightState, c: Combatant, field: str, value: Any) -> Combatant:
+        d: BnbData = c.data
+        if field == "hp":
+            return attrs.evolve(c, data=attrs.evolve(d, damage=d.max_hp - d.temp - value))
+        if field.startswith("shots:"):
+            name = field.split(":", 1)[1]
+            weapons = tuple(attrs.evolve(g, shots=value) if g.name == name else g for g in d.weapons)
+            return attrs.evolve(c, data=attrs.evolve(d, weapons=weapons))
+        return super().adjust(state, c, field, value)
+
+    def tally(self, state: FightState, event: Event) -> Tally | None:
+        if isinstance(event, AttackRolled):
+            return Tally(actor=event.actor, target=event.target, hit=event.hit, harm=event.amount)
+        if isinstance(event, Dropped):
+            return Tally(actor=event.by, target=event.id, fell=True)
+        return None
+
+
+system = BnbSystem()
+
+__all__ = ["BnbSystem", "system"]

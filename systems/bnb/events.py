@@ -1,0 +1,225 @@
+"""Blood & Bullets events: past-tense facts carrying every roll's faces."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from tracker.commands import Modifier
+from tracker.dice import Roll
+from tracker.events import Event
+from tracker.model import FightState
+
+
+def parts_text(parts: tuple[Modifier, ...]) -> str:
+    return ", ".join(p.describe() for p in parts if p.value) or "no modifiers"
+
+
+@attrs.frozen(kw_only=True)
+class AttackRolled(Event):
+    """One attack: the d20 against DC and, on a hit, the damage."""
+
+    TYPE: ClassVar[str] = "bnb.attack_rolled"
+    actor: str
+    target: str
+    weapon: str
+    using: str = ""  # the weapon or attack this counts against for its rate per round ("" none)
+    attack: Roll
+    parts: tuple[Modifier, ...] = ()
+    total: int
+    dc: int
+    hit: bool
+    damage: Roll | None = None
+    amount: int = 0
+    temporary: bool = False
+    sneak: bool = False
+    gunplay: bool = False
+    intended: str | None = None  # fired into a melee at this one; ``target`` is who it struck
+    pick: Roll | None = None
+    save: Roll | None = None  # scattergun beyond 30 ft: the target's save for half
+    save_total: int = 0
+    saved: bool = False
+
+    def describe(self, state: FightState) -> str:
+        a, t = state.name(self.actor), state.name(self.target)
+        lead = "Gun-play: " if self.gunplay else ""
+        into = ""
+        if self.intended is not None and self.pick is not None:
+            into = f" (into the melee at {state.name(self.intended)}: {self.pick.describe()} picks {t})"
+        face = self.attack.faces[0]
+        nat = " natural 20" if face == 20 else " natural 1" if face == 1 else ""
+        s = (
+            f"{lead}{a} attacks {t} with the {self.weapon}{into}: {self.attack.describe()}"
+            f" ({parts_text(self.parts)}) = {self.total} vs DC {self.dc}{nat}: "
+        )
+        if not self.hit:
+            return s + "miss"
+        assert self.damage is not None
+        kind = " temporary" if self.temporary else ""
+        extra = " ×2 sneak attack" if self.sneak else ""
+        if self.save is not None:
+            extra += f"; save {self.save.describe()} → {self.save_total}: " + ("half" if self.saved else "failed")
+        return s + f"hit for {self.amount}{kind} damage ({self.damage.describe()}{extra})"
+
+
+@attrs.frozen(kw_only=True)
+class Dropped(Event):
+    """HP at 0 or below: dying (a death save is due), dead (a minor NPC) or knocked out (temporary damage)."""
+
+    TYPE: ClassVar[str] = "bnb.dropped"
+    id: str
+    hp: int
+    outcome: str
+    by: str | None = None
+
+    def describe(self, state: FightState) -> str:
+        how = {
+            "dying": "falls and must make a death save",
+            "dead": "is dead (minor NPCs die at 0 HP)",
+            "knocked out": "is knocked out (temporary damage: no death save)",
+        }.get(self.outcome, self.outcome)
+        return f"{state.name(self.id)} at {self.hp} HP {how}"
+
+
+@attrs.frozen(kw_only=True)
+class ShotsFired(Event):
+    TYPE: ClassVar[str] = "bnb.shots_fired"
+    actor: str
+    gun: str
+    count: int
+    gunplay: bool = False
+
+    def describe(self, state: FightState) -> str:
+        c = state.get(self.actor)
+        g = c.data.carried(self.gun)
+        left = (g.shots - self.count) if g else 0
+        return f"{c.name} fires {self.count} shot(s) from the {self.gun} ({left} left)"
+
+
+@attrs.frozen(kw_only=True)
+class HeldFire(Event):
+    TYPE: ClassVar[str] = "bnb.held_fire"
+    actor: str
+    target: str
+    reason: str = ""
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.actor)} holds fire at {state.name(self.target)}: {self.reason}"
+
+
+@attrs.frozen(kw_only=True)
+class Reloaded(Event):
+    TYPE: ClassVar[str] = "bnb.reloaded"
+    actor: str
+    gun: str
+    before: int
+    after: int
+
+    def describe(self, state: FightState) -> str:
+        return (
+            f"{state.name(self.actor)} reloads the {self.gun} ({self.before} → {self.after} shots; the round's action)"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class DeathSaveRolled(Event):
+    TYPE: ClassVar[str] = "bnb.death_save_rolled"
+    id: str
+    roll: Roll
+    parts: tuple[Modifier, ...] = ()
+    total: int
+    st: int
+    success: bool
+
+    def describe(self, state: FightState) -> str:
+        end = "survives, unconscious and in need of medical help" if self.success else "dies"
+        return (
+            f"{state.name(self.id)} saves vs death: {self.roll.describe()} ({parts_text(self.parts)})"
+            f" = {self.total} vs ST {self.st}: {end}"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class SaveRolled(Event):
+    TYPE: ClassVar[str] = "bnb.save_rolled"
+    id: str
+    against: str
+    roll: Roll
+    parts: tuple[Modifier, ...] = ()
+    total: int
+    st: int
+    success: bool
+
+    def describe(self, state: FightState) -> str:
+        end = "saved" if self.success else "failed"
+        return (
+            f"{state.name(self.id)} saves vs {self.against}: {self.roll.describe()} ({parts_text(self.parts)})"
+            f" = {self.total} vs ST {self.st}: {end}"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class LuckyStreakUsed(Event):
+    TYPE: ClassVar[str] = "bnb.lucky_streak_used"
+    id: str
+    against: str
+    roll: Roll
+    parts: tuple[Modifier, ...] = ()
+    total: int
+    st: int
+    success: bool
+    left: int = 0
+
+    def describe(self, state: FightState) -> str:
+        end = "saved" if self.success else "failed again"
+        if self.against == "death":
+            end = "survives, unconscious" if self.success else "dies"
+        return (
+            f"{state.name(self.id)} pushes a Lucky Streak, re-rolling the save vs {self.against}: "
+            f"{self.roll.describe()} ({parts_text(self.parts)}) = {self.total} vs ST {self.st}: {end}"
+            f" ({self.left} left today)"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class LoyaltyChecked(Event):
+    TYPE: ClassVar[str] = "bnb.loyalty_checked"
+    id: str
+    leader: str | None = None
+    roll: Roll
+    parts: tuple[Modifier, ...] = ()
+    total: int
+    result: str
+    next_mod: int = 0
+
+    def describe(self, state: FightState) -> str:
+        return (
+            f"Loyalty check for {state.name(self.id)}: {self.roll.describe()} ({parts_text(self.parts)})"
+            f" = {self.total}: {self.result}"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class WoundsBound(Event):
+    TYPE: ClassVar[str] = "bnb.wounds_bound"
+    id: str
+    roll: Roll
+    healed: int
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)}'s wounds are bound: {self.roll.describe()}, {self.healed} HP back"
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    AttackRolled,
+    Dropped,
+    ShotsFired,
+    HeldFire,
+    Reloaded,
+    DeathSaveRolled,
+    SaveRolled,
+    LuckyStreakUsed,
+    LoyaltyChecked,
+    WoundsBound,
+)

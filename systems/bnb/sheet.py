@@ -1,0 +1,430 @@
+"""Combatant records, sheet fields and sheet checks for Blood & Bullets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from systems.bnb.tables import (
+    ATTRIBUTES,
+    CLASS_TABLES,
+    CLASSES,
+    SHOOTIST,
+    TRAILBLAZER,
+    WEAPON_BY_ID,
+    Weapon,
+    find_weapon,
+    modifier,
+)
+from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
+from tracker.dice import DiceRequest, Roll, Roller
+from tracker.errors import Refused
+from tracker.model import PC
+
+OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
+STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
+
+
+@attrs.frozen(kw_only=True)
+class Carried:
+    """A weapon a combatant carries; a firearm keeps its loaded shots."""
+
+    name: str  # unique on the combatant: "belt pistol", "belt pistol 2"
+    weapon: str  # id in Tables 10–12
+    shots: int = 0
+    last_round: int | None = None  # the round it last fired (RoF ½)
+
+    @property
+    def spec(self) -> Weapon:
+        return WEAPON_BY_ID[self.weapon]
+
+
+@attrs.frozen(kw_only=True)
+class Natural:
+    """A critter's listed attack ("Claws", "Hoof, d3")."""
+
+    name: str
+    sides: int = 6
+
+
+@attrs.frozen(kw_only=True)
+class LastSave:
+    """A failed saving throw a Gambler may re-roll with Lucky Streak."""
+
+    against: str
+    st: int
+    parts: tuple[Modifier, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class Hd:
+    dice: int
+    plus: int = 0
+    half: bool = False
+
+    def __str__(self) -> str:
+        if self.half:
+            return "½"
+        return f"{self.dice}{self.plus:+d}" if self.plus else str(self.dice)
+
+    @property
+    def at_most_one(self) -> bool:
+        """Gun-play's "1 HD or fewer": ½, 1−1 or 1 HD; 1+1 is above (Ruling)."""
+        return self.half or self.dice < 1 or (self.dice == 1 and self.plus <= 0)
+
+    @property
+    def rank(self) -> int:
+        """For initiative ties (higher level/HD first)."""
+        return 50 if self.half else self.dice * 100 + self.plus
+
+
+def parse_hd(text: str) -> Hd:
+    src = str(text).strip().replace(" ", "").replace("−", "-")
+    if src in ("½", "1/2", "0.5", ".5"):
+        return Hd(dice=0, half=True)
+    m = re.fullmatch(r"(\d+)([+-]\d+)?", src)
+    if not m:
+        raise Refused(f"Hit Dice '{text}' should read like 1, 1+1, 1-1, 3+6 or ½")
+    dice = int(m[1])
+    if not 1 <= dice <= 30:
+        raise Refused(f"Hit Dice '{text}': 1 to 30 dice (or ½)")
+    return Hd(dice=dice, plus=int(m[2] or 0))
+
+
+@attrs.frozen(kw_only=True)
+class BnbData:
+    """A combatant's Blood & Bullets record."""
+
+    cls: str = ""  # Shootist, Gambler, Trailblazer; "" for NPCs and critters
+    level: int = 1  # class level; an NPC's or critter's HD (for exploding damage)
+    hd: Hd = Hd(dice=1)
+    scores: tuple[int, ...] = (10, 10, 10, 10, 10, 10)  # STR INT WIS CON DEX CHA
+    dc: int = 10
+    to_hit: int = 0
+    st: int = 16  # Saving Throw number
+    max_hp: int = 1
+    damage: int = 0  # lethal damage taken
+    temp: int = 0  # temporary damage (fists)
+    init_mod: int = 0
+    favoured: str = ""  # weapon id: Sure Shot, Close Fighter, an NPC's "Pistol +1"
+    weapons: tuple[Carried, ...] = ()
+    natural: tuple[Natural, ...] = ()
+    minor: bool = False
+    important: bool = False
+    rowdy: bool = False
+    status: str = OK
+    dropped_round: int | None = None
+    dropped_by: str | None = None
+    used: tuple[str, ...] = ()  # weapons/attacks used this round, one entry per attack
+    gunplay: bool = False  # Gun-play made this round
+    reloaded: bool = False  # reloading took this round's action
+    lost: int = 0  # lethal HP lost in this fight (binding wounds)
+    bound: bool = False
+    lucky_used: int = 0
+    last_save: LastSave | None = None
+    loyalty_next: int = 0
+
+    @property
+    def hp(self) -> int:
+        return self.max_hp - self.damage - self.temp
+
+    def mod(self, attribute: str) -> int:
+        return modifier(self.scores[ATTRIBUTES.index(attribute)])
+
+    def score(self, attribute: str) -> int:
+        return self.scores[ATTRIBUTES.index(attribute)]
+
+    def carried(self, name: str) -> Carried | None:
+        key = name.strip().lower()
+        for c in self.weapons:
+            if c.name == key:
+                return c
+        w = find_weapon(key)
+        if w is not None:
+            for c in self.weapons:
+                if c.weapon == w.id:
+                    return c
+        return None
+
+    @property
+    def firearms(self) -> tuple[Carried, ...]:
+        return tuple(c for c in self.weapons if c.spec.firearm)
+
+    @property
+    def active(self) -> bool:
+        return self.status == OK
+
+
+ATTR_FIELDS = tuple(a.lower() for a in ATTRIBUTES)
+
+
+def sheet_fields(kind: str) -> tuple[Param, ...]:
+    if kind == PC:
+        return (
+            Param(name="cls", kind=CHOICE, choices=CLASSES, label="Class", default=SHOOTIST),
+            Param(name="level", kind=INT, label="Level", default=1, help="1–10"),
+            *(Param(name=a, kind=INT, label=a.upper(), default=10, help="3–18") for a in ATTR_FIELDS),
+            Param(
+                name="weapons",
+                label="Weapons",
+                default="",
+                required=False,
+                help="carried weapons, loaded shots after a colon: 'heavy pistol:6, knife'",
+            ),
+            Param(
+                name="favoured",
+                label="Sure Shot / Close Fighter",
+                default="",
+                required=False,
+                help="Shootist: a firearm; Trailblazer: a non-firearm (empty: the first carried)",
+            ),
+            Param(name="hp", kind=INT, label="HP", default=0, help="0: roll the class hit dice"),
+            Param(name="lucky_used", kind=INT, label="Lucky Streaks used today", default=0),
+        )
+    return (
+        Param(name="dc", kind=INT, label="Defence Class", default=11),
+        Param(name="hd", label="Hit Dice", default="1", help="1, 1+1, 1-1, 3+6 or ½"),
+        Param(
+            name="attacks",
+            label="Attacks",
+            default="",
+            required=False,
+            help="natural attacks: 'Claws, Bite', 'Hoof d3'",
+        ),
+        Param(name="weapons", label="Weapons", default="", required=False, help="'belt pistol:6, knife'"),
+        Param(name="favoured", label="+1 weapon", default="", required=False, help="a weapon used at +1 (Pistol +1)"),
+        Param(name="init_mod", kind=INT, label="Initiative modifier", default=0),
+        Param(name="dex", kind=INT, label="DEX (ties)", default=10, help="for initiative ties; 10 if not listed"),
+        Param(name="important", kind=BOOL, label="Important (rolls own initiative)", default=False),
+        Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)", default=False),
+        Param(name="rowdy", kind=BOOL, label="Rowdy (fists d6)", default=False),
+        Param(name="hp", kind=INT, label="HP", default=0, help="0: roll the hit dice"),
+    )
+
+
+def parse_weapons(text: str) -> tuple[Carried, ...]:
+    """'belt pistol:6, belt pistol:4, knife' → carried weapons (shots default full)."""
+    out: list[Carried] = []
+    names: dict[str, int] = {}
+    for part in str(text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, _, shots_text = part.partition(":")
+        w = find_weapon(name)
+        if w is None:
+            raise Refused(f"'{name.strip()}' is not a weapon of Tables 10–12")
+        if shots_text.strip():
+            try:
+                shots = int(shots_text)
+            except ValueError:
+                raise Refused(f"'{part}': the loaded shots after the colon must be a number") from None
+        else:
+            shots = w.shots
+        if not w.firearm and shots:
+            raise Refused(f"a {w.name} is not a firearm and holds no shots")
+        if not 0 <= shots <= w.shots:
+            raise Refused(f"a {w.name} holds 0 to {w.shots} shots (Table 12), not {shots}")
+        names[w.name] = names.get(w.name, 0) + 1
+        label = w.name if names[w.name] == 1 else f"{w.name} {names[w.name]}"
+        out.append(Carried(name=label, weapon=w.id, shots=shots))
+    return tuple(out)
+
+
+def format_weapons(carried: tuple[Carried, ...]) -> str:
+    return ", ".join(f"{c.spec.name}:{c.shots}" if c.spec.firearm else c.spec.name for c in carried)
+
+
+_DIE = re.compile(r"^(?:1)?d(\d+)$")
+
+
+def parse_natural(text: str) -> tuple[Natural, ...]:
+    """'Claws, Bite' → two 1d6 attacks; 'Hoof, d3' or 'Hoof d3' → one 1d3 attack (Ruling)."""
+    out: list[Natural] = []
+    for part in str(text or "").split(","):
+        words = part.strip().lower().split()
+        if not words:
+            continue
+        if len(words) == 1 and _DIE.match(words[0]):
+            if not out:
+                raise Refused(f"'{part.strip()}' gives a die but no attack before it")
+            out[-1] = attrs.evolve(out[-1], sides=int(_DIE.match(words[0])[1]))  # type: ignore[index]
+            continue
+        sides = 6
+        if len(words) > 1 and _DIE.match(words[-1]):
+            sides = int(_DIE.match(words[-1])[1])  # type: ignore[index]
+            words = words[:-1]
+        if sides not in (3, 4, 6, 8, 10, 12):
+            raise Refused(f"'{part.strip()}': an attack's die is d3, d4, d6, d8, d10 or d12")
+        out.append(Natural(name=" ".join(words), sides=sides))
+    return tuple(out)
+
+
+def format_natural(natural: tuple[Natural, ...]) -> str:
+    return ", ".join(n.name if n.sides == 6 else f"{n.name} d{n.sides}" for n in natural)
+
+
+def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
+    return Param(name=name, kind=INT, label=name.upper() if name in ATTR_FIELDS else name).parse(
+        sheet.get(name, default) if sheet.get(name) not in (None, "") else default
+    )
+
+
+def _favoured(text: str, carried: tuple[Carried, ...], cls: str) -> str:
+    text = str(text or "").strip()
+    if cls == SHOOTIST:
+        fits, what, ability = (lambda w: w.firearm), "a firearm", "Sure Shot"
+    elif cls == TRAILBLAZER:
+        fits, what, ability = (lambda w: not w.firearm), "a non-firearm", "Close Fighter"
+    elif cls:
+        if text:
+            raise Refused(f"only Shootists (Sure Shot) and Trailblazers (Close Fighter) choose a weapon, not a {cls}")
+        return ""
+    else:
+        fits, what, ability = (lambda w: True), "a weapon", "+1 weapon"
+    if not text:
+        first = next((c.spec for c in carried if fits(c.spec)), None)
+        return first.id if first and cls else ""
+    w = find_weapon(text)
+    if w is None:
+        raise Refused(f"{ability}: '{text}' is not a weapon of Tables 10–12")
+    if not fits(w):
+        raise Refused(f"{ability} is chosen for {what}, and a {w.name} is not one")
+    return w.id
+
+
+def check_sheet(kind: str, sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+    """Check a sheet against the rules and roll its HP; the result is what make_data reads."""
+    if "weapon" in sheet:
+        raise Refused("a weapon is not a combatant: list it in a combatant's Weapons field")
+    if sheet.get("cls"):
+        return _check_class(sheet, dice)
+    return _check_npc(sheet, dice)
+
+
+def _check_class(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+    cls = Param(name="cls", kind=CHOICE, choices=CLASSES, label="Class").parse(sheet.get("cls"))
+    level = _int(sheet, "level", 1)
+    if not 1 <= level <= 10:
+        raise Refused(f"level {level} is outside 1–10: the {cls} table runs from level 1 to 10")
+    scores = {}
+    for a in ATTR_FIELDS:
+        v = _int(sheet, a, 10)
+        if not 3 <= v <= 18:
+            raise Refused(f"{a.upper()} {v} is outside 3–18: attributes are rolled on 3d6")
+        scores[a] = v
+    carried = parse_weapons(sheet.get("weapons", ""))
+    favoured = _favoured(sheet.get("favoured", ""), carried, cls)
+    lucky = _int(sheet, "lucky_used", 0)
+    if lucky < 0:
+        raise Refused("Lucky Streaks used today cannot be negative")
+    row = CLASS_TABLES[cls][level - 1]
+    hd = parse_hd(row.hd)
+    hp = _int(sheet, "hp", 0)
+    rolls: tuple[Roll, ...] = ()
+    if hp < 0:
+        raise Refused("HP must be at least 1 (0: roll them)")
+    if hp == 0:
+        con = modifier(scores["con"])
+        faces = dice.faces(DiceRequest(hd.dice, 1, 6, "HP"))
+        hp = sum(max(1, f + con) for f in faces) + hd.plus
+        label = f"HP: CON {con:+d} per die, at least 1 per die" + (f", {hd.plus:+d}" if hd.plus else "")
+        rolls = (Roll(f"{hd.dice}d6", label, faces, faces, (), hp - sum(faces), hp),)
+    out = {
+        "cls": cls,
+        "level": level,
+        **scores,
+        "weapons": format_weapons(carried),
+        "favoured": favoured,
+        "hp": hp,
+        "lucky_used": lucky,
+        "init_mod": _int(sheet, "init_mod", 0),
+        "minor": False,
+        "important": True,
+    }
+    return out, rolls
+
+
+def _check_npc(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+    dc = _int(sheet, "dc", 11)
+    if not 0 <= dc <= 30:
+        raise Refused(f"Defence Class {dc} is outside 0–30")
+    hd = parse_hd(sheet.get("hd", "1"))
+    natural = parse_natural(sheet.get("attacks", ""))
+    carried = parse_weapons(sheet.get("weapons", ""))
+    favoured = _favoured(sheet.get("favoured", ""), carried, "")
+    dex = _int(sheet, "dex", 10)
+    if not 3 <= dex <= 18:
+        raise Refused(f"DEX {dex} is outside 3–18: attributes are rolled on 3d6")
+    flags = {k: Param(name=k, kind=BOOL).parse(sheet.get(k, False)) for k in ("important", "minor", "rowdy")}
+    hp = _int(sheet, "hp", 0)
+    if hp < 0:
+        raise Refused("HP must be at least 1 (0: roll them)")
+    rolls: tuple[Roll, ...] = ()
+    if hp == 0:
+        if hd.half:
+            faces = dice.faces(DiceRequest(1, 1, 3, "HP (½ HD)"))
+            expr, plus = "1d3", 0
+        else:
+            faces = dice.faces(DiceRequest(hd.dice, 1, 6, "HP"))
+            expr, plus = f"{hd.dice}d6{hd.plus:+d}" if hd.plus else f"{hd.dice}d6", hd.plus
+        hp = max(1, sum(faces) + plus)
+        rolls = (Roll(expr, "HP (at least 1)", faces, faces, (), hp - sum(faces), hp),)
+    out = {
+        "dc": dc,
+        "hd": str(hd),
+        "attacks": format_natural(natural),
+        "weapons": format_weapons(carried),
+        "favoured": favoured,
+        "init_mod": _int(sheet, "init_mod", 0),
+        "dex": dex,
+        **flags,
+        "hp": hp,
+    }
+    return out, rolls
+
+
+def make_data(kind: str, sheet: Mapping[str, Any]) -> BnbData:
+    """The record for a checked sheet (pure)."""
+    carried = parse_weapons(sheet.get("weapons", ""))
+    if sheet.get("cls"):
+        cls, level = sheet["cls"], int(sheet["level"])
+        row = CLASS_TABLES[cls][level - 1]
+        scores = tuple(int(sheet.get(a, 10)) for a in ATTR_FIELDS)
+        dex = modifier(scores[4])
+        return BnbData(
+            cls=cls,
+            level=level,
+            hd=parse_hd(row.hd),
+            scores=scores,
+            dc=10 + dex + row.defence,
+            to_hit=row.to_hit,
+            st=row.save,
+            max_hp=int(sheet["hp"]),
+            init_mod=int(sheet.get("init_mod", 0)),
+            favoured=sheet.get("favoured", ""),
+            weapons=carried,
+            important=True,
+            rowdy=cls == TRAILBLAZER,
+            lucky_used=int(sheet.get("lucky_used", 0)),
+        )
+    hd = parse_hd(sheet.get("hd", "1"))
+    return BnbData(
+        level=hd.dice,
+        hd=hd,
+        scores=(10, 10, 10, 10, int(sheet.get("dex", 10)), 10),
+        dc=int(sheet.get("dc", 11)),
+        to_hit=min(hd.dice, 15),
+        st=19 - hd.dice,
+        max_hp=int(sheet["hp"]),
+        init_mod=int(sheet.get("init_mod", 0)),
+        favoured=sheet.get("favoured", ""),
+        weapons=carried,
+        natural=parse_natural(sheet.get("attacks", "")),
+        minor=bool(sheet.get("minor", False)),
+        important=bool(sheet.get("important", False)),
+        rowdy=bool(sheet.get("rowdy", False)),
+    )
