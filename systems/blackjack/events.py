@@ -1,0 +1,291 @@
+"""Blackjack events: past-tense facts, each carrying its dice."""
+
+from __future__ import annotations
+
+import attrs
+
+from tracker.dice import Roll
+from tracker.events import Event
+from tracker.model import FightState
+
+SUCCESS = "success"
+OVER = "over"  # rolled over the stat: fails, and a PC marks the stat
+UNDER = "under"  # at or under the DV: fails, no mark
+
+
+@attrs.frozen(kw_only=True)
+class DvPart:
+    label: str
+    value: int
+
+    def describe(self) -> str:
+        return f"{self.label} {self.value:+d}"
+
+
+@attrs.frozen(kw_only=True)
+class SaveRoll:
+    """One Blackjack save: success when DV < d20 ≤ limit."""
+
+    who: str
+    stat: str  # ACC / BODY / CTRL, or "Threat" for an NPC
+    limit: int
+    dv: int
+    parts: tuple[DvPart, ...]
+    roll: Roll
+    outcome: str
+    mark: bool = False  # a PC rolled over: mark the stat
+    raised_to: int = 0  # the third mark raised the stat to this
+
+    @property
+    def success(self) -> bool:
+        return self.outcome == SUCCESS
+
+    def describe(self) -> str:
+        parts = ", ".join(p.describe() for p in self.parts if p.value)
+        dv = f"DV {self.dv}" + (f" ({parts})" if parts else "")
+        if self.outcome == SUCCESS:
+            res = "success"
+        elif self.outcome == OVER:
+            res = "fails, over"
+            if self.raised_to:
+                res += f"; third mark: {self.stat} rises to {self.raised_to}"
+            elif self.mark:
+                res += f"; {self.stat} marked"
+        else:
+            res = "fails, at or under the DV"
+        return f"{self.stat} save {self.roll.describe()} needs ≤ {self.limit} over {dv}: {res}"
+
+
+@attrs.frozen(kw_only=True)
+class SaveRolled(Event):
+    TYPE = "blackjack.save_rolled"
+    actor: str
+    save: SaveRoll
+    purpose: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f" to {self.purpose}" if self.purpose else ""
+        return f"{state.name(self.actor)} saves{why}: {self.save.describe()}"
+
+
+@attrs.frozen(kw_only=True)
+class AttackMade(Event):
+    """One attack (one shot of a volley, one target of a blast)."""
+
+    TYPE = "blackjack.attack_made"
+    actor: str
+    target: str
+    weapon: str
+    weapon_index: int
+    range: str
+    save: SaveRoll
+    hit: bool
+    jammed: bool = False
+    shots_spent: int = 0
+    ammo_spent: int = 0
+    uses_special: bool = False
+
+    def describe(self, state: FightState) -> str:
+        a, t = state.name(self.actor), state.name(self.target)
+        who = "" if self.save.who == self.actor else f"; {state.name(self.save.who)} saves"
+        res = "hit" if self.hit else "miss"
+        if self.jammed:
+            res = f"{self.weapon} JAMS"
+        return f"{a} attacks {t} with {self.weapon} ({self.range}{who}): {self.save.describe()} → {res}"
+
+
+@attrs.frozen(kw_only=True)
+class InjuryMarked(Event):
+    """An injury and its way up the track ("lesser → slots full → moderate")."""
+
+    TYPE = "blackjack.injury_marked"
+    target: str
+    name: str
+    steps: tuple[str, ...]
+    index: int  # the level it lands on; -1: none; len(slots): fatal
+    fatal: bool = False
+
+    def describe(self, state: FightState) -> str:
+        end = " — DEAD" if self.fatal else ""
+        return f"{state.name(self.target)} injury ({self.name}): {' → '.join(self.steps)}{end}"
+
+
+@attrs.frozen(kw_only=True)
+class InjuryCleared(Event):
+    TYPE = "blackjack.injury_cleared"
+    target: str
+    index: int
+    name: str
+    level: str
+    reason: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        return f"{state.name(self.target)}'s {self.level} injury ({self.name}) is cleared{why}"
+
+
+@attrs.frozen(kw_only=True)
+class RechargeRolled(Event):
+    TYPE = "blackjack.recharge_rolled"
+    actor: str
+    weapon: str
+    weapon_index: int
+    roll: Roll
+    need: int
+    ok: bool
+
+    def describe(self, state: FightState) -> str:
+        res = "ready" if self.ok else "not ready"
+        return f"{state.name(self.actor)}'s {self.weapon} recharge ({self.need}+): {self.roll.describe()} → {res}"
+
+
+@attrs.frozen(kw_only=True)
+class Reloaded(Event):
+    TYPE = "blackjack.reloaded"
+    actor: str
+    weapon: str
+    weapon_index: int
+    lead: int
+    jam_cleared: bool = False
+
+    def describe(self, state: FightState) -> str:
+        what = "reloads" if self.lead else "clears the jam of"
+        extra = " (and clears the jam)" if self.jam_cleared and self.lead else ""
+        cost = f", spending {self.lead} lead" if self.lead else ""
+        return f"{state.name(self.actor)} {what} the {self.weapon}{cost}{extra}"
+
+
+@attrs.frozen(kw_only=True)
+class LeadIngested(Event):
+    TYPE = "blackjack.lead_ingested"
+    actor: str
+    amount: int
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.actor)} ingests {self.amount} lead"
+
+
+@attrs.frozen(kw_only=True)
+class WorkingCast(Event):
+    TYPE = "blackjack.working_cast"
+    actor: str
+    working: str
+    working_index: int
+    lead: int
+    roll: Roll
+    sixes: int
+    again: bool = False
+    target: str | None = None
+
+    def describe(self, state: FightState) -> str:
+        on = f" on {state.name(self.target)}" if self.target else ""
+        again = " (again today)" if self.again else ""
+        six = f": {self.sixes} six(es)" if self.sixes else ": no sixes"
+        return f"{state.name(self.actor)} casts {self.working}{on} with {self.lead} lead{again}, {self.roll.describe()}{six}"
+
+
+@attrs.frozen(kw_only=True)
+class WorkingTookEffect(Event):
+    TYPE = "blackjack.working_took_effect"
+    actor: str
+    working: str
+    target: str | None = None
+    took: bool = True
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        on = f" on {state.name(self.target)}" if self.target else ""
+        res = "takes effect" if self.took else "is resisted"
+        note = f": {self.note}" if self.note else ""
+        return f"{self.working}{on} {res}{note}"
+
+
+@attrs.frozen(kw_only=True)
+class SixesResolved(Event):
+    TYPE = "blackjack.sixes_resolved"
+    actor: str
+    choices: tuple[str, ...]
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        note = f" — {self.note}" if self.note else ""
+        return f"{state.name(self.actor)}'s sixes: {', '.join(self.choices)}{note}"
+
+
+@attrs.frozen(kw_only=True)
+class MoraleChecked(Event):
+    TYPE = "blackjack.morale_checked"
+    side: str
+    roll: Roll
+    checked: tuple[str, ...]
+    broken: tuple[str, ...]
+    outcome: str = "fled"
+
+    def describe(self, state: FightState) -> str:
+        if not self.broken:
+            res = "they hold"
+        else:
+            res = ", ".join(state.name(i) for i in self.broken) + f" break ({self.outcome})"
+        mls = ", ".join(f"{state.name(i)} ML {state.get(i).data.morale}" for i in self.checked)
+        return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
+
+
+@attrs.frozen(kw_only=True)
+class ArguinRound(Event):
+    TYPE = "blackjack.arguin_round"
+    pc: str
+    npc: str
+    pc_move: str
+    npc_move: str
+    losers: tuple[str, ...]
+
+    def describe(self, state: FightState) -> str:
+        lost = " and ".join(state.name(i) for i in self.losers)
+        tie = " (tie)" if len(self.losers) == 2 else ""
+        return (
+            f"Arguin': {state.name(self.pc)} {self.pc_move}s, {state.name(self.npc)} {self.npc_move}s → "
+            f"{lost} must keep face{tie}"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class ArguinLost(Event):
+    TYPE = "blackjack.arguin_lost"
+    loser: str
+    winner: str
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        note = f" ({self.note})" if self.note else ""
+        return f"{state.name(self.loser)} is publicly shamed and loses the argument to {state.name(self.winner)}{note}"
+
+
+@attrs.frozen(kw_only=True)
+class Rested(Event):
+    TYPE = "blackjack.rested"
+    ids: tuple[str, ...]
+
+    def describe(self, state: FightState) -> str:
+        return (
+            "A night's rest: "
+            + ", ".join(state.name(i) for i in self.ids)
+            + " clear lesser and moderate injuries; workings are safe again"
+        )
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    SaveRolled,
+    AttackMade,
+    InjuryMarked,
+    InjuryCleared,
+    RechargeRolled,
+    Reloaded,
+    LeadIngested,
+    WorkingCast,
+    WorkingTookEffect,
+    SixesResolved,
+    MoraleChecked,
+    ArguinRound,
+    ArguinLost,
+    Rested,
+)

@@ -1,0 +1,583 @@
+"""Blackjack records: a combatant's stats, injury track, weapons, lead and workings.
+
+Sheets are typed as short text the GM can read ("2 Revolvers", "Hex 1 (cast)",
+"Ironscales: mundane bullet +1"); ``check_sheet`` turns them into plain JSON
+values for the log and ``make_data`` into frozen records.
+
+Rulings made here (beyond RULINGS.md):
+- Default injury levels by weapon: firearms and bows moderate, everything else
+  (melee, thrown, natural attacks, blowgun darts) lesser; specials as the book says.
+- Damage tags decide resistance, weakness, immunity and DV modifiers: firearms
+  are "firearm mundane bullet piercing"; a phrase matches when all its words
+  are among the tags (plural "s" ignored), so Ironscales' "mundane bullet" and
+  the Skeleton's "piercing" both resist a revolver shot.
+- NPC lead defaults to 0; the firearm-carrying presets carry 3.
+- A working's level is the lead to ingest; the book gives none for its NPC
+  workings, so Hex, Healing hands and Hag eye are 1 and Naming 3 (editable).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import cattrs
+
+from tracker.commands import BOOL, INT, Param
+from tracker.errors import Refused
+from tracker.model import PC
+
+LEVELS = ("lesser", "moderate", "severe", "grievous")
+FATAL = "fatal"
+STATS = ("acc", "body", "ctrl")
+
+
+@attrs.frozen(kw_only=True)
+class Weapon:
+    name: str
+    kind: str = "melee"  # firearm | bow | blowgun | thrown | melee | natural | special
+    shots: int = 0  # a firearm's Shots
+    loaded: int = 0
+    ammo: int = -1  # a stack (bow, blowgun); -1: none tracked
+    multi: str = ""  # "shots" (revolver, repeater), "blast" (shotgun), "area" (fire breath)
+    level: int = 0  # default injury level (index in LEVELS); -1: no injury
+    dv: int = 0  # always
+    near_dv: int = 0  # at nearby range
+    far_dv: int = 0  # at far range
+    blast_dv: int = 0  # replaces dv when one blast takes several targets
+    jam: int = 0  # jams when the attacker's d20 shows this or more
+    jammed: bool = False
+    tags: tuple[str, ...] = ()
+    stat: str = ""  # a special the PC saves against (BODY/ACC/CTRL)
+    condition: str = ""  # a special's condition on a failed save
+    injury: str = ""  # what the injury is called
+    recharge: int = 0  # n-in-6 recharge
+    spent: bool = False
+    notes: str = ""
+
+    @property
+    def is_firearm(self) -> bool:
+        return self.kind == "firearm"
+
+    def describe(self) -> str:
+        s = self.name
+        if self.is_firearm:
+            s += f" {self.loaded}/{self.shots}"
+        elif self.ammo >= 0:
+            s += f" ({self.ammo} ammo)"
+        if self.jammed:
+            s += " JAMMED"
+        if self.spent:
+            s += " (spent)"
+        return s
+
+
+@attrs.frozen(kw_only=True)
+class Working:
+    name: str
+    level: int = 1
+    cast_today: bool = False
+    effect: str = "note"  # note | condition | injury | heal
+    condition: str = ""
+    value: int = 0
+    injury_level: int = 0
+    injury: str = ""
+    notes: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class DvMod:
+    """A DV modifier the combatant imposes on attacks with some tags (Ironscales)."""
+
+    label: str
+    tags: tuple[str, ...]
+    value: int
+
+
+@attrs.frozen(kw_only=True)
+class BJData:
+    kind: str = PC
+    acc: int = 10
+    body: int = 10
+    ctrl: int = 10
+    acc_marks: int = 0
+    body_marks: int = 0
+    ctrl_marks: int = 0
+    threat: int = 0
+    morale: int = 0
+    slots: tuple[int, ...] = (2, 2, 1)
+    injuries: tuple[tuple[str, ...], ...] = ((), (), ())
+    dead: bool = False
+    out: str = ""  # "fled" | "surrendered"
+    weapons: tuple[Weapon, ...] = ()
+    lead: int = 0
+    ingested: int = 0
+    pending_sixes: int = 0
+    workings: tuple[Working, ...] = ()
+    deficiencies: tuple[str, ...] = ()
+    resistances: tuple[str, ...] = ()
+    weaknesses: tuple[str, ...] = ()
+    immunities: tuple[str, ...] = ()
+    dv_mods: tuple[DvMod, ...] = ()
+    specials: str = ""
+    size: str = "medium"
+
+    @property
+    def is_pc(self) -> bool:
+        return self.kind == PC
+
+    @property
+    def injury_count(self) -> int:
+        return sum(len(x) for x in self.injuries)
+
+    @property
+    def fatal_index(self) -> int:
+        return len(self.slots)
+
+    def level_name(self, index: int) -> str:
+        if index < 0:
+            return "none"
+        return LEVELS[index] if index < len(self.slots) else FATAL
+
+    def stat(self, name: str) -> int:
+        return getattr(self, name.lower())
+
+    def npc_limit(self, deficient: bool = False) -> int:
+        """An NPC saves ≤ Threat + 8 (⌈Threat ÷ 2⌉ + 8 where deficient)."""
+        return (math.ceil(self.threat / 2) if deficient else self.threat) + 8
+
+    @property
+    def standing(self) -> bool:
+        return not self.dead and not self.out
+
+
+# ---------------------------------------------------------------------------
+# catalogues: the book's weapons, NPC attacks, specials and workings
+
+FIREARM_TAGS = ("firearm", "mundane", "bullet", "piercing")
+
+
+def _fire(name: str, shots: int, notes: str, **kw: Any) -> Weapon:
+    return Weapon(name=name, kind="firearm", shots=shots, loaded=shots, level=1, tags=FIREARM_TAGS, notes=notes, **kw)
+
+
+WEAPONS: dict[str, Weapon] = {
+    w.name.lower(): w
+    for w in (
+        _fire("Pistol", 10, "-1 DV on nearby range shots", near_dv=-1),
+        _fire("Revolver", 6, "multiple shots per round", multi="shots"),
+        _fire("Repeater", 10, "multiple shots per round", multi="shots"),
+        _fire("Shotgun", 2, "+2 DV, +4 DV on multiple targets", multi="blast", dv=2, blast_dv=4),
+        _fire("Rifle", 5, "-2 DV on far range shots", far_dv=-2),
+        _fire("Scoped rifle", 1, "-4 DV on far range shots", far_dv=-4),
+        _fire("Rusty revolver", 6, "multiple shots per round; jams on 19+", multi="shots", jam=19),
+        Weapon(
+            name="Bow",
+            kind="bow",
+            ammo=10,
+            level=1,
+            tags=("arrow", "mundane", "piercing"),
+            notes="not at melee range; shoots over cover; arrows 10 to a slot",
+        ),
+        Weapon(
+            name="Blowgun",
+            kind="blowgun",
+            ammo=10,
+            tags=("dart", "mundane", "piercing"),
+            notes="injuries worsen over time; darts 10 to a slot",
+        ),
+        Weapon(name="Throwing axe", kind="thrown", tags=("axe", "slashing"), notes="not at far range; melee at close"),
+        Weapon(
+            name="Throwing knife", kind="thrown", tags=("knife", "piercing"), notes="not at far range; melee at close"
+        ),
+        Weapon(name="Hand axe", tags=("axe", "slashing")),
+        Weapon(name="Hunting knife", tags=("knife", "piercing", "slashing")),
+        Weapon(name="Knife", tags=("knife", "piercing", "slashing")),
+        Weapon(name="Club", tags=("bludgeoning",)),
+        Weapon(name="Hammer", tags=("bludgeoning",)),
+        Weapon(name="Hatchet", tags=("axe", "slashing")),
+        Weapon(name="Cleaver", tags=("slashing",)),
+        Weapon(name="Machete", tags=("slashing",)),
+        Weapon(name="Staff", tags=("bludgeoning",)),
+        Weapon(name="Pirate sword", tags=("sword", "slashing")),
+        Weapon(name="Fists", kind="natural", tags=("bludgeoning",)),
+        Weapon(name="Claws", kind="natural", tags=("claw", "slashing")),
+        Weapon(name="Bite", kind="natural", tags=("bite", "piercing")),
+        Weapon(name="Tail", kind="natural", tags=("tail", "bludgeoning")),
+        Weapon(
+            name="Bear hug",
+            kind="special",
+            stat="BODY",
+            condition="Grappled",
+            injury="crushed",
+            tags=("crushing", "bludgeoning"),
+            notes="BODY save or be grappled and suffer a lesser injury (crushed)",
+        ),
+        Weapon(
+            name="Buffeting wings",
+            kind="special",
+            stat="BODY",
+            condition="Prone",
+            level=-1,
+            multi="area",
+            tags=("wind",),
+            notes="BODY save or fall prone",
+        ),
+        Weapon(
+            name="Fire breath",
+            kind="special",
+            stat="BODY",
+            level=2,
+            multi="area",
+            injury="horribly burned",
+            recharge=2,
+            tags=("fire",),
+            notes="2-in-6 recharge; inhale 1 round; lights flammable items; BODY save or severe injury",
+        ),
+    )
+}
+
+WORKINGS: dict[str, Working] = {
+    w.name.lower(): w
+    for w in (
+        Working(
+            name="Hex",
+            level=1,
+            effect="condition",
+            condition="Hexed",
+            value=2,
+            notes="+2 DV until the paper is destroyed",
+        ),
+        Working(
+            name="Naming",
+            level=3,
+            effect="injury",
+            injury_level=2,
+            injury="agony",
+            notes="severe injury (agony) until the paper is destroyed",
+        ),
+        Working(name="Hag eye", level=1, notes="an enchanted eyeball to spy with"),
+        Working(name="Healing hands", level=1, effect="heal", notes="restore 1 injury slot"),
+    )
+}
+
+_conv = cattrs.Converter()
+
+
+# ---------------------------------------------------------------------------
+# words and tags
+
+
+def norm(word: str) -> str:
+    w = word.strip().lower()
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return w
+
+
+def words(text: str) -> tuple[str, ...]:
+    return tuple(norm(w) for w in re.split(r"[\s,;:/]+", text) if w.strip())
+
+
+def matches(phrases: tuple[str, ...], tags: tuple[str, ...]) -> str:
+    """The first phrase all of whose words are among ``tags`` ('' if none)."""
+    have = {norm(w) for t in tags for w in t.split()}
+    for p in phrases:
+        ws = words(p)
+        if ws and all(w in have for w in ws):
+            return p
+    return ""
+
+
+def split_list(text: Any) -> list[str]:
+    if text is None:
+        return []
+    if isinstance(text, (list, tuple)):
+        return [str(x).strip() for x in text if str(x).strip()]
+    return [x.strip() for x in re.split(r"[,;]", str(text)) if x.strip()]
+
+
+# ---------------------------------------------------------------------------
+# parsing the typed sheet
+
+_WEAPON = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<name>.+?)(?:\s+(?P<loaded>\d+)(?:/\d+)?)?$")
+
+
+def find_weapon(name: str) -> Weapon | None:
+    key = name.strip().lower()
+    if key in WEAPONS:
+        return WEAPONS[key]
+    if key.endswith("s") and key[:-1] in WEAPONS:
+        return WEAPONS[key[:-1]]
+    return None
+
+
+def parse_weapons(text: Any) -> list[dict[str, Any]]:
+    """'Machete, 2 Revolvers, Bow 12, Shotgun 1/2' → weapon records (as JSON)."""
+    if isinstance(text, (list, tuple)) and all(isinstance(x, dict) for x in text):
+        return [dict(x) for x in text]
+    out: list[Weapon] = []
+    for item in split_list(text):
+        item = re.sub(r"\(.*?\)", "", item).strip()
+        m = _WEAPON.match(item)
+        if not m:
+            continue
+        count = int(m["count"] or 1)
+        if not 1 <= count <= 10:
+            raise Refused(f"weapons: carry 1 to 10 of '{m['name']}', not {count}")
+        name = m["name"].strip()
+        kind = ""
+        if ":" in name:
+            name, kind = (x.strip() for x in name.split(":", 1))
+        base = find_weapon(name)
+        if base is None:
+            base = Weapon(name=name[:1].upper() + name[1:], kind=kind or "melee", tags=words(name))
+        elif kind:
+            base = attrs.evolve(base, kind=kind)
+        if m["loaded"] is not None:
+            n = int(m["loaded"])
+            if base.is_firearm:
+                if n > base.shots:
+                    raise Refused(f"weapons: a {base.name} holds {base.shots} shots, not {n}")
+                base = attrs.evolve(base, loaded=n)
+            elif base.ammo >= 0:
+                base = attrs.evolve(base, ammo=n)
+        taken = {w.name.lower() for w in out}
+        for _ in range(count):
+            name_i = base.name
+            n = 2
+            while name_i.lower() in taken:
+                name_i = f"{base.name} {n}"
+                n += 1
+            taken.add(name_i.lower())
+            out.append(attrs.evolve(base, name=name_i))
+    return [_conv.unstructure(w) for w in out]
+
+
+_WORKING = re.compile(r"^(?P<name>.+?)(?:\s+(?P<level>\d+))?(?:\s*\((?P<cast>cast[^)]*)\))?$", re.IGNORECASE)
+
+
+def parse_workings(text: Any) -> list[dict[str, Any]]:
+    """'Hex 1, Naming 3 (cast)' → working records (as JSON)."""
+    if isinstance(text, (list, tuple)) and all(isinstance(x, dict) for x in text):
+        return [dict(x) for x in text]
+    out: list[dict[str, Any]] = []
+    for item in split_list(text):
+        m = _WORKING.match(item)
+        if not m:
+            continue
+        name = m["name"].strip()
+        base = WORKINGS.get(name.lower()) or Working(name=name[:1].upper() + name[1:])
+        if m["level"]:
+            level = int(m["level"])
+            if not 1 <= level <= 9:
+                raise Refused(f"workings: {name}'s level (the lead to ingest) must be 1 to 9, not {level}")
+            base = attrs.evolve(base, level=level)
+        out.append(_conv.unstructure(attrs.evolve(base, cast_today=bool(m["cast"]))))
+    return out
+
+
+def parse_slots(text: Any) -> list[int]:
+    """'2/2/1' (or '2|2|2|1', or boxes '▢▢|▢▢|▢') → slots per level."""
+    if isinstance(text, (list, tuple)):
+        groups = [int(x) for x in text]
+    else:
+        raw = str(text or "2/2/1").strip()
+        parts = [p.strip() for p in re.split(r"[|/]", raw) if p.strip()]
+        groups = []
+        for p in parts:
+            if p.isdigit():
+                groups.append(int(p))
+            else:
+                groups.append(len(p.replace(" ", "")))
+    if not 1 <= len(groups) <= len(LEVELS):
+        raise Refused(f"injury slots: give 1 to {len(LEVELS)} groups (Lesser/Moderate/Severe/Grievous), like 2/2/1")
+    if any(not 1 <= g <= 9 for g in groups):
+        raise Refused("injury slots: each level holds 1 to 9 slots")
+    return groups
+
+
+def parse_injuries(text: Any, slots: list[int] | tuple[int, ...]) -> list[list[str]]:
+    """'lesser bruised, moderate cut' → names per level (must fit the slots)."""
+    if isinstance(text, (list, tuple)) and all(isinstance(x, (list, tuple)) for x in text):
+        out = [list(x) for x in text]
+    else:
+        out = [[] for _ in slots]
+        for item in split_list(text):
+            level, _, name = item.partition(" ")
+            idx = level_index(level, len(slots))
+            if idx >= len(slots):
+                raise Refused("injuries: a fatal injury kills; mark the combatant dead instead")
+            out[idx].append(name.strip() or "injury")
+    if len(out) != len(slots):
+        raise Refused("injuries: give one list per injury level")
+    for i, names in enumerate(out):
+        if len(names) > slots[i]:
+            raise Refused(f"injuries: {len(names)} {LEVELS[i]} injuries do not fit {slots[i]} slot(s)")
+    return out
+
+
+def level_index(name: str, groups: int) -> int:
+    key = name.strip().lower()
+    if key == FATAL:
+        return groups
+    if key in LEVELS:
+        idx = LEVELS.index(key)
+        if idx >= groups:
+            raise Refused(f"there is no {key} level on a track of {groups} groups (Grievous is the 4th group)")
+        return idx
+    raise Refused(f"'{name}' is not an injury level: lesser, moderate, severe, grievous or fatal")
+
+
+def parse_dv_mods(text: Any) -> list[dict[str, Any]]:
+    """'Ironscales: mundane bullet +1' → DV modifiers (as JSON)."""
+    if isinstance(text, (list, tuple)) and all(isinstance(x, dict) for x in text):
+        return [dict(x) for x in text]
+    out = []
+    for item in split_list(text):
+        label, _, rest = item.rpartition(":")
+        rest = rest.strip()
+        m = re.match(r"^(?P<tags>.*?)\s*(?P<v>[+-]\d+)\s*(?:dv)?$", rest, re.IGNORECASE)
+        if not m or not m["tags"]:
+            raise Refused(f"DV modifiers: write them like 'Ironscales: mundane bullet +1', not '{item}'")
+        out.append({"label": label.strip() or m["tags"], "tags": list(words(m["tags"])), "value": int(m["v"])})
+    return out
+
+
+# ---------------------------------------------------------------------------
+# sheet fields and the check
+
+
+def sheet_fields(kind: str) -> tuple[Param, ...]:
+    common_tail = (
+        Param(
+            name="slots", label="Injury slots", default="2/2/1", help="Lesser/Moderate/Severe[/Grievous], e.g. 2/2/1"
+        ),
+        Param(name="injuries", label="Injuries", required=False, help="Already marked: 'lesser bruised, moderate cut'"),
+        Param(name="lead", kind=INT, label="Lead", default=3 if kind == PC else 0, min=0, max=99),
+        Param(
+            name="workings", label="Workings", required=False, help="'Hex 1, Naming 3 (cast)': name, lead, cast today"
+        ),
+    )
+    if kind == PC:
+        stats = []
+        for s in STATS:
+            stats.append(
+                Param(
+                    name=s, kind=INT, label=s.upper(), default=10, min=3, max=19, help="3 to 19 (saves max out at 19)"
+                )
+            )
+            stats.append(Param(name=f"{s}_marks", kind=INT, label=f"{s.upper()} marks", default=0, min=0, max=2))
+        return (
+            *stats,
+            Param(
+                name="weapons",
+                label="Weapons",
+                default="Revolver",
+                help="'Revolver 4, Shotgun, Hunting knife, Bow 12' (loaded shots or arrows after the name)",
+            ),
+            *common_tail,
+        )
+    return (
+        Param(name="threat", kind=INT, label="Threat", default=3, min=1, max=10, help="1 to 10"),
+        Param(
+            name="morale",
+            kind=INT,
+            label="Morale",
+            default=7,
+            min=2,
+            max=12,
+            help="2 (never fights) to 12 (never checks)",
+        ),
+        Param(name="weapons", label="Weapons and attacks", default="Fists", help="'Machete, 2 Revolvers, Bear hug'"),
+        Param(name="deficiencies", label="Deficient in", required=False, help="tags where it saves ≤ ⌈Threat/2⌉+8"),
+        Param(name="resistances", label="Resists", required=False, help="'piercing, slashing'"),
+        Param(name="weaknesses", label="Weak to", required=False, help="'bludgeoning'"),
+        Param(name="immunities", label="Immune to", required=False, help="'snake venom'"),
+        Param(name="dv_mods", label="DV modifiers", required=False, help="'Ironscales: mundane bullet +1'"),
+        Param(name="specials", label="Specials (notes)", required=False),
+        Param(name="size", label="Size", default="medium"),
+        Param(name="dead", kind=BOOL, label="Dead", default=False),
+        *common_tail,
+    )
+
+
+def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
+    raw = sheet.get(name)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return default
+    return Param(name=name, kind=INT, label=name.upper()).parse(raw)
+
+
+def check_sheet(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate a sheet (Refused names the rule) and return it as JSON values."""
+    out: dict[str, Any] = {}
+    if kind == PC:
+        for s in STATS:
+            v = _int(sheet, s, 10)
+            if not 3 <= v <= 19:
+                raise Refused(f"{s.upper()} must be 3 to 19 (saves start 3–18 and max out at 19), not {v}")
+            out[s] = v
+            marks = _int(sheet, f"{s}_marks", 0)
+            if not 0 <= marks <= 2:
+                raise Refused(f"{s.upper()} marks run 0 to 2 (the third mark raises the stat)")
+            out[f"{s}_marks"] = marks
+    else:
+        threat = _int(sheet, "threat", 3)
+        if not 1 <= threat <= 10:
+            raise Refused(f"Threat runs 1 to 10, not {threat}")
+        morale = _int(sheet, "morale", 7)
+        if not 2 <= morale <= 12:
+            raise Refused(f"Morale runs 2 to 12, not {morale}")
+        out.update(threat=threat, morale=morale)
+        for name in ("deficiencies", "resistances", "weaknesses", "immunities"):
+            out[name] = split_list(sheet.get(name))
+        out["dv_mods"] = parse_dv_mods(sheet.get("dv_mods"))
+        out["specials"] = str(sheet.get("specials") or "")
+        out["size"] = str(sheet.get("size") or "medium")
+        out["dead"] = bool(Param(name="dead", kind=BOOL, default=False).parse(sheet.get("dead")))
+    lead = _int(sheet, "lead", 3 if kind == PC else 0)
+    if lead < 0:
+        raise Refused("lead cannot be negative")
+    out["lead"] = lead
+    out["weapons"] = parse_weapons(sheet.get("weapons", "Revolver" if kind == PC else "Fists"))
+    out["workings"] = parse_workings(sheet.get("workings"))
+    slots = parse_slots(sheet.get("slots"))
+    out["slots"] = slots
+    out["injuries"] = parse_injuries(sheet.get("injuries"), slots)
+    return out
+
+
+def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
+    """Build the record from a checked sheet (pure)."""
+    s = dict(sheet)
+    slots = tuple(int(x) for x in s.get("slots", (2, 2, 1)))
+    fields: dict[str, Any] = {
+        "kind": kind,
+        "slots": slots,
+        "injuries": tuple(tuple(x) for x in s.get("injuries", [[] for _ in slots])),
+        "lead": int(s.get("lead", 0)),
+        "weapons": tuple(_conv.structure(w, Weapon) for w in s.get("weapons", ())),
+        "workings": tuple(_conv.structure(w, Working) for w in s.get("workings", ())),
+    }
+    if kind == PC:
+        for st in STATS:
+            fields[st] = int(s.get(st, 10))
+            fields[f"{st}_marks"] = int(s.get(f"{st}_marks", 0))
+    else:
+        fields.update(
+            threat=int(s.get("threat", 3)),
+            morale=int(s.get("morale", 7)),
+            deficiencies=tuple(s.get("deficiencies", ())),
+            resistances=tuple(s.get("resistances", ())),
+            weaknesses=tuple(s.get("weaknesses", ())),
+            immunities=tuple(s.get("immunities", ())),
+            dv_mods=tuple(_conv.structure(d, DvMod) for d in s.get("dv_mods", ())),
+            specials=str(s.get("specials", "")),
+            size=str(s.get("size", "medium")),
+            dead=bool(s.get("dead", False)),
+        )
+    return BJData(**fields)
