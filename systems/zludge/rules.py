@@ -45,7 +45,8 @@ def fudge(dice: Roller, label: str) -> Roll:
     try:
         r = roll("4dF", dice, label)
     except DiceError as e:
-        raise Refused(f"4dF faces are -1, 0 or +1: {e}") from None
+        prefix = "4dF faces are -1, 0 or +1: " if "impossible" in str(e) else ""
+        raise Refused(f"{prefix}{e}") from None
     if any(f not in (-1, 0, 1) for f in r.faces):
         raise Refused(f"4dF faces are -1, 0 or +1, not {list(r.faces)}")
     return r
