@@ -1,0 +1,223 @@
+"""2d6 Core Rules Gamma: opposed 2d6 checks with rolling criticals, wounds with resolve
+thresholds, and an action economy of quick, half-round and full-round actions.
+
+Rulings of our own (beyond RULINGS.md) are listed in ``rules.py`` and ``checks.py``; in
+this module: initiative ties reroll the whole initiative check (2d6 + PER + AGI) among the
+tied only, again and again while they still tie, and the rerolls only order the tied (the
+initiative shown stays the first roll); initiative the GM sets by hand is not rerolled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from systems.twod6 import commands as K
+from systems.twod6 import evolve as V
+from systems.twod6 import rules
+from systems.twod6.checks import two_d6
+from systems.twod6.events import EVENT_TYPES, AttackRolled, InitiativeTieRolled, Wounded
+from systems.twod6.presets import PRESETS
+from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, Data, check_sheet, make_data, sheet_fields
+from tracker.commands import BOOL, INT, CommandSpec, Param
+from tracker.dice import Roll, Roller
+from tracker.errors import Refused
+from tracker.events import Event, InitiativeSet, OrderSet
+from tracker.model import Combatant, FightState
+from tracker.plugin import BaseSystem, Preset, Tally
+
+MAX_TIE_ROUNDS = 20
+
+HELP = """2d6 Core Rules Gamma
+Checks: 2d6 + skill ranks + stat + item ≥ DC. Snake eyes (2) fail; 11 or 12 count as 11 and roll
+2d6 more (no bonuses), again on 11/12. Opposed in combat: tie to the defender.
+Initiative: 2d6 + PER + AGI; ties reroll among the tied; the order is kept.
+Turn: two quick actions and two half-round actions (or one full-round). Attack: full-round
+(half with Multiattack). Aim: full-round, +PER (min +1, ×2 Sniper) on the next ranged check.
+Attack vs defense: shooting/archery are defended by 2d6 + armor alone (or Repel Attack).
+Declare the result first: wound, disarm, distract; melee also knock out, trip, shove, grapple (unarmed).
+×2: a second result (or two wounds), or a limb and a wound. ×3: also DC 7 resolve or die, unconscious.
+Wounds 3 + TOU (+1 Extra Wound): at 2 left DC 7, at 1 left DC 9 resolve or unconscious; at 0
+unconscious and DC 7 or die; any wound at 0 kills. Unconscious: −3, no bonus on defense.
+Cinematics: extra turn, reroll a failed check, automatic critical (before the roll), ignore death.
+Keys: a attack · i aim · m move/other · s stealth · k skill check · b break grapple · n negate ·
+r resolve · d doubled result · v vicious parry/spell turning · c cinematic"""
+
+
+class TwoD6System(BaseSystem):
+    id = "twod6"
+    name = "2d6 Core Rules Gamma"
+    version = "1.0"
+    summary = "2d6 opposed checks, critical 11s that roll again, wounds with resolve thresholds, action economy"
+    event_types = EVENT_TYPES
+
+    # -- sheets -------------------------------------------------------------
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
+        return sheet_fields(kind)
+
+    def presets(self) -> tuple[Preset, ...]:
+        return PRESETS
+
+    def new_combatant(
+        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
+    ) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+        return check_sheet(sheet), ()
+
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> Data:
+        return make_data(kind, sheet)
+
+    # -- initiative -----------------------------------------------------------
+    def _init_roll(self, c: Combatant, dice: Roller, label: str) -> Roll:
+        r = two_d6(dice, label)
+        mod = c.data.stat("per") + c.data.stat("agi")
+        return attrs.evolve(r, expr=f"2d6{mod:+d}" if mod else "2d6", modifier=mod, total=r.total + mod)
+
+    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
+        events: list[Event] = []
+        keys: dict[str, tuple[int, ...]] = {}
+        for i in ids:
+            c = state.get(i)
+            r = self._init_roll(c, dice, f"{c.name} initiative")
+            events.append(InitiativeSet(id=i, value=r.total, roll=r, note="2d6 + PER + AGI"))
+            keys[i] = (r.total,)
+        for c in state.combatants:
+            if not c.removed and c.id not in keys and c.initiative is not None:
+                keys[c.id] = (c.initiative, *c.data.init_tiebreak)
+        # a tie that involves a fresh roll rerolls among all who share that initiative
+        pending = [g for g in _groups(keys, lambda k: k[:1]) if len(g) > 1 and any(i in ids for i in g)]
+        for g in pending:
+            for i in g:
+                keys[i] = keys[i][:1]
+        for _ in range(MAX_TIE_ROUNDS):
+            if not pending:
+                break
+            nxt: list[tuple[str, ...]] = []
+            for g in pending:
+                depth = len(keys[g[0]]) - 1
+                rolls = tuple(self._init_roll(state.get(i), dice, f"{state.name(i)} initiative tie") for i in g)
+                values = tuple(r.total for r in rolls)
+                events.append(InitiativeTieRolled(ids=g, rolls=rolls, values=values, depth=depth))
+                for i, v in zip(g, values, strict=True):
+                    keys[i] = (*keys[i], v)
+                nxt += [h for h in _groups({i: keys[i] for i in g}, lambda k: k) if len(h) > 1]
+            pending = nxt
+        order = tuple(sorted(keys, key=lambda i: keys[i], reverse=True))
+        ties = tuple(g for g in _groups(keys, lambda k: k) if len(g) > 1)
+        rest = tuple(c.id for c in state.combatants if not c.removed and c.id not in keys)
+        events.append(OrderSet(order=order + rest, ties=ties, note="by initiative"))
+        return events
+
+    # -- turns --------------------------------------------------------------
+    def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
+        return not combatant.data.down
+
+    def commands(self) -> tuple[CommandSpec, ...]:
+        return K.SPECS
+
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        events = rules.decide(self, state, command, dice)
+        if events is None:
+            return super().decide(state, command, dice)
+        return events
+
+    def evolve(self, state: FightState, event: Event) -> FightState:
+        return V.evolve(state, event)
+
+    # -- showing ---------------------------------------------------------------
+    def status(self, state: FightState, c: Combatant) -> str:
+        d: Data = c.data
+        bits = [f"Wounds {d.wounds}/{d.max_wounds}"]
+        if d.dead:
+            bits.append("DEAD")
+        elif d.unconscious:
+            bits.append("unconscious")
+        if d.cinematics:
+            bits.append(f"cin {d.cinematics}")
+        if state.current == c.id or d.extra_turn:
+            bits.append(f"left: {d.quick} quick, {d.half} half" + (", full" if d.half == 2 else ""))
+        flags = [
+            name
+            for name, on in (
+                ("prone", d.prone),
+                ("disarmed", d.disarmed),
+                ("negated", d.negated),
+                ("extra turn", d.extra_turn),
+            )
+            if on
+        ]
+        if d.grappled_by:
+            flags.append(f"grappled by {state.name(d.grappled_by)}")
+        if d.grappling:
+            flags.append(f"grappling {state.name(d.grappling)}")
+        flags += [f"{limb.name} {limb.penalty:+d}" for limb in d.limbs]
+        if d.aim:
+            flags.append(f"aim {d.aim:+d}")
+        if d.distracted:
+            flags.append(f"distracted −{d.distracted} half")
+        if d.hidden_from:
+            flags.append("hidden from " + ", ".join(state.name(i) for i in d.hidden_from))
+        return " · ".join(bits + flags)
+
+    def detail(self, state: FightState, c: Combatant) -> str:
+        d: Data = c.data
+        stats = " ".join(f"{k.upper()} {d.stat(k):+d}" for k in STATS)
+        lines = [
+            self.status(state, c),
+            stats,
+            "Skills: " + (", ".join(f"{n} {r}" for n, r in d.skills) or "none"),
+            "Talents: " + (", ".join(d.talents) or "none"),
+            "Items: " + (", ".join(f"{i.name} ({i.skill} {i.bonus:+d})" for i in d.items) or "none"),
+            f"Armor: {d.armor} (defense {d.armor_defense:+d}, penalty {d.armor_penalty:+d})",
+            f"Cinematics: {d.cinematics}",
+        ]
+        return "\n".join(lines)
+
+    def help(self) -> str:
+        return HELP
+
+    # -- GM adjust ---------------------------------------------------------------
+    def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
+        d: Data = combatant.data
+        return (
+            Param(name="wounds", kind=INT, label="Wounds left", min=0, max=d.max_wounds),
+            Param(name="max_wounds", kind=INT, label="Most wounds", min=1, max=20),
+            Param(name="cinematics", kind=INT, label="Cinematics", min=0, max=99),
+            Param(name="quick", kind=INT, label="Quick actions left", min=0, max=2),
+            Param(name="half", kind=INT, label="Half-round actions left", min=0, max=2),
+            Param(name="aim", kind=INT, label="Aim bonus", min=0, max=20),
+            Param(name="unconscious", kind=BOOL, label="Unconscious"),
+            Param(name="dead", kind=BOOL, label="Dead"),
+            Param(name="prone", kind=BOOL, label="Prone"),
+            Param(name="disarmed", kind=BOOL, label="Disarmed"),
+            Param(name="negated", kind=BOOL, label="Powers negated"),
+            *(Param(name=k, kind=INT, label=k.upper(), min=STAT_MIN, max=STAT_MAX) for k in STATS),
+        )
+
+    def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
+        d: Data = combatant.data
+        if field in STATS:
+            stats = tuple(value if k == field else d.stat(k) for k in STATS)
+            return attrs.evolve(combatant, data=attrs.evolve(d, stats=stats))
+        if field not in {p.name for p in self.adjustable(state, combatant)}:
+            raise Refused(f"{combatant.name} has no value '{field}' to adjust")
+        return super().adjust(state, combatant, field, value)
+
+    def tally(self, state: FightState, event: Event) -> Tally | None:
+        if isinstance(event, AttackRolled):
+            return Tally(actor=event.actor, target=event.target, hit=event.hit)
+        if isinstance(event, Wounded):
+            left = state.get(event.target).data.wounds - event.wounds
+            return Tally(actor=event.by, target=event.target, harm=event.wounds, fell=left <= 0)
+        return None
+
+
+def _groups(keys: Mapping[str, tuple[int, ...]], key: Any) -> list[tuple[str, ...]]:
+    seen: dict[tuple[int, ...], list[str]] = {}
+    for i in sorted(keys, key=lambda i: keys[i], reverse=True):
+        seen.setdefault(key(keys[i]), []).append(i)
+    return [tuple(g) for g in seen.values()]
+
+
+system = TwoD6System()

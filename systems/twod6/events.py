@@ -1,0 +1,216 @@
+"""The 2d6 Gamma events: past-tense facts with every die they rolled."""
+
+from __future__ import annotations
+
+import attrs
+
+from systems.twod6.checks import CheckRoll
+from tracker.dice import Roll
+from tracker.events import Event
+from tracker.model import FightState
+
+NO_COST = "none"
+
+
+def _cost(cost: str) -> str:
+    return "" if cost == NO_COST else f" [{cost} action]"
+
+
+@attrs.frozen(kw_only=True)
+class InitiativeTieRolled(Event):
+    """Tied initiatives roll again against each other; the rerolls only order the tied."""
+
+    TYPE = "twod6.initiative_tie_rolled"
+    ids: tuple[str, ...]
+    rolls: tuple[Roll, ...]
+    values: tuple[int, ...]
+    depth: int = 0  # how many rerolls this tie already had
+
+    def describe(self, state: FightState) -> str:
+        each = ", ".join(
+            f"{state.name(i)} {r.describe()} → {v}" for i, r, v in zip(self.ids, self.rolls, self.values, strict=True)
+        )
+        return f"Initiative tie rerolled: {each}"
+
+
+@attrs.frozen(kw_only=True)
+class ActionTaken(Event):
+    TYPE = "twod6.action_taken"
+    actor: str
+    action: str
+    cost: str
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        note = f": {self.note}" if self.note else ""
+        return f"{state.name(self.actor)}: {self.action}{note}{_cost(self.cost)}"
+
+
+@attrs.frozen(kw_only=True)
+class Aimed(Event):
+    TYPE = "twod6.aimed"
+    actor: str
+    bonus: int
+    cost: str = "full"
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.actor)} aims: {self.bonus:+d} on the next ranged check{_cost(self.cost)}"
+
+
+@attrs.frozen(kw_only=True)
+class AttackRolled(Event):
+    TYPE = "twod6.attack_rolled"
+    actor: str
+    target: str
+    skill: str
+    result: str  # the result declared before the roll
+    attack: CheckRoll
+    defense: CheckRoll
+    defense_skill: str
+    hit: bool
+    times: int = 1  # 2: doubled, 3: tripled
+    cost: str = "full"
+    aim_used: int = 0
+    reroll: bool = False
+
+    def describe(self, state: FightState) -> str:
+        a, t = state.name(self.actor), state.name(self.target)
+        again = " (cinematic reroll)" if self.reroll else ""
+        head = f"{a} attacks {t} with {self.skill} for {self.result}{again}: {self.attack.describe()}"
+        vs = f" vs {self.defense_skill} {self.defense.describe()}"
+        if not self.hit:
+            out = " — defended" + (" (tie goes to the defender)" if self.attack.total == self.defense.total else "")
+        else:
+            out = {1: " — hit", 2: " — DOUBLED", 3: " — TRIPLED"}[self.times]
+        return head + vs + out + _cost(self.cost)
+
+
+@attrs.frozen(kw_only=True)
+class EffectApplied(Event):
+    """A result lands (disarm, distract, trip, shove, grapple, limb, unconscious, dead, freed, stood up…)."""
+
+    TYPE = "twod6.effect_applied"
+    target: str
+    effect: str
+    by: str | None = None
+    limb: str = ""
+    penalty: int = 0
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        t = state.name(self.target)
+        by = f" by {state.name(self.by)}" if self.by else ""
+        note = f" ({self.note})" if self.note else ""
+        text = {
+            "disarm": f"{t} is disarmed{by}",
+            "distract": f"{t} is distracted{by}: one half-round action fewer next turn",
+            "trip": f"{t} is tripped{by} and falls prone",
+            "shove": f"{t} is shoved 5 feet{by}",
+            "grapple": f"{t} is grappled{by}",
+            "limb": f"{t}'s {self.limb} is disabled{by} ({self.penalty:+d} on rolls using it)",
+            "unconscious": f"{t} is knocked unconscious{by}",
+            "dead": f"{t} dies",
+            "freed": f"{t} is free of the grapple",
+        }.get(self.effect, f"{t}: {self.effect}{by}")
+        return text + note
+
+
+@attrs.frozen(kw_only=True)
+class Wounded(Event):
+    TYPE = "twod6.wounded"
+    target: str
+    wounds: int
+    by: str | None = None
+
+    def describe(self, state: FightState) -> str:
+        c = state.get(self.target)
+        left = c.data.wounds - self.wounds
+        shown = max(left, 0)
+        s = f"{c.name} takes {self.wounds} wound{'s' if self.wounds > 1 else ''}: {shown}/{c.data.max_wounds} left"
+        if c.data.wounds == 0 or left < 0:
+            s += " — a wound at 0: dead"
+        elif left == 0:
+            s += " — unconscious"
+        return s
+
+
+@attrs.frozen(kw_only=True)
+class ResolveRolled(Event):
+    TYPE = "twod6.resolve_rolled"
+    actor: str
+    check: CheckRoll
+    dc: int
+    stakes: str  # "unconscious" or "death"
+    passed: bool
+    reroll: bool = False
+
+    def describe(self, state: FightState) -> str:
+        a = state.name(self.actor)
+        again = " (cinematic reroll)" if self.reroll else ""
+        if self.passed:
+            out = "stays conscious" if self.stakes == "unconscious" else "lives"
+        else:
+            out = "falls unconscious" if self.stakes == "unconscious" else "dies"
+        return f"{a} resolve DC {self.dc} against {self.stakes}{again}: {self.check.describe()} — {out}"
+
+
+@attrs.frozen(kw_only=True)
+class OpposedRolled(Event):
+    """An opposed check outside an attack: stealth vs notice, breaking a grapple, Negate."""
+
+    TYPE = "twod6.opposed_rolled"
+    actor: str
+    target: str
+    purpose: str  # "stealth", "break grapple", "negate"
+    check: CheckRoll
+    opposing: CheckRoll
+    success: bool
+    cost: str = "half"
+
+    def describe(self, state: FightState) -> str:
+        a, t = state.name(self.actor), state.name(self.target)
+        out = "succeeds" if self.success else "fails"
+        return f"{a} {self.purpose} vs {t}: {self.check.describe()} vs {self.opposing.describe()} — {out}{_cost(self.cost)}"
+
+
+@attrs.frozen(kw_only=True)
+class SkillChecked(Event):
+    TYPE = "twod6.skill_checked"
+    actor: str
+    skill: str
+    check: CheckRoll
+    dc: int
+    passed: bool
+    cost: str = "half"
+    aim_used: int = 0
+    reroll: bool = False
+
+    def describe(self, state: FightState) -> str:
+        out = "succeeds" if self.passed else "fails"
+        again = " (cinematic reroll)" if self.reroll else ""
+        return f"{state.name(self.actor)} {self.skill} check DC {self.dc}{again}: {self.check.describe()} — {out}{_cost(self.cost)}"
+
+
+@attrs.frozen(kw_only=True)
+class CinematicSpent(Event):
+    TYPE = "twod6.cinematic_spent"
+    actor: str
+    use: str  # "extra turn", "reroll", "automatic critical", "ignore death"
+
+    def describe(self, state: FightState) -> str:
+        c = state.get(self.actor)
+        return f"{c.name} spends a cinematic ({c.data.cinematics - 1} left): {self.use}"
+
+
+EVENT_TYPES = (
+    InitiativeTieRolled,
+    ActionTaken,
+    Aimed,
+    AttackRolled,
+    EffectApplied,
+    Wounded,
+    ResolveRolled,
+    OpposedRolled,
+    SkillChecked,
+    CinematicSpent,
+)

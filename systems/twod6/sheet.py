@@ -1,0 +1,374 @@
+"""Sheets: stats, skills with ranks, talents, items, armor, cinematics; the per-combatant record.
+
+A sheet is kept as the GM types it (``"Melee (Heavy) 2, Resolve 1"``); ``new_combatant``
+checks it and writes it back in a canonical form, and ``make_data`` reads it (pure).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from tracker.commands import BOOL, CHOICE, INT, STR, Param
+from tracker.errors import Refused
+
+STATS = ("str", "agi", "dex", "tou", "int", "wil", "cha", "per")
+STAT_NAMES = {
+    "str": "Strength",
+    "agi": "Agility",
+    "dex": "Dexterity",
+    "tou": "Toughness",
+    "int": "Intelligence",
+    "wil": "Willpower",
+    "cha": "Charisma",
+    "per": "Perception",
+}
+STAT_MIN, STAT_MAX = -2, 4
+
+HEAVY, LIGHT, UNARMED = "Melee (Heavy)", "Melee (Light)", "Melee (Unarmed)"
+MELEE = (HEAVY, LIGHT, UNARMED)
+SHOOTING, ARCHERY, THROWING = "Shooting", "Archery", "Throwing"
+ATHLETICS, RESOLVE, NOTICE, STEALTH, CAST, PERFORM = "Athletics", "Resolve", "Notice", "Stealth", "Cast", "Perform"
+SKILLS = (
+    HEAVY,
+    LIGHT,
+    UNARMED,
+    SHOOTING,
+    ARCHERY,
+    THROWING,
+    ATHLETICS,
+    RESOLVE,
+    NOTICE,
+    STEALTH,
+    CAST,
+    PERFORM,
+    "Ride",
+    "Intimidate",
+    "Diplomacy",
+    "Bluff",
+)
+
+# talents that touch combat (others are kept on the sheet as written)
+ARMOR_PROFICIENCY = "Armor Proficiency"
+EXTRA_WOUND = "Extra Wound"
+MULTIATTACK = "Multiattack"
+SNIPER = "Sniper"
+DUAL_WIELD = "Dual Wield"
+VICIOUS_PARRY = "Vicious Parry"
+SNEAK_ATTACK = "Sneak Attack"
+GRACEFUL = "Graceful"
+FAST_CASTER = "Fast Caster"
+IMPROVISATION = "Improvisation"
+FAVORED_ENEMY = "Favored Enemy"
+SPELL_TURNING = "Spell Turning"
+MASS_SPELL = "Mass Spell"
+BLAST = "Blast"
+REPEL_ATTACK = "Repel Attack"
+NEGATE = "Negate"
+ENTANGLE = "Entangle"
+TALENTS = (
+    ARMOR_PROFICIENCY,
+    EXTRA_WOUND,
+    MULTIATTACK,
+    SNIPER,
+    DUAL_WIELD,
+    VICIOUS_PARRY,
+    SNEAK_ATTACK,
+    GRACEFUL,
+    FAST_CASTER,
+    IMPROVISATION,
+    FAVORED_ENEMY,
+    SPELL_TURNING,
+    MASS_SPELL,
+    BLAST,
+    REPEL_ATTACK,
+    NEGATE,
+    ENTANGLE,
+    "Stat Boost",
+    "Acrobat",
+)
+
+ARMORS = ("none", "light", "medium", "heavy")
+ARMOR_LEVEL = {"none": 0, "light": 1, "medium": 2, "heavy": 3}
+
+
+def canonical(name: str, known: tuple[str, ...]) -> str:
+    """The book's spelling of a skill or talent name, else the name as typed (tidied)."""
+    tidy = re.sub(r"\s+", " ", name.replace("“", "").replace("”", "").replace('"', "")).strip()
+    tidy = re.sub(r"\s*\(\s*", " (", tidy).replace(" )", ")")
+    for k in known:
+        if k.lower() == tidy.lower():
+            return k
+    return tidy
+
+
+def _split(text: str, seps: str = ",;") -> list[str]:
+    """Split on separators outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch in seps and depth <= 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return [p.strip() for p in out if p.strip()]
+
+
+def parse_skills(text: str) -> tuple[tuple[str, int], ...]:
+    """``"Melee (Heavy) 2, Resolve 1"`` -> ((name, ranks), ...)."""
+    out: dict[str, int] = {}
+    for part in _split(text or ""):
+        m = re.match(r"^(.*?)\s*\+?(-?\d+)$", part)
+        if not m or not m[1]:
+            raise Refused(f"skill '{part}' needs its ranks after the name, like 'Melee (Heavy) 2'")
+        ranks = int(m[2])
+        if not 0 <= ranks <= 20:
+            raise Refused(f"skill '{part}': ranks run from 0 up (each rank is +1), not {ranks}")
+        out[canonical(m[1], SKILLS)] = ranks
+    return tuple(out.items())
+
+
+def split_talent(talent: str) -> tuple[str, str]:
+    """``"Favored Enemy (Goblin)"`` -> ("Favored Enemy", "Goblin")."""
+    if "(" in talent and talent.endswith(")"):
+        i = talent.index("(")
+        return canonical(talent[:i], TALENTS), talent[i + 1 : -1].strip()
+    return canonical(talent, TALENTS), ""
+
+
+def parse_talents(text: str) -> tuple[str, ...]:
+    out = []
+    for part in _split(text or "", ","):
+        name, arg = split_talent(canonical(part, TALENTS))
+        if name.lower().startswith("sneak") and "attack" in name.lower():
+            name = SNEAK_ATTACK
+        if arg and name in (SNEAK_ATTACK, DUAL_WIELD):
+            arg = canonical(arg, SKILLS)
+        out.append(f"{name} ({arg})" if arg else name)
+    return tuple(out)
+
+
+@attrs.frozen(kw_only=True)
+class Item:
+    name: str
+    skill: str
+    bonus: int
+
+
+def parse_items(text: str) -> tuple[Item, ...]:
+    """``"Ancestral Longsword: Melee (Heavy) +1; Pendant: Cast +1"``."""
+    out = []
+    for part in _split(text or "", ";"):
+        name, _, rest = part.rpartition(":")
+        m = re.match(r"^(.*?)\s*([+-]\d+)$", rest.strip())
+        if not m or not m[1]:
+            raise Refused(f"item '{part}' must read 'name: skill +N', like 'Longsword: Melee (Heavy) +1'")
+        out.append(Item(name=name.strip() or m[1].strip(), skill=canonical(m[1], SKILLS), bonus=int(m[2])))
+    return tuple(out)
+
+
+def items_text(items: tuple[Item, ...]) -> str:
+    return "; ".join(f"{i.name}: {i.skill} {i.bonus:+d}" for i in items)
+
+
+@attrs.frozen(kw_only=True)
+class Limb:
+    name: str
+    penalty: int
+
+
+@attrs.frozen(kw_only=True)
+class Failed:
+    """The combatant's last failed check, kept so a cinematic can reroll it."""
+
+    kind: str  # "attack", "resolve", "check"
+    label: str
+    parts: tuple[Any, ...] = ()
+    target: str | None = None
+    skill: str = ""
+    result: str = ""
+    defense: Any = None  # the defense CheckRoll an attack lost to
+    defense_skill: str = ""
+    dc: int = 0
+    stakes: str = ""
+    ranged: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Data:
+    """Everything the tracker keeps for one 2d6 combatant."""
+
+    stats: tuple[int, ...]
+    skills: tuple[tuple[str, int], ...] = ()
+    talents: tuple[str, ...] = ()
+    items: tuple[Item, ...] = ()
+    armor: str = "none"
+    fine_armor: bool = False
+    race: str = ""
+    max_wounds: int = 3
+    wounds: int = 3
+    cinematics: int = 0
+    # the state of the fight
+    unconscious: bool = False
+    dead: bool = False
+    death_save_failed: bool = False
+    prone: bool = False
+    disarmed: bool = False
+    grappled_by: str | None = None
+    grappling: str | None = None
+    limbs: tuple[Limb, ...] = ()
+    negated: bool = False
+    hidden_from: tuple[str, ...] = ()
+    # the action economy of the turn
+    quick: int = 2
+    half: int = 2
+    distracted: int = 0
+    graceful_used: bool = False
+    extra_turn: bool = False
+    aim: int = 0
+    init_tiebreak: tuple[int, ...] = ()
+    last_failed: Failed | None = None
+
+    def stat(self, key: str) -> int:
+        return self.stats[STATS.index(key)]
+
+    def ranks(self, skill: str) -> int:
+        for name, r in self.skills:
+            if name.lower() == skill.lower():
+                return r
+        return 0
+
+    def has(self, talent: str) -> bool:
+        return any(split_talent(t)[0] == talent for t in self.talents)
+
+    def talent_args(self, talent: str) -> tuple[str, ...]:
+        return tuple(arg for t in self.talents for name, arg in [split_talent(t)] if name == talent)
+
+    def item_bonus(self, skill: str) -> tuple[Item, ...]:
+        """The item(s) that modify ``skill``: the best one, or the best two with Dual Wield for it."""
+        fits = sorted((i for i in self.items if i.skill.lower() == skill.lower()), key=lambda i: -i.bonus)
+        n = 2 if skill in self.talent_args(DUAL_WIELD) or (DUAL_WIELD in self.talents) else 1
+        return tuple(fits[:n])
+
+    @property
+    def armor_defense(self) -> int:
+        level = ARMOR_LEVEL[self.armor]
+        if level >= 2 and not self.has(ARMOR_PROFICIENCY):
+            return 1
+        return level
+
+    @property
+    def armor_penalty(self) -> int:
+        level = ARMOR_LEVEL[self.armor]
+        return -max(0, level - 1) if self.fine_armor else -level
+
+    @property
+    def limb_penalty(self) -> int:
+        return sum(limb.penalty for limb in self.limbs)
+
+    @property
+    def down(self) -> bool:
+        return self.dead or self.unconscious
+
+
+def _stat_property(key: str) -> property:
+    return property(lambda self: self.stat(key))
+
+
+for _key in STATS:  # data.agi etc., so a GM adjust logs the old value
+    setattr(Data, _key, _stat_property(_key))
+
+
+def sheet_fields(kind: str) -> tuple[Param, ...]:
+    stats = tuple(
+        Param(name=k, kind=INT, label=f"{STAT_NAMES[k]} ({k.upper()})", default=0, help="−2 to +4") for k in STATS
+    )
+    return (
+        *stats,
+        Param(
+            name="skills",
+            label="Skills",
+            default="",
+            required=False,
+            help="name and ranks, comma-separated: Melee (Heavy) 2, Resolve 1, Shooting 1",
+        ),
+        Param(
+            name="talents",
+            label="Talents",
+            default="",
+            required=False,
+            help="comma-separated: Multiattack, Extra Wound, Sniper, Favored Enemy (Goblin), Blast, Repel Attack…",
+        ),
+        Param(
+            name="items",
+            label="Items",
+            default="",
+            required=False,
+            help="'name: skill +N', separated by ';': Ancestral Longsword: Melee (Heavy) +1",
+        ),
+        Param(name="armor", kind=CHOICE, choices=ARMORS, default="none", label="Armor"),
+        Param(name="fine_armor", kind=BOOL, default=False, label="Fine armor", help="penalties lessened by 1"),
+        Param(name="race", kind=STR, default="", required=False, label="Race", help="for Favored Enemy"),
+        Param(name="cinematics", kind=INT, default=0, min=0, max=99, label="Cinematics"),
+    )
+
+
+def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """Check a sheet and return it in canonical form (Refused names the rule)."""
+    fields = {p.name: p for p in sheet_fields("pc")}
+    out: dict[str, Any] = {}
+    for key in STATS:
+        value = fields[key].parse(sheet.get(key))
+        if not STAT_MIN <= value <= STAT_MAX:
+            raise Refused(
+                f"{STAT_NAMES[key]} ({key.upper()}) {value:+d} is outside −2..+4: "
+                "every stat starts at −2 and no stat can pass +4 (and that only with a Stat Boost)"
+            )
+        out[key] = value
+    skills = parse_skills(str(sheet.get("skills") or ""))
+    out["skills"] = ", ".join(f"{n} {r}" for n, r in skills)
+    talents = parse_talents(str(sheet.get("talents") or ""))
+    if sum(1 for t in talents if t == EXTRA_WOUND) > 1:
+        raise Refused("Extra Wound can only be taken once")
+    out["talents"] = ", ".join(talents)
+    out["items"] = items_text(parse_items(str(sheet.get("items") or "")))
+    armor = str(sheet.get("armor") or "none").lower()
+    out["armor"] = fields["armor"].parse(armor)
+    out["fine_armor"] = fields["fine_armor"].parse(sheet.get("fine_armor"))
+    out["race"] = str(sheet.get("race") or "").strip()
+    out["cinematics"] = fields["cinematics"].parse(sheet.get("cinematics"))
+    for key in sheet:
+        if key not in out and key not in fields:
+            raise Refused(f"a 2d6 sheet has no field '{key}'")
+    return out
+
+
+def max_wounds(tou: int, talents: tuple[str, ...]) -> int:
+    """3 + TOU (even a negative one), +1 with Extra Wound; at least 1."""
+    return max(1, 3 + tou + (1 if EXTRA_WOUND in talents else 0))
+
+
+def make_data(kind: str, sheet: Mapping[str, Any]) -> Data:
+    stats = tuple(int(sheet.get(k, 0)) for k in STATS)
+    talents = parse_talents(str(sheet.get("talents") or ""))
+    most = max_wounds(stats[STATS.index("tou")], talents)
+    return Data(
+        stats=stats,
+        skills=parse_skills(str(sheet.get("skills") or "")),
+        talents=talents,
+        items=parse_items(str(sheet.get("items") or "")),
+        armor=str(sheet.get("armor") or "none"),
+        fine_armor=bool(sheet.get("fine_armor", False)),
+        race=str(sheet.get("race") or ""),
+        max_wounds=most,
+        wounds=most,
+        cinematics=int(sheet.get("cinematics", 0)),
+    )

@@ -1,0 +1,59 @@
+"""Shared set-up for the 2d6 Gamma scenarios: sheets, a started fight with scripted dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from systems.twod6 import commands as K
+from systems.twod6 import system
+from tracker import commands as C
+from tracker.dice import ScriptedRoller
+from tracker.engine import Fight
+from tracker.errors import Refused
+
+
+def sheet(**kw: Any) -> dict[str, Any]:
+    return kw
+
+
+FIGHTER = sheet(str=1, skills="Melee (Heavy) 2, Resolve 1", items="Longsword: Melee (Heavy) +1")  # attacks at +4
+DUMMY = sheet()  # all zero: defends at +0
+
+
+def setup(*people: tuple[str, dict[str, Any]], kind: str = "pc") -> tuple[Fight, ScriptedRoller]:
+    """Add ``(name, sheet)`` combatants as c1, c2, …, set the order as given, start round 1."""
+    roller = ScriptedRoller()
+    f = Fight(system, roller=roller)
+    for name, sh in people:
+        f.do(C.AddCombatant(name=name, kind=kind, sheet=sh))
+    f.do(C.SetInitiative(values={f"c{n + 1}": 20 - n for n in range(len(people))}))
+    f.do(C.StartFight())
+    return f, roller
+
+
+def attack(f: Fight, roller: ScriptedRoller, faces: tuple[int, ...], actor: str, *targets: str, **kw: Any) -> list:
+    roller.add(*faces)
+    events = f.do(K.Attack(actor=actor, targets=targets, **kw))
+    assert roller.exhausted, f"unused faces: {roller.queue}"
+    return events
+
+
+def refused(f: Fight, command: Any, words: str) -> str:
+    """The command is refused with a reason containing ``words``, and nothing is logged."""
+    before, entries = f.state, list(f.entries)
+    try:
+        f.do(command)
+    except Refused as e:
+        assert words.lower() in str(e).lower(), str(e)
+        assert f.entries == entries
+        assert f.state == before
+        return str(e)
+    raise AssertionError(f"not refused: {command}")
+
+
+def data(f: Fight, cid: str) -> Any:
+    return f.state.get(cid).data
+
+
+def of(events: list, cls: type) -> list:
+    return [e for e in events if isinstance(e, cls)]
