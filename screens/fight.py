@@ -50,10 +50,10 @@ class FightScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("fight.tcss")
     COMMANDS = {FightCommands}
     BINDINGS = [
-        _b("n", "next_turn", "Next turn", True),
+        _b("n", "next_turn", "Next", True),
         _b("plus,insert", "add", "Add", True, "+"),
-        _b("x", "actions", "Actions", True),
-        _b("i", "roll_initiative", "Roll init", True),
+        _b("x", "actions", "Act", True),
+        _b("i", "roll_initiative", "Init", True),
         _b("I", "set_initiative", "Enter init"),
         _b("s", "start", "Start", True),
         _b("d", "delay", "Delay"),
@@ -93,7 +93,7 @@ class FightScreen(Screen[None]):
             yield InitiativeList(self.system, id="order")
             yield DetailPane(self.system, id="detail")
         yield LogView(id="log")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self._bind_system_keys()

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -62,13 +63,13 @@ class StartScreen(Screen[None]):
             yield Static("", id="problems", markup=False)
             yield Label("Continue a saved fight (c) · replay it (v)", classes="heading")
             yield OptionList(id="saves")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.systems, self.problems = registry.load_all()
         systems = self.query_one("#systems", OptionList)
         for s in self.systems:
-            systems.add_option(Option(f"{s.name} — {s.summary}" if s.summary else s.name))
+            systems.add_option(Option(Text(f"{s.name} — {s.summary}" if s.summary else s.name)))
         if not self.systems:
             systems.add_option(Option("No game system is installed", disabled=True))
         problems = self.query_one("#problems", Static)
@@ -86,7 +87,7 @@ class StartScreen(Screen[None]):
         except OSError:
             self.saved = []
         for info in self.saved:
-            box.add_option(Option(save_label(info), disabled=info.header is None))
+            box.add_option(Option(Text(save_label(info)), disabled=info.header is None))
         if not self.saved:
             box.add_option(Option("No saved fights yet", disabled=True))
         else:
@@ -112,7 +113,7 @@ class StartScreen(Screen[None]):
     def _set_detail(self, n: int, info: Any, detail: str) -> None:
         box = self.query_one("#saves", OptionList)
         if n < box.option_count and n < len(self.saved) and self.saved[n] is info:
-            box.replace_option_prompt_at_index(n, save_label(info, detail))
+            box.replace_option_prompt_at_index(n, Text(save_label(info, detail)))
 
     def on_screen_resume(self) -> None:
         if self.is_mounted and self.saved is not None:

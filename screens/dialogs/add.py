@@ -6,15 +6,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from screens.dialogs.form import HINTS, read_field
+from screens.dialogs.form import HINTS
 from screens.dialogs.pick import matches
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
@@ -31,6 +32,7 @@ class AddDialog(ModalScreen[Any]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="add.cancel"),
         Binding("ctrl+s", "submit", "Add", id="add.submit"),
+        Binding("down", "to_list", "Presets", show=False, id="add.list"),
     ]
 
     def __init__(self, system: System, check: Callable[[C.AddCombatant], Any], kind: str = NPC) -> None:
@@ -48,37 +50,41 @@ class AddDialog(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(f"Add combatants ({self.system.name})", id="title", markup=False)
-            yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first")
-            yield OptionList(*self._options(), id="choices")
+            yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
+            yield OptionList(*self._options(), id="choices", compact=True)
             yield Static("Custom sheet", id="preset", markup=False)
             with VerticalScroll(id="fields"):
                 with Horizontal(classes="row"):
                     yield Label("Name", classes="label")
-                    yield Input(id="a-name", placeholder="name (a preset gives its own)")
+                    yield Input(id="a-name", placeholder="name (a preset gives its own)", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("Kind", classes="label")
-                    yield Select([(k.upper(), k) for k in KINDS], id="a-kind", value=self.kind, allow_blank=False)
+                    yield Checkbox("player character (space)", self.kind == PC, id="a-kind", compact=True)
                 with Horizontal(classes="row"):
                     yield Label("Count", classes="label")
-                    yield Input("1", id="a-count", placeholder="several make a group: Outlaw 1, Outlaw 2…")
+                    yield Input(
+                        "1", id="a-count", placeholder="several make a group: Outlaw 1, Outlaw 2…", compact=True
+                    )
                 with Horizontal(classes="row"):
                     yield Label("Group (opt.)", classes="label")
-                    yield Input(id="a-group", placeholder="a group name; a count above 1 groups them anyway")
+                    yield Input(
+                        id="a-group", placeholder="a group name; a count above 1 groups them anyway", compact=True
+                    )
                 yield Vertical(id="sheet")
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Add", id="ok", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("Add", id="ok", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def _options(self) -> list[Option]:
         out = []
         for p in self.shown_presets:
             if p is None:
-                out.append(Option(CUSTOM))
+                out.append(Option(Text(CUSTOM)))
             else:
                 extra = f" — {p.summary}" if p.summary else ""
                 cat = f"{p.category}: " if p.category else ""
-                out.append(Option(f"{cat}{p.name} ({p.kind.upper()}){extra}"))
+                out.append(Option(Text(f"{cat}{p.name} ({p.kind.upper()}){extra}")))
         return out
 
     async def on_mount(self) -> None:
@@ -104,7 +110,7 @@ class AddDialog(ModalScreen[Any]):
                 hint = "one of " + ", ".join(p.choices) + (f" ({hint})" if hint else "")
             row = Horizontal(
                 Label(p.title, classes="label"),
-                Input(id=f"s-{p.name}", placeholder=hint, select_on_focus=False),
+                Input(id=f"s-{p.name}", placeholder=hint, select_on_focus=False, compact=True),
                 classes="row",
             )
             rows.append(row)
@@ -114,8 +120,8 @@ class AddDialog(ModalScreen[Any]):
     @on(Input.Changed, "#filter")
     def _filter(self, event: Input.Changed) -> None:
         q = event.value
-        self.shown_presets = [None] if not q else []
-        self.shown_presets += [p for p in self.presets if matches(q, f"{p.category} {p.name} {p.summary}")]
+        found: list[Preset | None] = [p for p in self.presets if matches(q, f"{p.category} {p.name} {p.summary}")]
+        self.shown_presets = [*found, None] if q else [None, *found]
         ol = self.query_one(OptionList)
         ol.clear_options()
         ol.add_options(self._options())
@@ -125,9 +131,8 @@ class AddDialog(ModalScreen[Any]):
     @on(Input.Submitted, "#filter")
     def _take_first(self, event: Input.Submitted) -> None:
         event.stop()
-        if not self.shown_presets:
-            self.query_one("#error", Static).update("no preset matches; clear the filter for a custom sheet")
-            return
+        if self.shown_presets[0] is None and event.value.strip():
+            self.query_one("#a-name", Input).value = event.value.strip()
         self.query_one("#a-name").focus()
 
     @on(OptionList.OptionHighlighted)
@@ -146,7 +151,7 @@ class AddDialog(ModalScreen[Any]):
         self.query_one("#preset", Static).update(text)
         kind = chosen.kind if chosen is not None else self.kind
         if kind in KINDS and kind != self.kind:
-            self.query_one("#a-kind", Select).value = kind
+            self.query_one("#a-kind", Checkbox).value = kind == PC
         else:
             await self._sheet_fields()
 
@@ -155,10 +160,11 @@ class AddDialog(ModalScreen[Any]):
         event.stop()
         self.query_one("#a-name").focus()
 
-    @on(Select.Changed, "#a-kind")
-    async def _kind(self, event: Select.Changed) -> None:
-        if event.value in KINDS and event.value != self.kind:
-            self.kind = str(event.value)
+    @on(Checkbox.Changed, "#a-kind")
+    async def _kind(self, event: Checkbox.Changed) -> None:
+        kind = PC if event.value else NPC
+        if kind != self.kind:
+            self.kind = kind
             await self._sheet_fields()
 
     def command(self) -> C.AddCombatant:
@@ -171,7 +177,7 @@ class AddDialog(ModalScreen[Any]):
         for w in self.query("#sheet Input").results(Input):
             if w.value.strip() and w.id:
                 sheet[w.id[2:]] = w.value.strip()
-        kind = read_field(self.query_one("#a-kind")) or (PC if self.kind == PC else NPC)
+        kind = PC if self.query_one("#a-kind", Checkbox).value else NPC
         return C.AddCombatant(
             name=self.query_one("#a-name", Input).value.strip(),
             kind=kind,
@@ -192,6 +198,12 @@ class AddDialog(ModalScreen[Any]):
             self.query_one("#error", Static).update(f"{type(e).__name__}: {e}")
             return
         self.dismiss(result)
+
+    def action_to_list(self) -> None:
+        if self.focused is self.query_one("#filter"):
+            self.query_one(OptionList).focus()
+        else:
+            self.focus_next()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

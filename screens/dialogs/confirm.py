@@ -27,8 +27,8 @@ class ConfirmDialog(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Label(self.question, id="title", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Yes (y)", id="yes", variant="warning")
-                yield Button("No (n)", id="no")
+                yield Button("Yes (y)", id="yes", variant="warning", compact=True)
+                yield Button("No (n)", id="no", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#no").focus()

@@ -31,7 +31,7 @@ class FacesDialog(ModalScreen[bool]):
             yield Label(f"Roll {r.describe()}", id="title", markup=False)
             hint = "+ 0 - for each Fudge die" if (r.lo, r.hi) == (-1, 1) else f"{r.count} face(s), {r.lo} to {r.hi}"
             yield Static(f"Type the faces you rolled: {hint}. Escape cancels the action.", id="help", markup=False)
-            yield Input(id="faces", placeholder="e.g. " + " ".join([str(r.hi)] * min(r.count, 4)))
+            yield Input(id="faces", placeholder="e.g. " + " ".join([str(r.hi)] * min(r.count, 4)), compact=True)
             yield Static("", id="error", markup=False)
 
     def on_mount(self) -> None:

@@ -37,15 +37,23 @@ def field_widget(param: C.Param, value: Any, state: FightState | None) -> Input 
     if param.kind == C.COMBATANT and state is not None:
         options = [(f"{n}. {c.name}", c.id) for n, c in enumerate(state.present, start=1)]
         known = value in {v for _l, v in options}
-        return Select(options, id=wid, allow_blank=True, value=value if known else Select.NULL, prompt="choose")
+        return Select(
+            options, id=wid, allow_blank=True, value=value if known else Select.NULL, prompt="choose", compact=True
+        )
     if param.kind == C.CHOICE:
         options = [(c, c) for c in param.choices]
         ok = value in param.choices
-        return Select(options, id=wid, allow_blank=not ok, value=value if ok else Select.NULL, prompt="choose")
+        return Select(
+            options, id=wid, allow_blank=not ok, value=value if ok else Select.NULL, prompt="choose", compact=True
+        )
     if param.kind == C.BOOL:
-        return Checkbox(param.title, bool(value), id=wid)
+        return Checkbox(param.title, bool(value), id=wid, compact=True)
     return Input(
-        shown(value, state), id=wid, placeholder=param.help or HINTS.get(param.kind, ""), select_on_focus=False
+        shown(value, state),
+        id=wid,
+        placeholder=param.help or HINTS.get(param.kind, ""),
+        select_on_focus=False,
+        compact=True,
     )
 
 
@@ -94,8 +102,8 @@ class FormDialog(ModalScreen[Any]):
                         yield field_widget(p, self.values.get(p.name), self.state)
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("OK", id="ok", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("OK", id="ok", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
 
     def on_mount(self) -> None:
         for p in self.params:

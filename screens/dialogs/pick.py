@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -42,8 +43,8 @@ class PickDialog(ModalScreen[Any]):
             yield Label(self.title_text, id="title", markup=False)
             if self.help_text:
                 yield Static(self.help_text, id="help", markup=False)
-            yield Input(id="filter", placeholder="type to filter, Enter chooses")
-            yield OptionList(*[Option(label) for label, _v in self.options], id="choices")
+            yield Input(id="filter", placeholder="type to filter, Enter chooses", compact=True)
+            yield OptionList(*[Option(Text(label)) for label, _v in self.options], id="choices", compact=True)
             yield Static("", id="error", markup=False)
 
     def on_mount(self) -> None:
@@ -56,7 +57,7 @@ class PickDialog(ModalScreen[Any]):
         self.shown_options = [(label, v) for label, v in self.options if matches(event.value, label)]
         ol = self.query_one(OptionList)
         ol.clear_options()
-        ol.add_options([Option(label) for label, _v in self.shown_options])
+        ol.add_options([Option(Text(label)) for label, _v in self.shown_options])
         if self.shown_options:
             ol.highlighted = 0
         self.query_one("#error", Static).update("" if self.shown_options else "nothing matches")

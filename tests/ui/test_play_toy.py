@@ -35,7 +35,7 @@ async def _play() -> None:
         await pilot.press("plus")
         await pilot.pause()
         await fill(pilot, "a-name", "Alice")
-        app.screen.query_one("#a-kind").value = PC  # type: ignore[attr-defined]
+        await pilot.press("tab", "space")
         await pilot.pause()
         await fill(pilot, "s-hp", "12")
         await submit_form(pilot)
