@@ -166,8 +166,8 @@ def _rate(state: FightState, c: Combatant, use: Use) -> None:
     d: BnbData = c.data
     if d.reloaded:
         raise Refused(f"reloading took {c.name}'s action this round (Ruling: a reload is the round's action)")
-    if use.firearm and d.gunplay:
-        raise Refused(f"{c.name} made Gun-play this round: it replaces the guns' rate of fire for the round")
+    if d.gunplay:
+        raise Refused(f"{c.name} made Gun-play this round: it takes the round and replaces the guns' rate of fire")
     count = d.used.count(use.key)
     w = use.weapon
     if w is None:
@@ -528,6 +528,9 @@ def _gunplay(state: FightState, cmd: C.GunPlay, dice: Roller) -> list[Event]:
             raise Refused(f"Gun-play is only against foes of 1 HD or fewer: {t.name} has {t.data.hd} HD")
     distances = _distances(cmd.distance, n)
     _cover(cmd.cover)
+    planned = [g for g in guns for _ in range(g.shots)]
+    for t, dist, g in zip(targets, distances, planned, strict=False):
+        _mode(_weapon_use(actor, g), dist, t)
     left = {g.name: g.shots for g in guns}
     fired: dict[str, int] = {}
     run = _Run(state)
@@ -857,6 +860,3 @@ def evolve(state: FightState, event: Event) -> FightState:
     if type(event) in E.EVENT_TYPES:
         raise UnknownEvent(f"Blood & Bullets has no rule for {event.TYPE}")
     return state
-
-
-__all__ = ["KNOCKED_OUT", "decide", "evolve"]

@@ -35,3 +35,23 @@ def start(f: Fight, inits: dict[str, int] | None = None, surprise: tuple[str, ..
 
 def data(f: Fight, cid: str):
     return f.state.get(cid).data
+
+
+def next_round(f: Fight) -> None:
+    """NextTurn until a new round starts."""
+    from tracker import NextTurn
+
+    rnd = f.state.round
+    while f.state.round == rnd:
+        f.do(NextTurn())
+
+
+def gunfight(level: int = 3, **pc: Any) -> tuple[Fight, ScriptedRoller, str, list[str], str]:
+    """Dusty (Shootist, DEX 13, heavy pistol Sure Shot, belt pistol) against 3 Outlaws (6 HP) and a Gunfighter."""
+    f, dice = new_fight()
+    sheet = {"dex": 13, "weapons": "heavy pistol, belt pistol", "favoured": "heavy pistol", "hp": 12, **pc}
+    dusty = add_pc(f, "Dusty", level=level, **sheet)
+    gang = add_npc(f, "outlaw", count=3, hp=6)
+    (gun,) = add_npc(f, "gunfighter", hp=6)
+    start(f)
+    return f, dice, dusty, gang, gun
