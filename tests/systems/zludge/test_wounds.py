@@ -32,7 +32,7 @@ def test_a_full_hurt_row_pushes_a_1_level_wound_to_very_hurt():
     f = duel(SWORD, BOB)
     f.do(MarkWound(target="c2", level=1))
     f.do(MarkWound(target="c2", level=1))
-    script(f, F(1), F(0))  # +2 vs 0: hit, pistol-less sword 2 ... use a knife-level weapon
+    script(f, F(1), F(0))  # +2 vs 0: a hit with a 1-level weapon
     ev = f.do(Attack(actor="c1", target="c2", weapon_level=1))
     mark = ev[1]
     assert (mark.wound, mark.box, mark.full) == (1, 2, (1,))
