@@ -625,6 +625,8 @@ def _data(state: FightState, cid: str, d: ZludgeData) -> FightState:
 
 def evolve(state: FightState, event: E.Event) -> FightState:
     if isinstance(event, E.TurnStarted):
+        if event.resumed:  # the same turn goes on after a held action stepped in
+            return state
         c = state.get(event.id)
         return _data(state, c.id, attrs.evolve(c.data, acted=True, spent=False, clipped=False))
     if isinstance(event, E.InitiativeSet):

@@ -329,3 +329,36 @@ def test_undo_of_an_attack_restores_the_state_exactly():
     assert f.state != before
     f.undo()
     assert f.state == before
+
+
+def test_fixed_defense_still_takes_defense_modifiers():
+    """Ruling (module): a flat-footed target's fixed defense still takes the GM's ±1 defense modifiers (cover)."""
+    from tracker.commands import AddCombatant
+
+    f = duel(SWORD, BOB)
+    f.do(AddCombatant(name="Cy", kind="npc", sheet=BOB))
+    script(f, F(-1))  # 0 vs -1 + 1 = 0: clipped
+    res = attack(f, target="c3", defense_modifiers=parse_modifiers("cover +1"))[0]
+    assert (res.defense_total, res.outcome) == (0, "clipped")
+
+
+def test_a_held_action_stepping_in_does_not_give_a_second_action():
+    """Ruling (module): one action per turn; the interrupted turn goes on without a fresh action."""
+    from tracker.commands import ActNow, AddCombatant, Delay, SetInitiative, StartFight
+
+    f = new_fight()
+    f.do(AddCombatant(name="Alice", kind="pc", sheet=SWORD))
+    f.do(AddCombatant(name="Bob", kind="npc", sheet=BOB))
+    f.do(AddCombatant(name="Cy", kind="npc", sheet=BOB))
+    f.do(SetInitiative(values={"c1": 3, "c2": 2, "c3": 1}))
+    f.do(StartFight())
+    f.do(Delay())  # Alice holds; Bob's turn
+    script(f, F(-4))
+    attack(f, actor="c2", target="c3")  # Bob acts (Cy is flat-footed: only one roll)
+    f.do(ActNow(id="c1"))
+    script(f, F(-4), F(0))
+    attack(f, actor="c1", target="c2")
+    f.do(NextTurn())  # back to Bob's turn, resumed
+    assert f.state.current == "c2"
+    with pytest.raises(Refused, match="already taken its action this turn"):
+        attack(f, actor="c2", target="c1")

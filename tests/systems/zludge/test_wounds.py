@@ -257,3 +257,13 @@ def test_undo_of_a_wound_restores_the_state():
     f.do(MarkWound(target="c2", level=0))
     f.undo()
     assert f.state == before
+
+
+def test_exhausted_is_minus_three_to_every_roll():
+    """Ruling (module): Exhausted is -3 to all rolls, physical or not."""
+    f = new_fight()
+    add(f, "Bob")
+    f.do(MarkFatigue(target="c1", level=3, physical=False))
+    d = data(f, "c1")
+    assert d.penalties(physical=False) == (Modifier(label="Exhausted", value=-3),)
+    assert d.penalties(physical=True) == (Modifier(label="Exhausted", value=-3),)
