@@ -11,10 +11,10 @@ from pathlib import Path
 import attrs
 import platformdirs
 
-from saves.format import Codec, Header, LoadError, SaveError, header_from, header_to_json, upgrade
+from saves.format import FORMAT_VERSION, Codec, Header, LoadError, SaveError, header_from, header_to_json, upgrade
 from tracker import registry
 from tracker.dice import Roller, SeededRoller
-from tracker.engine import Entry, Fight
+from tracker.engine import Entry, Fight, LogError
 from tracker.errors import Refused, TrackerError
 from tracker.plugin import System
 
@@ -80,8 +80,16 @@ class Loaded:
     lines: tuple[int, ...]  # the file line of each entry
     warnings: tuple[str, ...] = ()
     torn: bool = False
+    replayed: Fight | None = attrs.field(default=None, eq=False, repr=False)
 
     def fight(self, roller: Roller | None = None) -> Fight:
+        """The fight replayed from the log (replayed once, while loading)."""
+        if self.replayed is not None and not isinstance(self.replayed, SavedFight):
+            f = self.replayed
+            object.__setattr__(self, "replayed", None)
+            if roller is not None:
+                f.roller = roller
+            return f
         f = Fight(self.system, roller=roller)
         f.load(self.entries)
         return f
@@ -165,80 +173,72 @@ def load(path: str | Path) -> Loaded:
     if not data.strip():
         raise LoadError(f"{p} is empty: not a fight file")
     raw_lines = data.split(b"\n")
+    del data
     torn_tail = raw_lines[-1] != b""
     if not torn_tail:
         raw_lines.pop()
-    warnings: list[str] = []
-    parsed: list[tuple[int, object]] = []
     last = len(raw_lines)
+    try:
+        head_raw = json.loads(raw_lines[0])
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise LoadError(f"{p.name} is not a fight file (its header is not JSON)", 1) from None
+    if not isinstance(head_raw, dict):
+        raise LoadError("the header is not a JSON object", 1)
+    warnings: list[str] = []
     torn = False
-    for number, raw in enumerate(raw_lines, start=1):
+    records: list[dict] = []
+    numbers: list[int] = []
+    loads = json.loads
+    for number in range(2, last + 1):
+        raw = raw_lines[number - 1]
         try:
-            parsed.append((number, json.loads(raw.decode("utf-8"))))
+            record = loads(raw)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            if number == last and number > 1 and (torn_tail or isinstance(e, json.JSONDecodeError)):
+            if number == last:
                 warnings.append(f"line {number} was cut off (the last write did not finish) and was dropped")
                 torn = True
                 break
-            if number == 1:
-                raise LoadError(f"{p.name} is not a fight file (its header is not JSON)", 1) from None
             raise LoadError(f"not valid JSON ({_short(e)})", number) from None
+        if type(record) is not dict:
+            raise LoadError("not an event record", number)
+        records.append(record)
+        numbers.append(number)
+    del raw_lines
     if torn_tail and not torn:
         warnings.append(f"line {last} had no line end (the last write did not finish); it was kept")
-    head_raw = parsed[0][1]
-    if not isinstance(head_raw, dict):
-        raise LoadError("the header is not a JSON object", 1)
-    records = [r for _n, r in parsed[1:]]
-    numbers = [n for n, _r in parsed[1:]]
-    for n, r in zip(numbers, records, strict=True):
-        if not isinstance(r, dict):
-            raise LoadError("not an event record", n)
-    head_raw, records = upgrade(head_raw, records)  # type: ignore[arg-type]
+    if head_raw.get("format") != FORMAT_VERSION:
+        head_raw, records = upgrade(head_raw, records)
     header = header_from(head_raw)
     try:
         system = registry.load(header.system)
     except TrackerError as e:
         raise LoadError(f"this fight is played with '{header.system}': {e}") from None
     codec = Codec(system)
-    entries = [codec.decode(r, n) for n, r in zip(numbers, records, strict=True)]
+    decode = codec.decode
+    entries = [decode(r, n) for r, n in zip(records, numbers, strict=True)]
     # an action cut short by a crash: all its lines carry "of", fewer are present
     if entries:
         last_action = entries[-1].action
-        group = [i for i, e in enumerate(entries) if e.action == last_action]
-        expected = records[group[0]].get("of", len(group))
-        if len(group) < expected:
+        first = len(entries) - 1
+        while first > 0 and entries[first - 1].action == last_action:
+            first -= 1
+        expected = records[first].get("of", len(entries) - first)
+        if len(entries) - first < expected:
             if not torn:
-                raise LoadError(f"action {last_action} has {len(group)} of its {expected} events", numbers[group[-1]])
+                raise LoadError(
+                    f"action {last_action} has {len(entries) - first} of its {expected} events", numbers[-1]
+                )
             warnings.append(f"action {last_action} was cut short by the crash and was dropped")
-            del entries[group[0] :]
-            del numbers[group[0] :]
-    _replay_check(system, entries, numbers)
-    return Loaded(p, header, system, tuple(entries), tuple(numbers), tuple(warnings), torn)
-
-
-def _replay_check(system: System, entries: Sequence[Entry], numbers: Sequence[int]) -> Fight:
+            del entries[first:]
+            del numbers[first:]
+    del records
     fight = Fight(system)
-    group: list[Entry] = []
-    first_line = 0
-    for entry, number in zip(entries, numbers, strict=True):
-        if group and entry.action != group[0].action:
-            _take(fight, group, first_line)
-            group = []
-        if not group:
-            first_line = number
-        group.append(entry)
-    if group:
-        _take(fight, group, first_line)
-    return fight
-
-
-def _take(fight: Fight, group: list[Entry], line: int) -> None:
     try:
-        fight.load(group)
-    except TrackerError as e:
+        fight.load(entries)
+    except LogError as e:
+        line = numbers[[en.seq for en in entries].index(e.seq)] if e.seq in {en.seq for en in entries} else None
         raise LoadError(f"the log does not replay: {e}", line) from None
-    except (KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
-        raise LoadError(f"the log does not replay: {type(e).__name__}: {e}", line) from None
+    return Loaded(p, header, system, tuple(entries), tuple(numbers), tuple(warnings), torn, fight)
 
 
 def _short(e: Exception) -> str:

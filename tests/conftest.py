@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from tests.support import toy
 from tracker import registry
+
+# shared, noisy machines: no per-example deadline (speed is measured in bench/)
+settings.register_profile("tracker", deadline=None)
+settings.load_profile("tracker")
 
 
 @pytest.fixture(autouse=True, scope="session")

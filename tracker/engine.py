@@ -521,6 +521,8 @@ class Step:
 class LogError(TrackerError):
     """The log does not make sense (an undo of nothing, a redo out of order)."""
 
+    seq: int | None = None
+
 
 Sink = Callable[[Sequence[Entry]], None]
 
@@ -594,15 +596,34 @@ class Fight:
         return step
 
     def load(self, entries: Iterable[Entry]) -> None:
-        """Replay saved entries (grouped by action) without writing them again."""
+        """Replay saved entries (grouped by action) without writing them again.
+
+        A log that does not replay raises LogError whose ``seq`` names the
+        first event of the action that failed.
+        """
         group: list[Entry] = []
+        action = None
         for entry in entries:
-            if group and entry.action != group[0].action:
-                self._take(group, write=False)
-                group = []
-            group.append(entry)
+            if entry.action != action:
+                if group:
+                    self._replay(group)
+                group = [entry]
+                action = entry.action
+            else:
+                group.append(entry)
         if group:
+            self._replay(group)
+
+    def _replay(self, group: list[Entry]) -> None:
+        try:
             self._take(group, write=False)
+        except LogError as e:
+            e.seq = group[0].seq
+            raise
+        except (TrackerError, KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
+            err = LogError(f"event {group[0].seq} does not apply: {type(e).__name__}: {e}")
+            err.seq = group[0].seq
+            raise err from None
 
     def _take(self, entries: list[Entry], *, write: bool) -> Step:
         first = entries[0]
@@ -610,6 +631,9 @@ class Fight:
             raise LogError(f"event {first.seq} out of sequence: expected {self._next_seq}")
         if first.action < self._next_action:
             raise LogError(f"action {first.action} out of sequence: expected {self._next_action} or later")
+        for i, entry in enumerate(entries):
+            if entry.seq != first.seq + i:
+                raise LogError(f"event {entry.seq} out of sequence: expected {first.seq + i}")
         ev = first.event
         if isinstance(ev, (E.Undone, E.Redone)):
             if len(entries) != 1:

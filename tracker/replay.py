@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import attrs
 
 from tracker.engine import Entry, LogError, evolve, initial_state
-from tracker.events import RoundStarted, Redone, Undone
+from tracker.events import Redone, RoundStarted, Undone
 from tracker.model import FightState
 from tracker.plugin import System
 

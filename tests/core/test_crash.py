@@ -27,7 +27,12 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
         )
         assert proc.stdout is not None
         acknowledged = 0
-        deadline = time.monotonic() + rng.uniform(0.3, 1.5)
+        while acknowledged < 12:  # started and writing (the machine may be slow to start it)
+            line = proc.stdout.readline()
+            if not line:
+                break
+            acknowledged = int(line)
+        deadline = time.monotonic() + rng.uniform(0.05, 1.0)
         while time.monotonic() < deadline:
             line = proc.stdout.readline()
             if not line:
