@@ -97,7 +97,15 @@ class BnbSystem(BaseSystem):
         d = combatant.data
         if not isinstance(d, BnbData):
             return True
-        return d.active or rules.simultaneous_drop(state, combatant)
+        if d.active:
+            return True
+        # dropped by a simultaneous actor: its turn this round still comes, if it is still ahead
+        order = state.order
+        return (
+            rules.simultaneous_drop(state, combatant)
+            and combatant.id in order
+            and order.index(combatant.id) > state.turn
+        )
 
     # -- commands ------------------------------------------------------------
     def commands(self) -> tuple[CommandSpec, ...]:
