@@ -567,7 +567,7 @@ def decide_double(system: Any, state: FightState, cmd: K.ChooseDouble) -> list[E
         ctx.add(EffectApplied(target=t.id, effect="limb", by=a.id, limb=limb, penalty=cmd.penalty, note="doubled"))
         wound(ctx, t.id, 1, a.id)
     else:
-        check_result(skill, cmd.choice, a)
+        check_result(K.BLAST_SKILL if skill == K.ENTANGLE_SKILL else skill, cmd.choice, a)
         if cmd.choice == declared and declared != "wound":
             raise Refused("choose a different second result: only wounds can be taken twice")
         if declared == cmd.choice == "wound":

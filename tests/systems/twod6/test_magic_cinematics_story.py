@@ -1,0 +1,270 @@
+"""2d6 Gamma: magic in combat, cinematics, the log format, and a whole fight as a story."""
+
+from __future__ import annotations
+
+import json
+
+import saves
+from saves.format import Codec
+from systems.twod6 import commands as K
+from systems.twod6 import system
+from systems.twod6.events import EVENT_TYPES, AttackRolled, CinematicSpent, OpposedRolled, SkillChecked
+from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, setup, sheet
+from tracker import commands as C
+from tracker.commands import Modifier
+from tracker.dice import ScriptedRoller
+from tracker.engine import Entry
+
+MAGE = sheet(int=2, skills="Cast 2", talents="Blast, Repel Attack", items="Pendant: Cast +1")
+
+
+# -- magic ---------------------------------------------------------------------------
+
+
+def test_blast_is_a_ranged_cast_attack_and_needs_the_spell():
+    """Rule 6: Blast is a ranged attack made with Cast (armor hinders casting)."""
+    f, roller = setup(("Mage", sheet(int=2, skills="Cast 2", talents="Blast", armor="light")), ("Bob", DUMMY))
+    (ev,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)"), AttackRolled)
+    assert ev.attack.total == 6 + 2 + 2 - 1 and ev.cost == "full"
+    f.undo()
+    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Cast (Blast)", result="trip"), "melee result")
+    f2, _ = setup(("Muggle", sheet(skills="Cast 2")), ("Bob", DUMMY))
+    refused(f2, K.Attack(actor="c1", targets=("c2",), skill="Cast (Blast)"), "Blast is a spell talent")
+
+
+def test_fast_caster_makes_a_blast_half_round():
+    """Rule 6: Fast Caster makes casting a half-round action."""
+    f, roller = setup(("Quick", sheet(skills="Cast 1", talents="Blast, Fast Caster")), ("Bob", sheet(tou=3)))
+    (ev,) = of(attack(f, roller, (1, 2, 5, 5), "c1", "c2", skill="Cast (Blast)"), AttackRolled)
+    assert ev.cost == "half" and data(f, "c1").half == 1
+
+
+def test_repel_attack_defends_with_cast_even_against_shooting():
+    """Rule 6: Repel Attack defends with Cast, against shooting and archery too."""
+    f, roller = setup(("Gun", sheet(dex=2, skills="Shooting 2")), ("Mage", MAGE))
+    (ev,) = of(attack(f, roller, (3, 4, 3, 3), "c1", "c2", skill="Shooting"), AttackRolled)
+    assert ev.attack.total == 11 and ev.defense_skill == "Cast (Repel Attack)"
+    assert ev.defense.total == 6 + 2 + 2 + 1 and not ev.hit
+
+
+def test_negate_shuts_off_a_caster_until_its_next_turn_ends():
+    """Rule 6: Negate (full round, opposed Cast) shuts off another caster's powers for its next turn."""
+    f, roller = setup(("Negator", sheet(int=2, skills="Cast 2", talents="Negate")), ("Mage", MAGE), ("Bob", DUMMY))
+    roller.add(4, 4, 2, 2)  # 8+4 = 12 vs 4+5 = 9
+    (ev,) = f.do(K.Negate(actor="c1", target="c2"))
+    assert isinstance(ev, OpposedRolled) and ev.success and ev.cost == "full"
+    assert data(f, "c2").negated
+    f.do(C.NextTurn())
+    refused(f, K.Attack(actor="c2", targets=("c3",), skill="Cast (Blast)"), "negated")
+    f.do(C.NextTurn())
+    assert not data(f, "c2").negated
+
+
+def test_entangle_is_a_grapple_at_range():
+    """Rule 6: Entangle: an opposed check that grapples at range."""
+    f, roller = setup(("Witch", sheet(skills="Cast 2", talents="Entangle")), ("Bob", DUMMY))
+    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Cast (Entangle)", result="wound"), "its result is grapple")
+    attack(f, roller, (4, 4, 2, 3), "c1", "c2", skill="Cast (Entangle)", result="grapple")  # 10 vs 5: doubled
+    f.do(K.ChooseDouble(actor="c1", target="c2", choice="distract"))
+    assert data(f, "c2").grappled_by == "c1"
+
+
+def test_spell_turning_reflects_a_spell_the_defender_doubles():
+    """Rule 6: Spell Turning reflects a spell when the defender's Cast doubles the caster's."""
+    f, roller = setup(
+        ("Mage", sheet(skills="Cast 1", talents="Blast")),
+        ("Turner", sheet(int=2, skills="Cast 2", talents="Spell Turning")),
+    )
+    attack(f, roller, (1, 2, 5, 5), "c1", "c2", skill="Cast (Blast)")  # 4 vs 10 + 4 = 14
+    assert [p.id for p in f.state.prompts] == ["turn:c2"]
+    refused(f, K.Riposte(actor="c2", target="c1", result="disarm"), "as it was cast: wound")
+    f.do(K.Riposte(actor="c2", target="c1", result="wound"))
+    assert data(f, "c1").wounds == 2
+
+
+def test_mass_spell_rolls_one_cast_against_each_target():
+    """Rule 6: Mass Spell takes several targets; Ruling (ours): one Cast roll against each defense."""
+    f, roller = setup(
+        ("Mass", sheet(skills="Cast 2", talents="Blast, Mass Spell")), ("A", sheet(tou=3)), ("B", sheet(tou=3))
+    )
+    events = attack(f, roller, (4, 3, 3, 3, 5, 5), "c1", "c2", "c3", skill="Cast (Blast)")
+    a, b = of(events, AttackRolled)
+    assert a.attack == b.attack and a.attack.total == 9
+    assert (a.hit, b.hit) == (True, False) and (a.cost, b.cost) == ("full", "none")
+    f2, _ = setup(("Plain", MAGE), ("A", DUMMY), ("B", DUMMY))
+    refused(f2, K.Attack(actor="c1", targets=("c2", "c3"), skill="Cast (Blast)"), "only a Mass Spell")
+
+
+# -- cinematics ---------------------------------------------------------------------------
+
+
+def test_an_extra_turn_does_not_change_the_order():
+    """Rule 8: a cinematic extra turn: fresh actions now, the same place in the order."""
+    f, roller = setup(("Ann", FIGHTER), ("Hero", sheet(str=1, skills="Melee (Heavy) 1", cinematics=1)))
+    order = f.state.order
+    attack(f, roller, (1, 2, 5, 5), "c1", "c2")
+    (ev,) = f.do(K.SpendCinematic(actor="c2", use="extra turn"))
+    assert isinstance(ev, CinematicSpent) and data(f, "c2").cinematics == 0 and data(f, "c2").extra_turn
+    attack(f, roller, (1, 2, 5, 5), "c2", "c1")  # out of turn, thanks to the cinematic
+    assert data(f, "c2").half == 0 and f.state.order == order and f.state.current == "c1"
+    f.do(C.NextTurn())
+    assert f.state.current == "c2" and data(f, "c2").half == 2 and not data(f, "c2").extra_turn
+    assert f.state.order == order
+
+
+def test_spending_a_cinematic_the_combatant_does_not_have_is_refused():
+    """Bad input: no cinematic, no spending; nothing logged."""
+    f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    refused(f, K.SpendCinematic(actor="c1", use="extra turn"), "no cinematic")
+    refused(f, K.Attack(actor="c1", targets=("c2",), auto_critical=True), "no cinematic")
+
+
+def test_an_automatic_critical_is_declared_before_the_roll():
+    """Rule 8: a cinematic for an automatic critical: the first dice count as 11 unrolled, then 2d6 more."""
+    f, roller = setup(("Ann", sheet(skills="Melee (Heavy) 1", cinematics=2)), ("Bob", sheet(tou=3)))
+    events = attack(f, roller, (3, 2, 4, 4), "c1", "c2", auto_critical=True, result="shove")
+    (ev,) = of(events, AttackRolled)
+    assert ev.attack.automatic and ev.attack.dice is None and ev.attack.total == 11 + 5 + 1
+    assert data(f, "c1").cinematics == 1
+    assert ev.attack.describe() == "automatic critical (cinematic) = 11 + 2d6 [3,2] +1 Melee (Heavy) ranks = 17"
+
+
+def test_a_cinematic_rerolls_a_failed_attack():
+    """Rule 8: reroll a failed check (the attacker's last failed attack, against the same defense)."""
+    f, roller = setup(("Ann", sheet(str=1, skills="Melee (Heavy) 2", cinematics=1)), ("Bob", sheet(tou=2)))
+    (miss,) = of(attack(f, roller, (1, 2, 4, 4), "c1", "c2"), AttackRolled)
+    assert not miss.hit
+    roller.add(5, 4)
+    events = f.do(K.SpendCinematic(actor="c1", use="reroll"))
+    (again,) = of(events, AttackRolled)
+    assert again.reroll and again.hit and again.defense == miss.defense and again.cost == "none"
+    assert data(f, "c2").wounds == 4 and data(f, "c1").cinematics == 0
+
+
+def test_a_cinematic_rerolls_a_failed_resolve_check():
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(cinematics=1)))
+    attack(f, roller, (4, 4, 3, 4), "c1", "c2")
+    roller.add(1, 2)
+    f.do(K.Resolve(actor="c2"))
+    assert data(f, "c2").unconscious
+    roller.add(4, 4)
+    f.do(K.SpendCinematic(actor="c2", use="reroll"))
+    assert not data(f, "c2").unconscious
+
+
+def test_a_reroll_must_come_before_the_next_turn():
+    """Ruling (ours): the failed check can be rerolled until the next turn starts."""
+    f, roller = setup(("Ann", sheet(skills="Athletics 1", cinematics=1)), ("Bob", DUMMY))
+    roller.add(1, 2)
+    (ev,) = f.do(K.SkillCheck(actor="c1", skill="Athletics", dc=9))
+    assert isinstance(ev, SkillChecked) and not ev.passed
+    f.do(C.NextTurn())
+    refused(f, K.SpendCinematic(actor="c1", use="reroll"), "no failed check")
+
+
+def test_a_cinematic_ignores_a_failed_save_against_death():
+    """Rule 8: ignore a failed save against death."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(cinematics=1)))
+    f.do(C.Adjust(id="c2", field="wounds", value=1))
+    attack(f, roller, (4, 4, 3, 4), "c1", "c2")
+    roller.add(1, 3)
+    f.do(K.Resolve(actor="c2", stakes="death"))
+    assert data(f, "c2").dead
+    f.do(K.SpendCinematic(actor="c2", use="ignore death"))
+    assert not data(f, "c2").dead and data(f, "c2").unconscious
+    refused(f, K.SpendCinematic(actor="c1", use="ignore death"), "no cinematic")
+
+
+def test_skill_checks_use_the_aim_where_it_fits():
+    f, roller = setup(("Ann", sheet(per=2, skills="Athletics 1")), ("Bob", DUMMY))
+    f.do(K.Aim(actor="c1"))
+    f.do(C.NextTurn())
+    f.do(C.NextTurn())
+    refused(f, K.SkillCheck(actor="c1", skill="Notice", dc=7, use_aim=True, stat="per"), "not Notice")
+    roller.add(3, 3)
+    (ev,) = f.do(K.SkillCheck(actor="c1", skill="Athletics", dc=9, use_aim=True))
+    assert Modifier(label="aim", value=2) in ev.check.parts and ev.passed and data(f, "c1").aim == 0
+
+
+# -- the log ---------------------------------------------------------------------------------
+
+
+def _all_events():
+    """Play a little of everything and collect one event of each of the system's types."""
+    f, roller = setup(("Ann", sheet(str=1, skills="Melee (Heavy) 2", cinematics=3)), ("Bob", MAGE), ("Cat", DUMMY))
+    attack(f, roller, (5, 4, 3, 3), "c1", "c3", result="disarm")
+    f.do(K.ChooseDouble(actor="c1", target="c3", choice="wound"))
+    roller.add(3, 3)
+    f.do(K.Resolve(actor="c3"))
+    f.do(K.SpendCinematic(actor="c1", use="extra turn"))
+    f.do(K.Aim(actor="c1"))
+    f.do(K.Act(actor="c1", action="speak"))
+    f.do(C.NextTurn())
+    roller.add(2, 2, 1, 1)
+    f.do(K.Sneak(actor="c2", targets=("c1",)))
+    roller.add(1, 1)
+    f.do(K.SkillCheck(actor="c2", skill="Athletics", dc=7))
+    other = ScriptedRoller([3, 3, 3, 3, 2, 2, 4, 4, 1, 1])
+    g_events = system.roll_initiative(f.state, ("c1", "c2", "c3"), other)
+    return [e.event for e in f.entries] + g_events
+
+
+def test_every_event_type_round_trips_through_the_save_format():
+    events = _all_events()
+    seen = {type(e) for e in events}
+    assert set(EVENT_TYPES) <= seen, set(EVENT_TYPES) - seen
+    codec = Codec(system)
+    for ev in events:
+        back = codec.decode(json.loads(codec.encode(Entry(1, 1, ev))), 2)
+        assert back.event == ev
+
+
+# -- the story ----------------------------------------------------------------------------
+
+
+def test_story_a_whole_fight_replays_from_its_saved_log(tmp_path):
+    """Story: Ser Ada (longsword) and Pell (pistol, sniper) against a Goblin Raider and a Hedge Mage."""
+    roller = ScriptedRoller()
+    path = tmp_path / "fight.jsonl"
+    fight = saves.new_fight(system, path, seed=1, roller=roller)
+    fight.do(C.AddCombatant(name="Ser Ada", kind="pc", preset="longsword", sheet={"cinematics": 1}))
+    fight.do(
+        C.AddCombatant(
+            name="Pell",
+            kind="pc",
+            sheet=sheet(dex=2, per=2, skills="Shooting 2, Resolve 1", talents="Sniper", items="Pistol: Shooting +1"),
+        )
+    )
+    fight.do(C.AddCombatant(name="Gob", preset="goblin"))
+    fight.do(C.AddCombatant(name="Mage", preset="mage"))
+    roller.add(3, 4, 2, 4, 3, 3, 1, 2)  # Ada 7, Pell 8, Gob 6+3 = 9, Mage 3
+    fight.do(C.RollInitiative())
+    assert fight.state.order == ("c3", "c2", "c1", "c4")
+    fight.do(C.StartFight())
+    # round 1: the goblin shoots Pell with its bow
+    attack(fight, roller, (2, 3, 4, 4), "c3", "c2", skill="Archery")  # 5+1+1 = 7 vs 8: defended
+    fight.do(C.NextTurn())
+    fight.do(K.Aim(actor="c2"))  # +4 with Sniper
+    fight.do(C.NextTurn())
+    attack(fight, roller, (6, 6, 6, 5, 3, 3, 1, 2), "c1", "c4")  # 11 + 11 + 6 + 4 = 32 vs 3 + 5: tripled
+    fight.do(K.ChooseDouble(actor="c1", target="c4", choice="wound"))
+    roller.add(4, 4)
+    fight.do(K.Resolve(actor="c4", stakes="death"))  # 8 + 1 + 1 = 10: lives, unconscious
+    fight.do(C.NextTurn())  # the mage is out: round 2, the goblin
+    assert fight.state.round == 2 and fight.state.current == "c3"
+    attack(fight, roller, (1, 1, 3, 3), "c3", "c1", skill="Melee (Light)")  # snake eyes
+    fight.do(C.NextTurn())
+    attack(fight, roller, (4, 4, 2, 2), "c2", "c3", skill="Shooting")  # 8+2+2+1+4 = 17 vs 4+1: tripled
+    fight.do(K.ChooseDouble(actor="c2", target="c3", choice="wound"))  # 2 -> 0: one death check
+    roller.add(1, 1)
+    fight.do(K.Resolve(actor="c3", stakes="death"))
+    assert data(fight, "c3").dead
+    fight.do(K.SpendCinematic(actor="c1", use="extra turn"))
+    fight.do(C.Note(text="The mage surrenders"))
+    fight.do(C.EndFight(note="the road is clear"))
+    live = fight.state
+    fight.close()
+    loaded = saves.load(path)
+    assert loaded.fight().state == live
+    assert live.get("c4").data.unconscious and not live.get("c4").data.dead
+    assert live.get("c1").data.cinematics == 0
