@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import attrs
 
 from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
@@ -109,6 +112,15 @@ class Rest:
     ids: tuple[str, ...] = ()
 
 
+def _build(cls: type) -> Callable[..., Any]:
+    """Build the command from form values; an empty optional field keeps the command's default."""
+
+    def build(**values: Any) -> Any:
+        return cls(**{k: v for k, v in values.items() if v is not None})
+
+    return build
+
+
 def _mods() -> Param:
     return Param(name="modifiers", kind=MODIFIERS, label="DV modifiers", required=False, help="'cover +2, hexed +2'")
 
@@ -118,7 +130,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="attack",
         title="Attack",
         key="a",
-        build=lambda **kw: Attack(**kw),
+        build=_build(Attack),
         params=(
             Param(name="actor", kind=COMBATANT, label="Attacker"),
             Param(
@@ -149,7 +161,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="save",
         title="Blackjack save",
         key="s",
-        build=lambda **kw: MakeSave(**kw),
+        build=_build(MakeSave),
         params=(
             Param(name="actor", kind=COMBATANT, label="Who saves"),
             Param(name="stat", kind=CHOICE, choices=STAT_CHOICES, default="BODY"),
@@ -174,7 +186,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="reload",
         title="Reload",
         key="r",
-        build=lambda **kw: Reload(**kw),
+        build=_build(Reload),
         params=(
             Param(name="actor", kind=COMBATANT),
             Param(name="weapon", required=False, help="empty: the emptiest gun"),
@@ -185,7 +197,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="ingest",
         title="Ingest lead",
         key="i",
-        build=lambda **kw: IngestLead(**kw),
+        build=_build(IngestLead),
         params=(
             Param(name="actor", kind=COMBATANT),
             Param(name="amount", kind=INT, default=1, min=1, max=9, label="Lead"),
@@ -196,7 +208,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="cast",
         title="Cast a working",
         key="w",
-        build=lambda **kw: CastWorking(**kw),
+        build=_build(CastWorking),
         params=(
             Param(name="actor", kind=COMBATANT, label="Caster"),
             Param(name="working", label="Working"),
@@ -209,7 +221,7 @@ SPECS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="burn",
         title="Powderburn or catastrophe",
-        build=lambda **kw: ResolveSixes(**kw),
+        build=_build(ResolveSixes),
         params=(
             Param(name="actor", kind=COMBATANT, label="Caster"),
             Param(name="choices", label="Per six", help="'powderburn, catastrophe': one per six rolled"),
@@ -222,7 +234,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="morale",
         title="Morale check",
         key="m",
-        build=lambda **kw: MoraleCheck(**kw),
+        build=_build(MoraleCheck),
         params=(
             Param(name="actor", kind=COMBATANT, label="A member of the side"),
             Param(name="outcome", kind=CHOICE, choices=("flees", "surrenders"), default="flees", label="If broken"),
@@ -233,7 +245,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="argue",
         title="Arguin'",
         key="g",
-        build=lambda **kw: Argue(**kw),
+        build=_build(Argue),
         params=(
             Param(name="actor", kind=COMBATANT, label="PC"),
             Param(name="npc", kind=COMBATANT, label="NPC"),
@@ -247,7 +259,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="injure",
         title="Inflict injury",
         key="j",
-        build=lambda **kw: Injure(**kw),
+        build=_build(Injure),
         params=(
             Param(name="target", kind=COMBATANT),
             Param(name="level", kind=CHOICE, choices=LEVEL_CHOICES[1:], default="lesser"),
@@ -261,7 +273,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="treat",
         title="Treat an injury",
         key="t",
-        build=lambda **kw: Treat(**kw),
+        build=_build(Treat),
         params=(
             Param(name="target", kind=COMBATANT),
             Param(
@@ -278,7 +290,7 @@ SPECS: tuple[CommandSpec, ...] = (
         name="rest",
         title="A night's rest",
         key="n",
-        build=lambda **kw: Rest(**kw),
+        build=_build(Rest),
         params=(Param(name="ids", kind=COMBATANTS, label="Who rests", required=False, help="empty: everyone alive"),),
         actor=None,
         help="After the fight: clears lesser and moderate injuries; workings are safe again.",

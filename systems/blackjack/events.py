@@ -225,7 +225,8 @@ class MoraleChecked(Event):
         if not self.broken:
             res = "they hold"
         else:
-            res = ", ".join(state.name(i) for i in self.broken) + f" break ({self.outcome})"
+            verb = "breaks" if len(self.broken) == 1 else "break"
+            res = ", ".join(state.name(i) for i in self.broken) + f" {verb} ({self.outcome})"
         mls = ", ".join(f"{state.name(i)} ML {state.get(i).data.morale}" for i in self.checked)
         return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
 

@@ -149,7 +149,7 @@ def dv_parts(c: Combatant) -> list[DvPart]:
     """The roller's own DV: +1 per injury, plus conditions with a DV value (a Hex)."""
     parts = []
     if c.data.injury_count:
-        parts.append(DvPart(label="injuries", value=c.data.injury_count))
+        parts.append(DvPart(label="own injuries", value=c.data.injury_count))
     for cond in c.conditions:
         if cond.value:
             parts.append(DvPart(label=cond.name, value=cond.value))
