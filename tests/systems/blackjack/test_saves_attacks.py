@@ -359,3 +359,12 @@ def test_status_line() -> None:
     d = add(f, "Dusty", "pc", acc=12, weapons="Revolver 4", injuries="lesser bruised")
     line = system.status(f.state, f.state.get(d))
     assert "ACC 12" in line and "■□|□□|□" in line and "Revolver 4/6" in line and "lead 3" in line
+
+
+def test_npc_deficient_in_its_weapon_saves_at_half_threat() -> None:
+    """Rule: an NPC deficient in something divides its Threat in half (rounding up) before adding 8."""
+    f = new_fight(10)
+    d = pc(f)
+    bandit = npc(f, "Greenhorn", threat=5, weapons="Revolver", deficiencies="firearm")
+    s = save_of_attack(f.do(Attack(actor=bandit, targets=(d,))))
+    assert (s.limit, s.stat) == (11, "⌈Threat/2⌉+8")
