@@ -1,0 +1,28 @@
+"""The README's promises: its scripting example runs, and CI runs exactly its test command."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+
+
+def test_the_scripting_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    block = re.search(r"## Scripting a fight.*?```python\n(.*?)```", README, re.S)
+    assert block, "the README has a scripting example"
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block.group(1), "README.md", "exec"), {})  # the README's own code, run as a user would
+    assert (tmp_path / "saloon.jsonl").exists()
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    section = README.split("## Install and run the tests", 1)[1]
+    command = re.search(r"```sh\n(.*?)\n```", section, re.S).group(1).strip()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert command in ci.splitlines()
+    assert os.access(ROOT / ".ci" / "run", os.X_OK)
