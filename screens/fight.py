@@ -9,14 +9,15 @@ the core decides, the save writer appends and fsyncs, then the screen shows it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.binding import Binding, BindingsMap
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -53,28 +54,29 @@ class FightScreen(Screen[None]):
         _b("n", "next_turn", "Next", True),
         _b("plus,insert", "add", "Add", True, "+"),
         _b("x", "actions", "Act", True),
-        _b("i", "roll_initiative", "Init", True),
-        _b("I", "set_initiative", "Enter init"),
-        _b("s", "start", "Start", True),
-        _b("d", "delay", "Delay"),
-        _b("w", "act_now", "Act now (held)"),
+        _b("I", "roll_initiative", "Roll init", True),
+        _b("E", "set_initiative", "Enter init"),
+        _b("S", "start", "Start", True),
+        _b("D", "delay", "Delay"),
+        _b("W", "act_now", "Act now (held)"),
         _b("left_square_bracket", "move(-1)", "Move up", display="["),
         _b("right_square_bracket", "move(1)", "Move down", display="]"),
         _b("delete,minus", "remove", "Remove", display="del"),
-        _b("c", "add_condition", "Condition"),
-        _b("C", "remove_condition", "Clear condition"),
-        _b("o", "note", "Note"),
-        _b("j", "adjust", "GM adjust"),
+        _b("C", "add_condition", "Condition"),
+        _b("R", "remove_condition", "Clear condition"),
+        _b("O", "note", "Note"),
+        _b("equals_sign", "adjust", "GM adjust", display="="),
         _b("p", "resolve_prompt", "Resolve prompt"),
         _b("P", "dismiss_prompt", "Settle prompt by ruling"),
-        _b("t", "toggle_dice", "Dice", True),
+        _b("T", "toggle_dice", "Dice", True),
         _b("u,ctrl+z", "undo", "Undo", True, "u"),
-        _b("r,ctrl+y", "redo", "Redo", True, "r"),
-        _b("S", "save_party", "Save party"),
-        _b("L", "load_party", "Load party"),
-        _b("E", "end_fight", "End fight"),
+        _b("U,ctrl+y", "redo", "Redo", True, "U"),
+        _b("f5", "save_party", "Save party"),
+        _b("f6", "load_party", "Load party"),
+        _b("ctrl+e", "end_fight", "End fight"),
         _b("f1,question_mark", "help", "Help", True, "?"),
     ]
+    SETUP_ONLY = {"roll_initiative", "start"}
     RESERVED = {"q", "ctrl+q", "ctrl+p", "ctrl+t", "up", "down", "enter", "tab", "escape", "home", "end"}
 
     def __init__(self, fight: Fight) -> None:
@@ -84,6 +86,7 @@ class FightScreen(Screen[None]):
         self.typed: TypedRoller | None = None
         self.system_keys: dict[str, str] = {}
         self._last_current: str | None = None
+        self._setup_shown = True
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -91,7 +94,9 @@ class FightScreen(Screen[None]):
         yield Static("", id="prompts", markup=False)
         with Horizontal(id="main"):
             yield InitiativeList(self.system, id="order")
-            yield DetailPane(self.system, id="detail")
+            with Vertical(id="side"):
+                yield DetailPane(self.system, id="detail")
+                yield Static("", id="keys", markup=False)
         yield LogView(id="log")
         yield Footer(compact=True)
 
@@ -116,7 +121,29 @@ class FightScreen(Screen[None]):
             if key and key not in taken and len(key) == 1 and key.isalnum():
                 taken.add(key)
                 self.system_keys[key] = spec.name
-                self._bindings.bind(key, f"run_command({spec.name!r})", spec.title, show=True)
+        self._arrange_bindings()
+        keys = [f"{k} {self._title(n)}" for k, n in self.system_keys.items()]
+        self.query_one("#keys", Static).update(" · ".join(keys) + ("; " if keys else "") + "x: all actions")
+
+    def _arrange_bindings(self) -> None:
+        """Footer order: next turn, the system's own keys, then the rest; setup keys only in setup."""
+        setup = not self.fight.state.started
+        own = [
+            Binding(key, f"run_command({name!r})", self._title(name), id=f"system.{name}")
+            for key, name in self.system_keys.items()
+        ]
+        core = [
+            replace(b, show=b.show and (setup or b.action not in self.SETUP_ONLY))
+            for b in self.BINDINGS
+            if isinstance(b, Binding)
+        ]
+        self._bindings = BindingsMap([core[0], *own, *core[1:]])
+        self._setup_shown = setup
+        self.refresh_bindings()
+
+    def _title(self, name: str) -> str:
+        spec = logic.find_spec(self.system, name)
+        return spec.title if spec else name
 
     def _system_specs(self) -> tuple[C.CommandSpec, ...]:
         try:
@@ -133,7 +160,7 @@ class FightScreen(Screen[None]):
         if s.ended:
             phase = "the fight is over"
         elif not s.started:
-            phase = "setup: + add, i roll init, s start"
+            phase = "setup: + add, I roll initiative, S start"
         else:
             phase = ("surprise round" if s.round == 0 else f"round {s.round}") + f" · turn: {s.name(s.current)}"
         dice = "typed in" if self.typed else "rolled"
@@ -154,6 +181,8 @@ class FightScreen(Screen[None]):
             lines[-1] += "   (p: resolve · P: settle by ruling)"
             prompts.update("\n".join(lines))
         prompts.display = bool(s.prompts)
+        if self._setup_shown == s.started:
+            self._arrange_bindings()
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -501,7 +530,7 @@ class FightScreen(Screen[None]):
     def action_load_party(self) -> None:
         parties = logic.list_parties(self.system.id)
         if not parties:
-            self.refuse(f"no saved parties for {self.system.name} (save one with S)")
+            self.refuse(f"no saved parties for {self.system.name} (save one with F5)")
             return
 
         def chosen(path: Path | None) -> None:
@@ -535,9 +564,12 @@ class FightScreen(Screen[None]):
                 shown = b.key_display or b.key.split(",")[0]
                 keys.append(f"  {shown:<6} {b.description}")
         for key, name in self.system_keys.items():
-            spec = logic.find_spec(self.system, name)
-            keys.append(f"  {key:<6} {spec.title if spec else name}")
-        keys += ["  enter  Actions for the selected combatant", "  ctrl+p Command palette", "  ctrl+t Light/dark theme"]
+            keys.append(f"  {key:<6} {self._title(name)}")
+        keys += [
+            "  enter  Actions (with the selected combatant as target)",
+            "  ctrl+p Command palette",
+            "  ctrl+t Light/dark theme",
+        ]
         keys.append("  q      Quit (the fight is already saved)")
         actions = []
         for spec in logic.specs(self.system):

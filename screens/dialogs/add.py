@@ -92,30 +92,42 @@ class AddDialog(ModalScreen[Any]):
         self.query_one(OptionList).highlighted = 0
         await self._sheet_fields()
 
+    def _hint(self, p: C.Param) -> str:
+        hint = p.help or HINTS.get(p.kind, "")
+        if self.preset is not None and p.name in self.preset.sheet:
+            return f"preset: {self.preset.sheet[p.name]}"
+        if p.default is not None:
+            hint = f"default: {p.default}" + (f" — {hint}" if hint else "")
+        if p.kind == C.CHOICE and p.choices:
+            hint = "one of " + ", ".join(p.choices) + (f" ({hint})" if hint else "")
+        return hint
+
     async def _sheet_fields(self) -> None:
+        """Show the sheet fields for the kind; keep the widgets (and focus) when they are the same."""
         box = self.query_one("#sheet", Vertical)
-        await box.remove_children()
         try:
-            fields = self.system.sheet_fields(self.kind)
+            fields = tuple(self.system.sheet_fields(self.kind))
         except Exception:
             fields = ()
-        rows = []
-        for p in fields:
-            hint = p.help or HINTS.get(p.kind, "")
-            if self.preset is not None and p.name in self.preset.sheet:
-                hint = f"preset: {self.preset.sheet[p.name]}"
-            elif p.default is not None:
-                hint = f"default: {p.default}" + (f" — {hint}" if hint else "")
-            if p.kind in (C.CHOICE,) and p.choices:
-                hint = "one of " + ", ".join(p.choices) + (f" ({hint})" if hint else "")
-            row = Horizontal(
+        names = [f"s-{p.name}" for p in fields]
+        if names == [w.id for w in box.query(Input)]:
+            for p in fields:
+                box.query_one(f"#s-{p.name}", Input).placeholder = self._hint(p)
+            return
+        had_focus = self.focused is None or box in self.focused.ancestors
+        await box.remove_children()
+        rows = [
+            Horizontal(
                 Label(p.title, classes="label"),
-                Input(id=f"s-{p.name}", placeholder=hint, select_on_focus=False, compact=True),
+                Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True),
                 classes="row",
             )
-            rows.append(row)
+            for p in fields
+        ]
         if rows:
             await box.mount_all(rows)
+        if had_focus:
+            self.query_one("#a-kind").focus()
 
     @on(Input.Changed, "#filter")
     def _filter(self, event: Input.Changed) -> None:

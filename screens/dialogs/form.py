@@ -110,8 +110,7 @@ class FormDialog(ModalScreen[Any]):
             if p.name not in self.values or self.values.get(p.name) in (None, ""):
                 self.query_one(f"#f-{p.name}").focus()
                 return
-        if self.params:
-            self.query_one(f"#f-{self.params[0].name}").focus()
+        self.query_one("#ok").focus()
 
     def raw(self) -> dict[str, Any]:
         return {p.name: read_field(self.query_one(f"#f-{p.name}")) for p in self.params}

@@ -23,7 +23,7 @@ def detail_text(system: System, state: FightState, cid: str | None) -> str:
     if c.conditions:
         lines.append("Conditions: " + ", ".join(x.describe() for x in c.conditions))
     if c.held:
-        lines.append("Holding the action (w: act now)")
+        lines.append("Holding the action (W: act now)")
     if c.removed:
         lines.append("Left the fight")
     return "\n".join(x for x in lines if x)

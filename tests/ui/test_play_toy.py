@@ -64,7 +64,7 @@ async def _play() -> None:
         await submit_form(pilot)
         assert "not a whole number" in error_text(app)
         await pilot.press("escape")
-        await pilot.press("I")
+        await pilot.press("E")
         await pilot.pause()
         assert isinstance(app.screen, FormDialog)
         first = app.screen.query(Input).first()
@@ -81,8 +81,8 @@ async def _play() -> None:
         assert any("not started" in n.message for n in app._notifications)
 
         # initiative and the start
-        await pilot.press("i")
-        await pilot.press("s")
+        await pilot.press("I")
+        await pilot.press("S")
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
@@ -104,12 +104,12 @@ async def _play() -> None:
         await pilot.pause()
         assert fight.state != before_undo and fight.can_redo
         assert any(n.message.startswith("Undone: ") for n in app._notifications)
-        await pilot.press("r")
+        await pilot.press("U")
         await pilot.pause()
         assert fight.state == before_undo
 
         # typed-in dice: an impossible face is refused, then the faces are logged
-        await pilot.press("t")
+        await pilot.press("T")
         await pilot.press("x")
         await type_text(pilot, "hit")
         await pilot.press("enter")
