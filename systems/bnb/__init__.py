@@ -34,7 +34,8 @@ At 0 HP or below: death save d20 + CON − 1 per HP below 0 (+2 Shootist) ≥ ST
 (minor NPCs die at once; fists' temporary damage only knocks out).
 Actions: a Attack · g Gun-play (Shootist, one attack per level at ≤1 HD foes) · m Critter attacks
 · b Scattergun blast · r Reload (the round's action) · d Death save · s Saving throw
-· l Lucky Streak (Gambler) · y Loyalty check · w Bind wounds (after the fight)."""
+· l Lucky Streak (Gambler) · y Loyalty check · w Bind wounds (after the fight)
+· h Rest (temporary damage heals per hour)."""
 
 
 class BnbSystem(BaseSystem):

@@ -94,6 +94,14 @@ class BindWounds:
     actor: str
 
 
+@attrs.frozen(kw_only=True)
+class Recover:
+    """Hours pass: temporary damage (fists) heals per hour, 1 HP per level (HD) an hour."""
+
+    actor: str
+    hours: int = 1
+
+
 _ACTOR = Param(name="actor", kind=COMBATANT, label="Who")
 _COVER = Param(name="cover", kind=INT, label="Cover (0–4)", default=0, help="the GM's cover penalty, 1 to 4")
 _MODS = Param(name="modifiers", kind=MODIFIERS, label="Other modifiers", required=False, help="'high ground +1'")
@@ -266,5 +274,13 @@ SPECS: tuple[CommandSpec, ...] = (
         build=lambda actor: BindWounds(actor=actor),
         params=(_ACTOR,),
         help="After the fight: 1d3 HP back, only HP lost in this fight.",
+    ),
+    CommandSpec(
+        name="recover",
+        title="Rest (temporary damage heals)",
+        key="h",
+        build=lambda actor, hours=1: Recover(actor=actor, hours=hours),
+        params=(_ACTOR, Param(name="hours", kind=INT, label="Hours", default=1, min=1, max=24)),
+        help="Fists' temporary damage heals per hour: 1 HP per level (HD) an hour; the knocked out come to.",
     ),
 )

@@ -211,6 +211,19 @@ class WoundsBound(Event):
         return f"{state.name(self.id)}'s wounds are bound: {self.roll.describe()}, {self.healed} HP back"
 
 
+@attrs.frozen(kw_only=True)
+class TemporaryHealed(Event):
+    TYPE: ClassVar[str] = "bnb.temporary_healed"
+    id: str
+    hours: int
+    healed: int
+    woke: bool = False
+
+    def describe(self, state: FightState) -> str:
+        woke = ", and comes to" if self.woke else ""
+        return f"{state.name(self.id)} rests {self.hours} hour(s): {self.healed} temporary damage heals{woke}"
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     AttackRolled,
     Dropped,
@@ -222,4 +235,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     LuckyStreakUsed,
     LoyaltyChecked,
     WoundsBound,
+    TemporaryHealed,
 )

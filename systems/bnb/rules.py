@@ -20,6 +20,8 @@ every result can be overridden by a logged GM adjustment):
 - Lucky Streak re-rolls the Gambler's last failed save once; dismissing its
   prompt forfeits that re-roll.
 - Binding wounds is once per combatant per fight, after the fight has ended.
+- Temporary damage heals 1 HP per level (HD) an hour, as lethal damage
+  heals per day; a knocked-out combatant comes to when HP rise above 0.
 - A combatant dropped by a simultaneous actor (same initiative, DEX and
   level) still takes that round's turn, and may attack in it.
 - NPCs without a listed DEX count as DEX 10 for initiative ties; ½ HD counts
@@ -758,6 +760,20 @@ def _bind(state: FightState, cmd: C.BindWounds, dice: Roller) -> list[Event]:
     return [E.WoundsBound(id=c.id, roll=r, healed=min(r.total, d.lost, d.damage))]
 
 
+def _recover(state: FightState, cmd: C.Recover, dice: Roller) -> list[Event]:
+    c = _who(state, cmd.actor)
+    d: BnbData = c.data
+    if cmd.hours < 1:
+        raise Refused("rest at least 1 hour")
+    if d.status == DEAD:
+        raise Refused(f"{c.name} is dead")
+    if d.temp <= 0:
+        raise Refused(f"{c.name} has no temporary damage to heal")
+    healed = min(d.temp, max(1, d.level) * cmd.hours)
+    woke = d.status == KNOCKED_OUT and d.hp + healed > 0
+    return [E.TemporaryHealed(id=c.id, hours=cmd.hours, healed=healed, woke=woke)]
+
+
 _DECIDERS = {
     C.Attack: _attack,
     C.CritterAttacks: _critter,
@@ -769,6 +785,7 @@ _DECIDERS = {
     C.LuckyStreak: _lucky,
     C.LoyaltyCheck: _loyalty,
     C.BindWounds: _bind,
+    C.Recover: _recover,
 }
 
 
@@ -857,6 +874,10 @@ def evolve(state: FightState, event: Event) -> FightState:
     if isinstance(event, E.WoundsBound):
         d = state.get(event.id).data
         return _data(state, event.id, damage=d.damage - event.healed, lost=d.lost - event.healed, bound=True)
+    if isinstance(event, E.TemporaryHealed):
+        d = state.get(event.id).data
+        state = _data(state, event.id, temp=d.temp - event.healed)
+        return _data(state, event.id, status=OK) if event.woke else state
     if type(event) in E.EVENT_TYPES:
         raise UnknownEvent(f"Blood & Bullets has no rule for {event.TYPE}")
     return state

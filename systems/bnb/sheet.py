@@ -300,8 +300,8 @@ def check_sheet(kind: str, sheet: Mapping[str, Any], dice: Roller) -> tuple[dict
     """Check a sheet against the rules and roll its HP; the result is what make_data reads."""
     if "weapon" in sheet:
         raise Refused("a weapon is not a combatant: list it in a combatant's Weapons field")
-    if sheet.get("cls"):
-        return _check_class(sheet, dice)
+    if sheet.get("cls") or kind == PC:
+        return _check_class({**sheet, "cls": sheet.get("cls") or SHOOTIST}, dice)
     return _check_npc(sheet, dice)
 
 

@@ -403,3 +403,40 @@ def test_gm_adjusts_hp_and_shots():
     _refused(f, Adjust(id=dusty, field="shots:belt pistol", value=9), "above the most allowed")
     _refused(f, Adjust(id=dusty, field="armour", value=1), "no value 'armour'")
     assert Modifier  # the name is used by other tests
+
+
+def test_temporary_damage_heals_per_hour_and_the_knocked_out_come_to():
+    """Ruling: temporary damage heals per hour (1 HP per level/HD an hour); the knocked out come to above 0 HP."""
+    from systems.bnb.commands import Recover
+
+    f, _ = new_fight(15, 3)
+    doc = add_pc(f, "Doc", cls="Gambler")
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=2)
+    start(f)
+    f.do(Attack(actor=doc, target=lefty, weapon="fists"))
+    assert data(f, lefty).status == "knocked out" and data(f, lefty).hp == -1
+    f.do(EndFight())
+    (ev,) = f.do(Recover(actor=lefty, hours=1))
+    assert (ev.healed, ev.woke) == (1, False) and data(f, lefty).hp == 0
+    (ev,) = f.do(Recover(actor=lefty, hours=5))
+    assert (ev.healed, ev.woke) == (2, True) and data(f, lefty).status == "ok" and data(f, lefty).hp == 2
+    _refused(f, Recover(actor=lefty), "no temporary damage")
+
+
+def test_npc_weapon_plus_one_is_to_hit_and_damage():
+    """Ruling: the Gunfighter's "Pistol +1" is a belt pistol at +1 to hit and damage; "Pistol" is a belt pistol."""
+    f, _ = new_fight(10, 3)
+    dusty = add_pc(f, "Dusty", hp=12)
+    (gun,) = add_npc(f, "gunfighter")
+    start(f, {gun: 15, dusty: 10})
+    (_shot, atk) = f.do(Attack(actor=gun, target=dusty, distance=40))
+    assert {m.label: m.value for m in atk.parts} == {"to-hit": 1, "DEX": 0, "belt pistol +1": 1, "short range": 2}
+    assert atk.weapon == "belt pistol" and atk.amount == 3 + 1 and data(f, dusty).hp == 8
+
+
+def test_a_pc_without_a_class_is_a_shootist_by_default():
+    from tracker import AddCombatant
+
+    f, _ = new_fight()
+    f.do(AddCombatant(name="Kid", kind="pc", sheet={"hp": 5}))
+    assert data(f, "c1").cls == "Shootist"

@@ -22,6 +22,7 @@ from systems.bnb.events import (
     Reloaded,
     SaveRolled,
     ShotsFired,
+    TemporaryHealed,
     WoundsBound,
 )
 from tracker import AddCombatant, EndFight, NextTurn, RollInitiative, StartFight
@@ -193,6 +194,7 @@ def _samples() -> list:
         LoyaltyChecked(id="c2", leader=None, roll=Roll("3d6", "l", (1, 2, 3), (1, 2, 3), (), 0, 6), parts=(),
                        total=6, result="-1 on next loyalty check", next_mod=-1),
         WoundsBound(id="c2", roll=Roll("1d3", "b", (2,), (2,), (), 0, 2), healed=2),
+        TemporaryHealed(id="c2", hours=2, healed=2, woke=True),
     ]  # fmt: skip
 
 
