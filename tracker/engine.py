@@ -9,10 +9,12 @@ same however long the log is.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
+import cattrs
 
 from tracker import commands as C
 from tracker import events as E
@@ -46,6 +48,19 @@ def decide(system: System, state: FightState, command: Any, dice: Roller) -> lis
         if not isinstance(ev, E.Event):
             raise TypeError(f"decide returned a non-event: {ev!r}")
     return events
+
+
+def json_shape(value: Any, what: str = "value") -> Any:
+    """``value`` exactly as it will come back from the save file (tuples become lists).
+
+    Values that travel as plain JSON in events (sheets, GM adjustments) are
+    shaped so before they are applied, so the live state and the replayed one
+    are the same.
+    """
+    try:
+        return json.loads(json.dumps(cattrs.unstructure(value), ensure_ascii=False))
+    except (TypeError, ValueError):
+        raise Refused(f"the {what} {value!r} cannot be saved") from None
 
 
 def _need(state: FightState, cid: str | None, what: str = "combatant") -> Combatant:
@@ -299,8 +314,8 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
         if field == "group":
             value = str(value).strip() or None
         return [E.Adjusted(id=c.id, field=field, value=value, old=getattr(c, field), note=cmd.note)]
-    value = system.check_adjust(state, c, field, cmd.value)
-    old = getattr(c.data, field, None)
+    value = json_shape(system.check_adjust(state, c, field, cmd.value))
+    old = json_shape(getattr(c.data, field, None))
     if old == value:
         raise Refused(f"{c.name}'s {field} is already {value!r}")
     return [E.Adjusted(id=c.id, field=field, value=value, old=old, note=cmd.note)]

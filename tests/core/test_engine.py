@@ -354,3 +354,14 @@ def test_folding_the_log_without_undo_records_rebuilds_the_state() -> None:
     f = three()
     f.do(NextTurn())
     assert fold(toy, [e.event for e in f.entries]) == f.state
+
+
+def test_adjusted_values_are_shaped_as_the_save_will_give_them_back() -> None:
+    """Tuples become lists before they are applied, so live and replayed states agree."""
+    f = three()
+    events = f.do(Adjust(id="c1", field="group", value="Posse"))
+    assert events[0].old is None
+    f2 = fight()
+    f2.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8, "gear": ("rope", "lamp")}))
+    added = f2.entries[-1].event
+    assert added.sheet["gear"] == ["rope", "lamp"]
