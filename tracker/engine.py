@@ -104,7 +104,10 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
     next_id = state.next_id
     for each in names:
         checked, rolls = system.new_combatant(state, kind, sheet, dice)
-        events.append(E.CombatantAdded(id=f"c{next_id}", name=each, kind=kind, group=group, sheet=checked, rolls=rolls))
+        checked = json_shape(checked, "sheet")
+        events.append(
+            E.CombatantAdded(id=f"c{next_id}", name=each, kind=kind, group=group, sheet=checked, rolls=tuple(rolls))
+        )
         next_id += 1
     return events
 
