@@ -1,4 +1,14 @@
-"""Combatant records, sheet fields and sheet checks for Blood & Bullets."""
+"""Combatant records, sheet fields and sheet checks for Blood & Bullets.
+
+Rulings made here (the book is silent):
+- A Shootist's Sure Shot / a Trailblazer's Close Fighter left blank is the
+  first fitting weapon carried; Gamblers choose none.
+- Table 12's "1 or 2" / "5 or 6" capacities are the most a gun holds (derringer
+  and scattergun 2, belt pistol 6); the sheet can load fewer.
+- A PC sheet without a class is a Shootist's; an NPC sheet with a class is
+  built from the class tables (a levelled "renowned gunslinger").
+- NPC HP are at least 1.
+"""
 
 from __future__ import annotations
 
