@@ -1,0 +1,476 @@
+"""Replay: a saved fight, read-only, at any point of its log.
+
+The fight screen's layout (initiative list, detail pane, log) shows the state
+after the first ``position`` entries of the log.  The position moves one event,
+one GM action or one round at a time, to the start or the end, or to any log
+line chosen in the log.  Undone actions stay in the log, struck through; event
+steps go into them, and with "skip undone" (z) steps pass over them as if the
+mistake had never been made.  From any point the fight can go on in a new
+file (the original is never changed), and the summary and the Markdown recap
+are one key away.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from pathlib import Path
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
+from textual.message import Message
+from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import DataTable, Footer, Static
+
+import saves
+from saves.export import recap
+from screens.widgets.detail import DetailPane
+from screens.widgets.initiative import InitiativeList
+from tracker.errors import TrackerError
+from tracker.events import Redone, TurnEnded, Undone
+from tracker.model import FightState
+from tracker.replay import Timeline
+
+
+def _b(key: str, action: str, description: str, show: bool = False, display: str | None = None) -> Binding:
+    return Binding(key, action, description, show=show, key_display=display, priority=True, id=f"replay.{action}")
+
+
+class Skipper:
+    """Where a step lands when undone actions are stepped over instead of into."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self.timeline = timeline
+        self.undos: dict[int, list[int]] = {}  # action -> indexes of its Undone entries
+        self.applies: dict[int, list[int]] = {}  # action -> indexes where it takes effect (first entry, Redone)
+        for i, entry in enumerate(timeline.entries):
+            ev = entry.event
+            if isinstance(ev, Undone):
+                self.undos.setdefault(ev.action, []).append(i)
+            elif isinstance(ev, Redone):
+                self.applies.setdefault(ev.action, []).append(i)
+            elif i == 0 or timeline.entries[i - 1].action != entry.action:
+                self.applies.setdefault(entry.action, []).append(i)
+
+    def forward(self, position: int) -> int:
+        """Past every action (or redo) at ``position`` that a later undo takes back."""
+        entries = self.timeline.entries
+        while position < len(entries):
+            ev = entries[position].event
+            action = ev.action if isinstance(ev, Redone) else entries[position].action
+            if isinstance(ev, Undone) or action not in self.undos:
+                return position
+            later = self.undos[action]
+            k = bisect_left(later, position)
+            if k == len(later):
+                return position
+            position = later[k] + 1
+        return position
+
+    def back(self, position: int) -> int:
+        """Before every undo just behind ``position`` and the action it took back."""
+        entries = self.timeline.entries
+        while position > 0:
+            ev = entries[position - 1].event
+            if not isinstance(ev, Undone):
+                return position
+            starts = self.applies.get(ev.action, [])
+            k = bisect_right(starts, position - 1) - 1
+            if k < 0:
+                return position
+            position = starts[k]
+        return position
+
+
+class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
+    """Every line of the log, drawn line by line (the log may hold 100,000 events).
+
+    Lines after the position are dimmed, the last line applied is marked ▶,
+    undone actions are struck through.  Up and down move the cursor; Enter or a
+    click jumps the replay to the chosen line.
+    """
+
+    COMPONENT_CLASSES = {"replay-log--cursor", "replay-log--future", "replay-log--now", "replay-log--meta"}
+    DEFAULT_CSS = """
+    ReplayLog { border: round $primary-muted; border-title-color: $text-muted; background: $surface; overflow-x: hidden; }
+    ReplayLog:focus { border: round $primary; }
+    ReplayLog > .replay-log--cursor { background: $block-cursor-blurred-background; }
+    ReplayLog:focus > .replay-log--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+    ReplayLog > .replay-log--future { color: $text-muted; text-style: dim; }
+    ReplayLog > .replay-log--now { text-style: bold; color: $text-accent; }
+    ReplayLog > .replay-log--meta { text-style: italic; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Line up", show=False),
+        Binding("down", "cursor(1)", "Line down", show=False),
+        Binding("ctrl+up", "cursor(-10)", "10 lines up", show=False),
+        Binding("ctrl+down", "cursor(10)", "10 lines down", show=False),
+        Binding("enter", "choose", "Jump to line", show=False, id="replay.jump_line"),
+    ]
+
+    class Chosen(Message):
+        """The GM chose log line ``index``: show the state after it."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, timeline: Timeline, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.timeline = timeline
+        self.position = 0
+        self.cursor = 0
+        self._texts: dict[int, str] = {}
+        self._action_first = [timeline.entries[i].action for i in timeline.action_starts]
+        self.border_title = "Log"
+        self.virtual_size = Size(1, len(timeline))
+
+    # -- what a line says ------------------------------------------------------
+    def line_text(self, i: int) -> str:
+        text = self._texts.get(i)
+        if text is None:
+            text = self._describe(i)
+            if len(self._texts) > 5000:
+                self._texts.clear()
+            self._texts[i] = text
+        return text
+
+    def _describe(self, i: int) -> str:
+        t = self.timeline
+        ev = t.entries[i].event
+        try:
+            if isinstance(ev, Undone | Redone):
+                word = "undone" if isinstance(ev, Undone) else "redone"
+                return f"{word}: {self._action_text(ev.action)}"
+            text = t.describe(i)
+        except Exception as e:  # a plug-in's describe must not take the screen down
+            return f"{type(ev).__name__} ({type(e).__name__} while describing it)"
+        if t.is_undone(i):
+            text += "  (undone)"
+        elif t.entries[i].action in t.ever_undone:
+            text += "  (undone, then redone)"
+        return text
+
+    def _action_text(self, action: int) -> str:
+        k = bisect_left(self._action_first, action)
+        if k == len(self._action_first) or self._action_first[k] != action:
+            return f"action {action}"
+        start = self.timeline.action_starts[k]
+        end = self.timeline.action_starts[k + 1] if k + 1 < len(self.timeline.action_starts) else len(self.timeline)
+        parts = [self.timeline.describe(j) for j in range(start, min(end, start + 2))]
+        return "; ".join(parts) + (" …" if end - start > 2 else "")
+
+    def render_line(self, y: int) -> Strip:
+        scroll_y = self.scroll_offset.y
+        i = scroll_y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if i >= len(self.timeline) or width <= 0:
+            return Strip.blank(width, base)
+        t = self.timeline
+        entry = t.entries[i]
+        now = i == self.position - 1
+        style = Style()
+        if i >= self.position:
+            style += self.get_component_rich_style("replay-log--future")
+        elif now:
+            style += self.get_component_rich_style("replay-log--now")
+        if isinstance(entry.event, Undone | Redone | TurnEnded):
+            style += self.get_component_rich_style("replay-log--meta")
+        if t.is_undone(i):
+            style += Style(strike=True)
+        line = Text(f"{'▶' if now else ' '}{entry.seq:>6} ", style=style)
+        line.append(self.line_text(i), style=style)
+        line.truncate(width, overflow="ellipsis", pad=True)
+        if i == self.cursor:
+            line.stylize(self.get_component_rich_style("replay-log--cursor", partial=True))
+        return Strip(line.render(self.app.console), width).apply_style(base)
+
+    # -- moving ----------------------------------------------------------------
+    def show_position(self, position: int) -> None:
+        """Mark the last line applied and bring it to the middle, so the lines to come show too."""
+        self.position = position
+        self.move_cursor(max(position - 1, 0), center=True)
+
+    def move_cursor(self, index: int, center: bool = False) -> None:
+        n = len(self.timeline)
+        self.cursor = max(0, min(index, n - 1)) if n else 0
+        height = self.scrollable_content_region.height or 1
+        top = self.scroll_offset.y
+        if center:
+            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True)
+        elif self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(1, len(self.timeline))
+        self.move_cursor(self.cursor, center=True)
+
+    def action_cursor(self, by: int) -> None:
+        self.move_cursor(self.cursor + by)
+
+    def action_choose(self) -> None:
+        if len(self.timeline):
+            self.post_message(self.Chosen(self.cursor))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        i = self.scroll_offset.y + offset.y
+        if 0 <= i < len(self.timeline):
+            self.move_cursor(i)
+            self.post_message(self.Chosen(i))
+
+
+class ReplayScreen(Screen[None]):
+    """``ReplayScreen(path)`` loads the fight at once; a bad file raises TrackerError (the app shows it)."""
+
+    CSS_PATH = Path(__file__).with_name("replay.tcss")
+    BINDINGS = [
+        _b("right,l", "step(1)", "Step", True, "→"),
+        _b("left,h", "step(-1)", "Back", True, "←"),
+        _b("right_square_bracket,shift+right", "action(1)", "Action", True, "]"),
+        _b("left_square_bracket,shift+left", "action(-1)", "Back action", False, "["),
+        _b("pagedown,greater_than_sign", "round(1)", "Round", True, "PgDn"),
+        _b("pageup,less_than_sign", "round(-1)", "Back round", False, "PgUp"),
+        _b("home,g", "start", "Start", False, "Home"),
+        _b("end,G", "end", "End", False, "End"),
+        _b("z", "toggle_skip", "Skip undone", False),
+        _b("c", "continue_here", "Continue here", True),
+        _b("s", "summary", "Summary", True),
+        _b("e", "export", "Export", True),
+        _b("escape", "back", "Back to start", False, "esc"),
+        _b("f1,question_mark", "help", "Help", True, "?"),
+    ]
+
+    def __init__(self, path: Path | str, position: int | None = None) -> None:
+        super().__init__()
+        self.path = Path(path)
+        try:
+            self.loaded = saves.load(self.path)
+            self.timeline = Timeline(self.loaded.system, self.loaded.entries)
+        except TrackerError:
+            raise
+        except Exception as e:  # a plug-in or a file the loader did not expect: still a clear message
+            raise TrackerError(f"cannot replay {self.path.name}: {type(e).__name__}: {e}") from None
+        self.system = self.loaded.system
+        self.skipper = Skipper(self.timeline)
+        self.skip_undone = False
+        self.position = 0 if position is None else max(0, min(position, len(self.timeline)))
+        self._summary_shown_at_end = False
+
+    # -- layout ------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("", id="bar", markup=False)
+        yield Static("", id="notice", markup=False)
+        yield Static("", id="prompts", markup=False)
+        with Horizontal(id="main"):
+            yield InitiativeList(self.system, id="order")
+            with Vertical(id="side"):
+                yield DetailPane(self.system, id="detail")
+                yield Static(
+                    "→ ← event · ] [ action · PgDn PgUp round · Home End · Enter on a log line jumps there",
+                    id="keys",
+                    markup=False,
+                )
+        yield ReplayLog(self.timeline, id="log")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        log = self.query_one(ReplayLog)
+        log.border_subtitle = f"replay of {self.path.name} (read-only)"
+        notice = self.query_one("#notice", Static)
+        if self.loaded.warnings:
+            notice.update("⚠ Damaged file: " + "; ".join(self.loaded.warnings))
+            for w in self.loaded.warnings:
+                self.notify(w, title="Damaged file", severity="warning", timeout=10)
+        notice.display = bool(self.loaded.warnings)
+        self.goto(self.position)
+        log.focus()
+
+    @property
+    def state(self) -> FightState:
+        return self.timeline.state_at(self.position)
+
+    def bar_text(self) -> str:
+        s = self.state
+        n = len(self.timeline)
+        if s.ended:
+            phase = "the fight is over"
+        elif not s.started:
+            phase = "setup"
+        else:
+            phase = ("surprise round" if s.round == 0 else f"round {s.round}") + f" · turn: {s.name(s.current)}"
+        where = "start" if self.position == 0 else ("end" if self.position == n else f"event {self.position}")
+        skip = " · skipping undone" if self.skip_undone else ""
+        return f"REPLAY · {self.system.name} · {where} of {n} · {phase}{skip}"
+
+    # -- showing a point of the log --------------------------------------------
+    def goto(self, position: int) -> None:
+        """Show the state after the first ``position`` entries (O(1) in the length of the log)."""
+        n = len(self.timeline)
+        arrived = position >= n and self.position < n
+        self.position = max(0, min(position, n))
+        s = self.state
+        table = self.query_one(InitiativeList)
+        table.show(s)
+        if s.current is not None:
+            table.select(s.current)
+        self.query_one(DetailPane).show(s, table.selected)
+        self.query_one("#bar", Static).update(self.bar_text())
+        prompts = self.query_one("#prompts", Static)
+        if s.prompts:
+            prompts.update("\n".join(f"⚠ {p.text}" for p in s.prompts))
+        prompts.display = bool(s.prompts)
+        self.query_one(ReplayLog).show_position(self.position)
+        if arrived and n and not self._summary_shown_at_end:
+            self._summary_shown_at_end = True
+            self.action_summary()
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.query_one(DetailPane).show(self.state, event.row_key.value)
+
+    @on(ReplayLog.Chosen)
+    def _chosen(self, event: ReplayLog.Chosen) -> None:
+        self.goto(event.index + 1)
+
+    # -- navigation --------------------------------------------------------------
+    def action_step(self, by: int) -> None:
+        p = self.position
+        if self.skip_undone:
+            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+            p = max(0, min(p + by, len(self.timeline)))
+            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+        else:
+            p += by
+        self._move(p)
+
+    def action_action(self, by: int) -> None:
+        t = self.timeline
+        p = self.position
+        if self.skip_undone:
+            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+        p = t.next_action(p) if by > 0 else t.prev_action(p)
+        if self.skip_undone:
+            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+        self._move(p)
+
+    def action_round(self, by: int) -> None:
+        t = self.timeline
+        self._move(t.next_round(self.position) if by > 0 else t.prev_round(self.position))
+
+    def action_start(self) -> None:
+        self._move(0)
+
+    def action_end(self) -> None:
+        self._move(len(self.timeline))
+
+    def _move(self, position: int) -> None:
+        position = max(0, min(position, len(self.timeline)))
+        if position == self.position:
+            self.app.bell()
+            return
+        self.goto(position)
+
+    def action_toggle_skip(self) -> None:
+        self.skip_undone = not self.skip_undone
+        self.notify(
+            "Steps pass over undone actions." if self.skip_undone else "Steps go into undone actions.",
+            title="Undone actions",
+        )
+        self.query_one("#bar", Static).update(self.bar_text())
+
+    # -- review ------------------------------------------------------------------
+    def action_summary(self) -> None:
+        from screens.summary import SummaryScreen
+        from tracker.summary import summarize
+
+        self.app.push_screen(SummaryScreen(summarize(self.timeline, self.position), self.system.name))
+
+    def recap_path(self) -> Path:
+        return self.path.with_name(f"{self.path.stem}-recap.md")
+
+    def action_export(self) -> None:
+        target = self.recap_path()
+        try:
+            target.write_text(recap(self.loaded), encoding="utf-8")
+        except OSError as e:
+            self.notify(f"cannot write {target}: {e.strerror or e}", title="Not exported", severity="error")
+            return
+        except Exception as e:  # a plug-in failing to describe its events
+            self.notify(f"the recap failed: {type(e).__name__}: {e}", title="Not exported", severity="error")
+            return
+        self.notify(f"Recap written to {target}", title="Export", timeout=8)
+
+    def action_continue_here(self) -> None:
+        from screens.dialogs.confirm import ConfirmDialog
+
+        n = len(self.timeline)
+        upto = self.timeline.end_of_action(self.position)
+        where = "the end" if upto >= n else f"event {upto} of {n}"
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.continue_from(self.position)
+
+        self.app.push_screen(
+            ConfirmDialog(f"Go on playing from {where} in a new file? ({self.path.name} is not changed)"), answer
+        )
+
+    def continue_from(self, position: int) -> None:
+        """A new fight file with the log up to ``position`` (to the end of its action), played on in the fight screen."""
+        from screens.fight import FightScreen
+
+        try:
+            fight = saves.continue_from(self.path, position)
+        except TrackerError as e:
+            self.notify(str(e), title="Cannot continue", severity="error", timeout=8)
+            return
+        app = self.app
+        old = getattr(app, "fight", None)
+        if old is not None:
+            old.close()
+        app.fight = fight  # type: ignore[attr-defined]
+        app.switch_screen(FightScreen(fight))
+        app.notify(f"Continuing in {fight.path.name}; {self.path.name} is unchanged.", title="New file", timeout=8)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def help_text(self) -> str:
+        keys = [
+            "  →  l        one event forward        ←  h        one event back",
+            "  ]  shift+→  one GM action forward    [  shift+←  one GM action back",
+            "  PgDn  >     one round forward        PgUp  <     one round back",
+            "  Home  g     the start                End  G      the end",
+            "  ↑ ↓         choose a log line        Enter       show the state after it (a click too)",
+            "  z           skip undone actions (steps pass over them) / step into them",
+            "  tab         the initiative list: ↑ ↓ show a combatant in the detail pane",
+            "  c           continue from here in a new file (the original stays as it is)",
+            "  s           summary of the fight up to here (also shown at the end)",
+            "  e           export the Markdown recap next to the save",
+            "  esc         back to the start screen    ctrl+t theme    q quit",
+        ]
+        marks = [
+            "In the log: ▶ marks the last event shown; later lines are dimmed;",
+            "struck-through lines belong to actions the GM undid (and did not redo).",
+        ]
+        head = f"Replay of {self.path} — read-only: nothing here changes the file."
+        warn = [f"Warning: {w}" for w in self.loaded.warnings]
+        return "\n".join([head, *warn, "", "Keys", *keys, "", *marks])
+
+    def action_help(self) -> None:
+        from screens.dialogs.help import HelpDialog
+
+        self.app.push_screen(HelpDialog(f"Help: replay ({self.system.name})", self.help_text()))
