@@ -1,7 +1,11 @@
-"""Fixtures for the app tests: the toy system, a fixed data folder, no cursor blink."""
+"""Fixtures for the app tests: a data folder per test, a fixed one for snapshots, no cursor blink.
+
+The toy system is registered for every test by tests/conftest.py.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,29 +13,36 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from tests.support import toy
-from tracker import registry
-
-FIXED_ROOT = Path("/tmp/tracker-ui-tests")
+FIXED_ROOT = Path("/tmp/tracker-ui-snapshots")
 
 
 @pytest.fixture(autouse=True)
-def toy_system() -> Iterator[None]:
-    registry.register(toy.system)
-    yield
-    registry.unregister(toy.system.id)
-
-
-@pytest.fixture(autouse=True)
-def data_dir(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A fixed-name folder per test, so paths on screen are the same on every run."""
-    name = request.node.name.replace("[", "-").replace("]", "").replace("/", "-")[:60]
-    folder = FIXED_ROOT / name
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    folder.mkdir()
     monkeypatch.setenv("TRACKER_DATA_DIR", str(folder))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    return folder
+
+
+@pytest.fixture
+def fixed_data_dir(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A fixed-name folder, so paths on screen are the same on every run.
+
+    A lock keeps two test runs on one machine from sharing it at the same time.
+    """
+    FIXED_ROOT.mkdir(parents=True, exist_ok=True)
+    with open(FIXED_ROOT / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        name = request.node.name.replace("[", "-").replace("]", "").replace("/", "-")[:60]
+        folder = FIXED_ROOT / name
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        monkeypatch.setenv("TRACKER_DATA_DIR", str(folder))
+        try:
+            yield folder
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)
