@@ -14,7 +14,7 @@ from math import comb
 
 import attrs
 
-from tracker.dice import DiceError, parse
+from tracker.dice import DiceError, Roll, parse
 from tracker.engine import Entry
 from tracker.events import Event, Redone, RoundStarted, TurnStarted, Undone
 from tracker.model import PC, FightState
@@ -176,11 +176,30 @@ def in_effect(entries: tuple[Entry, ...], upto: int) -> Iterator[int]:
     return iter(out)
 
 
-def _rolls_of(event: Event) -> tuple:
+def _rolls_of(event: Event) -> tuple[Roll, ...]:
+    """The event's ``rolls()``; if it names none, rolls nested in its records (a save's roll, say)."""
     try:
-        return event.rolls()
+        found = tuple(event.rolls())
     except Exception:
-        return ()
+        found = ()
+    if found:
+        return found
+    out: list[Roll] = []
+    _nested_rolls(event, out, 0)
+    return tuple(out)
+
+
+def _nested_rolls(value: object, out: list[Roll], depth: int) -> None:
+    if isinstance(value, Roll):
+        out.append(value)
+    elif depth > 3:
+        return
+    elif isinstance(value, tuple | list):
+        for v in value:
+            _nested_rolls(v, out, depth + 1)
+    elif attrs.has(type(value)):
+        for f in attrs.fields(type(value)):
+            _nested_rolls(getattr(value, f.name), out, depth + 1)
 
 
 def _actor_of(event: Event, tally: Tally | None, state: FightState) -> str | None:
@@ -205,6 +224,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
     harm_by_round: dict[int, dict[str, int]] = {}
     totals = {"rolls": 0, "above": 0, "below": 0, "even": 0}
     actions: set[int] = set()
+    last_actor: dict[int, str] = {}
     events = 0
 
     def bump(cid: str | None, key: str, by: int = 1) -> None:
@@ -234,7 +254,14 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
             tally = system.tally(before, ev)
         except Exception:  # a plug-in bug must not take the summary down
             tally = None
+        if tally is not None and tally.actor is None and tally.target:
+            # harm or a fall with no actor named (an injury marked after an attack): the action's last actor
+            last = last_actor.get(entry.action)
+            if last is not None and last != tally.target:
+                tally = attrs.evolve(tally, actor=last)
         actor = _actor_of(ev, tally, before)
+        if tally is not None and tally.actor:
+            last_actor[entry.action] = tally.actor
         for r in _rolls_of(ev):
             mean = expected(r.expr)
             if mean is None:
@@ -255,6 +282,8 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
             bump(tally.actor, "harm_dealt", tally.harm)
             bump(tally.target, "harm_taken", tally.harm)
             side = side_of(before, tally.actor)
+            if side == OTHER and tally.target:  # no actor known: the other side of the one harmed
+                side = {"pc": "npc", "npc": "pc"}.get(side_of(before, tally.target), OTHER)
             by_side = harm_by_round.setdefault(before.round, {})
             by_side[side] = by_side.get(side, 0) + tally.harm
         if tally.fell and tally.target and tally.target not in fell_round:
