@@ -35,6 +35,7 @@ class Timeline:
         done: list[_Step] = []
         undone: list[_Step] = []
         ever_undone: set[int] = set()
+        taken_back: set[int] = set()  # undone and not redone, even once a new action ends the redo
         action_starts: list[int] = []
         round_starts: list[int] = []
         s = self.initial
@@ -50,6 +51,7 @@ class Timeline:
                 step = done.pop()
                 undone.append(step)
                 ever_undone.add(step.action)
+                taken_back.add(step.action)
                 s = step.before
                 states.append(s)
                 i += 1
@@ -59,6 +61,7 @@ class Timeline:
                     raise LogError(f"event {self.entries[i].seq}: redo of action {ev.action} out of order")
                 step = undone.pop()
                 done.append(step)
+                taken_back.discard(step.action)
                 s = step.after
                 states.append(s)
                 i += 1
@@ -76,7 +79,7 @@ class Timeline:
         self.states: tuple[FightState, ...] = tuple(states)
         self.action_starts: tuple[int, ...] = tuple(action_starts)
         self.round_starts: tuple[int, ...] = tuple(round_starts)
-        self.undone_actions: frozenset[int] = frozenset(st.action for st in undone)
+        self.undone_actions: frozenset[int] = frozenset(taken_back)
         self.ever_undone: frozenset[int] = frozenset(ever_undone)
 
     def __len__(self) -> int:
