@@ -94,7 +94,7 @@ class Codec:
 
     def __init__(self, system: System) -> None:
         self.system = system
-        self.converter = cattrs.Converter()
+        self.converter = cattrs.Converter(detailed_validation=False)
         _fast_tuples(self.converter)
         self.types: dict[str, type[Event]] = {}
         for cls in (*CORE_EVENTS, *system.event_types):

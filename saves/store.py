@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections.abc import Sequence
@@ -163,7 +164,18 @@ def load(path: str | Path) -> Loaded:
     A torn last line (or a last action cut short) is dropped with a warning;
     any other damage raises LoadError naming the line.  The file is not changed.
     """
-    p = Path(path)
+    # Loading makes many small objects and no reference cycles: the cyclic
+    # garbage collector would only scan the growing heap again and again.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(Path(path))
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load(p: Path) -> Loaded:
     try:
         data = p.read_bytes()
     except FileNotFoundError:

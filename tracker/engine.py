@@ -20,10 +20,11 @@ from tracker import commands as C
 from tracker import events as E
 from tracker.dice import Roller, SeededRoller
 from tracker.errors import Refused, TrackerError, UnknownEvent
-from tracker.model import KINDS, Combatant, FightState
+from tracker.model import KINDS, Combatant, FightState, changed
 from tracker.plugin import System, initiative_events
 
 CORE_FIELDS = ("name", "group", "kind", "initiative")
+RECENT_NOTES = 20  # the state keeps the latest notes; every note stays in the log
 
 
 def initial_state(system: System) -> FightState:
@@ -383,7 +384,7 @@ def _ev_added(system: System, s: FightState, e: E.CombatantAdded) -> FightState:
     c = Combatant(id=e.id, name=e.name, kind=e.kind, group=e.group, data=system.make_data(e.kind, e.sheet))
     num = int(e.id[1:]) if e.id[1:].isdigit() else 0
     order = s.order + (e.id,) if s.started else s.order
-    return attrs.evolve(s, combatants=s.combatants + (c,), next_id=max(s.next_id, num + 1), order=order)
+    return changed(s, combatants=s.combatants + (c,), next_id=max(s.next_id, num + 1), order=order)
 
 
 def _ev_removed(system: System, s: FightState, e: E.CombatantRemoved) -> FightState:
@@ -394,7 +395,7 @@ def _ev_removed(system: System, s: FightState, e: E.CombatantRemoved) -> FightSt
     order = s.order[:idx] + s.order[idx + 1 :]
     turn = s.turn - 1 if idx < s.turn else s.turn
     ties = tuple(g for g in (tuple(i for i in g if i != e.id) for g in s.ties) if len(g) > 1)
-    return attrs.evolve(s, order=order, turn=max(turn, 0), ties=ties)
+    return changed(s, order=order, turn=max(turn, 0), ties=ties)
 
 
 def _ev_renamed(system: System, s: FightState, e: E.CombatantRenamed) -> FightState:
@@ -408,24 +409,24 @@ def _ev_init(system: System, s: FightState, e: E.InitiativeSet) -> FightState:
 def _ev_order(system: System, s: FightState, e: E.OrderSet) -> FightState:
     cur = s.current
     turn = e.order.index(cur) if cur is not None and cur in e.order else s.turn
-    return attrs.evolve(s, order=e.order, ties=e.ties, turn=turn)
+    return changed(s, order=e.order, ties=e.ties, turn=turn)
 
 
 def _ev_started(system: System, s: FightState, e: E.FightStarted) -> FightState:
-    return attrs.evolve(s, started=True, surprise=e.surprise)
+    return changed(s, started=True, surprise=e.surprise)
 
 
 def _ev_round(system: System, s: FightState, e: E.RoundStarted) -> FightState:
     if any(c.held for c in s.combatants):
-        s = attrs.evolve(s, combatants=tuple(attrs.evolve(c, held=False) if c.held else c for c in s.combatants))
-    return attrs.evolve(s, round=e.round, interrupted=None)
+        s = changed(s, combatants=tuple(changed(c, held=False) if c.held else c for c in s.combatants))
+    return changed(s, round=e.round, interrupted=None)
 
 
 def _ev_turn(system: System, s: FightState, e: E.TurnStarted) -> FightState:
     if not 0 <= e.index < len(s.order) or s.order[e.index] != e.id:
         raise UnknownEvent(f"turn of {e.id} at place {e.index} does not match the order")
     interrupted = None if e.resumed else s.interrupted
-    return attrs.evolve(s, turn=e.index, interrupted=interrupted)
+    return changed(s, turn=e.index, interrupted=interrupted)
 
 
 def _ev_same(system: System, s: FightState, e: E.Event) -> FightState:
@@ -442,42 +443,42 @@ def _ev_act_now(system: System, s: FightState, e: E.HeldActionTaken) -> FightSta
     at = order.index(cur) if cur in order else s.turn
     order.insert(at, e.id)
     s = s.update(e.id, held=False)
-    return attrs.evolve(s, order=tuple(order), turn=at, interrupted=cur)
+    return changed(s, order=tuple(order), turn=at, interrupted=cur)
 
 
 def _ev_cond_added(system: System, s: FightState, e: E.ConditionAdded) -> FightState:
     c = s.get(e.id)
-    return s.replace(attrs.evolve(c, conditions=c.conditions + (e.condition,)))
+    return s.replace(changed(c, conditions=c.conditions + (e.condition,)))
 
 
 def _ev_cond_removed(system: System, s: FightState, e: E.ConditionRemoved) -> FightState:
     c = s.get(e.id)
-    return s.replace(attrs.evolve(c, conditions=tuple(x for x in c.conditions if x.name != e.name)))
+    return s.replace(changed(c, conditions=tuple(x for x in c.conditions if x.name != e.name)))
 
 
 def _ev_adjusted(system: System, s: FightState, e: E.Adjusted) -> FightState:
     c = s.get(e.id)
     if e.field in CORE_FIELDS:
-        return s.replace(attrs.evolve(c, **{e.field: e.value}))
+        return s.replace(changed(c, **{e.field: e.value}))
     return s.replace(system.adjust(s, c, e.field, e.value))
 
 
 def _ev_note(system: System, s: FightState, e: E.NoteAdded) -> FightState:
-    return attrs.evolve(s, notes=s.notes + (e.text,))
+    return changed(s, notes=(*s.notes[-(RECENT_NOTES - 1) :], e.text))
 
 
 def _ev_prompt(system: System, s: FightState, e: E.PromptRaised) -> FightState:
     if any(p.id == e.prompt.id for p in s.prompts):
         return s
-    return attrs.evolve(s, prompts=s.prompts + (e.prompt,))
+    return changed(s, prompts=s.prompts + (e.prompt,))
 
 
 def _ev_prompt_done(system: System, s: FightState, e: E.PromptResolved) -> FightState:
-    return attrs.evolve(s, prompts=tuple(p for p in s.prompts if p.id != e.prompt_id))
+    return changed(s, prompts=tuple(p for p in s.prompts if p.id != e.prompt_id))
 
 
 def _ev_ended(system: System, s: FightState, e: E.FightEnded) -> FightState:
-    return attrs.evolve(s, ended=True)
+    return changed(s, ended=True)
 
 
 _EVOLVERS: dict[type, Callable[..., FightState]] = {
@@ -616,21 +617,64 @@ class Fight:
     def load(self, entries: Iterable[Entry]) -> None:
         """Replay saved entries (grouped by action) without writing them again.
 
-        A log that does not replay raises LogError whose ``seq`` names the
-        first event of the action that failed.
+        This is the hot path of loading a save, so it folds inline; it checks
+        exactly what ``_take`` checks.  A log that does not replay raises
+        LogError whose ``seq`` names the first event of the action that failed.
         """
-        group: list[Entry] = []
-        action = None
-        for entry in entries:
-            if entry.action != action:
-                if group:
-                    self._replay(group)
-                group = [entry]
-                action = entry.action
-            else:
-                group.append(entry)
-        if group:
-            self._replay(group)
+        items = entries if isinstance(entries, (list, tuple)) else list(entries)
+        n = len(items)
+        i = 0
+        system = self.system
+        handlers = _EVOLVERS
+        sys_evolve = system.evolve
+        own = frozenset(system.event_types)
+        done, undone = self._done, self._undone
+        while i < n:
+            first = items[i]
+            action = first.action
+            j = i + 1
+            while j < n and items[j].action == action:
+                j += 1
+            ev = first.event
+            if type(ev) is E.Undone or type(ev) is E.Redone or first.seq != self._next_seq:
+                self._replay(list(items[i:j]))
+                i = j
+                continue
+            if action < self._next_action:
+                self._replay(list(items[i:j]))  # raises with the reason
+            state = before = self.state
+            seq = first.seq
+            try:
+                for k in range(i, j):
+                    entry = items[k]
+                    if entry.seq != seq:
+                        raise LogError(f"event {entry.seq} out of sequence: expected {seq}")
+                    seq += 1
+                    ev = entry.event
+                    handler = handlers.get(type(ev))
+                    if handler is not None:
+                        state = sys_evolve(handler(system, state, ev), ev)
+                    elif type(ev) in own:
+                        state = sys_evolve(state, ev)
+                    else:
+                        if isinstance(ev, (E.Undone, E.Redone)):
+                            raise LogError(f"event {entry.seq}: an undo or redo must stand alone in its action")
+                        raise UnknownEvent(f"no rule applies the event {type(ev).__name__} ({ev.TYPE!r})")
+            except LogError as e:
+                e.seq = first.seq
+                raise
+            except (TrackerError, KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
+                err = LogError(f"event {first.seq} does not apply: {type(e).__name__}: {e}")
+                err.seq = first.seq
+                raise err from None
+            done.append(Step(action, tuple([x.event for x in items[i:j]]), before, state))
+            if undone:
+                undone.clear()
+            self.entries.extend(items[i:j])
+            self.state = state
+            self._next_seq = seq
+            self._next_action = action + 1
+            i = j
 
     def _replay(self, group: list[Entry]) -> None:
         try:

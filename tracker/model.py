@@ -2,9 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
+
+_changers: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def changed(inst: Any, **changes: Any) -> Any:
+    """A copy of a frozen attrs record with some fields changed (like ``attrs.evolve``).
+
+    Folding a long log calls this for nearly every event, so it uses a small
+    per-class function that copies the slots directly; it skips ``__init__``,
+    which is safe for these records because none has validators or converters.
+    """
+    cls = type(inst)
+    fn = _changers.get(cls)
+    if fn is None:
+        fn = _changers[cls] = _make_changer(cls)
+    return fn(inst, changes)
+
+
+def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    fields = attrs.fields(cls)
+    if any(f.validator or f.converter for f in fields) or not getattr(cls, "__slots__", None):
+        return lambda inst, changes: attrs.evolve(inst, **changes)
+    names = [f.name for f in fields]
+    lines = [
+        "def change(inst, changes):",
+        "    if not changes.keys() <= known:",
+        "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(set(changes) - known)}')",
+        "    new = new_(cls)",
+        "    get = changes.get",
+    ]
+    lines += [f"    set_(new, {n!r}, get({n!r}, inst.{n}))" for n in names]
+    lines.append("    return new")
+    # generated from the class's own field names (identifiers), never from data
+    namespace = {"cls": cls, "known": frozenset(names), "new_": object.__new__, "set_": object.__setattr__}
+    exec("\n".join(lines), namespace)
+    return namespace["change"]
+
 
 PC = "pc"
 NPC = "npc"
@@ -87,7 +125,7 @@ class FightState:
     started: bool = False
     ended: bool = False
     prompts: tuple[Prompt, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # the latest notes (all of them are in the log)
     next_id: int = 1
     data: Any = None  # the system's fight-level record
 
@@ -139,11 +177,11 @@ class FightState:
     # -- changes (used by evolve functions) ------------------------------
     def replace(self, combatant: Combatant) -> FightState:
         cid = combatant.id
-        return attrs.evolve(self, combatants=tuple(combatant if c.id == cid else c for c in self.combatants))
+        return changed(self, combatants=tuple([combatant if c.id == cid else c for c in self.combatants]))
 
     def update(self, cid: str, **changes: Any) -> FightState:
-        return self.replace(attrs.evolve(self.get(cid), **changes))
+        return self.replace(changed(self.get(cid), **changes))
 
     def update_data(self, cid: str, **changes: Any) -> FightState:
         c = self.get(cid)
-        return self.replace(attrs.evolve(c, data=attrs.evolve(c.data, **changes)))
+        return self.replace(changed(c, data=changed(c.data, **changes)))

@@ -18,7 +18,7 @@ from tracker.commands import Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
-from tracker.model import NPC, PC, Combatant, FightState
+from tracker.model import NPC, PC, Combatant, FightState, changed
 
 
 @attrs.frozen(kw_only=True)
@@ -179,7 +179,7 @@ class BaseSystem:
 
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
         """Apply a checked adjustment (pure); default sets the attribute on the data record."""
-        return attrs.evolve(combatant, data=attrs.evolve(combatant.data, **{field: value}))
+        return changed(combatant, data=changed(combatant.data, **{field: value}))
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         return None

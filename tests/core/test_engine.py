@@ -365,3 +365,12 @@ def test_adjusted_values_are_shaped_as_the_save_will_give_them_back() -> None:
     f2.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8, "gear": ("rope", "lamp")}))
     added = f2.entries[-1].event
     assert added.sheet["gear"] == ["rope", "lamp"]
+
+
+def test_the_state_keeps_the_latest_notes_and_the_log_keeps_them_all() -> None:
+    f = three()
+    for i in range(30):
+        f.do(Note(text=f"note {i}"))
+    assert f.state.notes[-1] == "note 29"
+    assert len(f.state.notes) == 20
+    assert sum(isinstance(e.event, E.NoteAdded) for e in f.entries) == 30
