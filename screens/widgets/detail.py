@@ -12,13 +12,15 @@ def detail_text(system: System, state: FightState, cid: str | None) -> str:
     c = state.find(cid) if cid else None
     if c is None:
         return "No one selected."
-    head = f"{c.name} ({c.kind.upper()}{', ' + c.group if c.group else ''})"
-    if c.initiative is not None:
-        head += f"  init {c.initiative}"
     try:
         body = system.detail(state, c)
     except Exception as e:  # a plug-in bug shows as text, never a crash
         body = f"(the system could not describe {c.name}: {type(e).__name__})"
+    head = f"{c.kind.upper()}{' · ' + c.group if c.group else ''}"
+    if c.initiative is not None:
+        head += f" · init {c.initiative}"
+    if not body.startswith(c.name):
+        head = f"{c.name} · {head}"
     lines = [head, body]
     if c.conditions:
         lines.append("Conditions: " + ", ".join(x.describe() for x in c.conditions))

@@ -55,7 +55,7 @@ class InitiativeList(DataTable):
 
     def _cells_for(self, state: FightState, c: Combatant, place: int) -> tuple[object, ...]:
         current = state.current == c.id
-        style = "bold reverse" if current else ("dim" if c.held else "")
+        style = "bold" if current else ("dim" if c.held else "")
         init = "" if c.initiative is None else str(c.initiative)
         if state.tied_with(c.id):
             init += "="

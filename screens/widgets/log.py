@@ -14,7 +14,10 @@ class LogView(RichLog):
     """Keeps the last lines only; the fight file keeps everything."""
 
     DEFAULT_CSS = """
-    LogView { height: 8; border: round $primary-muted; border-title-color: $text-muted; background: $surface; }
+    LogView {
+        height: 8; border: round $primary-muted; background: $surface;
+        border-title-color: $text-muted; border-subtitle-color: $text-muted;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -11,6 +11,11 @@ import saves
 from screens.app import TrackerApp
 from screens.dialogs.faces import FacesDialog
 from screens.fight import FightScreen
+from tracker import commands as C
+from tracker import registry
+from tracker.errors import Refused
+from tracker.model import NPC, PC
+from tracker.plugin import System
 
 
 async def new_fight(pilot: Pilot, system_id: str) -> FightScreen:
@@ -67,3 +72,36 @@ def saved_state_matches(app: TrackerApp) -> bool:
     assert fight is not None
     path: Path = fight.path
     return saves.load(path).fight().state == fight.state
+
+
+def sample_value(p: C.Param) -> str:
+    """A value a custom sheet accepts for a field without a default."""
+    if p.kind == C.INT:
+        return str(p.min if p.min is not None else 1)
+    if p.kind == C.CHOICE:
+        return p.choices[0]
+    if p.kind == C.BOOL:
+        return "no"
+    return "x"
+
+
+def custom_sheet(system: System, kind: str) -> dict[str, str]:
+    return {p.name: sample_value(p) for p in system.sheet_fields(kind) if p.default is None and p.required}
+
+
+def build_fight(system_id: str, path: Path, *, start: bool = True, seed: int = 3) -> saves.store.SavedFight:
+    """A small fight made through the core API: a preset group (or a custom NPC), a custom PC, initiative."""
+    system = registry.load(system_id)
+    fight = saves.new_fight(system, path, seed=seed)
+    npcs = [p for p in system.presets() if p.kind == NPC]
+    try:
+        if not npcs:
+            raise Refused("no NPC preset")
+        fight.do(C.AddCombatant(name="", preset=npcs[0].id, count=2))
+    except Refused:
+        fight.do(C.AddCombatant(name="Outlaw", kind=NPC, sheet=custom_sheet(system, NPC), count=2))
+    fight.do(C.AddCombatant(name="Hero", kind=PC, sheet=custom_sheet(system, PC)))
+    if start:
+        fight.do(C.RollInitiative())
+        fight.do(C.StartFight())
+    return fight

@@ -15,23 +15,20 @@ from screens.dialogs.add import AddDialog
 from screens.dialogs.faces import FacesDialog
 from screens.dialogs.form import FormDialog
 from screens.fight import FightScreen
-from tests.ui.drive import answer_faces, error_text, fill, new_fight, saved_state_matches, submit_form, type_text
-from tracker import commands as C
+from tests.ui.drive import (
+    answer_faces,
+    error_text,
+    fill,
+    new_fight,
+    sample_value,
+    saved_state_matches,
+    submit_form,
+    type_text,
+)
 from tracker import registry
 from tracker.model import NPC, PC
 
 SYSTEMS = ["bnb", "blackjack", "zludge", "twod6"]
-
-
-def sample(p: C.Param) -> str:
-    """A value a custom sheet accepts for a field without a default."""
-    if p.kind == C.INT:
-        return str(p.min if p.min is not None else 1)
-    if p.kind == C.CHOICE:
-        return p.choices[0]
-    if p.kind == C.BOOL:
-        return "no"
-    return "x"
 
 
 async def add_custom(pilot, screen: FightScreen, name: str, kind: str) -> None:
@@ -47,7 +44,7 @@ async def add_custom(pilot, screen: FightScreen, name: str, kind: str) -> None:
         await pilot.pause()
     for p in screen.system.sheet_fields(kind):
         if p.default is None and p.required:
-            await fill(pilot, f"s-{p.name}", sample(p))
+            await fill(pilot, f"s-{p.name}", sample_value(p))
     await submit_form(pilot)
     assert not isinstance(pilot.app.screen, AddDialog), error_text(pilot.app)
 
