@@ -17,6 +17,7 @@ from tracker.summary import OTHER, Summary
 SIDE_NAMES = {"pc": "PCs", "npc": "NPCs", OTHER: "other"}
 EIGHTHS = " ▏▎▍▌▋▊▉"
 MAX_ROWS = 24  # rounds beyond this are shown in groups
+BAR_WIDTH = 48  # cells of the longest bar
 
 
 def bar(value: float, scale: float, width: int) -> str:
@@ -71,7 +72,7 @@ class HarmChart(Static):
         label_w = max(len(label) for label, _ in rows)
         side_w = max(len(SIDE_NAMES[s]) for s in sides)
         scale = max((v for _l, by in rows for v in by.values()), default=0)
-        width = max(10, (self.size.width or 80) - label_w - side_w - 12)
+        width = max(10, min(BAR_WIDTH, (self.size.width or 80) - label_w - side_w - 12))
         muted = self.get_component_rich_style("harm-chart--label")
         out = Text()
         for n, (label, by) in enumerate(rows):
