@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import cattrs
@@ -515,8 +515,7 @@ def fold(system: System, events: Iterable[E.Event], state: FightState | None = N
 # the live fight
 
 
-@attrs.frozen
-class Entry:
+class Entry(NamedTuple):
     """One line of the log: a sequence number, the GM action it belongs to, the event."""
 
     seq: int
@@ -524,8 +523,7 @@ class Entry:
     event: E.Event
 
 
-@attrs.frozen
-class Step:
+class Step(NamedTuple):
     """One GM action in effect: its events and the states around it."""
 
     action: int
@@ -617,64 +615,75 @@ class Fight:
     def load(self, entries: Iterable[Entry]) -> None:
         """Replay saved entries (grouped by action) without writing them again.
 
-        This is the hot path of loading a save, so it folds inline; it checks
-        exactly what ``_take`` checks.  A log that does not replay raises
+        This is the hot path of loading a save, so it folds in one pass; it
+        checks what ``_take`` checks.  A log that does not replay raises
         LogError whose ``seq`` names the first event of the action that failed.
         """
         items = entries if isinstance(entries, (list, tuple)) else list(entries)
-        n = len(items)
-        i = 0
+        if not items:
+            return
         system = self.system
         handlers = _EVOLVERS
         sys_evolve = system.evolve
         own = frozenset(system.event_types)
         done, undone = self._done, self._undone
-        while i < n:
-            first = items[i]
-            action = first.action
-            j = i + 1
-            while j < n and items[j].action == action:
-                j += 1
-            ev = first.event
-            if type(ev) is E.Undone or type(ev) is E.Redone or first.seq != self._next_seq:
-                self._replay(list(items[i:j]))
-                i = j
-                continue
-            if action < self._next_action:
-                self._replay(list(items[i:j]))  # raises with the reason
-            state = before = self.state
-            seq = first.seq
-            try:
-                for k in range(i, j):
-                    entry = items[k]
-                    if entry.seq != seq:
-                        raise LogError(f"event {entry.seq} out of sequence: expected {seq}")
-                    seq += 1
-                    ev = entry.event
-                    handler = handlers.get(type(ev))
-                    if handler is not None:
-                        state = sys_evolve(handler(system, state, ev), ev)
-                    elif type(ev) in own:
-                        state = sys_evolve(state, ev)
-                    else:
-                        if isinstance(ev, (E.Undone, E.Redone)):
-                            raise LogError(f"event {entry.seq}: an undo or redo must stand alone in its action")
-                        raise UnknownEvent(f"no rule applies the event {type(ev).__name__} ({ev.TYPE!r})")
-            except LogError as e:
-                e.seq = first.seq
-                raise
-            except (TrackerError, KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
-                err = LogError(f"event {first.seq} does not apply: {type(e).__name__}: {e}")
-                err.seq = first.seq
-                raise err from None
-            done.append(Step(action, tuple([x.event for x in items[i:j]]), before, state))
+        undo_types = (E.Undone, E.Redone)
+        seq = self._next_seq
+        state = before = self.state
+        action = None  # the action being folded
+        first = 0
+        group_seq = seq
+        try:
+            for k, entry in enumerate(items):
+                ev = entry.event
+                if entry.action != action:
+                    if action is not None:
+                        done.append(Step(action, tuple([x.event for x in items[first:k]]), before, state))
+                        if undone:
+                            undone.clear()
+                        self._next_action = action + 1
+                    action = entry.action
+                    group_seq = entry.seq
+                    if action < self._next_action:
+                        raise LogError(f"action {action} out of sequence: expected {self._next_action} or later")
+                    first = k
+                    before = state
+                    if type(ev) in undo_types:
+                        self.state = state
+                        self._next_seq = seq
+                        self._take([entry], write=False)
+                        del self.entries[-1]
+                        state = before = self.state
+                        seq += 1
+                        action = None
+                        continue
+                elif type(ev) in undo_types:
+                    raise LogError(f"event {entry.seq}: an undo or redo must stand alone in its action")
+                if entry.seq != seq:
+                    raise LogError(f"event {entry.seq} out of sequence: expected {seq}")
+                seq += 1
+                handler = handlers.get(type(ev))
+                if handler is not None:
+                    state = sys_evolve(handler(system, state, ev), ev)
+                elif type(ev) in own:
+                    state = sys_evolve(state, ev)
+                else:
+                    raise UnknownEvent(f"no rule applies the event {type(ev).__name__} ({ev.TYPE!r})")
+        except LogError as e:
+            e.seq = group_seq
+            raise
+        except (TrackerError, KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
+            err = LogError(f"event {group_seq} does not apply: {type(e).__name__}: {e}")
+            err.seq = group_seq
+            raise err from None
+        if action is not None:
+            done.append(Step(action, tuple([x.event for x in items[first:]]), before, state))
             if undone:
                 undone.clear()
-            self.entries.extend(items[i:j])
-            self.state = state
-            self._next_seq = seq
             self._next_action = action + 1
-            i = j
+        self.entries.extend(items)
+        self.state = state
+        self._next_seq = seq
 
     def _replay(self, group: list[Entry]) -> None:
         try:
