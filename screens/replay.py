@@ -12,6 +12,7 @@ are one key away.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from pathlib import Path
 
@@ -256,6 +257,8 @@ class ReplayScreen(Screen[None]):
     def __init__(self, path: Path | str, position: int | None = None) -> None:
         super().__init__()
         self.path = Path(path)
+        collecting = gc.isenabled()
+        gc.disable()  # loading makes many small acyclic objects: collections would only scan them
         try:
             self.loaded = saves.load(self.path)
             self.timeline = Timeline(self.loaded.system, self.loaded.entries)
@@ -263,6 +266,9 @@ class ReplayScreen(Screen[None]):
             raise
         except Exception as e:  # a plug-in or a file the loader did not expect: still a clear message
             raise TrackerError(f"cannot replay {self.path.name}: {type(e).__name__}: {e}") from None
+        finally:
+            if collecting:
+                gc.enable()
         self.system = self.loaded.system
         self.skipper = Skipper(self.timeline)
         self.skip_undone = False

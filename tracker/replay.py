@@ -1,8 +1,9 @@
 """A saved log seen step by step: the state after any line, in O(1).
 
-The timeline folds the log once, keeping the state after every entry (states
-share their unchanged parts, so this costs little memory), and remembers where
-each GM action and each round begins.  Undo and redo entries take the state
+The timeline scans the log once to know where each GM action and each round
+begins and which actions were undone, then folds it as far as it is asked,
+once, keeping the state after every entry (states share their unchanged parts,
+so this costs little memory).  Undo and redo entries take the state
 back or forward exactly as they did live.
 """
 
@@ -27,60 +28,95 @@ class _Step:
 
 
 class Timeline:
+    """Positions, actions, rounds and undo marks at once; states folded as far as asked, then kept.
+
+    Opening costs one scan of the log (no rules applied); the fold runs up to
+    the furthest position asked for, once, so a step costs O(1) and the first
+    jump to the end costs one fold of the log.
+    """
+
     def __init__(self, system: System, entries: Sequence[Entry]) -> None:
         self.system = system
         self.entries: tuple[Entry, ...] = tuple(entries)
         self.initial = initial_state(system)
-        states: list[FightState] = []
-        done: list[_Step] = []
-        undone: list[_Step] = []
+        done: list[int] = []
+        undone: list[int] = []
         ever_undone: set[int] = set()
         taken_back: set[int] = set()  # undone and not redone, even once a new action ends the redo
         action_starts: list[int] = []
         round_starts: list[int] = []
-        s = self.initial
-        i = 0
-        n = len(self.entries)
-        while i < n:
-            action = self.entries[i].action
-            action_starts.append(i)
-            ev = self.entries[i].event
+        previous: int | None = None
+        for i, entry in enumerate(self.entries):
+            action = entry.action
+            new = action != previous
+            previous = action
+            if new:
+                action_starts.append(i)
+            ev = entry.event
             if isinstance(ev, Undone):
-                if not done or done[-1].action != ev.action:
-                    raise LogError(f"event {self.entries[i].seq}: undo of action {ev.action} out of order")
-                step = done.pop()
-                undone.append(step)
-                ever_undone.add(step.action)
-                taken_back.add(step.action)
-                s = step.before
-                states.append(s)
-                i += 1
-                continue
-            if isinstance(ev, Redone):
-                if not undone or undone[-1].action != ev.action:
-                    raise LogError(f"event {self.entries[i].seq}: redo of action {ev.action} out of order")
-                step = undone.pop()
-                done.append(step)
-                taken_back.discard(step.action)
-                s = step.after
-                states.append(s)
-                i += 1
-                continue
-            before = s
-            while i < n and self.entries[i].action == action:
-                ev = self.entries[i].event
+                if not done or done[-1] != ev.action:
+                    raise LogError(f"event {entry.seq}: undo of action {ev.action} out of order")
+                undone.append(done.pop())
+                ever_undone.add(ev.action)
+                taken_back.add(ev.action)
+            elif isinstance(ev, Redone):
+                if not undone or undone[-1] != ev.action:
+                    raise LogError(f"event {entry.seq}: redo of action {ev.action} out of order")
+                done.append(undone.pop())
+                taken_back.discard(ev.action)
+            else:
                 if isinstance(ev, RoundStarted):
                     round_starts.append(i)
-                s = evolve(system, s, ev)
-                states.append(s)
-                i += 1
-            done.append(_Step(action, before, s))
-            undone.clear()
-        self.states: tuple[FightState, ...] = tuple(states)
+                if new:
+                    done.append(action)
+                    undone.clear()
         self.action_starts: tuple[int, ...] = tuple(action_starts)
         self.round_starts: tuple[int, ...] = tuple(round_starts)
         self.undone_actions: frozenset[int] = frozenset(taken_back)
         self.ever_undone: frozenset[int] = frozenset(ever_undone)
+        # the fold so far: the state after each entry folded, the undo stacks, the open action
+        self._states: list[FightState] = []
+        self._done: list[_Step] = []
+        self._undone: list[_Step] = []
+        self._open: tuple[int, FightState] | None = None
+        self._state = self.initial
+
+    def _fold_to(self, k: int) -> None:
+        """Fold entries until the state after the first ``k`` is known."""
+        entries, system, states = self.entries, self.system, self._states
+        done, undone = self._done, self._undone
+        s, open_ = self._state, self._open
+        i = len(states)
+        try:
+            while i < k:
+                entry = entries[i]
+                ev = entry.event
+                if open_ is not None and entry.action != open_[0]:
+                    done.append(_Step(open_[0], open_[1], s))
+                    undone.clear()
+                    open_ = None
+                if isinstance(ev, Undone):
+                    step = done.pop()
+                    undone.append(step)
+                    s = step.before
+                elif isinstance(ev, Redone):
+                    step = undone.pop()
+                    done.append(step)
+                    s = step.after
+                else:
+                    if open_ is None:
+                        open_ = (entry.action, s)
+                    s = evolve(system, s, ev)
+                states.append(s)
+                i += 1
+        finally:
+            self._state, self._open = s, open_
+
+    @property
+    def states(self) -> tuple[FightState, ...]:
+        """The state after every entry (folds the whole log)."""
+        self._fold_to(len(self.entries))
+        return tuple(self._states)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -89,7 +125,10 @@ class Timeline:
         """The state after the first ``position`` entries (0: before any)."""
         if position <= 0:
             return self.initial
-        return self.states[min(position, len(self.states)) - 1]
+        p = min(position, len(self.entries))
+        if p > len(self._states):
+            self._fold_to(p)
+        return self._states[p - 1]
 
     def before(self, index: int) -> FightState:
         """The state just before entry ``index`` (to describe it)."""

@@ -108,3 +108,27 @@ def test_in_effect_follows_undo_and_redo() -> None:
     for i in kept:
         folded = evolve(SYSTEM, folded, entries[i].event)
     assert folded == f.state == Timeline(SYSTEM, entries).state_at(len(entries))
+
+
+def test_timeline_folds_lazily_to_the_same_states_in_any_order() -> None:
+    from tracker.engine import Fight as F
+
+    f, marks = story()
+    f.undo()
+    f.undo()
+    f.redo()
+    entries = tuple(f.entries)
+    n = len(entries)
+    eager = Timeline(SYSTEM, entries)
+    expect = [eager.state_at(p) for p in range(n + 1)]  # folded in order
+    lazy = Timeline(SYSTEM, entries)
+    for p in [n // 2, 3, n, 0, n - 1, 1, *range(n + 1)]:  # jumps first, then every position
+        assert lazy.state_at(p) == expect[p]
+    for p in lazy.action_starts:
+        check = F(SYSTEM)
+        check.load(entries[:p])
+        assert lazy.state_at(p) == check.state
+    assert lazy.state_at(n) == f.state
+    # the miss was undone and a new action followed: it stays marked undone
+    miss = marks["miss"] - 1
+    assert lazy.is_undone(miss) and entries[miss].action in lazy.ever_undone
