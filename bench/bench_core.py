@@ -75,7 +75,7 @@ def write(f: Fight, path: Path) -> None:
             out.write(codec.encode(e, sizes[e.action]) + "\n")
 
 
-def best(fn, repeat: int = 3) -> float:
+def best(fn, repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
         gc.collect()
