@@ -4,7 +4,8 @@ Run:  python bench/bench_core.py [--events 100000]
 
 Figures are reported as ratios to a baseline measured in the same run (the
 bare ``json.loads`` of the same lines; undo after 100 events), since the
-machines are shared and noisy.  Targets: load + replay within 3x the bare
+machines are shared and noisy; times are CPU time (``time.process_time``),
+best of five, so other processes on the machine disturb them less.  Targets: load + replay within 3x the bare
 parse; undo at 100,000 events within 2x undo at 100; peak memory under 200 MB.
 """
 
