@@ -2,9 +2,11 @@
 
 Run:  python bench/bench_replay.py [--events 100000]
 
-Reports the time of one-event steps (forward and back) at the start, middle
-and end of the log -- the screen's whole update: state lookup, initiative
-list, detail pane, bar and log -- which must not grow with the position; the
+Reports the time of one-event steps (forward and back) at the start (event
+100), middle and end of the log -- the screen's whole update: state lookup,
+initiative list, detail pane, bar and log -- which must not grow with the
+position (the start differs in what changes on screen, not in cost per
+position; the bare state lookup is shown too); the
 time to jump to the end; and opening the fight for replay (``saves.load`` +
 ``Timeline``, what ``ReplayScreen(path)`` does) against the bare ``json.loads``
 of the same lines, measured in the same run (target within 3x).
@@ -58,8 +60,16 @@ async def measure_screen(path: Path) -> dict[str, float]:
         t0 = time.perf_counter()
         screen.goto(n)  # the first jump folds the log
         out["first_jump"] = time.perf_counter() - t0
+        timeline = screen.timeline
+        for name, at in (("start", 100), ("middle", n // 2), ("end", n - 1)):
+            lookups = []
+            for k in range(STEPS):
+                t1 = time.perf_counter()
+                timeline.state_at(at + k % 2)
+                lookups.append(time.perf_counter() - t1)
+            out[f"lookup_{name}"] = statistics.median(lookups)
         screen.goto(0)
-        for name, at in (("start", 10), ("middle", n // 2), ("end", n - 1)):
+        for name, at in (("start", 100), ("middle", n // 2), ("end", n - 1)):
             out[name] = step_time(screen, at)
             await pilot.pause()
         jumps = []
@@ -106,6 +116,12 @@ def main() -> None:
         ("open for replay: ReplayScreen(path)", f"{t_open * 1000:.0f} ms", f"{t_open / t_json:.2f}x", "target <= 3x"),
         ("  saves.load alone", f"{t_load * 1000:.0f} ms", f"{t_load / t_json:.2f}x", "(the core's own load)"),
         ("  Timeline scan (no fold)", f"{t_timeline * 1000:.0f} ms", f"{t_timeline / t_json:.2f}x", ""),
+        (
+            "state lookup at start / middle / end",
+            " / ".join(f"{steps['lookup_' + k] * 1e9:.0f} ns" for k in ("start", "middle", "end")),
+            "",
+            "Timeline.state_at",
+        ),
         ("one-event step at the start", us(steps["start"]), "1.00x", "baseline"),
         ("one-event step in the middle", us(steps["middle"]), f"{steps['middle'] / base:.2f}x", "must not grow"),
         ("one-event step at the end", us(steps["end"]), f"{steps['end'] / base:.2f}x", "must not grow"),

@@ -270,10 +270,17 @@ class ReplayScreen(Screen[None]):
             if collecting:
                 gc.enable()
         self.system = self.loaded.system
-        self.skipper = Skipper(self.timeline)
+        self._skipper: Skipper | None = None
         self.skip_undone = False
         self.position = 0 if position is None else max(0, min(position, len(self.timeline)))
         self._summary_shown_at_end = False
+
+    @property
+    def skipper(self) -> Skipper:
+        """Built when "skip undone" is first used, so opening does not pay for it."""
+        if self._skipper is None:
+            self._skipper = Skipper(self.timeline)
+        return self._skipper
 
     # -- layout ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
