@@ -25,15 +25,23 @@ class Event:
         return type(self).__name__
 
     def rolls(self) -> tuple[Roll, ...]:
-        """Every roll this event carries."""
+        """Every roll this event carries, also inside nested records and tuples."""
         out: list[Roll] = []
-        for f in attrs.fields(type(self)):
-            v = getattr(self, f.name)
-            if isinstance(v, Roll):
-                out.append(v)
-            elif isinstance(v, tuple):
-                out.extend(x for x in v if isinstance(x, Roll))
+        _collect_rolls(self, out, 0)
         return tuple(out)
+
+
+def _collect_rolls(value: Any, out: list[Roll], depth: int) -> None:
+    if isinstance(value, Roll):
+        out.append(value)
+    elif depth > 6:
+        return
+    elif isinstance(value, tuple):
+        for item in value:
+            _collect_rolls(item, out, depth + 1)
+    elif attrs.has(type(value)):
+        for f in attrs.fields(type(value)):
+            _collect_rolls(getattr(value, f.name), out, depth + 1)
 
 
 def _rolls_text(rolls: tuple[Roll, ...]) -> str:

@@ -374,3 +374,24 @@ def test_the_state_keeps_the_latest_notes_and_the_log_keeps_them_all() -> None:
     assert f.state.notes[-1] == "note 29"
     assert len(f.state.notes) == 20
     assert sum(isinstance(e.event, E.NoteAdded) for e in f.entries) == 30
+
+
+def test_an_event_lists_every_roll_it_carries_even_nested() -> None:
+    import attrs as _attrs
+
+    from tracker.dice import roll
+
+    @_attrs.frozen
+    class Inner:
+        roll: object
+        more: tuple = ()
+
+    @_attrs.frozen(kw_only=True)
+    class Nested(E.Event):
+        TYPE = "test.nested"
+        save: Inner
+        extra: tuple = ()
+
+    r1, r2, r3 = (roll("1d6", ScriptedRoller([n])) for n in (1, 2, 3))
+    ev = Nested(save=Inner(roll=r1, more=(r2,)), extra=(r3, "x"))
+    assert ev.rolls() == (r1, r2, r3)
