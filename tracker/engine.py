@@ -42,6 +42,7 @@ def decide(system: System, state: FightState, command: Any, dice: Roller) -> lis
         system.check_core(state, command)
         events = handler(system, state, command, dice)
     else:
+        _check_turn(system, state, command)
         events = list(system.decide(state, command, dice))
     if not events:
         raise Refused("nothing to do")
@@ -62,6 +63,17 @@ def json_shape(value: Any, what: str = "value") -> Any:
         return json.loads(json.dumps(cattrs.unstructure(value), ensure_ascii=False))
     except (TypeError, ValueError):
         raise Refused(f"the {what} {value!r} cannot be saved") from None
+
+
+def _check_turn(system: System, state: FightState, command: Any) -> None:
+    turn_types = getattr(system, "turn_commands", ())
+    if not turn_types or not isinstance(command, turn_types) or state.current is None:
+        return
+    actor = getattr(command, "actor", None)
+    c = state.find(actor) or state.by_name(actor) if isinstance(actor, str) else None
+    if c is not None and c.id != state.current:
+        hint = "; a held action steps in with 'act now'" if c.held else ""
+        raise Refused(f"it is {state.name(state.current)}'s turn, not {c.name}'s{hint}")
 
 
 def _need(state: FightState, cid: str | None, what: str = "combatant") -> Combatant:

@@ -55,6 +55,7 @@ class System(Protocol):
     summary: str
     event_types: tuple[type[Event], ...]
     upcasters: Mapping[tuple[str, int], Upcaster]
+    turn_commands: tuple[type, ...]
 
     def sheet_fields(self, kind: str) -> tuple[Param, ...]: ...
     def presets(self) -> tuple[Preset, ...]: ...
@@ -89,6 +90,11 @@ class BaseSystem:
     summary: ClassVar[str] = ""
     event_types: ClassVar[tuple[type[Event], ...]] = ()
     upcasters: ClassVar[Mapping[tuple[str, int], Upcaster]] = {}
+    # Command types that are actions taken on the actor's own turn: once the
+    # fight runs, the core refuses them for anyone but the current combatant
+    # (a held PC steps in first with ActNow).  Reactions (saves, checks) are
+    # left out so they can be rolled whenever the rules call for them.
+    turn_commands: ClassVar[tuple[type, ...]] = ()
 
     # -- sheets ------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:

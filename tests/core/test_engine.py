@@ -395,3 +395,18 @@ def test_an_event_lists_every_roll_it_carries_even_nested() -> None:
     r1, r2, r3 = (roll("1d6", ScriptedRoller([n])) for n in (1, 2, 3))
     ev = Nested(save=Inner(roll=r1, more=(r2,)), extra=(r3, "x"))
     assert ev.rolls() == (r1, r2, r3)
+
+
+def test_a_turn_action_out_of_turn_is_refused_when_the_system_says_so() -> None:
+    class StrictToy(type(toy)):
+        turn_commands = (Hit,)
+
+    f = Fight(StrictToy(), roller=ScriptedRoller([15, 3]))
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", sheet={"hp": 8}))
+    f.do(StartFight())
+    refused(f, Hit(actor="c2", target="c1"), "it is Alice's turn, not Goblin's")
+    f.do(Hit(actor="c1", target="c2"))
+    f.do(Shrug(actor="c2"))  # not a turn action: allowed whenever
+    f.do(Delay())
+    refused(f, Hit(actor="c1", target="c2"), "a held action steps in with 'act now'")
