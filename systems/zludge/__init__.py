@@ -29,6 +29,10 @@ the tests and the help):
 - *Skill modifier*: -1 + ranks (+2 for a specialization that applies, rank
   modifier at most +4) + the skill's attribute, if the sheet names one.  The rank
   pyramid is not checked (the tracker holds only the fight's skills).
+- *First aid* is a Medical(First Aid) roll: a medic with a "First Aid"
+  specialization in Medical uses it by itself.
+- *Helpless defenders* show "no defense roll" in the log with the reason
+  (prone, unconscious) instead of "flat-footed".
 - *Initiative*: unconscious combatants do not roll; ties that stay tied after 20
   rerolls act simultaneously.
 """

@@ -12,6 +12,11 @@ from tracker.model import FightState
 from .sheet import FATIGUE_STATES, WOUND_STATES, ladder
 
 
+def an(word: str) -> str:
+    """``a Hurt``, ``an Incapacitated``: the article for a state or skill name."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def mods_text(mods: tuple[Modifier, ...]) -> str:
     return "".join(f", {m.describe()}" for m in mods)
 
@@ -19,6 +24,9 @@ def mods_text(mods: tuple[Modifier, ...]) -> str:
 def roll_text(roll: Roll, rerolled: Roll | None, mods: tuple[Modifier, ...], total: int) -> str:
     again = f" rerolled from {rerolled.describe()} to" if rerolled is not None else ""
     return f"{again} {roll.describe()}{mods_text(mods)} → {ladder(total)}".strip()
+
+
+HELPLESS = ("prone", "unconscious")  # labels of a helpless defender's fixed defense
 
 
 @attrs.frozen(kw_only=True)
@@ -92,7 +100,9 @@ class AttackResolved(Event):
                 self.defense, self.defense_rerolled, self.defense_mods, self.defense_total
             )
         else:
-            dfn = f"flat-footed, fixed defense{mods_text(self.defense_mods)} → {ladder(self.defense_total)}"
+            helpless = bool(self.defense_mods) and self.defense_mods[0].label in HELPLESS
+            why = "no defense roll" if helpless else "flat-footed"
+            dfn = f"{why}, fixed defense{mods_text(self.defense_mods)} → {ladder(self.defense_total)}"
         where = f" in the {self.location}" if self.location else ""
         if self.location_roll is not None:
             where += f" ({self.location_roll.describe()})"
@@ -140,7 +150,7 @@ class WoundMarked(Event):
         clip = ", clipped (-1 until its next action)" if self.wound == 0 else ""
         if self.box is None:
             return f"{t} takes a {self.wound}-level wound{why}{up}; no box left above Comatose: {t} dies"
-        return f"{t} takes a {self.wound}-level wound{why}{up}: checks a {WOUND_STATES[self.box]} box{clip}"
+        return f"{t} takes a {self.wound}-level wound{why}{up}: checks {an(WOUND_STATES[self.box])} box{clip}"
 
 
 @attrs.frozen(kw_only=True)
@@ -160,7 +170,7 @@ class FatigueMarked(Event):
         up = "".join(f"; {FATIGUE_STATES[lvl]} full" for lvl in self.full)
         if self.box is None:
             return f"{t} takes {self.level}-level {kind}{why}{up}; no box left: stays Unconscious"
-        return f"{t} takes {self.level}-level {kind}{why}{up}: checks a {FATIGUE_STATES[self.box]} box"
+        return f"{t} takes {self.level}-level {kind}{why}{up}: checks {an(FATIGUE_STATES[self.box])} box"
 
 
 @attrs.frozen(kw_only=True)
@@ -198,7 +208,7 @@ class SkillRolled(Event):
         if self.plot_point:
             spent.append("spends a plot point")
         tail = f" [{'; '.join(spent)}]" if spent else ""
-        what = f"{self.purpose} on {state.name(self.target)}" if self.purpose else f"a {self.skill} check"
+        what = f"{self.purpose} on {state.name(self.target)}" if self.purpose else f"{an(self.skill)} check"
         roll = roll_text(self.roll, self.rerolled, self.mods, self.total)
         return f"{a} rolls {what} ({self.skill} {roll}): {result}{tail}"
 
@@ -237,7 +247,7 @@ class BoxCleared(Event):
     def describe(self, state: FightState) -> str:
         names = WOUND_STATES if self.track == "wounds" else FATIGUE_STATES
         why = f" ({self.note})" if self.note else ""
-        return f"{state.name(self.target)}: a {names[self.level]} box is cleared{why}"
+        return f"{state.name(self.target)}: {an(names[self.level])} box is cleared{why}"
 
 
 @attrs.frozen(kw_only=True)

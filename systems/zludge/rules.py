@@ -350,6 +350,8 @@ def attack(state: FightState, cmd: C.Attack, dice: Roller) -> list[E.Event]:
     if flat:
         fixed = 0 if cmd.target_moving and not helpless else -1
         label = "moving" if fixed == 0 else "stationary"
+        if helpless:
+            label = "unconscious" if t.unconscious else "prone"
         dmods = (Modifier(label=label, value=fixed), *def_mods)
         dfn = None
         dtotal = sum(m.value for m in dmods)
@@ -495,7 +497,9 @@ def first_aid(state: FightState, cmd: C.FirstAid, dice: Roller) -> list[E.Event]
         raise Refused(f"difficulty runs -4 (Improbable) to +2 (Negligible), not {cmd.difficulty:+d}")
     mods = check_situational(cmd.modifiers)
     aspect = check_boosts(medic, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
-    base = [skill_mod(medic, "Medical")]
+    skill = medic.data.skill("Medical")
+    spec = next((sp for sp in (skill.specs if skill else ()) if sp.lower() == "first aid"), "")
+    base = [skill_mod(medic, "Medical", spec)]
     if cmd.difficulty:
         base.append(Modifier(label="difficulty", value=cmd.difficulty))
     base.extend(mods)
@@ -505,7 +509,7 @@ def first_aid(state: FightState, cmd: C.FirstAid, dice: Roller) -> list[E.Event]
     )  # fmt: skip
     ev = Z.SkillRolled(
         actor=medic.id,
-        skill="Medical",
+        skill=f"Medical ({spec})" if spec else "Medical",
         roll=r.roll,
         rerolled=r.rerolled,
         mods=r.mods,

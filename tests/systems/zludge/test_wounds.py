@@ -138,8 +138,28 @@ def test_prone_or_unconscious_defenders_make_no_defense_roll():
     f = duel(SWORD, BOB)
     f.do(MarkWound(target="c2", level=3))
     script(f, F(-2))  # -1 vs -1: clipped
-    res = f.do(Attack(actor="c1", target="c2"))[0]
+    ev = f.do(Attack(actor="c1", target="c2"))
+    res = ev[0]
     assert res.defense is None and res.defense_total == -1 and res.outcome == "clipped"
+    # the log says why there is no defense roll (not "flat-footed": Bob has acted)
+    assert "(no defense roll, fixed defense, prone -1 → -1 Poor)" in res.describe(f.state)
+    f.do(MarkWound(target="c2", level=4))
+    f.do(NextTurn())
+    script(f, F(-2))
+    res = f.do(Attack(actor="c1", target="c2"))[0]
+    assert "(no defense roll, fixed defense, unconscious -1 → -1 Poor)" in res.describe(f.state)
+
+
+def test_log_lines_use_an_before_a_vowel():
+    """A 3-level wound 'checks an Incapacitated box'; 'an Athletics check'; 'an Exhausted box'."""
+    f = duel(SWORD, BOB)
+    ev = f.do(MarkWound(target="c2", level=3, note="fall"))
+    assert ev[0].describe(f.state) == "Bob takes a 3-level wound (fall): checks an Incapacitated box"
+    ev = f.do(MarkFatigue(target="c2", level=3))
+    assert ev[0].describe(f.state).endswith("checks an Exhausted box")
+    script(f, F(0))
+    ev = f.do(RollSkill(actor="c1", skill="Athletics", physical=False))
+    assert ev[0].describe(f.state).startswith("Alice rolls an Athletics check")
 
 
 def test_comatose_is_unconscious_and_skipped():
@@ -191,6 +211,18 @@ def test_first_aid_lowers_each_wound_one_level_without_clearing_boxes():
     assert d.wound_penalty == -2 and not d.prone
     assert "Incapacitated treated -2" in f.system.status(f.state, f.state.get("c2"))
     assert "first aid on Bob (Medical 4dF [-,0,0,0] = -1, Medical +1 → +0 Fair): success" in ev[0].describe(f.state)
+
+
+def test_first_aid_uses_the_medical_first_aid_specialization():
+    """First aid is a Medical(First Aid) roll: a medic's First Aid specialization (+2) counts by itself."""
+    f = duel({**SWORD, "skills": "Medical 1 +First Aid"}, BOB)  # Medical +0, (First Aid) +2
+    f.do(MarkWound(target="c2", level=1))
+    script(f, F(-2))  # -2 + 2 = 0: success (plain Medical would fail at -2)
+    ev = f.do(FirstAid(actor="c1", target="c2"))
+    assert ev[0].total == 0 and ev[0].success and isinstance(ev[1], Z.WoundsTreated)
+    assert "(Medical (First Aid) 4dF [-,-,0,0] = -2, Medical (First Aid) +2 → +0 Fair): success" in ev[0].describe(
+        f.state
+    )
 
 
 def test_failed_first_aid_changes_nothing():
