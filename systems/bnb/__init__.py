@@ -169,9 +169,13 @@ class BnbSystem(BaseSystem):
             Param(name="temp", kind=INT, label="Temporary damage", min=0, max=999),
             Param(name="status", kind=CHOICE, choices=STATUSES, label="Status"),
             Param(name="dc", kind=INT, label="Defence Class", min=0, max=30),
-            Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)"),
-            Param(name="lucky_used", kind=INT, label="Lucky Streaks used today", min=0, max=4),
+            Param(name="acted", kind=BOOL, label="Has acted this round (no: may attack or reload again)"),
         ]
+        if c.kind == NPC:
+            out.append(Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)"))
+        if d.cls == GAMBLER:
+            per_day = lucky_streaks(d.level)
+            out.append(Param(name="lucky_used", kind=INT, label="Lucky Streaks used today", min=0, max=per_day))
         out += [
             Param(name=f"shots:{g.name}", kind=INT, label=f"{g.name} shots", min=0, max=g.spec.shots)
             for g in d.firearms
@@ -182,6 +186,10 @@ class BnbSystem(BaseSystem):
         d: BnbData = c.data
         if field == "hp":
             return attrs.evolve(c, data=attrs.evolve(d, damage=d.max_hp - d.temp - value))
+        if field == "acted":
+            if value:
+                return attrs.evolve(c, data=attrs.evolve(d, used=(*d.used, rules.ACTED)))
+            return attrs.evolve(c, data=attrs.evolve(d, used=(), gunplay=False, reloaded=False))
         if field.startswith("shots:"):
             name = field.split(":", 1)[1]
             weapons = tuple(attrs.evolve(g, shots=value) if g.name == name else g for g in d.weapons)

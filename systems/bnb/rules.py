@@ -6,8 +6,12 @@ every result can be overridden by a logged GM adjustment):
 - d3 damage dice (fists, "Hoof, d3") never explode; a natural 20 makes them 3.
 - Thrown weapons are missile attacks: DEX to hit, no STR on damage.
 - A melee weapon reaches 5 ft ("in melee"); a throwable one (‡) farther is thrown.
-- Rates per round are counted per weapon: melee weapons and each listed
-  critter attack once a round, missiles and firearms per Tables 11–12.
+- A combatant attacks with one weapon a round, as often as its rate allows:
+  melee weapons once, missiles and firearms per Tables 11–12; a critter makes
+  each listed attack once. Switching to another weapon in the same round is
+  refused (the GM can clear "acted" by an adjustment to allow it).
+- A surprise round is for the side granted it: the others make no attack,
+  Gun-play, blast or reload in it.
 - Reloading takes the round's action: no attack after it, no reload after an attack.
 - Gun-play takes the Shootist's round: not after another attack that round.
   A Gun-play or critter attack at a foe who dropped earlier in the same action
@@ -18,7 +22,9 @@ every result can be overridden by a logged GM adjustment):
 - A death save the GM dismisses without a roll leaves the combatant
   unconscious; the death save's HP penalty counts temporary damage too.
 - Lucky Streak re-rolls the Gambler's last failed save once; dismissing its
-  prompt forfeits that re-roll.
+  prompt, or rolling another save, forfeits that re-roll.
+- A death save rolled without an open prompt (the GM set "dying" by hand)
+  resolves nothing else.
 - Binding wounds is once per combatant per fight, after the fight has ended.
 - Temporary damage heals 1 HP per level (HD) an hour, as lethal damage
   heals per day; a knocked-out combatant comes to when HP rise above 0.
@@ -149,6 +155,9 @@ def _in_fight(state: FightState) -> None:
 
 
 def _can_act(state: FightState, c: Combatant) -> None:
+    if state.round == 0 and state.surprise and c.id not in state.surprise:
+        side = ", ".join(state.name(i) for i in state.surprise)
+        raise Refused(f"the surprise round is for {side}: {c.name} is caught by surprise and acts from round 1")
     status = c.data.status
     if status == OK or simultaneous_drop(state, c):
         return
@@ -172,6 +181,17 @@ def _rate(state: FightState, c: Combatant, use: Use) -> None:
         raise Refused(f"{c.name} made Gun-play this round: it takes the round and replaces the guns' rate of fire")
     count = d.used.count(use.key)
     w = use.weapon
+    natural = {n.name for n in d.natural}
+    if w is None:
+        other = next((k for k in d.used if k not in natural), None)
+    else:
+        other = next((k for k in d.used if k != use.key), None)
+    if other == ACTED:
+        raise Refused(f"{c.name} has taken the round's action (set by the GM): the next attack comes next round")
+    if other is not None:
+        raise Refused(
+            f"{c.name} has attacked with the {other} this round: one weapon a round, at its rate of fire (Ruling)"
+        )
     if w is None:
         if count:
             raise Refused(f"{c.name} has made the {use.label} attack this round: each listed attack once a round")
@@ -189,6 +209,9 @@ def _rate(state: FightState, c: Combatant, use: Use) -> None:
             )
     if use.firearm and use.carried is not None and use.carried.shots <= 0:
         raise Refused(f"the {use.label} is empty: reload it first (it takes the round's action)")
+
+
+ACTED = "the round's action"  # marks a round's action the GM set as taken (adjust "acted")
 
 
 def _mode(use: Use, distance: int, target: Combatant) -> tuple[bool, Modifier | None]:
@@ -647,6 +670,17 @@ def _save_parts(c: Combatant, against: str, attribute: str, extra: tuple[Modifie
     return parts
 
 
+def _open(state: FightState, prompt_id: str) -> bool:
+    return any(p.id == prompt_id for p in state.prompts)
+
+
+def _accept_lucky(state: FightState, c: Combatant) -> list[Event]:
+    """A new save while a Lucky Streak offer is open accepts the earlier failure (Ruling)."""
+    if _open(state, f"lucky:{c.id}"):
+        return [PromptResolved(prompt_id=f"lucky:{c.id}", note="failure accepted: a new save was rolled")]
+    return []
+
+
 def _death_save(state: FightState, cmd: C.DeathSave, dice: Roller) -> list[Event]:
     c = _who(state, cmd.actor)
     d: BnbData = c.data
@@ -659,10 +693,10 @@ def _death_save(state: FightState, cmd: C.DeathSave, dice: Roller) -> list[Event
     r = roll("1d20", dice, f"{c.name} saves vs death")
     total = r.total + sum(p.value for p in parts)
     ok = total >= d.st
-    events: list[Event] = [
-        E.DeathSaveRolled(id=c.id, roll=r, parts=tuple(parts), total=total, st=d.st, success=ok),
-        PromptResolved(prompt_id=f"death:{c.id}", note="alive, unconscious" if ok else "dead"),
-    ]
+    events: list[Event] = _accept_lucky(state, c)
+    events.append(E.DeathSaveRolled(id=c.id, roll=r, parts=tuple(parts), total=total, st=d.st, success=ok))
+    if _open(state, f"death:{c.id}"):
+        events.append(PromptResolved(prompt_id=f"death:{c.id}", note="alive, unconscious" if ok else "dead"))
     if not ok:
         events += lucky_prompt(c)
     return events
@@ -679,9 +713,8 @@ def _saving_throw(state: FightState, cmd: C.SavingThrow, dice: Roller) -> list[E
     r = roll("1d20", dice, f"{c.name} saves vs {cmd.against}")
     total = r.total + sum(p.value for p in parts)
     ok = total >= d.st
-    events: list[Event] = [
-        E.SaveRolled(id=c.id, against=cmd.against, roll=r, parts=tuple(parts), total=total, st=d.st, success=ok)
-    ]
+    events: list[Event] = _accept_lucky(state, c)
+    events += [E.SaveRolled(id=c.id, against=cmd.against, roll=r, parts=tuple(parts), total=total, st=d.st, success=ok)]
     if not ok:
         events += lucky_prompt(c)
     return events
@@ -716,7 +749,7 @@ def _lucky(state: FightState, cmd: C.LuckyStreak, dice: Roller) -> list[Event]:
             left=per_day - d.lucky_used - 1,
         )
     ]
-    if any(p.id == f"lucky:{c.id}" for p in state.prompts):
+    if _open(state, f"lucky:{c.id}"):
         events.append(PromptResolved(prompt_id=f"lucky:{c.id}", note="re-rolled"))
     return events
 

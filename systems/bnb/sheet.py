@@ -167,6 +167,19 @@ class BnbData:
     def active(self) -> bool:
         return self.status == OK
 
+    @property
+    def acted(self) -> bool:
+        """The round's action is taken: an attack, Gun-play or a reload this round."""
+        return bool(self.used or self.gunplay or self.reloaded)
+
+    def __getattr__(self, name: str) -> int:
+        # a GM adjust reads the old value of "shots:<gun>" by this name, for its log line
+        if name.startswith("shots:"):
+            gun = self.carried(name.split(":", 1)[1])
+            if gun is not None:
+                return gun.shots
+        raise AttributeError(name)
+
 
 ATTR_FIELDS = tuple(a.lower() for a in ATTRIBUTES)
 
