@@ -30,6 +30,8 @@ Damage: weapon dice + its ± (+ STR in melee, +1 favoured weapon); each 6 rolls 
 at most level ÷ 2 extra dice (critters: HD ÷ 2). * weapons roll 2d6, keep the highest.
 Initiative: d20 + modifier, PCs and important NPCs alone, an NPC group once; ties by DEX,
 then level/HD, else simultaneous (their blows land even if one drops). PCs may hold; NPCs may not.
+A surprise round is only for the side granted it. One weapon a round, at its rate of fire
+(RoF ½: every other round); a reload takes the round (GM adjust "acted" to clear the round's action).
 At 0 HP or below: death save d20 + CON − 1 per HP below 0 (+2 Shootist) ≥ ST, else dead
 (minor NPCs die at once; fists' temporary damage only knocks out).
 Actions: a Attack · g Gun-play (Shootist, one attack per level at ≤1 HD foes) · m Critter attacks

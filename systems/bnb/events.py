@@ -39,6 +39,7 @@ class AttackRolled(Event):
     pick: Roll | None = None
     save: Roll | None = None  # scattergun beyond 30 ft: the target's save for half
     save_total: int = 0
+    save_st: int = 0  # the target's Saving Throw number (0 in logs from before it was kept)
     saved: bool = False
 
     def describe(self, state: FightState) -> str:
@@ -57,9 +58,14 @@ class AttackRolled(Event):
             return s + "miss"
         assert self.damage is not None
         kind = " temporary" if self.temporary else ""
-        extra = " ×2 sneak attack" if self.sneak else ""
+        extra = ", at least 1" if self.damage.total < 1 else ""
+        extra += " ×2 sneak attack" if self.sneak else ""
         if self.save is not None:
-            extra += f"; save {self.save.describe()} → {self.save_total}: " + ("half" if self.saved else "failed")
+            dex = self.save_total - self.save.total
+            vs = f" vs ST {self.save_st}" if self.save_st else ""
+            extra += f"; {t} saves for half: {self.save.describe()} (DEX {dex:+d}) = {self.save_total}{vs}: " + (
+                "half" if self.saved else "failed"
+            )
         return s + f"hit for {self.amount}{kind} damage ({self.damage.describe()}{extra})"
 
 

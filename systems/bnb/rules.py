@@ -630,7 +630,7 @@ def _blast(state: FightState, cmd: C.Blast, dice: Roller) -> list[Event]:
             total = save.total + t.data.mod("DEX")
             saved = total >= st
             amount = max(1, ev.amount // 2) if saved else ev.amount
-            ev = attrs.evolve(ev, save=save, save_total=total, saved=saved, amount=amount)
+            ev = attrs.evolve(ev, save=save, save_total=total, save_st=st, saved=saved, amount=amount)
         run.blow(ev)
     return run.events
 

@@ -141,3 +141,22 @@ def test_a_death_save_without_an_open_prompt_resolves_nothing():
     assert [type(e) for e in events] == [DeathSaveRolled]
     assert events[0].success and data(f, dusty).status == "unconscious"
     assert not any(isinstance(e, (PromptRaised, PromptResolved)) for e in events)
+
+
+# -- log lines ------------------------------------------------------------------------
+
+
+def test_log_lines_show_the_half_damage_save_and_the_least_damage():
+    """The scattergun's save for half names who saves, the DEX modifier and the ST; a hit that rolls
+    below 1 says it deals at least 1."""
+    f, _dice = new_fight(15, 3, 4, 18, 12, 1)
+    jed = add_pc(f, "Jed", cls="Trailblazer", weapons="scattergun, knife")
+    (o1,) = add_npc(f, "outlaw", name="Lefty", hp=10, dex=13)
+    doc = add_pc(f, "Doc", cls="Gambler", weapons="knife")
+    start(f)
+    (a1,) = _attacks(f.do(Blast(actor=jed, targets=(o1,), distance=40)))
+    line = a1.describe(f.steps[-1].before)
+    assert (a1.save_total, a1.save_st, a1.saved, a1.amount) == (19, 18, True, 3)
+    assert "Lefty saves for half: 1d20 [18] = 18 (DEX +1) = 19 vs ST 18: half" in line
+    (a2,) = _attacks(f.do(Attack(actor=doc, target=o1, weapon="knife")))
+    assert a2.amount == 1 and "hit for 1 damage (1d6-1 [1] = 0, at least 1)" in a2.describe(f.steps[-1].before)
