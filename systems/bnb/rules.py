@@ -199,7 +199,7 @@ def _rate(state: FightState, c: Combatant, use: Use) -> None:
     limit = 1 if w.kind == MELEE and not w.range else w.per_round
     if count >= limit:
         rof = "½" if w.rof == "1/2" else w.rof
-        raise Refused(f"the {use.label} makes {limit} attack(s) a round (rate of fire {rof}): used {count} this round")
+        raise Refused(f"the {use.label} allows {limit} attack(s) a round (rate of fire {rof}): used {count} this round")
     if w.rof == "1/2" and use.carried is not None and use.carried.last_round is not None:
         last = use.carried.last_round
         if state.round - last < 2:
@@ -220,6 +220,11 @@ def _mode(use: Use, distance: int, target: Combatant) -> tuple[bool, Modifier | 
         raise Refused("the distance cannot be negative")
     w = use.weapon
     if w is None:
+        if distance > 5:
+            raise Refused(
+                f"the {use.label} is a melee attack: {target.name} at {distance} ft is out of reach "
+                "(melee is within 5 ft)"
+            )
         return True, None
     if w.kind == MELEE and (distance <= 5 or not w.range):
         if distance > 5:

@@ -160,3 +160,15 @@ def test_log_lines_show_the_half_damage_save_and_the_least_damage():
     assert "Lefty saves for half: 1d20 [18] = 18 (DEX +1) = 19 vs ST 18: half" in line
     (a2,) = _attacks(f.do(Attack(actor=doc, target=o1, weapon="knife")))
     assert a2.amount == 1 and "hit for 1 damage (1d6-1 [1] = 0, at least 1)" in a2.describe(f.steps[-1].before)
+
+
+def test_a_critters_listed_attack_reaches_only_5_ft():
+    """A critter's bite or claws is a melee attack: a target beyond 5 ft is out of reach, nothing logged."""
+    f, dice = new_fight()
+    jed = add_pc(f, "Jed", cls="Trailblazer", hp=20)
+    (wolf,) = add_npc(f, "wolf", name="Wolf", hp=8)
+    start(f, {wolf: 15, jed: 10})
+    _refused(f, Attack(actor=wolf, target=jed, weapon="bite", distance=30), "bite is a melee attack: Jed at 30 ft")
+    dice.add(15, 3)
+    (ev,) = f.do(Attack(actor=wolf, target=jed, weapon="bite", distance=5))
+    assert ev.hit and ev.amount == 3 and data(f, jed).hp == 17
