@@ -187,7 +187,10 @@ class BnbSystem(BaseSystem):
     def adjust(self, state: FightState, c: Combatant, field: str, value: Any) -> Combatant:
         d: BnbData = c.data
         if field == "hp":
-            return attrs.evolve(c, data=attrs.evolve(d, damage=d.max_hp - d.temp - value))
+            # the HP the GM sets come off temporary damage first, then lethal damage
+            total = d.max_hp - value
+            temp = max(0, min(d.temp, total))
+            return attrs.evolve(c, data=attrs.evolve(d, damage=total - temp, temp=temp))
         if field == "acted":
             if value:
                 return attrs.evolve(c, data=attrs.evolve(d, used=(*d.used, rules.ACTED)))

@@ -172,3 +172,17 @@ def test_a_critters_listed_attack_reaches_only_5_ft():
     dice.add(15, 3)
     (ev,) = f.do(Attack(actor=wolf, target=jed, weapon="bite", distance=5))
     assert ev.hit and ev.amount == 3 and data(f, jed).hp == 17
+
+
+def test_setting_hp_heals_temporary_damage_first_and_never_makes_lethal_damage_negative():
+    """Ruling: HP the GM sets above the current value come off temporary damage first; lethal damage
+    never goes below 0."""
+    f, _ = new_fight()
+    dusty = add_pc(f, "Dusty", hp=10)
+    f.do(Adjust(id=dusty, field="temp", value=4))
+    f.do(Adjust(id=dusty, field="hp", value=4))
+    assert (data(f, dusty).damage, data(f, dusty).temp, data(f, dusty).hp) == (2, 4, 4)
+    f.do(Adjust(id=dusty, field="hp", value=8))
+    assert (data(f, dusty).damage, data(f, dusty).temp, data(f, dusty).hp) == (0, 2, 8)
+    f.do(Adjust(id=dusty, field="hp", value=-2))
+    assert (data(f, dusty).damage, data(f, dusty).temp, data(f, dusty).hp) == (10, 2, -2)
