@@ -2,7 +2,9 @@
 thresholds, and an action economy of quick, half-round and full-round actions.
 
 Rulings of our own (beyond RULINGS.md) are listed in ``rules.py`` and ``checks.py``; in
-this module: initiative ties reroll the whole initiative check (2d6 + PER + AGI) among the
+this module: the GM may set who grapples a combatant (the holder's side follows; empty frees
+both), its useless limbs as text ("left leg -3") and the half-round actions it loses next turn;
+lowering the most wounds lowers the wounds left with it; initiative ties reroll the whole initiative check (2d6 + PER + AGI) among the
 tied only, again and again while they still tie, and the rerolls only order the tied (the
 initiative shown stays the first roll); initiative the GM sets by hand is not rerolled.
 """
@@ -20,8 +22,8 @@ from systems.twod6 import rules
 from systems.twod6.checks import two_d6
 from systems.twod6.events import EVENT_TYPES, AttackRolled, InitiativeTieRolled, Wounded
 from systems.twod6.presets import PRESETS
-from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, Data, check_sheet, make_data, sheet_fields
-from tracker.commands import BOOL, INT, CommandSpec, Param
+from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, Data, check_sheet, make_data, parse_limbs, sheet_fields
+from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
@@ -192,11 +194,43 @@ class TwoD6System(BaseSystem):
             Param(name="prone", kind=BOOL, label="Prone"),
             Param(name="disarmed", kind=BOOL, label="Disarmed"),
             Param(name="negated", kind=BOOL, label="Powers negated"),
+            Param(name="distracted", kind=INT, label="Half-round actions lost next turn", min=0, max=2),
+            Param(
+                name="grappled_by",
+                kind=COMBATANT,
+                label="Grappled by",
+                required=False,
+                help="who holds this combatant; empty: free (the holder lets go too)",
+            ),
+            Param(
+                name="useless_limbs",
+                kind=STR,
+                label="Useless limbs",
+                required=False,
+                help="name and penalty, comma-separated: left leg -3, arm -2; empty: none",
+            ),
             *(Param(name=k, kind=INT, label=k.upper(), min=STAT_MIN, max=STAT_MAX) for k in STATS),
         )
 
+    def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
+        if field == "grappled_by":
+            text = str(value or "").strip()
+            if not text:
+                return None
+            holder = rules.who(state, text, "grappler")
+            if holder.id == combatant.id:
+                raise Refused(f"{combatant.name} cannot grapple itself")
+            if holder.data.down:
+                raise Refused(f"{holder.name} is {'dead' if holder.data.dead else 'unconscious'}: out of any grapple")
+            return holder.id
+        if field == "useless_limbs":
+            return ", ".join(f"{x.name} {x.penalty:+d}" for x in parse_limbs(str(value or "")))
+        return super().check_adjust(state, combatant, field, value)
+
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
         d: Data = combatant.data
+        if field == "useless_limbs":
+            return attrs.evolve(combatant, data=attrs.evolve(d, limbs=parse_limbs(str(value or ""))))
         if field in STATS:
             stats = tuple(value if k == field else d.stat(k) for k in STATS)
             return attrs.evolve(combatant, data=attrs.evolve(d, stats=stats))

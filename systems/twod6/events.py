@@ -166,11 +166,16 @@ class OpposedRolled(Event):
     opposing: CheckRoll
     success: bool
     cost: str = "half"
+    reroll: bool = False
 
     def describe(self, state: FightState) -> str:
         a, t = state.name(self.actor), state.name(self.target)
         out = "succeeds" if self.success else "fails"
-        return f"{a} {self.purpose} vs {t}: {self.check.describe()} vs {self.opposing.describe()} — {out}{_cost(self.cost)}"
+        again = " (cinematic reroll)" if self.reroll else ""
+        return (
+            f"{a} {self.purpose} vs {t}{again}: {self.check.describe()} vs {self.opposing.describe()} — "
+            f"{out}{_cost(self.cost)}"
+        )
 
 
 @attrs.frozen(kw_only=True)

@@ -19,7 +19,7 @@ from systems.twod6.events import (
 )
 from systems.twod6.sheet import Data, Failed, Limb
 from tracker.errors import UnknownEvent
-from tracker.events import Event, InitiativeSet, TurnEnded, TurnStarted
+from tracker.events import Adjusted, Event, InitiativeSet, TurnEnded, TurnStarted
 from tracker.model import FightState
 
 
@@ -155,6 +155,23 @@ def cinematic(state: FightState, e: CinematicSpent) -> FightState:
 
 def opposed(state: FightState, e: OpposedRolled) -> FightState:
     state = spend(state, e.actor, e.cost)
+    # One Stealth roll against several watchers logs one event each (the first costs the action, the
+    # rest "none"): the failures of that one roll add up, so a cinematic reroll retries it against each
+    # Notice it lost to.  ``defense`` keeps the actor's own roll to tell "the same roll" apart.
+    last = _data(state, e.actor).last_failed
+    same_roll = e.cost == NO_COST and last is not None and last.kind == "opposed" and last.defense == e.check
+    failed = last if same_roll else None
+    if not e.success:
+        failed = Failed(
+            kind="opposed",
+            label=e.check.label,
+            parts=e.check.parts,
+            skill=e.purpose,
+            target=e.target,
+            defense=e.check,
+            against=(failed.against if failed else ()) + ((e.target, e.opposing),),
+        )
+    state = _put(state, e.actor, last_failed=failed)
     if e.success and e.purpose == "sneaks":
         d = _data(state, e.actor)
         if e.target not in d.hidden_from:
@@ -195,7 +212,30 @@ def tie_rolled(state: FightState, e: InitiativeTieRolled) -> FightState:
     return state
 
 
+def adjusted(state: FightState, e: Adjusted) -> FightState:
+    """A GM adjustment has set one field; keep what depends on it in step."""
+    c = state.find(e.id)
+    if c is None or not isinstance(c.data, Data):
+        return state
+    if e.field == "grappled_by":
+        old = state.find(e.old) if isinstance(e.old, str) else None
+        if old is not None and old.data.grappling == e.id:
+            state = _put(state, old.id, grappling=None)
+        if isinstance(e.value, str):
+            held = _data(state, e.value).grappling
+            if held and held != e.id:
+                state = _put(state, held, grappled_by=None)
+            state = _put(state, e.value, grappling=e.id)
+    if e.field == "max_wounds" and c.data.wounds > c.data.max_wounds:
+        state = _put(state, e.id, wounds=c.data.max_wounds)
+    if e.field in ("unconscious", "dead") and e.value:
+        state = settle(state, e.id)
+    return state
+
+
 def evolve(state: FightState, event: Event) -> FightState:
+    if isinstance(event, Adjusted):
+        return adjusted(state, event)
     if isinstance(event, TurnStarted):
         return turn_started(state, event)
     if isinstance(event, TurnEnded):

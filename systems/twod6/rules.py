@@ -23,8 +23,10 @@ Rulings of our own (beyond RULINGS.md), each with a test:
 - Breaking a grapple is an attack action (Melee (Unarmed) vs the grappler's, tie to the grappler);
   the grappler lets go as a quick action.  A combatant who falls unconscious or dies is out of
   any grapple.
-- A cinematic reroll takes the combatant's last failed attack, resolve or skill check, before the
-  next turn starts; a lost defense cannot be rerolled (the attacker's result has landed).
+- A cinematic reroll takes the combatant's last failed attack, resolve, skill or opposed check
+  (Stealth, breaking a grapple, Negate), before the next turn starts; a Stealth roll that lost to
+  several watchers is rerolled once and compared with each Notice it lost to; a lost defense
+  cannot be rerolled (the attacker's result has landed).
 - Graceful: the first 20-ft move of a turn costs no action.
 """
 
@@ -803,6 +805,9 @@ def decide_act(system: Any, state: FightState, cmd: K.Act) -> list[Event]:
     return events
 
 
+OPPOSED_NAMES = {"sneaks": "Stealth check", "breaks the grapple": "check to break the grapple", "negates": "Negate"}
+
+
 def decide_cinematic(system: Any, state: FightState, cmd: K.SpendCinematic, dice: Roller) -> list[Event]:
     c = who(state, cmd.actor)
     d: Data = c.data
@@ -828,9 +833,31 @@ def decide_cinematic(system: Any, state: FightState, cmd: K.SpendCinematic, dice
     failed = d.last_failed
     if failed is None:
         raise Refused(f"{c.name} has no failed check to reroll this turn")
-    ctx.add(CinematicSpent(actor=c.id, use=f"reroll the failed {failed.label}"))
+    what = failed.label
+    if failed.kind == "opposed":
+        what = OPPOSED_NAMES.get(failed.skill, failed.skill)
+        if failed.skill == "breaks the grapple" and d.grappled_by != failed.target:
+            raise Refused(f"{c.name} is no longer held by {state.name(failed.target or '')}: nothing to break")
+    ctx.add(CinematicSpent(actor=c.id, use=f"reroll the failed {what}"))
     check = roll_check(dice, failed.label, failed.parts)
-    if failed.kind == "attack":
+    if failed.kind == "opposed":
+        for tid, opposing in failed.against:
+            won = beats(check, opposing)
+            ctx.add(
+                OpposedRolled(
+                    actor=c.id,
+                    target=tid,
+                    purpose=failed.skill,
+                    check=check,
+                    opposing=opposing,
+                    success=won,
+                    cost=NO_COST,
+                    reroll=True,
+                )
+            )
+            if won and failed.skill == "breaks the grapple":
+                ctx.add(EffectApplied(target=c.id, effect="freed", by=tid))
+    elif failed.kind == "attack":
         t = who(state, failed.target or "", "target")
         resolve_attack(
             ctx, c.id, t.id, failed.skill, failed.result, check, failed.defense, failed.defense_skill, NO_COST, 0, True

@@ -189,7 +189,7 @@ class Limb:
 class Failed:
     """The combatant's last failed check, kept so a cinematic can reroll it."""
 
-    kind: str  # "attack", "resolve", "check"
+    kind: str  # "attack", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
     label: str
     parts: tuple[Any, ...] = ()
     target: str | None = None
@@ -200,6 +200,7 @@ class Failed:
     dc: int = 0
     stakes: str = ""
     ranged: bool = False
+    against: tuple[tuple[str, Any], ...] = ()  # opposed: (target id, the CheckRoll it lost to), each
 
 
 @attrs.frozen(kw_only=True)
@@ -271,12 +272,34 @@ class Data:
         return -max(0, level - 1) if self.fine_armor else -level
 
     @property
+    def useless_limbs(self) -> str:
+        """The disabled limbs as the GM types them: ``"left leg -3, arm -2"``."""
+        return ", ".join(f"{limb.name} {limb.penalty:+d}" for limb in self.limbs)
+
+    @property
     def limb_penalty(self) -> int:
         return sum(limb.penalty for limb in self.limbs)
 
     @property
     def down(self) -> bool:
         return self.dead or self.unconscious
+
+
+def parse_limbs(text: str) -> tuple[Limb, ...]:
+    """``"left leg -3, arm -2"`` -> Limbs (a GM adjust); a penalty runs from −1 to −5."""
+    out: list[Limb] = []
+    for part in _split(text or ""):
+        m = re.match(r"^(.*?)\s*(-\d+)$", part)
+        if not m or not m[1].strip():
+            raise Refused(f"useless limb '{part}' needs its penalty after the name, like 'left leg -3'")
+        penalty = int(m[2])
+        if not -5 <= penalty <= -1:
+            raise Refused(f"useless limb '{part}': a useless limb gives −2 or −3 (at most −5), not {penalty}")
+        name = m[1].strip()
+        if any(x.name.lower() == name.lower() for x in out):
+            raise Refused(f"the {name} is named twice")
+        out.append(Limb(name=name, penalty=penalty))
+    return tuple(out)
 
 
 def _stat_property(key: str) -> property:

@@ -268,3 +268,76 @@ def test_story_a_whole_fight_replays_from_its_saved_log(tmp_path):
     assert loaded.fight().state == live
     assert live.get("c4").data.unconscious and not live.get("c4").data.dead
     assert live.get("c1").data.cinematics == 0
+
+
+# -- cinematic rerolls of opposed checks (audit) ------------------------------------------------
+
+
+def test_a_cinematic_rerolls_a_failed_stealth_check_against_each_notice_it_lost_to():
+    """Rule 8: reroll a failed check — Stealth too.  Ruling (ours): the one Stealth roll is rerolled and
+    compared with each Notice it lost to (the watchers do not roll again); the reroll costs no action."""
+    f, roller = setup(
+        ("Pell", sheet(agi=1, skills="Stealth 2", cinematics=1)),
+        ("Guard", sheet(per=1, skills="Notice 1")),
+        ("Dog", sheet(per=2)),
+        ("Cat", DUMMY),
+    )
+    roller.add(2, 3, 4, 4, 4, 4, 1, 2)  # Stealth 5 + 3 = 8 vs Guard 10, Dog 10, Cat 3
+    first = f.do(K.Sneak(actor="c1", targets=("c2", "c3", "c4")))
+    assert [e.success for e in first] == [False, False, True]
+    assert data(f, "c1").hidden_from == ("c4",) and data(f, "c1").half == 1
+    before = f.state
+    roller.add(5, 4)  # 9 + 3 = 12: beats both Notices kept from the first roll
+    events = f.do(K.SpendCinematic(actor="c1", use="reroll"))
+    assert roller.exhausted
+    assert isinstance(events[0], CinematicSpent) and events[0].use == "reroll the failed Stealth check"
+    again = of(events, OpposedRolled)
+    assert [(e.target, e.success, e.reroll, e.cost) for e in again] == [
+        ("c2", True, True, "none"),
+        ("c3", True, True, "none"),
+    ]
+    assert [e.opposing for e in again] == [first[0].opposing, first[1].opposing]
+    assert "(cinematic reroll)" in again[0].describe(before)
+    d = data(f, "c1")
+    assert set(d.hidden_from) == {"c2", "c3", "c4"} and d.cinematics == 0 and d.half == 1
+    refused(f, K.SpendCinematic(actor="c1", use="reroll"), "no cinematic")
+    f.undo()
+    assert f.state == before
+
+
+def test_a_cinematic_rerolls_a_failed_attempt_to_break_a_grapple():
+    """Rule 8: reroll a failed check — breaking a grapple (Melee (Unarmed) vs the grappler's)."""
+    wrestler = sheet(str=1, skills="Melee (Unarmed) 2", cinematics=1)
+    f, roller = setup(("Ann", wrestler), ("Bob", wrestler))
+    attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
+    f.do(C.NextTurn())
+    roller.add(1, 3, 4, 4)  # 4 + 3 = 7 vs 8 + 3 = 11: still held
+    f.do(K.BreakGrapple(actor="c2"))
+    assert data(f, "c2").grappled_by == "c1"
+    roller.add(6, 5, 2, 1)  # critical: 11 + 3 more + 3 = 17 beats 11
+    events = f.do(K.SpendCinematic(actor="c2", use="reroll"))
+    assert of(events, OpposedRolled)[0].success
+    assert data(f, "c2").grappled_by is None and data(f, "c1").grappling is None
+
+
+def test_a_reroll_to_break_a_grapple_already_let_go_is_refused():
+    """Ruling (ours): nothing to reroll once the grappler has let go; nothing is logged."""
+    wrestler = sheet(str=1, skills="Melee (Unarmed) 2", cinematics=1)
+    f, roller = setup(("Ann", wrestler), ("Bob", wrestler))
+    attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
+    f.do(C.NextTurn())
+    roller.add(1, 3, 4, 4)
+    f.do(K.BreakGrapple(actor="c2"))
+    f.do(C.Adjust(id="c2", field="grappled_by", value=""))
+    refused(f, K.SpendCinematic(actor="c2", use="reroll"), "no longer held")
+
+
+def test_a_cinematic_rerolls_a_failed_negate():
+    """Rule 8 with rule 6: a failed Negate (opposed Cast) can be rerolled; success shuts the target off."""
+    f, roller = setup(("Nix", sheet(int=2, skills="Cast 2", talents="Negate", cinematics=1)), ("Bob", MAGE))
+    roller.add(1, 2, 4, 4)  # 3 + 4 = 7 vs 8 + 5 = 13
+    f.do(K.Negate(actor="c1", target="c2"))
+    assert not data(f, "c2").negated
+    roller.add(6, 6, 6, 4)  # 11 + 10 + 4 = 25
+    f.do(K.SpendCinematic(actor="c1", use="reroll"))
+    assert data(f, "c2").negated

@@ -85,3 +85,75 @@ def test_help_detail_and_tally():
     form = next(s for s in system.commands() if s.name == "double_result")
     cmd = form.make({"actor": "c1", "target": "c2", "choice": "limb", "penalty": "-3"})
     assert isinstance(cmd, K.ChooseDouble) and cmd.penalty == -3
+
+
+# -- GM adjustments of the fight state (audit) ---------------------------------------------------
+
+
+def test_gm_frees_a_grapple_and_both_sides_let_go():
+    """Ruling (ours): the GM sets 'grappled by'; empty frees the victim and the holder lets go too."""
+    wrestler = sheet(str=1, skills="Melee (Unarmed) 2")
+    f, roller = setup(("Ann", wrestler), ("Bob", wrestler), ("Cat", DUMMY))
+    attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
+    before = f.state
+    (ev,) = f.do(C.Adjust(id="c2", field="grappled_by", value=""))
+    assert ev.old == "c1" and ev.value is None
+    assert data(f, "c2").grappled_by is None and data(f, "c1").grappling is None
+    f.undo()
+    assert f.state == before
+    # moved to another holder: the old one lets go, the new one holds
+    f.do(C.Adjust(id="c2", field="grappled_by", value="Cat"))
+    assert data(f, "c2").grappled_by == "c3" and data(f, "c3").grappling == "c2"
+    assert data(f, "c1").grappling is None
+    refused(f, C.Adjust(id="c2", field="grappled_by", value="c2"), "cannot grapple itself")
+    refused(f, C.Adjust(id="c2", field="grappled_by", value="Zed"), "no grappler 'Zed'")
+
+
+def test_gm_heals_or_sets_useless_limbs_as_text():
+    """Ruling (ours): useless limbs are set as 'name penalty' text; empty heals them all."""
+    f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    (ev,) = f.do(C.Adjust(id="c2", field="useless_limbs", value="left leg -3, arm -2"))
+    assert ev.old == "" and ev.value == "left leg -3, arm -2"
+    assert data(f, "c2").limb_penalty == -5
+    assert "left leg -3" in system.status(f.state, f.state.get("c2"))
+    f.do(C.Adjust(id="c2", field="useless_limbs", value=""))
+    assert data(f, "c2").limbs == ()
+    refused(f, C.Adjust(id="c2", field="useless_limbs", value="arm"), "needs its penalty")
+    refused(f, C.Adjust(id="c2", field="useless_limbs", value="arm -9"), "−2 or −3")
+
+
+def test_gm_sets_the_half_round_actions_lost_next_turn():
+    f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    f.do(C.Adjust(id="c2", field="distracted", value=1))
+    f.do(C.NextTurn())
+    assert data(f, "c2").half == 1 and data(f, "c2").distracted == 0
+    refused(f, C.Adjust(id="c2", field="distracted", value=3), "above the most allowed")
+
+
+def test_lowering_the_most_wounds_lowers_the_wounds_left():
+    """Ruling (ours): wounds left never stay above the maximum the GM sets."""
+    f, _ = setup(("Ann", FIGHTER), ("Bob", sheet(tou=2)))
+    f.do(C.Adjust(id="c2", field="max_wounds", value=3))
+    assert (data(f, "c2").wounds, data(f, "c2").max_wounds) == (3, 3)
+
+
+def test_gm_knocking_out_a_grappler_ends_the_grapple():
+    """Ruling (ours): set unconscious or dead by the GM, a combatant is out of any grapple, as in play."""
+    wrestler = sheet(str=1, skills="Melee (Unarmed) 2")
+    f, roller = setup(("Ann", wrestler), ("Bob", wrestler))
+    attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
+    f.do(C.Adjust(id="c1", field="unconscious", value=True))
+    assert data(f, "c2").grappled_by is None and data(f, "c1").grappling is None
+
+
+def test_every_adjustable_field_can_be_set_from_a_form_and_undone():
+    """Every field system.adjustable offers takes a typed value, logs it and undoes exactly."""
+    f, _ = setup(("Ann", sheet(str=1, cinematics=1)), ("Bob", DUMMY))
+    typed = {"int": "1", "bool": "yes", "combatant": "c2", "str": "arm -2"}
+    for p in system.adjustable(f.state, f.state.get("c1")):
+        before, n = f.state, len(f.entries)
+        value = "2" if p.name in ("wounds", "max_wounds", "cinematics", "str") else typed[p.kind]
+        f.do(C.Adjust(id="c1", field=p.name, value=value))
+        assert len(f.entries) == n + 1, p.name
+        f.undo()
+        assert f.state == before, p.name
