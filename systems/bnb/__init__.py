@@ -1,5 +1,14 @@
 """Blood & Bullets (Simon Washbourne, 2012): d20 vs Defence Class, exploding d6 damage,
-Gun-play, death saves.  See RULINGS.md (bnb) and the rulings in ``rules.py`` and ``presets.py``.
+Gun-play, death saves.  See RULINGS.md (bnb) and the rulings in ``rules.py``, ``sheet.py`` and ``presets.py``.
+
+Rulings on GM adjustments (the book is silent):
+- HP set by the GM come off temporary damage first, then lethal damage; lethal
+  damage never goes below 0.  Setting HP does not count as HP lost in this
+  fight (binding wounds) and raises no death save: the GM sets the status too.
+- "acted" clears (no) or marks (yes) the round's action: the attacks, Gun-play
+  or reload already made this round, so the GM can allow a second weapon.
+- Lucky Streaks used are adjustable for Gamblers only, up to the day's
+  allowance; "minor" for NPCs only.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ Rulings on the stat lines (the text lost or left these unclear):
 - The Dandy's attacks are lost in the text: he carries a pocket pistol.
 - The Rattler's "Weapon" attack is its bite, 1d6 (venom is the GM's save).
 - The NPC Rowdy brawls like the Trailblazer's Rowdy ability: fists d6.
+- The Gunfighter is an important NPC: he rolls his own initiative (d20+1),
+  even when several are added as a group.
 """
 
 from __future__ import annotations

@@ -186,3 +186,17 @@ def test_setting_hp_heals_temporary_damage_first_and_never_makes_lethal_damage_n
     assert (data(f, dusty).damage, data(f, dusty).temp, data(f, dusty).hp) == (0, 2, 8)
     f.do(Adjust(id=dusty, field="hp", value=-2))
     assert (data(f, dusty).damage, data(f, dusty).temp, data(f, dusty).hp) == (10, 2, -2)
+
+
+def test_gunfighters_are_important_and_roll_alone_even_as_a_group():
+    """Ruling (presets): the Gunfighter is an important NPC — two added as a group roll d20+1 each."""
+    from tracker import RollInitiative
+
+    f, dice = new_fight()
+    g1, g2 = add_npc(f, "gunfighter", count=2)
+    o1, o2 = add_npc(f, "outlaw", count=2)
+    dice.add(5, 12, 9)
+    f.do(RollInitiative())
+    inits = {c.id: c.initiative for c in f.state.combatants}
+    assert (inits[g1], inits[g2], inits[o1], inits[o2]) == (6, 13, 9, 9)
+    assert data(f, g1).important and not data(f, o1).important
