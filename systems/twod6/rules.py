@@ -834,6 +834,10 @@ def decide_cinematic(system: Any, state: FightState, cmd: K.SpendCinematic, dice
     if failed is None:
         raise Refused(f"{c.name} has no failed check to reroll this turn")
     what = failed.label
+    if failed.kind == "attack":
+        t = who(state, failed.target or "", "target")
+        if t.data.dead:
+            raise Refused(f"{t.name} is already dead: the failed {failed.label} has nothing left to reroll for")
     if failed.kind == "opposed":
         what = OPPOSED_NAMES.get(failed.skill, failed.skill)
         if failed.skill == "breaks the grapple" and d.grappled_by != failed.target:

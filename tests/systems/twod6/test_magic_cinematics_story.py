@@ -341,3 +341,12 @@ def test_a_cinematic_rerolls_a_failed_negate():
     roller.add(6, 6, 6, 4)  # 11 + 10 + 4 = 25
     f.do(K.SpendCinematic(actor="c1", use="reroll"))
     assert data(f, "c2").negated
+
+
+def test_a_reroll_of_an_attack_on_a_target_dead_since_is_refused():
+    """Ruling (ours): no reroll of a failed attack once its target has died; no cinematic is spent."""
+    f, roller = setup(("Ann", sheet(str=1, skills="Melee (Heavy) 2", cinematics=1)), ("Bob", DUMMY))
+    attack(f, roller, (1, 2, 4, 4), "c1", "c2")
+    f.do(C.Adjust(id="c2", field="dead", value=True))
+    refused(f, K.SpendCinematic(actor="c1", use="reroll"), "already dead")
+    assert data(f, "c1").cinematics == 1
