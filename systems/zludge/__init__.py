@@ -14,7 +14,15 @@ the tests and the help):
 - *Defense and situational modifiers*: a fixed defense still takes the GM's ±1
   defense modifiers (cover); aspects and plot points need a roll to spend on.
 - *Aspect reroll*: "reroll" rolls the 4dF again and the new roll counts; the log
-  shows both.  To invoke after seeing a roll, undo and repeat the action.
+  shows both.
+- *After the roll* (``invoke``): right after a roll, before anything else is
+  logged, the attacker, the defender (if it rolled) or the one who made a skill
+  roll may invoke an aspect (+1 or reroll) or spend a plot point (+1) on it.  The
+  outcome is read again: the wound the first reading dealt is taken back (a
+  death too) and the new one dealt; first aid treats or not; a reopen prompt
+  opens or closes.  Each side may invoke one aspect and spend one plot point per
+  roll, before and after together.  A revision does not roll a hit location a
+  miss never rolled.
 - *Auto defense*: against Melee or Unarmed attacks the defender uses the best of
   Acrobatics (less a bulky-armor penalty), Unarmed, and Melee if armed with a
   melee weapon; against Ranged attacks, Acrobatics.
@@ -81,6 +89,7 @@ Attack: Melee/Ranged/Unarmed roll vs the defense roll (Acrobatics, or Melee/Unar
   0-level damage checks a Scratched box and clips (-1 until the victim's next action); below 0: no damage.
   Called shot -2 picks the location; else 1d6: 1 head, 2-3 torso, 4 right arm, 5 left arm, 6 legs.
   Situational modifiers ±1 each, labelled. Aspect (once a day): +1 or reroll. One plot point: +1.
+  Before the roll in the action's form, or after it with invoke (i), before anything else happens.
 Wounds: Scratched 3, Hurt 2, Very Hurt 1, Incapacitated 1, Comatose 1 boxes; a full level checks the next
   higher free box; none above Comatose: death. Durability adds a box to levels 0,1,2,3 in turn;
   Fortitude +1/-1: one Scratched box more/less.
@@ -90,8 +99,9 @@ Penalties: Hurt -1, Very Hurt -2, Incapacitated -3 (prone, cannot attack), Comat
 First aid: a Medical roll of 0 or more makes each wound impair one level less; a failed physical check
   may reopen them (reopen_wounds).
 
-Actions: attack (a), ambush_initiative (A), roll_skill (r), first_aid (f), reopen_wounds, mark_wound (w),
-  mark_fatigue (t), clear_box, refresh_aspects, act (o: any other action)."""
+Actions: attack (a), invoke (i: aspect or plot point after the roll), ambush_initiative (A),
+  roll_skill (r), first_aid (f), reopen_wounds, mark_wound (w), mark_fatigue (t), clear_box,
+  refresh_aspects, act (o: any other action)."""
 
 
 class ZludgeSystem(BaseSystem):

@@ -35,6 +35,16 @@ class Attack:
 
 
 @attrs.frozen(kw_only=True)
+class InvokeAfter:
+    """An aspect or a plot point spent after seeing the roll just made (attack, defense or skill roll)."""
+
+    actor: str
+    aspect: str = ""
+    aspect_use: str = "+1"
+    plot_points: int = 0
+
+
+@attrs.frozen(kw_only=True)
 class AmbushInitiative:
     ambushers: tuple[str, ...]
 
@@ -198,6 +208,18 @@ def specs() -> tuple[CommandSpec, ...]:
                 ),
             ),
             help="Attack roll against the defender's defense roll (flat-footed: fixed defense), then damage.",
+        ),
+        CommandSpec(
+            name="invoke",
+            title="Aspect or plot point after the roll",
+            key="i",
+            build=InvokeAfter,
+            params=(
+                Param(name="actor", kind=COMBATANT, label="Who (attacker, defender or the one who rolled)"),
+                *_aspect_params(),
+            ),
+            help="Right after a roll, before anything else: invoke an aspect (+1 or reroll) or spend a plot "
+            "point (+1) on one's own attack, defense or skill roll; the outcome and damage are worked out again.",
         ),
         CommandSpec(
             name="ambush_initiative",

@@ -132,6 +132,61 @@ class AttackResolved(Event):
         return f"{a} attacks {t} ({self.skill} {atk}) vs ({dfn}): {result}{tail}"
 
 
+def attack_result(outcome: str, target: str, margin: int, damage: int | None) -> str:
+    """The short reading of an attack's outcome, for a revised roll."""
+    if outcome == "miss":
+        return "misses"
+    if outcome == "clipped":
+        return f"clips {target}: 0-level damage"
+    crit = " critical, +1 level;" if outcome == "critical" else ""
+    dmg = "armor absorbs it all" if damage is None else f"{damage}-level damage"
+    return f"hits {target} by {margin}:{crit} {dmg}"
+
+
+@attrs.frozen(kw_only=True)
+class RollRevised(Event):
+    """An aspect or plot point spent after seeing the roll just made: its total (or dice) and outcome change.
+
+    ``side`` is attack, defense or skill; the roll it revises is the fight's last roll,
+    whose touched combatants go back to how they were before it, then the revised roll
+    applies and the ``follow`` events after this one (a wound, a treatment, a prompt).
+    """
+
+    TYPE = "zludge.roll_revised"
+    who: str
+    side: str
+    aspect: str = ""
+    reroll: Roll | None = None
+    plot_point: bool = False
+    mods: tuple[Modifier, ...] = ()
+    total_before: int
+    total: int
+    against: int | None = None  # attacks: the other side's total
+    outcome: str = ""  # attacks: miss, clipped, hit, critical
+    damage_level: int | None = None
+    opponent: str | None = None  # attacks: the other combatant
+    follow: int = 0
+
+    def describe(self, state: FightState) -> str:
+        who = state.name(self.who)
+        spent = []
+        if self.aspect:
+            how = f"to reroll: {self.reroll.describe()}" if self.reroll is not None else "for +1"
+            spent.append(f"invokes '{self.aspect}' {how}")
+        if self.plot_point:
+            spent.append("spends a plot point (+1)")
+        change = f"{self.side} {ladder(self.total_before)} → {ladder(self.total)}"
+        if self.side == "skill":
+            result = "success" if self.total >= 0 else "failure"
+            return f"{who} {' and '.join(spent)} after the roll: {change}: {result}"
+        attack_total = self.total if self.side == "attack" else (self.against or 0)
+        defense_total = self.against if self.side == "attack" else self.total
+        margin = attack_total - (defense_total or 0)
+        target = state.name(self.who if self.side == "defense" else self.opponent or "")
+        now = attack_result(self.outcome, target, margin, self.damage_level)
+        return f"{who} {' and '.join(spent)} after the roll: {change} against {ladder(self.against or 0)}: now {now}"
+
+
 @attrs.frozen(kw_only=True)
 class WoundMarked(Event):
     """A wound checks a box; a full level pushes it to the next free higher box; none left: death."""
@@ -276,6 +331,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TieRerolled,
     AmbushDeclared,
     AttackResolved,
+    RollRevised,
     WoundMarked,
     FatigueMarked,
     SkillRolled,

@@ -32,8 +32,18 @@ MAX_TIE_REROLLS = 20
 
 
 @attrs.frozen(kw_only=True)
+class LastRoll:
+    """The roll just made, still open to an aspect or plot point spent after it."""
+
+    event: Any  # AttackResolved or SkillRolled, as it now stands
+    before: tuple[Combatant, ...]  # the combatants it touched, as they were before it
+    tail: int = 0  # events of its action still to come (its wound, treatment, prompt)
+
+
+@attrs.frozen(kw_only=True)
 class ZludgeFight:
     ambushers: tuple[str, ...] = ()
+    last_roll: LastRoll | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -466,21 +476,31 @@ def roll_skill_cmd(state: FightState, cmd: C.RollSkill, dice: Roller) -> list[E.
         counts_as_action=cmd.as_action,
     )
     events: list[E.Event] = [ev]
-    treated = any(b.treated for b in actor.data.wounds)
-    if cmd.physical and not ev.success and treated:
-        events.append(
-            E.PromptRaised(
-                prompt=Prompt(
-                    id=f"reopen:{actor.id}",
-                    kind="reopen",
-                    text=f"{actor.name} failed a physical check: do the treated wounds reopen?",
-                    combatant=actor.id,
-                    command="reopen_wounds",
-                    params={"target": actor.id},
-                )
-            )
-        )
+    if reopen_due(actor.data, ev):
+        events.append(reopen_prompt(actor))
     return events
+
+
+def reopen_due(d: ZludgeData, ev: Z.SkillRolled) -> bool:
+    """A failed physical check by someone with treated wounds: the GM says whether they reopen."""
+    return ev.physical and not ev.success and any(b.treated for b in d.wounds)
+
+
+def reopen_prompt(actor: Combatant) -> E.PromptRaised:
+    return E.PromptRaised(
+        prompt=Prompt(
+            id=f"reopen:{actor.id}",
+            kind="reopen",
+            text=f"{actor.name} failed a physical check: do the treated wounds reopen?",
+            combatant=actor.id,
+            command="reopen_wounds",
+            params={"target": actor.id},
+        )
+    )
+
+
+def untreated(d: ZludgeData) -> int:
+    return sum(1 for b in d.wounds if b.level > 0 and not b.treated)
 
 
 def first_aid(state: FightState, cmd: C.FirstAid, dice: Roller) -> list[E.Event]:
@@ -490,8 +510,8 @@ def first_aid(state: FightState, cmd: C.FirstAid, dice: Roller) -> list[E.Event]
     check_turn(state, medic)
     if patient.data.dead:
         raise Refused(f"{patient.name} is dead: first aid cannot help")
-    untreated = sum(1 for b in patient.data.wounds if b.level > 0 and not b.treated)
-    if not untreated:
+    n_untreated = untreated(patient.data)
+    if not n_untreated:
         raise Refused(f"{patient.name} has no untreated wound above Scratched for first aid to ease")
     if not -4 <= cmd.difficulty <= 2:
         raise Refused(f"difficulty runs -4 (Improbable) to +2 (Negligible), not {cmd.difficulty:+d}")
@@ -522,7 +542,7 @@ def first_aid(state: FightState, cmd: C.FirstAid, dice: Roller) -> list[E.Event]
     )
     events: list[E.Event] = [ev]
     if ev.success:
-        events.append(Z.WoundsTreated(target=patient.id, boxes=untreated))
+        events.append(Z.WoundsTreated(target=patient.id, boxes=n_untreated))
     return events
 
 
@@ -583,9 +603,157 @@ def take_action(state: FightState, cmd: C.TakeAction) -> list[E.Event]:
     return [Z.ActionTaken(actor=c.id, text=cmd.text.strip(), physical=cmd.physical)]
 
 
+# ---------------------------------------------------------------------------
+# aspects and plot points after the roll
+
+
+def _outcome(margin: int) -> str:
+    return "miss" if margin < 0 else "clipped" if margin == 0 else "critical" if margin >= 4 else "hit"
+
+
+def _damage(outcome: str, weapon: int, armor: int) -> int | None:
+    """Clipped: 0-level; a hit: weapon - armor (+1 critical); below 0 (or a miss): no damage."""
+    if outcome == "clipped":
+        return 0
+    if outcome in ("hit", "critical"):
+        damage = weapon - armor + (1 if outcome == "critical" else 0)
+        return damage if damage >= 0 else None
+    return None
+
+
+def invoke_after(state: FightState, cmd: C.InvokeAfter, dice: Roller) -> list[E.Event]:
+    """Ruling: an aspect or plot point spent after seeing the roll just made (nothing else in between)."""
+    who = need(state, cmd.actor)
+    last: LastRoll | None = state.data.last_roll if state.data else None
+    if last is None or last.tail:
+        raise Refused(
+            "an aspect or plot point spent after the roll goes on the roll just made, before anything else "
+            "happens: there is no such roll now"
+        )
+    ev = last.event
+    if isinstance(ev, Z.AttackResolved):
+        if who.id == ev.actor:
+            side, roll_, mods, total, against = "attack", ev.attack, ev.attack_mods, ev.attack_total, ev.defense_total
+            used_aspect, used_pp = ev.aspect, ev.plot_point
+        elif who.id == ev.target:
+            if ev.defense is None:
+                raise Refused(
+                    f"{who.name} made no defense roll (fixed defense): nothing to spend an aspect or plot point on"
+                )
+            side, roll_, mods, total, against = (
+                "defense",
+                ev.defense,
+                ev.defense_mods,
+                ev.defense_total,
+                ev.attack_total,
+            )
+            used_aspect, used_pp = ev.defense_aspect, ev.defense_plot_point
+        else:
+            raise Refused(
+                f"{who.name} made no roll in the last attack: only the attacker and the defender may spend on it"
+            )
+    else:
+        if who.id != ev.actor:
+            raise Refused(f"{who.name} did not make the last roll ({state.name(ev.actor)}'s {ev.skill})")
+        side, roll_, mods, total, against = "skill", ev.roll, ev.mods, ev.total, None
+        used_aspect, used_pp = ev.aspect, ev.plot_point
+    if not cmd.aspect.strip() and not cmd.plot_points:
+        raise Refused("name an aspect to invoke or spend a plot point")
+    aspect = check_boosts(who, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
+    if aspect and used_aspect:
+        raise Refused(f"one aspect invocation per roll (Ruling): {who.name} already invoked '{used_aspect}' on it")
+    if cmd.plot_points and used_pp:
+        raise Refused(f"only one plot point can be spent per check: {who.name} already spent one on this roll")
+    new_roll = None
+    if aspect and cmd.aspect_use == "reroll":
+        new_roll = fudge(dice, f"{who.name} rerolls ({aspect})")
+    new_mods = list(mods)
+    if aspect and cmd.aspect_use == "+1":
+        new_mods.append(Modifier(label=f"aspect '{aspect}'", value=1))
+    if cmd.plot_points:
+        new_mods.append(Modifier(label="plot point", value=1))
+    new_total = (new_roll or roll_).total + sum(m.value for m in new_mods)
+    before = {c.id: c for c in last.before}
+    follow: list[E.Event] = []
+    outcome, damage, opponent = "", None, None
+    if isinstance(ev, Z.AttackResolved):
+        atk, dfn = (new_total, against) if side == "attack" else (against, new_total)
+        outcome = _outcome(atk - dfn)
+        damage = _damage(outcome, ev.weapon_level, ev.armor_level)
+        opponent = ev.target if side == "attack" else ev.actor
+        if damage is not None:
+            attacker = before[ev.actor]
+            source = attacker.data.weapon if ev.weapon_level == attacker.data.weapon_level else "attack"
+            follow = wound_events(before[ev.target], damage, f"{attacker.name}'s {source}")
+    else:
+        revised = attrs.evolve(ev, total=new_total)
+        if ev.purpose == "first aid" and revised.success and ev.target is not None:
+            follow = [Z.WoundsTreated(target=ev.target, boxes=untreated(before[ev.target].data))]
+        open_ = any(p.id == f"reopen:{who.id}" for p in state.prompts)
+        due, was_due = reopen_due(before[who.id].data, revised), reopen_due(before[who.id].data, ev)
+        if due and not open_:
+            follow = [reopen_prompt(who)]
+        elif was_due and not due and open_:
+            follow = [E.PromptResolved(prompt_id=f"reopen:{who.id}", note="the check succeeds after all")]
+    rr = Z.RollRevised(
+        who=who.id,
+        side=side,
+        aspect=aspect,
+        reroll=new_roll,
+        plot_point=bool(cmd.plot_points),
+        mods=tuple(new_mods),
+        total_before=total,
+        total=new_total,
+        against=against,
+        outcome=outcome,
+        damage_level=damage,
+        opponent=opponent,
+        follow=len(follow),
+    )
+    return [rr, *follow]
+
+
+def revised_event(ev: Any, rr: Z.RollRevised) -> Any:
+    """The last roll as the revision leaves it."""
+    if rr.side == "skill":
+        return attrs.evolve(
+            ev,
+            roll=rr.reroll or ev.roll,
+            rerolled=ev.roll if rr.reroll else ev.rerolled,
+            mods=rr.mods,
+            total=rr.total,
+            aspect=rr.aspect or ev.aspect,
+            plot_point=ev.plot_point or rr.plot_point,
+        )
+    common = {"outcome": rr.outcome, "damage_level": rr.damage_level}
+    if rr.side == "attack":
+        return attrs.evolve(
+            ev,
+            attack=rr.reroll or ev.attack,
+            attack_rerolled=ev.attack if rr.reroll else ev.attack_rerolled,
+            attack_mods=rr.mods,
+            attack_total=rr.total,
+            aspect=rr.aspect or ev.aspect,
+            plot_point=ev.plot_point or rr.plot_point,
+            **common,
+        )
+    return attrs.evolve(
+        ev,
+        defense=rr.reroll or ev.defense,
+        defense_rerolled=ev.defense if rr.reroll else ev.defense_rerolled,
+        defense_mods=rr.mods,
+        defense_total=rr.total,
+        defense_aspect=rr.aspect or ev.defense_aspect,
+        defense_plot_point=ev.defense_plot_point or rr.plot_point,
+        **common,
+    )
+
+
 def decide(state: FightState, command: Any, dice: Roller) -> list[E.Event] | None:
     if isinstance(command, C.Attack):
         return attack(state, command, dice)
+    if isinstance(command, C.InvokeAfter):
+        return invoke_after(state, command, dice)
     if isinstance(command, C.AmbushInitiative):
         return ambush(state, command, dice)
     if isinstance(command, C.RollSkill):
@@ -627,7 +795,39 @@ def _data(state: FightState, cid: str, d: ZludgeData) -> FightState:
     return state.replace(attrs.evolve(state.get(cid), data=d))
 
 
+def _roll_tail(state: FightState, ev: Any) -> int:
+    """How many events follow a roll in its action (decide emits exactly these)."""
+    if isinstance(ev, Z.AttackResolved):
+        return 0 if ev.damage_level is None else 1
+    tail = 1 if ev.purpose == "first aid" and ev.success else 0
+    return tail + (1 if reopen_due(state.get(ev.actor).data, ev) else 0)
+
+
+def _set_last(state: FightState, last: LastRoll | None) -> FightState:
+    return attrs.evolve(state, data=attrs.evolve(state.data, last_roll=last))
+
+
 def evolve(state: FightState, event: E.Event) -> FightState:
+    """Apply an event; keep the last roll open to a later aspect or plot point until something else happens."""
+    if isinstance(event, Z.RollRevised):
+        last: LastRoll = state.data.last_roll
+        for c in last.before:
+            state = state.replace(c)
+        ev = revised_event(last.event, event)
+        state = _evolve(state, ev)
+        return _set_last(state, LastRoll(event=ev, before=last.before, tail=event.follow))
+    new = _evolve(state, event)
+    if isinstance(event, (Z.AttackResolved, Z.SkillRolled)):
+        ids = tuple(dict.fromkeys(i for i in (event.actor, event.target) if i))
+        before = tuple(state.get(i) for i in ids)
+        return _set_last(new, LastRoll(event=event, before=before, tail=_roll_tail(state, event)))
+    last = new.data.last_roll if new.data is not None else None
+    if last is not None:
+        return _set_last(new, attrs.evolve(last, tail=last.tail - 1) if last.tail > 0 else None)
+    return new
+
+
+def _evolve(state: FightState, event: E.Event) -> FightState:
     if isinstance(event, E.TurnStarted):
         if event.resumed:  # the same turn goes on after a held action stepped in
             return state
