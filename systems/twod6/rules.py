@@ -525,7 +525,8 @@ def resolve_attack(
                 id=f"double:{aid}:{tid}",
                 kind="double",
                 text=f"{a.name} {'tripled' if times == 3 else 'doubled'} {t.name}'s defense: "
-                f"choose a second result after {result} (or a limb instead)",
+                f"choose a second result to go with '{result}' (wound again for two wounds), or a useless limb and "
+                "one wound instead",
                 combatant=aid,
                 command="double_result",
                 params={"actor": aid, "target": tid, "declared": result, "skill": skill, "attack_total": attack.total},

@@ -204,6 +204,8 @@ def test_a_doubled_attack_asks_for_a_second_result_and_two_wounds_can_be_chosen(
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(tou=2)))
     attack(f, roller, (5, 5, 2, 3), "c1", "c2")  # 14 vs 5
     assert prompts(f) == ["double:c1:c2"] and data(f, "c2").wounds == 5
+    text = f.state.prompts[0].text
+    assert "Ann doubled Bob's defense" in text and "go with 'wound'" in text and "useless limb" in text
     refused(f, C.NextTurn(), "resolve first")
     refused(f, K.ChooseDouble(actor="c1", target="c2", choice="grapple"), "Melee (Unarmed)")
     events = f.do(K.ChooseDouble(actor="c1", target="c2", choice="wound"))
