@@ -85,7 +85,7 @@ def effect(state: FightState, e: EffectApplied) -> FightState:
         state = _put(state, t, grappled_by=e.by)
         return _put(state, e.by, grappling=t)
     if e.effect == "freed":
-        if d.grappled_by:
+        if d.grappled_by and _data(state, d.grappled_by).grappling == t:
             state = _put(state, d.grappled_by, grappling=None)
         return _put(state, t, grappled_by=None)
     if e.effect == "limb":

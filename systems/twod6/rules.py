@@ -20,6 +20,7 @@ Rulings of our own (beyond RULINGS.md), each with a test:
 - Casting can always be opposed by Cast (a counterspell needs no Repel Attack); a Cast defense
   against weapons needs Repel Attack.  Blast is a casting and an attack: half-round with Fast
   Caster or Multiattack.  A Mass Spell rolls one Cast against each target's defense.
+- Entangle holds one foe, as a grapple does: a Mass Spell cannot entangle several at once.
 - Breaking a grapple is an attack action (Melee (Unarmed) vs the grappler's, tie to the grappler);
   the grappler lets go as a quick action.  A combatant who falls unconscious or dies is out of
   any grapple.
@@ -451,6 +452,8 @@ def decide_attack(system: Any, state: FightState, cmd: K.Attack, dice: Roller) -
         raise Refused("each target is named once")
     if len(targets) > 1 and not (skill in CASTING and d.has(MASS_SPELL)):
         raise Refused("only a Mass Spell takes several targets")
+    if len(targets) > 1 and skill == K.ENTANGLE_SKILL:
+        raise Refused("Entangle is a grapple, and a grapple holds one foe: a Mass Spell cannot entangle several")
     for t in targets:
         if t.id == a.id:
             raise Refused(f"{a.name} cannot attack itself")

@@ -350,3 +350,20 @@ def test_a_reroll_of_an_attack_on_a_target_dead_since_is_refused():
     f.do(C.Adjust(id="c2", field="dead", value=True))
     refused(f, K.SpendCinematic(actor="c1", use="reroll"), "already dead")
     assert data(f, "c1").cinematics == 1
+
+
+def test_a_mass_spell_cannot_entangle_several_foes():
+    """Ruling (ours): Entangle is a grapple and a grapple holds one foe; nothing is logged."""
+    f, _ = setup(("Witch", sheet(skills="Cast 2", talents="Entangle, Mass Spell")), ("A", DUMMY), ("B", DUMMY))
+    refused(f, K.Attack(actor="c1", targets=("c2", "c3"), skill="Cast (Entangle)", result="grapple"), "holds one foe")
+
+
+def test_a_victim_freed_by_the_gm_from_another_hold_leaves_the_new_grapple_alone():
+    """Freeing someone clears the holder's grapple only if the holder still holds that someone."""
+    wrestler = sheet(str=1, skills="Melee (Unarmed) 2")
+    f, roller = setup(("Ann", wrestler), ("Bob", wrestler), ("Cat", wrestler))
+    attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
+    f.do(C.Adjust(id="c3", field="grappled_by", value="c1"))  # Ann now holds Cat; Bob is let go
+    assert data(f, "c1").grappling == "c3" and data(f, "c2").grappled_by is None
+    f.do(C.Adjust(id="c3", field="grappled_by", value=""))
+    assert data(f, "c1").grappling is None and data(f, "c3").grappled_by is None
