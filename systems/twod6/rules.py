@@ -9,9 +9,6 @@ Rulings of our own (beyond RULINGS.md), each with a test:
   unticks "Disabled limbs count" for that roll; several limbs add up.
 - On a doubled attack the attacker picks, after the roll, a second result (a second wound), or
   instead of the declared result a disabled limb with one wound.
-- Armor's penalty falls on melee attacks, throwing, casting and athletics, not on a melee
-  defense (RULINGS: "−1 to melee attacks"); the book's worked example adds its defender's four
-  +1s to 10, a slip: by the rule the knife fighter parries at 11 and the tie goes to him.
 - Wounds beyond 0 in one blow kill ("any wound at 0"); a resolve check against unconsciousness
   is not rolled for someone already unconscious; one open death check covers a tripled attack
   and falling to 0 in the same blow; two unconsciousness checks at once keep the higher DC.
@@ -226,18 +223,13 @@ def stat_part(c: Combatant, skill: str, stat: str) -> Modifier:
     return Modifier(label=best.upper(), value=d.stat(best))
 
 
-def skill_parts(c: Combatant, skill: str, stat: str, *, defending: bool = False) -> list[Modifier]:
-    """Ranks + stat + item(s), and the armor penalty where armor hinders.
-
-    Armor hinders melee attacks, throwing, casting and athletics: a melee *defense* (a parry)
-    takes no armor penalty; an athletics or Cast (Repel Attack) defense does.
-    """
+def skill_parts(c: Combatant, skill: str, stat: str) -> list[Modifier]:
+    """Ranks + stat + item(s), and the armor penalty where armor hinders."""
     d: Data = c.data
     base = base_skill(skill)
     parts = [Modifier(label=f"{base} ranks", value=d.ranks(base)), stat_part(c, skill, stat)]
     parts += [Modifier(label=i.name, value=i.bonus) for i in d.item_bonus(base)]
-    hinders = skill in ARMOR_HINDERS and not (defending and skill in MELEE)
-    if hinders and d.armor_penalty:
+    if skill in ARMOR_HINDERS and d.armor_penalty:
         parts.append(Modifier(label=f"{d.armor} armor", value=d.armor_penalty))
     if skill in MELEE and d.prone:
         parts.append(Modifier(label="prone", value=-2))
@@ -392,7 +384,7 @@ def defense_parts(
             raise Refused(f"Repel Attack is a spell talent {t.name} does not have (any caster may counter a spell)")
     if choice == RESOLVE and skill not in CASTING:
         raise Refused("resolve can oppose a spell, not a weapon")
-    parts = skill_parts(t, choice, stat, defending=True)
+    parts = skill_parts(t, choice, stat)
     parts.append(armor)
     if limbs and d.limbs:
         parts.append(Modifier(label="disabled limb", value=d.limb_penalty))
