@@ -40,7 +40,7 @@ Turn: two quick actions and two half-round actions (or one full-round). Attack: 
 (half with Multiattack). Aim: full-round, +PER (min +1, ×2 Sniper) on the next ranged check.
 Attack vs defense: shooting/archery are defended by 2d6 + armor alone (or Repel Attack).
 Armor light/medium/heavy: +1/+2/+3 defense, −1/−2/−3 on melee attacks, throwing, casting and
-athletics (not on a melee parry); medium or heavy without Armor Proficiency defends at +1 only.
+athletics (a melee parry too, as the book's worked example counts it); medium or heavy without Armor Proficiency defends at +1 only.
 Declare the result first: wound, disarm, distract; melee also knock out, trip, shove, grapple (unarmed).
 ×2: a second result (or two wounds), or a limb and a wound. ×3: also DC 7 resolve or die, unconscious.
 Wounds 3 + TOU (+1 Extra Wound): at 2 left DC 7, at 1 left DC 9 resolve or unconscious; at 0

@@ -1,6 +1,9 @@
 """decide: 2d6 Gamma commands checked against the rules, rolled, turned into events.
 
 Rulings of our own (beyond RULINGS.md), each with a test:
+- Armor's penalty falls on every melee check, a melee parry included (so light armor nets 0 on a
+  parry): the only reading under which the book's worked example (11 against 10, the attacker
+  wins) adds up.
 - Actions belong to the combatant whose turn it is (or who spent a cinematic on an extra turn,
   which lasts until the next turn starts); nothing is done while a prompt is open.
 - Aim lasts until the combatant's next attack or a check that uses it; a melee attack wastes it.
