@@ -72,7 +72,7 @@ def test_gm_adjusts_a_stat_within_the_range():
 def test_help_detail_and_tally():
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     text = system.help()
-    for word in ("Snake eyes", "Multiattack", "DC 9", "Cinematics", "a attack", "not on a melee parry"):
+    for word in ("Snake eyes", "Multiattack", "DC 9", "Cinematics", "a attack", "a melee parry too"):
         assert word in text
     assert "STR +1" in system.detail(f.state, f.state.get("c1"))
     events = attack(f, roller, (4, 4, 3, 4), "c1", "c2")
