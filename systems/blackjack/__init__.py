@@ -23,7 +23,7 @@ from . import rules
 from .commands import SPECS
 from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked
 from .presets import presets, weapon_table
-from .sheet import STATS, BJData, check_sheet, make_data, parse_injuries, parse_slots, sheet_fields, split_list
+from .sheet import LEVELS, STATS, BJData, check_sheet, make_data, parse_injuries, parse_slots, sheet_fields, split_list
 
 
 def track(d: BJData) -> str:
@@ -160,12 +160,18 @@ class BlackjackSystem(BaseSystem):
         return (
             *own,
             Param(name="slots", label="Injury slots", help="2/2/1 or 2/2/2/1"),
-            Param(name="injuries", label="Injuries", required=False, help="'lesser bruised, moderate cut'"),
+            Param(name="injury_list", label="Injuries", required=False, help="'lesser bruised, moderate cut'"),
             Param(name="lead", kind=INT, label="Lead", min=0, max=99),
             Param(name="ingested", kind=INT, label="Lead ingested", min=0, max=99),
-            Param(name="shots", label="Loaded shots", help="'Revolver 3, Shotgun 0'"),
+            *(
+                (Param(name="shots", label="Loaded shots", help="'Revolver 3, Shotgun 0'"),)
+                if any(w.is_firearm for w in d.weapons)
+                else ()
+            ),
             Param(name="dead", kind=BOOL, label="Dead"),
-            Param(name="out", kind=CHOICE, choices=("in", "fled", "surrendered"), label="Out of the fight"),
+            Param(
+                name="out", kind=CHOICE, choices=("in", "fled", "surrendered"), default="in", label="Out of the fight"
+            ),
         )
 
     def check_adjust(self, state: FightState, c: Combatant, field: str, value: Any) -> Any:
@@ -190,10 +196,18 @@ class BlackjackSystem(BaseSystem):
             for i, names in enumerate(d.injuries):
                 if names and (i >= len(slots) or len(names) > slots[i]):
                     raise Refused("the injuries marked would not fit that track: treat or edit them first")
+            if tuple(slots) == d.slots:
+                raise Refused(f"{c.name}'s injury track is already {'/'.join(map(str, slots))}")
             return "/".join(map(str, slots))
-        if field == "injuries":
-            parse_injuries(value or "", d.slots)
-            return str(value or "")
+        if field in ("injury_list", "injuries"):
+            rows = parse_injuries(value or "", d.slots)
+            return ", ".join(f"{LEVELS[i]} {name}" for i, row in enumerate(rows) for name in row)
+        if field == "out":
+            v = Param(name=field, kind=CHOICE, choices=("in", "fled", "surrendered"), default="in").parse(value)
+            v = "" if v == "in" else v
+            if v == d.out:
+                raise Refused(f"{c.name} is already {v or 'in the fight'}")
+            return v
         if field == "shots":
             for item in split_list(value):
                 name, _, n = item.rpartition(" ")
@@ -209,7 +223,7 @@ class BlackjackSystem(BaseSystem):
             slots = tuple(parse_slots(value))
             inj = tuple(d.injuries[i] if i < len(d.injuries) else () for i in range(len(slots)))
             return attrs.evolve(c, data=attrs.evolve(d, slots=slots, injuries=inj))
-        if field == "injuries":
+        if field in ("injury_list", "injuries"):
             inj = tuple(tuple(x) for x in parse_injuries(value or "", d.slots))
             return attrs.evolve(c, data=attrs.evolve(d, injuries=inj))
         if field == "shots":
@@ -222,7 +236,7 @@ class BlackjackSystem(BaseSystem):
             )
             return attrs.evolve(c, data=attrs.evolve(d, weapons=ws))
         if field == "out":
-            return attrs.evolve(c, data=attrs.evolve(d, out="" if value == "in" else value))
+            return attrs.evolve(c, data=attrs.evolve(d, out="" if value == "in" else str(value or "")))
         return super().adjust(state, c, field, value)
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
@@ -231,7 +245,7 @@ class BlackjackSystem(BaseSystem):
         if isinstance(event, InjuryMarked):
             return Tally(target=event.target, harm=0 if event.index < 0 else 1, fell=event.fatal)
         if isinstance(event, MoraleChecked):
-            return Tally(fell=bool(event.broken))
+            return Tally(target=event.broken[0] if event.broken else None, fell=bool(event.broken))
         return None
 
 

@@ -21,7 +21,13 @@ Rulings made here (beyond RULINGS.md), each named in a test:
   the Inflict injury command.
 - Arguin': when both sides' lose-face injuries land at moderate or above in the
   same round, the side with less to lose (the GM's pick, default the NPC) wins.
+- When an NPC's effect takes an NPC (a breath over a crowd of PCs and outlaws),
+  the NPC target saves as an NPC does (≤ Threat + 8) over the attacker's Threat
+  plus its own DV, as a PC would; a PC's attack is always the PC's own save.
 - A night's rest is refused while a fight is running: it comes after the fight.
+- A working that lays a condition or an injury (Hex, Naming) needs a target:
+  cast without one it is refused rather than landing on the caster. A healing
+  working with no target heals the caster; a note working just happens.
 """
 
 from __future__ import annotations
@@ -360,10 +366,10 @@ def _attack(d: Draft, cmd: C.Attack, dice: Roller) -> None:
     risk = cmd.risk
     if risk == "auto":
         risk = "target" if w.kind == "special" and w.stat else "attacker"
-    if risk == "target":
-        for t in targets:
-            if not state.get(t).data.is_pc:
-                raise Refused("the risk goes on the target only for a PC saving against an NPC's effect")
+    if risk == "target" and a.data.is_pc:
+        raise Refused(
+            "the risk goes on the target only when it saves against an NPC's effect: a PC attacking makes its own save"
+        )
     levels: dict[str, int] = {}
     for t in set(targets):
         td = state.get(t).data
@@ -502,6 +508,11 @@ def _cast(d: Draft, cmd: C.CastWorking, dice: Roller) -> None:
             f"{a.name} has ingested {n} and carries {a.data.lead}"
         )
     target = able(d.state, cmd.target, "target") if cmd.target else None
+    if target is None and wk.effect in ("condition", "injury"):
+        raise Refused(
+            f"{wk.name} works on a target (who saves CTRL against it): choose one; "
+            "only a working with no target just happens"
+        )
     r = roll(f"{n}d6", dice, f"{a.name} casts {wk.name}")
     sixes = sum(1 for f in r.faces if f == 6)
     tid = target.id if target else None

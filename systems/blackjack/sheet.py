@@ -153,6 +153,16 @@ class BJData:
     def standing(self) -> bool:
         return not self.dead and not self.out
 
+    @property
+    def injury_list(self) -> str:
+        """The marked injuries as the GM types them: 'lesser bruised, moderate cut'."""
+        return ", ".join(f"{LEVELS[i]} {name}" for i, row in enumerate(self.injuries) for name in row)
+
+    @property
+    def shots(self) -> str:
+        """Loaded shots as the GM types them: 'Revolver 6, Rifle 5'."""
+        return ", ".join(f"{w.name} {w.loaded}" for w in self.weapons if w.is_firearm)
+
 
 # ---------------------------------------------------------------------------
 # catalogues: the book's weapons, NPC attacks, specials and workings
@@ -380,19 +390,24 @@ def parse_workings(text: Any) -> list[dict[str, Any]]:
     return out
 
 
+_BOXES = "▢□■☐☒▣◻◼"
+
+
 def parse_slots(text: Any) -> list[int]:
-    """'2/2/1' (or '2|2|2|1', or boxes '▢▢|▢▢|▢') → slots per level."""
+    """'2/2/1' (or '2|2|2|1', '2, 2, 1', or boxes '▢▢|▢▢|▢') → slots per level."""
     if isinstance(text, (list, tuple)):
         groups = [int(x) for x in text]
     else:
         raw = str(text or "2/2/1").strip()
-        parts = [p.strip() for p in re.split(r"[|/]", raw) if p.strip()]
-        groups = []
-        for p in parts:
-            if p.isdigit():
-                groups.append(int(p))
-            else:
-                groups.append(len(p.replace(" ", "")))
+        if all(ch.isdigit() or ch in "|/, " for ch in raw):
+            groups = [int(p) for p in re.split(r"[|/,\s]+", raw) if p]
+        elif all(ch in _BOXES or ch in "| " for ch in raw):
+            groups = [len(p.replace(" ", "")) for p in raw.split("|") if p.strip()]
+        else:
+            raise Refused(
+                f"injury slots: write a number per level, Lesser/Moderate/Severe[/Grievous] (like 2/2/1 or ▢▢|▢▢|▢), "
+                f"not '{raw}'"
+            )
     if not 1 <= len(groups) <= len(LEVELS):
         raise Refused(f"injury slots: give 1 to {len(LEVELS)} groups (Lesser/Moderate/Severe/Grievous), like 2/2/1")
     if any(not 1 <= g <= 9 for g in groups):

@@ -292,11 +292,12 @@ def test_naming_inflicts_severe_agony_and_healing_hands_restores_a_slot() -> Non
 
 def test_undo_a_casting_restores_lead_and_prompts() -> None:
     """Undo: the casting, its sixes prompt and its lead use are undone exactly."""
-    f = new_fight(6)
+    f = new_fight(6, 1)
     m = pc(f, "Ma", lead=2, workings="Hex 1")
+    o = npc(f, "Outlaw", "outlaw")
     f.do(IngestLead(actor=m, amount=1))
     before = f.state
-    f.do(CastWorking(actor=m, working="Hex"))
+    f.do(CastWorking(actor=m, working="Hex", target=o))
     assert f.state.prompts
     f.undo()
     assert f.state == before

@@ -1,0 +1,134 @@
+"""Audit scenarios: the GM adjust form as the app fills it, workings that need a target, NPC targets of specials."""
+
+from __future__ import annotations
+
+import pytest
+
+from screens.logic import shown
+from systems.blackjack import system
+from systems.blackjack.commands import Attack, CastWorking, IngestLead, MoraleCheck
+from systems.blackjack.events import AttackMade, SaveRolled
+from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, weapon
+from tracker.commands import Adjust
+from tracker.errors import Refused
+from tracker.events import Event
+
+# -- GM adjust, as the app's form fills it ------------------------------------------
+
+
+def test_every_adjust_field_takes_back_the_value_the_form_shows() -> None:
+    """The adjust form starts from the current value as text: sent back unchanged it changes nothing."""
+    f = new_fight()
+    d = pc(f, injuries="lesser bruised, moderate cut", weapons="Revolver 4, Rifle")
+    o = npc(f, "Fire Dragon", "fire_dragon", injuries="grievous scorched")
+    for cid in (d, o):
+        c = f.state.get(cid)
+        for p in system.adjustable(f.state, c):
+            before, n = f.state, len(f.entries)
+            text = shown(getattr(c.data, p.name, None), f.state)
+            try:
+                f.do(Adjust(id=cid, field=p.name, value=p.parse(text or None)))
+            except Refused as e:
+                assert "already" in str(e), (p.name, text, str(e))
+            assert f.state == before and len(f.entries) == n, (p.name, text)
+
+
+def test_adjust_slots_typed_with_commas_or_boxes() -> None:
+    """Ruling: a track may be typed '2, 2, 2, 1', '2/2/1' or as boxes '▢▢|▢▢|▢'; anything else is refused."""
+    f = new_fight()
+    d = pc(f)
+    f.do(Adjust(id=d, field="slots", value="2, 2, 2, 1"))
+    assert data(f, d).slots == (2, 2, 2, 1)
+    f.do(Adjust(id=d, field="slots", value="▢▢|▢▢|▢"))
+    assert data(f, d).slots == (2, 2, 1)
+    n = len(f.entries)
+    with pytest.raises(Refused, match="a number per level"):
+        f.do(Adjust(id=d, field="slots", value="abc"))
+    assert len(f.entries) == n
+
+
+def test_adjust_injuries_shots_and_out_from_their_text() -> None:
+    """The GM edits the track as 'lesser bruised, moderate cut', guns as 'Revolver 3', and brings a fled NPC back."""
+    f = new_fight()
+    d = pc(f, weapons="Revolver, Rifle")
+    assert data(f, d).shots == "Revolver 6, Rifle 5" and data(f, d).injury_list == ""
+    f.do(Adjust(id=d, field="injury_list", value="moderate cut, lesser bruised"))
+    assert data(f, d).injuries == (("bruised",), ("cut",), ())
+    assert data(f, d).injury_list == "lesser bruised, moderate cut"
+    f.do(Adjust(id=d, field="shots", value="Revolver 3"))
+    assert weapon(f, d, "Revolver").loaded == 3 and weapon(f, d, "Rifle").loaded == 5
+    o = npc(f, "Outlaw", "outlaw")
+    f.do(Adjust(id=o, field="out", value="fled"))
+    assert not data(f, o).standing
+    f.do(Adjust(id=o, field="out", value="in"))
+    assert data(f, o).out == "" and data(f, o).standing
+    n = len(f.entries)
+    with pytest.raises(Refused, match="already in the fight"):
+        f.do(Adjust(id=o, field="out", value=""))
+    with pytest.raises(Refused, match="Threat runs 1 to 10"):
+        f.do(Adjust(id=o, field="threat", value=11))
+    assert len(f.entries) == n
+
+
+# -- workings that need a target ------------------------------------------------------
+
+
+def test_a_hex_without_a_target_is_refused_not_cast_on_the_caster() -> None:
+    """Ruling: Hex and Naming work on a target; cast with none they are refused, nothing logged, lead kept."""
+    f = new_fight()
+    w = npc(f, "Witch", "hexpaper_witch")
+    f.do(IngestLead(actor=w, amount=3))
+    n = len(f.entries)
+    for working in ("Hex", "Naming"):
+        with pytest.raises(Refused, match="works on a target"):
+            f.do(CastWorking(actor=w, working=working))
+    assert len(f.entries) == n and data(f, w).ingested == 3
+    assert not f.state.get(w).conditions and data(f, w).injury_count == 0
+
+
+def test_a_working_with_no_target_just_happens() -> None:
+    """Rule: a working with no target happens (Hag eye); healing hands with no target heals the caster."""
+    f = new_fight(3, 2)
+    p = npc(f, "Preacher", "preacher", injuries="moderate cut")
+    w = npc(f, "Witch", "hexpaper_witch")
+    f.do(IngestLead(actor=w, amount=1))
+    ev = f.do(CastWorking(actor=w, working="Hag eye"))
+    assert not of_type(ev, SaveRolled) and "takes effect" in ev[-1].describe(f.state)
+    f.do(IngestLead(actor=p, amount=1))
+    f.do(CastWorking(actor=p, working="Healing hands"))
+    assert data(f, p).injury_count == 0
+
+
+# -- NPC targets of an NPC's special -------------------------------------------------------
+
+
+def test_fire_breath_over_a_pc_and_an_outlaw_each_saves() -> None:
+    """Ruling: an NPC caught by an NPC's effect saves as an NPC (≤ Threat + 8) over the attacker's Threat + its DV."""
+    f = new_fight(11, 12)
+    d = pc(f, body=12)
+    o = npc(f, "Outlaw", "outlaw", injuries="lesser bruised")
+    dragon = npc(f, "Fire Dragon", "fire_dragon")
+    ev = f.do(Attack(actor=dragon, targets=(d, o), weapon="Fire breath"))
+    saves = [x.save for x in of_type(ev, AttackMade)]
+    assert [(s.who, s.limit, s.dv) for s in saves] == [(d, 12, 10), (o, 11, 11)]
+    assert [x.hit for x in of_type(ev, AttackMade)] == [False, True]
+    assert data(f, o).injuries[2] == ("horribly burned",)
+
+
+def test_a_pc_attack_cannot_put_the_risk_on_the_target() -> None:
+    """Ruling: a PC attacking always makes its own save; 'target' is refused naming the rule, nothing logged."""
+    f = new_fight()
+    d = pc(f)
+    o = npc(f, "Outlaw", "outlaw")
+    with pytest.raises(Refused, match="a PC attacking makes its own save"):
+        f.do(Attack(actor=d, targets=(o,), risk="target"))
+    assert len(f.entries) == 2
+
+
+def test_a_broken_npc_counts_as_fallen_in_the_summary() -> None:
+    """The summary tallies a broken NPC as out of the fight."""
+    f = new_fight(6, 6)
+    o = npc(f, "Outlaw", "outlaw", group="Gang")
+    ev: list[Event] = f.do(MoraleCheck(actor=o))
+    t = system.tally(f.state, ev[0])
+    assert t is not None and t.fell and t.target == o
