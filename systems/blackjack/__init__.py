@@ -164,8 +164,8 @@ class BlackjackSystem(BaseSystem):
             Param(name="lead", kind=INT, label="Lead", min=0, max=99),
             Param(name="ingested", kind=INT, label="Lead ingested", min=0, max=99),
             *(
-                (Param(name="shots", label="Loaded shots", help="'Revolver 3, Shotgun 0'"),)
-                if any(w.is_firearm for w in d.weapons)
+                (Param(name="shots", label="Loaded shots and stacks", help="'Revolver 3, Shotgun 0, Bow 10'"),)
+                if any(w.is_firearm or w.ammo >= 0 for w in d.weapons)
                 else ()
             ),
             Param(name="dead", kind=BOOL, label="Dead"),
@@ -209,12 +209,24 @@ class BlackjackSystem(BaseSystem):
                 raise Refused(f"{c.name} is already {v or 'in the fight'}")
             return v
         if field == "shots":
+            loaded = {}
             for item in split_list(value):
                 name, _, n = item.rpartition(" ")
                 w = next((w for w in d.weapons if w.name.lower() == name.strip().lower()), None)
-                if w is None or not w.is_firearm or not n.isdigit() or int(n) > w.shots:
-                    raise Refused(f"'{item}': name a firearm {c.name} carries and 0 to its Shots")
-            return str(value)
+                top = w.shots if w is not None and w.is_firearm else 99 if w is not None and w.ammo >= 0 else -1
+                if w is None or top < 0 or not n.isdigit() or int(n) > top:
+                    raise Refused(
+                        f"'{item}': name a firearm {c.name} carries and 0 to its Shots, or a bow or blowgun and its stack"
+                    )
+                loaded[w.name.lower()] = int(n)
+            text = ", ".join(
+                f"{w.name} {loaded.get(w.name.lower(), w.loaded if w.is_firearm else w.ammo)}"
+                for w in d.weapons
+                if w.is_firearm or w.ammo >= 0
+            )
+            if text == d.shots:
+                raise Refused(f"{c.name}'s shots are already {text}")
+            return text
         return super().check_adjust(state, c, field, value)
 
     def adjust(self, state: FightState, c: Combatant, field: str, value: Any) -> Combatant:
@@ -232,7 +244,12 @@ class BlackjackSystem(BaseSystem):
                 name, _, n = item.rpartition(" ")
                 loaded[name.strip().lower()] = int(n)
             ws = tuple(
-                attrs.evolve(w, loaded=loaded[w.name.lower()]) if w.name.lower() in loaded else w for w in d.weapons
+                w
+                if w.name.lower() not in loaded
+                else attrs.evolve(w, loaded=loaded[w.name.lower()])
+                if w.is_firearm
+                else attrs.evolve(w, ammo=loaded[w.name.lower()])
+                for w in d.weapons
             )
             return attrs.evolve(c, data=attrs.evolve(d, weapons=ws))
         if field == "out":

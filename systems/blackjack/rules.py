@@ -24,6 +24,9 @@ Rulings made here (beyond RULINGS.md), each named in a test:
 - When an NPC's effect takes an NPC (a breath over a crowd of PCs and outlaws),
   the NPC target saves as an NPC does (≤ Threat + 8) over the attacker's Threat
   plus its own DV, as a PC would; a PC's attack is always the PC's own save.
+- Anyone can fight with Fists (lesser, bludgeoning) even when the sheet lists
+  none: "Fists" (or "unarmed") names them, and a combatant with no weapons
+  on the sheet attacks with them.
 - A night's rest is refused while a fight is running: it comes after the fight.
 - A working that lays a condition or an injury (Hex, Naming) needs a target:
   cast without one it is refused rather than landing on the caster. A healing
@@ -64,7 +67,9 @@ from .events import (
     WorkingCast,
     WorkingTookEffect,
 )
-from .sheet import BJData, Weapon, Working, level_index, matches, norm, split_list, words
+from .sheet import WEAPONS, BJData, Weapon, Working, level_index, matches, norm, split_list, words
+
+FISTS = WEAPONS["fists"]
 
 
 @attrs.frozen(kw_only=True)
@@ -113,18 +118,24 @@ def able(state: FightState, cid: str | None, what: str = "combatant") -> Combata
     return c
 
 
+BARE_HANDS = ("fists", "fist", "unarmed", "punch", "bare hands")
+
+
 def find_weapon(c: Combatant, name: str) -> tuple[int, Weapon]:
+    """The named weapon (exact, then by prefix); empty: the first ready one; Fists are always at hand (index -1)."""
     ws = c.data.weapons
-    if not ws:
-        raise Refused(f"{c.name} has no weapons or attacks on the sheet")
     key = name.strip().lower()
     if key:
         for exact in (True, False):
             for i, w in enumerate(ws):
                 if (w.name.lower() == key) if exact else w.name.lower().startswith(key):
                     return i, w
-        have = ", ".join(w.name for w in ws)
-        raise Refused(f"{c.name} has no weapon '{name}' (has: {have})")
+        if key in BARE_HANDS:
+            return -1, FISTS
+        have = ", ".join(w.name for w in ws) or "nothing"
+        raise Refused(f"{c.name} has no weapon '{name}' (has: {have}; anyone can use Fists)")
+    if not ws:
+        return -1, FISTS
     for i, w in enumerate(ws):
         if w.is_firearm and (w.loaded == 0 or w.jammed):
             continue
@@ -384,7 +395,7 @@ def _attack(d: Draft, cmd: C.Attack, dice: Roller) -> None:
     for i, tid in enumerate(targets):
         a = d.state.get(a.id)
         t = d.state.get(tid)
-        if a.data.weapons[wi].jammed or not a.data.standing:
+        if (wi >= 0 and a.data.weapons[wi].jammed) or not a.data.standing:
             break
         if not t.data.standing:
             d.add(NoteAdded(text=f"{a.name} holds the shot: {t.name} is already down", id=a.id))
@@ -728,6 +739,8 @@ def evolve(state: FightState, ev: Event) -> FightState:
         return apply_save(state, ev.save)
     if isinstance(ev, AttackMade):
         state = apply_save(state, ev.save)
+        if ev.weapon_index < 0:  # bare hands: nothing to spend
+            return state
         w = state.get(ev.actor).data.weapons[ev.weapon_index]
         changes: dict[str, Any] = {}
         if ev.shots_spent:

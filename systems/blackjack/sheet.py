@@ -160,8 +160,10 @@ class BJData:
 
     @property
     def shots(self) -> str:
-        """Loaded shots as the GM types them: 'Revolver 6, Rifle 5'."""
-        return ", ".join(f"{w.name} {w.loaded}" for w in self.weapons if w.is_firearm)
+        """Loaded shots and ammunition stacks as the GM types them: 'Revolver 6, Rifle 5, Bow 10'."""
+        return ", ".join(
+            f"{w.name} {w.loaded if w.is_firearm else w.ammo}" for w in self.weapons if w.is_firearm or w.ammo >= 0
+        )
 
 
 # ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import pytest
 
 from screens.logic import shown
 from systems.blackjack import system
-from systems.blackjack.commands import Attack, CastWorking, IngestLead, MoraleCheck
+from systems.blackjack.commands import Attack, CastWorking, IngestLead, MoraleCheck, Reload
 from systems.blackjack.events import AttackMade, SaveRolled
 from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, weapon
 from tracker.commands import Adjust
@@ -132,3 +132,45 @@ def test_a_broken_npc_counts_as_fallen_in_the_summary() -> None:
     ev: list[Event] = f.do(MoraleCheck(actor=o))
     t = system.tally(f.state, ev[0])
     assert t is not None and t.fell and t.target == o
+
+
+# -- bare hands and ammunition stacks ---------------------------------------------------------
+
+
+def test_anyone_can_punch_with_fists_for_a_lesser_injury() -> None:
+    """Ruling: Fists are always at hand (BODY in melee, lesser, bludgeoning) even when the sheet lists none."""
+    f = new_fight(5, 4)
+    d = pc(f, body=12, weapons="Revolver")
+    s = npc(f, "Skeleton", "skeleton")
+    ev = f.do(Attack(actor=d, targets=(s,), weapon="Fists"))
+    hit = of_type(ev, AttackMade)[0]
+    assert (hit.weapon, hit.weapon_index, hit.save.stat, hit.range) == ("Fists", -1, "BODY", "close")
+    assert data(f, s).injuries[1] == ("fists wound",)  # weak to bludgeoning: lesser → moderate
+    assert weapon(f, d, "Revolver").loaded == 6
+    brawler = npc(f, "Brawler", weapons="")
+    ev = f.do(Attack(actor=brawler, targets=(d,)))
+    assert of_type(ev, AttackMade)[0].weapon == "Fists" and data(f, d).injuries[0] == ("fists wound",)
+    n = len(f.entries)
+    with pytest.raises(Refused, match=r"has no weapon 'Lasso'.*Fists"):
+        f.do(Attack(actor=d, targets=(s,), weapon="Lasso"))
+    with pytest.raises(Refused, match="only firearms reload"):
+        f.do(Reload(actor=d, weapon="Fists"))
+    assert len(f.entries) == n
+
+
+def test_gm_restocks_a_bow_through_the_shots_field() -> None:
+    """The GM refills an ammunition stack (a supply) as 'Bow 10'; more than 99 or a melee weapon is refused."""
+    f = new_fight()
+    d = pc(f, weapons="Bow 2, Revolver 3, Knife")
+    assert data(f, d).shots == "Bow 2, Revolver 3"
+    f.do(Adjust(id=d, field="shots", value="Bow 10"))
+    assert weapon(f, d, "Bow").ammo == 10 and weapon(f, d, "Revolver").loaded == 3
+    n = len(f.entries)
+    for bad in ("Knife 3", "Revolver 7", "Bow 100"):
+        with pytest.raises(Refused, match="its Shots, or a bow"):
+            f.do(Adjust(id=d, field="shots", value=bad))
+    with pytest.raises(Refused, match="already"):
+        f.do(Adjust(id=d, field="shots", value="Revolver 3"))
+    assert len(f.entries) == n
+    f.undo()
+    assert weapon(f, d, "Bow").ammo == 2
