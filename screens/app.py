@@ -56,6 +56,9 @@ class TrackerApp(App[None]):
         self._show(fight)
 
     def _show(self, fight: saves.store.SavedFight) -> None:
+        if any(isinstance(s, FightScreen) for s in self.screen_stack):  # a double Enter while opening
+            fight.close()
+            return
         if self.fight is not None:
             self.fight.close()
         self.fight = fight

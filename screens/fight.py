@@ -186,7 +186,8 @@ class FightScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.query_one(DetailPane).show(self.fight.state, event.row_key.value)
+        cid = event.row_key.value if event.row_key is not None else None
+        self.query_one(DetailPane).show(self.fight.state, cid)
 
     @on(DataTable.RowSelected)
     def _row_selected(self, event: DataTable.RowSelected) -> None:

@@ -121,12 +121,12 @@ class StartScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#systems")
     def _new(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.systems):
+        if self.is_current and event.option_index < len(self.systems):
             self.app.new_fight(self.systems[event.option_index])  # type: ignore[attr-defined]
 
     @on(OptionList.OptionSelected, "#saves")
     def _continue(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index < len(self.saved):
+        if self.is_current and event.option_index < len(self.saved):
             self.app.continue_fight(self.saved[event.option_index].path)  # type: ignore[attr-defined]
 
     def action_focus_new(self) -> None:

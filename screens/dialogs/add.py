@@ -11,10 +11,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from screens.dialogs.base import Dialog
 from screens.dialogs.form import HINTS
 from screens.dialogs.pick import matches
 from tracker import commands as C
@@ -25,7 +25,7 @@ from tracker.plugin import Preset, System
 CUSTOM = "Custom sheet (fill in the fields below)"
 
 
-class AddDialog(ModalScreen[Any]):
+class AddDialog(Dialog[Any]):
     """Returns an AddCombatant the rules accept (``check`` raises to keep the dialog open)."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")

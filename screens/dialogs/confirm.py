@@ -8,11 +8,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from screens.dialogs.base import Dialog
 
-class ConfirmDialog(ModalScreen[bool]):
+
+class ConfirmDialog(Dialog[bool]):
     CSS_PATH = Path(__file__).with_name("form.tcss")
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),

@@ -8,13 +8,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from screens.dialogs.base import Dialog
 from tracker.dice import DiceError, DiceRequest, TypedRoller, parse_faces
 
 
-class FacesDialog(ModalScreen[bool]):
+class FacesDialog(Dialog[bool]):
     """Returns True once the faces are queued on the roller, False when the GM gives up."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")

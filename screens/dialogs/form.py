@@ -8,6 +8,7 @@ until the rules accept it.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.css.query import NoMatches
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from screens.dialogs.base import Dialog
 from screens.logic import shown
 from tracker import commands as C
 from tracker.errors import TrackerError
@@ -32,18 +34,26 @@ HINTS = {
 }
 
 
+class SafeSelect(Select[Any]):
+    """A Select that tolerates its dialog closing while a value change is on its way."""
+
+    def _watch_value(self, value: Any) -> None:
+        with contextlib.suppress(NoMatches):
+            super()._watch_value(value)
+
+
 def field_widget(param: C.Param, value: Any, state: FightState | None) -> Input | Select[Any] | Checkbox:
     wid = f"f-{param.name}"
     if param.kind == C.COMBATANT and state is not None:
         options = [(f"{n}. {c.name}", c.id) for n, c in enumerate(state.present, start=1)]
         known = value in {v for _l, v in options}
-        return Select(
+        return SafeSelect(
             options, id=wid, allow_blank=True, value=value if known else Select.NULL, prompt="choose", compact=True
         )
     if param.kind == C.CHOICE:
         options = [(c, c) for c in param.choices]
         ok = value in param.choices
-        return Select(
+        return SafeSelect(
             options, id=wid, allow_blank=not ok, value=value if ok else Select.NULL, prompt="choose", compact=True
         )
     if param.kind == C.BOOL:
@@ -63,7 +73,7 @@ def read_field(widget: Any) -> Any:
     return widget.value
 
 
-class FormDialog(ModalScreen[Any]):
+class FormDialog(Dialog[Any]):
     """One row per parameter; Enter or ctrl+s submits, Escape cancels."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")

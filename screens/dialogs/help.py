@@ -7,11 +7,12 @@ from pathlib import Path
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from screens.dialogs.base import Dialog
 
-class HelpDialog(ModalScreen[None]):
+
+class HelpDialog(Dialog[None]):
     CSS_PATH = Path(__file__).with_name("help.tcss")
     BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close", id="help.close")]
 

@@ -11,9 +11,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
+
+from screens.dialogs.base import Dialog
 
 
 def matches(query: str, label: str) -> bool:
@@ -22,7 +23,7 @@ def matches(query: str, label: str) -> bool:
     return all(w in low for w in words)
 
 
-class PickDialog(ModalScreen[Any]):
+class PickDialog(Dialog[Any]):
     """Returns the chosen value, or None on Escape."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
