@@ -6,12 +6,12 @@ import pytest
 
 from screens.logic import shown
 from systems.blackjack import system
-from systems.blackjack.commands import Attack, CastWorking, IngestLead, MoraleCheck, Reload
-from systems.blackjack.events import AttackMade, SaveRolled
+from systems.blackjack.commands import Attack, CastWorking, IngestLead, Injure, MoraleCheck, Reload
+from systems.blackjack.events import AttackMade, MoraleChecked, SaveRolled
 from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, weapon
 from tracker.commands import Adjust
 from tracker.errors import Refused
-from tracker.events import Event
+from tracker.events import Event, PromptRaised
 
 # -- GM adjust, as the app's form fills it ------------------------------------------
 
@@ -174,3 +174,40 @@ def test_gm_restocks_a_bow_through_the_shots_field() -> None:
     assert len(f.entries) == n
     f.undo()
     assert weapon(f, d, "Bow").ammo == 2
+
+
+# -- rulings in the module docstrings that had no test of their own ----------------------------
+
+
+def test_resistance_and_weakness_to_the_same_attack_cancel_out() -> None:
+    """Ruling (rules.py): resistant and weak to the same attack: the level stands."""
+    f = new_fight()
+    g = npc(f, "Golem", resistances="bludgeoning", weaknesses="stone")
+    ev = f.do(Injure(target=g, level="moderate", name="boulder", tags="stone bludgeoning"))
+    assert ev[0].steps == ("moderate",) and data(f, g).injuries[1] == ("boulder",)
+
+
+def test_a_jam_ends_the_volley_and_the_jamming_shot_is_spent() -> None:
+    """Ruling (rules.py): a jam ends a volley; the jamming shot is spent, the later ones are not fired."""
+    f = new_fight(19)
+    d = pc(f)
+    m = pc(f, "Ma")
+    p = npc(f, "Preacher", "preacher")
+    ev = f.do(Attack(actor=p, targets=(d, m, m)))
+    assert len(of_type(ev, AttackMade)) == 1 and ev[0].jammed
+    assert weapon(f, p, "Rusty revolver").loaded == 5 and data(f, m).injury_count == 0
+
+
+def test_morale_sides_are_groups_and_ungrouped_npcs_are_one_side() -> None:
+    """Ruling (rules.py): a side is the NPCs sharing a group; ungrouped NPCs are one side; one 2d6 for the side."""
+    f = new_fight(4, 4)
+    a = npc(f, "Bandit", threat=2, morale=7)
+    b = npc(f, "Drifter", threat=2, morale=7)
+    g = npc(f, "Agent", "pinkerton", group="Agency")
+    ev = f.do(Injure(target=a, level="fatal"))
+    prompts = of_type(ev, PromptRaised)
+    assert [p.prompt.id for p in prompts] == ["morale:NPCs"] and prompts[0].prompt.combatant == b
+    ev = f.do(MoraleCheck(actor=b))
+    checked = of_type(ev, MoraleChecked)[0]
+    assert checked.checked == (b,) and checked.broken == (b,) and data(f, b).out == "fled"
+    assert data(f, g).standing and not f.state.prompts
