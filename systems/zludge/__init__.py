@@ -41,6 +41,9 @@ the tests and the help):
   specialization in Medical uses it by itself.
 - *Helpless defenders* show "no defense roll" in the log with the reason
   (prone, unconscious) instead of "flat-footed".
+- *GM adjust* edits skills, attributes, aspects and the aspects checked off
+  today as the sheet writes them (attributes may go beyond ±1: the GM says so);
+  wounds and fatigue change through mark_wound, mark_fatigue and clear_box.
 - *Initiative*: unconscious combatants do not roll; ties that stay tied after 20
   rerolls act simultaneously.
 """
@@ -49,6 +52,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+import attrs
 
 from tracker import commands as core
 from tracker.commands import CommandSpec, Param
@@ -66,9 +71,12 @@ from .sheet import (
     COMATOSE,
     FATIGUE_STATES,
     INCAPACITATED,
+    TEXT_FIELDS,
     WOUND_STATES,
     ZludgeData,
+    apply_text_adjust,
     build_data,
+    check_text_adjust,
     ladder,
     normalize,
     track_text,
@@ -228,6 +236,16 @@ class ZludgeSystem(BaseSystem):
     # -- GM adjust -----------------------------------------------------------
     def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
         return _adjustable()
+
+    def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
+        if field in TEXT_FIELDS:
+            return check_text_adjust(combatant.data, field, value)
+        return super().check_adjust(state, combatant, field, value)
+
+    def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
+        if field in TEXT_FIELDS:
+            return attrs.evolve(combatant, data=apply_text_adjust(combatant.data, field, str(value or "")))
+        return super().adjust(state, combatant, field, value)
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, Z.AttackResolved):

@@ -159,6 +159,23 @@ class ZludgeData:
             rank = min(4, rank + 2)
         return -1 + rank + self.attribute(s.attribute) if s.attribute else -1 + rank
 
+    # -- the texts a GM edits (adjust) -------------------------------------
+    @property
+    def skills_text(self) -> str:
+        return ", ".join(s.text() for s in self.skills)
+
+    @property
+    def attributes_text(self) -> str:
+        return ", ".join(f"{n} {v:+d}" for n, v in self.attributes)
+
+    @property
+    def aspects_text(self) -> str:
+        return ", ".join(self.aspects)
+
+    @property
+    def aspects_checked(self) -> str:
+        return ", ".join(self.aspects_used)
+
     # -- tracks ------------------------------------------------------------
     @property
     def wound_capacity(self) -> tuple[int, ...]:
@@ -474,8 +491,55 @@ def build_data(sheet: Mapping[str, Any]) -> ZludgeData:
     )
 
 
+TEXT_FIELDS = ("skills_text", "attributes_text", "aspects_text", "aspects_checked")
+
+
+def check_text_adjust(d: ZludgeData, field: str, value: Any) -> str:
+    """Parse a GM's edit of skills, attributes, aspects or checked aspects; return its canonical text."""
+    text = str(value or "").strip()
+    if field == "skills_text":
+        return ", ".join(s.text() for s in parse_skills(text))
+    if field == "attributes_text":
+        return ", ".join(f"{n} {v:+d}" for n, v in parse_attributes(text, True))
+    names = tuple(dict.fromkeys(a.strip() for a in text.split(",") if a.strip()))
+    if field == "aspects_text":
+        return ", ".join(names)
+    checked = []
+    for name in names:
+        match = next((a for a in d.aspects if a.lower() == name.lower()), None)
+        if match is None:
+            raise Refused(f"'{name}' is not one of the aspects ({d.aspects_text or 'none'})")
+        checked.append(match)
+    return ", ".join(checked)
+
+
+def apply_text_adjust(d: ZludgeData, field: str, text: str) -> ZludgeData:
+    if field == "skills_text":
+        return attrs.evolve(d, skills=parse_skills(text))
+    if field == "attributes_text":
+        return attrs.evolve(d, attributes=parse_attributes(text, True))
+    names = tuple(a.strip() for a in text.split(",") if a.strip())
+    if field == "aspects_text":
+        return attrs.evolve(d, aspects=names, aspects_used=tuple(a for a in d.aspects_used if a in names))
+    return attrs.evolve(d, aspects_used=names)
+
+
 def adjustable() -> tuple[Param, ...]:
     return (
+        Param(
+            name="skills_text",
+            label="Skills",
+            required=False,
+            help="'Melee 2 @Agility, Ranged 3 +Pistols' (unnamed skills are -1 Poor)",
+        ),
+        Param(name="attributes_text", label="Attributes", required=False, help="'Agility +1, Perception -1'"),
+        Param(name="aspects_text", label="Aspects", required=False, help="comma-separated"),
+        Param(
+            name="aspects_checked",
+            label="Aspects checked off today",
+            required=False,
+            help="comma-separated; empty: none checked",
+        ),
         Param(name="plot_points", kind=INT, label="Plot points", min=0, max=99),
         Param(name="durability", kind=INT, label="Durability ranks", min=0, max=4),
         Param(name="endurance", kind=INT, label="Endurance ranks", min=0, max=4),

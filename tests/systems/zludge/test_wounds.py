@@ -299,3 +299,33 @@ def test_exhausted_is_minus_three_to_every_roll():
     d = data(f, "c1")
     assert d.penalties(physical=False) == (Modifier(label="Exhausted", value=-3),)
     assert d.penalties(physical=True) == (Modifier(label="Exhausted", value=-3),)
+
+
+def test_gm_edits_skills_attributes_aspects_and_checked_aspects():
+    """GM adjust edits a stat: skills, attributes, aspects and which aspects are checked off, as the sheet writes them."""
+    f = duel({**SWORD, "aspects": "Star Ranger, Brawler"}, BOB)
+    fields = {p.name for p in f.system.adjustable(f.state, f.state.get("c1"))}
+    assert {"skills_text", "attributes_text", "aspects_text", "aspects_checked"} <= fields
+    ev = f.do(Adjust(id="c1", field="skills_text", value="melee 3 +swords @agility"))
+    assert ev[0].value == "melee 3 +swords @Agility" and ev[0].old == "Melee 2, Acrobatics 1"
+    f.do(Adjust(id="c1", field="attributes_text", value="agility +2"))  # the GM may go beyond ±1
+    d = data(f, "c1")
+    assert d.skill_mod("Melee") == 4 and d.skill_mod("Melee", "swords") == 5 and d.skill_mod("Acrobatics") == -1
+    f.do(Adjust(id="c1", field="aspects_checked", value="brawler"))
+    assert data(f, "c1").aspects_used == ("Brawler",)
+    f.do(Adjust(id="c1", field="aspects_text", value="Star Ranger"))
+    assert data(f, "c1").aspects == ("Star Ranger",) and data(f, "c1").aspects_used == ()
+    before = list(f.entries)
+    for field, value, why in (
+        ("skills_text", "Melee 5", "0 to 3 ranks"),
+        ("attributes_text", "Agility +4", "-3 to \\+3"),
+        ("aspects_checked", "Brawler", "not one of the aspects"),
+    ):
+        with pytest.raises(Refused, match=why):
+            f.do(Adjust(id="c1", field=field, value=value))
+    assert f.entries == before
+    state = f.state
+    f.do(Adjust(id="c1", field="skills_text", value=""))
+    assert data(f, "c1").skills == ()
+    f.undo()
+    assert f.state == state
