@@ -171,7 +171,7 @@ class RollRevised(Event):
         who = state.name(self.who)
         spent = []
         if self.aspect:
-            how = f"to reroll: {self.reroll.describe()}" if self.reroll is not None else "for +1"
+            how = f"to reroll ({self.reroll.describe()})" if self.reroll is not None else "for +1"
             spent.append(f"invokes '{self.aspect}' {how}")
         if self.plot_point:
             spent.append("spends a plot point (+1)")

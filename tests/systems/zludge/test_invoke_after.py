@@ -68,7 +68,9 @@ def test_attacker_reroll_after_the_roll_logs_both_and_finds_a_critical():
     f.do(Attack(actor="c1", target="c2"))
     ev = f.do(InvokeAfter(actor="c1", aspect="Star Ranger", aspect_use="reroll"))
     assert (ev[0].total, ev[0].outcome, ev[0].damage_level) == (4, "critical", 3)
-    assert "invokes 'Star Ranger' to reroll: 4dF [+,+,+,0] = 3" in ev[0].describe(f.steps[-1].before)
+    assert "Alice invokes 'Star Ranger' to reroll (4dF [+,+,+,0] = 3) after the roll: attack -1 Poor → +4 Superb" in ev[
+        0
+    ].describe(f.steps[-1].before)
     assert isinstance(ev[1], Z.WoundMarked) and ev[1].wound == 3
     # the attack now reads as rerolled, both rolls kept
     last = f.state.data.last_roll.event
