@@ -12,10 +12,11 @@ from typing import Any
 
 import attrs
 
+from tracker import engine
 from tracker.commands import BOOL, CHOICE, INT, CommandSpec, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
-from tracker.events import Event, OrderSet
+from tracker.events import Adjusted, CombatantRemoved, Event, OrderSet
 from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Tally
 
@@ -76,7 +77,12 @@ class BlackjackSystem(BaseSystem):
         return rules.decide(self, state, command, dice)
 
     def evolve(self, state: FightState, event: Event) -> FightState:
-        return rules.evolve(state, event)
+        state = rules.evolve(state, event)
+        if isinstance(event, (Adjusted, CombatantRemoved)) and state.started and not state.ended:
+            # a GM edit or removal can meet a morale trigger: the prompt opens with it
+            for raised in rules.morale_prompts(state):
+                state = engine.evolve(self, state, raised)
+        return state
 
     # -- showing -------------------------------------------------------------
     def status(self, state: FightState, c: Combatant) -> str:

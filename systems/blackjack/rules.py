@@ -14,7 +14,8 @@ Rulings made here (beyond RULINGS.md), each named in a test:
   dead, fled, surrendered and removed members are out of the fight. One 2d6
   is rolled for the side and compared with each standing member's Morale.
   A trigger prompts once; a trigger met while a check is open waits for the
-  next command after it.
+  next command after it. A GM adjustment (dead, fled, injuries) or a removal
+  during the fight that meets a trigger opens the prompt with it.
 - A second casting the same day costs its lesser powderburn at once; the
   sixes of a casting wait for the GM's choice (powderburn or catastrophe per
   die) in a prompt. Catastrophe injuries land on the caster; injure others with

@@ -9,7 +9,7 @@ from systems.blackjack import system
 from systems.blackjack.commands import Attack, CastWorking, IngestLead, Injure, MoraleCheck, Reload
 from systems.blackjack.events import AttackMade, MoraleChecked, SaveRolled
 from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, weapon
-from tracker.commands import Adjust
+from tracker.commands import Adjust, NextTurn, StartFight
 from tracker.errors import Refused
 from tracker.events import Event, PromptRaised
 
@@ -211,3 +211,24 @@ def test_morale_sides_are_groups_and_ungrouped_npcs_are_one_side() -> None:
     checked = of_type(ev, MoraleChecked)[0]
     assert checked.checked == (b,) and checked.broken == (b,) and data(f, b).out == "fled"
     assert data(f, g).standing and not f.state.prompts
+
+
+def test_a_gm_marking_an_npc_dead_prompts_morale_at_once() -> None:
+    """Ruling (rules.py): the first casualty noticed from a GM adjust or a removal prompts the check before NextTurn."""
+    f = new_fight(6, 6)
+    pc(f)
+    a = npc(f, "Outlaw A", "outlaw", group="Gang")
+    b = npc(f, "Outlaw B", "outlaw", group="Gang")
+    c = npc(f, "Outlaw C", "outlaw", group="Gang")
+    f.do(Adjust(id=a, field="dead", value=True))
+    assert not f.state.prompts  # not before the fight
+    f.do(StartFight())
+    f.do(Adjust(id=b, field="out", value="fled"))
+    assert [p.id for p in f.state.prompts] == ["morale:Gang"]
+    with pytest.raises(Refused):
+        f.do(NextTurn())
+    ev = f.do(MoraleCheck(actor=c))
+    assert of_type(ev, MoraleChecked)[0].broken == (c,) and not f.state.prompts
+    f.undo()
+    f.undo()
+    assert not f.state.prompts and data(f, b).standing
