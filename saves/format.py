@@ -104,6 +104,7 @@ class Codec:
                 raise TrackerError(f"two event classes share the tag {cls.TYPE!r}")
             self.types[cls.TYPE] = cls
         self._structure = {t: self.converter.get_structure_hook(c) for t, c in self.types.items()}
+        self.versions = {t: c.VERSION for t, c in self.types.items()}
         self._unstructure = {c: self.converter.get_unstructure_hook(c) for c in self.types.values()}
         self.upcasters = dict(getattr(system, "upcasters", {}) or {})
 

@@ -198,27 +198,9 @@ def _load(p: Path) -> Loaded:
         raise LoadError("the header is not a JSON object", 1)
     warnings: list[str] = []
     torn = False
-    records: list[dict] = []
-    numbers: list[int] = []
-    loads = json.loads
-    for number in range(2, last + 1):
-        raw = raw_lines[number - 1]
-        try:
-            record = loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            if number == last:
-                warnings.append(f"line {number} was cut off (the last write did not finish) and was dropped")
-                torn = True
-                break
-            raise LoadError(f"not valid JSON ({_short(e)})", number) from None
-        if type(record) is not dict:
-            raise LoadError("not an event record", number)
-        records.append(record)
-        numbers.append(number)
-    del raw_lines
-    if torn_tail and not torn:
-        warnings.append(f"line {last} had no line end (the last write did not finish); it was kept")
+    records: list[dict] | None = None
     if head_raw.get("format") != FORMAT_VERSION:
+        records, torn = _parse_records(raw_lines, warnings)
         head_raw, records = upgrade(head_raw, records)
     header = header_from(head_raw)
     try:
@@ -226,31 +208,103 @@ def _load(p: Path) -> Loaded:
     except TrackerError as e:
         raise LoadError(f"this fight is played with '{header.system}': {e}") from None
     codec = Codec(system)
-    decode = codec.decode
-    entries = [decode(r, n) for r, n in zip(records, numbers, strict=True)]
+    if records is not None:
+        entries = [codec.decode(r, n) for n, r in enumerate(records, start=2)]
+        group_of = records[_group_start(entries)].get("of", 0) if entries else 0
+    else:
+        entries, group_of, torn = _decode_lines(codec, raw_lines, warnings)
+    del raw_lines
+    if torn_tail and not torn:
+        warnings.append(f"line {last} had no line end (the last write did not finish); it was kept")
     # an action cut short by a crash: all its lines carry "of", fewer are present
     if entries:
-        last_action = entries[-1].action
-        first = len(entries) - 1
-        while first > 0 and entries[first - 1].action == last_action:
-            first -= 1
-        expected = records[first].get("of", len(entries) - first)
-        if len(entries) - first < expected:
+        first = _group_start(entries)
+        have = len(entries) - first
+        if have < group_of:
+            last_action = entries[-1].action
             if not torn:
-                raise LoadError(
-                    f"action {last_action} has {len(entries) - first} of its {expected} events", numbers[-1]
-                )
+                raise LoadError(f"action {last_action} has {have} of its {group_of} events", len(entries) + 1)
             warnings.append(f"action {last_action} was cut short by the crash and was dropped")
             del entries[first:]
-            del numbers[first:]
-    del records
     fight = Fight(system)
     try:
         fight.load(entries)
     except LogError as e:
-        line = numbers[[en.seq for en in entries].index(e.seq)] if e.seq in {en.seq for en in entries} else None
+        line = next((i + 2 for i, en in enumerate(entries) if en.seq == e.seq), None)
         raise LoadError(f"the log does not replay: {e}", line) from None
-    return Loaded(p, header, system, tuple(entries), tuple(numbers), tuple(warnings), torn, fight)
+    lines = tuple(range(2, len(entries) + 2))  # each entry's line in the file
+    return Loaded(p, header, system, tuple(entries), lines, tuple(warnings), torn, fight)
+
+
+def _group_start(entries: list[Entry]) -> int:
+    """Index of the first entry of the last action."""
+    last_action = entries[-1].action
+    first = len(entries) - 1
+    while first > 0 and entries[first - 1].action == last_action:
+        first -= 1
+    return first
+
+
+def _torn(number: int, last: int, e: Exception, warnings: list[str]) -> bool:
+    """A bad line: the last one is torn (dropped with a warning); any other is damage."""
+    if number == last:
+        warnings.append(f"line {number} was cut off (the last write did not finish) and was dropped")
+        return True
+    raise LoadError(f"not valid JSON ({_short(e)})", number) from None
+
+
+def _parse_records(raw_lines: list[bytes], warnings: list[str]) -> tuple[list[dict], bool]:
+    """Every event line as a JSON object (for an older format that must be upgraded first)."""
+    records: list[dict] = []
+    last = len(raw_lines)
+    for number in range(2, last + 1):
+        try:
+            record = json.loads(raw_lines[number - 1])
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            _torn(number, last, e, warnings)
+            return records, True
+        if type(record) is not dict:
+            raise LoadError("not an event record", number)
+        records.append(record)
+    return records, False
+
+
+def _decode_lines(codec: Codec, raw_lines: list[bytes], warnings: list[str]) -> tuple[list[Entry], int, bool]:
+    """Parse and decode the event lines in one pass (the hot path of loading).
+
+    The common case is inlined; anything unusual goes through ``codec.decode``,
+    which raises the LoadError that names the line.  Returns the entries, the
+    "of" count of the last action's first line, and whether the tail was torn.
+    """
+    loads = json.loads
+    structure, types, versions = codec._structure, codec.types, codec.versions
+    decode = codec.decode
+    entries: list[Entry] = []
+    append = entries.append
+    last = len(raw_lines)
+    group_action = None
+    group_of = 0
+    for number in range(2, last + 1):
+        try:
+            record = loads(raw_lines[number - 1])
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            _torn(number, last, e, warnings)
+            return entries, group_of, True
+        try:
+            tag = record["type"]
+            if record["v"] != versions[tag]:
+                raise LookupError
+            seq, action = record["seq"], record["action"]
+            if type(seq) is not int or type(action) is not int:
+                raise LookupError
+            entry = Entry(seq, action, structure[tag](record["event"], types[tag]))
+        except Exception:
+            entry = decode(record, number)  # the careful path: upcasts, or says what is wrong
+        if entry.action != group_action:
+            group_action = entry.action
+            group_of = record.get("of", 0) if type(record) is dict else 0
+        append(entry)
+    return entries, group_of, False
 
 
 def _short(e: Exception) -> str:
