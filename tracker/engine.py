@@ -71,7 +71,8 @@ def _check_turn(system: System, state: FightState, command: Any) -> None:
         return
     actor = getattr(command, "actor", None)
     c = state.find(actor) or state.by_name(actor) if isinstance(actor, str) else None
-    if c is not None and c.id != state.current:
+    # someone who cannot act at all (dead, fled) gets the system's own reason instead
+    if c is not None and c.id != state.current and not c.removed and system.takes_turns(state, c):
         hint = "; a held action steps in with 'act now'" if c.held else ""
         raise Refused(f"it is {state.name(state.current)}'s turn, not {c.name}'s{hint}")
 

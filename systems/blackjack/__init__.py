@@ -21,6 +21,7 @@ from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Tally
 
 from . import rules
+from . import commands as C
 from .commands import SPECS
 from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked
 from .presets import presets, weapon_table
@@ -42,6 +43,8 @@ class BlackjackSystem(BaseSystem):
     version = "1.0"
     summary = "Blackjack saves (DV < d20 ≤ stat), injury slots that escalate, shots and lead, lead-working powderburn"
     event_types = EVENT_TYPES
+    # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not
+    turn_commands = (C.Attack, C.Reload, C.IngestLead, C.CastWorking)
 
     # -- sheets --------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:
