@@ -20,8 +20,8 @@ from tracker.events import Adjusted, CombatantRemoved, Event, OrderSet
 from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Tally
 
-from . import rules
 from . import commands as C
+from . import rules
 from .commands import SPECS
 from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked
 from .presets import presets, weapon_table
