@@ -33,10 +33,11 @@ class TrackerApp(App[None]):
         self.fight: saves.store.SavedFight | None = None
 
     def on_mount(self) -> None:
+        """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
+        if self.open_path is not None and self.continue_fight(self.open_path):
+            return
         self.push_screen(StartScreen())
-        if self.open_path is not None:
-            self.continue_fight(self.open_path)
-        elif self.replay_path is not None:
+        if self.open_path is None and self.replay_path is not None:
             self.replay(self.replay_path)
 
     def new_fight(self, system: System) -> None:
@@ -47,13 +48,14 @@ class TrackerApp(App[None]):
             return
         self._show(fight)
 
-    def continue_fight(self, path: Path) -> None:
+    def continue_fight(self, path: Path) -> bool:
         try:
             fight = saves.open_fight(path)
         except TrackerError as e:
             self.notify(str(e), title="Cannot open", severity="error", timeout=10)
-            return
+            return False
         self._show(fight)
+        return True
 
     def _show(self, fight: saves.store.SavedFight) -> None:
         if any(isinstance(s, FightScreen) for s in self.screen_stack):  # a double Enter while opening

@@ -87,6 +87,7 @@ class FightScreen(Screen[None]):
         self.system_keys: dict[str, str] = {}
         self._last_current: str | None = None
         self._setup_shown = True
+        self._bind_system_keys()
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -101,10 +102,11 @@ class FightScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self._bind_system_keys()
+        keys = [f"{k} {self._title(n)}" for k, n in self.system_keys.items()]
+        self.query_one("#keys", Static).update(" · ".join(keys) + ("; " if keys else "") + "x: all actions")
         if self.save_path is not None:
             self.query_one(LogView).border_subtitle = f"autosaved to {shorten(self.save_path)}"
-        self.query_one(LogView).add(logic.entry_lines(self.fight))
+        self.query_one(LogView).add(logic.entry_lines(self.fight, limit=logic.LOG_OPEN))
         self.refresh_view()
         self.query_one(InitiativeList).select(self.fight.state.current)
         self.query_one(InitiativeList).focus()
@@ -121,11 +123,9 @@ class FightScreen(Screen[None]):
             if key and key not in taken and len(key) == 1 and key.isalnum():
                 taken.add(key)
                 self.system_keys[key] = spec.name
-        self._arrange_bindings()
-        keys = [f"{k} {self._title(n)}" for k, n in self.system_keys.items()]
-        self.query_one("#keys", Static).update(" · ".join(keys) + ("; " if keys else "") + "x: all actions")
+        self._arrange_bindings(refresh=False)
 
-    def _arrange_bindings(self) -> None:
+    def _arrange_bindings(self, refresh: bool = True) -> None:
         """Footer order: next turn, the system's own keys, then the rest; setup keys only in setup."""
         setup = not self.fight.state.started
         own = [
@@ -139,7 +139,8 @@ class FightScreen(Screen[None]):
         ]
         self._bindings = BindingsMap([core[0], *own, *core[1:]])
         self._setup_shown = setup
-        self.refresh_bindings()
+        if refresh:
+            self.refresh_bindings()
 
     def _title(self, name: str) -> str:
         spec = logic.find_spec(self.system, name)

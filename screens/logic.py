@@ -22,7 +22,8 @@ from tracker.events import CombatantAdded, Redone, Undone
 from tracker.model import PC, Combatant, FightState, Prompt
 from tracker.plugin import System
 
-LOG_KEEP = 400  # lines of the log shown on screen (the file keeps everything)
+LOG_KEEP = 400  # lines of the log kept on screen (the file keeps everything)
+LOG_OPEN = 60  # lines shown when a fight is opened
 
 
 class ProbeRoller:

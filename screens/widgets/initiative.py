@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -38,10 +40,58 @@ class InitiativeList(DataTable):
         self.system = system
         self._rows: list[str] = []
         self._cells: dict[str, tuple[object, ...]] = {}
+        self._cell_lines: dict[tuple[Any, ...], Any] = {}
 
     def on_mount(self) -> None:
         for key, label in COLUMNS:
             self.add_column(label, key=key)
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Any,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> Any:
+        """DataTable forgets every rendered cell on any update; keep them by content instead.
+
+        A next turn changes two rows, so only their cells are drawn again: this
+        keeps "next turn" fast in a 100-combatant fight.
+        """
+        content: tuple[str, str] | None = None
+        if row_index >= 0 and column_index >= 0 and row_index < len(self._rows):
+            cells = self._cells.get(self._rows[row_index])
+            if cells is not None and column_index < len(cells):
+                cell = cells[column_index]
+                content = (cell.plain, str(cell.style)) if isinstance(cell, Text) else (str(cell), "")
+        if content is None:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        key = (
+            row_index,
+            column_index,
+            content,
+            base_style,
+            width,
+            cursor,
+            hover,
+            self._show_hover_cursor,
+            self.show_cursor,
+            self._pseudo_class_state,
+        )
+        found = self._cell_lines.get(key)
+        if found is None:
+            if len(self._cell_lines) > 5000:
+                self._cell_lines.clear()
+            found = self._cell_lines[key] = super()._render_cell(
+                row_index, column_index, base_style, width, cursor, hover
+            )
+        return found
+
+    def notify_style_update(self) -> None:
+        self._cell_lines.clear()  # a theme or focus change restyles every cell
+        super().notify_style_update()
 
     @property
     def selected(self) -> str | None:
@@ -59,13 +109,13 @@ class InitiativeList(DataTable):
         init = "" if c.initiative is None else str(c.initiative)
         if state.tied_with(c.id):
             init += "="
-        return (
+        return (  # Text, never str: a str cell is read as markup ("[b]" in a status would vanish)
             Text("▶" if current else " ", style="bold"),
-            str(place) if c.id in state.order else "·",
+            Text(str(place) if c.id in state.order else "·"),
             Text(c.name + (" (PC)" if c.is_pc else ""), style=style),
-            c.group or "",
-            init,
-            status_line(self.system, state, c),
+            Text(c.group or ""),
+            Text(init),
+            Text(status_line(self.system, state, c)),
         )
 
     def show(self, state: FightState) -> None:
@@ -74,6 +124,7 @@ class InitiativeList(DataTable):
         selected = self.selected
         rows = {c.id: self._cells_for(state, c, n) for n, c in enumerate(present, start=1)}
         if ids != self._rows:
+            self._cell_lines.clear()
             with self.app.batch_update():
                 self.clear()
                 for cid in ids:
