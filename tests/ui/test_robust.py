@@ -25,7 +25,7 @@ FIGHT_KEYS = (
 START_KEYS = ["n", "c", "up", "down", "tab", "f1", "question_mark", "escape", "ctrl+t"]
 CHARS = {"space": " ", "plus": "+", "minus": "-", "question_mark": "?", "equals_sign": "="}
 CHARS.update({"left_square_bracket": "[", "right_square_bracket": "]"})
-PRESSES = 2500
+PRESSES = 2000
 BATCH = 50
 
 
