@@ -89,6 +89,18 @@ def upgrade(header: dict[str, Any], records: list[dict[str, Any]]) -> tuple[dict
     return header, records
 
 
+_codecs: dict[tuple[int, str, str], Codec] = {}
+
+
+def codec_for(system: System) -> Codec:
+    """The codec of a system, built once (building the cattrs hooks takes a while)."""
+    key = (id(system), system.id, system.version)
+    codec = _codecs.get(key)
+    if codec is None or codec.system is not system:
+        codec = _codecs[key] = Codec(system)
+    return codec
+
+
 class Codec:
     """Encodes and decodes events of the core and one system."""
 

@@ -12,7 +12,17 @@ from pathlib import Path
 import attrs
 import platformdirs
 
-from saves.format import FORMAT_VERSION, Codec, Header, LoadError, SaveError, header_from, header_to_json, upgrade
+from saves.format import (
+    FORMAT_VERSION,
+    Codec,
+    Header,
+    LoadError,
+    SaveError,
+    codec_for,
+    header_from,
+    header_to_json,
+    upgrade,
+)
 from tracker import registry
 from tracker.dice import Roller, SeededRoller
 from tracker.engine import Entry, Fight, LogError
@@ -153,7 +163,7 @@ def new_fight(
         title=title,
     )
     _create(target, header)
-    codec = Codec(sys_)
+    codec = codec_for(sys_)
     fight = Fight(sys_, roller=roller if roller is not None else seeded)
     return _bind(fight, target, header, codec)
 
@@ -207,7 +217,7 @@ def _load(p: Path) -> Loaded:
         system = registry.load(header.system)
     except TrackerError as e:
         raise LoadError(f"this fight is played with '{header.system}': {e}") from None
-    codec = Codec(system)
+    codec = codec_for(system)
     if records is not None:
         entries = [codec.decode(r, n) for n, r in enumerate(records, start=2)]
         group_of = records[_group_start(entries)].get("of", 0) if entries else 0
@@ -321,7 +331,7 @@ def open_fight(path: str | Path, *, roller: Roller | None = None) -> SavedFight:
     """
     loaded = load(path)
     fight = loaded.fight(roller or SeededRoller(((loaded.header.seed or 0) * 1_000_003 + len(loaded.entries)) % 2**31))
-    codec = Codec(loaded.system)
+    codec = codec_for(loaded.system)
     warnings = list(loaded.warnings)
     target = loaded.path
     header = loaded.header
@@ -346,7 +356,7 @@ def continue_from(path: str | Path, upto: int, new_path: str | Path | None = Non
     while 0 < upto < len(entries) and entries[upto].action == entries[upto - 1].action:
         upto += 1
     kept = entries[:upto]
-    codec = Codec(loaded.system)
+    codec = codec_for(loaded.system)
     target = Path(new_path) if new_path else _sibling(loaded.path, "branch")
     header = attrs.evolve(
         loaded.header, parent=str(loaded.path), created=datetime.now(UTC).isoformat(timespec="seconds")

@@ -23,7 +23,11 @@ from tracker.model import NPC, PC, Combatant, FightState, changed
 
 @attrs.frozen(kw_only=True)
 class Preset:
-    """A ready-made sheet from the book: a critter, an NPC type, an archetype."""
+    """A ready-made sheet from the book: a critter, an NPC type, an archetype.
+
+    ``kind`` "pc" or "npc" makes it a combatant preset (offered when adding
+    combatants); any other kind (e.g. "weapon") is reference data of the system.
+    """
 
     id: str
     name: str

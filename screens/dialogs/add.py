@@ -41,7 +41,8 @@ class AddDialog(Dialog[Any]):
         self.check = check
         self.kind = kind
         try:
-            self.presets: tuple[Preset, ...] = tuple(system.presets())
+            # only combatant presets: a system may also list reference presets (e.g. weapons)
+            self.presets: tuple[Preset, ...] = tuple(p for p in system.presets() if p.kind in KINDS)
         except Exception:  # a plug-in bug: offer the custom sheet only
             self.presets = ()
         self.shown_presets: list[Preset | None] = [None, *self.presets]
