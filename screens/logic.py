@@ -117,7 +117,9 @@ def prefill(
             values[p.name] = p.default
     if spec.actor and current:
         values[spec.actor] = current
-    others = [p for p in spec.params if p.name != spec.actor and p.kind in (C.COMBATANT, C.COMBATANTS)]
+        values.update(spec.defaults_for(state, current))
+    # only a required target is guessed: an optional one (a save's "against") stays empty
+    others = [p for p in spec.params if p.name != spec.actor and p.kind in (C.COMBATANT, C.COMBATANTS) and p.required]
     actor = state.find(values.get(spec.actor or "") or "")
     target = selected if selected and (actor is None or selected != actor.id) else None
     if target is None and actor is not None:
@@ -134,6 +136,7 @@ def prompt_prefill(spec: C.CommandSpec, state: FightState, prompt: Prompt) -> di
     values = prefill(spec, state, None)
     if spec.actor and prompt.combatant:
         values[spec.actor] = prompt.combatant
+        values.update(spec.defaults_for(state, prompt.combatant))
     values.update(prompt.params)
     return values
 

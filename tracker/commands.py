@@ -15,7 +15,7 @@ import attrs
 
 from tracker.dice import parse as parse_dice
 from tracker.errors import Refused, TrackerError
-from tracker.model import Condition
+from tracker.model import Condition, FightState
 
 # parameter kinds a UI knows how to ask for
 INT = "int"
@@ -142,6 +142,18 @@ class CommandSpec:
     key: str | None = None
     help: str = ""
     actor: str | None = "actor"  # the param that defaults to the current combatant
+    # starting values that depend on the acting combatant (its best attack skill, say);
+    # called by a UI with the state and the actor's id once it knows who acts
+    defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None
+
+    def defaults_for(self, state: FightState, actor: str | None) -> dict[str, Any]:
+        """The actor-dependent starting values; a failing hook gives none (the form still opens)."""
+        if self.defaults is None or not actor:
+            return {}
+        try:
+            return dict(self.defaults(state, actor))
+        except Exception:
+            return {}
 
     def make(self, values: Mapping[str, Any]) -> Any:
         """Parse every parameter and build the command; Refused names the bad field."""

@@ -6,6 +6,7 @@ import attrs
 
 from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING
 from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
+from tracker.model import FightState
 
 BLAST_SKILL = "Cast (Blast)"
 ENTANGLE_SKILL = "Cast (Entangle)"
@@ -159,12 +160,22 @@ def _crit(name: str = "auto_critical", label: str = "Automatic critical (spend a
     return Param(name=name, kind=BOOL, default=False, label=label)
 
 
+def attack_defaults(state: FightState, actor: str) -> dict[str, str]:
+    """Ruling: the attack form starts on the attacker's best-ranked attack skill (ties: the list's order)."""
+    c = state.find(actor)
+    if c is None or c.data is None:
+        return {}
+    best = max(ATTACK_SKILLS, key=lambda skill: c.data.ranks(skill))
+    return {"skill": best} if c.data.ranks(best) > 0 else {}
+
+
 SPECS = (
     CommandSpec(
         name="attack",
         title="Attack",
         key="a",
         build=Attack,
+        defaults=attack_defaults,
         params=(
             _actor("Attacker"),
             Param(name="targets", kind=COMBATANTS, label="Target(s)", help="several only for a Mass Spell"),
