@@ -159,9 +159,21 @@ def _can_act(state: FightState, c: Combatant) -> None:
         side = ", ".join(state.name(i) for i in state.surprise)
         raise Refused(f"the surprise round is for {side}: {c.name} is caught by surprise and acts from round 1")
     status = c.data.status
-    if status == OK or simultaneous_drop(state, c):
+    if status != OK and not simultaneous_drop(state, c):
+        raise Refused(f"{c.name} is {status}: the dead, the dying and the unconscious make no attacks")
+    _npc_on_turn(state, c)
+
+
+def _npc_on_turn(state: FightState, c: Combatant) -> None:
+    """Ruling: an NPC acts on its own turn (or with those tied with it): NPCs may not withhold.
+
+    A PC may act at any later moment of the round, even interrupting another's
+    action, as the book allows, so its actions are not tied to the turn.
+    """
+    cur = state.current
+    if cur is None or c.is_pc or c.id == cur or c.id in state.tied_with(cur):
         return
-    raise Refused(f"{c.name} is {status}: the dead, the dying and the unconscious make no attacks")
+    raise Refused(f"it is {state.name(cur)}'s turn: NPCs act on their own turn (they may not withhold their action)")
 
 
 def _target(state: FightState, actor: Combatant, cid: str) -> Combatant:

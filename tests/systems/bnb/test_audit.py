@@ -42,6 +42,8 @@ def test_only_the_side_granted_surprise_acts_in_the_surprise_round():
     assert isinstance(miss, AttackRolled) and miss.actor == doc
     f.do(NextTurn())
     assert f.state.round == 1
+    while f.state.current != lefty:  # NPCs act on their own turn
+        f.do(NextTurn())
     dice.add(2)
     assert _attacks(f.do(Attack(actor=lefty, target=doc)))[0].actor == lefty
 
@@ -88,6 +90,8 @@ def test_the_gm_can_clear_the_rounds_action_by_an_adjustment():
     assert not data(f, dusty).acted and data(f, dusty).used == ()
     dice.add(2)
     f.do(Attack(actor=dusty, target=lefty, weapon="scattergun", distance=20))
+    while f.state.current != lefty:  # NPCs act on their own turn
+        f.do(NextTurn())
     f.do(Adjust(id=lefty, field="acted", value="yes"))
     _refused(f, Attack(actor=lefty, target=dusty, distance=20), "Lefty has taken the round's action")
     f.undo()
@@ -200,3 +204,19 @@ def test_gunfighters_are_important_and_roll_alone_even_as_a_group():
     inits = {c.id: c.initiative for c in f.state.combatants}
     assert (inits[g1], inits[g2], inits[o1], inits[o2]) == (6, 13, 9, 9)
     assert data(f, g1).important and not data(f, o1).important
+
+
+def test_npcs_act_on_their_own_turn_but_pcs_may_step_in_any_time():
+    """Ruling: NPCs may not withhold their action, so an NPC's attack out of its turn is refused
+    (those tied with the current combatant act at the same time); a PC may act at any later
+    moment of the round, interrupting, as the book allows."""
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", weapons="belt pistol:6")
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=30)
+    start(f)
+    assert f.state.current == dusty
+    _refused(f, Attack(actor=lefty, target=dusty, distance=20), "NPCs act on their own turn")
+    f.do(NextTurn())
+    assert f.state.current == lefty
+    dice.add(2)
+    assert _attacks(f.do(Attack(actor=dusty, target=lefty, distance=20)))[0].actor == dusty
