@@ -16,7 +16,8 @@ from tracker.plugin import System
 
 
 class TrackerApp(App[None]):
-    """``open_path`` continues that fight at once; ``replay_path`` opens it in the replay screen."""
+    """``open_path`` continues that fight at once, or, if there is no such file yet, the next new
+    fight is saved there; ``replay_path`` opens it in the replay screen."""
 
     TITLE = "GM combat tracker"
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -31,6 +32,9 @@ class TrackerApp(App[None]):
         self.replay_path = replay_path
         self.seed = seed
         self.fight: saves.store.SavedFight | None = None
+        self.new_path: Path | None = None
+        if open_path is not None and not open_path.exists():
+            self.new_path, self.open_path = open_path, None
 
     def on_mount(self) -> None:
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
@@ -42,7 +46,8 @@ class TrackerApp(App[None]):
 
     def new_fight(self, system: System) -> None:
         try:
-            fight = saves.new_fight(system, seed=self.seed)
+            fight = saves.new_fight(system, self.new_path, seed=self.seed)
+            self.new_path = None  # the next new fight gets a file of its own
         except TrackerError as e:
             self.notify(str(e), title="Cannot start", severity="error")
             return
