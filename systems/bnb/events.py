@@ -128,6 +128,11 @@ class Reloaded(Event):
         )
 
 
+def vs_st(roll: Roll, parts: tuple[Modifier, ...], total: int, st: int) -> str:
+    """A saving throw's roll, its modifiers and total against the Saving Throw number."""
+    return f"{roll.describe()} ({parts_text(parts)}) = {total} vs ST {st}"
+
+
 @attrs.frozen(kw_only=True)
 class DeathSaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.death_save_rolled"
@@ -140,10 +145,7 @@ class DeathSaveRolled(Event):
 
     def describe(self, state: FightState) -> str:
         end = "survives, unconscious and in need of medical help" if self.success else "dies"
-        return (
-            f"{state.name(self.id)} saves vs death: {self.roll.describe()} ({parts_text(self.parts)})"
-            f" = {self.total} vs ST {self.st}: {end}"
-        )
+        return f"{state.name(self.id)} saves vs death: {vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
 
 
 @attrs.frozen(kw_only=True)
@@ -160,8 +162,7 @@ class SaveRolled(Event):
     def describe(self, state: FightState) -> str:
         end = "saved" if self.success else "failed"
         return (
-            f"{state.name(self.id)} saves vs {self.against}: {self.roll.describe()} ({parts_text(self.parts)})"
-            f" = {self.total} vs ST {self.st}: {end}"
+            f"{state.name(self.id)} saves vs {self.against}: {vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
         )
 
 
@@ -183,7 +184,7 @@ class LuckyStreakUsed(Event):
             end = "survives, unconscious" if self.success else "dies"
         return (
             f"{state.name(self.id)} pushes a Lucky Streak, re-rolling the save vs {self.against}: "
-            f"{self.roll.describe()} ({parts_text(self.parts)}) = {self.total} vs ST {self.st}: {end}"
+            f"{vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
             f" ({self.left} left today)"
         )
 
