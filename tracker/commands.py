@@ -8,7 +8,7 @@ that names the field.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -293,10 +293,6 @@ def _condition_from(cmd: AddCondition) -> Condition:
     )
 
 
-def ids_param(name: str, label: str, help: str = "", required: bool = True) -> Param:
-    return Param(name=name, kind=COMBATANTS, label=label, help=help, required=required)
-
-
 CORE_SPECS: tuple[CommandSpec, ...] = (
     CommandSpec(
         name="note",
@@ -335,7 +331,3 @@ CORE_SPECS: tuple[CommandSpec, ...] = (
         help="Clear a condition from a combatant.",
     ),
 )
-
-
-def combatant_ids(values: Sequence[str]) -> tuple[str, ...]:
-    return tuple(values)
