@@ -168,9 +168,10 @@ class ToySystem(BaseSystem):
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, HitRolled):
-            return Tally(
-                actor=event.actor, target=event.target, hit=event.hit, harm=event.damage.total if event.damage else 0
-            )
+            harm = event.damage.total if event.damage else 0
+            t = state.find(event.target)
+            fell = bool(harm) and t is not None and t.data.hp > 0 and t.data.hp - harm <= 0
+            return Tally(actor=event.actor, target=event.target, hit=event.hit, harm=harm, fell=fell)
         return None
 
 
