@@ -178,6 +178,8 @@ class AddCombatant:
     sheet: Mapping[str, Any] = attrs.field(factory=dict, hash=False)
     preset: str | None = None
     count: int = 1
+    hidden: bool = False  # kept from the players' view until revealed
+    alias: str = ""  # the players' view's name for it when NPC names are hidden (default: the preset's name)
 
 
 @attrs.frozen(kw_only=True)
@@ -282,6 +284,66 @@ class EndFight:
     note: str = ""
 
 
+@attrs.frozen(kw_only=True)
+class Damage:
+    """Quick harm to one or more combatants, in the system's own measure, through its own harm path.
+
+    ``amount`` is what the system measures harm in: Blood & Bullets HP (a number,
+    arithmetic or dice: ``7``, ``3+4``, ``2d6+1``), blackjack an injury level
+    (``lesser`` … ``fatal``), Zludge a damage level (0–4), 2d6 Gamma wounds.
+    ``temporary`` is non-lethal harm where the system has it (fists in B&B).
+    """
+
+    targets: tuple[str, ...]
+    amount: str
+    temporary: bool = False
+    note: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class Heal:
+    """Quick healing, in the system's own measure; a system that cannot heal in combat refuses it."""
+
+    targets: tuple[str, ...]
+    amount: str
+    note: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class Hide:
+    """Keep combatants from the players' view."""
+
+    ids: tuple[str, ...]
+
+
+@attrs.frozen(kw_only=True)
+class Reveal:
+    """Show hidden combatants in the players' view."""
+
+    ids: tuple[str, ...]
+
+
+@attrs.frozen(kw_only=True)
+class NameFight:
+    name: str
+
+
+@attrs.frozen(kw_only=True)
+class SetDiceMode:
+    """The GM rolls physical dice and types the faces in (``typed``), or the tracker rolls."""
+
+    typed: bool
+
+
+@attrs.frozen(kw_only=True)
+class SetView:
+    """What the players' view shows: NPC numbers, NPC names, dice results."""
+
+    npc_numbers: bool = False
+    npc_names: bool = True
+    dice: bool = True
+
+
 def _condition_from(cmd: AddCondition) -> Condition:
     return Condition(
         name=cmd.name,
@@ -309,14 +371,20 @@ CORE_SPECS: tuple[CommandSpec, ...] = (
         name="add_condition",
         title="Add condition",
         build=lambda id, name, rounds=None, ends_on=None, ends_at="end", value=0: AddCondition(
-            id=id, name=name, rounds=rounds, ends_on=ends_on or (id if rounds else None), ends_at=ends_at, value=value
+            id=id, name=name, rounds=rounds, ends_on=ends_on, ends_at=ends_at, value=value
         ),
         params=(
             Param(name="id", kind=COMBATANT, label="On"),
             Param(name="name", label="Condition"),
             Param(name="rounds", kind=INT, label="Rounds", required=False, min=1, help="Empty: until removed"),
-            Param(name="ends_on", kind=COMBATANT, label="Ends on whose turn", required=False),
-            Param(name="ends_at", kind=CHOICE, choices=("end", "start"), default="end", label="At its"),
+            Param(
+                name="ends_on",
+                kind=COMBATANT,
+                label="Ends on turn of",
+                required=False,
+                help="Empty: the same point of the order N rounds on",
+            ),
+            Param(name="ends_at", kind=CHOICE, choices=("end", "start"), default="end", label="At the turn's"),
             Param(name="value", kind=INT, default=0, label="Value", help="A number the system reads (e.g. +2 DV)"),
         ),
         actor="id",

@@ -241,6 +241,8 @@ class Roll:
     total: int = 0
 
     def describe(self) -> str:
+        if not self.faces:  # a plain number or sum the GM typed (quick damage "3+4")
+            return self.expr if self.expr == str(self.total) else f"{self.expr} = {self.total}"
         faces = ",".join(_face(f, self.expr) for f in self.faces)
         s = f"{self.expr} [{faces}]"
         if self.kept != self.faces:

@@ -20,8 +20,9 @@ from tracker import commands as C
 from tracker import events as E
 from tracker.dice import Roller, SeededRoller
 from tracker.errors import Refused, TrackerError, UnknownEvent
-from tracker.model import KINDS, Combatant, FightState, changed
+from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
 from tracker.plugin import System, initiative_events
+from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet
 
 CORE_FIELDS = ("name", "group", "kind", "initiative")
 RECENT_NOTES = 20  # the state keeps the latest notes; every note stays in the log
@@ -37,6 +38,16 @@ def initial_state(system: System) -> FightState:
 
 def decide(system: System, state: FightState, command: Any, dice: Roller) -> list[E.Event]:
     """The events ``command`` produces in ``state``, or Refused with the reason."""
+    return decide_full(system, state, command, dice)[0]
+
+
+def decide_full(system: System, state: FightState, command: Any, dice: Roller) -> tuple[list[E.Event], FightState]:
+    """The events of ``command`` (the system's follow-ups included) and the state they lead to.
+
+    After the decision, core or the system's, the engine asks the system's
+    ``react`` for follow-up events (a death-save prompt after a GM adjust, a
+    morale prompt after a removal); they belong to the same GM action.
+    """
     handler = _DECIDERS.get(type(command))
     if handler is not None:
         system.check_core(state, command)
@@ -46,10 +57,22 @@ def decide(system: System, state: FightState, command: Any, dice: Roller) -> lis
         events = list(system.decide(state, command, dice))
     if not events:
         raise Refused("nothing to do")
+    _check_events(events)
+    after = fold(system, events, state)
+    react = getattr(system, "react", None)
+    if react is not None:
+        more = list(react(state, tuple(events), after))
+        if more:
+            _check_events(more)
+            after = fold(system, more, after)
+            events = events + more
+    return events, after
+
+
+def _check_events(events: Sequence[Any]) -> None:
     for ev in events:
         if not isinstance(ev, E.Event):
             raise TypeError(f"decide returned a non-event: {ev!r}")
-    return events
 
 
 def json_shape(value: Any, what: str = "value") -> Any:
@@ -77,7 +100,8 @@ def _check_turn(system: System, state: FightState, command: Any) -> None:
         raise Refused(f"it is {state.name(state.current)}'s turn, not {c.name}'s{hint}")
 
 
-def _need(state: FightState, cid: str | None, what: str = "combatant") -> Combatant:
+def need(state: FightState, cid: str | None, what: str = "combatant") -> Combatant:
+    """The combatant with this id (or name) still in the fight, or Refused."""
     if not cid:
         raise Refused(f"choose a {what}")
     c = state.find(cid) or state.by_name(cid)
@@ -87,15 +111,18 @@ def _need(state: FightState, cid: str | None, what: str = "combatant") -> Combat
 
 
 def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -> list[E.Event]:
-    name = (cmd.name or "").strip()
+    name = clean(cmd.name, "Name", NAME_MAX)
     sheet = dict(cmd.sheet)
     kind = cmd.kind
+    alias = clean(cmd.alias, "Name for the players", NAME_MAX)
     if cmd.preset:
         preset = system.preset(cmd.preset)  # type: ignore[attr-defined]
         sheet = {**preset.sheet, **sheet}
         name = name or preset.name
+        alias = alias or preset.name
     if not name:
         raise Refused("a combatant needs a name")
+    clean_sheet(sheet)
     if kind not in KINDS:
         raise Refused(f"kind must be one of {', '.join(KINDS)}, not '{kind}'")
     if not 1 <= cmd.count <= 50:
@@ -113,34 +140,47 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
             if candidate.lower() not in taken:
                 names.append(candidate)
             n += 1
-    group = (cmd.group or "").strip() or (name if cmd.count > 1 else None)
+    group = clean(cmd.group, "Group", NAME_MAX) or (name if cmd.count > 1 else None)
+    if kind == "pc":
+        alias = ""
+    elif not alias:
+        alias = group or ""
     events: list[E.Event] = []
     next_id = state.next_id
     for each in names:
         checked, rolls = system.new_combatant(state, kind, sheet, dice)
         checked = json_shape(checked, "sheet")
         events.append(
-            E.CombatantAdded(id=f"c{next_id}", name=each, kind=kind, group=group, sheet=checked, rolls=tuple(rolls))
+            E.CombatantAdded(
+                id=f"c{next_id}",
+                name=each,
+                kind=kind,
+                group=group,
+                sheet=checked,
+                rolls=tuple(rolls),
+                hidden=bool(cmd.hidden),
+                alias=alias,
+            )
         )
         next_id += 1
     return events
 
 
 def _remove(system: System, state: FightState, cmd: C.RemoveCombatant, dice: Roller) -> list[E.Event]:
-    c = _need(state, cmd.id)
+    c = need(state, cmd.id)
     events: list[E.Event] = []
     if state.current == c.id:
         try:
             events = next_turn_events(system, state)
         except Refused:
             events = []
-    events.append(E.CombatantRemoved(id=c.id, reason=cmd.reason))
+    events.append(E.CombatantRemoved(id=c.id, reason=clean(cmd.reason, "Reason", NOTE_MAX)))
     return events
 
 
 def _rename(system: System, state: FightState, cmd: C.RenameCombatant, dice: Roller) -> list[E.Event]:
-    c = _need(state, cmd.id)
-    name = cmd.name.strip()
+    c = need(state, cmd.id)
+    name = clean(cmd.name, "Name", NAME_MAX)
     if not name:
         raise Refused("a combatant needs a name")
     other = state.by_name(name)
@@ -150,7 +190,7 @@ def _rename(system: System, state: FightState, cmd: C.RenameCombatant, dice: Rol
 
 
 def _roll_init(system: System, state: FightState, cmd: C.RollInitiative, dice: Roller) -> list[E.Event]:
-    ids = tuple(_need(state, i).id for i in cmd.ids) or tuple(c.id for c in state.present)
+    ids = tuple(need(state, i).id for i in cmd.ids) or tuple(c.id for c in state.present)
     if not ids:
         raise Refused("add combatants before rolling initiative")
     return list(system.roll_initiative(state, ids, dice))
@@ -161,7 +201,7 @@ def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Rol
         raise Refused("give at least one initiative value")
     rolled: dict[str, tuple[int, None, str]] = {}
     for cid, value in cmd.values.items():
-        c = _need(state, cid)
+        c = need(state, cid)
         if isinstance(value, bool) or not isinstance(value, int):
             raise Refused(f"initiative for {c.name} must be a whole number, not '{value}'")
         rolled[c.id] = (value, None, "set by GM")
@@ -169,7 +209,7 @@ def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Rol
 
 
 def _move(system: System, state: FightState, cmd: C.MoveInOrder, dice: Roller) -> list[E.Event]:
-    c = _need(state, cmd.id)
+    c = need(state, cmd.id)
     order = [i for i in (state.order or tuple(x.id for x in state.present)) if i != c.id]
     if not 0 <= cmd.position <= len(order):
         raise Refused(f"place {cmd.position + 1} is outside the order (1 to {len(order) + 1})")
@@ -186,18 +226,36 @@ def _eligible(system: System, state: FightState, c: Combatant, rnd: int) -> bool
     return system.takes_turns(state, c)
 
 
-def _expiring(state: FightState, cid: str, at: str, rnd: int) -> list[E.Event]:
+Point = tuple[int, int, int]  # (round, place in the order, 0 at the start of that turn / 1 at its end)
+
+
+def _end_point(state: FightState, cond: Any) -> Point | None:
+    """Where in the fight a timed condition ends.
+
+    At the start or end of the turn at ``ends_on``'s place in round
+    ``expires_round``; without ``ends_on`` (or once it has left the order), at
+    the end of that round.
+    """
+    if cond.expires_round is None:
+        return None
+    if cond.ends_on is not None and cond.ends_on in state.order:
+        return (cond.expires_round, state.order.index(cond.ends_on), 0 if cond.ends_at == "start" else 1)
+    return (cond.expires_round, len(state.order), 0)
+
+
+def _expiring(state: FightState, upto: Point, inclusive: bool = True) -> list[E.Event]:
+    """ConditionRemoved for every timed condition whose end point the fight has reached.
+
+    The point is reached whoever acts: a condition on (or ending on the turn
+    of) a combatant whose turn is skipped still ends on time.
+    """
     out: list[E.Event] = []
     for c in state.combatants:
         if c.removed:
             continue
         for cond in c.conditions:
-            if (
-                cond.ends_on == cid
-                and cond.ends_at == at
-                and cond.expires_round is not None
-                and cond.expires_round <= rnd
-            ):
+            p = _end_point(state, cond)
+            if p is not None and (p <= upto if inclusive else p < upto):
                 out.append(E.ConditionRemoved(id=c.id, name=cond.name, reason="expired"))
     return out
 
@@ -212,7 +270,6 @@ def next_turn_events(system: System, state: FightState, end_current: bool = True
     cur = state.current
     if cur is not None and end_current:
         events.append(E.TurnEnded(id=cur))
-        events.extend(_expiring(state, cur, "end", state.round))
     order = state.order
     n = len(order)
     if n == 0:
@@ -228,10 +285,14 @@ def next_turn_events(system: System, state: FightState, end_current: bool = True
         if _eligible(system, state, c, rnd) or (
             rnd != state.round and not c.removed and system.takes_turns(state, c) and c.held
         ):
+            # ends passed on the way (the current turn's end, skipped turns), then the new turn's start
+            passed = _expiring(state, (rnd, pos, 0), inclusive=False)
+            at_start = [e for e in _expiring(state, (rnd, pos, 0)) if e not in passed]
+            events.extend(passed)
             if rnd != state.round:
                 events.append(E.RoundStarted(round=rnd))
             events.append(E.TurnStarted(id=c.id, index=pos, resumed=c.id == state.interrupted))
-            events.extend(_expiring(state, c.id, "start", rnd))
+            events.extend(at_start)
             return events
     raise Refused("no one left in the order can act")
 
@@ -249,7 +310,7 @@ def _start(system: System, state: FightState, cmd: C.StartFight, dice: Roller) -
     missing = tuple(i for i in present if i not in order)
     if missing or order != state.order:
         events.append(E.OrderSet(order=order + missing, ties=state.ties, note="order for the fight"))
-    surprise = tuple(_need(state, i).id for i in cmd.surprise)
+    surprise = tuple(need(state, i).id for i in cmd.surprise)
     events.append(E.FightStarted(surprise=surprise))
     # find the first to act in a temporary state, without rolling anything
     tmp = state
@@ -268,7 +329,7 @@ def _next(system: System, state: FightState, cmd: C.NextTurn, dice: Roller) -> l
 
 def _delay(system: System, state: FightState, cmd: C.Delay, dice: Roller) -> list[E.Event]:
     cid = cmd.id or state.current
-    c = _need(state, cid)
+    c = need(state, cid)
     if state.current != c.id:
         raise Refused(f"only the combatant whose turn it is can hold the action, and it is not {c.name}'s turn")
     held = attrs.evolve(
@@ -278,7 +339,7 @@ def _delay(system: System, state: FightState, cmd: C.Delay, dice: Roller) -> lis
 
 
 def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> list[E.Event]:
-    c = _need(state, cmd.id)
+    c = need(state, cmd.id)
     if not c.held:
         raise Refused(f"{c.name} is not holding an action")
     if state.prompts:
@@ -289,8 +350,8 @@ def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> 
 
 
 def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice: Roller) -> list[E.Event]:
-    c = _need(state, cmd.id)
-    name = cmd.name.strip()
+    c = need(state, cmd.id)
+    name = clean(cmd.name, "Condition", NAME_MAX)
     if not name:
         raise Refused("a condition needs a name")
     if c.condition(name):
@@ -300,17 +361,22 @@ def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice:
     if cmd.rounds is not None:
         if cmd.rounds < 1:
             raise Refused("a condition lasts at least 1 round")
+        if cmd.rounds > 1000:
+            raise Refused("a condition lasts at most 1000 rounds")
         if cmd.ends_at not in ("start", "end"):
             raise Refused("a condition ends at the 'start' or 'end' of a turn")
-        ends_on = _need(state, ends_on or c.id).id
-        expires = state.round + cmd.rounds
+        # by default it ends at the same point of the order N rounds on: the turn it was put on in
+        ends_on = need(state, ends_on).id if ends_on else state.current
+        expires = max(state.round, 0) + cmd.rounds
+    elif ends_on:
+        raise Refused("say for how many rounds, or leave 'ends on' empty")
     cond = C._condition_from(cmd)
-    cond = attrs.evolve(cond, name=name, ends_on=ends_on, expires_round=expires)
+    cond = attrs.evolve(cond, name=name, ends_on=ends_on, expires_round=expires, note=clean(cmd.note, "Note", NOTE_MAX))
     return [E.ConditionAdded(id=c.id, condition=cond)]
 
 
 def _remove_condition(system: System, state: FightState, cmd: C.RemoveCondition, dice: Roller) -> list[E.Event]:
-    c = _need(state, cmd.id)
+    c = need(state, cmd.id)
     cond = next((x for x in c.conditions if x.name.lower() == cmd.name.strip().lower()), None)
     if cond is None:
         raise Refused(f"{c.name} is not {cmd.name}")
@@ -318,8 +384,11 @@ def _remove_condition(system: System, state: FightState, cmd: C.RemoveCondition,
 
 
 def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> list[E.Event]:
-    c = _need(state, cmd.id)
-    field = cmd.field.strip()
+    c = need(state, cmd.id)
+    field = clean(cmd.field, "Field", NAME_MAX)
+    note = clean(cmd.note, "Why", NOTE_MAX)
+    if isinstance(cmd.value, str):
+        clean(cmd.value, field, TEXT_MAX)
     if field in CORE_FIELDS:
         value: Any = cmd.value
         if field == "name":
@@ -329,32 +398,94 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
         if field == "initiative":
             value = C.Param(name="initiative", kind=C.INT).parse(value)
         if field == "group":
-            value = str(value).strip() or None
-        return [E.Adjusted(id=c.id, field=field, value=value, old=getattr(c, field), note=cmd.note)]
+            value = clean(value, "Group", NAME_MAX) or None
+        return [E.Adjusted(id=c.id, field=field, value=value, old=getattr(c, field), note=note)]
     value = json_shape(system.check_adjust(state, c, field, cmd.value))
     old = json_shape(getattr(c.data, field, None))
     if old == value:
         raise Refused(f"{c.name}'s {field} is already {value!r}")
-    return [E.Adjusted(id=c.id, field=field, value=value, old=old, note=cmd.note)]
+    return [E.Adjusted(id=c.id, field=field, value=value, old=old, note=note)]
 
 
 def _note(system: System, state: FightState, cmd: C.Note, dice: Roller) -> list[E.Event]:
-    if not cmd.text.strip():
+    text = clean(cmd.text, "Note", NOTE_MAX)
+    if not text:
         raise Refused("the note is empty")
-    cid = _need(state, cmd.id).id if cmd.id else None
-    return [E.NoteAdded(text=cmd.text.strip(), id=cid)]
+    cid = need(state, cmd.id).id if cmd.id else None
+    return [E.NoteAdded(text=text, id=cid)]
 
 
 def _dismiss(system: System, state: FightState, cmd: C.DismissPrompt, dice: Roller) -> list[E.Event]:
     if not any(p.id == cmd.prompt_id for p in state.prompts):
         raise Refused(f"there is no open prompt '{cmd.prompt_id}'")
-    return [E.PromptResolved(prompt_id=cmd.prompt_id, note=cmd.note or "settled by GM ruling")]
+    note = clean(cmd.note, "Ruling", NOTE_MAX)
+    return [E.PromptResolved(prompt_id=cmd.prompt_id, note=note or "settled by GM ruling")]
 
 
 def _end(system: System, state: FightState, cmd: C.EndFight, dice: Roller) -> list[E.Event]:
     if state.ended:
         raise Refused("the fight is already over")
-    return [E.FightEnded(note=cmd.note)]
+    return [E.FightEnded(note=clean(cmd.note, "Note", NOTE_MAX))]
+
+
+def _targets(state: FightState, ids: Sequence[str], what: str = "target") -> tuple[str, ...]:
+    if isinstance(ids, str) or not ids:
+        raise Refused(f"choose at least one {what}")
+    out: list[str] = []
+    for i in ids:
+        c = need(state, i, what)
+        if c.id not in out:
+            out.append(c.id)
+    return tuple(out)
+
+
+def _harm(system: System, state: FightState, cmd: C.Damage | C.Heal, dice: Roller) -> list[E.Event]:
+    """Quick damage or healing: targets and amount checked here, the rest by the system's own harm path."""
+    targets = _targets(state, cmd.targets)
+    amount = clean(cmd.amount, "Amount", 60)
+    if not amount:
+        raise Refused("Amount: a value is needed")
+    note = clean(cmd.note, "Note", NOTE_MAX)
+    checked = attrs.evolve(cmd, targets=targets, amount=amount, note=note)
+    return list(system.decide(state, checked, dice))
+
+
+def _hide(system: System, state: FightState, cmd: C.Hide, dice: Roller) -> list[E.Event]:
+    ids = _targets(state, cmd.ids, "combatant")
+    todo = tuple(i for i in ids if not state.get(i).hidden)
+    if not todo:
+        raise Refused("already hidden from the players")
+    return [E.CombatantsHidden(ids=todo)]
+
+
+def _reveal(system: System, state: FightState, cmd: C.Reveal, dice: Roller) -> list[E.Event]:
+    ids = _targets(state, cmd.ids, "combatant")
+    todo = tuple(i for i in ids if state.get(i).hidden)
+    if not todo:
+        raise Refused("not hidden from the players")
+    return [E.CombatantsRevealed(ids=todo)]
+
+
+def _name_fight(system: System, state: FightState, cmd: C.NameFight, dice: Roller) -> list[E.Event]:
+    name = clean(cmd.name, "Fight name", NAME_MAX * 2)
+    if not name:
+        raise Refused("the fight needs a name")
+    if name == state.title:
+        raise Refused(f"the fight is already called {name}")
+    return [E.FightNamed(name=name)]
+
+
+def _dice_mode(system: System, state: FightState, cmd: C.SetDiceMode, dice: Roller) -> list[E.Event]:
+    if bool(cmd.typed) == state.typed_dice:
+        raise Refused("the dice are already " + ("typed in" if cmd.typed else "rolled by the tracker"))
+    return [E.DiceModeSet(typed=bool(cmd.typed))]
+
+
+def _set_view(system: System, state: FightState, cmd: C.SetView, dice: Roller) -> list[E.Event]:
+    v = state.view
+    if (v.npc_numbers, v.npc_names, v.dice) == (cmd.npc_numbers, cmd.npc_names, cmd.dice):
+        raise Refused("the players' view already shows that")
+    return [E.ViewSet(npc_numbers=bool(cmd.npc_numbers), npc_names=bool(cmd.npc_names), dice=bool(cmd.dice))]
 
 
 _DECIDERS: dict[type, Callable[..., list[E.Event]]] = {
@@ -374,6 +505,13 @@ _DECIDERS: dict[type, Callable[..., list[E.Event]]] = {
     C.Note: _note,
     C.DismissPrompt: _dismiss,
     C.EndFight: _end,
+    C.Damage: _harm,
+    C.Heal: _harm,
+    C.Hide: _hide,
+    C.Reveal: _reveal,
+    C.NameFight: _name_fight,
+    C.SetDiceMode: _dice_mode,
+    C.SetView: _set_view,
 }
 CORE_COMMANDS: tuple[type, ...] = tuple(_DECIDERS)
 
@@ -394,7 +532,15 @@ def evolve(system: System, state: FightState, event: E.Event) -> FightState:
 
 
 def _ev_added(system: System, s: FightState, e: E.CombatantAdded) -> FightState:
-    c = Combatant(id=e.id, name=e.name, kind=e.kind, group=e.group, data=system.make_data(e.kind, e.sheet))
+    c = Combatant(
+        id=e.id,
+        name=e.name,
+        kind=e.kind,
+        group=e.group,
+        hidden=e.hidden,
+        alias=e.alias,
+        data=system.make_data(e.kind, e.sheet),
+    )
     num = int(e.id[1:]) if e.id[1:].isdigit() else 0
     order = s.order + (e.id,) if s.started else s.order
     return changed(s, combatants=s.combatants + (c,), next_id=max(s.next_id, num + 1), order=order)
@@ -494,6 +640,30 @@ def _ev_ended(system: System, s: FightState, e: E.FightEnded) -> FightState:
     return changed(s, ended=True)
 
 
+def _ev_hidden(system: System, s: FightState, e: E.CombatantsHidden) -> FightState:
+    for i in e.ids:
+        s = s.update(i, hidden=True)
+    return s
+
+
+def _ev_revealed(system: System, s: FightState, e: E.CombatantsRevealed) -> FightState:
+    for i in e.ids:
+        s = s.update(i, hidden=False)
+    return s
+
+
+def _ev_named(system: System, s: FightState, e: E.FightNamed) -> FightState:
+    return changed(s, title=e.name)
+
+
+def _ev_dice(system: System, s: FightState, e: E.DiceModeSet) -> FightState:
+    return changed(s, typed_dice=e.typed)
+
+
+def _ev_view(system: System, s: FightState, e: E.ViewSet) -> FightState:
+    return changed(s, view=ViewOptions(npc_numbers=e.npc_numbers, npc_names=e.npc_names, dice=e.dice))
+
+
 _EVOLVERS: dict[type, Callable[..., FightState]] = {
     E.CombatantAdded: _ev_added,
     E.CombatantRemoved: _ev_removed,
@@ -513,6 +683,11 @@ _EVOLVERS: dict[type, Callable[..., FightState]] = {
     E.PromptRaised: _ev_prompt,
     E.PromptResolved: _ev_prompt_done,
     E.FightEnded: _ev_ended,
+    E.CombatantsHidden: _ev_hidden,
+    E.CombatantsRevealed: _ev_revealed,
+    E.FightNamed: _ev_named,
+    E.DiceModeSet: _ev_dice,
+    E.ViewSet: _ev_view,
 }
 
 
@@ -602,14 +777,14 @@ class Fight:
     # -- doing ---------------------------------------------------------------
     def do(self, command: Any, dice: Roller | None = None) -> list[E.Event]:
         """Decide, save and apply one GM action; Refused leaves everything as it was."""
-        events = self.decide(command, dice)
-        self.record(events)
+        events, after = decide_full(self.system, self.state, command, dice if dice is not None else self.roller)
+        self.record(events, after)
         return events
 
-    def record(self, events: Sequence[E.Event]) -> Step:
-        """Append one GM action's events (already decided) to the log."""
+    def record(self, events: Sequence[E.Event], after: FightState | None = None) -> Step:
+        """Append one GM action's events (already decided; ``after``, the state they lead to, if known)."""
         entries = [Entry(self._next_seq + i, self._next_action, ev) for i, ev in enumerate(events)]
-        return self._take(entries, write=True)
+        return self._take(entries, write=True, after=after)
 
     def undo(self) -> Step:
         if not self._done:
@@ -709,7 +884,7 @@ class Fight:
             err.seq = group[0].seq
             raise err from None
 
-    def _take(self, entries: list[Entry], *, write: bool) -> Step:
+    def _take(self, entries: list[Entry], *, write: bool, after: FightState | None = None) -> Step:
         first = entries[0]
         if first.seq != self._next_seq:
             raise LogError(f"event {first.seq} out of sequence: expected {self._next_seq}")
@@ -734,8 +909,11 @@ class Fight:
             target.append(step)
         else:
             s = self.state
-            for entry in entries:
-                s = evolve(self.system, s, entry.event)
+            if after is None:
+                for entry in entries:
+                    s = evolve(self.system, s, entry.event)
+            else:
+                s = after
             step = Step(first.action, tuple(e.event for e in entries), self.state, s)
             if write and self.sink is not None:
                 self.sink(entries)

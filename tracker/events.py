@@ -24,8 +24,11 @@ class Event:
         """One line for the log, in the GM's words (``state`` is the state before it)."""
         return type(self).__name__
 
-    def rolls(self) -> tuple[Roll, ...]:
-        """Every roll this event carries, also inside nested records and tuples."""
+    def all_rolls(self) -> tuple[Roll, ...]:
+        """Every roll this event carries, also inside nested records and tuples.
+
+        (Not ``rolls``: several events have a field of that name.)
+        """
         out: list[Roll] = []
         _collect_rolls(self, out, 0)
         return tuple(out)
@@ -57,11 +60,14 @@ class CombatantAdded(Event):
     group: str | None = None
     sheet: dict[str, Any] = attrs.field(factory=dict, hash=False)
     rolls: tuple[Roll, ...] = ()
+    hidden: bool = False
+    alias: str = ""
 
     def describe(self, state: FightState) -> str:
         grp = f" [{self.group}]" if self.group else ""
         extra = f" ({_rolls_text(self.rolls)})" if self.rolls else ""
-        return f"{self.name}{grp} joins the fight as {self.kind.upper()}{extra}"
+        secret = ", hidden from the players" if self.hidden else ""
+        return f"{self.name}{grp} joins the fight as {self.kind.upper()}{extra}{secret}"
 
 
 @attrs.frozen(kw_only=True)
@@ -262,6 +268,68 @@ class FightEnded(Event):
 
 
 @attrs.frozen(kw_only=True)
+class CombatantsHidden(Event):
+    TYPE = "combatants_hidden"
+    ids: tuple[str, ...]
+
+    def describe(self, state: FightState) -> str:
+        return "Hidden from the players: " + ", ".join(state.name(i) for i in self.ids)
+
+
+@attrs.frozen(kw_only=True)
+class CombatantsRevealed(Event):
+    TYPE = "combatants_revealed"
+    ids: tuple[str, ...]
+
+    def describe(self, state: FightState) -> str:
+        return "Revealed to the players: " + ", ".join(state.name(i) for i in self.ids)
+
+
+@attrs.frozen(kw_only=True)
+class FightNamed(Event):
+    TYPE = "fight_named"
+    name: str
+
+    def describe(self, state: FightState) -> str:
+        return f"The fight is called {self.name}" if not state.title else f"The fight is renamed {self.name}"
+
+
+@attrs.frozen(kw_only=True)
+class DiceModeSet(Event):
+    TYPE = "dice_mode_set"
+    typed: bool
+
+    def describe(self, state: FightState) -> str:
+        return "Dice typed in by the GM from now on" if self.typed else "Dice rolled by the tracker from now on"
+
+
+@attrs.frozen(kw_only=True)
+class ViewSet(Event):
+    """What the players' view shows."""
+
+    TYPE = "view_set"
+    npc_numbers: bool = False
+    npc_names: bool = True
+    dice: bool = True
+
+    def describe(self, state: FightState) -> str:
+        shown = [
+            w for w, on in (("NPC numbers", self.npc_numbers), ("NPC names", self.npc_names), ("dice", self.dice)) if on
+        ]
+        hidden = [
+            w
+            for w, on in (("NPC numbers", self.npc_numbers), ("NPC names", self.npc_names), ("dice", self.dice))
+            if not on
+        ]
+        parts = []
+        if shown:
+            parts.append("shows " + ", ".join(shown))
+        if hidden:
+            parts.append("hides " + ", ".join(hidden))
+        return "Players' view " + "; ".join(parts)
+
+
+@attrs.frozen(kw_only=True)
 class Undone(Event):
     """The GM took back one whole action (all of its events)."""
 
@@ -300,6 +368,11 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     PromptRaised,
     PromptResolved,
     FightEnded,
+    CombatantsHidden,
+    CombatantsRevealed,
+    FightNamed,
+    DiceModeSet,
+    ViewSet,
     Undone,
     Redone,
 )

@@ -66,13 +66,23 @@ class Condition:
     value: int = 0
     note: str = ""
 
-    def describe(self) -> str:
+    def describe(self, state: FightState | None = None) -> str:
+        """``name +value (2r)``: with a state, the rounds left; without, the round it ends in."""
         s = self.name
         if self.value:
             s += f" {self.value:+d}"
         if self.expires_round is not None:
-            s += f" (to r{self.expires_round})"
+            if state is None:
+                s += f" (to r{self.expires_round})"
+            else:
+                left = self.expires_round - max(state.round, 0)
+                s += f" ({left}r)" if left > 0 else " (ends this round)"
         return s
+
+    def rounds_left(self, state: FightState) -> int | None:
+        if self.expires_round is None:
+            return None
+        return max(self.expires_round - max(state.round, 0), 0)
 
 
 @attrs.frozen(kw_only=True)
@@ -97,6 +107,8 @@ class Combatant:
     conditions: tuple[Condition, ...] = ()
     held: bool = False
     removed: bool = False
+    hidden: bool = False  # kept from the players' view until revealed
+    alias: str = ""  # what the players' view calls it when NPC names are hidden ("Outlaw")
     data: Any = None  # the system's own record for this combatant
 
     @property
@@ -108,6 +120,15 @@ class Combatant:
             if c.name == name:
                 return c
         return None
+
+
+@attrs.frozen(kw_only=True)
+class ViewOptions:
+    """What the players' view shows of this fight (the GM's choice, logged)."""
+
+    npc_numbers: bool = False  # HP, Threat, DV, stats of NPCs
+    npc_names: bool = True  # False: NPCs go by their alias ("Outlaw"), not their name
+    dice: bool = True  # dice results in the public log lines
 
 
 @attrs.frozen(kw_only=True)
@@ -127,6 +148,9 @@ class FightState:
     prompts: tuple[Prompt, ...] = ()
     notes: tuple[str, ...] = ()  # the latest notes (all of them are in the log)
     next_id: int = 1
+    title: str = ""  # the fight's name (asked at start, renamable)
+    typed_dice: bool = False  # the GM rolls physical dice and types the faces in
+    view: ViewOptions = attrs.field(factory=ViewOptions)
     data: Any = None  # the system's fight-level record
 
     # -- lookups ---------------------------------------------------------

@@ -9,12 +9,12 @@ event (so it can react to ``TurnStarted`` and friends) and must raise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
-from tracker.commands import Param
+from tracker.commands import Damage, Heal, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
@@ -47,6 +47,22 @@ class Tally:
     harm: int = 0  # damage, injuries or boxes inflicted
     fell: bool = False  # the target dropped (dead, unconscious, fled)
 
+
+@attrs.frozen(kw_only=True)
+class Standing:
+    """How a combatant stands in the fight, for the initiative list and the players' view.
+
+    ``word`` is the one word a GM must never miss ("dead", "unconscious",
+    "dying", "fled", "broken"; empty when the combatant is fit to fight);
+    ``out`` is true when the combatant is out of the fight (its row is dimmed,
+    target lists mark it).
+    """
+
+    word: str = ""
+    out: bool = False
+
+
+FIT = Standing()
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -83,6 +99,10 @@ class System(Protocol):
     def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any: ...
     def tally(self, state: FightState, event: Event) -> Tally | None: ...
     def help(self) -> str: ...
+    def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]: ...
+    def standing(self, state: FightState, combatant: Combatant) -> Standing: ...
+    def public(self, state: FightState, combatant: Combatant) -> str: ...
+    def harm_params(self, heal: bool) -> tuple[Param, ...]: ...
 
 
 class BaseSystem:
@@ -160,7 +180,30 @@ class BaseSystem:
         return ()
 
     def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        if isinstance(command, Damage):
+            raise Refused(f"{self.name} has no quick damage: use GM adjust (=)")
+        if isinstance(command, Heal):
+            raise Refused(f"{self.name} has no quick healing: use GM adjust (=)")
         raise Refused(f"{self.name} does not know the command {type(command).__name__}")
+
+    def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+        """Follow-up events the rules call for after any decision, core commands included.
+
+        The engine calls this after every decision with the state before, the
+        events decided and the state they lead to; what it returns is logged in
+        the same GM action (a death-save prompt after a GM sets HP to 0, a morale
+        prompt after a removal).  Decide here, never in ``evolve``.  Default: none.
+        """
+        return []
+
+    def harm_params(self, heal: bool) -> tuple[Param, ...]:
+        """The fields of the quick damage (or heal) form: ``amount`` first, then any the system adds.
+
+        The command is :class:`~tracker.commands.Damage` or
+        :class:`~tracker.commands.Heal`; the only extra field a system may add
+        is ``temporary`` (a BOOL, on damage).
+        """
+        return (Param(name="amount", label="Heal" if heal else "Damage", help="in the system's own measure"),)
 
     def evolve(self, state: FightState, event: Event) -> FightState:
         return state
@@ -171,6 +214,21 @@ class BaseSystem:
 
     def detail(self, state: FightState, combatant: Combatant) -> str:
         return self.status(state, combatant)
+
+    def standing(self, state: FightState, combatant: Combatant) -> Standing:
+        """Dead, down, fled…: the word shown before the status; default from ``takes_turns``."""
+        if combatant.removed:
+            return Standing(word="gone", out=True)
+        if not self.takes_turns(state, combatant):
+            return Standing(word="out", out=True)
+        return FIT
+
+    def public(self, state: FightState, combatant: Combatant) -> str:
+        """What the players may see of the combatant's state (an NPC's descriptor: "hurt").
+
+        Never numbers the GM keeps hidden.  Default: the standing word only.
+        """
+        return self.standing(state, combatant).word
 
     def help(self) -> str:
         return self.summary

@@ -177,29 +177,8 @@ def in_effect(entries: tuple[Entry, ...], upto: int) -> Iterator[int]:
 
 
 def _rolls_of(event: Event) -> tuple[Roll, ...]:
-    """The event's ``rolls()``; if it names none, rolls nested in its records (a save's roll, say)."""
-    try:
-        found = tuple(event.rolls())
-    except Exception:
-        found = ()
-    if found:
-        return found
-    out: list[Roll] = []
-    _nested_rolls(event, out, 0)
-    return tuple(out)
-
-
-def _nested_rolls(value: object, out: list[Roll], depth: int) -> None:
-    if isinstance(value, Roll):
-        out.append(value)
-    elif depth > 3:
-        return
-    elif isinstance(value, tuple | list):
-        for v in value:
-            _nested_rolls(v, out, depth + 1)
-    elif attrs.has(type(value)):
-        for f in attrs.fields(type(value)):
-            _nested_rolls(getattr(value, f.name), out, depth + 1)
+    """Every roll the event carries (nested records included)."""
+    return event.all_rolls()
 
 
 def _actor_of(event: Event, tally: Tally | None, state: FightState) -> str | None:

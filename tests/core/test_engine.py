@@ -98,7 +98,7 @@ def test_rename_and_remove() -> None:
     f.do(RemoveCombatant(id="c3", reason="fled"))
     assert f.state.order == ("c1", "c2")
     assert f.state.get("c3").removed
-    refused(f, Hit(actor="c1", target="c3"), "unknown combatant")
+    refused(f, Hit(actor="c1", target="c3"), "no target 'c3'")
 
 
 def test_removing_the_current_combatant_passes_the_turn() -> None:
@@ -146,6 +146,8 @@ def test_the_order_is_kept_across_rounds_and_the_gm_can_move_someone() -> None:
 def test_combatants_who_cannot_act_are_skipped() -> None:
     f = three()
     f.do(Adjust(id="c2", field="hp", value=0))
+    assert [p.kind for p in f.state.prompts] == ["down"], "a GM adjust to 0 HP runs the rules' reaction"
+    f.do(DismissPrompt(prompt_id=f.state.prompts[0].id, note="out cold"))
     f.do(NextTurn())
     assert f.state.current == "c3"
 
@@ -394,7 +396,7 @@ def test_an_event_lists_every_roll_it_carries_even_nested() -> None:
 
     r1, r2, r3 = (roll("1d6", ScriptedRoller([n])) for n in (1, 2, 3))
     ev = Nested(save=Inner(roll=r1, more=(r2,)), extra=(r3, "x"))
-    assert ev.rolls() == (r1, r2, r3)
+    assert ev.all_rolls() == (r1, r2, r3)
 
 
 def test_a_turn_action_out_of_turn_is_refused_when_the_system_says_so() -> None:

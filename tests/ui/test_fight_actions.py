@@ -91,9 +91,15 @@ async def _adjust(path: Path) -> None:
         await fill(pilot, "f-gm_note", "falls off the roof")
         await submit_form(pilot)
         assert fight.state.get(hero.id).data.hp == 0
-        assert fight.entries[-1].event.note == "falls off the roof"
+        adjusted = [e.event for e in fight.entries if e.event.TYPE == "adjusted"]
+        assert adjusted[-1].note == "falls off the roof"
+        assert [p.kind for p in fight.state.prompts] == ["down"], "HP 0 by a GM adjust raises the rules' prompt"
 
-        # nothing to settle yet: a clear message, nothing logged
+        # settle it by ruling; then nothing is left to settle: a clear message, nothing logged
+        await pilot.press("P")
+        await pilot.pause()
+        await submit_form(pilot)
+        assert not fight.state.prompts
         logged = len(fight.entries)
         await pilot.press("P")
         await pilot.pause()

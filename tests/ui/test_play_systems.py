@@ -133,9 +133,9 @@ async def play(system_id: str) -> None:
         start = len(fight.entries)
         logged, asked = await run_first_command(pilot, screen, typed=True)
         assert not isinstance(app.screen, FacesDialog)
-        assert asked or not logged or not any(e.event.rolls() for e in fight.entries[start:])
+        assert asked or not logged or not any(e.event.all_rolls() for e in fight.entries[start:])
         if logged:
-            rolls = [r for e in fight.entries[start:] for r in e.event.rolls()]
+            rolls = [r for e in fight.entries[start:] for r in e.event.all_rolls()]
             assert all(f == (-1 if "dF" in r.expr else 1) for r in rolls for f in r.faces)
         assert isinstance(app.screen, FightScreen)
         assert saved_state_matches(app)

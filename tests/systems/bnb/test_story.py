@@ -215,7 +215,7 @@ def test_every_event_describes_itself_with_its_dice():
                                  if hasattr(ev, k)})  # fmt: skip
         text = ev.describe(state)
         assert text and "c1" not in text
-        for r in ev.rolls():
+        for r in ev.all_rolls():
             assert r.describe() in text or isinstance(ev, AttackRolled)
 
 
