@@ -141,7 +141,11 @@ class CommandSpec:
     params: tuple[Param, ...] = ()
     key: str | None = None
     help: str = ""
-    actor: str | None = "actor"  # the param that defaults to the current combatant
+    actor: str | None = "actor"  # the param that defaults to the current combatant (who acts on its turn)
+    # the param that defaults to the GM's selected combatant (or the marked ones, for several):
+    # the target of an attack, the subject of a GM action (an injury inflicted, a death save);
+    # None: the first required combatant param that is not the actor
+    subject: str | None = None
     # starting values that depend on the acting combatant (its best attack skill, say);
     # called by a UI with the state and the actor's id once it knows who acts
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None

@@ -198,6 +198,7 @@ def spec(
     key: str | None = None,
     help: str = "",
     actor: str | None = "actor",
+    subject: str | None = None,
     fields: Mapping[str, Param] | None = None,
     labels: Mapping[str, str] | None = None,
     hide: Iterable[str] = (),
@@ -210,7 +211,9 @@ def spec(
     ``tuple[Modifier, ...]`` modifiers), its default, and required when it has
     none.  ``fields`` replaces the Param of a field (choices, ranges, help),
     ``labels`` only its label; ``hide`` leaves fields out of the form (they keep
-    their defaults).
+    their defaults).  ``actor`` names the field that starts on the current
+    combatant (None for a GM action), ``subject`` the one that starts on the
+    GM's selected (or marked) combatants.
     """
     attrs.resolve_types(command)
     given = dict(fields or {})
@@ -236,7 +239,15 @@ def spec(
     if given:
         raise TypeError(f"{command.__name__} has no field(s) {sorted(given)}")
     return CommandSpec(
-        name=name, title=title, build=command, params=tuple(params), key=key, help=help, actor=actor, defaults=defaults
+        name=name,
+        title=title,
+        build=command,
+        params=tuple(params),
+        key=key,
+        help=help,
+        actor=actor,
+        subject=subject,
+        defaults=defaults,
     )
 
 

@@ -41,7 +41,8 @@ def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     # generated from the class's own field names (identifiers), never from data
     namespace = {"cls": cls, "known": frozenset(names), "new_": object.__new__, "set_": object.__setattr__}
     exec("\n".join(lines), namespace)
-    return namespace["change"]
+    change: Callable[[Any, dict[str, Any]], Any] = namespace["change"]  # type: ignore[assignment]
+    return change
 
 
 PC = "pc"
