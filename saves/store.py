@@ -34,11 +34,7 @@ SUFFIX = ".jsonl"
 
 
 def default_dir() -> Path:
-    """Where fights are saved: $TRACKER_FIGHTS_DIR (set by ``--save FOLDER``), else
-    ``fights/`` in $TRACKER_DATA_DIR or the user data dir from platformdirs."""
-    exact = os.environ.get("TRACKER_FIGHTS_DIR")
-    if exact:
-        return Path(exact)
+    """Where fights are saved by default: ``fights/`` in $TRACKER_DATA_DIR or the user data dir (platformdirs)."""
     env = os.environ.get("TRACKER_DATA_DIR")
     base = Path(env) if env else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
     return base / "fights"
@@ -150,10 +146,14 @@ def new_fight(
     seed: int | None = None,
     title: str = "",
     roller: Roller | None = None,
+    directory: Path | None = None,
 ) -> SavedFight:
-    """Create a fight file (header written and synced) and return the live fight writing to it."""
+    """Create a fight file (header written and synced) and return the live fight writing to it.
+
+    Without ``path`` the file gets a fresh name in ``directory`` (default: :func:`default_dir`).
+    """
     sys_ = _system(system)
-    target = Path(path) if path else _new_path(default_dir(), sys_.id)
+    target = Path(path) if path else _new_path(directory or default_dir(), sys_.id)
     seeded = SeededRoller(seed)
     header = Header(
         system=sys_.id,

@@ -26,8 +26,15 @@ class TrackerApp(App[None]):
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, id="app.theme"),
     ]
 
-    def __init__(self, open_path: Path | None = None, replay_path: Path | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        open_path: Path | None = None,
+        replay_path: Path | None = None,
+        seed: int | None = None,
+        fights_dir: Path | None = None,
+    ) -> None:
         super().__init__()
+        self.fights_dir: Path = fights_dir or saves.default_dir()
         self.open_path = open_path
         self.replay_path = replay_path
         self.seed = seed
@@ -40,13 +47,13 @@ class TrackerApp(App[None]):
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
         if self.open_path is not None and self.continue_fight(self.open_path):
             return
-        self.push_screen(StartScreen())
+        self.push_screen(StartScreen(self.fights_dir))
         if self.open_path is None and self.replay_path is not None:
             self.replay(self.replay_path)
 
     def new_fight(self, system: System) -> None:
         try:
-            fight = saves.new_fight(system, self.new_path, seed=self.seed)
+            fight = saves.new_fight(system, self.new_path, seed=self.seed, directory=self.fights_dir)
             self.new_path = None  # the next new fight gets a file of its own
         except TrackerError as e:
             self.notify(str(e), title="Cannot start", severity="error")
@@ -89,9 +96,9 @@ class TrackerApp(App[None]):
             self.fight.close()
 
 
-def run(open_path: Path | None = None, replay_path: Path | None = None) -> None:
+def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> None:
     """Run the app in the terminal (the CLI's entry)."""
-    TrackerApp(open_path=open_path, replay_path=replay_path).run()
+    TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir).run()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from saves import parties as party_files
 from screens import logic
 from screens.dialogs.add import AddDialog
 from screens.dialogs.confirm import ConfirmDialog
@@ -151,6 +152,10 @@ class FightScreen(Screen[None]):
             return tuple(self.system.commands())
         except Exception:  # a plug-in bug: no system commands, the core still works
             return ()
+
+    @property
+    def parties_folder(self) -> Path:
+        return party_files.parties_dir(getattr(self.app, "fights_dir", None))
 
     @property
     def save_path(self) -> Path | None:
@@ -511,7 +516,7 @@ class FightScreen(Screen[None]):
         self.refresh_view()
 
     def action_save_party(self) -> None:
-        members = logic.party_members(self.fight)
+        members = party_files.party_members(self.fight)
         if not members:
             self.refuse("there are no PCs in this fight to save as a party")
             return
@@ -521,7 +526,7 @@ class FightScreen(Screen[None]):
             name = str(raw.get("party") or "").strip()
             if not name:
                 raise Refused("Party name: a value is needed")
-            return logic.save_party(name, self.system.id, members)
+            return party_files.save_party(name, self.system.id, members, self.parties_folder)
 
         def done(path: Path | None) -> None:
             if path is not None:
@@ -530,7 +535,7 @@ class FightScreen(Screen[None]):
         self.app.push_screen(FormDialog("Save the PCs as a party", (param,), check), done)
 
     def action_load_party(self) -> None:
-        parties = logic.list_parties(self.system.id)
+        parties = party_files.list_parties(self.system.id, self.parties_folder)
         if not parties:
             self.refuse(f"no saved parties for {self.system.name} (save one with F5)")
             return
@@ -539,7 +544,7 @@ class FightScreen(Screen[None]):
             if path is None:
                 return
             try:
-                todo = logic.party_commands(path)
+                todo = party_files.party_commands(path)
             except TrackerError as e:
                 self.refuse(str(e))
                 return

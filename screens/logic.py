@@ -7,19 +7,16 @@ and writes party files and turns log entries into lines.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-import saves
 from tracker import commands as C
 from tracker.dice import DiceRequest
 from tracker.engine import Entry, Fight
-from tracker.errors import Refused, TrackerError
-from tracker.events import CombatantAdded, Redone, Undone
-from tracker.model import PC, Combatant, FightState, Prompt
+from tracker.errors import Refused
+from tracker.events import Redone, Undone
+from tracker.model import Combatant, FightState, Prompt
 from tracker.plugin import System
 
 LOG_KEEP = 400  # lines of the log kept on screen (the file keeps everything)
@@ -197,88 +194,6 @@ def _action_text(fight: Fight, action: int) -> str:
         return "; ".join(ev.describe(fight.state) for ev in events[:2]) + (" …" if len(events) > 2 else "")
     except Exception:
         return f"action {action}"
-
-
-# -- parties ---------------------------------------------------------------
-
-
-def parties_dir() -> Path:
-    return saves.default_dir().parent / "parties"
-
-
-def _added(fight: Fight) -> dict[str, CombatantAdded]:
-    out: dict[str, CombatantAdded] = {}
-    for e in fight.entries:
-        if isinstance(e.event, CombatantAdded):
-            out[e.event.id] = e.event
-    return out
-
-
-def party_members(fight: Fight) -> list[dict[str, Any]]:
-    """The PCs in the fight as they were added (name, group, checked sheet)."""
-    added = _added(fight)
-    out = []
-    for c in fight.state.present:
-        if c.kind != PC:
-            continue
-        ev = added.get(c.id)
-        sheet = dict(ev.sheet) if ev else {}
-        out.append({"name": c.name, "kind": c.kind, "group": c.group, "sheet": _jsonable(sheet)})
-    return out
-
-
-def _jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=str))
-
-
-def save_party(name: str, system_id: str, members: list[dict[str, Any]], folder: Path | None = None) -> Path:
-    clean = re.sub(r"[^\w\- ]+", "", name).strip()
-    if not clean:
-        raise Refused("a party needs a name made of letters or digits")
-    if not members:
-        raise Refused("there are no PCs in this fight to save as a party")
-    target = (folder or parties_dir()) / f"{clean}.json"
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps({"name": clean, "system": system_id, "members": members}, indent=2), "utf-8")
-        tmp.replace(target)
-    except OSError as e:
-        raise TrackerError(f"cannot save the party to {target}: {e.strerror or e}") from None
-    return target
-
-
-def list_parties(system_id: str, folder: Path | None = None) -> list[tuple[str, Path, int]]:
-    """(name, path, number of members) for the parties of this system."""
-    base = folder or parties_dir()
-    if not base.is_dir():
-        return []
-    out = []
-    for p in sorted(base.glob("*.json")):
-        try:
-            data = json.loads(p.read_text("utf-8"))
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict) and data.get("system") == system_id:
-            out.append((str(data.get("name") or p.stem), p, len(data.get("members") or ())))
-    return out
-
-
-def party_commands(path: Path) -> list[C.AddCombatant]:
-    try:
-        data = json.loads(path.read_text("utf-8"))
-        members = data["members"]
-        return [
-            C.AddCombatant(
-                name=str(m["name"]),
-                kind=str(m.get("kind") or PC),
-                group=m.get("group"),
-                sheet=dict(m.get("sheet") or {}),
-            )
-            for m in members
-        ]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise TrackerError(f"cannot read the party file {path.name}: {e}") from None
 
 
 def combatant_label(state: FightState, c: Combatant) -> str:

@@ -49,8 +49,9 @@ class StartScreen(Screen[None]):
         Binding("f1,question_mark", "help", "Help", key_display="?", id="start.help"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, fights_dir: Path | None = None) -> None:
         super().__init__()
+        self.fights_dir = fights_dir or saves.default_dir()
         self.systems: list[System] = []
         self.problems: list[str] = []
         self.saved: list[Any] = []
@@ -83,7 +84,7 @@ class StartScreen(Screen[None]):
         box = self.query_one("#saves", OptionList)
         box.clear_options()
         try:
-            self.saved = saves.recent(limit=20)
+            self.saved = saves.recent(self.fights_dir, limit=20)
         except OSError:
             self.saved = []
         for info in self.saved:
@@ -157,7 +158,7 @@ class StartScreen(Screen[None]):
                 "",
                 "Installed systems:",
                 *[f"  {s.name}: {s.summary}" for s in self.systems],
-                f"\nSaved fights live in {saves.default_dir()}",
+                f"\nSaved fights live in {self.fights_dir}",
             ]
         )
         self.app.push_screen(HelpDialog("Help", text))

@@ -22,4 +22,3 @@ def _toy_system() -> None:
 def _data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never write into the real user's fights folder."""
     monkeypatch.setenv("TRACKER_DATA_DIR", str(tmp_path_factory.mktemp("data")))
-    monkeypatch.delenv("TRACKER_FIGHTS_DIR", raising=False)

@@ -216,8 +216,9 @@ def test_default_folder_and_recent_list(tmp_path: Path, monkeypatch: pytest.Monk
     good = next(i for i in infos if i.path == f.path)
     assert good.header is not None and good.header.title == "Saloon brawl"
     assert next(i for i in infos if i.header is None).problem.startswith("unreadable")
-    monkeypatch.setenv("TRACKER_FIGHTS_DIR", str(tmp_path / "elsewhere"))
-    assert saves.default_dir() == tmp_path / "elsewhere"
+    elsewhere = saves.new_fight("toy", directory=tmp_path / "elsewhere")
+    assert elsewhere.path.parent == tmp_path / "elsewhere"
+    assert [i.path for i in saves.recent(tmp_path / "elsewhere")] == [elsewhere.path]
 
 
 def test_every_core_event_has_a_unique_stable_tag() -> None:

@@ -6,7 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from screens import logic
+import saves.parties as parties
 from screens.app import TrackerApp
 from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
@@ -120,7 +120,7 @@ async def _party(folder: Path) -> None:
         await pilot.pause()
         await type_text(pilot, "Posse")
         await submit_form(pilot)
-    saved = logic.parties_dir() / "Posse.json"
+    saved = parties.parties_dir() / "Posse.json"
     data = json.loads(saved.read_text("utf-8"))
     assert data["system"] == "toy" and [m["name"] for m in data["members"]] == ["Hero"]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import saves
+from screens.cli import main
 from tests.support.toy import Hit
 from tests.support.toy import system as toy
 from tracker import AddCombatant, NextTurn, ScriptedRoller, SetInitiative, StartFight
-from tracker.cli import main
 
 
 @pytest.fixture
@@ -78,7 +78,7 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"format": 99, "system": "toy"}) + "\n")
     for args in (["check", str(tmp_path / "missing.jsonl")], ["export", str(bad)], ["replay", "--text", str(bad)]):
-        r = subprocess.run([sys.executable, "-m", "tracker", *args], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-m", "screens", *args], capture_output=True, text=True)
         assert r.returncode == 1
         assert "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr

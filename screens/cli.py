@@ -1,19 +1,19 @@
 """The ``tracker`` command: the app, and replay/export/check/systems for saved fights.
 
-This is the composition root: it loads the saves layer and (for the app) the
-screens lazily, so ``import tracker`` stays free of Textual.  Every error is
-one clear line on stderr and a non-zero exit, never a traceback.
+This is the composition root, in the top layer: it composes the core, the
+saves and the screens.  Textual is imported only when an app is started, so
+``tracker check`` and friends start fast.  Every error is one clear line on
+stderr and a non-zero exit, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import saves
 from tracker import registry
 from tracker.errors import TrackerError
 
@@ -56,7 +56,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.cmd == "systems":
         return _systems()
-    saves = importlib.import_module("saves")
     if args.cmd == "where":
         print(saves.default_dir())
         return 0
@@ -71,7 +70,8 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 0
     if args.cmd == "export":
-        export = importlib.import_module("saves.export")
+        from saves import export
+
         text = export.recap(saves.load(args.file))
         if args.output:
             args.output.write_text(text, encoding="utf-8")
@@ -85,13 +85,14 @@ def _run(args: argparse.Namespace) -> int:
             return _print_replay(loaded)
         return _app(replay_path=args.file)
     open_path = None
+    fights_dir = None
     if args.save:
         target = Path(args.save).expanduser()
         if target.suffix == ".jsonl" or target.is_file():
             open_path = target
         else:
-            os.environ["TRACKER_FIGHTS_DIR"] = str(target)
-    return _app(open_path=open_path)
+            fights_dir = target
+    return _app(open_path=open_path, fights_dir=fights_dir)
 
 
 def _systems() -> int:
@@ -111,12 +112,12 @@ def _systems() -> int:
     return 1 if bad == len(entries) else 0
 
 
-def _print_replay(loaded: object) -> int:
+def _print_replay(loaded: saves.Loaded) -> int:
     from tracker.events import TurnEnded
     from tracker.replay import Timeline
 
-    timeline = Timeline(loaded.system, loaded.entries)  # type: ignore[attr-defined]
-    for w in loaded.warnings:  # type: ignore[attr-defined]
+    timeline = Timeline(loaded.system, loaded.entries)
+    for w in loaded.warnings:
         print(f"warning: {w}")
     for i, entry in enumerate(timeline.entries):
         if isinstance(entry.event, TurnEnded):
@@ -126,12 +127,10 @@ def _print_replay(loaded: object) -> int:
     return 0
 
 
-def _app(open_path: Path | None = None, replay_path: Path | None = None) -> int:
-    try:
-        app = importlib.import_module("screens.app")
-    except ImportError as e:
-        raise TrackerError(f"the app cannot start: {e}") from None
-    app.run(open_path=open_path, replay_path=replay_path)
+def _app(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
+    from screens import app  # Textual is imported only when an app starts
+
+    app.run(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
     return 0
 
 

@@ -1,3 +1,0 @@
-from tracker.cli import main
-
-raise SystemExit(main())
