@@ -1,18 +1,35 @@
-"""The tracker's Textual app: a start screen, then one live fight (or a replay)."""
+"""The tracker's Textual app: a start screen, then one live fight (or a replay).
+
+Screens ask the app for what changes screens by posting messages (a new fight,
+continue, replay, back to the start); the app owns the open fight file.
+
+Keys are read in order: while a dialog opens, or while the screen under a closed
+dialog takes its result, the app holds the keys that arrive and lets them on
+once the dialog (or screen) is ready, so a fast "-", "7", Enter lands in the
+damage form, and an Enter typed before a name is never lost.
+"""
 
 from __future__ import annotations
 
 import importlib
+import sys
+from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
+from textual.timer import Timer
 
 import saves
 from screens.fight import FightScreen
 from screens.start import StartScreen, replay_available
 from tracker.errors import TrackerError
 from tracker.plugin import System
+
+HOLD_LIMIT = 2.0  # seconds: a dialog that never opens must not swallow the keyboard
 
 
 class TrackerApp(App[None]):
@@ -22,9 +39,13 @@ class TrackerApp(App[None]):
     TITLE = "GM combat tracker"
     CSS_PATH = Path(__file__).with_name("app.tcss")
     BINDINGS = [
-        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("q", "quit", "Quit", show=False, id="app.quit"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, id="app.theme"),
     ]
+
+    @dataclass
+    class KeysFree(Message):
+        """Nothing holds the keys any more: let the held ones on, in order."""
 
     def __init__(
         self,
@@ -40,9 +61,45 @@ class TrackerApp(App[None]):
         self.seed = seed
         self.fight: saves.store.SavedFight | None = None
         self.new_path: Path | None = None
+        self.last_fight: Path | None = None  # named by the CLI if the app crashes
+        self._holds = 0
+        self._held: deque[events.Key] = deque()
+        self._hold_timer: Timer | None = None
         if open_path is not None and not open_path.exists():
             self.new_path, self.open_path = open_path, None
 
+    # -- keys in order -----------------------------------------------------
+    def hold_keys(self) -> None:
+        self._holds += 1
+        if self._hold_timer is None:
+            self._hold_timer = self.set_timer(HOLD_LIMIT, self._unstick)
+
+    def release_keys(self) -> None:
+        self._holds = max(self._holds - 1, 0)
+        if self._holds == 0:
+            if self._hold_timer is not None:
+                self._hold_timer.stop()
+                self._hold_timer = None
+            if self._held:
+                self.post_message(self.KeysFree())
+
+    def _unstick(self) -> None:
+        self._hold_timer = None
+        if self._holds:
+            self._holds = 0
+            self.post_message(self.KeysFree())
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and (self._holds or self._held):
+            self._held.append(event)
+            return
+        await super().on_event(event)
+
+    async def on_tracker_app_keys_free(self, message: KeysFree) -> None:
+        while self._held and not self._holds:
+            await super().on_event(self._held.popleft())
+
+    # -- screens -----------------------------------------------------------
     def on_mount(self) -> None:
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
         if self.open_path is not None and self.continue_fight(self.open_path):
@@ -51,12 +108,33 @@ class TrackerApp(App[None]):
         if self.open_path is None and self.replay_path is not None:
             self.replay(self.replay_path)
 
+    def on_start_screen_new_fight(self, message: StartScreen.NewFight) -> None:
+        self.new_fight(message.system)
+
+    def on_start_screen_continue(self, message: StartScreen.Continue) -> None:
+        self.continue_fight(message.path)
+
+    def on_start_screen_replay(self, message: StartScreen.Replay) -> None:
+        self.replay(message.path)
+
+    def on_fight_screen_closed(self, message: FightScreen.Closed) -> None:
+        """Back to the start screen; the fight stays saved (first under "continue")."""
+        if not isinstance(self.screen, FightScreen):
+            return
+        if not any(isinstance(s, StartScreen) for s in self.screen_stack):
+            self.switch_screen(StartScreen(self.fights_dir))
+        else:
+            self.pop_screen()
+        if self.fight is not None:
+            self.fight.close()
+            self.fight = None
+
     def new_fight(self, system: System) -> None:
         try:
             fight = saves.new_fight(system, self.new_path, seed=self.seed, directory=self.fights_dir)
             self.new_path = None  # the next new fight gets a file of its own
         except TrackerError as e:
-            self.notify(str(e), title="Cannot start", severity="error")
+            self.notify(str(e), title="Cannot start", severity="error", markup=False)
             return
         self._show(fight)
 
@@ -64,7 +142,7 @@ class TrackerApp(App[None]):
         try:
             fight = saves.open_fight(path)
         except TrackerError as e:
-            self.notify(str(e), title="Cannot open", severity="error", timeout=10)
+            self.notify(str(e), title="Cannot open", severity="error", timeout=10, markup=False)
             return False
         self._show(fight)
         return True
@@ -76,6 +154,7 @@ class TrackerApp(App[None]):
         if self.fight is not None:
             self.fight.close()
         self.fight = fight
+        self.last_fight = fight.path
         self.push_screen(FightScreen(fight))
 
     def replay(self, path: Path) -> None:
@@ -86,7 +165,7 @@ class TrackerApp(App[None]):
             module = importlib.import_module("screens.replay")
             self.push_screen(module.ReplayScreen(path))
         except TrackerError as e:
-            self.notify(str(e), title="Cannot replay", severity="error")
+            self.notify(str(e), title="Cannot replay", severity="error", markup=False)
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
@@ -96,10 +175,19 @@ class TrackerApp(App[None]):
             self.fight.close()
 
 
-def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> None:
-    """Run the app in the terminal (the CLI's entry)."""
-    TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir).run()
+def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
+    """Run the app in the terminal (the CLI's entry); after a crash, one line names the fight file and the code is 1."""
+    app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
+    app.run()
+    code = app.return_code or 0
+    if code:
+        where = app.last_fight
+        print(
+            f"tracker: the app crashed; every action is saved in {where}" if where else "tracker: the app crashed",
+            file=sys.stderr,
+        )
+    return code
 
 
 if __name__ == "__main__":
-    run()
+    raise SystemExit(run())

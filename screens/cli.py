@@ -130,8 +130,7 @@ def _print_replay(loaded: saves.Loaded) -> int:
 def _app(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
     from screens import app  # Textual is imported only when an app starts
 
-    app.run(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
-    return 0
+    return app.run(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+D = TypeVar("D")
 
 Report = Callable[[str], None]
 
@@ -22,7 +23,7 @@ def failure(error: BaseException, what: str = "the rules") -> str:
     return f"{what} failed ({type(error).__name__}{': ' + detail if detail else ''}); nothing was logged"
 
 
-def call(fn: Callable[..., T], *args: Any, default: T, what: str = "", report: Report | None = None) -> T:
+def call(fn: Callable[..., T], *args: Any, default: D, what: str = "", report: Report | None = None) -> T | D:
     """``fn(*args)``, or ``default`` when the plug-in raises; ``report`` gets the GM-readable message."""
     try:
         return fn(*args)

@@ -8,7 +8,7 @@ and writes party files and turns log entries into lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from tracker import commands as C
@@ -103,27 +103,70 @@ def parse_params(state: FightState, params: Sequence[C.Param], raw: Mapping[str,
     return {p.name: p.parse(values.get(p.name)) for p in params}
 
 
+def roles(spec: C.CommandSpec, turn_commands: Collection[type] = ()) -> tuple[str | None, str | None]:
+    """The form's actor (starts on the current combatant) and subject (starts on the GM's selection).
+
+    A spec says so with ``actor`` and ``subject``; one that does not gets the
+    first required combatant field besides the actor as its subject, and when
+    the actor is its only combatant field and the command is not a turn action
+    (a save, a death save, an injury the GM inflicts), the actor is the subject:
+    the GM chose that combatant, so the form starts on it.
+    """
+    names = {p.name: p for p in spec.params}
+    actor = spec.actor if spec.actor in names else None
+    if spec.subject in names:
+        return actor, spec.subject
+    others = [p for p in spec.params if p.kind in (C.COMBATANT, C.COMBATANTS) and p.required and p.name != actor]
+    if others:
+        return actor, others[0].name
+    turn = tuple(turn_commands)
+    if actor and not (turn and isinstance(spec.build, type) and issubclass(spec.build, turn)):
+        return actor, actor
+    return actor, None
+
+
 def prefill(
-    spec: C.CommandSpec, state: FightState, selected: str | None, given: Mapping[str, Any] | None = None
+    spec: C.CommandSpec,
+    state: FightState,
+    selected: str | None,
+    given: Mapping[str, Any] | None = None,
+    *,
+    marked: Sequence[str] = (),
+    out: Collection[str] = (),
+    turn_commands: Collection[type] = (),
 ) -> dict[str, Any]:
-    """Starting values: the current combatant acts, the selected one is the target."""
+    """Starting values: the current combatant acts; the selected one (or the marked ones) is the subject.
+
+    When the selected combatant is the actor itself, a target falls back to the
+    first foe still in the fight; an optional opponent is never guessed.
+    """
     values: dict[str, Any] = {}
-    current = state.current
     for p in spec.params:
         if p.default is not None:
             values[p.name] = p.default
-    if spec.actor and current:
-        values[spec.actor] = current
-        values.update(spec.defaults_for(state, current))
-    # only a required target is guessed: an optional one (a save's "against") stays empty
-    others = [p for p in spec.params if p.name != spec.actor and p.kind in (C.COMBATANT, C.COMBATANTS) and p.required]
-    actor = state.find(values.get(spec.actor or "") or "")
-    target = selected if selected and (actor is None or selected != actor.id) else None
-    if target is None and actor is not None:
-        foes = [c for c in state.present if c.kind != actor.kind and c.id != actor.id]
-        target = foes[0].id if foes else None
-    if target and others:
-        values[others[0].name] = target if others[0].kind == C.COMBATANT else (target,)
+    actor, subject = roles(spec, turn_commands)
+    current = state.current
+    acting = None
+    if actor and actor != subject:
+        acting = current or selected
+        if acting:
+            values[actor] = acting
+            values.update(spec.defaults_for(state, acting))
+    if subject:
+        param = next(p for p in spec.params if p.name == subject)
+        target = selected
+        if acting and target in (None, acting) and not marked:
+            me = state.find(acting)
+            foes = [c for c in state.present if me is not None and c.kind != me.kind and c.id not in out]
+            target = foes[0].id if foes else None
+        if param.kind == C.COMBATANTS:
+            chosen = tuple(marked) or ((target,) if target else ())
+            if chosen:
+                values[subject] = chosen
+        elif target:
+            values[subject] = target
+            if subject == actor:
+                values.update(spec.defaults_for(state, target))
     if given:
         values.update(given)
     return values

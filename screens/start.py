@@ -1,9 +1,15 @@
-"""Start: a new fight in one of the installed systems, continue a saved one, or replay it."""
+"""Start: a new fight in one of the installed systems, continue a saved one, or replay it.
+
+The saved fights are read off the UI thread (one bad file, a huge one or a pipe
+in the folder never blocks the screen); a file that cannot be read is listed as
+damaged.  What the GM chooses is posted to the app as a message.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import importlib.util
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -13,24 +19,32 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 import saves
+from screens.dialogs.base import ask
+from screens.dialogs.help import HelpDialog
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.plugin import System
+from tracker.text import visible
+
+SAVES_SHOWN = 20
+DETAIL_LIMIT = 20_000_000  # bytes: a bigger log is listed without its round and combatants
 
 
 def save_label(info: Any, detail: str = "") -> str:
-    """One line per saved fight: file, system, date (from its header), and round/combatants when known."""
+    """One line per saved fight: file, system, date (from its header), and name/round/combatants when known."""
     if info.header is None:
-        return f"{info.path.name} · {info.problem}"
+        return f"{visible(info.path.name)} · damaged: {visible(str(info.problem or 'unreadable'))}"
     created = info.header.created
-    with contextlib.suppress(ValueError):
+    with contextlib.suppress(ValueError, TypeError):
         created = datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M")
-    return f"{info.path.stem} · {info.header.system} · {created}" + (f" · {detail}" if detail else "")
+    text = f"{info.path.stem} · {info.header.system} · {created}" + (f" · {detail}" if detail else "")
+    return visible(text)
 
 
 def replay_available() -> bool:
@@ -40,6 +54,32 @@ def replay_available() -> bool:
         return False
 
 
+def read_saves(folder: Path) -> list[Any]:
+    """The newest saved fights (headers only); never raises."""
+    try:
+        return list(saves.recent(folder, limit=SAVES_SHOWN))
+    except Exception:  # a folder the saves code cannot list: none shown
+        return []
+
+
+def describe_save(info: Any) -> str:
+    """Name, round and combatants of a saved fight (reads the whole log: call off the UI thread)."""
+    try:
+        stat = info.path.stat()
+        if not info.path.is_file():
+            return "damaged: not a regular file"
+        if stat.st_size > DETAIL_LIMIT:
+            return f"{stat.st_size // 1_000_000} MB"
+        state = saves.load(info.path).fight().state
+    except TrackerError as e:
+        return f"damaged: {e}"
+    except Exception as e:  # any failure to read it is the file's, shown as damaged
+        return f"damaged: {type(e).__name__}"
+    phase = "over" if state.ended else (f"round {state.round}" if state.started else "setup")
+    title = getattr(state, "title", "")
+    return (f"“{title}” · " if title else "") + f"{phase} · {len(state.present)} combatants"
+
+
 class StartScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("start.tcss")
     BINDINGS = [
@@ -47,7 +87,26 @@ class StartScreen(Screen[None]):
         Binding("c", "focus_saves", "Continue", id="start.continue"),
         Binding("v", "replay", "Replay", id="start.replay"),
         Binding("f1,question_mark", "help", "Help", key_display="?", id="start.help"),
+        Binding("q", "app.quit", "Quit", id="start.quit"),
     ]
+
+    @dataclass
+    class NewFight(Message):
+        """Start a new fight in this system."""
+
+        system: System
+
+    @dataclass
+    class Continue(Message):
+        """Go on with this saved fight."""
+
+        path: Path
+
+    @dataclass
+    class Replay(Message):
+        """Replay this saved fight, read-only."""
+
+        path: Path
 
     def __init__(self, fights_dir: Path | None = None) -> None:
         super().__init__()
@@ -62,8 +121,8 @@ class StartScreen(Screen[None]):
             yield Label("New fight: choose a system (n)", classes="heading")
             yield OptionList(id="systems")
             yield Static("", id="problems", markup=False)
-            yield Label("Continue a saved fight (c) · replay it (v)", classes="heading")
-            yield OptionList(id="saves")
+            yield Label("Continue a saved fight (c, Enter) · replay it (v)", classes="heading")
+            yield OptionList(Option("Reading the saved fights…", disabled=True), id="saves")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -80,36 +139,26 @@ class StartScreen(Screen[None]):
         systems.highlighted = 0 if self.systems else None
         systems.focus()
 
+    @work(thread=True, exclusive=True, group="saves")
     def load_saves(self) -> None:
-        box = self.query_one("#saves", OptionList)
-        box.clear_options()
-        try:
-            self.saved = saves.recent(self.fights_dir, limit=20)
-        except OSError:
-            self.saved = []
-        for info in self.saved:
-            box.add_option(Option(Text(save_label(info)), disabled=info.header is None))
-        if not self.saved:
-            box.add_option(Option("No saved fights yet", disabled=True))
-        else:
-            self.fill_details()
+        """The list first (headers only), then each fight's name, round and combatants."""
+        found = read_saves(self.fights_dir)
+        self.app.call_from_thread(self._show_saves, found)
+        for n, info in enumerate(found):
+            if info.header is not None:
+                self.app.call_from_thread(self._set_detail, n, info, describe_save(info))
 
-    @work(thread=True, exclusive=True)
-    def fill_details(self) -> None:
-        """Round and combatants need the whole log: read them off the UI thread."""
-        for n, info in enumerate(list(self.saved)):
-            if info.header is None:
-                continue
-            try:
-                state = saves.load(info.path).fight().state
-            except TrackerError as e:
-                detail = f"cannot open: {e}"
-            except Exception as e:
-                detail = f"cannot open: {type(e).__name__}"
-            else:
-                phase = "over" if state.ended else (f"round {state.round}" if state.started else "setup")
-                detail = f"{phase} · {len(state.present)} combatants"
-            self.app.call_from_thread(self._set_detail, n, info, detail)
+    def _show_saves(self, found: list[Any]) -> None:
+        self.saved = found
+        box = self.query_one("#saves", OptionList)
+        keep = box.highlighted
+        box.clear_options()
+        for info in found:
+            box.add_option(Option(Text(save_label(info)), disabled=info.header is None))
+        if not found:
+            box.add_option(Option("No saved fights yet", disabled=True))
+        elif box.has_focus or keep is not None:
+            box.highlighted = 0
 
     def _set_detail(self, n: int, info: Any, detail: str) -> None:
         box = self.query_one("#saves", OptionList)
@@ -117,18 +166,18 @@ class StartScreen(Screen[None]):
             box.replace_option_prompt_at_index(n, Text(save_label(info, detail)))
 
     def on_screen_resume(self) -> None:
-        if self.is_mounted and self.saved is not None:
+        if self.is_mounted:
             self.load_saves()
 
     @on(OptionList.OptionSelected, "#systems")
     def _new(self, event: OptionList.OptionSelected) -> None:
         if self.is_current and event.option_index < len(self.systems):
-            self.app.new_fight(self.systems[event.option_index])  # type: ignore[attr-defined]
+            self.post_message(self.NewFight(self.systems[event.option_index]))
 
     @on(OptionList.OptionSelected, "#saves")
     def _continue(self, event: OptionList.OptionSelected) -> None:
         if self.is_current and event.option_index < len(self.saved):
-            self.app.continue_fight(self.saved[event.option_index].path)  # type: ignore[attr-defined]
+            self.post_message(self.Continue(self.saved[event.option_index].path))
 
     def action_focus_new(self) -> None:
         self.query_one("#systems").focus()
@@ -140,20 +189,21 @@ class StartScreen(Screen[None]):
             box.highlighted = 0
 
     def action_replay(self) -> None:
+        """Replay the highlighted saved fight, or the newest one."""
         box = self.query_one("#saves", OptionList)
-        if not self.saved or box.highlighted is None or box.highlighted >= len(self.saved):
-            self.notify("Choose a saved fight first (c, then arrows).", severity="warning")
+        readable = [n for n, info in enumerate(self.saved) if info.header is not None]
+        if not readable:
+            self.notify("There is no saved fight to replay yet.", severity="warning")
             return
-        self.app.replay(self.saved[box.highlighted].path)  # type: ignore[attr-defined]
+        n = box.highlighted if box.highlighted in readable else readable[0]
+        self.post_message(self.Replay(self.saved[n].path))
 
     def action_help(self) -> None:
-        from screens.dialogs.help import HelpDialog
-
         text = "\n".join(
             [
                 "n      choose a system for a new fight (Enter starts it)",
                 "c      choose a saved fight to continue (Enter opens it)",
-                "v      replay the highlighted saved fight",
+                "v      replay the highlighted saved fight (or the newest)",
                 "ctrl+t light/dark theme · ctrl+p command palette · q quit",
                 "",
                 "Installed systems:",
@@ -161,4 +211,4 @@ class StartScreen(Screen[None]):
                 f"\nSaved fights live in {self.fights_dir}",
             ]
         )
-        self.app.push_screen(HelpDialog("Help", text))
+        ask(self.app, HelpDialog("Help", text))

@@ -11,16 +11,20 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from screens.dialogs.base import Dialog
-from screens.dialogs.form import HINTS
+from screens.dialogs.form import HINTS, labels_for, with_label
 from screens.dialogs.pick import matches
+from screens.guard import call
+from screens.widgets.fields import YesNo
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.model import KINDS, NPC, PC
 from tracker.plugin import Preset, System
+from tracker.text import NAME_MAX, visible
 
 CUSTOM = "Custom sheet (fill in the fields below)"
 
@@ -40,27 +44,34 @@ class AddDialog(Dialog[Any]):
         self.system = system
         self.check = check
         self.kind = kind
-        try:
-            # only combatant presets: a system may also list reference presets (e.g. weapons)
-            self.presets: tuple[Preset, ...] = tuple(p for p in system.presets() if p.kind in KINDS)
-        except Exception:  # a plug-in bug: offer the custom sheet only
-            self.presets = ()
+        # only combatant presets: a system may also list reference presets (e.g. weapons)
+        self.presets: tuple[Preset, ...] = tuple(
+            p for p in call(system.presets, default=(), what="its presets") if p.kind in KINDS
+        )
         self.shown_presets: list[Preset | None] = [None, *self.presets]
         self.preset: Preset | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(f"Add combatants ({self.system.name})", id="title", markup=False)
+            yield Label(Text(f"Add combatants ({self.system.name})"), id="title")
             yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
             yield OptionList(*self._options(), id="choices", compact=True)
-            yield Static("Custom sheet", id="preset", markup=False)
+            yield Static("Custom sheet · Tab: the fields · ctrl+s or Enter in a field adds", id="preset", markup=False)
             with VerticalScroll(id="fields"):
                 with Horizontal(classes="row"):
                     yield Label("Name", classes="label")
-                    yield Input(id="a-name", placeholder="name (a preset gives its own)", compact=True)
+                    yield Input(
+                        id="a-name",
+                        placeholder=f"at most {NAME_MAX} characters (a preset gives its own)",
+                        max_length=NAME_MAX,
+                        compact=True,
+                    )
                 with Horizontal(classes="row"):
                     yield Label("Kind", classes="label")
-                    yield Checkbox("player character (space)", self.kind == PC, id="a-kind", compact=True)
+                    yield YesNo("Player character (space)", self.kind == PC, id="a-kind")
+                with Horizontal(classes="row"):
+                    yield Label("Players' view", classes="label")
+                    yield YesNo("Hidden from the players", False, id="a-hidden")
                 with Horizontal(classes="row"):
                     yield Label("Count", classes="label")
                     yield Input(
@@ -71,7 +82,7 @@ class AddDialog(Dialog[Any]):
                     yield Input(
                         id="a-group", placeholder="a group name; a count above 1 groups them anyway", compact=True
                     )
-                yield Vertical(id="sheet")
+                yield Vertical(*self._sheet_rows(self._fields()), id="sheet")
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Add", id="ok", variant="primary", compact=True)
@@ -88,10 +99,33 @@ class AddDialog(Dialog[Any]):
                 out.append(Option(Text(f"{cat}{p.name} ({p.kind.upper()}){extra}")))
         return out
 
-    async def on_mount(self) -> None:
-        self.query_one("#filter").focus()
+    def first_field(self) -> Widget | None:
+        return self.query_one("#filter")
+
+    def submits_on_enter(self, widget: Widget | None) -> bool:
+        return super().submits_on_enter(widget) and getattr(widget, "id", None) != "filter"
+
+    def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
-        await self._sheet_fields()
+        super().on_mount()
+
+    def _fields(self) -> tuple[C.Param, ...]:
+        return tuple(call(self.system.sheet_fields, self.kind, default=(), what="its sheet"))
+
+    def _sheet_rows(self, fields: tuple[C.Param, ...]) -> list[Horizontal]:
+        return [
+            Horizontal(
+                Label(Text(p.title), classes="label"),
+                Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True),
+                classes="row",
+            )
+            for p in fields
+        ]
+
+    @on(Input.Changed, "#a-name")
+    def _name_length(self, event: Input.Changed) -> None:
+        full = len(event.value) >= NAME_MAX
+        self.query_one("#error", Static).update(f"Name: at most {NAME_MAX} characters" if full else "")
 
     def _hint(self, p: C.Param) -> str:
         hint = p.help or HINTS.get(p.kind, "")
@@ -106,25 +140,15 @@ class AddDialog(Dialog[Any]):
     async def _sheet_fields(self) -> None:
         """Show the sheet fields for the kind; keep the widgets (and focus) when they are the same."""
         box = self.query_one("#sheet", Vertical)
-        try:
-            fields = tuple(self.system.sheet_fields(self.kind))
-        except Exception:
-            fields = ()
+        fields = self._fields()
         names = [f"s-{p.name}" for p in fields]
         if names == [w.id for w in box.query(Input)]:
             for p in fields:
                 box.query_one(f"#s-{p.name}", Input).placeholder = self._hint(p)
             return
-        had_focus = self.focused is None or box in self.focused.ancestors
+        had_focus = self.focused is not None and box in self.focused.ancestors
         await box.remove_children()
-        rows = [
-            Horizontal(
-                Label(p.title, classes="label"),
-                Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True),
-                classes="row",
-            )
-            for p in fields
-        ]
+        rows = self._sheet_rows(fields)
         if rows:
             await box.mount_all(rows)
         if had_focus:
@@ -175,6 +199,7 @@ class AddDialog(Dialog[Any]):
 
     @on(Checkbox.Changed, "#a-kind")
     async def _kind(self, event: Checkbox.Changed) -> None:
+        event.stop()
         kind = PC if event.value else NPC
         if kind != self.kind:
             self.kind = kind
@@ -191,7 +216,9 @@ class AddDialog(Dialog[Any]):
             if w.value.strip() and w.id:
                 sheet[w.id[2:]] = w.value.strip()
         kind = PC if self.query_one("#a-kind", Checkbox).value else NPC
+        hidden = self.query_one("#a-hidden", Checkbox).value
         return C.AddCombatant(
+            hidden=hidden,
             name=self.query_one("#a-name", Input).value.strip(),
             kind=kind,
             group=self.query_one("#a-group", Input).value.strip() or None,
@@ -204,7 +231,8 @@ class AddDialog(Dialog[Any]):
         try:
             result = self.check(self.command())
         except TrackerError as e:
-            self.query_one("#error", Static).update(str(e))
+            fields = self._fields()
+            self.query_one("#error", Static).update(visible(with_label(str(e), fields, labels_for(fields))))
             self.app.bell()
             return
         except Exception as e:  # a plug-in bug must not crash the app

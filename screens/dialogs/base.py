@@ -1,24 +1,117 @@
-"""The base of every dialog: it closes once, however fast the keys come."""
+"""The base of every dialog: it opens before the next key is read, and closes once.
+
+Keys typed while a dialog opens must reach it, in order, and keys typed after
+its Enter must reach the screen under it only once the result is done.  The
+app holds keys (see :class:`screens.app.TrackerApp`) from the moment a dialog is
+asked for until it is mounted with its first field focused, and again from its
+Enter until the screen that asked has taken the result.  ``ask`` is the one way
+a screen opens a dialog for a result.
+"""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
+from textual.actions import SkipAction
+from textual.app import App
+from textual.binding import Binding
 from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, Select
 
 ResultType = TypeVar("ResultType")
+
+
+class KeyHolder(Protocol):
+    def hold_keys(self) -> None: ...
+    def release_keys(self) -> None: ...
+
+
+def _holder(app: App[Any]) -> KeyHolder | None:
+    return app if hasattr(app, "hold_keys") and hasattr(app, "release_keys") else None
 
 
 class Dialog(ModalScreen[ResultType]):
     """Textual's ``dismiss`` pops whatever screen is on top; a second Enter or Escape
     queued before the dialog is gone would close the screen under it.  This one
     ignores every dismiss after the first.
+
+    Enter submits from any field (an Input, a closed Select, a checkbox); a
+    list or an open menu takes Enter itself.
     """
 
+    BINDINGS = [Binding("enter", "enter", "OK", show=False, priority=True, id="dialog.enter")]
+
     _dismissing = False
+    _held_open = False  # the app holds keys until this dialog is mounted
+    _held_result = False  # ... and from its dismiss until the asker took the result
+
+    def first_field(self) -> Widget | None:
+        """The widget that gets the focus when the dialog opens (the first field the GM is likely to change)."""
+        return None
+
+    def on_mount(self) -> None:
+        first = self.first_field()
+        if first is not None:
+            self.set_focus(first, scroll_visible=True)
+        if self._held_open:
+            self._held_open = False
+            holder = _holder(self.app)
+            if holder is not None:
+                holder.release_keys()
+
+    def submits_on_enter(self, widget: Widget | None) -> bool:
+        return isinstance(widget, Input | Checkbox | Select) or (isinstance(widget, Button) and widget.id == "ok")
+
+    def action_enter(self) -> None:
+        """Submit once every key typed before Enter has reached the field (it runs after them)."""
+        focused = self.focused
+        if not self.submits_on_enter(focused) or isinstance(focused, Button):
+            raise SkipAction()
+        assert focused is not None
+        holder = _holder(self.app)
+        if holder is not None:
+            holder.hold_keys()
+
+        def submit() -> None:
+            try:
+                if self.is_current and not self._dismissing:
+                    self.action_submit()
+            finally:
+                if holder is not None:
+                    holder.release_keys()
+
+        focused.call_later(submit)
+
+    def action_submit(self) -> None:
+        """Overridden by dialogs that return a value."""
 
     def dismiss(self, result: Any = None) -> Any:
         if self._dismissing or not self.is_current:
             return None
         self._dismissing = True
+        if self._held_result:
+            holder = _holder(self.app)
+            if holder is not None:
+                holder.hold_keys()
         return super().dismiss(result)
+
+
+def ask(app: App[Any], dialog: Dialog[ResultType], then: Callable[[ResultType | None], None] | None = None) -> None:
+    """Open ``dialog``; ``then`` gets its result.  Keys wait while it opens and while ``then`` runs."""
+    holder = _holder(app)
+    if holder is not None:
+        holder.hold_keys()
+        dialog._held_open = True
+        dialog._held_result = True
+
+    def done(result: ResultType | None) -> None:
+        try:
+            if then is not None:
+                then(result)
+        finally:
+            if holder is not None:
+                holder.release_keys()
+
+    app.push_screen(dialog, done)

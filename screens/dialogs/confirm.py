@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Button, Label
 
 from screens.dialogs.base import Dialog
@@ -26,13 +28,13 @@ class ConfirmDialog(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.question, id="title", markup=False)
+            yield Label(Text(self.question), id="title")
             with Horizontal(id="buttons"):
                 yield Button("Yes (y)", id="yes", variant="warning", compact=True)
                 yield Button("No (n)", id="no", compact=True)
 
-    def on_mount(self) -> None:
-        self.query_one("#no").focus()
+    def first_field(self) -> Widget | None:
+        return self.query_one("#no")
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)

@@ -8,6 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from screens.dialogs.base import Dialog
@@ -29,19 +30,24 @@ class FacesDialog(Dialog[bool]):
         r = self.request
         with Vertical(id="dialog"):
             yield Label(f"Roll {r.describe()}", id="title", markup=False)
-            hint = "+ 0 - for each Fudge die" if (r.lo, r.hi) == (-1, 1) else f"{r.count} face(s), {r.lo} to {r.hi}"
+            fudge = (r.lo, r.hi) == (-1, 1)
+            hint = "+ 0 - for each Fudge die" if fudge else f"{r.count} face(s), {r.lo} to {r.hi}"
             yield Static(f"Type the faces you rolled: {hint}. Escape cancels the action.", id="help", markup=False)
-            yield Input(id="faces", placeholder="e.g. " + " ".join([str(r.hi)] * min(r.count, 4)), compact=True)
+            example = "++0-, + + 0 - or 1 1 0 -1" if fudge else "e.g. " + " ".join([str(r.hi)] * min(r.count, 4))
+            yield Input(id="faces", placeholder=example, compact=True)
             yield Static("", id="error", markup=False)
 
-    def on_mount(self) -> None:
-        self.query_one("#faces").focus()
+    def first_field(self) -> Widget | None:
+        return self.query_one("#faces")
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
         try:
-            self.roller.supply(self.request, parse_faces(event.value))
+            self.roller.supply(self.request, parse_faces(self.query_one("#faces", Input).value))
         except DiceError as e:
             self.query_one("#error", Static).update(str(e))
             self.app.bell()

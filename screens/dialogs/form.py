@@ -1,68 +1,80 @@
 """A form built from a command's declared parameters; it returns what ``check`` made of them.
 
-``check`` gets the raw values (text, a chosen id, a yes/no) and returns the
-result to hand back, or raises :class:`~tracker.errors.TrackerError`: its
-message shows under the form and the dialog stays open, so nothing is logged
-until the rules accept it.
+``check`` gets the raw values (text, a chosen id, the chosen ids, a yes/no)
+and returns the result to hand back (a command), or raises
+:class:`~tracker.errors.TrackerError`: its message shows under the form, with
+the field's label, and the dialog stays open, so nothing is logged until the
+rules accept it.  The title names who acts and on whom, and follows the fields.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.css.query import NoMatches
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from screens.dialogs.base import Dialog
 from screens.logic import shown
+from screens.widgets.fields import Choice, ChoiceSelect, CombatantSelect, TargetList, YesNo
 from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.model import FightState
+from tracker.text import visible
 
 HINTS = {
     C.INT: "a whole number",
-    C.COMBATANTS: "names or places, comma separated (Name x2 repeats)",
+    C.COMBATANTS: "space chooses, + repeats",
     C.MODIFIERS: "labelled modifiers: cover -2, high ground +1",
     C.DICE: "dice, like 2d6+1",
 }
+LABEL_MAX = 30
 
 
-class SafeSelect(Select[Any]):
-    """A Select that tolerates its dialog closing while a value change is on its way."""
+def labels_for(params: Sequence[C.Param]) -> dict[str, str]:
+    """Each field's label, made unique (a form never shows two fields under one label)."""
+    titles = [p.title for p in params]
+    out: dict[str, str] = {}
+    for p in params:
+        label = p.title
+        if titles.count(label) > 1:
+            label = f"{label} ({p.name.replace('_', ' ')})"
+        out[p.name] = label
+    return out
 
-    def _watch_value(self, value: Any) -> None:
-        with contextlib.suppress(NoMatches):
-            super()._watch_value(value)
+
+def with_label(message: str, params: Sequence[C.Param], labels: Mapping[str, str]) -> str:
+    """An error that starts with a field's internal name ("dc: ...") names it by its label instead."""
+    for p in params:
+        for prefix in (f"{p.name}:", f"{p.name.replace('_', ' ')}:"):
+            if message.lower().startswith(prefix.lower()) and prefix.lower() != f"{labels[p.name].lower()}:":
+                return labels[p.name] + ":" + message[len(prefix) :]
+    return message
 
 
-def field_widget(param: C.Param, value: Any, state: FightState | None) -> Input | Select[Any] | Checkbox:
+def field_widget(param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> Widget:
     wid = f"f-{param.name}"
     if param.kind == C.COMBATANT and state is not None:
-        options = [(f"{n}. {c.name}", c.id) for n, c in enumerate(state.present, start=1)]
-        known = value in {v for _l, v in options}
-        return SafeSelect(
-            options, id=wid, allow_blank=True, value=value if known else Select.NULL, prompt="choose", compact=True
-        )
+        return CombatantSelect(choices, value if isinstance(value, str) else None, id=wid)
+    if param.kind == C.COMBATANTS and state is not None:
+        chosen = (value,) if isinstance(value, str) else tuple(value or ())
+        return TargetList(choices, chosen, id=wid)
     if param.kind == C.CHOICE:
-        options = [(c, c) for c in param.choices]
-        ok = value in param.choices
-        return SafeSelect(
-            options, id=wid, allow_blank=not ok, value=value if ok else Select.NULL, prompt="choose", compact=True
-        )
+        return ChoiceSelect(param.choices, value if isinstance(value, str) else None, id=wid)
     if param.kind == C.BOOL:
-        return Checkbox(param.title, bool(value), id=wid, compact=True)
+        return YesNo(param.title, bool(value), id=wid)
     return Input(
         shown(value, state),
         id=wid,
         placeholder=param.help or HINTS.get(param.kind, ""),
-        select_on_focus=False,
+        select_on_focus=True,
         compact=True,
     )
 
@@ -70,11 +82,18 @@ def field_widget(param: C.Param, value: Any, state: FightState | None) -> Input 
 def read_field(widget: Any) -> Any:
     if isinstance(widget, Select):
         return None if widget.value is Select.NULL else widget.value
+    if isinstance(widget, TargetList):
+        return widget.value
     return widget.value
 
 
 class FormDialog(Dialog[Any]):
-    """One row per parameter; Enter or ctrl+s submits, Escape cancels."""
+    """One row per parameter; Enter or ctrl+s submits, Escape cancels.
+
+    ``focus``: the field the GM is likely to change (default: the first one
+    without a value, else the first that is not a combatant).  ``who``: the
+    actor and subject fields, named in the title as they change.
+    """
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
     BINDINGS = [
@@ -91,6 +110,9 @@ class FormDialog(Dialog[Any]):
         values: Mapping[str, Any] | None = None,
         state: FightState | None = None,
         help: str = "",
+        choices: Sequence[Choice] = (),
+        who: tuple[str | None, str | None] = (None, None),
+        focus: str | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -99,28 +121,78 @@ class FormDialog(Dialog[Any]):
         self.values = dict(values or {})
         self.state = state
         self.help_text = help
+        self.choices = tuple(choices)
+        self.who = who
+        self.labels = labels_for(self.params)
+        self.focus_name = focus or self._likely_field()
+
+    def _likely_field(self) -> str | None:
+        def empty(p: C.Param) -> bool:
+            return self.values.get(p.name) in (None, "", ())
+
+        combatant = (C.COMBATANT, C.COMBATANTS)
+        for test in (
+            lambda p: empty(p) and p.required and p.default is None,
+            lambda p: empty(p) and p.kind not in combatant,
+            lambda p: p.kind not in combatant,
+            lambda p: True,
+        ):
+            for p in self.params:
+                if test(p):
+                    return p.name
+        return None
+
+    def title_line(self) -> Text:
+        actor, subject = self.who
+        names: dict[str, str] = {c.id: c.name for c in self.choices}
+        values = {p.name: self.values.get(p.name) for p in self.params}
+        if self.is_mounted:
+            values.update(self.raw())
+
+        def named(value: Any) -> str:
+            ids = (value,) if isinstance(value, str) else tuple(value or ())
+            counts: dict[str, int] = {}
+            for i in ids:
+                counts[i] = counts.get(i, 0) + 1
+            return ", ".join(visible(names.get(i, i)) + (f" ×{n}" if n > 1 else "") for i, n in counts.items())
+
+        a = named(values.get(actor)) if actor else ""
+        s = named(values.get(subject)) if subject and subject != actor else ""
+        who = f"{a} → {s}" if a and s else (a or s)
+        if (actor or subject) and not who:
+            who = "no one chosen yet"
+        return Text(visible(self.title_text) + (f": {who}" if who else ""), style="bold")
 
     def compose(self) -> ComposeResult:
+        texts = {
+            p.name: self.labels[p.name] + ("" if p.required and p.default is None else " (opt.)") for p in self.params
+        }
+        width = min(max([len(x) for x in texts.values()] + [6]) + 1, LABEL_MAX)
         with Vertical(id="dialog"):
-            yield Label(self.title_text, id="title")
+            yield Label(self.title_line(), id="title")
             if self.help_text:
                 yield Static(self.help_text, id="help", markup=False)
             with VerticalScroll(id="fields"):
                 for p in self.params:
-                    with Horizontal(classes="row"):
-                        yield Label(p.title + ("" if p.required and p.default is None else " (opt.)"), classes="label")
-                        yield field_widget(p, self.values.get(p.name), self.state)
+                    classes = "row tall" if p.kind == C.COMBATANTS else "row"
+                    with Horizontal(classes=classes):
+                        label = Label(Text(texts[p.name]), classes="label")
+                        label.styles.width = width
+                        yield label
+                        yield field_widget(p, self.values.get(p.name), self.state, self.choices)
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("OK", id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
-    def on_mount(self) -> None:
-        for p in self.params:
-            if p.name not in self.values or self.values.get(p.name) in (None, ""):
-                self.query_one(f"#f-{p.name}").focus()
-                return
-        self.query_one("#ok").focus()
+    def first_field(self) -> Widget | None:
+        if self.focus_name is None:
+            return None
+        found = self.query(f"#f-{self.focus_name}")
+        return found.first() if found else None
+
+    def submits_on_enter(self, widget: Widget | None) -> bool:
+        return isinstance(widget, TargetList) or super().submits_on_enter(widget)
 
     def raw(self) -> dict[str, Any]:
         return {p.name: read_field(self.query_one(f"#f-{p.name}")) for p in self.params}
@@ -129,7 +201,7 @@ class FormDialog(Dialog[Any]):
         try:
             result = self.check(self.raw())
         except TrackerError as e:
-            self.show_error(str(e))
+            self.show_error(with_label(str(e), self.params, self.labels))
             return
         except Exception as e:  # a plug-in's form code must not crash the app
             self.show_error(f"{type(e).__name__}: {e}")
@@ -137,16 +209,29 @@ class FormDialog(Dialog[Any]):
         self.dismiss(result)
 
     def show_error(self, message: str) -> None:
-        self.query_one("#error", Static).update(message)
+        self.query_one("#error", Static).update(visible(message))
         self.app.bell()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def _retitle(self) -> None:
+        if self.who != (None, None):
+            self.query_one("#title", Label).update(self.title_line())
+
+    @on(Select.Changed)
+    @on(TargetList.Changed)
+    def _who_changed(self) -> None:
+        self._retitle()
+
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_submit()
+
+    @on(Checkbox.Changed)
+    def _checked(self, event: Checkbox.Changed) -> None:
+        event.stop()
 
     @on(Button.Pressed, "#ok")
     def _ok(self) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from screens.dialogs.base import Dialog
@@ -23,13 +25,13 @@ class HelpDialog(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
-            yield Label(self.title_text, id="title", markup=False)
+            yield Label(Text(self.title_text), id="title")
             with VerticalScroll(id="help-body"):
                 yield Static(self.text, markup=False)
-            yield Label("Escape closes", id="hint")
+            yield Label("↑↓ PgUp PgDn scroll · Escape closes", id="hint")
 
-    def on_mount(self) -> None:
-        self.query_one("#help-body").focus()
+    def first_field(self) -> Widget | None:
+        return self.query_one("#help-body")
 
     def action_close(self) -> None:
         self.dismiss(None)

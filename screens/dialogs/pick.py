@@ -11,6 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -41,15 +42,19 @@ class PickDialog(Dialog[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.title_text, id="title", markup=False)
+            yield Label(Text(self.title_text), id="title")
             if self.help_text:
                 yield Static(self.help_text, id="help", markup=False)
             yield Input(id="filter", placeholder="type to filter, Enter chooses", compact=True)
             yield OptionList(*[Option(Text(label)) for label, _v in self.options], id="choices", compact=True)
+            yield Static("type to filter · ↓ the list · Enter chooses · Esc cancels", id="help", markup=False)
             yield Static("", id="error", markup=False)
 
+    def first_field(self) -> Widget | None:
+        return self.query_one("#filter")
+
     def on_mount(self) -> None:
-        self.query_one("#filter").focus()
+        super().on_mount()
         if self.options:
             self.query_one(OptionList).highlighted = 0
 
@@ -66,6 +71,9 @@ class PickDialog(Dialog[Any]):
     @on(Input.Submitted, "#filter")
     def _choose_first(self, event: Input.Submitted) -> None:
         event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
         ol = self.query_one(OptionList)
         if not self.shown_options:
             self.app.bell()

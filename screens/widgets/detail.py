@@ -4,30 +4,35 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from screens.guard import call
+from screens.widgets.initiative import standing
 from tracker.model import FightState
 from tracker.plugin import System
+from tracker.text import visible
 
 
-def detail_text(system: System, state: FightState, cid: str | None) -> str:
+def detail_text(system: System, state: FightState, cid: str | None, marked: int = 0) -> str:
     c = state.find(cid) if cid else None
     if c is None:
         return "No one selected."
-    try:
-        body = system.detail(state, c)
-    except Exception as e:  # a plug-in bug shows as text, never a crash
-        body = f"(the system could not describe {c.name}: {type(e).__name__})"
+    body = visible(call(system.detail, state, c, default=f"(the system could not describe {c.name})"))
     head = f"{c.kind.upper()}{' · ' + c.group if c.group else ''}"
     if c.initiative is not None:
         head += f" · init {c.initiative}"
     if not body.startswith(c.name):
         head = f"{c.name} · {head}"
-    lines = [head, body]
-    if c.conditions:
-        lines.append("Conditions: " + ", ".join(x.describe() for x in c.conditions))
+    word = standing(system, state, c).word
+    lines = [visible(head) + (f" · {word.upper()}" if word else ""), body]
+    if c.conditions and "Conditions:" not in body:  # a system may list them itself
+        lines.append("Conditions: " + ", ".join(visible(x.describe(state)) for x in c.conditions))
     if c.held:
         lines.append("Holding the action (W: act now)")
+    if c.hidden:
+        lines.append("Hidden from the players (H shows)")
     if c.removed:
         lines.append("Left the fight")
+    if marked:
+        lines.append(f"{marked} marked (space marks, Esc clears)")
     return "\n".join(x for x in lines if x)
 
 
@@ -35,7 +40,10 @@ class DetailPane(Static):
     """Read-only; ``show(state, cid)`` redraws it."""
 
     DEFAULT_CSS = """
-    DetailPane { height: 1fr; padding: 0 1; border: round $primary-muted; border-title-color: $text-muted; }
+    DetailPane {
+        height: 1fr; padding: 0 1; border: round $primary-muted; border-title-color: $text-muted;
+        overflow-y: auto;
+    }
     """
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
@@ -43,5 +51,5 @@ class DetailPane(Static):
         self.system = system
         self.border_title = "Detail"
 
-    def show(self, state: FightState, cid: str | None) -> None:
-        self.update(detail_text(self.system, state, cid))
+    def show(self, state: FightState, cid: str | None, marked: int = 0) -> None:
+        self.update(detail_text(self.system, state, cid, marked))

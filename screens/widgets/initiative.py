@@ -1,97 +1,176 @@
-"""The initiative list: order, name, group, initiative and the system's one-line status."""
+"""The initiative list: who is up, who is down, who is under what, one row per combatant.
+
+Columns: the current turn (▶), the GM's mark (●), name, initiative, the state
+word (dead, unconscious, dying, fled, held…: never cut), the system's status
+and the conditions with rounds left.  Columns are measured from the content and
+the width on every change, so they grow and shrink with it; long text is
+clipped with an ellipsis.  Rows of combatants out of the fight are dimmed.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection
+from typing import NamedTuple
 
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import DataTable
 
+from screens.guard import call
 from tracker.model import Combatant, FightState
-from tracker.plugin import System
+from tracker.plugin import Standing, System
+from tracker.text import visible
 
-COLUMNS = (("mark", " "), ("place", "#"), ("name", "Name"), ("group", "Group"), ("init", "Init"), ("status", "Status"))
+COLUMNS = (
+    ("turn", ""),
+    ("mark", ""),
+    ("name", "Name"),
+    ("init", "Init"),
+    ("state", "State"),
+    ("status", "Status"),
+    ("conditions", "Conditions"),
+)
+KEYS = tuple(k for k, _ in COLUMNS)
+ELLIPSIS = "…"
+OUT = Style(bold=True, color="red3")  # a word that takes the combatant out of the fight
+AT_RISK = Style(bold=True, color="dark_orange3")  # dying, held…: still in, but mind it
+DIM = Style(dim=True)
+MARK = Style(bold=True, color="dark_cyan")
 
 
 def status_line(system: System, state: FightState, c: Combatant) -> str:
-    """The system's status, then conditions and a held action, in one line."""
-    try:
-        text = system.status(state, c)
-    except Exception as e:  # a plug-in bug shows as text, never a crash
-        text = f"({type(e).__name__})"
-    extra = [cond.describe() for cond in c.conditions]
-    if c.held:
-        extra.append("holding")
-    return " · ".join(x for x in (text, ", ".join(extra)) if x)
+    """The system's one-line status of a combatant (numbers first, equipment last)."""
+    return visible(call(system.status, state, c, default="(status unavailable)"))
 
 
-class InitiativeList(DataTable):
-    """Rows keyed by combatant id; refreshes only the cells that changed.
+def standing(system: System, state: FightState, c: Combatant) -> Standing:
+    """The system's standing, or the core's own words for a held or departed combatant."""
+    found = call(system.standing, state, c, default=Standing())
+    if not found.word and c.removed:
+        return Standing(word="gone", out=True)
+    if not found.word and c.held:
+        return Standing(word="held")
+    return found
+
+
+def conditions_text(state: FightState, c: Combatant) -> str:
+    return ", ".join(visible(x.describe(state)) for x in c.conditions)
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns with an ellipsis."""
+    if width <= 0:
+        return ""
+    if len(text) <= width:
+        return text
+    return text[: width - 1].rstrip() + ELLIPSIS
+
+
+def fit_conditions(state: FightState, c: Combatant, width: int) -> str:
+    """As many conditions (with rounds left) as fit, then how many more: "Blessed (2r) +2"."""
+    full = conditions_text(state, c)
+    if len(full) <= width:
+        return full
+    parts = [visible(x.describe(state)) for x in c.conditions]
+    for n in range(len(parts) - 1, 0, -1):
+        text = ", ".join(parts[:n]) + f" +{len(parts) - n}"
+        if len(text) <= width:
+            return text
+    count = f"{len(parts)} conditions" if len(parts) > 1 else parts[0]
+    return clip(count, width)
+
+
+class Row(NamedTuple):
+    """What one row says, before it is fitted to the column widths."""
+
+    current: bool
+    marked: bool
+    name: str
+    init: str
+    word: str
+    out: bool
+    status: str
+    conditions: str
+    hidden: bool
+
+
+def row_for(system: System, state: FightState, c: Combatant, marked: bool = False) -> Row:
+    stand = standing(system, state, c)
+    init = "" if c.initiative is None else str(c.initiative)
+    if state.tied_with(c.id):
+        init += "="
+    name = visible(c.name) + (" (PC)" if c.is_pc else "")
+    return Row(
+        current=state.current == c.id,
+        marked=marked,
+        name=name,
+        init=init,
+        word=visible(stand.word),
+        out=stand.out,
+        status=status_line(system, state, c),
+        conditions=conditions_text(state, c),
+        hidden=c.hidden,
+    )
+
+
+class Widths(NamedTuple):
+    name: int
+    init: int
+    state: int
+    status: int
+    conditions: int
+
+
+def measure(rows: Collection[Row], width: int) -> Widths:
+    """Column widths for these rows in ``width`` columns; each text column has one space before it."""
+    name_cap = max(10, min(30, width // 4))
+    name = min(max([len(r.name) for r in rows] + [4]), name_cap)
+    init = max([len(r.init) for r in rows] + [4])
+    state = max([len(r.word) for r in rows] + [5])
+    fixed = 1 + 2 + name + (init + 1) + (state + 2)
+    rest = max(width - fixed, 0)
+    status_max = max([len(r.status) for r in rows] + [0])
+    cond_max = max([len(r.conditions) for r in rows] + [0])
+    if cond_max == 0:
+        return Widths(name, init, state, rest, 0)
+    if status_max + 1 + cond_max + 1 <= rest:
+        conditions = cond_max
+    else:
+        conditions = min(cond_max, max(rest - status_max - 2, (rest * 2) // 5, min(cond_max, 12)))
+    conditions = max(min(conditions, rest - 2), 0)
+    return Widths(name, init, state, max(rest - conditions - 1, 0), conditions)
+
+
+class InitiativeList(DataTable[Text]):
+    """Rows keyed by combatant id; only changed cells are updated, columns re-measured on every change.
 
     Read-only use (the replay screen): call :meth:`show` with any state.
     """
 
     DEFAULT_CSS = """
-    InitiativeList { height: 1fr; }
+    InitiativeList { height: 1fr; scrollbar-size-vertical: 1; }
     """
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False)
+        super().__init__(id=id, cursor_type="row", zebra_stripes=False, cell_padding=0)
         self.system = system
+        self.marked: tuple[str, ...] = ()
         self._rows: list[str] = []
-        self._cells: dict[str, tuple[object, ...]] = {}
-        self._cell_lines: dict[tuple[Any, ...], Any] = {}
+        self._keys: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._widths: Widths | None = None
+        self._state: FightState | None = None
+        self._width = 0
 
     def on_mount(self) -> None:
-        for key, label in COLUMNS:
-            self.add_column(label, key=key)
+        self._add_columns(Widths(4, 4, 5, 20, 0))
 
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Any,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> Any:
-        """DataTable forgets every rendered cell on any update; keep them by content instead.
+    def on_resize(self) -> None:
+        if self._state is not None and self._content_width() != self._width:
+            self.show(self._state)
 
-        A next turn changes two rows, so only their cells are drawn again: this
-        keeps "next turn" fast in a 100-combatant fight.
-        """
-        content: tuple[str, str] | None = None
-        if row_index >= 0 and column_index >= 0 and row_index < len(self._rows):
-            cells = self._cells.get(self._rows[row_index])
-            if cells is not None and column_index < len(cells):
-                cell = cells[column_index]
-                content = (cell.plain, str(cell.style)) if isinstance(cell, Text) else (str(cell), "")
-        if content is None:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        key = (
-            row_index,
-            column_index,
-            content,
-            base_style,
-            width,
-            cursor,
-            hover,
-            self._show_hover_cursor,
-            self.show_cursor,
-            self._pseudo_class_state,
-        )
-        found = self._cell_lines.get(key)
-        if found is None:
-            if len(self._cell_lines) > 5000:
-                self._cell_lines.clear()
-            found = self._cell_lines[key] = super()._render_cell(
-                row_index, column_index, base_style, width, cursor, hover
-            )
-        return found
-
-    def notify_style_update(self) -> None:
-        self._cell_lines.clear()  # a theme or focus change restyles every cell
-        super().notify_style_update()
+    def _content_width(self) -> int:
+        width = self.scrollable_content_region.width
+        return width if width > 0 else 80
 
     @property
     def selected(self) -> str | None:
@@ -99,46 +178,87 @@ class InitiativeList(DataTable):
             return None
         return self._rows[self.cursor_row]
 
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(self._rows)
+
     def select(self, cid: str | None) -> None:
         if cid in self._rows:
             self.move_cursor(row=self._rows.index(cid))
 
-    def _cells_for(self, state: FightState, c: Combatant, place: int) -> tuple[object, ...]:
-        current = state.current == c.id
-        style = "bold" if current else ("dim" if c.held else "")
-        init = "" if c.initiative is None else str(c.initiative)
-        if state.tied_with(c.id):
-            init += "="
-        return (  # Text, never str: a str cell is read as markup ("[b]" in a status would vanish)
-            Text("▶" if current else " ", style="bold"),
-            Text(str(place) if c.id in state.order else "·"),
-            Text(c.name + (" (PC)" if c.is_pc else ""), style=style),
-            Text(c.group or ""),
-            Text(init),
-            Text(status_line(self.system, state, c)),
+    def set_marked(self, marked: Collection[str]) -> None:
+        self.marked = tuple(m for m in self._rows if m in set(marked))
+        if self._state is not None:
+            self.show(self._state)
+
+    # -- drawing -------------------------------------------------------------
+    def _add_columns(self, widths: Widths) -> None:
+        sizes = {
+            "turn": 1,
+            "mark": 2,
+            "name": widths.name,
+            "init": widths.init + 1,
+            "state": widths.state + 2,
+            "status": widths.status,
+            "conditions": widths.conditions + 1 if widths.conditions else 0,
+        }
+        for key, label in COLUMNS:
+            width = sizes[key]
+            head = " " + label if key in ("init", "state") else label
+            if key == "conditions":
+                head = " " + (label if len(label) < width else "Cond.") if width else ""
+            self.add_column(Text(clip(head, width), style="bold"), key=key, width=width)
+        self._widths = widths
+
+    def _cells_for(self, row: Row, conditions: str) -> tuple[Text, ...]:
+        """The cells of a row: long text is kept whole and cut with an ellipsis where it is drawn."""
+        base = DIM if row.out else (Style(bold=True) if row.current else Style())
+        word_style = (OUT + DIM) if row.out else AT_RISK
+        name_style = base + Style(italic=True) if row.hidden else base
+        return (
+            Text("▶" if row.current else " ", style="bold"),
+            Text("● " if row.marked else "  ", style=MARK),
+            Text(row.name, style=name_style, no_wrap=True, overflow="ellipsis"),
+            Text(" " + row.init, style=base),
+            Text(" " + row.word + " ", style=word_style),
+            Text(row.status, style=base, no_wrap=True, overflow="ellipsis"),
+            Text(" " + conditions if conditions else "", style=base, no_wrap=True, overflow="ellipsis"),
         )
 
     def show(self, state: FightState) -> None:
+        self._state = state
         present = state.present
+        marked = set(self.marked)
+        rows = {c.id: row_for(self.system, state, c, c.id in marked) for c in present}
+        self._width = self._content_width()
+        widths = measure(rows.values(), self._width)
+        cells: dict[str, tuple[Text, ...]] = {}
+        for c in present:
+            row = rows[c.id]
+            conditions = row.conditions
+            if len(conditions) > widths.conditions:
+                conditions = fit_conditions(state, c, widths.conditions)
+            cells[c.id] = self._cells_for(row, conditions)
+        keys = {cid: tuple((t.plain, str(t.style)) for t in made) for cid, made in cells.items()}
         ids = [c.id for c in present]
         selected = self.selected
-        rows = {c.id: self._cells_for(state, c, n) for n, c in enumerate(present, start=1)}
-        if ids != self._rows:
-            self._cell_lines.clear()
+        if widths != self._widths or ids != self._rows:
             with self.app.batch_update():
-                self.clear()
+                self.clear(columns=widths != self._widths)
+                if widths != self._widths:
+                    self._add_columns(widths)
                 for cid in ids:
-                    self.add_row(*rows[cid], key=cid)
+                    self.add_row(*cells[cid], key=cid)
             self._rows = ids
-            self._cells = rows
-            self.select(selected if selected in ids else state.current)
+            self._keys = keys
+            self.marked = tuple(m for m in self.marked if m in rows)
+            self.select(selected if selected in rows else state.current)
             return
-        keys = [k for k, _ in COLUMNS]
-        for cid, cells in rows.items():
-            old = self._cells.get(cid)
-            if old == cells:
+        for cid, key in keys.items():
+            old = self._keys.get(cid)
+            if old == key:
                 continue
-            for n, value in enumerate(cells):
-                if old is None or old[n] != value:
-                    self.update_cell(cid, keys[n], value)
-        self._cells = rows
+            for n, value in enumerate(cells[cid]):
+                if old is None or old[n] != key[n]:
+                    self.update_cell(cid, KEYS[n], value)
+        self._keys = keys

@@ -1,13 +1,21 @@
-"""The live log: one line per event, with every roll's faces."""
+"""The live log: one line per event, with every roll's faces.
+
+Focusable (Tab) and scrolled from the keyboard (PgUp/PgDn, Home/End, arrows);
+the scrollbar has a gutter of its own so it never covers text, and the lines
+are wrapped again when the width changes.
+"""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 
 from rich.text import Text
+from textual import events
 from textual.widgets import RichLog
 
 from screens.logic import LOG_KEEP
+from tracker.text import visible
 
 
 class LogView(RichLog):
@@ -15,16 +23,39 @@ class LogView(RichLog):
 
     DEFAULT_CSS = """
     LogView {
-        height: 8; border: round $primary-muted; background: $surface;
+        height: 1fr; border: round $primary-muted; background: $surface;
         border-title-color: $text-muted; border-subtitle-color: $text-muted;
+        scrollbar-gutter: stable; scrollbar-size-vertical: 1; overflow-x: hidden;
     }
+    LogView:focus { border: round $primary; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, max_lines=LOG_KEEP, wrap=True, markup=False, highlight=False, auto_scroll=True)
-        self.border_title = "Log"
-        self.can_focus = False
+        super().__init__(
+            id=id, max_lines=LOG_KEEP, min_width=1, wrap=True, markup=False, highlight=False, auto_scroll=True
+        )
+        self.border_title = "Log (Tab, PgUp/PgDn)"
+        self.kept: deque[tuple[str, str]] = deque(maxlen=LOG_KEEP)
+        self._wrapped_at = 0
 
     def add(self, lines: Iterable[str], style: str = "") -> None:
         for line in lines:
-            self.write(Text(line, style=style))
+            self.kept.append((visible(line), style))
+            self.write(Text(visible(line), style=style))
+        if self.scrollable_content_region.width:
+            self._wrapped_at = self.scrollable_content_region.width
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
+        """Lines are wrapped when written: write them again at a new width."""
+        width = self.scrollable_content_region.width
+        if not width or width == self._wrapped_at:
+            return
+        self._wrapped_at = width
+        at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
+        self.clear()
+        for line, style in self.kept:
+            self.write(Text(line, style=style), scroll_end=at_end)

@@ -67,6 +67,13 @@ def error_text(app: TrackerApp) -> str:
     return str(found.first(Static).content) if found else ""
 
 
+def footer_keys(app: TrackerApp) -> list[str]:
+    """The footer's descriptions, as the GM reads them."""
+    from textual.widgets._footer import FooterKey
+
+    return [k.description for k in app.screen.query(FooterKey)]
+
+
 def saved_state_matches(app: TrackerApp) -> bool:
     fight = app.fight
     assert fight is not None

@@ -149,7 +149,9 @@ async def _palette(path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await _ready(pilot)
         titles = [t for t, _h, _c in screen.palette_entries()]
-        assert {"Hit", "Shrug", "Next", "Undo", "Add condition"} <= set(titles)
+        assert {"Hit", "Shrug", "Next turn", "Undo", "Add condition", "Remove condition", "Quick damage"} <= set(titles)
+        assert len(titles) == len(set(titles)), "every action once"
+        assert "Clear condition" not in titles
         await pilot.press("ctrl+p")
         await pilot.pause()
         await type_text(pilot, "Hit")

@@ -32,7 +32,7 @@ SYSTEMS = ["bnb", "blackjack", "zludge", "twod6"]
 
 
 async def add_custom(pilot, screen: FightScreen, name: str, kind: str) -> None:
-    await pilot.press("plus")
+    await pilot.press("A")
     await pilot.pause()
     await type_text(pilot, name)
     await pilot.press("enter")  # no preset matches: a custom sheet with this name
@@ -53,7 +53,7 @@ async def add_preset_group(pilot, screen: FightScreen) -> bool:
     npcs = [p for p in screen.system.presets() if p.kind == NPC]
     if not npcs:
         return False
-    await pilot.press("plus")
+    await pilot.press("A")
     await type_text(pilot, npcs[0].name)
     await pilot.press("enter")
     await fill(pilot, "a-count", "2")

@@ -1,0 +1,405 @@
+"""What the GM's keys do on the fight screen: each action opens a form or does a command.
+
+Actions that ask something open a dialog with :func:`screens.dialogs.base.ask`
+and do what it returns; every command goes through ``perform`` (see
+:mod:`screens.doing`).  The subject of an action is the selected combatant, or
+the marked ones for actions that take several.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from screens import forms, logic
+from screens.dialogs.base import Dialog, ask
+from screens.dialogs.confirm import ConfirmDialog
+from screens.dialogs.form import FormDialog
+from screens.dialogs.help import HelpDialog
+from screens.dialogs.pick import PickDialog
+from screens.guard import call
+from tracker import commands as C
+from tracker.errors import Refused, TrackerError
+from tracker.text import visible
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from screens.fight import FightScreen
+    from tracker.engine import Fight
+    from tracker.plugin import System
+
+
+class FightActions:
+    """Mixed into :class:`screens.fight.FightScreen` (its layout, selection and ``perform``)."""
+
+    if TYPE_CHECKING:
+        fight: Fight
+        system: System
+        system_keys: dict[str, str]
+        marked: tuple[str, ...]
+        app: App[Any]
+        Closed: type[FightScreen.Closed]
+
+        @property
+        def selected(self) -> str | None: ...
+        @property
+        def save_path(self) -> Path | None: ...
+        def set_marks(self, marked: tuple[str, ...]) -> None: ...
+        def perform(self, command: Any, after: Callable[[], None] | None = None) -> None: ...
+        def probe(self, command: Any) -> Any: ...
+        def refuse(self, message: str) -> None: ...
+        def refresh_view(self) -> None: ...
+        def add_log(self, lines: list[str], style: str = "") -> None: ...
+        def _title(self, name: str) -> str: ...
+        def notify(self, *args: Any, **kwargs: Any) -> Any: ...
+        def post_message(self, message: Any) -> bool: ...
+
+    # -- helpers -----------------------------------------------------------
+    def context(self) -> forms.Context:
+        return forms.Context(self.system, self.fight.state, self.selected, self.marked, self.probe)
+
+    def ask_command(self, dialog: Dialog[Any], after: Callable[[], None] | None = None) -> None:
+        """Open a form; do the command (or commands) it returns."""
+
+        def done(command: Any) -> None:
+            if command is not None:
+                self.perform(command, after)
+
+        ask(self.app, dialog, done)
+
+    def _need_selected(self) -> str | None:
+        cid = self.selected
+        if cid is None:
+            self.refuse("choose a combatant in the list first (add one with A)")
+        return cid
+
+    def _need_chosen(self) -> tuple[str, ...]:
+        chosen = self.context().chosen
+        if not chosen:
+            self.refuse("choose a combatant in the list first (add one with A)")
+        return chosen
+
+    def _used_marks(self) -> None:
+        if self.marked:
+            self.set_marks(())
+
+    # -- the system's actions ------------------------------------------------
+    def run_spec(self, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
+        if not spec.params:
+            self.perform(spec.make({}))
+            return
+        key = next((k for k, n in self.system_keys.items() if n == spec.name), "")
+        self.ask_command(forms.spec_form(self.context(), spec, values, key), self._used_marks)
+
+    def action_run_command(self, name: str) -> None:
+        spec = logic.find_spec(self.system, name)
+        if spec is None:
+            self.refuse(f"{self.system.name} has no action '{name}'")
+            return
+        self.run_spec(spec)
+
+    def action_actions(self) -> None:
+        options = []
+        for spec in call(logic.specs, self.system, default=C.CORE_SPECS, what="its actions"):
+            key = next((k for k, n in self.system_keys.items() if n == spec.name), None)
+            label = spec.title + (f" [{key}]" if key else "") + (f" — {spec.help}" if spec.help else "")
+            options.append((label, spec.name))
+        who = self.selected
+        title = f"Actions ({self.system.name})" + (f" · selected: {visible(self.fight.state.name(who))}" if who else "")
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.action_run_command(name)
+
+        ask(self.app, PickDialog(title, options), chosen)
+
+    # -- turns and order -------------------------------------------------------
+    def action_next_turn(self) -> None:
+        self.perform(C.NextTurn())
+
+    def action_roll_initiative(self) -> None:
+        self.perform(C.RollInitiative())
+
+    def action_set_initiative(self) -> None:
+        if not self.fight.state.present:
+            self.refuse("add combatants before entering initiative")
+            return
+        self.ask_command(forms.initiative_form(self.context()))
+
+    def action_start(self) -> None:
+        if self.fight.state.started:
+            self.refuse("the fight has already started")
+            return
+        self.ask_command(forms.start_form(self.context()))
+
+    def action_delay(self) -> None:
+        self.perform(C.Delay())
+
+    def action_act_now(self) -> None:
+        cid = self._need_selected()
+        if cid:
+            self.perform(C.ActNow(id=cid))
+
+    def action_move(self, step: int) -> None:
+        cid = self._need_selected()
+        if cid is None:
+            return
+        s = self.fight.state
+        order = list(s.order or tuple(c.id for c in s.present))
+        if cid not in order:
+            self.refuse(f"{s.name(cid)} is not in the order yet")
+            return
+        place = order.index(cid) + step
+        if not 0 <= place < len(order):
+            self.refuse(f"{s.name(cid)} is already {'first' if step < 0 else 'last'}")
+            return
+        self.perform(C.MoveInOrder(id=cid, position=place))
+
+    # -- combatants ------------------------------------------------------------
+    def action_add(self) -> None:
+        from screens.dialogs.add import AddDialog
+
+        self.ask_command(AddDialog(self.system, self.probe))
+
+    def action_remove(self) -> None:
+        ids = self._need_chosen()
+        if not ids:
+            return
+        names = self.context().names(ids)
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.perform([C.RemoveCombatant(id=cid, reason="removed by the GM") for cid in ids], self._used_marks)
+
+        ask(self.app, ConfirmDialog(f"Remove {names} from the fight?"), answer)
+
+    def action_toggle_mark(self) -> None:
+        cid = self.selected
+        if cid is None:
+            return
+        marked = tuple(m for m in self.marked if m != cid) if cid in self.marked else (*self.marked, cid)
+        self.set_marks(marked)
+
+    def action_clear_marks(self) -> None:
+        if self.marked:
+            self.set_marks(())
+            self.notify("Marks cleared.")
+
+    def action_damage(self) -> None:
+        if self._need_chosen():
+            self.ask_command(forms.harm_form(self.context(), heal=False), self._used_marks)
+
+    def action_heal(self) -> None:
+        if self._need_chosen():
+            self.ask_command(forms.harm_form(self.context(), heal=True), self._used_marks)
+
+    def action_add_condition(self) -> None:
+        if self._need_chosen():
+            self.ask_command(forms.condition_form(self.context()), self._used_marks)
+
+    def action_remove_condition(self) -> None:
+        if not self._need_chosen():
+            return
+        made = forms.remove_condition_form(self.context())
+        if isinstance(made, str):
+            self.refuse(made)
+            return
+        self.ask_command(made, self._used_marks)
+
+    def action_note(self) -> None:
+        self.ask_command(forms.note_form(self.context()))
+
+    def action_adjust(self) -> None:
+        cid = self._need_selected()
+        if cid is None:
+            return
+        ctx = self.context()
+        name = visible(self.fight.state.name(cid))
+
+        def chosen(field: C.Param | None) -> None:
+            if field is not None:
+                self.ask_command(forms.adjust_form(self.context(), cid, field))
+
+        ask(self.app, PickDialog(f"Adjust which value of {name}?", forms.adjust_fields(ctx, cid)), chosen)
+
+    def action_toggle_hidden(self) -> None:
+        ids = self._need_chosen()
+        if not ids:
+            return
+        s = self.fight.state
+        hidden = all(s.get(i).hidden for i in ids)
+        self.perform(C.Reveal(ids=ids) if hidden else C.Hide(ids=ids), self._used_marks)
+
+    def action_view_options(self) -> None:
+        self.ask_command(forms.view_form(self.context()))
+
+    def action_name_fight(self) -> None:
+        self.ask_command(forms.name_form(self.context()))
+
+    # -- prompts -----------------------------------------------------------------
+    def action_resolve_prompt(self) -> None:
+        s = self.fight.state
+        if not s.prompts:
+            self.refuse("there is no open prompt")
+            return
+        prompt = s.prompts[0]
+        spec = logic.find_spec(self.system, prompt.command)
+        if spec is None:
+            self.refuse(f"no action resolves '{prompt.text}' here: settle it by ruling with P")
+            return
+        self.run_spec(spec, logic.prompt_prefill(spec, s, prompt))
+
+    def action_dismiss_prompt(self) -> None:
+        if not self.fight.state.prompts:
+            self.refuse("there is no open prompt")
+            return
+        self.ask_command(forms.ruling_form(self.context()))
+
+    # -- dice, undo, redo ----------------------------------------------------------
+    def action_toggle_dice(self) -> None:
+        typed = not self.fight.state.typed_dice
+
+        def said() -> None:
+            self.notify("Typed-in dice: every roll asks for its faces." if typed else "Dice rolled by the tracker.")
+
+        self.perform(C.SetDiceMode(typed=typed), said)
+
+    def action_undo(self) -> None:
+        try:
+            step = self.fight.undo()
+        except TrackerError as e:
+            self.refuse(str(e))
+            return
+        text = visible(step.describe())
+        self.notify(f"Undone: {text}", title="Undo", markup=False)
+        self.add_log([f"{self.fight.entries[-1].seq:>4} undone: {text}"], style="italic")
+        self.refresh_view()
+
+    def action_redo(self) -> None:
+        try:
+            step = self.fight.redo()
+        except TrackerError as e:
+            self.refuse(str(e))
+            return
+        text = visible(step.describe())
+        self.notify(f"Redone: {text}", title="Redo", markup=False)
+        self.add_log([f"{self.fight.entries[-1].seq:>4} redone: {text}"], style="italic")
+        self.refresh_view()
+
+    # -- parties, the end, leaving ----------------------------------------------------
+    @property
+    def parties_folder(self) -> Path:
+        from saves import parties
+
+        return parties.parties_dir(getattr(self.app, "fights_dir", None))
+
+    def action_save_party(self) -> None:
+        from saves import parties
+
+        members = parties.party_members(self.fight)
+        if not members:
+            self.refuse("there are no PCs in this fight to save as a party")
+            return
+        param = C.Param(name="party", label="Party name")
+
+        def check(raw: dict[str, Any]) -> Path:
+            name = str(raw.get("party") or "").strip()
+            if not name:
+                raise Refused("Party name: a value is needed")
+            return parties.save_party(name, self.system.id, members, self.parties_folder)
+
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.notify(f"{len(members)} PC(s) saved as the party '{path.stem}'", title="Party", markup=False)
+
+        ask(self.app, FormDialog("Save the PCs as a party", (param,), check), done)
+
+    def action_load_party(self) -> None:
+        from saves import parties
+
+        found = parties.list_parties(self.system.id, self.parties_folder)
+        if not found:
+            self.refuse(f"no saved parties for {self.system.name} (save one with F5)")
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                todo = parties.party_commands(path)
+            except TrackerError as e:
+                self.refuse(str(e))
+                return
+            self.perform(todo)
+
+        options = [(f"{visible(name)} ({n} PC)", path) for name, path, n in found]
+        ask(self.app, PickDialog("Load a party", options), chosen)
+
+    def action_end_fight(self) -> None:
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.perform(C.EndFight())
+
+        ask(self.app, ConfirmDialog("End the fight? (it stays saved; undo brings it back)"), answer)
+
+    def action_close_fight(self) -> None:
+        self.post_message(self.Closed())
+
+    # -- help and the palette ----------------------------------------------------------
+    def help_text(self) -> str:
+        from screens import keys
+
+        lines = []
+        for b in keys.CORE:
+            shown = b.key_display or b.key.split(",")[0]
+            lines.append(f"  {shown:<6} {b.description}" + (f" — {b.tooltip}" if b.tooltip else ""))
+        for key, name in self.system_keys.items():
+            lines.append(f"  {key:<6} {self._title(name)}")
+        lines += [
+            "  tab    Log (then PgUp/PgDn, Home/End scroll it; tab again: the list)",
+            "  ctrl+p Command palette",
+            "  ctrl+t Light/dark theme",
+            "  q      Quit (the fight is already saved)",
+        ]
+        actions = []
+        for spec in call(logic.specs, self.system, default=C.CORE_SPECS, what="its actions"):
+            actions.append(f"  {spec.title}: {spec.help}" if spec.help else f"  {spec.title}")
+        rules = call(self.system.help, default=self.system.summary, what="its help")
+        saved = f"Every action is saved as it happens to {self.save_path}" if self.save_path else ""
+        return "\n".join(
+            [saved, "", "Keys", *lines, "", f"Actions in {self.system.name}", *actions, "", visible(rules)]
+        )
+
+    def action_help(self) -> None:
+        ask(self.app, HelpDialog(f"Help: {self.system.name}", self.help_text()))
+
+    def palette_entries(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        """Every action once: the screen's keys, then the system's actions that have no key of their own."""
+        from screens import keys
+
+        out: list[tuple[str, str, Callable[[], Any]]] = []
+        seen: set[str] = set()
+        for b in keys.CORE:
+            if b.action in seen:
+                continue
+            seen.add(b.action)
+            name, _, arg = b.action.partition("(")
+            method = getattr(self, f"action_{name}")
+            call_it = partial(method, int(arg.rstrip(")"))) if arg else method
+            out.append((keys.TITLES.get(name, b.description), _key(b), call_it))
+        core = {s.name for s in C.CORE_SPECS}
+        for spec in call(logic.specs, self.system, default=(), what="its actions"):
+            if spec.name in core:
+                continue
+            key = next((k for k, n in self.system_keys.items() if n == spec.name), "")
+            out.append(
+                (spec.title, f"key {key}" if key else (spec.help or self.system.name), partial(self.run_spec, spec))
+            )
+        return out
+
+
+def _key(binding: Any) -> str:
+    return f"key {binding.key_display or binding.key.split(',')[0]}"

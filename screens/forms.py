@@ -1,0 +1,295 @@
+"""The fight's forms: each builds a dialog whose result is the command (or commands) to do.
+
+Every form starts on the combatant the GM means: the current one acts, the
+selected one (or the marked ones) is the subject, and the title names them.
+``check`` probes the rules before the dialog closes, so a refusal shows under
+the form with nothing logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from screens import logic
+from screens.dialogs.form import FormDialog
+from screens.guard import call
+from screens.widgets.fields import Choice
+from screens.widgets.initiative import standing
+from tracker import commands as C
+from tracker.engine import CORE_FIELDS
+from tracker.errors import Refused
+from tracker.model import FightState
+from tracker.plugin import System
+from tracker.text import NAME_MAX, visible
+
+Probe = Callable[[Any], Any]
+
+
+class Context(NamedTuple):
+    """What a form needs from the fight screen at the moment it opens."""
+
+    system: System
+    state: FightState
+    selected: str | None
+    marked: tuple[str, ...]
+    probe: Probe
+
+    @property
+    def choices(self) -> list[Choice]:
+        out = []
+        for c in self.state.present:
+            s = standing(self.system, self.state, c)
+            out.append(Choice(c.id, c.name, s.word, s.out))
+        return out
+
+    @property
+    def out(self) -> set[str]:
+        return {c.id for c in self.choices if c.out}
+
+    @property
+    def chosen(self) -> tuple[str, ...]:
+        """The marked combatants, or the selected one."""
+        return self.marked or ((self.selected,) if self.selected else ())
+
+    def names(self, ids: Sequence[str]) -> str:
+        return ", ".join(visible(self.state.name(i)) for i in ids)
+
+
+def turn_commands(system: System) -> tuple[type, ...]:
+    return tuple(getattr(system, "turn_commands", ()) or ())
+
+
+def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None = None, key: str = "") -> FormDialog:
+    """The form of one of the system's (or the core's) declared commands."""
+    state = ctx.state
+    actor, subject = logic.roles(spec, turn_commands(ctx.system))
+    if values is None:
+        values = logic.prefill(
+            spec, state, ctx.selected, marked=ctx.marked, out=ctx.out, turn_commands=turn_commands(ctx.system)
+        )
+
+    def check(raw: dict[str, Any]) -> Any:
+        return ctx.probe(spec.make(logic.form_values(state, spec.params, raw)))
+
+    help = spec.help + (f"  [key {key}]" if key else "")
+    return FormDialog(
+        spec.title, spec.params, check, values=values, state=state, help=help, choices=ctx.choices, who=(actor, subject)
+    )
+
+
+TARGETS = "targets"
+
+
+def harm_form(ctx: Context, heal: bool) -> FormDialog:
+    """Quick damage or healing on the marked (or selected) combatants, in the system's own measure."""
+    own = tuple(call(ctx.system.harm_params, heal, default=(), what="its quick harm fields"))
+    if not own:
+        own = (C.Param(name="amount", label="Heal" if heal else "Damage", help="7, 3+4 or 2d6+1"),)
+    targets = C.Param(name=TARGETS, kind=C.COMBATANTS, label="Targets")
+    params = (*own, targets)
+    values: dict[str, Any] = {p.name: p.default for p in own if p.default is not None}
+    values[TARGETS] = ctx.chosen
+
+    def check(raw: dict[str, Any]) -> Any:
+        parsed = logic.form_values(ctx.state, params, raw)
+        ids = tuple(parsed.get(TARGETS) or ())
+        if not ids:
+            raise Refused("choose at least one combatant (space in the list)")
+        amount = str(parsed.get("amount") or "").strip()
+        if not amount:
+            raise Refused(f"{own[0].title}: a value is needed")
+        if heal:
+            return ctx.probe(C.Heal(targets=ids, amount=amount))
+        temporary = bool(own_value(own, parsed, "temporary", False))
+        return ctx.probe(C.Damage(targets=ids, amount=amount, temporary=temporary))
+
+    title = "Heal" if heal else "Damage"
+    help = "An amount (7), a sum (3+4) or dice (2d6+1): the system's rules do the rest."
+    return FormDialog(
+        title, params, check, values=values, state=ctx.state, help=help, choices=ctx.choices, who=(None, TARGETS)
+    )
+
+
+def own_value(params: Sequence[C.Param], parsed: dict[str, Any], name: str, default: Any) -> Any:
+    for p in params:
+        if p.name == name:
+            return p.parse(parsed.get(name))
+    return default
+
+
+def condition_form(ctx: Context) -> FormDialog:
+    """A condition on the marked (or selected) combatants: one GM action, one undo step."""
+    spec = logic.find_spec(ctx.system, "add_condition")
+    assert spec is not None
+    base = tuple(p for p in spec.params if p.name != "id")
+    on = C.Param(name="ids", kind=C.COMBATANTS, label="On")
+    params = (*base, on)
+    values = {p.name: p.default for p in base if p.default is not None}
+    values["ids"] = ctx.chosen
+
+    def check(raw: dict[str, Any]) -> Any:
+        parsed = logic.form_values(ctx.state, params, raw)
+        ids = tuple(dict.fromkeys(parsed.get("ids") or ()))
+        if not ids:
+            raise Refused("On: choose at least one combatant")
+        return ctx.probe([spec.make({**parsed, "id": cid}) for cid in ids])
+
+    return FormDialog(
+        "Add condition",
+        params,
+        check,
+        values=values,
+        state=ctx.state,
+        help=spec.help + " Rounds empty: until removed.",
+        choices=ctx.choices,
+        who=(None, "ids"),
+    )
+
+
+def remove_condition_form(ctx: Context) -> FormDialog | str:
+    """Which condition to clear from the marked (or selected): a list of the ones they have."""
+    ids = ctx.chosen
+    names: list[str] = []
+    for cid in ids:
+        c = ctx.state.find(cid)
+        for cond in c.conditions if c else ():
+            if cond.name not in names:
+                names.append(cond.name)
+    if not names:
+        return f"{ctx.names(ids) or 'no one'} has no conditions"
+    param = C.Param(name="name", kind=C.CHOICE, choices=tuple(names), label="Condition", default=names[0])
+
+    def check(raw: dict[str, Any]) -> Any:
+        name = param.parse(raw.get("name"))
+        todo = [C.RemoveCondition(id=cid, name=name) for cid in ids if ctx.state.get(cid).condition(name)]
+        return ctx.probe(todo)
+
+    return FormDialog(f"Remove condition: {ctx.names(ids)}", (param,), check, values={"name": names[0]})
+
+
+def adjust_fields(ctx: Context, cid: str) -> list[tuple[str, C.Param]]:
+    """(label with the value now, field) for every value of the combatant the GM may set."""
+    s = ctx.state
+    c = s.get(cid)
+    own = tuple(call(ctx.system.adjustable, s, c, default=(), what="its adjustable values"))
+    core = (
+        C.Param(name="name", label="Name", help=f"at most {NAME_MAX} characters"),
+        C.Param(name="group", label="Group", required=False),
+        C.Param(name="initiative", kind=C.INT, label="Initiative"),
+    )
+    fields = [p for p in own if p.name not in CORE_FIELDS] + list(core)
+    return [(f"{p.title} (now {logic.shown(adjust_value(c, p), s) or '-'})", p) for p in fields]
+
+
+def adjust_value(c: Any, p: C.Param) -> Any:
+    return getattr(c, p.name) if p.name in CORE_FIELDS else getattr(c.data, p.name, None)
+
+
+def adjust_form(ctx: Context, cid: str, field: C.Param) -> FormDialog:
+    c = ctx.state.get(cid)
+    note = C.Param(name="gm_note", label="Why", required=False, help="optional note for the log")
+    params = (field, note)
+
+    def check(raw: dict[str, Any]) -> Any:
+        parsed = logic.parse_params(ctx.state, params, raw)
+        return ctx.probe(C.Adjust(id=cid, field=field.name, value=parsed[field.name], note=parsed["gm_note"] or ""))
+
+    value = adjust_value(c, field)
+    return FormDialog(
+        f"GM adjust: {visible(c.name)}",
+        params,
+        check,
+        values={field.name: value},
+        state=ctx.state,
+        choices=ctx.choices,
+        focus=field.name,
+    )
+
+
+def initiative_form(ctx: Context) -> FormDialog:
+    present = ctx.state.present
+    params = tuple(C.Param(name=c.id, kind=C.INT, label=visible(c.name), required=False) for c in present)
+    values = {c.id: c.initiative for c in present}
+
+    def check(raw: dict[str, Any]) -> Any:
+        parsed = logic.parse_params(ctx.state, params, raw)
+        return ctx.probe(C.SetInitiative(values={k: v for k, v in parsed.items() if v is not None}))
+
+    first = ctx.selected if ctx.selected in values else None
+    return FormDialog(
+        "Enter initiative",
+        params,
+        check,
+        values=values,
+        help="Totals rolled on real dice; empty: unchanged.",
+        focus=first,
+    )
+
+
+def start_form(ctx: Context) -> FormDialog:
+    name = C.Param(name="title", label="Fight name", required=False, help="shown in the header and the saves list")
+    surprise = C.Param(name="surprise", kind=C.COMBATANTS, label="Surprise round for", required=False)
+    params = (name, surprise)
+
+    def check(raw: dict[str, Any]) -> Any:
+        parsed = logic.parse_params(ctx.state, params, raw)
+        todo: list[Any] = []
+        title = str(parsed["title"] or "").strip()
+        if title and title != ctx.state.title:
+            todo.append(C.NameFight(name=title))
+        todo.append(C.StartFight(surprise=tuple(dict.fromkeys(parsed["surprise"] or ()))))
+        return ctx.probe(todo)
+
+    return FormDialog(
+        "Start the fight",
+        params,
+        check,
+        values={"title": ctx.state.title},
+        state=ctx.state,
+        help="Enter starts. Mark who acts in a surprise round with space (none: no surprise).",
+        choices=ctx.choices,
+        focus="title",
+    )
+
+
+def name_form(ctx: Context) -> FormDialog:
+    param = C.Param(name="title", label="Fight name", help=f"at most {NAME_MAX * 2} characters")
+
+    def check(raw: dict[str, Any]) -> Any:
+        return ctx.probe(C.NameFight(name=str(param.parse(raw.get("title")))))
+
+    return FormDialog("Name the fight", (param,), check, values={"title": ctx.state.title})
+
+
+def view_form(ctx: Context) -> FormDialog:
+    v = ctx.state.view
+    params = (
+        C.Param(name="npc_numbers", kind=C.BOOL, label="NPC numbers (HP, Threat…)"),
+        C.Param(name="npc_names", kind=C.BOOL, label="NPC names (else what they are)"),
+        C.Param(name="dice", kind=C.BOOL, label="Dice results"),
+    )
+
+    def check(raw: dict[str, Any]) -> Any:
+        return ctx.probe(
+            C.SetView(npc_numbers=bool(raw["npc_numbers"]), npc_names=bool(raw["npc_names"]), dice=bool(raw["dice"]))
+        )
+
+    values = {"npc_numbers": v.npc_numbers, "npc_names": v.npc_names, "dice": v.dice}
+    return FormDialog("What the players' view shows", params, check, values=values, help="Space ticks a box.")
+
+
+def note_form(ctx: Context) -> FormDialog:
+    spec = logic.find_spec(ctx.system, "note")
+    assert spec is not None
+    return spec_form(ctx, spec, {"id": ctx.selected})
+
+
+def ruling_form(ctx: Context) -> FormDialog:
+    prompt = ctx.state.prompts[0]
+    param = C.Param(name="ruling", label="Ruling", required=False, help="what the GM rules instead of the roll")
+
+    def check(raw: dict[str, Any]) -> Any:
+        return ctx.probe(C.DismissPrompt(prompt_id=prompt.id, note=str(raw.get("ruling") or "").strip()))
+
+    return FormDialog(f"Settle by ruling: {visible(prompt.text)}", (param,), check)

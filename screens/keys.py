@@ -1,0 +1,121 @@
+"""The fight screen's keys, declared once: the core's, and each system's own.
+
+Every key is a priority binding of the fight screen, so it is handled the
+moment it is read, in order (a dialog it opens is on screen before the next key
+is read).  Which keys apply now is the screen's ``check_action``.
+
+Quick harm is ``-`` (damage) and ``+`` (heal), the pair a GM reads as "HP down,
+HP up"; adding a combatant moved from ``+`` to ``A`` (and Insert), removing one
+from ``-`` to Delete only.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from screens.guard import call
+from tracker.commands import CommandSpec
+from tracker.plugin import System
+
+
+def _b(
+    key: str,
+    action: str,
+    description: str,
+    show: bool = False,
+    display: str | None = None,
+    tooltip: str = "",
+) -> Binding:
+    name = action.split("(")[0]
+    return Binding(
+        key, action, description, show=show, key_display=display, priority=True, tooltip=tooltip, id=f"fight.{name}"
+    )
+
+
+# shown in the footer (80 columns hold them all): the table loop first
+CORE: list[Binding] = [
+    _b("n", "next_turn", "Next", True, tooltip="End this turn, start the next"),
+    _b("minus", "damage", "Dmg", True, "-", "Quick damage to the selected (or marked) combatants"),
+    _b("plus", "heal", "Heal", True, "+", "Quick healing for the selected (or marked) combatants"),
+    _b("x", "actions", "Act", True, tooltip="All actions of the system"),
+    _b("C", "add_condition", "Cond", True, tooltip="Put a condition on the selected (or marked)"),
+    _b("equals_sign", "adjust", "Adjust", True, "=", "GM adjust of any value of the selected"),
+    _b("A,insert", "add", "Add", True, "A", "Add combatants"),
+    _b("I", "roll_initiative", "Init", True, tooltip="Roll initiative (setup)"),
+    _b("S", "start", "Start", True, tooltip="Start the fight (setup)"),
+    _b("u,ctrl+z", "undo", "Undo", True, "u"),
+    _b("U,ctrl+y", "redo", "Redo", True, "U"),
+    _b("T", "toggle_dice", "Dice", True, tooltip="Dice rolled by the tracker, or typed in"),
+    _b("question_mark,f1", "help", "Help", True, "?"),
+    # in help and the palette
+    _b("enter", "actions", "Actions for the selected"),
+    _b("space", "toggle_mark", "Mark / unmark the selected", display="space"),
+    _b("escape", "clear_marks", "Clear the marks", display="esc"),
+    _b("R", "remove_condition", "Remove condition"),
+    _b("O", "note", "Note"),
+    _b("E", "set_initiative", "Enter initiative"),
+    _b("D", "delay", "Delay (hold the action)"),
+    _b("W", "act_now", "Act now (a held combatant)"),
+    _b("left_square_bracket", "move(-1)", "Move up in the order", display="["),
+    _b("right_square_bracket", "move(1)", "Move down in the order", display="]"),
+    _b("delete", "remove", "Remove from the fight", display="del"),
+    _b("p", "resolve_prompt", "Resolve the prompt"),
+    _b("P", "dismiss_prompt", "Settle the prompt by ruling"),
+    _b("H", "toggle_hidden", "Hide from / show to the players"),
+    _b("V", "view_options", "Players' view options"),
+    _b("N", "name_fight", "Name the fight"),
+    _b("f5", "save_party", "Save the PCs as a party"),
+    _b("f6", "load_party", "Load a party"),
+    _b("ctrl+e", "end_fight", "End the fight"),
+    _b("ctrl+w", "close_fight", "Back to the start screen (the fight stays saved)", display="^w"),
+]
+
+# the command palette's names for the actions whose footer word is short
+TITLES = {
+    "next_turn": "Next turn",
+    "damage": "Quick damage",
+    "heal": "Quick heal",
+    "actions": "Actions of the system",
+    "add_condition": "Add condition",
+    "adjust": "GM adjust",
+    "add": "Add combatants",
+    "roll_initiative": "Roll initiative",
+    "start": "Start the fight",
+    "toggle_dice": "Dice: rolled or typed in",
+}
+
+SETUP_ONLY = frozenset({"roll_initiative", "start", "set_initiative"})
+PLAY_ONLY = frozenset({"next_turn", "delay", "act_now", "damage", "heal"})
+# keys the app, Textual or the list already use
+RESERVED = frozenset({"q", "ctrl+q", "ctrl+p", "ctrl+t", "up", "down", "tab", "home", "end", "pageup", "pagedown"})
+
+
+def taken() -> set[str]:
+    keys = set(RESERVED)
+    for b in CORE:
+        keys.update(k.strip() for k in b.key.split(","))
+    return keys
+
+
+def system_specs(system: System) -> tuple[CommandSpec, ...]:
+    return tuple(call(system.commands, default=(), what="its actions"))
+
+
+def system_keys(system: System) -> dict[str, str]:
+    """Key -> command name for the system's actions whose key is a free letter or digit."""
+    used = taken()
+    out: dict[str, str] = {}
+    for spec in system_specs(system):
+        key = (spec.key or "").strip()
+        if key and key not in used and len(key) == 1 and key.isalnum():
+            used.add(key)
+            out[key] = spec.name
+    return out
+
+
+def system_bindings(system: System) -> list[Binding]:
+    titles = {s.name: s.title for s in system_specs(system)}
+    return [
+        Binding(key, f"run_command({name!r})", titles[name], show=False, priority=True, id=f"system.{name}")
+        for key, name in system_keys(system).items()
+    ]

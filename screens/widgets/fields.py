@@ -1,0 +1,217 @@
+"""Form fields for the fight's commands: combatants are chosen from a list, never typed.
+
+- :class:`CombatantSelect`: one combatant (a drop-down; typing a name's letters
+  picks it, space or ↓ opens the list);
+- :class:`TargetList`: several combatants, each toggled with space; ``+``/``-``
+  repeat a target (Gun-play, two shots at one foe); typing letters jumps;
+- :class:`ChoiceSelect`: one of a few words;
+- :class:`YesNo`: a checkbox that shows its state by a mark and a word, not
+  only by colour.
+
+Out-of-the-fight combatants are offered with their state word ("Outlaw 2 · dead").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Checkbox, OptionList, Select
+from textual.widgets.option_list import Option
+
+from tracker.text import visible
+
+TYPE_RESET = 1.0  # seconds between letters before a new search starts
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A combatant as a form offers it: id, name and the state word (empty when fit to fight)."""
+
+    id: str
+    name: str
+    word: str = ""
+    out: bool = False
+
+    @property
+    def label(self) -> str:
+        return visible(self.name) + (f" · {self.word}" if self.word else "")
+
+
+def _find(labels: Sequence[str], query: str, start: int) -> int | None:
+    """The first label from ``start`` (wrapping) whose words start with ``query``, else containing it."""
+    q = query.lower()
+    order = list(range(start, len(labels))) + list(range(0, start))
+    for n in order:
+        if any(w.startswith(q) for w in labels[n].lower().split()) or labels[n].lower().startswith(q):
+            return n
+    for n in order:
+        if q in labels[n].lower():
+            return n
+    return None
+
+
+class _TypeToFind:
+    """Letters typed on a closed list pick the option they name."""
+
+    _query = ""
+    _last = 0.0
+
+    def _typed(self, event: events.Key, labels: Sequence[str], start: int) -> int | None:
+        if event.character is None or not event.is_printable or event.character in " +-":
+            return None
+        now = event.time
+        self._query = (self._query if now - self._last < TYPE_RESET else "") + event.character
+        self._last = now
+        return _find(labels, self._query, start)
+
+
+class CombatantSelect(_TypeToFind, Select[str]):
+    """One combatant, from a drop-down."""
+
+    def __init__(self, choices: Sequence[Choice], value: str | None, *, id: str | None = None) -> None:
+        options = [(Text(c.label, style="dim" if c.out else ""), c.id) for c in choices]
+        known = value in {c.id for c in choices}
+        super().__init__(
+            options,
+            id=id,
+            allow_blank=True,
+            value=value if known and value is not None else Select.NULL,
+            prompt="choose (space)",
+            compact=True,
+        )
+        self.labels = [c.label for c in choices]
+        self.ids = [c.id for c in choices]
+
+    def on_key(self, event: events.Key) -> None:
+        if self.expanded:
+            return
+        start = self.ids.index(self.value) + 1 if self.value in self.ids else 0
+        found = self._typed(event, self.labels, start if len(self._query) == 0 else max(start - 1, 0))
+        if found is not None:
+            event.stop()
+            event.prevent_default()
+            self.value = self.ids[found]
+
+
+class ChoiceSelect(_TypeToFind, Select[str]):
+    """One of a parameter's words."""
+
+    def __init__(self, choices: Sequence[str], value: str | None, *, id: str | None = None) -> None:
+        ok = value in choices
+        super().__init__(
+            [(Text(c), c) for c in choices],
+            id=id,
+            allow_blank=not ok,
+            value=value if ok and value is not None else Select.NULL,
+            prompt="choose (space)",
+            compact=True,
+        )
+        self.choices = list(choices)
+
+    def on_key(self, event: events.Key) -> None:
+        if self.expanded:
+            return
+        start = self.choices.index(self.value) if self.value in self.choices else 0
+        found = self._typed(event, self.choices, start)
+        if found is not None:
+            event.stop()
+            event.prevent_default()
+            self.value = self.choices[found]
+
+
+class TargetList(_TypeToFind, OptionList):
+    """Several combatants; a count per combatant so one can be chosen more than once."""
+
+    BINDINGS = [
+        Binding("space", "choose", "Choose", show=False),
+        Binding("plus,right", "more", "Once more", show=False),
+        Binding("minus,left", "fewer", "Once fewer", show=False),
+    ]
+    DEFAULT_CSS = """
+    TargetList { height: auto; max-height: 6; }
+    """
+
+    @dataclass
+    class Changed(Message):
+        target_list: TargetList
+
+    def __init__(
+        self, choices: Sequence[Choice], chosen: Iterable[str] = (), *, repeat: bool = True, id: str | None = None
+    ) -> None:
+        self.choices = list(choices)
+        self.repeat = repeat
+        self.counts: dict[str, int] = {}
+        for cid in chosen:
+            if any(c.id == cid for c in self.choices):
+                self.counts[cid] = self.counts.get(cid, 0) + 1 if repeat else 1
+        super().__init__(*[Option(self._prompt(c)) for c in self.choices], id=id, compact=True)
+
+    def _prompt(self, c: Choice) -> Text:
+        n = self.counts.get(c.id, 0)
+        box = "[ ]" if n == 0 else ("[x]" if n == 1 else f"[{n}]")
+        return Text.assemble((box + " ", "bold"), (c.label, "dim" if c.out and not n else ""))
+
+    def on_mount(self) -> None:
+        first = next((n for n, c in enumerate(self.choices) if c.id in self.counts), 0)
+        if self.choices:
+            self.highlighted = first
+
+    @property
+    def value(self) -> tuple[str, ...]:
+        """The chosen ids in list order, each as often as it is chosen."""
+        return tuple(c.id for c in self.choices for _ in range(self.counts.get(c.id, 0)))
+
+    def _set(self, n: int, count: int) -> None:
+        c = self.choices[n]
+        if count <= 0:
+            self.counts.pop(c.id, None)
+        else:
+            self.counts[c.id] = count if self.repeat else 1
+        self.replace_option_prompt_at_index(n, self._prompt(c))
+        self.post_message(self.Changed(self))
+
+    def action_choose(self) -> None:
+        n = self.highlighted
+        if n is not None:
+            self._set(n, 0 if self.counts.get(self.choices[n].id) else 1)
+
+    def action_more(self) -> None:
+        n = self.highlighted
+        if n is not None:
+            self._set(n, self.counts.get(self.choices[n].id, 0) + 1)
+
+    def action_fewer(self) -> None:
+        n = self.highlighted
+        if n is not None:
+            self._set(n, self.counts.get(self.choices[n].id, 0) - 1)
+
+    def on_key(self, event: events.Key) -> None:
+        found = self._typed(event, [c.label for c in self.choices], self.highlighted or 0)
+        if found is not None:
+            event.stop()
+            event.prevent_default()
+            self.highlighted = found
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()  # Enter submits the form (the dialog's binding); a click toggles
+        self.action_choose()
+
+
+class YesNo(Checkbox):
+    """A checkbox that says yes or no after its label (its mark alone differs only by colour)."""
+
+    def __init__(self, label: str, value: bool, *, id: str | None = None) -> None:
+        self.base_label = label
+        super().__init__(self._said(value), value, id=id, compact=True)
+
+    def _said(self, value: bool) -> Text:
+        return Text.assemble(self.base_label + ": ", ("yes" if value else "no", "bold"))
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if event.checkbox is self:
+            self.label = self._said(event.value)
