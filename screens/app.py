@@ -104,15 +104,22 @@ class TrackerApp(App[None]):
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
         if self.open_path is not None and self.continue_fight(self.open_path):
             return
+        self.hold_keys()  # released by the start screen once mounted
         self.push_screen(StartScreen(self.fights_dir))
         if self.open_path is None and self.replay_path is not None:
             self.replay(self.replay_path)
 
     def on_start_screen_new_fight(self, message: StartScreen.NewFight) -> None:
-        self.new_fight(message.system)
+        try:
+            self.new_fight(message.system)
+        finally:
+            self.release_keys()  # held by the start screen's Enter
 
     def on_start_screen_continue(self, message: StartScreen.Continue) -> None:
-        self.continue_fight(message.path)
+        try:
+            self.continue_fight(message.path)
+        finally:
+            self.release_keys()
 
     def on_start_screen_replay(self, message: StartScreen.Replay) -> None:
         self.replay(message.path)
@@ -155,6 +162,7 @@ class TrackerApp(App[None]):
             self.fight.close()
         self.fight = fight
         self.last_fight = fight.path
+        self.hold_keys()  # released by the fight screen once mounted
         self.push_screen(FightScreen(fight))
 
     def replay(self, path: Path) -> None:

@@ -113,6 +113,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
         table.focus()
         for warning in getattr(self.fight, "warnings", ()):
             self.notify(visible(warning), title="Recovered", severity="warning", timeout=10, markup=False)
+        release = getattr(self.app, "release_keys", None)
+        if release is not None:
+            release()  # held by the app while this screen opened
 
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)

@@ -20,6 +20,7 @@ from screens.dialogs.form import FormDialog
 from screens.dialogs.help import HelpDialog
 from screens.dialogs.pick import PickDialog
 from screens.guard import call
+from screens.widgets.detail import visible_lines
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.text import visible
@@ -370,7 +371,7 @@ class FightActions:
         rules = call(self.system.help, default=self.system.summary, what="its help")
         saved = f"Every action is saved as it happens to {self.save_path}" if self.save_path else ""
         return "\n".join(
-            [saved, "", "Keys", *lines, "", f"Actions in {self.system.name}", *actions, "", visible(rules)]
+            [saved, "", "Keys", *lines, "", f"Actions in {self.system.name}", *actions, "", visible_lines(rules)]
         )
 
     def action_help(self) -> None:

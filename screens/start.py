@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -88,6 +89,7 @@ class StartScreen(Screen[None]):
         Binding("v", "replay", "Replay", id="start.replay"),
         Binding("f1,question_mark", "help", "Help", key_display="?", id="start.help"),
         Binding("q", "app.quit", "Quit", id="start.quit"),
+        Binding("enter", "choose", "Open", show=False, priority=True, id="start.choose"),
     ]
 
     @dataclass
@@ -137,7 +139,10 @@ class StartScreen(Screen[None]):
         problems.display = bool(self.problems)
         self.load_saves()
         systems.highlighted = 0 if self.systems else None
-        systems.focus()
+        self.set_focus(systems)
+        release = getattr(self.app, "release_keys", None)
+        if release is not None:
+            release()  # held by the app while this screen opened
 
     @work(thread=True, exclusive=True, group="saves")
     def load_saves(self) -> None:
@@ -168,6 +173,24 @@ class StartScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if self.is_mounted:
             self.load_saves()
+
+    def action_choose(self) -> None:
+        """Enter on a list: open what is highlighted before the next key is read (it goes to the fight)."""
+        box = self.focused
+        if not isinstance(box, OptionList) or box.highlighted is None:
+            raise SkipAction()
+        n = box.highlighted
+        message: Message | None = None
+        if box.id == "systems" and n < len(self.systems):
+            message = self.NewFight(self.systems[n])
+        elif box.id == "saves" and n < len(self.saved) and self.saved[n].header is not None:
+            message = self.Continue(self.saved[n].path)
+        if message is None:
+            raise SkipAction()
+        hold = getattr(self.app, "hold_keys", None)
+        if hold is not None:
+            hold()  # released by the app once it has opened the fight
+        self.post_message(message)
 
     @on(OptionList.OptionSelected, "#systems")
     def _new(self, event: OptionList.OptionSelected) -> None:

@@ -16,7 +16,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from screens.dialogs.base import Dialog
-from screens.dialogs.form import HINTS, labels_for, with_label
+from screens.dialogs.form import HINTS, LABEL_MAX, labels_for, with_label
 from screens.dialogs.pick import matches
 from screens.guard import call
 from screens.widgets.fields import YesNo
@@ -59,7 +59,7 @@ class AddDialog(Dialog[Any]):
             yield Static("Custom sheet · Tab: the fields · ctrl+s or Enter in a field adds", id="preset", markup=False)
             with VerticalScroll(id="fields"):
                 with Horizontal(classes="row"):
-                    yield Label("Name", classes="label")
+                    yield self._label("Name")
                     yield Input(
                         id="a-name",
                         placeholder=f"at most {NAME_MAX} characters (a preset gives its own)",
@@ -67,18 +67,18 @@ class AddDialog(Dialog[Any]):
                         compact=True,
                     )
                 with Horizontal(classes="row"):
-                    yield Label("Kind", classes="label")
+                    yield self._label("Kind")
                     yield YesNo("Player character (space)", self.kind == PC, id="a-kind")
                 with Horizontal(classes="row"):
-                    yield Label("Players' view", classes="label")
+                    yield self._label("Players' view")
                     yield YesNo("Hidden from the players", False, id="a-hidden")
                 with Horizontal(classes="row"):
-                    yield Label("Count", classes="label")
+                    yield self._label("Count")
                     yield Input(
                         "1", id="a-count", placeholder="several make a group: Outlaw 1, Outlaw 2…", compact=True
                     )
                 with Horizontal(classes="row"):
-                    yield Label("Group (opt.)", classes="label")
+                    yield self._label("Group (opt.)")
                     yield Input(
                         id="a-group", placeholder="a group name; a count above 1 groups them anyway", compact=True
                     )
@@ -87,6 +87,12 @@ class AddDialog(Dialog[Any]):
             with Horizontal(id="buttons"):
                 yield Button("Add", id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
+
+    def _label(self, text: str) -> Label:
+        label = Label(Text(text), classes="label")
+        titles = [p.title for p in self._fields()] + ["Players' view", "Group (opt.)"]
+        label.styles.width = min(max(len(t) for t in titles) + 1, LABEL_MAX)
+        return label
 
     def _options(self) -> list[Option]:
         out = []
@@ -115,7 +121,7 @@ class AddDialog(Dialog[Any]):
     def _sheet_rows(self, fields: tuple[C.Param, ...]) -> list[Horizontal]:
         return [
             Horizontal(
-                Label(Text(p.title), classes="label"),
+                self._label(p.title),
                 Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True),
                 classes="row",
             )
@@ -168,9 +174,32 @@ class AddDialog(Dialog[Any]):
     @on(Input.Submitted, "#filter")
     def _take_first(self, event: Input.Submitted) -> None:
         event.stop()
-        if self.shown_presets[0] is None and event.value.strip():
-            self.query_one("#a-name", Input).value = event.value.strip()
-        self.query_one("#a-name").focus()
+        self._to_name()
+
+    def _to_name(self) -> None:
+        """Enter in the filter: the first preset (or the custom sheet, named as typed); on to the name."""
+        typed = self.query_one("#filter", Input).value.strip()
+        if self.shown_presets and self.shown_presets[0] is None and typed:
+            self.query_one("#a-name", Input).value = typed[:NAME_MAX]
+        self.set_focus(self.query_one("#a-name"))
+
+    def action_enter(self) -> None:
+        focused = self.focused
+        if focused is None or focused.id != "filter":
+            super().action_enter()
+            return
+        holder = getattr(self.app, "hold_keys", None), getattr(self.app, "release_keys", None)
+        if holder[0] is not None:
+            holder[0]()
+
+        def then() -> None:
+            try:
+                self._to_name()
+            finally:
+                if holder[1] is not None:
+                    holder[1]()
+
+        focused.call_later(then)
 
     @on(OptionList.OptionHighlighted)
     async def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

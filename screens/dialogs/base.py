@@ -41,7 +41,11 @@ class Dialog(ModalScreen[ResultType]):
     list or an open menu takes Enter itself.
     """
 
-    BINDINGS = [Binding("enter", "enter", "OK", show=False, priority=True, id="dialog.enter")]
+    BINDINGS = [
+        Binding("enter", "enter", "OK", show=False, priority=True, id="dialog.enter"),
+        Binding("tab", "next_field", "Next field", show=False, priority=True, id="dialog.tab"),
+        Binding("shift+tab", "previous_field", "Previous field", show=False, priority=True, id="dialog.backtab"),
+    ]
 
     _dismissing = False
     _held_open = False  # the app holds keys until this dialog is mounted
@@ -86,6 +90,13 @@ class Dialog(ModalScreen[ResultType]):
 
     def action_submit(self) -> None:
         """Overridden by dialogs that return a value."""
+
+    def action_next_field(self) -> None:
+        """Tab moves the focus at once, so the keys after it land in the next field."""
+        self.focus_next()
+
+    def action_previous_field(self) -> None:
+        self.focus_previous()
 
     def dismiss(self, result: Any = None) -> Any:
         if self._dismissing or not self.is_current:

@@ -11,11 +11,16 @@ from tracker.plugin import System
 from tracker.text import visible
 
 
+def visible_lines(text: str) -> str:
+    """Multi-line text with any other control character shown as an escape."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
 def detail_text(system: System, state: FightState, cid: str | None, marked: int = 0) -> str:
     c = state.find(cid) if cid else None
     if c is None:
         return "No one selected."
-    body = visible(call(system.detail, state, c, default=f"(the system could not describe {c.name})"))
+    body = visible_lines(call(system.detail, state, c, default=f"(the system could not describe {c.name})"))
     head = f"{c.kind.upper()}{' · ' + c.group if c.group else ''}"
     if c.initiative is not None:
         head += f" · init {c.initiative}"
