@@ -25,6 +25,7 @@ from textual.timer import Timer
 
 import saves
 from screens.fight import FightScreen
+from screens.palette import Palette
 from screens.start import StartScreen, replay_available
 from tracker.errors import TrackerError
 from tracker.plugin import System
@@ -174,6 +175,10 @@ class TrackerApp(App[None]):
             self.push_screen(module.ReplayScreen(path))
         except TrackerError as e:
             self.notify(str(e), title="Cannot replay", severity="error", markup=False)
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not any(isinstance(s, Palette) for s in self.screen_stack):
+            self.push_screen(Palette(id="--command-palette"))
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

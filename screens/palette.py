@@ -6,7 +6,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.binding import Binding
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.markup import escape
 
@@ -32,3 +33,37 @@ class FightCommands(Provider):
 
 def _call(callback: Callable[[], Any]) -> None:
     callback()
+
+
+class Palette(CommandPalette):
+    """Textual's command palette, with page keys that never reach into a list still being laid out.
+
+    (Textual's own PageUp on a list whose options were just replaced can fail
+    before the list is drawn; this moves the highlight by the list's height.)
+    """
+
+    BINDINGS = [
+        Binding("pageup", "page(-1)", "Previous page", show=False),
+        Binding("pagedown", "page(1)", "Next page", show=False),
+    ]
+
+    def action_page(self, direction: int) -> None:
+        found = self.query(CommandList)
+        if not found:
+            return
+        options = found.first(CommandList)
+        count = options.option_count
+        if not count:
+            return
+        here = options.highlighted if options.highlighted is not None else 0
+        step = max(options.size.height - 1, 1)
+        options.highlighted = min(max(here + direction * step, 0), count - 1)
+
+    _dismissed = False
+
+    def dismiss(self, result: Any = None) -> Any:
+        """Close once: a second Enter queued before the palette is gone must not close the screen under it."""
+        if self._dismissed or not self.is_current:
+            return None
+        self._dismissed = True
+        return super().dismiss(result)
