@@ -147,13 +147,13 @@ class TypedRoller:
 
 
 def parse_faces(text: str) -> list[int]:
-    """Read faces typed by the GM: ``"5 6"``, ``"5,6"``, ``"+ - 0 +"`` for Fudge dice."""
+    """Read faces typed by the GM: ``"5 6"``, ``"5,6"``; Fudge dice as ``"++0-"``, ``"+ + 0 -"`` or ``"1 1 0 -1"``."""
     out: list[int] = []
     for token in re.split(r"[\s,;]+", text.strip()):
         if not token:
             continue
-        if token in ("+", "-", "0") and len(token) == 1:
-            out.append({"+": 1, "-": -1, "0": 0}[token])
+        if re.fullmatch(r"[+\-0]+", token) and (len(token) == 1 or re.search(r"[+\-]", token)):
+            out.extend({"+": 1, "-": -1, "0": 0}[ch] for ch in token)
             continue
         try:
             out.append(int(token))

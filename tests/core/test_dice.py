@@ -106,6 +106,7 @@ def test_typed_roller_refuses_faces_out_of_range() -> None:
 
 def test_typed_fudge_faces_can_be_signs() -> None:
     assert parse_faces("+ - 0 +") == [1, -1, 0, 1]
+    assert parse_faces("++0-") == parse_faces("1 1 0 -1") == [1, 1, 0, -1]
     with pytest.raises(DiceError, match="not a face"):
         parse_faces("five")
 
