@@ -20,7 +20,10 @@ from pathlib import Path
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.message import Message
+from textual.message_pump import MessagePump
+from textual.theme import ThemeProvider
 from textual.timer import Timer
 
 import saves
@@ -91,14 +94,38 @@ class TrackerApp(App[None]):
             self.post_message(self.KeysFree())
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and (self._holds or self._held):
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)
+            return
+        if self._holds or self._held:
             self._held.append(event)
             return
+        await self._take_key(event)
+
+    async def _take_key(self, event: events.Key) -> None:
+        target = self.focused or self.screen
         await super().on_event(event)
+        if event.is_forwarded:  # not a priority key: it goes to the focused widget and may bubble back up here
+            self.hold_keys()
+            self._follow(target)
+
+    def _follow(self, node: DOMNode) -> None:
+        """Release the keys once a forwarded key has been handled: a callback takes the path the key
+        bubbles up (each node's queue, from the focused widget to the app), so it runs after the key."""
+
+        def hop(at: DOMNode) -> None:
+            parent = at.parent
+            if parent is None or parent is self or not isinstance(parent, MessagePump):
+                self.call_later(self.release_keys)
+            elif not parent.call_later(hop, parent):
+                self.release_keys()
+
+        if not node.call_later(hop, node):
+            self.release_keys()
 
     async def on_tracker_app_keys_free(self, message: KeysFree) -> None:
         while self._held and not self._holds:
-            await super().on_event(self._held.popleft())
+            await self._take_key(self._held.popleft())
 
     # -- screens -----------------------------------------------------------
     def on_mount(self) -> None:
@@ -179,6 +206,9 @@ class TrackerApp(App[None]):
     def action_command_palette(self) -> None:
         if self.use_command_palette and not any(isinstance(s, Palette) for s in self.screen_stack):
             self.push_screen(Palette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

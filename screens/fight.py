@@ -110,7 +110,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self.refresh_view()
         table = self.query_one(InitiativeList)
         table.select(self.fight.state.current)
-        table.focus()
+        self.set_focus(table)
         for warning in getattr(self.fight, "warnings", ()):
             self.notify(visible(warning), title="Recovered", severity="warning", timeout=10, markup=False)
         release = getattr(self.app, "release_keys", None)

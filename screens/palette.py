@@ -11,6 +11,8 @@ from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits
 from textual.content import Content
 from textual.markup import escape
 
+from screens.widgets.fields import page
+
 
 class FightCommands(Provider):
     """The fight screen's keys and the system's actions; titles and help shown literally."""
@@ -43,21 +45,14 @@ class Palette(CommandPalette):
     """
 
     BINDINGS = [
-        Binding("pageup", "page(-1)", "Previous page", show=False),
-        Binding("pagedown", "page(1)", "Next page", show=False),
+        Binding("pageup", "page(-1)", "Previous page", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Next page", show=False, priority=True),
     ]
 
     def action_page(self, direction: int) -> None:
         found = self.query(CommandList)
-        if not found:
-            return
-        options = found.first(CommandList)
-        count = options.option_count
-        if not count:
-            return
-        here = options.highlighted if options.highlighted is not None else 0
-        step = max(options.size.height - 1, 1)
-        options.highlighted = min(max(here + direction * step, 0), count - 1)
+        if found:
+            page(found.first(CommandList), direction)
 
     _dismissed = False
 

@@ -28,6 +28,7 @@ from textual.widgets.option_list import Option
 import saves
 from screens.dialogs.base import ask
 from screens.dialogs.help import HelpDialog
+from screens.widgets.fields import Choices
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.plugin import System
@@ -121,10 +122,10 @@ class StartScreen(Screen[None]):
         yield Static("GM combat tracker", id="banner")
         with Vertical(id="panes"):
             yield Label("New fight: choose a system (n)", classes="heading")
-            yield OptionList(id="systems")
+            yield Choices(id="systems")
             yield Static("", id="problems", markup=False)
             yield Label("Continue a saved fight (c, Enter) · replay it (v)", classes="heading")
-            yield OptionList(Option("Reading the saved fights…", disabled=True), id="saves")
+            yield Choices(Option("Reading the saved fights…", disabled=True), id="saves")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -203,11 +204,11 @@ class StartScreen(Screen[None]):
             self.post_message(self.Continue(self.saved[event.option_index].path))
 
     def action_focus_new(self) -> None:
-        self.query_one("#systems").focus()
+        self.set_focus(self.query_one("#systems"))
 
     def action_focus_saves(self) -> None:
         box = self.query_one("#saves", OptionList)
-        box.focus()
+        self.set_focus(box)
         if box.highlighted is None and self.saved:
             box.highlighted = 0
 

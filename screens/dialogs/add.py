@@ -19,7 +19,7 @@ from screens.dialogs.base import Dialog
 from screens.dialogs.form import HINTS, LABEL_MAX, labels_for, with_label
 from screens.dialogs.pick import matches
 from screens.guard import call
-from screens.widgets.fields import YesNo
+from screens.widgets.fields import Choices, YesNo
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.model import KINDS, NPC, PC
@@ -50,12 +50,13 @@ class AddDialog(Dialog[Any]):
         )
         self.shown_presets: list[Preset | None] = [None, *self.presets]
         self.preset: Preset | None = None
+        self._filtered_for = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text(f"Add combatants ({self.system.name})"), id="title")
             yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
-            yield OptionList(*self._options(), id="choices", compact=True)
+            yield Choices(*self._options(), id="choices", compact=True)
             yield Static("Custom sheet · Tab: the fields · ctrl+s or Enter in a field adds", id="preset", markup=False)
             with VerticalScroll(id="fields"):
                 with Horizontal(classes="row"):
@@ -158,11 +159,16 @@ class AddDialog(Dialog[Any]):
         if rows:
             await box.mount_all(rows)
         if had_focus:
-            self.query_one("#a-kind").focus()
+            self.set_focus(self.query_one("#a-kind"))
 
     @on(Input.Changed, "#filter")
     def _filter(self, event: Input.Changed) -> None:
-        q = event.value
+        self._apply_filter(event.value)
+
+    def _apply_filter(self, q: str) -> None:
+        if q == self._filtered_for:
+            return
+        self._filtered_for = q
         found: list[Preset | None] = [p for p in self.presets if matches(q, f"{p.category} {p.name} {p.summary}")]
         self.shown_presets = [*found, None] if q else [None, *found]
         ol = self.query_one(OptionList)
@@ -171,41 +177,34 @@ class AddDialog(Dialog[Any]):
         if self.shown_presets:
             ol.highlighted = 0
 
-    @on(Input.Submitted, "#filter")
-    def _take_first(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._to_name()
-
-    def _to_name(self) -> None:
-        """Enter in the filter: the first preset (or the custom sheet, named as typed); on to the name."""
+    def _take(self, index: int) -> None:
+        """Take a preset (or the custom sheet, named as typed in the filter); on to the name."""
+        self._apply_filter(self.query_one("#filter", Input).value)
+        if not 0 <= index < len(self.shown_presets):
+            return
+        chosen = self.shown_presets[index]
         typed = self.query_one("#filter", Input).value.strip()
-        if self.shown_presets and self.shown_presets[0] is None and typed:
+        if chosen is None and typed:
             self.query_one("#a-name", Input).value = typed[:NAME_MAX]
+        self._choose(chosen)
         self.set_focus(self.query_one("#a-name"))
 
     def action_enter(self) -> None:
+        """Enter in the filter takes the first match, in the list the highlighted one; elsewhere it adds."""
         focused = self.focused
-        if focused is None or focused.id != "filter":
+        if focused is not None and focused.id == "filter":
+            self._take(0)
+        elif isinstance(focused, OptionList):
+            self._take(focused.highlighted or 0)
+        else:
             super().action_enter()
-            return
-        holder = getattr(self.app, "hold_keys", None), getattr(self.app, "release_keys", None)
-        if holder[0] is not None:
-            holder[0]()
-
-        def then() -> None:
-            try:
-                self._to_name()
-            finally:
-                if holder[1] is not None:
-                    holder[1]()
-
-        focused.call_later(then)
 
     @on(OptionList.OptionHighlighted)
-    async def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_index >= len(self.shown_presets):
-            return
-        chosen = self.shown_presets[event.option_index]
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index < len(self.shown_presets):
+            self._choose(self.shown_presets[event.option_index])
+
+    def _choose(self, chosen: Preset | None) -> None:
         if chosen is self.preset:
             return
         self.preset = chosen
@@ -219,12 +218,12 @@ class AddDialog(Dialog[Any]):
         if kind in KINDS and kind != self.kind:
             self.query_one("#a-kind", Checkbox).value = kind == PC
         else:
-            await self._sheet_fields()
+            self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.query_one("#a-name").focus()
+        self._take(event.option_index)
 
     @on(Checkbox.Changed, "#a-kind")
     async def _kind(self, event: Checkbox.Changed) -> None:
@@ -271,7 +270,7 @@ class AddDialog(Dialog[Any]):
 
     def action_to_list(self) -> None:
         if self.focused is self.query_one("#filter"):
-            self.query_one(OptionList).focus()
+            self.set_focus(self.query_one(OptionList))
         else:
             self.focus_next()
 

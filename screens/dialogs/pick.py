@@ -16,6 +16,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from screens.dialogs.base import Dialog
+from screens.widgets.fields import Choices
 
 
 def matches(query: str, label: str) -> bool:
@@ -46,7 +47,7 @@ class PickDialog(Dialog[Any]):
             if self.help_text:
                 yield Static(self.help_text, id="help", markup=False)
             yield Input(id="filter", placeholder="type to filter, Enter chooses", compact=True)
-            yield OptionList(*[Option(Text(label)) for label, _v in self.options], id="choices", compact=True)
+            yield Choices(*[Option(Text(label)) for label, _v in self.options], id="choices", compact=True)
             yield Static("type to filter · ↓ the list · Enter chooses · Esc cancels", id="help", markup=False)
             yield Static("", id="error", markup=False)
 
@@ -88,7 +89,7 @@ class PickDialog(Dialog[Any]):
     def action_to_list(self) -> None:
         ol = self.query_one(OptionList)
         if self.focused is not ol:
-            ol.focus()
+            self.set_focus(ol)
             if ol.highlighted is None and self.shown_options:
                 ol.highlighted = 0
 

@@ -70,6 +70,28 @@ class _TypeToFind:
         return _find(labels, self._query, start)
 
 
+def page(options: OptionList, direction: int) -> None:
+    """Move the highlight by a page using only what the list says of itself (never its layout cache)."""
+    count = options.option_count
+    if not count:
+        return
+    here = options.highlighted if options.highlighted is not None else 0
+    step = max(options.size.height - 1, 1)
+    options.highlighted = min(max(here + direction * step, 0), count - 1)
+
+
+class Choices(OptionList):
+    """An option list whose PageUp/PageDown never fail on options just replaced (Textual's can)."""
+
+    BINDINGS = [
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+    ]
+
+    def action_page(self, direction: int) -> None:
+        page(self, direction)
+
+
 class CombatantSelect(_TypeToFind, Select[str]):
     """One combatant, from a drop-down."""
 
@@ -124,7 +146,7 @@ class ChoiceSelect(_TypeToFind, Select[str]):
             self.value = self.choices[found]
 
 
-class TargetList(_TypeToFind, OptionList):
+class TargetList(_TypeToFind, Choices):
     """Several combatants; a count per combatant so one can be chosen more than once."""
 
     BINDINGS = [
