@@ -94,12 +94,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def keys_line(self) -> str:
+        """The second row of keys: marks and the palette, then the system's own actions (all of them under x)."""
         own = [f"{k} {self._title(n)}" for k, n in self.system_keys.items()]
-        return (
-            f"{self.system.name}: " + " · ".join(own) + " · x all · space mark · ^p palette"
-            if own
-            else "x all actions · space mark · ^p palette"
-        )
+        return " · ".join(["space mark", "^p palette", "x all actions", *own])
 
     def on_mount(self) -> None:
         log = self.query_one(LogView)
