@@ -3,7 +3,7 @@
 - :func:`standing`: the one word never to miss: dead (a Fatal injury), fled,
   surrendered (broken by morale), down (a Severe injury: "need help or will
   die"; still in the fight);
-- :func:`status`: one narrow line: the injury track and the DV it adds first,
+- :func:`status`: one narrow line: the injury track and the DV it adds (when any) first,
   then the stats (NPC Threat and Morale), short flags, equipment last;
 - :func:`detail`: everything, once (the core pane adds the name and conditions);
 - :func:`public`: the players' view: the worst injury's name, never a number.
@@ -44,7 +44,8 @@ def own_dv(c: Combatant) -> int:
 
 def status(state: FightState, c: Combatant) -> str:
     d = data(c)
-    parts = [f"{track(d)} DV+{own_dv(c)}"]
+    dv = own_dv(c)
+    parts = [f"{track(d)} DV+{dv}" if dv else track(d)]
     if d.is_pc:
         parts.append(" ".join(f"{s.upper()}{d.stat(s)}" for s in STATS))
     else:

@@ -149,7 +149,7 @@ def _injure(d: Draft, cmd: Injure, dice: Roller) -> None:
 def _damage(d: Draft, cmd: Damage, dice: Roller) -> None:
     if cmd.temporary:
         raise Refused("blackjack has no temporary harm: every injury is marked (a bruise is a lesser injury)")
-    name = cmd.note.strip() or "injury"
+    name = cmd.note.strip() or "damage"
     level = cmd.amount.strip().lower()
     for tid in cmd.targets:
         t = need(d.state, tid, "target")

@@ -37,7 +37,7 @@ def test_quick_damage_is_an_untagged_injury_resistance_does_not_apply() -> None:
     f = new_fight()
     s = npc(f, "Skeleton", "skeleton")
     ev = f.do(Damage(targets=(s,), amount="lesser"))
-    assert ev[0].steps == ("lesser",) and data(f, s).injuries[0] == ("injury",)
+    assert ev[0].steps == ("lesser",) and data(f, s).injuries[0] == ("damage",)
     ev = f.do(Injure(target=s, level="lesser", tags="slashing"))
     assert ev[0].steps == ("lesser", "resists slashing", "ignored")
 
@@ -56,7 +56,7 @@ def test_quick_damage_grievous_only_where_the_track_has_it_and_never_temporary()
         f.do(Damage(targets=(d,), amount="3"))
     assert len(f.entries) == n
     f.do(Damage(targets=(dragon,), amount="grievous"))
-    assert data(f, dragon).injuries[3] == ("injury",)
+    assert data(f, dragon).injuries[3] == ("damage",)
 
 
 def test_quick_damage_to_three_targets_is_one_undo_step() -> None:
@@ -65,7 +65,7 @@ def test_quick_damage_to_three_targets_is_one_undo_step() -> None:
     before = f.state
     ev = f.do(Damage(targets=tuple(ids), amount="moderate"))
     assert [e.target for e in of_type(ev, InjuryMarked)] == ids
-    assert all(data(f, i).injuries[1] == ("injury",) for i in ids)
+    assert all(data(f, i).injuries[1] == ("damage",) for i in ids)
     f.undo()
     assert f.state == before
 

@@ -46,6 +46,8 @@ def test_status_puts_injuries_and_dv_first_and_equipment_last() -> None:
     line = system.status(f.state, f.state.get(o))
     assert line == "■□|■□|□ DV+4 · T3 ML7 · Revolver 6/6, Revolver 2 6/6, lead 3"
     assert "Hexed" not in line  # the core shows conditions itself
+    fresh = pc(f, "Fresh", weapons="Hunting knife")
+    assert system.status(f.state, f.state.get(fresh)) == "□□|□□|□ · ACC10 BODY10 CTRL10 · lead 3"
 
 
 def test_detail_has_everything_once_and_no_conditions_section() -> None:
