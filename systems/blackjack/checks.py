@@ -6,7 +6,8 @@ condition with a DV value (a Hex's +2). It never goes below 0. Every part shows
 in the log with its label.
 
 Rulings made here (beyond RULINGS.md), each named in a test:
-- Rolling over a stat at 19 does not mark it (it cannot rise further).
+- Rolling over a stat at 19 does not mark it (it cannot rise further)
+  (``test_stat_max_19_does_not_mark``).
 - A social save (negotiation, keeping face) whose DV before the floor at 0 is
   negative passes with no roll: "If it goes negative, the check passes
   automatically" (``test_a_negotiation_whose_dv_goes_negative_passes_with_no_roll``).

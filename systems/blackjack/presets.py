@@ -4,14 +4,16 @@ Any sheet names a catalogued weapon or working by name ("2 Revolvers", "Hex 1").
 
 Rulings made here (beyond RULINGS.md), each named in a test:
 - Default injury levels by weapon: firearms and bows moderate, everything else
-  (melee, thrown, natural attacks, blowgun darts) lesser; specials as the book says.
+  (melee, thrown, natural attacks, blowgun darts) lesser; specials as the book says
+  (``test_pc_shoots_at_dv_threat_plus_own_injuries_firearm_moderate``, ``test_melee_is_body_and_lesser``).
 - Damage tags decide resistance, weakness, immunity and DV modifiers: firearms
-  are "firearm mundane bullet piercing".
+  are "firearm mundane bullet piercing" (``test_resisted_lesser_is_ignored_and_moderate_drops``).
 - The book's melee axes and knives (hand axe, hatchet, hunting knife, knife) can
-  be thrown ("Some can be thrown, like axes and knives"); the other melee weapons cannot.
+  be thrown ("Some can be thrown, like axes and knives"); the other melee weapons
+  cannot (``test_other_melee_weapons_are_not_thrown_and_a_close_axe_is_melee``).
 - A working's level is the lead to ingest; the book gives none for its NPC
   workings, so Hex, Healing hands and Hag eye are 1 and Naming 3 (editable).
-  Hex and Naming last "until the paper is destroyed".
+  Hex and Naming last "until the paper is destroyed" (``test_presets_load_with_their_stat_lines``).
 """
 
 from __future__ import annotations

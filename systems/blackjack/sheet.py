@@ -7,11 +7,14 @@ log and ``make_data`` into frozen records (:mod:`.records`).
 Rulings made here (beyond RULINGS.md), each named in a test:
 - A tag phrase matches when all its words are among the attack's tags (plural
   "s" ignored), so Ironscales' "mundane bullet" and the Skeleton's "piercing"
-  both resist a revolver shot.
-- NPC lead defaults to 0; the firearm-carrying presets carry 3.
+  both resist a revolver shot (``test_ironscales_adds_dv_against_mundane_bullets_only``).
+- NPC lead defaults to 0; the firearm-carrying presets carry 3
+  (``test_presets_load_with_their_stat_lines``).
 - A checked sheet carries ``rev`` (the sheet revision, now 2); a combatant added
   from an older fight file has none (revision 1), which tells the plug-in the
-  file was written before morale prompts were logged by ``react``.
+  file was written before morale prompts were logged by ``react``
+  (``test_an_old_fight_file_replays_to_the_same_state``). Weapons and workings
+  saved before throwing and papers were known learn them from the catalogue.
 """
 
 from __future__ import annotations

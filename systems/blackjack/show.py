@@ -1,8 +1,10 @@
 """What the GM and the players see of a blackjack combatant.
 
 - :func:`standing`: the one word never to miss: dead (a Fatal injury), fled,
-  surrendered (broken by morale), down (a Severe injury: "need help or will
-  die"; still in the fight);
+  surrendered (broken by morale), gone (removed), down (a Severe injury: "need
+  help or will die"). Ruling: the book does not stop a Severe-injured combatant
+  from acting, so down is not out of the fight; the GM rules what it can still
+  do (``test_standing_word_for_each_out_state``);
 - :func:`status`: one narrow line: the injury track and the DV it adds (when any) first,
   then the stats (NPC Threat and Morale), short flags, equipment last;
 - :func:`detail`: everything, once (the core pane adds the name and conditions);

@@ -16,7 +16,8 @@ Rulings made here (beyond RULINGS.md), each named in a test:
   working with no target heals the caster; a note working just happens
   (``test_a_hex_without_a_target_is_refused_not_cast_on_the_caster``).
 - What a paper working (Hex, Naming) lays on its target is bound to the paper:
-  the log says so, and only "The paper is destroyed" removes it.
+  the log says so, and only "The paper is destroyed" removes it
+  (``test_treatment_cannot_clear_namings_agony_destroying_the_paper_does``).
 """
 
 from __future__ import annotations

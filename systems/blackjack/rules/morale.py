@@ -13,6 +13,10 @@ Rulings made here (beyond RULINGS.md), each named in a test:
   started; NPCs already out when it started (removed during setup, dead, fled)
   are no casualties and do not count in their side's number
   (``test_a_removal_during_setup_is_no_casualty``).
+- A Severe injury leaves an NPC down ("need help or will die") but still in
+  the fight: it is no casualty and not out of its side's number until it dies,
+  breaks (flees, surrenders) or is removed
+  (``test_a_severe_npc_is_no_casualty_until_it_dies``).
 - Whatever meets a trigger (an attack, quick damage, a GM adjust, a removal, a
   working) opens the prompt in the same action, logged; a trigger prompts once;
   a trigger met while that side's check is open waits for the next action after

@@ -290,7 +290,13 @@ def test_presets_load_with_their_stat_lines() -> None:
         for name in ("Outlaw", "Pinkerton", "Preacher", "Bear", "Fire Dragon", "Hexpaper Witch", "Skeleton")
     }
     o = data(f, ids["Outlaw"])
-    assert (o.threat, o.morale, o.slots) == (3, 7, (2, 2, 1))
+    assert (o.threat, o.morale, o.slots, o.lead) == (3, 7, (2, 2, 1), 3)
+    assert data(f, add(f, "Drifter", "npc")).lead == 0
+    assert [(w.name, w.level, w.paper) for w in data(f, ids["Hexpaper Witch"]).workings] == [
+        ("Hex", 1, True),
+        ("Naming", 3, True),
+        ("Hag eye", 1, False),
+    ]
     assert [w.name for w in o.weapons] == ["Machete", "Revolver", "Revolver 2"]
     dragon = data(f, ids["Fire Dragon"])
     assert (dragon.threat, dragon.morale, dragon.slots) == (10, 12, (2, 2, 2, 1))

@@ -10,6 +10,7 @@ from systems.blackjack.commands import (
     CastWorking,
     DestroyPaper,
     IngestLead,
+    Injure,
     MakeSave,
     Rest,
     Treat,
@@ -220,3 +221,16 @@ def test_a_removal_during_setup_is_no_casualty() -> None:
     assert raised.text.startswith("Gang: first casualty; half its number") and raised.combatant == o2
     with pytest.raises(Refused, match="resolve first"):
         f.do(NextTurn())
+
+
+def test_a_severe_npc_is_no_casualty_until_it_dies() -> None:
+    """Ruling (rules/morale.py): Severe ("need help or will die") leaves the NPC down but fighting: no casualty
+    yet; its death is the side's first casualty."""
+    f = new_fight()
+    a = npc(f, "Outlaw A", "outlaw", group="Gang")
+    npc(f, "Outlaw B", "outlaw", group="Gang")
+    f.do(StartFight())
+    ev = f.do(Injure(target=a, level="severe"))
+    assert system.standing(f.state, f.state.get(a)).word == "down" and not of_type(ev, PromptRaised)
+    ev = f.do(Injure(target=a, level="severe"))
+    assert data(f, a).dead and "first casualty" in of_type(ev, PromptRaised)[0].prompt.text
