@@ -8,7 +8,7 @@ from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
 
-from .records import PaperBond
+from .records import PaperBond, data
 
 SUCCESS = "success"
 OVER = "over"  # rolled over the stat: fails, and a PC marks the stat
@@ -233,7 +233,7 @@ class MoraleChecked(Event):
         else:
             verb = "breaks" if len(self.broken) == 1 else "break"
             res = ", ".join(state.name(i) for i in self.broken) + f" {verb} ({self.outcome})"
-        mls = ", ".join(f"{state.name(i)} ML {state.get(i).data.morale}" for i in self.checked)
+        mls = ", ".join(f"{state.name(i)} ML {data(state.get(i)).morale}" for i in self.checked)
         return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
 
 
