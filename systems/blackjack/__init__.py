@@ -132,7 +132,7 @@ class BlackjackSystem(BaseSystem):
             "Anyone can attack with Fists (lesser). Hand axes, hatchets and knives can be thrown at nearby range\n"
             "(ACC); the thrown weapon lies on the floor until the GM gives it back.\n"
             "Injuries: Lesser 2, Moderate 2, Severe 1 (monsters may have Grievous); a full level pushes up; Fatal kills.\n"
-            "Severe: down, needs help or will die. Quick damage is an injury level; quick healing treats one injury.\n"
+            "Severe: dying, needs help or will die. Quick damage is an injury level; quick healing treats one injury.\n"
             "Lead: each shot spends one; reload = 1 lead and an action. Workings: ingest N lead (an action), cast\n"
             "(an action), Nd6: each 6 is powderburn (lesser) or a catastrophe. Once a day safely; again costs a\n"
             "lesser powderburn first. A Hex or a Naming lasts until its paper is destroyed.\n"

@@ -1,9 +1,9 @@
 """What the GM and the players see of a blackjack combatant.
 
 - :func:`standing`: the one word never to miss: dead (a Fatal injury), fled,
-  surrendered (broken by morale), gone (removed), down (a Severe injury: "need
+  surrendered (broken by morale), gone (removed), dying (a Severe injury: "need
   help or will die"). Ruling: the book does not stop a Severe-injured combatant
-  from acting, so down is not out of the fight; the GM rules what it can still
+  from acting, so dying is not out of the fight; the GM rules what it can still
   do (``test_standing_word_for_each_out_state``);
 - :func:`status`: one narrow line: the injury track and the DV it adds (when any) first,
   then the stats (NPC Threat and Morale), short flags, equipment last;
@@ -36,7 +36,7 @@ def standing(state: FightState, c: Combatant) -> Standing:
     if d.out:
         return Standing(word=OUT_WORDS.get(d.out, d.out), out=True)
     if d.down:
-        return Standing(word="down", out=False)
+        return Standing(word="dying", out=False)  # Severe: "needs help or will die"; it can still act
     return FIT
 
 

@@ -72,7 +72,7 @@ def test_a_second_casting_that_drops_the_caster_casts_nothing() -> None:
     ev = f.do(CastWorking(actor=m, working="Hex", target=o))
     assert [type(e) for e in ev] == [InjuryMarked, WorkingStopped]
     assert ev[0].steps[-1] == "severe" and not data(f, m).dead
-    assert system.standing(f.state, f.state.get(m)).word == "down"
+    assert system.standing(f.state, f.state.get(m)).word == "dying"
     assert data(f, m).ingested == 1 and data(f, m).lead == 2
     assert not of_type(ev, SaveRolled) and f.state.get(o).condition("Hexed") is None
 
@@ -231,6 +231,6 @@ def test_a_severe_npc_is_no_casualty_until_it_dies() -> None:
     npc(f, "Outlaw B", "outlaw", group="Gang")
     f.do(StartFight())
     ev = f.do(Injure(target=a, level="severe"))
-    assert system.standing(f.state, f.state.get(a)).word == "down" and not of_type(ev, PromptRaised)
+    assert system.standing(f.state, f.state.get(a)).word == "dying" and not of_type(ev, PromptRaised)
     ev = f.do(Injure(target=a, level="severe"))
     assert data(f, a).dead and "first casualty" in of_type(ev, PromptRaised)[0].prompt.text

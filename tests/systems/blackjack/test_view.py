@@ -29,7 +29,7 @@ def test_standing_word_for_each_out_state() -> None:
     f.do(Adjust(id=ids["surrendered"], field="out", value="surrendered"))
     f.do(RemoveCombatant(id=ids["gone"]))
     assert _standing(f, ids["fit"]) == Standing()
-    assert _standing(f, ids["down"]) == Standing(word="down", out=False)
+    assert _standing(f, ids["down"]) == Standing(word="dying", out=False)
     for word in ("dead", "fled", "surrendered", "gone"):
         assert _standing(f, ids[word]) == Standing(word=word, out=True)
     assert system.takes_turns(f.state, f.state.get(ids["down"]))
