@@ -99,9 +99,13 @@ def test_a_killing_blow_revised_by_the_defender_leaves_him_comatose():
     script(f, F(2), F(0))  # +4 vs +0: critical, 4 + 1 = 5-level: dead
     f.do(Attack(actor="c1", target="c2"))
     assert data(f, "c2").dead
+    before = f.state
     ev = f.do(InvokeAfter(actor="c2", aspect="Brawler"))  # +4 vs +1: hit by 3, 4-level
     assert (ev[0].outcome, ev[0].damage_level) == ("hit", 4)
-    assert ev[1].box == 4 and not data(f, "c2").dead and data(f, "c2").unconscious
+    assert [type(e) for e in ev] == [Z.RollRevised, Z.HarmTakenBack, Z.WoundMarked]
+    assert (ev[1].dead, ev[1].wounds) == (False, ()) and ev[0].follow == 2 and ev[0].takes_back
+    assert ev[1].describe(before) == "Bob: the death from the earlier reading taken back"
+    assert ev[2].box == 4 and not data(f, "c2").dead and data(f, "c2").unconscious
     assert "now hits Bob by 3: 4-level damage" in ev[0].describe(f.steps[-1].before)
 
 

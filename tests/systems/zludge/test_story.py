@@ -18,6 +18,7 @@ from systems.zludge.commands import (
     RollSkill,
     TakeAction,
 )
+from systems.zludge.model import Box
 from tests.systems.zludge.helpers import F
 from tracker.commands import AddCombatant, EndFight, NextTurn, StartFight, parse_modifiers
 from tracker.dice import ScriptedRoller
@@ -154,6 +155,7 @@ def _all_events():
             plot_point=True,
         ),
         Z.WoundMarked(target="c2", wound=1, box=2, full=(1,), source="sword"),
+        Z.HarmTakenBack(target="c2", wounds=(Box(level=1, wound=1, treated=True),), dead=False, clipped=True),
         Z.RollRevised(
             who="c2",
             side="defense",
