@@ -198,3 +198,40 @@ def test_invoke_form_and_help():
     assert cmd == InvokeAfter(actor="c1", aspect="Star Ranger", aspect_use="reroll")
     assert spec.make({"actor": "c1", "plot_points": "1"}) == InvokeAfter(actor="c1", plot_points=1)
     assert "invoke (i" in system.help()
+
+
+def test_the_revision_logs_what_it_takes_back_and_evolve_only_applies_it():
+    """#14: decide logs the harm taken back (HarmTakenBack); the RollRevised event alone takes nothing back."""
+    f = duel(SWORD, BOB)
+    script(f, F(1), F(1))  # +2 vs +1: hit, Very Hurt
+    f.do(Attack(actor="c1", target="c2"))
+    before = f.state
+    ev = f.do(InvokeAfter(actor="c2", plot_points=1))  # now a clip
+    assert [type(e) for e in ev] == [Z.RollRevised, Z.HarmTakenBack, Z.WoundMarked]
+    assert ev[1].describe(before) == "Bob: a Very Hurt box from the earlier reading taken back"
+    only = system.evolve(before, ev[0])
+    assert [(b.level, b.wound) for b in only.get("c2").data.wounds] == [(2, 2)]  # the wound is still there
+    assert only.get("c2").data.plot_points == 0  # the plot point is spent
+    # a revision as files before the second round wrote it (no HarmTakenBack) takes the harm back itself
+    old = system.evolve(before, Z.RollRevised(**{**_fields(ev[0]), "takes_back": False, "follow": 1}))
+    assert old.get("c2").data.wounds == () and old.get("c2").data.plot_points == 0
+
+
+def _fields(ev):
+    import attrs
+
+    return {a.name: getattr(ev, a.name) for a in attrs.fields(type(ev))}
+
+
+def test_a_reroll_that_fails_first_aid_takes_the_treatment_back():
+    """A reroll can make things worse: the first aid that succeeded fails after all; the treatment is undone."""
+    f = duel({**SWORD, "skills": "Medical 1"}, BOB)
+    f.do(MarkWound(target="c2", level=1))
+    script(f, F(1), F(-2))  # Medical +0: +1 success; the reroll: -2 failure
+    f.do(FirstAid(actor="c1", target="c2"))
+    assert data(f, "c2").wound_penalty == 0
+    before = f.state
+    ev = f.do(InvokeAfter(actor="c1", aspect="Star Ranger", aspect_use="reroll"))
+    assert [type(e) for e in ev] == [Z.RollRevised, Z.HarmTakenBack]
+    assert ev[1].describe(before) == "Bob: the first aid from the earlier reading taken back"
+    assert data(f, "c2").wound_penalty == -1 and not any(b.treated for b in data(f, "c2").wounds)
