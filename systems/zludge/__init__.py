@@ -35,7 +35,7 @@ for the code, the tests and the help):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -166,6 +166,10 @@ class ZludgeSystem(BaseSystem):
 
     def harm_params(self, heal: bool) -> tuple[Param, ...]:
         return commands.harm_params(heal)
+
+    def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+        """Harm raises no prompt in Zludge (see ``rules.harm``); a combatant removed leaves its prompt closed."""
+        return rules.react(before, events, after)
 
     # -- showing -------------------------------------------------------------
     def standing(self, state: FightState, combatant: Combatant) -> Standing:

@@ -238,9 +238,8 @@ def _set_last(state: FightState, last: LastRoll | None) -> FightState:
 def evolve(state: FightState, event: Event) -> FightState:
     """Apply an event; keep the roll just made open to an aspect or plot point until a later action."""
     new = apply(state, event)
-    if isinstance(event, RollRevised):
-        last = fight_data(state).last_roll
-        assert last is not None  # checked by _revised
+    last = fight_data(state).last_roll
+    if isinstance(event, RollRevised) and last is not None:  # (apply refused a revision with no roll)
         return _set_last(new, LastRoll(event=revised_event(last.event, event), before=last.before, tail=event.follow))
     if isinstance(event, (AttackResolved, SkillRolled)):
         ids = tuple(dict.fromkeys(i for i in (event.actor, event.target) if i))

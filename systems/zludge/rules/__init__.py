@@ -14,7 +14,7 @@ from typing import Any
 
 from tracker.commands import Damage, Heal
 from tracker.dice import Roller
-from tracker.events import Event
+from tracker.events import CombatantRemoved, Event, PromptResolved
 from tracker.kit import Rules
 from tracker.model import FightState
 from tracker.plugin import System
@@ -61,3 +61,19 @@ def decide(system: System, state: FightState, command: Any, dice: Roller) -> lis
 
 def initiative(state: FightState, ids: Sequence[str], dice: Roller) -> list[Event]:
     return list(initiative_events(state, ids, dice))
+
+
+def react(before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+    """Follow-ups of any decision: a combatant removed from the fight has its open prompt closed.
+
+    Harm itself calls for nothing more in Zludge (no death save, no morale): an
+    attack, quick damage and a GM adjust leave the same state, and a prompt of a
+    combatant who dies stays for the GM to settle (it may be revised away).
+    """
+    out: list[Event] = []
+    for ev in events:
+        if isinstance(ev, CombatantRemoved):
+            for p in after.prompts:
+                if p.combatant == ev.id:
+                    out.append(PromptResolved(prompt_id=p.id, note=f"{after.name(ev.id)} left the fight"))
+    return out

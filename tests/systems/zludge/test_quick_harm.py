@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from systems.zludge import events as Z
 from systems.zludge import system
 from systems.zludge.commands import LEVEL_CHOICES, Attack, MarkWound
+from systems.zludge.events import BoxCleared, FatigueMarked, WoundMarked
 from tests.systems.zludge.helpers import F, add, data, duel, script
 from tracker.commands import BOOL, CHOICE, Adjust, Damage, EndFight, Heal, NextTurn
 from tracker.errors import Refused
@@ -23,7 +23,7 @@ def test_quick_damage_checks_a_box_at_its_level_like_an_attack():
     """Damage amount = a damage level: one WoundMarked per target, through the track as an attack's damage."""
     f = duel(SWORD, BOB)
     ev = f.do(Damage(targets=("c2",), amount="2 Very Hurt", note="falling crate"))
-    assert [type(e) for e in ev] == [Z.WoundMarked]
+    assert [type(e) for e in ev] == [WoundMarked]
     assert (ev[0].wound, ev[0].box, ev[0].full, ev[0].source) == (2, 2, (), "falling crate")
     assert data(f, "c2").wound_penalty == -2
 
@@ -47,7 +47,7 @@ def test_quick_damage_crosses_each_threshold_as_an_attack_does(marks, level, wor
     q = quick.do(Damage(targets=("c2",), amount=str(level)))[-1]
     script(hit, F(0), F(0))  # +1 vs 0 (or less): a hit by 1 to 3, weapon level - armor 0
     a = hit.do(Attack(actor="c1", target="c2"))[-1]
-    assert isinstance(q, Z.WoundMarked) and isinstance(a, Z.WoundMarked)
+    assert isinstance(q, WoundMarked) and isinstance(a, WoundMarked)
     assert (q.wound, q.box, q.full) == (a.wound, a.box, a.full)
     assert standing(quick, "c2") == standing(hit, "c2")
     assert (standing(quick, "c2").word, standing(quick, "c2").out) == (word, out)
@@ -79,7 +79,7 @@ def test_temporary_quick_damage_is_physical_fatigue():
     """Ruling (rules/harm): fatigue is the book's "nonlethal physical damage": temporary marks it, P."""
     f = duel(SWORD, BOB)
     ev = f.do(Damage(targets=("c2",), amount="1", temporary=True, note="punched breathless"))
-    assert isinstance(ev[0], Z.FatigueMarked) and (ev[0].level, ev[0].box, ev[0].physical) == (1, 1, True)
+    assert isinstance(ev[0], FatigueMarked) and (ev[0].level, ev[0].box, ev[0].physical) == (1, 1, True)
     assert data(f, "c2").wounds == () and data(f, "c2").fatigue_penalty == -1
 
 
@@ -116,7 +116,7 @@ def test_quick_heal_after_the_fight_clears_one_box_of_the_level_on_each_target()
     f.do(EndFight())
     state = f.state
     ev = f.do(Heal(targets=("c1", "c2"), amount="1 Hurt", note="a week's rest"))
-    assert [(type(e), e.target, e.level) for e in ev] == [(Z.BoxCleared, "c1", 1), (Z.BoxCleared, "c2", 1)]
+    assert [(type(e), e.target, e.level) for e in ev] == [(BoxCleared, "c1", 1), (BoxCleared, "c2", 1)]
     assert data(f, "c1").wounds == () and [b.level for b in data(f, "c2").wounds] == [0]
     f.undo()
     assert f.state == state
@@ -184,3 +184,21 @@ def test_forms_keep_their_names_keys_and_fields():
     assert attack.make({"actor": "c1", "target": "c2"}) == Attack(actor="c1", target="c2")
     wound = next(s for s in system.commands() if s.name == "mark_wound")
     assert wound.make({"target": "c2", "level": "3"}) == MarkWound(target="c2", level=3)
+
+
+def test_a_removed_combatant_leaves_no_prompt_behind():
+    """react: the reopen prompt of a combatant removed from the fight is closed in the same action."""
+    from systems.zludge.commands import FirstAid, RollSkill
+    from tracker.commands import RemoveCombatant
+    from tracker.events import PromptResolved
+
+    f = duel({**SWORD, "skills": "Medical 3"}, BOB)
+    f.do(MarkWound(target="c2", level=1))
+    script(f, F(0), F(-1))
+    f.do(FirstAid(actor="c1", target="c2"))
+    f.do(RollSkill(actor="c2", skill="Athletics", as_action=False))  # fails: do the wounds reopen?
+    assert [p.id for p in f.state.prompts] == ["reopen:c2"]
+    ev = f.do(RemoveCombatant(id="c2", reason="fled"))
+    assert isinstance(ev[-1], PromptResolved) and ev[-1].note == "Bob left the fight"
+    assert f.state.prompts == ()
+    f.do(NextTurn())

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from systems.zludge import events as Z
 from systems.zludge import system
 from systems.zludge.commands import AmbushInitiative, Attack, MarkFatigue, MarkWound, RollSkill
+from systems.zludge.events import TieRerolled
 from tests.systems.zludge.helpers import F, add, data, duel, new_fight, script
 from tracker.commands import AddCombatant, Adjust, Modifier, RollInitiative, SetInitiative
 from tracker.errors import Refused
@@ -129,7 +129,7 @@ def test_a_tie_reroll_keeps_the_penalties_of_the_first_roll():
     add(f, "Cy", kind="npc", skills="Reflexes 1")
     script(f, F(0), F(2), F(0))  # Cy 0: tied with Bob; Bob rerolls 2 - 1 = 1, Cy 0
     ev = f.do(RollInitiative(ids=("c2",)))
-    (tie,) = [e for e in ev if isinstance(e, Z.TieRerolled)]
+    (tie,) = [e for e in ev if isinstance(e, TieRerolled)]
     assert tie.ids == ("c1", "c2") and tie.modifiers == (-1, 0) and tie.totals() == (1, 0)
     assert f.state.order == ("c1", "c2")
 
@@ -146,7 +146,7 @@ def test_a_tie_reroll_keeps_the_ambush_modifier():
     add(f, "Late", kind="npc", skills="Reflexes 2")  # Reflexes +1
     script(f, F(1), F(0), F(1))  # Late 2 ties Vic's 2; Vic rerolls 0 + 1, Late 1 + 1
     ev = f.do(RollInitiative(ids=("c3",)))
-    (tie,) = [e for e in ev if isinstance(e, Z.TieRerolled)]
+    (tie,) = [e for e in ev if isinstance(e, TieRerolled)]
     assert tie.ids == ("c1", "c3") and tie.modifiers == (1, 1) and tie.totals() == (1, 2)
     assert f.state.order == ("c3", "c1", "c2")
 
@@ -160,7 +160,7 @@ def test_a_gm_set_initiative_rerolls_a_tie_with_todays_modifier():
     add(f, "Cy", kind="npc")  # Reflexes -1
     script(f, F(2), F(0), F(0))  # Cy 1: tie; Bob 0 + 1, Cy 0 - 1
     ev = f.do(RollInitiative(ids=("c2",)))
-    (tie,) = [e for e in ev if isinstance(e, Z.TieRerolled)]
+    (tie,) = [e for e in ev if isinstance(e, TieRerolled)]
     assert tie.modifiers == (1, -1)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from systems.zludge import events as Z
 from systems.zludge.commands import (
     Attack,
     ClearBox,
@@ -15,6 +14,7 @@ from systems.zludge.commands import (
     RollSkill,
     TakeAction,
 )
+from systems.zludge.events import WoundsTreated
 from tests.systems.zludge.helpers import F, add, data, duel, new_fight, script
 from tracker.commands import Adjust, DismissPrompt, Modifier, NextTurn
 from tracker.errors import Refused
@@ -207,7 +207,7 @@ def test_first_aid_lowers_each_wound_one_level_without_clearing_boxes():
     assert data(f, "c2").prone
     script(f, F(-1))  # -1 + Medical +1 = 0: success
     ev = f.do(FirstAid(actor="c1", target="c2"))
-    assert ev[0].success and isinstance(ev[1], Z.WoundsTreated)
+    assert ev[0].success and isinstance(ev[1], WoundsTreated)
     d = data(f, "c2")
     assert boxes(f) == [(1, 1), (3, 3)]
     assert d.wound_penalty == -2 and not d.prone
@@ -221,7 +221,7 @@ def test_first_aid_uses_the_medical_first_aid_specialization():
     f.do(MarkWound(target="c2", level=1))
     script(f, F(-2))  # -2 + 2 = 0: success (plain Medical would fail at -2)
     ev = f.do(FirstAid(actor="c1", target="c2"))
-    assert ev[0].total == 0 and ev[0].success and isinstance(ev[1], Z.WoundsTreated)
+    assert ev[0].total == 0 and ev[0].success and isinstance(ev[1], WoundsTreated)
     assert "(Medical (First Aid) 4dF [-,-,0,0] = -2, Medical (First Aid) +2 → +0 Fair): success" in ev[0].describe(
         f.state
     )
