@@ -50,17 +50,8 @@ from tracker.plugin import BaseSystem, Preset, Standing, Tally
 
 from . import commands, events, rules, views
 from .evolve import evolve as evolve_state
-from .model import (
-    FATIGUE_STATES,
-    INCAPACITATED,
-    WOUND_STATES,
-    ZludgeData,
-    ZludgeFight,
-    capacity,
-    data,
-    fight_data,
-    overfull,
-)
+from .fight import ZludgeFight, fight_data
+from .model import FATIGUE_STATES, INCAPACITATED, WOUND_STATES, ZludgeData, capacity, data, overfull
 from .presets import presets as _presets
 from .sheet import (
     TEXT_FIELDS,

@@ -40,7 +40,8 @@ from .events import (
     WoundsReopened,
     WoundsTreated,
 )
-from .model import Box, LastRoll, ZludgeData, data, fight_data, taken_back
+from .fight import LastRoll, fight_data
+from .model import Box, ZludgeData, data, taken_back
 
 apply = Evolver("zludge.")
 

@@ -1,20 +1,15 @@
-"""Zludge records: the ladder, a combatant's data, the wound and fatigue tracks, the fight's own data.
+"""Zludge records: the ladder, a combatant's data, the wound and fatigue tracks.
 
-:func:`data` and :func:`fight_data` are the typed accessors of the core's
-``Combatant.data`` and ``FightState.data`` (``Any`` in the core).
+:func:`data` is the typed accessor of the core's ``Combatant.data`` (``Any``
+in the core); the fight's own data is in :mod:`systems.zludge.fight`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import attrs
 
 from tracker.commands import Modifier
-from tracker.model import Combatant, FightState
-
-if TYPE_CHECKING:
-    from .events import AttackResolved, SkillRolled
+from tracker.model import Combatant
 
 LADDER = {
     4: "Superb",
@@ -266,47 +261,10 @@ def _marks(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> list[str]:
     return out
 
 
-@attrs.frozen(kw_only=True)
-class LastRoll:
-    """The roll just made, still open to an aspect or plot point spent after it.
-
-    ``event`` is the roll as it now stands (revisions applied); ``before`` the
-    combatants it touched as they were before it (so a revision can take back
-    the harm the earlier reading did); ``tail`` the events of its action still
-    to come (its wound, treatment, prompt): the roll is open once they are in.
-    """
-
-    event: AttackResolved | SkillRolled
-    before: tuple[Combatant, ...]
-    tail: int = 0
-
-    @property
-    def open(self) -> bool:
-        return self.tail == 0
-
-
-@attrs.frozen(kw_only=True)
-class ZludgeFight:
-    ambushers: tuple[str, ...] = ()
-    last_roll: LastRoll | None = None
-
-
 def data(c: Combatant) -> ZludgeData:
     """The combatant's Zludge record."""
     d: ZludgeData = c.data
     return d
-
-
-def fight_data(state: FightState) -> ZludgeFight:
-    """The fight's Zludge record (ambushers, the roll just made)."""
-    fd: Any = state.data
-    return fd if isinstance(fd, ZludgeFight) else ZludgeFight()
-
-
-def open_roll(state: FightState) -> LastRoll | None:
-    """The roll just made, if an aspect or plot point may still be spent on it."""
-    last = fight_data(state).last_roll
-    return last if last is not None and last.open else None
 
 
 def taken_back(was: Combatant, now: Combatant, roll_actor: str) -> tuple[tuple[Box, ...], bool, bool]:

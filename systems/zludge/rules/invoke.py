@@ -29,7 +29,8 @@ from tracker.model import Combatant
 from ..checks import Boosts, check_boosts, fudge
 from ..commands import InvokeAfter
 from ..events import AttackResolved, HarmTakenBack, RollRevised, SkillRolled, WoundsTreated
-from ..model import LastRoll, data, open_roll, taken_back
+from ..fight import LastRoll, open_roll
+from ..model import data, taken_back
 from .actions import REOPEN, reopen_due, reopen_prompt, untreated
 from .attacks import damage_of, outcome_of, wound_source
 from .harm import wound_event
