@@ -32,7 +32,7 @@ from systems.bnb.tables import (
 from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
 from tracker.dice import DiceRequest, Roll, Roller
 from tracker.errors import Refused
-from tracker.model import PC
+from tracker.model import PC, Combatant
 
 OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
 STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
@@ -67,6 +67,7 @@ class LastSave:
     against: str
     st: int
     parts: tuple[Modifier, ...] = ()
+    damage: int = 0  # a scattergun's save for half: the full damage taken (a success halves it)
 
 
 @attrs.frozen(kw_only=True)
@@ -181,6 +182,14 @@ class BnbData:
         raise AttributeError(name)
 
 
+def data(c: Combatant) -> BnbData:
+    """A combatant's Blood & Bullets record, typed (``Combatant.data`` is ``Any`` in the core)."""
+    d = c.data
+    if not isinstance(d, BnbData):
+        raise TypeError(f"{c.name} has no Blood & Bullets record")
+    return d
+
+
 ATTR_FIELDS = tuple(a.lower() for a in ATTRIBUTES)
 
 
@@ -220,7 +229,14 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
         Param(name="weapons", label="Weapons", default="", required=False, help="'belt pistol:6, knife'"),
         Param(name="favoured", label="+1 weapon", default="", required=False, help="a weapon used at +1 (Pistol +1)"),
         Param(name="init_mod", kind=INT, label="Initiative modifier", default=0),
-        Param(name="dex", kind=INT, label="DEX (ties)", default=10, help="for initiative ties; 10 if not listed"),
+        Param(
+            name="dex",
+            kind=INT,
+            label="DEX (initiative ties, DEX saves)",
+            default=10,
+            help="breaks initiative ties and counts in DEX saves, never in attacks (an NPC attacks at its HD); "
+            "10 if not listed",
+        ),
         Param(name="important", kind=BOOL, label="Important (rolls own initiative)", default=False),
         Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)", default=False),
         Param(name="rowdy", kind=BOOL, label="Rowdy (fists d6)", default=False),
@@ -328,6 +344,26 @@ def check_sheet(kind: str, sheet: Mapping[str, Any], dice: Roller) -> tuple[dict
     return _check_npc(sheet, dice)
 
 
+def hp_roll(n: int, faces: tuple[int, ...], hp: int, *, con: int = 0, plus: int = 0, sides: int = 6) -> Roll:
+    """The HP roll as the log shows it: every modifier in the expression, so the faces add up.
+
+    ``3d6+3 (CON +1 a die) [3,6,1] = 13``; a die raised to its least 1 HP, or
+    NPC HP raised to 1, is named too.
+    """
+    mod = hp - sum(faces)
+    notes: list[str] = []
+    if con:
+        notes.append(f"CON {con:+d} a die")
+    if con < 0 and any(f + con < 1 for f in faces):
+        notes.append("at least 1 a die")
+    if plus:
+        notes.append(f"HD {plus:+d}")
+    if not con and sum(faces) + plus < hp:
+        notes.append("at least 1 HP")
+    expr = f"{n}d{sides}" + (f"{mod:+d}" if mod else "") + (f" ({', '.join(notes)})" if notes else "")
+    return Roll(expr, "HP", faces, faces, (), mod, hp)
+
+
 def _check_class(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], tuple[Roll, ...]]:
     cls = Param(name="cls", kind=CHOICE, choices=CLASSES, label="Class").parse(sheet.get("cls"))
     level = _int(sheet, "level", 1)
@@ -354,8 +390,7 @@ def _check_class(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any]
         con = modifier(scores["con"])
         faces = dice.faces(DiceRequest(hd.dice, 1, 6, "HP"))
         hp = sum(max(1, f + con) for f in faces) + hd.plus
-        label = f"HP: CON {con:+d} per die, at least 1 per die" + (f", {hd.plus:+d}" if hd.plus else "")
-        rolls = (Roll(f"{hd.dice}d6", label, faces, faces, (), hp - sum(faces), hp),)
+        rolls = (hp_roll(hd.dice, faces, hp, con=con, plus=hd.plus),)
     out = {
         "cls": cls,
         "level": level,
@@ -390,12 +425,10 @@ def _check_npc(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], 
     if hp == 0:
         if hd.half:
             faces = dice.faces(DiceRequest(1, 1, 3, "HP (½ HD)"))
-            expr, plus = "1d3", 0
         else:
             faces = dice.faces(DiceRequest(hd.dice, 1, 6, "HP"))
-            expr, plus = f"{hd.dice}d6{hd.plus:+d}" if hd.plus else f"{hd.dice}d6", hd.plus
-        hp = max(1, sum(faces) + plus)
-        rolls = (Roll(expr, "HP (at least 1)", faces, faces, (), hp - sum(faces), hp),)
+        hp = max(1, sum(faces) + hd.plus)
+        rolls = (hp_roll(1 if hd.half else hd.dice, faces, hp, plus=hd.plus, sides=3 if hd.half else 6),)
     out = {
         "dc": dc,
         "hd": str(hd),

@@ -15,8 +15,11 @@ from systems.bnb.events import (
     EVENT_TYPES,
     AttackRolled,
     DeathSaveRolled,
+    DeathSaveWaived,
     Dropped,
     HeldFire,
+    HpHealed,
+    HpLost,
     LoyaltyChecked,
     LuckyStreakUsed,
     Reloaded,
@@ -195,6 +198,11 @@ def _samples() -> list:
                        total=6, result="-1 on next loyalty check", next_mod=-1),
         WoundsBound(id="c2", roll=Roll("1d3", "b", (2,), (2,), (), 0, 2), healed=2),
         TemporaryHealed(id="c2", hours=2, healed=2, woke=True),
+        LuckyStreakUsed(id="c2", against="scattergun (half damage)", roll=r, parts=mods[:1], total=13, st=12,
+                        success=True, left=0, restored=4, revived=True),
+        HpLost(id="c2", roll=Roll("2d6+1", "q", (3, 4), (3, 4), (), 1, 8), amount=8, temporary=True, note="fall"),
+        HpHealed(id="c2", roll=Roll("3+4", "h", (), (), (), 7, 7), temporary=2, lethal=5, revived=True, note="doc"),
+        DeathSaveWaived(id="c2"),
     ]  # fmt: skip
 
 
