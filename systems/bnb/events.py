@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import attrs
 
+from systems.bnb.sheet import data
 from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
@@ -98,7 +99,7 @@ class ShotsFired(Event):
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.actor)
-        g = c.data.carried(self.gun)
+        g = data(c).carried(self.gun)
         left = (g.shots - self.count) if g else 0
         return f"{c.name} fires {self.count} shot(s) from the {self.gun} ({left} left)"
 

@@ -207,10 +207,10 @@ def test_gunfighters_are_important_and_roll_alone_even_as_a_group():
     assert data(f, g1).important and not data(f, o1).important
 
 
-def test_npcs_act_on_their_own_turn_but_pcs_may_step_in_any_time():
+def test_npcs_act_on_their_own_turn_but_pcs_may_act_later_in_the_round():
     """Ruling: NPCs may not withhold their action, so an NPC's attack out of its turn is refused
-    (those tied with the current combatant act at the same time); a PC may act at any later
-    moment of the round, interrupting, as the book allows."""
+    (those tied with the current combatant act at the same time); a PC whose turn has come may act
+    at any later moment of the round, interrupting, as the book allows."""
     f, dice = new_fight()
     dusty = add_pc(f, "Dusty", weapons="belt pistol:6")
     (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=30)
