@@ -8,14 +8,18 @@ Rulings on GM adjustments and on what the GM and the players see (the book is si
   damage never goes below 0. Setting HP (or temporary damage) to 0 or below
   runs the same fall as a blow: dying and a death save (a minor NPC dies),
   or knocked out when temporary damage rose; setting HP does not count as HP
-  lost in this fight (binding wounds). (test_gm_adjust_hp_to_zero_or_below_*)
+  lost in this fight (binding wounds). Setting the status by hand raises no
+  prompt: it is the GM's word. (test_gm_adjust_hp_to_zero_or_below_*,
+  test_gm_adjust_within_the_living_or_of_the_status_raises_nothing)
 - "acted" clears (no) or marks (yes) the round's action: the attacks, Gun-play
   or reload already made this round, so the GM can allow a second weapon.
 - Lucky Streaks used are adjustable for Gamblers only, up to the day's
   allowance; "minor" for NPCs only. (test_gm_adjust_fields_fit_the_combatant_and_log_the_old_shots)
 - Standing: dead; dying (at or below 0 HP, the death save still to roll);
   unconscious (survived the death save, needs medical help); knocked out
-  (temporary damage); all four are out of the fight. (test_standing_*)
+  (temporary damage); all four are out of the fight, except one dropped by a
+  simultaneous actor whose turn this round is still ahead (its blow still
+  lands). (test_standing_*)
 - The players see an NPC as unhurt, hurt, badly hurt (at or below half its
   HP), down (at or below 0 HP, or dying, unconscious or knocked out) or dead;
   never a number. (test_public_*)
@@ -159,7 +163,7 @@ class BnbSystem(BaseSystem):
         return SPECS
 
     def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
-        return rules.rules.decide(self, state, command, dice)
+        return rules.decide(self, state, command, dice)
 
     def evolve(self, state: FightState, event: Event) -> FightState:
         return evolve(state, event)
@@ -191,8 +195,13 @@ class BnbSystem(BaseSystem):
     def standing(self, state: FightState, combatant: Combatant) -> Standing:
         if combatant.removed or not isinstance(combatant.data, BnbData):
             return super().standing(state, combatant)
-        word = _STANDING.get(data(combatant).status, "")
-        return Standing(word=word, out=True) if word else FIT
+        status = data(combatant).status
+        if status == OK:
+            return FIT
+        # out of the fight, unless a simultaneous actor dropped it and its turn this round is still ahead
+        return Standing(
+            word=_STANDING.get(status, status), out=status == DEAD or not self.takes_turns(state, combatant)
+        )
 
     def status(self, state: FightState, c: Combatant) -> str:
         d = data(c)

@@ -360,6 +360,8 @@ def hp_roll(n: int, faces: tuple[int, ...], hp: int, *, con: int = 0, plus: int 
         notes.append(f"HD {plus:+d}")
     if not con and sum(faces) + plus < hp:
         notes.append("at least 1 HP")
+    if notes == [f"HD {plus:+d}"]:
+        notes = []  # the expression's own modifier says it all: 3d6+6
     expr = f"{n}d{sides}" + (f"{mod:+d}" if mod else "") + (f" ({', '.join(notes)})" if notes else "")
     return Roll(expr, "HP", faces, faces, (), mod, hp)
 

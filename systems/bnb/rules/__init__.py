@@ -8,6 +8,8 @@ checks they share.  Each module's docstring keeps its rulings with their tests.
 
 from __future__ import annotations
 
+from typing import Any
+
 from systems.bnb.commands import (
     Attack,
     BindWounds,
@@ -23,7 +25,11 @@ from systems.bnb.commands import (
 )
 from systems.bnb.rules import attacks, harm, saves
 from tracker.commands import Damage, Heal
+from tracker.dice import Roller
+from tracker.events import Event
 from tracker.kit import Rules
+from tracker.model import FightState
+from tracker.plugin import System
 
 rules = Rules()
 rules.on(Attack)(attacks.attack)
@@ -42,4 +48,10 @@ rules.on(Heal)(harm.quick_heal)
 
 react = harm.react
 
-__all__ = ["react", "rules"]
+
+def decide(system: System, state: FightState, command: Any, dice: Roller) -> list[Event]:
+    """The events of a Blood & Bullets command or core Damage/Heal, or Refused with the reason."""
+    return rules.decide(system, state, command, dice)
+
+
+__all__ = ["decide", "react", "rules"]

@@ -56,7 +56,7 @@ from tracker.commands import Damage, Heal
 from tracker.dice import Roller, roll
 from tracker.errors import Refused
 from tracker.events import CombatantRemoved, Event, PromptRaised, PromptResolved
-from tracker.kit import Draft, amount, need, open_prompt, prompt
+from tracker.kit import Draft, amount, need, open_prompt, prompt, resolve
 from tracker.model import Combatant, FightState, Prompt
 
 DEATH = "death_save"  # prompt kinds
@@ -126,12 +126,7 @@ def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
         revived = td.status != OK and td.hp + temp + lethal > 0 and temp + lethal > 0
         d.add(HpHealed(id=t.id, roll=r, temporary=temp, lethal=lethal, revived=revived, note=cmd.note))
         if revived:
-            d.add(resolve_prompt(d.state, DEATH, t.id, "healed above 0 HP: no death save"))
-
-
-def resolve_prompt(state: FightState, kind: str, cid: str, note: str) -> PromptResolved | None:
-    p = open_prompt(state, kind, cid)
-    return None if p is None else PromptResolved(prompt_id=p.id, note=note)
+            d.add(resolve(d.state, DEATH, t.id, "healed above 0 HP: no death save"))
 
 
 # ---------------------------------------------------------------------------

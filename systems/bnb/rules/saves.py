@@ -24,19 +24,19 @@ from __future__ import annotations
 from systems.bnb.checks import half_damage, roll_save, save_parts
 from systems.bnb.commands import DeathSave, LoyaltyCheck, LuckyStreak, SavingThrow
 from systems.bnb.events import DeathSaveRolled, LoyaltyChecked, LuckyStreakUsed, SaveRolled
-from systems.bnb.rules.harm import DEATH, LUCKY, resolve_prompt
+from systems.bnb.rules.harm import DEATH, LUCKY
 from systems.bnb.sheet import DEAD, DYING, data
 from systems.bnb.tables import GAMBLER, SAVES, loyalty_result, lucky_streaks, modifier
 from tracker.commands import Modifier
 from tracker.dice import Roller, roll
 from tracker.errors import Refused
-from tracker.kit import Draft, need
+from tracker.kit import Draft, need, resolve
 from tracker.model import PC
 
 
 def _accept_lucky(d: Draft, cid: str) -> None:
     """A new save while a Lucky Streak offer is open accepts the earlier failure (Ruling)."""
-    d.add(resolve_prompt(d.state, LUCKY, cid, "failure accepted: a new save was rolled"))
+    d.add(resolve(d.state, LUCKY, cid, "failure accepted: a new save was rolled"))
 
 
 def death_save(d: Draft, cmd: DeathSave, dice: Roller) -> None:
@@ -51,7 +51,7 @@ def death_save(d: Draft, cmd: DeathSave, dice: Roller) -> None:
     s = roll_save(c, tuple(parts), dice, f"{c.name} saves vs death")
     _accept_lucky(d, c.id)
     d.add(DeathSaveRolled(id=c.id, roll=s.roll, parts=s.parts, total=s.total, st=s.st, success=s.success))
-    d.add(resolve_prompt(d.state, DEATH, c.id, "alive, unconscious" if s.success else "dead"))
+    d.add(resolve(d.state, DEATH, c.id, "alive, unconscious" if s.success else "dead"))
 
 
 def saving_throw(d: Draft, cmd: SavingThrow, dice: Roller) -> None:
@@ -80,7 +80,7 @@ def lucky_streak(d: Draft, cmd: LuckyStreak, dice: Roller) -> None:
             f"and {c.name} has used {cd.lucky_used}"
         )
     last = cd.last_save
-    offer = resolve_prompt(d.state, LUCKY, c.id, "re-rolled")
+    offer = resolve(d.state, LUCKY, c.id, "re-rolled")
     if last is None or offer is None:
         raise Refused(f"{c.name} has no failed saving throw to re-roll")
     s = roll_save(c, last.parts, dice, f"{c.name} Lucky Streak", st=last.st)
@@ -102,7 +102,7 @@ def lucky_streak(d: Draft, cmd: LuckyStreak, dice: Roller) -> None:
         offer,
     )
     if revived:
-        d.add(resolve_prompt(d.state, DEATH, c.id, "the save for half keeps him above 0 HP"))
+        d.add(resolve(d.state, DEATH, c.id, "the save for half keeps him above 0 HP"))
 
 
 def loyalty(d: Draft, cmd: LoyaltyCheck, dice: Roller) -> None:

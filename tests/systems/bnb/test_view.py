@@ -92,7 +92,7 @@ def test_the_hp_roll_shows_the_con_bonus_per_die():
     "sheet, faces, shown",
     [
         ({"cls": "Gambler", "level": 4, "con": 3}, (2, 5), "2d6-3 (CON -3 a die, at least 1 a die, HD +1)"),
-        ({"cls": "Trailblazer", "level": 1}, (4,), "1d6+1 (HD +1)"),
+        ({"cls": "Trailblazer", "level": 1}, (4,), "1d6+1 [4] = 5"),
         ({"cls": "Shootist", "level": 1}, (4,), "1d6 [4] = 4"),
     ],
 )
@@ -109,7 +109,7 @@ def test_an_npc_hp_roll_shows_its_plus_and_its_least_1():
     f.do(AddCombatant(name="", preset="cougar"))  # 3+1 HD
     f.do(AddCombatant(name="", preset="dandy"))  # 1-1 HD rolling 1: at least 1 HP
     cougar, dandy = (e.event.describe(f.state) for e in f.entries[-2:])
-    assert "3d6+1 (HD +1) [3,4,1] = 9" in cougar
+    assert "3d6+1 [3,4,1] = 9" in cougar
     assert "1d6 (HD -1, at least 1 HP) [1] = 1" in dandy
     _roll_adds_up(cougar)
     _roll_adds_up(dandy)
@@ -139,3 +139,25 @@ def test_public_knocked_out_and_unconscious_are_down():
     assert system.public(f.state, f.state.get(lefty)) == "down"
     f.do(Adjust(id=lefty, field="status", value="unconscious"))
     assert system.public(f.state, f.state.get(lefty)) == "down"
+
+
+def test_standing_of_one_dropped_by_a_simultaneous_actor_is_not_out_until_its_turn_passes():
+    """Ties still tied act simultaneously: the one dropped still takes this round's turn, so it is not out yet."""
+    from systems.bnb.commands import Attack
+    from tracker import NextTurn
+
+    from .helpers import start
+
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", hp=4, weapons="belt pistol")
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=4)
+    start(f, {dusty: 12, lefty: 12})
+    dice.add(15, 5)  # 5 + Sure Shot 1 = 6: Lefty at -2
+    f.do(Attack(actor=dusty, target=lefty))
+    assert _standing(f, lefty) == Standing(word="dying", out=False)
+    dice.add(20)  # 20 - 2 ≥ 18
+    f.do(DeathSave(actor=lefty))
+    assert _standing(f, lefty) == Standing(word="unconscious", out=False)
+    f.do(NextTurn())
+    f.do(NextTurn())
+    assert f.state.round == 2 and _standing(f, lefty) == Standing(word="unconscious", out=True)
