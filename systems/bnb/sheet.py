@@ -7,7 +7,12 @@ Rulings made here (the book is silent):
   and scattergun 2, belt pistol 6); the sheet can load fewer.
 - A PC sheet without a class is a Shootist's; an NPC sheet with a class is
   built from the class tables (a levelled "renowned gunslinger").
-- NPC HP are at least 1.
+- NPC HP are at least 1. (test_npc_hp_at_least_one)
+- NPCs without a listed DEX count as DEX 10 (initiative ties, DEX saves).
+  (test_gunfighter_outranks_outlaw_on_a_tie_by_hit_dice)
+- The HP roll shows every modifier in its expression: the CON modifier a die,
+  the HD's plus, a die raised to its least 1, NPC HP raised to 1.
+  (test_the_hp_roll_names_every_modifier, test_an_npc_hp_roll_shows_its_plus_and_its_least_1)
 """
 
 from __future__ import annotations

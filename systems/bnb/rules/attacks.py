@@ -9,18 +9,25 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
 - A hit always deals at least 1 damage; sneak attack doubles the whole total.
   (test_a_hit_deals_at_least_1, test_gambler_sneak_attack_doubles_damage_in_the_surprise_round)
 - d3 damage dice (fists, "Hoof, d3") never explode; a natural 20 makes them 3.
-- Thrown weapons are missile attacks: DEX to hit, no STR on damage.
+  (test_d3_damage_never_explodes_and_a_natural_20_makes_it_3)
+- Thrown weapons are missile attacks: DEX to hit, no STR on damage. (test_a_thrown_knife_is_a_missile_attack)
 - Reloading takes the round's action: no attack after it, no reload after an attack.
+  (test_rate_of_fire_half_fires_every_other_round_and_reload_takes_the_action)
 - Gun-play takes the Shootist's round: not after another attack that round.
   A Gun-play or critter attack at a foe who dropped earlier in the same action
-  is not made (no shot spent).
+  is not made (no shot spent). (test_gunplay_takes_the_round,
+  test_gunplay_holds_fire_at_a_foe_already_down_and_spends_no_shot)
 - A scattergun blast makes an attack roll and a damage roll per target; beyond
   30 ft each target struck saves (d20 + DEX ≥ its Saving Throw) for half
   damage, at least 1. A Gambler who fails it may re-roll it with Lucky Streak.
+  (test_scattergun_blast_one_shot_attacks_every_target, test_scattergun_beyond_30_ft_targets_save_for_half,
+  test_lucky_streak_rerolls_a_failed_scattergun_save_for_half_damage)
 - Sneak attack is automatic for a Gambler in a surprise round he acts in,
   and the GM can tick "by surprise" otherwise; "knife" is the knife, not the Bowie.
+  (test_gambler_sneak_attack_doubles_damage_in_the_surprise_round,
+  test_sneak_attack_only_for_gamblers_with_knife_derringer_or_pocket_pistol)
 - A critter's "level" for exploding damage is its HD; ½ HD counts as 0 HD
-  for to-hit (+0) and Saving Throw (19).
+  for to-hit (+0) and Saving Throw (19). (test_a_critters_level_for_explosions_is_its_hd)
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
 - A combatant removed from the fight leaves no open prompt behind.
   (test_removing_a_dying_combatant_settles_its_death_save)
 - Binding wounds is once per combatant per fight, after the fight has ended.
+  (test_binding_wounds_after_the_fight_1d3_only_hp_lost_in_this_fight)
 - Temporary damage heals 1 HP per level (HD) an hour, as lethal damage heals
   per day; a knocked-out combatant comes to when HP rise above 0.
   (test_temporary_damage_heals_per_hour_and_the_knocked_out_come_to)

@@ -15,6 +15,7 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   open, accepts the failure and forfeits that re-roll.
   (test_dismissing_the_lucky_prompt_forfeits_the_reroll, test_a_new_save_accepts_an_open_lucky_streak_offer)
 - The death save's HP penalty counts temporary damage too.
+  (test_the_death_saves_hp_penalty_counts_temporary_damage)
 - A death save rolled without an open prompt (the GM set "dying" by hand)
   resolves nothing else. (test_a_death_save_without_an_open_prompt_resolves_nothing)
 """

@@ -441,3 +441,17 @@ def test_a_pc_without_a_class_is_a_shootist_by_default():
     f, _ = new_fight()
     f.do(AddCombatant(name="Kid", kind="pc", sheet={"hp": 5}))
     assert data(f, "c1").cls == "Shootist"
+
+
+def test_the_death_saves_hp_penalty_counts_temporary_damage():
+    """Ruling: the death save's −1 per HP below 0 counts temporary damage too: 2 temporary then 3 lethal
+    on 3 HP leaves −2 HP, so the death save takes −2."""
+    from tracker import Damage
+
+    f, _ = new_fight(18)
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=3)
+    f.do(Damage(targets=(lefty,), amount="2", temporary=True))
+    f.do(Damage(targets=(lefty,), amount="3"))
+    assert (data(f, lefty).temp, data(f, lefty).damage, data(f, lefty).status) == (2, 3, "dying")
+    ev, _resolved = f.do(DeathSave(actor=lefty))
+    assert {m.label: m.value for m in ev.parts} == {"CON": 0, "HP below 0": -2} and ev.total == 16
