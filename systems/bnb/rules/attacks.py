@@ -51,8 +51,8 @@ from systems.bnb.rules.common import (
     weapon_use,
 )
 from systems.bnb.rules.harm import blow
-from systems.bnb.sheet import Carried, data
-from systems.bnb.tables import GAMBLER, SHOOTIST
+from systems.bnb.sheet import data
+from systems.bnb.tables import GAMBLER, SHOOTIST, Carried
 from tracker.commands import Modifier
 from tracker.dice import DiceExpr, DiceRequest, Roller, roll
 from tracker.errors import Refused

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import attrs
 
-from systems.bnb.sheet import OK, BnbData, Carried, Natural, data
-from systems.bnb.tables import MELEE, SHOOTIST, TRAILBLAZER, WEAPON_BY_ID, Weapon, find_weapon
+from systems.bnb.sheet import OK, BnbData, data
+from systems.bnb.tables import MELEE, SHOOTIST, TRAILBLAZER, WEAPON_BY_ID, Carried, Natural, Weapon, find_weapon
 from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.kit import need
