@@ -2,6 +2,13 @@
 
 A sheet is kept as the GM types it (``"Melee (Heavy) 2, Resolve 1"``); ``new_combatant``
 checks it and writes it back in a canonical form, and ``make_data`` reads it (pure).
+
+Rulings kept here, each with its test:
+- Dual Wield names its skill, ``Dual Wield (Melee (Light))``: "each time this talent is taken it
+  applies to a different skill", so a bare "Dual Wield" or the same skill twice is refused with the
+  reason (test_dual_wield_names_one_skill_each_time_it_is_taken); two items stack only on a skill a
+  taking names (test_dual_wield_lets_two_items_modify_one_skill).
+- Extra Wound can be taken once (test_sheet_is_checked_and_written_back_in_canonical_form).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import attrs
 
 from tracker.commands import BOOL, CHOICE, INT, STR, Param
 from tracker.errors import Refused
+from tracker.model import Combatant
 
 STATS = ("str", "agi", "dex", "tou", "int", "wil", "cha", "per")
 STAT_NAMES = {
@@ -234,7 +242,8 @@ class Data:
     distracted: int = 0
     graceful_used: bool = False
     extra_turn: bool = False
-    aim: int = 0
+    aim: int = 0  # the aim bonus as aimed (PER, at least +1)
+    aim_sniper: bool = False  # Sniper: doubled on a shooting, archery or throwing check
     init_tiebreak: tuple[int, ...] = ()
     last_failed: Failed | None = None
 
@@ -256,8 +265,15 @@ class Data:
     def item_bonus(self, skill: str) -> tuple[Item, ...]:
         """The item(s) that modify ``skill``: the best one, or the best two with Dual Wield for it."""
         fits = sorted((i for i in self.items if i.skill.lower() == skill.lower()), key=lambda i: -i.bonus)
-        n = 2 if skill in self.talent_args(DUAL_WIELD) or (DUAL_WIELD in self.talents) else 1
+        dual = {arg.lower() for arg in self.talent_args(DUAL_WIELD)}
+        n = 2 if skill.lower() in dual else 1
         return tuple(fits[:n])
+
+    def favors_against(self, foe: Combatant) -> bool:
+        """Favored Enemy: is ``foe`` of a race (or group) this combatant has the talent for?"""
+        races = {x.lower() for x in self.talent_args(FAVORED_ENEMY)} - {""}
+        theirs = {(data(foe).race or "").lower(), (foe.group or "").lower()} - {""}
+        return bool(races & theirs)
 
     @property
     def armor_defense(self) -> int:
@@ -361,6 +377,7 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
     talents = parse_talents(str(sheet.get("talents") or ""))
     if sum(1 for t in talents if t == EXTRA_WOUND) > 1:
         raise Refused("Extra Wound can only be taken once")
+    check_dual_wield(talents)
     out["talents"] = ", ".join(talents)
     out["items"] = items_text(parse_items(str(sheet.get("items") or "")))
     armor = str(sheet.get("armor") or "none").lower()
@@ -372,6 +389,23 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
         if key not in out and key not in fields:
             raise Refused(f"a 2d6 sheet has no field '{key}'")
     return out
+
+
+def check_dual_wield(talents: tuple[str, ...]) -> None:
+    """Each taking of Dual Wield names one skill, a different one each time."""
+    named: list[str] = []
+    for t in talents:
+        name, arg = split_talent(t)
+        if name != DUAL_WIELD:
+            continue
+        if not arg:
+            raise Refused(
+                "Dual Wield names the skill its two items modify, like 'Dual Wield (Melee (Light))': "
+                "each time this talent is taken it applies to a different skill"
+            )
+        if arg.lower() in named:
+            raise Refused(f"Dual Wield ({arg}) is taken twice: each time it is taken it applies to a different skill")
+        named.append(arg.lower())
 
 
 def max_wounds(tou: int, talents: tuple[str, ...]) -> int:
@@ -395,3 +429,11 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> Data:
         wounds=most,
         cinematics=int(sheet.get("cinematics", 0)),
     )
+
+
+def data(c: Combatant) -> Data:
+    """The 2d6 record of a combatant (``Combatant.data`` is untyped in the core)."""
+    d = c.data
+    if not isinstance(d, Data):
+        raise TypeError(f"{c.name} has no 2d6 Gamma record")
+    return d
