@@ -189,7 +189,7 @@ class TwoD6System(BaseSystem):
         d = data(c)
         if state.current != c.id and not d.extra_turn:
             return ""
-        return f"left: {d.quick} quick, {d.half} half"
+        return f"{d.quick} quick, {d.half} half"
 
     def _flags(self, state: FightState, c: Combatant) -> list[str]:
         d = data(c)
@@ -217,7 +217,11 @@ class TwoD6System(BaseSystem):
         return flags
 
     def status(self, state: FightState, c: Combatant) -> str:
-        """Wounds first, then the actions left (current combatant), flags, cinematics last."""
+        """Wounds first, then the actions left (current combatant), flags, cinematics last.
+
+        The list's status column is about 29 characters wide at 80x24: "Wounds 3/3 · 2 quick, 2 half"
+        fits; what follows may be cut, and the detail pane says it all.
+        """
         d = data(c)
         bits = [f"Wounds {d.wounds}/{d.max_wounds}", self._actions_left(state, c), *self._flags(state, c)]
         if d.cinematics:
@@ -232,7 +236,7 @@ class TwoD6System(BaseSystem):
         flags = self._flags(state, c)
         lines = [
             head,
-            f"Actions {left}" + (" (or one full-round)" if d.half == 2 else "") if left else "",
+            f"Actions left: {left}" + (" (or one full-round)" if d.half == 2 else "") if left else "",
             "Now: " + ", ".join(flags) if flags else "",
             " ".join(f"{k.upper()} {d.stat(k):+d}" for k in STATS),
             "Skills: " + (", ".join(f"{n} {r}" for n, r in d.skills) or "none"),

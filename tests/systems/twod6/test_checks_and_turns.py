@@ -283,5 +283,6 @@ def test_graceful_moves_once_a_turn_without_spending_an_action():
 def test_status_shows_what_the_current_combatant_has_left():
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     f.do(Act(actor="c1", action="move 20 ft"))
-    assert "left: 2 quick, 1 half" in system.status(f.state, f.state.get("c1"))
-    assert "left" not in system.status(f.state, f.state.get("c2"))
+    assert system.status(f.state, f.state.get("c1")) == "Wounds 3/3 · 2 quick, 1 half"
+    assert "Actions left: 2 quick, 1 half" in system.detail(f.state, f.state.get("c1"))
+    assert "quick" not in system.status(f.state, f.state.get("c2"))
