@@ -33,17 +33,8 @@ from systems.twod6.commands import SPECS
 from systems.twod6.events import EVENT_TYPES, AttackRolled, EffectApplied, InitiativeTieRolled, ResolveRolled, Wounded
 from systems.twod6.evolve import evolve
 from systems.twod6.presets import PRESETS
-from systems.twod6.sheet import (
-    STAT_MAX,
-    STAT_MIN,
-    STATS,
-    Data,
-    check_sheet,
-    data,
-    make_data,
-    parse_limbs,
-    sheet_fields,
-)
+from systems.twod6.record import Data, data, make_data
+from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_limbs, sheet_fields
 from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
@@ -187,7 +178,7 @@ class TwoD6System(BaseSystem):
 
     def _actions_left(self, state: FightState, c: Combatant) -> str:
         d = data(c)
-        if state.current != c.id and not d.extra_turn:
+        if d.down or (state.current != c.id and not d.extra_turn):
             return ""
         return f"{d.quick} quick, {d.half} half"
 

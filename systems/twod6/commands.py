@@ -4,13 +4,17 @@ Forms start where the GM expects them: an attack on its attacker (the current co
 target (the GM's selected combatant); a resolve check, a Vicious Parry or Spell Turning is a GM
 action on the selected combatant (``actor=None``, ``subject="actor"``), since it is rolled on
 someone else's turn.
+
+Ruling (ours): the attack form starts on the attacker's best-ranked attack skill
+(test_an_archer_attacks_with_archery_and_a_swordsman_with_the_sword).
 """
 
 from __future__ import annotations
 
 import attrs
 
-from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING, data
+from systems.twod6.record import data
+from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING
 from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
 from tracker.model import FightState

@@ -23,7 +23,8 @@ from systems.twod6.events import (
     SkillChecked,
     Wounded,
 )
-from systems.twod6.sheet import SNIPER, Data, Failed, Limb, data
+from systems.twod6.record import Data, Failed, data
+from systems.twod6.sheet import SNIPER, Limb
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
 from tracker.model import FightState

@@ -18,6 +18,7 @@ from __future__ import annotations
 from systems.twod6.checks import beats, roll_check
 from systems.twod6.commands import ACTIONS, Act, Aim, BreakGrapple, SkillCheck, Sneak
 from systems.twod6.events import NO_COST, ActionTaken, Aimed, EffectApplied, OpposedRolled, SkillChecked
+from systems.twod6.record import data
 from systems.twod6.rules.common import (
     SNIPER_SKILLS,
     acting,
@@ -31,7 +32,7 @@ from systems.twod6.rules.common import (
     skill_parts,
     spend_cinematic,
 )
-from systems.twod6.sheet import GRACEFUL, NOTICE, SKILLS, STEALTH, UNARMED, canonical, data
+from systems.twod6.sheet import GRACEFUL, NOTICE, SKILLS, STEALTH, UNARMED, canonical
 from tracker.commands import Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused

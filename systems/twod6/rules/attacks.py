@@ -49,6 +49,7 @@ from systems.twod6.commands import (
     Riposte,
 )
 from systems.twod6.events import NO_COST, AttackRolled, EffectApplied
+from systems.twod6.record import data
 from systems.twod6.rules.common import (
     CASTING,
     RANGED,
@@ -81,7 +82,6 @@ from systems.twod6.sheet import (
     SPELL_TURNING,
     UNARMED,
     VICIOUS_PARRY,
-    data,
 )
 from tracker.commands import Modifier
 from tracker.dice import Roller

@@ -21,8 +21,8 @@ from __future__ import annotations
 from systems.twod6.checks import beats, roll_check
 from systems.twod6.commands import CINEMATIC_USES, SpendCinematic
 from systems.twod6.events import NO_COST, CinematicSpent, EffectApplied, OpposedRolled, ResolveRolled, SkillChecked
+from systems.twod6.record import data
 from systems.twod6.rules.attacks import resolve_attack
-from systems.twod6.sheet import data
 from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.kit import Draft, need

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from systems.twod6.commands import BLAST_SKILL, ENTANGLE_SKILL, REPEL_SKILL
 from systems.twod6.events import CinematicSpent
+from systems.twod6.record import data
 from systems.twod6.sheet import (
     ARCHERY,
     ATHLETICS,
@@ -34,7 +35,6 @@ from systems.twod6.sheet import (
     STEALTH,
     THROWING,
     UNARMED,
-    data,
 )
 from tracker.commands import Modifier
 from tracker.errors import Refused

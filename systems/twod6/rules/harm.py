@@ -39,8 +39,9 @@ from collections.abc import Sequence
 from systems.twod6.checks import roll_check
 from systems.twod6.commands import Resolve
 from systems.twod6.events import EffectApplied, Healed, ResolveRolled, Wounded
+from systems.twod6.record import data
 from systems.twod6.rules.common import UNCONSCIOUS_PENALTY, spend_cinematic
-from systems.twod6.sheet import RESOLVE, data
+from systems.twod6.sheet import RESOLVE
 from tracker.commands import Damage, Heal, Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused

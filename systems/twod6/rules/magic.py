@@ -9,6 +9,7 @@ from __future__ import annotations
 from systems.twod6.checks import beats, roll_check
 from systems.twod6.commands import Negate
 from systems.twod6.events import OpposedRolled
+from systems.twod6.record import data
 from systems.twod6.rules.common import (
     acting,
     afford,
@@ -18,7 +19,7 @@ from systems.twod6.rules.common import (
     skill_parts,
     spend_cinematic,
 )
-from systems.twod6.sheet import CAST, NEGATE, data
+from systems.twod6.sheet import CAST, NEGATE
 from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.kit import Draft, need

@@ -121,6 +121,13 @@ def test_snake_eyes_on_defense_lose_the_defense():
     assert ev.hit and data(f, "c2").wounds == 2
 
 
+def test_both_snake_eyes_go_to_the_defender():
+    """Ruling (ours): both sides' snake eyes: the defender wins, as in a tie."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    (ev,) = of(attack(f, roller, (1, 1, 1, 1), "c1", "c2"), AttackRolled)
+    assert ev.attack.fumble and ev.defense.fumble and not ev.hit and data(f, "c2").wounds == 3
+
+
 def test_initiative_has_no_criticals():
     """Ruling: criticals apply to attack, defense and resolve, not to initiative."""
     check = roll_check(ScriptedRoller([6, 6]), "init", crits=False)

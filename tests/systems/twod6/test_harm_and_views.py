@@ -210,6 +210,8 @@ def test_status_flags_come_after_the_actions_and_cinematics_last():
     assert "Actions left: 2 quick, 2 half (or one full-round)" in detail and "Now: prone, aim +1" in detail
     f.do(NextTurn())
     assert system.status(f.state, f.state.get("c1")) == "Wounds 3/3 · prone · aim +1 (×2 Sniper) · cin 2"
+    f.do(Adjust(id="c2", field="unconscious", value=True))  # the current combatant, out: no actions shown
+    assert f.state.current == "c2" and system.status(f.state, f.state.get("c2")) == "Wounds 3/3"
 
 
 def test_the_summary_counts_who_falls():

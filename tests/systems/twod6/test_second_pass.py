@@ -5,7 +5,7 @@ from __future__ import annotations
 from systems.twod6 import system
 from systems.twod6.commands import Aim, Attack, ChooseDouble, Resolve, SkillCheck, Sneak
 from systems.twod6.events import AttackRolled, EffectApplied, ResolveRolled, Wounded
-from systems.twod6.sheet import make_data
+from systems.twod6.record import make_data
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, prompts, refused, set_wounds, setup, sheet
 from tracker.commands import AddCombatant, DismissPrompt, Modifier, NextTurn
 from tracker.dice import ScriptedRoller
@@ -118,7 +118,7 @@ def test_at_0_wounds_unconscious_first_so_the_death_check_takes_the_minus_3():
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(wil=1, skills="Resolve 1")))
     set_wounds(f, "c2", 1)
     attack(f, roller, (4, 4, 3, 4), "c1", "c2")  # 12 vs 7: a hit
-    assert data(f, "c2").unconscious and prompts(f) == [("death", "c2")]
+    assert data(f, "c2").unconscious and [p.params["stakes"] for p in f.state.prompts] == ["death"]
     roller.add(4, 4)  # 8 + 1 + 1 - 3 = 7: passes, just
     (rolled, _) = f.do(Resolve(actor="c2", stakes="death"))
     assert Modifier(label="unconscious", value=-3) in rolled.check.parts
