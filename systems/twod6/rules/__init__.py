@@ -1,9 +1,9 @@
 """decide: 2d6 Gamma commands checked against the rules, rolled, turned into events; react: what follows.
 
 One decider per command, by family: ``attacks`` (attack, the doubled result, Vicious Parry and
-Spell Turning), ``harm`` (wounds, resolve checks, quick damage and healing, and ``react``),
-``actions`` (aim, move and the like, Stealth, skill checks, breaking a grapple), ``magic`` (Negate),
-``cinematics``.  Each module's docstring keeps its rulings, each with its test.
+Spell Turning) with ``defense`` (the defender's roll), ``harm`` (wounds, resolve checks, quick damage
+and healing, and ``react``), ``actions`` (aim, move and the like, Stealth, skill checks, breaking a
+grapple), ``magic`` (Negate), ``cinematics``; ``common`` holds what they share.  Each module's docstring keeps its rulings, each with its test.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """Attacks: attack against defense, the declared result, doubling and tripling, Vicious Parry, Spell Turning.
 
 Rulings (RULINGS.md, second pass) and our own, each with its test:
-- Favored Enemy: "They receive a +1 on all combat rolls against this race" — attack and defense alike
-  (test_favored_enemy_adds_1_on_attack_and_on_defense); not on a roll of armor alone (stealth,
-  surprise, shooting without magic), which adds nothing but armor
-  (test_favored_enemy_is_not_added_to_an_armor_only_roll).  The race is the foe's sheet race, or its
-  group's name.
-- Stealth's armor-only defense covers "melee, archery, shooting, throwing, intimidate, or diplomacy",
-  not spells: a Blast or Entangle after a successful Stealth check meets the full defense, gains no
-  Sneak Attack bonus and does not use up the Stealth
-  (test_stealth_gives_armor_only_against_weapons_not_spells).  Otherwise the advantage lasts until the
+- Favored Enemy gives +1 on the attack as on the defense (see ``defense``); the race is the foe's sheet
+  race, or its group's name (test_favored_enemy_adds_1_on_attack_and_on_defense).
+- A spell after a successful Stealth check gains no Sneak Attack bonus and does not use up the Stealth
+  (test_stealth_gives_armor_only_against_weapons_not_spells); otherwise the advantage lasts until the
   sneaker's next attack on that target.
 - On a doubled or tripled hit the declared result lands at once; only the extra choice waits for
   the GM (test_a_doubled_hit_lands_the_declared_result_at_once).  The extra choice is a second
@@ -19,12 +14,10 @@ Rulings (RULINGS.md, second pass) and our own, each with its test:
   "no": an aim at another target), or by a check that takes its bonus (a Blast, an Athletics check);
   a melee attack in between neither takes nor spends it
   (test_a_melee_attack_between_aim_and_shot_does_not_spend_the_aim).
-- A disabled limb's penalty counts on the combatant's attack and defense checks unless the GM unticks
-  "Disabled limbs count" for that roll; several limbs add up
-  (test_a_disabled_limb_penalises_the_defense_too).
-- Casting can always be opposed by Cast (a counterspell needs no Repel Attack); a Cast defense
-  against weapons needs Repel Attack.  Blast is a casting and an attack: half-round with Fast Caster
-  or Multiattack.  A Mass Spell rolls one Cast against each target's defense
+- A disabled limb's penalty counts on the attack unless the GM unticks "Disabled limbs count"; several
+  limbs add up (test_doubled_a_limb_comes_with_one_wound).
+- Blast is a casting and an attack: half-round with Fast Caster or Multiattack
+  (test_fast_caster_makes_a_blast_half_round).  A Mass Spell rolls one Cast against each target's defense
   (test_mass_spell_rolls_one_cast_against_each_target); Entangle holds one foe, as a grapple does
   (test_a_mass_spell_cannot_entangle_several_foes).
 """
@@ -37,7 +30,6 @@ import attrs
 
 from systems.twod6.checks import CheckRoll, beats, ratio, roll_check
 from systems.twod6.commands import (
-    ARMOR_ONLY,
     ATTACK_SKILLS,
     BLAST_SKILL,
     ENTANGLE_SKILL,
@@ -54,7 +46,6 @@ from systems.twod6.rules.common import (
     CASTING,
     RANGED,
     SNIPER_SKILLS,
-    UNCONSCIOUS_PENALTY,
     UNDEFENDABLE,
     WEAPON_SKILLS,
     acting,
@@ -66,18 +57,14 @@ from systems.twod6.rules.common import (
     skill_parts,
     spend_cinematic,
 )
+from systems.twod6.rules.defense import caught_by_stealth, defense_parts
 from systems.twod6.rules.harm import DEATH, UNCONSCIOUS, ask_resolve, wound
 from systems.twod6.sheet import (
-    ATHLETICS,
     BLAST,
-    CAST,
     ENTANGLE,
     IMPROVISATION,
     MASS_SPELL,
     MELEE,
-    PERFORM,
-    REPEL_ATTACK,
-    RESOLVE,
     SNEAK_ATTACK,
     SPELL_TURNING,
     UNARMED,
@@ -115,71 +102,6 @@ def check_result(skill: str, result: str) -> None:
         raise Refused(f"{result} is a melee result: a {skill} attack can wound, disarm or distract")
     if result not in RESULTS:
         raise Refused(f"'{result}' is not an attack result ({', '.join(RESULTS)})")
-
-
-# ---------------------------------------------------------------------------
-# defense
-
-
-def defense_options(t: Combatant, skill: str) -> list[str]:
-    d = data(t)
-    repel = not d.negated and (d.has(REPEL_ATTACK) or (skill in CASTING and d.ranks(CAST) > 0))
-    if skill in UNDEFENDABLE:
-        return [REPEL_SKILL] if repel else [ARMOR_ONLY]
-    opts = [s for s in MELEE if d.ranks(s) > 0] + [ATHLETICS]
-    if d.ranks(PERFORM) > 0 and skill not in CASTING:
-        opts.append(PERFORM)
-    if skill in CASTING:
-        opts.append(RESOLVE)
-    if repel:
-        opts.append(REPEL_SKILL)
-    return opts
-
-
-def caught_by_stealth(a: Combatant, t: Combatant, skill: str) -> bool:
-    """Stealth leaves armor only against melee, archery, shooting and throwing, not a spell."""
-    return t.id in data(a).hidden_from and skill not in CASTING
-
-
-def defense_parts(
-    state: FightState, a: Combatant, t: Combatant, skill: str, choice: str, stat: str, limbs: bool
-) -> tuple[str, list[Modifier]]:
-    d = data(t)
-    armor = Modifier(label=f"{d.armor} armor", value=d.armor_defense)
-    if d.unconscious:
-        return "unconscious (no bonus)", [UNCONSCIOUS_PENALTY]
-    unaware_surprise = state.round == 0 and bool(state.surprise) and t.id not in state.surprise
-    if caught_by_stealth(a, t, skill) or unaware_surprise:
-        why = "surprised" if unaware_surprise and not caught_by_stealth(a, t, skill) else "caught by stealth"
-        return f"armor only ({why})", [armor]
-    if choice == "auto":
-        options = defense_options(t, skill)
-        scored = []
-        for opt in options:
-            _label, parts = defense_parts(state, a, t, skill, opt, stat, limbs)
-            scored.append((sum(p.value for p in parts), -options.index(opt), opt))
-        choice = max(scored)[2]
-    if skill in UNDEFENDABLE and choice not in (ARMOR_ONLY, REPEL_SKILL):
-        raise Refused(
-            f"{skill} cannot be defended except by magic: the defender rolls 2d6 + armor alone "
-            "(or Cast with Repel Attack)"
-        )
-    if choice == ARMOR_ONLY:
-        return ARMOR_ONLY, [armor]
-    if choice == REPEL_SKILL:
-        if d.negated:
-            raise Refused(f"{t.name}'s powers are negated until the end of its next turn")
-        if not d.has(REPEL_ATTACK) and skill not in CASTING:
-            raise Refused(f"Repel Attack is a spell talent {t.name} does not have (any caster may counter a spell)")
-    if choice == RESOLVE and skill not in CASTING:
-        raise Refused("resolve can oppose a spell, not a weapon")
-    parts = skill_parts(t, choice, stat)
-    parts.append(armor)
-    if limbs and d.limbs:
-        parts.append(Modifier(label="disabled limb", value=d.limb_penalty))
-    if d.favors_against(a):
-        parts.append(Modifier(label="favored enemy", value=1))
-    return choice, parts
 
 
 # ---------------------------------------------------------------------------
