@@ -1,9 +1,9 @@
 """The 2d6 Gamma commands (verbs) and the forms the app builds for them (``kit.spec``).
 
 Forms start where the GM expects them: an attack on its attacker (the current combatant) and its
-target (the GM's selected combatant); a resolve check, a Vicious Parry or Spell Turning is a GM
-action on the selected combatant (``actor=None``, ``subject="actor"``), since it is rolled on
-someone else's turn.
+target (the GM's selected combatant); a resolve check, a Vicious Parry or Spell Turning, and a
+cinematic (an extra turn, a reroll, ignoring death) are GM actions on the selected combatant
+(``actor=None``, ``subject="actor"``), since they come on someone else's turn.
 
 Ruling (ours): the attack form starts on the attacker's best-ranked attack skill
 (test_an_archer_attacks_with_archery_and_a_swordsman_with_the_sword).
@@ -322,6 +322,8 @@ SPECS: tuple[CommandSpec, ...] = (
         name="cinematic",
         title="Spend a cinematic",
         key="c",
+        actor=None,
+        subject="actor",
         labels={"actor": "Who"},
         fields={
             "use": Param(name="use", kind=CHOICE, choices=CINEMATIC_USES, default="extra turn", label="For"),

@@ -23,7 +23,8 @@ Rulings (RULINGS.md, second pass) and our own, each with its test:
   attack's wound (test_quick_damage_crossing_each_threshold_raises_the_attacks_prompt); 2d6 Gamma has
   no temporary harm.  A GM adjust of the wounds left to a threshold raises the same checks
   (test_gm_adjust_of_wounds_to_a_threshold_raises_the_same_check).
-- Quick healing gives back wounds, never above the maximum.  Ruling: the book keeps a character at
+- Quick healing gives back wounds, never above the maximum (the book heals in a fight only by "very
+  powerful magic or technology": the GM's quick healing stands for it).  Ruling: the book keeps a character at
   0 unconscious "until they regain at least one wound", so healing from 0 wakes them; unconsciousness
   from a failed check or a knock-out at 1 or more wounds is not ended by healing (the GM clears it)
   (test_healing_from_0_wakes_but_healing_a_knocked_out_character_does_not).  No healing of the dead,
@@ -164,27 +165,21 @@ def decide_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
 
 
 def decide_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
-    for cid in cmd.targets:
-        c = need(d.state, cid, "target")
-        x = data(c)
-        if x.dead:
+    targets = [need(d.state, cid, "target") for cid in cmd.targets]
+    for c in targets:
+        if data(c).dead:
             raise Refused(f"{c.name} is dead: no healing brings back the dead (a cinematic may ignore a failed save)")
         if due(d.state, c.id, DEATH) is not None:
             raise Refused(f"resolve first: {c.name}'s DC 7 check against death is still due")
-    healed = 0
-    for cid in cmd.targets:
-        c = d.get(need(d.state, cid, "target").id)
+    for c in targets:
         x = data(c)
         r = amount(cmd.amount, dice, f"{c.name} heal")
         if r.total < 1:
             raise Refused(f"healing is at least 1 wound, not {r.total} ({r.describe()})")
         gain = min(r.total, x.max_wounds - x.wounds)
-        if gain < 1:
-            continue
-        wakes = x.wounds == 0 and x.unconscious
-        d.add(Healed(target=c.id, wounds=gain, roll=r, wakes=wakes, note=cmd.note))
-        healed += 1
-    if not healed:
+        if gain > 0:
+            d.add(Healed(target=c.id, wounds=gain, roll=r, wakes=x.wounds == 0 and x.unconscious, note=cmd.note))
+    if not d.events:
         raise Refused("no one to heal: every target is at its full wounds")
 
 

@@ -146,6 +146,7 @@ def test_resolve_checks_and_ripostes_are_gm_actions_on_the_selected_combatant():
     specs = {s.name: s for s in system.commands()}
     assert (specs["resolve"].actor, specs["resolve"].subject) == (None, "actor")
     assert (specs["riposte"].actor, specs["riposte"].subject) == (None, "actor")
+    assert (specs["cinematic"].actor, specs["cinematic"].subject) == (None, "actor")
     assert (specs["attack"].actor, specs["attack"].subject) == ("actor", "targets")
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     f.do(Damage(targets=("c2",), amount="1"))
