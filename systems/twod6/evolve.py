@@ -284,7 +284,7 @@ def opposed(state: FightState, e: OpposedRolled) -> FightState:
 def skill_checked(state: FightState, e: SkillChecked) -> FightState:
     state = spend(state, e.actor, e.cost)
     changes: dict[str, object] = {}
-    if e.aim_used:
+    if e.aim_used and not e.keeps_aim:
         changes["aim"] = 0
     changes["last_failed"] = (
         None

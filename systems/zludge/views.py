@@ -20,6 +20,7 @@ from tracker.plugin import FIT, Standing
 
 from .model import (
     COMATOSE,
+    EXHAUSTED,
     FATIGUE_STATES,
     INCAPACITATED,
     UNCONSCIOUS,
@@ -42,6 +43,8 @@ def standing(c: Combatant) -> Standing:
         return Standing(word="unconscious", out=True)
     if d.wound_effect >= INCAPACITATED:
         return Standing(word="incapacitated")
+    if d.fatigue_state >= EXHAUSTED:
+        return Standing(word="exhausted")  # prone, most actions not possible, still in the fight
     return FIT
 
 

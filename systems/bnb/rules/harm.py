@@ -116,6 +116,9 @@ def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
     for t in targets:
         if data(t).status == DEAD:
             raise Refused(f"{t.name} is dead: no healing brings back the dead (a GM adjust of status can)")
+    if all(data(t).damage == 0 and data(t).temp == 0 for t in targets):
+        names = ", ".join(t.name for t in targets)
+        raise Refused(f"{names} {'is' if len(targets) == 1 else 'are'} already at full HP")
     for t in targets:
         r = amount(cmd.amount, dice, f"{t.name} heals")
         if r.total < 0 and not r.faces:

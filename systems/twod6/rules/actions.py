@@ -118,7 +118,18 @@ def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
         spend_cinematic(d, c, "automatic critical")
     check = roll_check(dice, f"{c.name} {skill}", tuple(parts + list(cmd.modifiers)), automatic=cmd.auto_critical)
     passed = not check.fumble and check.total >= cmd.dc
-    d.add(SkillChecked(actor=c.id, skill=skill, check=check, dc=cmd.dc, passed=passed, cost=cmd.cost, aim_used=aim))
+    d.add(
+        SkillChecked(
+            actor=c.id,
+            skill=skill,
+            check=check,
+            dc=cmd.dc,
+            passed=passed,
+            cost=cmd.cost,
+            aim_used=aim,
+            keeps_aim=bool(aim) and skill not in SNIPER_SKILLS,
+        )
+    )
 
 
 def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:

@@ -194,7 +194,7 @@ def attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     outcome = outcome_of(atk.total - dtotal)
     location = "" if cmd.called_shot == "none" else cmd.called_shot
     loc_roll: Roll | None = None
-    partial = bool(t.armor_covers) and cmd.armor_level is None
+    partial = bool(t.armor_covers) and set(LOCATIONS) - set(t.armor_covers) != set() and cmd.armor_level is None
     if not location and (partial or (cmd.roll_location and outcome != "miss")):
         loc_roll = roll("1d6", dice, "hit location")
         location = location_of(loc_roll.total)

@@ -133,8 +133,8 @@ def test_quick_heal_restores_temporary_damage_first_and_never_above_maximum():
     assert (d.temp, d.damage, d.lost, d.hp) == (0, 4, 4, 8)
     (ev,) = f.do(Heal(targets=(dusty,), amount="10"))
     assert (ev.temporary, ev.lethal) == (0, 4) and data(f, dusty).hp == 12 and data(f, dusty).lost == 0
-    (ev,) = f.do(Heal(targets=(dusty,), amount="2"))
-    assert (ev.temporary, ev.lethal) == (0, 0) and "full HP" in ev.describe(f.state)
+    with pytest.raises(Refused, match="already at full HP"):
+        f.do(Heal(targets=(dusty,), amount="2"))
 
 
 def test_quick_heal_above_0_hp_puts_the_dying_back_on_their_feet_and_settles_the_death_save():
@@ -234,3 +234,13 @@ def test_removing_a_dying_combatant_settles_its_death_save():
     f.do(Damage(targets=(lefty,), amount="6"))
     events = f.do(RemoveCombatant(id=lefty, reason="carried off"))
     assert any(isinstance(e, PromptResolved) for e in events) and f.state.prompts == ()
+
+
+def test_quick_heal_at_full_hp_is_refused_not_logged() -> None:
+    """Healing someone at full HP would log a step that changes nothing: refused with the reason."""
+    f, _ = new_fight()
+    dusty = add_pc(f, "Dusty", hp=12)
+    n = len(f.entries)
+    with pytest.raises(Refused, match="already at full HP"):
+        f.do(Heal(targets=(dusty,), amount="3"))
+    assert len(f.entries) == n

@@ -57,26 +57,39 @@ def test_sniper_doubles_the_aim_only_on_shooting_archery_or_throwing():
     roller.add(3, 3)
     (check,) = f.do(SkillCheck(actor="c1", skill="Athletics", dc=7, use_aim=True))
     assert check.aim_used == 2 and Modifier(label="aim", value=2) in check.check.parts
-    assert data(f, "c1").aim == 0
-    f.do(NextTurn())
-    f.do(NextTurn())
-    f.do(Aim(actor="c1"))
     f.do(NextTurn())
     f.do(NextTurn())
     (blast,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)", result="distract"), AttackRolled)
-    assert blast.aim_used == 2 and data(f, "c1").aim == 0  # the Blast took the plain bonus and spent it
-    f.do(NextTurn())
-    f.do(NextTurn())
-    f.do(Aim(actor="c1"))
+    assert blast.aim_used == 2
     f.do(NextTurn())
     f.do(NextTurn())
     (shot,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Shooting", result="distract"), AttackRolled)
     assert shot.aim_used == 4
 
 
+def test_only_shooting_archery_or_throwing_spends_the_aim():
+    """RULINGS.md (second pass): "an aim is spent only by such a check" (shooting, archery, throwing): an
+    Athletics check or a Blast that takes the aim's bonus leaves it for the shot."""
+    f, roller = setup(("Pell", SNIPER), ("Bob", sheet(tou=3, agi=2, skills="Athletics 2")))
+    f.do(Aim(actor="c1"))
+    f.do(NextTurn())
+    f.do(NextTurn())
+    roller.add(3, 3)
+    f.do(SkillCheck(actor="c1", skill="Athletics", dc=7, use_aim=True))
+    assert data(f, "c1").aim == 2, "an Athletics check does not spend the aim"
+    f.do(NextTurn())
+    f.do(NextTurn())
+    attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)", result="distract")
+    assert data(f, "c1").aim == 2, "a Blast does not spend the aim"
+    f.do(NextTurn())
+    f.do(NextTurn())
+    attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Shooting", result="distract")
+    assert data(f, "c1").aim == 0, "the shot spends it"
+
+
 def test_a_melee_attack_between_aim_and_shot_does_not_spend_the_aim():
     """Aiming: "they receive a bonus on their next shooting, throwing, archery ... check": only such a check
-    spends the aim (or a check that takes it); a melee attack in between does not."""
+    spends the aim; a melee attack in between does not."""
     f, roller = setup(("Pell", SNIPER), ("Bob", sheet(tou=3, agi=2, skills="Athletics 2")))
     f.do(Aim(actor="c1"))
     f.do(NextTurn())

@@ -202,3 +202,10 @@ def test_a_removed_combatant_leaves_no_prompt_behind():
     assert isinstance(ev[-1], PromptResolved) and ev[-1].note == "Bob left the fight"
     assert f.state.prompts == ()
     f.do(NextTurn())
+
+
+def test_exhausted_is_the_word_in_the_row_but_still_in_the_fight():
+    """Exhausted: "−3 to physical actions and prone": a word the GM must see; it still takes its turns."""
+    f = duel(SWORD, BOB)
+    f.do(Damage(targets=("c2",), amount="3", temporary=True))  # physical fatigue at Exhausted
+    assert (standing(f, "c2").word, standing(f, "c2").out) == ("exhausted", False)

@@ -59,6 +59,14 @@ def test_full_armor_rolls_no_location_unless_asked():
     assert res.location_roll is None and res.armor_level == 2 and f.roller.exhausted
 
 
+def test_armor_listed_on_every_location_is_full_armor():
+    """Armor whose cover names every location covers the whole body: no location roll, as for "all"."""
+    f = duel(SWORD, {**VEST, "armor_covers": "head, torso, right arm, left arm, legs"})
+    script(f, F(1), F(0))
+    res = f.do(Attack(actor="c1", target="c2"))[0]
+    assert res.location_roll is None and res.armor_level == 2 and f.roller.exhausted
+
+
 # -- 8. bulky armor ------------------------------------------------------------
 
 PLATE = {"skills": "Athletics 2, Acrobatics 2, Medical 2", "armor": "platemail", "armor_penalty": 2}
