@@ -173,7 +173,7 @@ class Follower:
             self._header, self._system, self._fight = loaded.header, loaded.system, loaded.fight()
             self._offset = offset
             return self._emit()
-        new = decode_lines(self._codec, lines, first) if self._codec else []  # type: ignore[arg-type]
+        new = decode_lines(self._codec, lines, first) if self._codec else []
         self._offset = offset
         self._line = first - 1 + len(lines)
         if self._fight is None:
