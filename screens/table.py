@@ -315,6 +315,8 @@ def _event_line(
     for cid in mentioned:
         if cid not in names:
             return None  # hidden now
+        if isinstance(ev, E.CombatantsRevealed):
+            continue
         for s in (before, after):
             c = s.find(cid)
             if c is not None and not visible(c):

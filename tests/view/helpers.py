@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import io
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from textual.app import App
@@ -13,6 +17,16 @@ from tracker import commands as C
 from tracker import registry
 from tracker.errors import Refused
 from tracker.model import NPC, PC
+
+
+def sync(fn: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test body with asyncio.run (the project has no async pytest plug-in)."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(fn(*args, **kwargs))
+
+    return run
 
 
 def screen_text(app: App) -> str:
