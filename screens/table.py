@@ -466,7 +466,18 @@ class TableApp(App[None]):
             turn.append(view.on_deck)
         self.query_one("#turn", Static).update(turn)
         self._fill(view)
-        self.query_one("#log", Static).update(Text("\n".join(view.log)))
+        self._show_log(view)
+
+    def _show_log(self, view: Public) -> None:
+        """The latest public lines, as many as the screen has room for."""
+        room = max(2, min(LOG_LINES, (self.size.height - 12) // 2))
+        if self.large:
+            room = min(room, 3)
+        self.query_one("#log", Static).update(Text("\n".join(view.log[-room:])))
+
+    def on_resize(self) -> None:
+        if self.shown is not None:
+            self._show_log(self.shown)
 
     def _fill(self, view: Public) -> None:
         table = self.query_one("#order", DataTable)
@@ -502,6 +513,7 @@ class TableApp(App[None]):
         self.set_class(self.large, "-large")
         if self.shown is not None:
             self._fill(self.shown)
+            self._show_log(self.shown)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not (self.served and action == "quit")
