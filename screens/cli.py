@@ -42,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the local network)")
     s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     s.add_argument("--public-url", help="the address the players' devices reach (default: this machine's)")
+    s.add_argument("--max-viewers", type=int, default=24, help="browsers served at once (default 24)")
     sub.add_parser("systems", help="list the installed game systems")
     sub.add_parser("where", help="show the folder where fights are saved")
     return p
@@ -101,7 +102,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "serve":
         from screens import serve
 
-        return serve.serve_forever(args.file, args.host, args.port, args.public_url, light=args.light, large=args.large)
+        return serve.serve_forever(
+            args.file,
+            args.host,
+            args.port,
+            args.public_url,
+            light=args.light,
+            large=args.large,
+            max_viewers=args.max_viewers,
+        )
     if args.cmd == "replay":
         loaded = saves.load(args.file)  # refuse a bad file before any screen opens
         if args.text or not sys.stdout.isatty():

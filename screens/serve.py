@@ -41,7 +41,7 @@ from tracker.errors import TrackerError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-MAX_SESSIONS = 24  # browsers served at once: each one is an app process
+MAX_VIEWERS = 24  # browsers served at once: each one is an app process
 WILDCARDS = ("0.0.0.0", "::", "")
 
 
@@ -233,6 +233,7 @@ def start_serving(
     *,
     light: bool = False,
     large: bool = False,
+    max_viewers: int = MAX_VIEWERS,
     output: IO[Any] | int | None = None,
     timeout: float = 15.0,
 ) -> Serving:
@@ -268,6 +269,8 @@ def start_serving(
         page_title(name),
         "--parent",
         str(os.getpid()),
+        "--max-viewers",
+        str(max_viewers),
     ]
     if light:
         args.append("--light")
@@ -308,6 +311,7 @@ def serve_forever(
     *,
     light: bool = False,
     large: bool = False,
+    max_viewers: int = MAX_VIEWERS,
 ) -> int:
     """``tracker serve``: serve until Ctrl+C, SIGTERM or SIGHUP; then end every process it started."""
 
@@ -317,7 +321,9 @@ def serve_forever(
     old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     serving: Serving | None = None
     try:
-        serving = start_serving(path, host, port, public_url, light=light, large=large, output=2)
+        serving = start_serving(
+            path, host, port, public_url, light=light, large=large, max_viewers=max_viewers, output=2
+        )
         what = f"the players' view of {serving.name}" if serving.name else "the players' view"
         print(f"Serving {what} at {serving.url}")
         if serving.warning:
@@ -357,14 +363,16 @@ def _server_main(argv: list[str] | None = None) -> int:
     p.add_argument("--public-url", required=True)
     p.add_argument("--title", default="Players' view")
     p.add_argument("--parent", type=int, default=0)
+    p.add_argument("--max-viewers", type=int, default=MAX_VIEWERS)
     p.add_argument("--light", action="store_true")
     p.add_argument("--large", action="store_true")
     args = p.parse_args(argv)
 
     class TableServer(Server):
-        """textual-serve's server: no banner, and at most MAX_SESSIONS browsers at once."""
+        """textual-serve's server: no banner, and at most ``max_viewers`` browsers at once."""
 
         sessions = 0
+        max_viewers = args.max_viewers
 
         def initialize_logging(self) -> None:
             logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
@@ -373,7 +381,7 @@ def _server_main(argv: list[str] | None = None) -> int:
             pass
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-            if self.sessions >= MAX_SESSIONS:
+            if self.sessions >= self.max_viewers:
                 raise web.HTTPServiceUnavailable(text="too many viewers at once")
             self.sessions += 1
             try:
