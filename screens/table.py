@@ -283,7 +283,8 @@ def _system_line(
 ) -> str | None:
     nm = names.get
     npcs = [i for i in mentioned if not now.get(i).is_pc]
-    open_numbers = not npcs or now.view.npc_numbers
+    # the GM's own text only about PCs, or with NPC numbers shown (a line about no one: only then too)
+    open_numbers = now.view.npc_numbers or bool(mentioned and not npcs)
     rolls = _safe(ev.all_rolls) or ()
     if open_numbers and (now.view.dice or not rolls):
         text = _safe(ev.describe, _public_state(before, names))

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,8 +130,13 @@ def screen_text(data: bytes) -> str:
     return ANSI.sub(b"", data).decode("utf-8", "replace")
 
 
-async def browse(port: int, until: str, keys: tuple[str, ...] = (), hold: float = 0.0) -> str:
-    """Open the view's websocket like a browser; read until ``until`` shows, send ``keys``; all text received."""
+async def browse(
+    port: int, until: str, keys: tuple[str, ...] = (), hold: float = 0.0, shown: threading.Semaphore | None = None
+) -> str:
+    """Open the view's websocket like a browser; read until ``until`` shows, send ``keys``; all text received.
+
+    ``shown`` is released once ``until`` has shown.
+    """
     data = b""
     async with (
         aiohttp.ClientSession() as session,
@@ -146,6 +152,8 @@ async def browse(port: int, until: str, keys: tuple[str, ...] = (), hold: float 
                     data += msg.data
                 elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
                     break
+        if shown is not None:
+            shown.release()
         for key in keys:
             await ws.send_str(json.dumps(["stdin", key]))
         end = time.monotonic() + hold
