@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -14,7 +16,7 @@ import aiohttp
 import pytest
 
 from screens.serve import ServeError, Serving, public_url_for, start_serving
-from tests.view.serving import alive, browse, cpu_ticks, descendants, fight_file, free_port, tracker_serve
+from tests.view.serving import alive, browse, cpu_ticks, descendants, env, fight_file, free_port, tracker_serve
 
 KEYS = ("q", "n", "u", "x", "+", "=", "\r", "\x10", "\x13", "\x11", "\x03", "\x1b", "t", "l", "\x7f")
 
@@ -188,3 +190,34 @@ def test_too_many_viewers_are_refused(tmp_path: Path) -> None:
     with tracker_serve(path, port, "--max-viewers", "1"):
         text, status = asyncio.run(one_in_one_out())
     assert status == 503 and "Dusty" in text
+
+
+@pytest.mark.parametrize("ending", ["exit", "killed"])
+def test_the_program_that_started_serving_ends(tmp_path: Path, ending: str) -> None:
+    """The fight screen's process quits (atexit stops the server) or dies outright (the server sees it)."""
+    path, _ = fight_file(tmp_path)
+    script = (
+        "import os, sys, time\n"
+        "from screens.serve import start_serving\n"
+        f"s = start_serving({str(path)!r}, '127.0.0.1', 0)\n"
+        "print(s.port, s.process.pid, flush=True)\n"
+        "sys.stdin.readline()\n"
+        f"{'os._exit(9)' if ending == 'killed' else 'sys.exit(0)'}\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env()
+    )
+    assert proc.stdout is not None and proc.stdin is not None
+    port, server = map(int, proc.stdout.readline().split())
+    try:
+        shown = _sessions(port, 1, hold=30)
+        assert shown.acquire(timeout=60)
+        pids = [server, *descendants(server)]
+        assert len(pids) >= 2
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        proc.wait(30)
+        _assert_all_gone(pids)
+    finally:
+        proc.kill()
+        proc.wait()
