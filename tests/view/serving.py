@@ -70,6 +70,10 @@ def tracker_serve(path: Path, port: int, *extra: str) -> Iterator[subprocess.Pop
             assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
             assert time.monotonic() < deadline, "tracker serve did not start"
             time.sleep(0.1)
+        assert proc.stdout is not None
+        banner = proc.stdout.readline()  # printed once the server answers: the test goes on after it
+        assert banner.startswith("Serving"), banner + proc.stdout.read()
+        proc.banner = banner  # type: ignore[attr-defined]
         yield proc
     finally:
         for pid in descendants(proc.pid):

@@ -32,8 +32,8 @@ def test_serve_page(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGINT)  # Ctrl+C
         assert proc.wait(15) == 130
         assert proc.stdout is not None
-        out = proc.stdout.read()
-    assert f"http://127.0.0.1:{port}" in out and "warning" not in out
+        out = proc.banner + proc.stdout.read()
+    assert f"Serving the players' view of Saloon brawl at http://127.0.0.1:{port}" in out and "warning" not in out
 
 
 def test_what_the_server_sends_and_that_keys_change_nothing(tmp_path: Path) -> None:
