@@ -27,7 +27,9 @@ async def until(pilot: Pilot, ok: Callable[[], bool], what: str = "") -> float:
         if time.monotonic() - start > DEADLINE:
             raise AssertionError(f"the view did not show {what or 'the change'} in {DEADLINE} s")
         await pilot.pause(0.02)
-    return time.monotonic() - start
+    took = time.monotonic() - start
+    await pilot.pause(0.05)  # and let the screen draw it
+    return took
 
 
 def rows(app: TableApp) -> dict[str, str]:
