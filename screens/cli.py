@@ -34,9 +34,24 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("-o", "--output", type=Path, help="recap file (default: print to standard output)")
     c = sub.add_parser("check", help="check a saved fight and say what is wrong (exit 0 good, 1 bad)")
     c.add_argument("file", type=Path)
+    t = sub.add_parser("table", help="the players' view: follow a fight live, read-only (a second terminal)")
+    _view_options(t)
+    t.add_argument("--served", action="store_true", help=argparse.SUPPRESS)  # one browser's copy (tracker serve)
+    s = sub.add_parser("serve", help="serve the players' view to browsers (textual-serve; loopback by default)")
+    _view_options(s)
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the local network)")
+    s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    s.add_argument("--public-url", help="the address the players' devices reach (default: this machine's)")
+    s.add_argument("--max-viewers", type=int, default=24, help="browsers served at once (default 24)")
     sub.add_parser("systems", help="list the installed game systems")
     sub.add_parser("where", help="show the folder where fights are saved")
     return p
+
+
+def _view_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", type=Path, help="the fight file (it may not exist yet: the view waits for it)")
+    p.add_argument("--light", action="store_true", help="light theme (t switches)")
+    p.add_argument("--large", action="store_true", help="large type (l switches)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,6 +94,23 @@ def _run(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(text)
         return 0
+    if args.cmd == "table":
+        from screens import table  # Textual is imported only when an app starts
+
+        table.run(args.file, light=args.light, large=args.large, served=args.served)
+        return 0
+    if args.cmd == "serve":
+        from screens import serve
+
+        return serve.serve_forever(
+            args.file,
+            args.host,
+            args.port,
+            args.public_url,
+            light=args.light,
+            large=args.large,
+            max_viewers=args.max_viewers,
+        )
     if args.cmd == "replay":
         loaded = saves.load(args.file)  # refuse a bad file before any screen opens
         if args.text or not sys.stdout.isatty():

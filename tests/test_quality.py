@@ -29,3 +29,8 @@ def test_layer_contracts_hold() -> None:
     r = run(exe)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "broken" in r.stdout and "0 broken" in r.stdout
+
+
+def test_mypy_is_clean() -> None:
+    r = run(sys.executable, "-m", "mypy")
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -116,7 +116,7 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
     kind = cmd.kind
     alias = clean(cmd.alias, "Name for the players", NAME_MAX)
     if cmd.preset:
-        preset = system.preset(cmd.preset)  # type: ignore[attr-defined]
+        preset = system.preset(cmd.preset)
         sheet = {**preset.sheet, **sheet}
         name = name or preset.name
         alias = alias or preset.name

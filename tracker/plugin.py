@@ -10,7 +10,7 @@ event (so it can react to ``TurnStarted`` and friends) and must raise
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -68,38 +68,79 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @runtime_checkable
-class System(Protocol):
+class Rules(Protocol):
+    """The required core of a rules plug-in: what every system must say for itself.
+
+    Subclass :class:`BaseSystem` and write these; every other hook of
+    :class:`System` has a documented default there.
+    """
+
     @property
-    def id(self) -> str: ...
+    def id(self) -> str:
+        """Stable id, the entry-point name and the prefix of the system's event tags (``"bnb"``)."""
+        ...
+
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The game's name as players know it."""
+        ...
+
     @property
-    def version(self) -> str: ...
+    def version(self) -> str:
+        """The plug-in's version, written into each fight file's header."""
+        ...
+
+    @property
+    def event_types(self) -> tuple[type[Event], ...]:
+        """Every event class the system logs (each with a stable ``TYPE`` tag ``"<id>.<name>"``)."""
+        ...
+
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
+        """The fields of a combatant sheet for ``kind`` ("pc" or "npc"), as form parameters."""
+        ...
+
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> Any:
+        """The system's record for a combatant, from its checked sheet (pure: no dice)."""
+        ...
+
+    def commands(self) -> tuple[Any, ...]:
+        """The system's own actions, as :class:`~tracker.commands.CommandSpec` (see ``tracker.kit.spec``)."""
+        ...
+
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        """Check a command against the rules and the state: Refused, or the events it produces (with every roll)."""
+        ...
+
+    def evolve(self, state: FightState, event: Event) -> FightState:
+        """Apply one event (pure; never rolls, never decides). Called for core events too, after the core's part."""
+        ...
+
+    def status(self, state: FightState, combatant: Combatant) -> str:
+        """One short line for the initiative list: the most important numbers first, equipment last."""
+        ...
+
+
+@runtime_checkable
+class System(Rules, Protocol):
+    """Everything the core and the screens may ask of a system; :class:`BaseSystem` gives each hook a default."""
+
     @property
     def summary(self) -> str: ...
-    @property
-    def event_types(self) -> tuple[type[Event], ...]: ...
     @property
     def upcasters(self) -> Mapping[tuple[str, int], Upcaster]: ...
     @property
     def turn_commands(self) -> tuple[type, ...]: ...
 
-    def sheet_fields(self, kind: str) -> tuple[Param, ...]: ...
     def presets(self) -> tuple[Preset, ...]: ...
     def new_combatant(
         self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
     ) -> tuple[dict[str, Any], tuple[Roll, ...]]: ...
-    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> Any: ...
     def initial_data(self) -> Any: ...
     def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]: ...
     def default_order(self, state: FightState) -> tuple[str, ...]: ...
     def initiative_tiebreak(self, combatant: Combatant) -> tuple[Any, ...]: ...
-    def commands(self) -> tuple[Any, ...]: ...
-    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]: ...
-    def evolve(self, state: FightState, event: Event) -> FightState: ...
     def check_core(self, state: FightState, command: Any) -> None: ...
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool: ...
-    def status(self, state: FightState, combatant: Combatant) -> str: ...
     def detail(self, state: FightState, combatant: Combatant) -> str: ...
     def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]: ...
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant: ...
@@ -110,10 +151,28 @@ class System(Protocol):
     def standing(self, state: FightState, combatant: Combatant) -> Standing: ...
     def public(self, state: FightState, combatant: Combatant) -> str: ...
     def harm_params(self, heal: bool) -> tuple[Param, ...]: ...
+    def preset(self, preset_id: str) -> Preset: ...
 
 
-class BaseSystem:
-    """Defaults for a system: initiative by a d20-less GM order, no extra rules."""
+DataT = TypeVar("DataT")
+
+
+class BaseSystem(Generic[DataT]):
+    """Defaults for every optional hook of :class:`System`; a plug-in overrides what its rules need.
+
+    Generic over the system's combatant record: ``class Bnb(BaseSystem[BnbData])``
+    makes :meth:`data` typed, so mypy checks the rules that read it.
+
+    Optional hooks and their defaults: ``presets`` none; ``new_combatant``
+    parses the sheet fields, rolls nothing; ``initial_data`` None;
+    ``roll_initiative`` no roll, PCs then NPCs as added; ``initiative_tiebreak``
+    none (still tied: simultaneous); ``check_core`` allows every core command;
+    ``takes_turns`` everyone; ``detail`` the status; ``adjustable`` nothing;
+    ``check_adjust``/``adjust`` parse and set a field of the record; ``tally``
+    nothing for the summary; ``help`` the summary; ``react`` no follow-ups;
+    ``standing`` from ``takes_turns``; ``public`` the standing word;
+    ``harm_params`` one amount field (and ``decide`` refuses Damage/Heal).
+    """
 
     id: ClassVar[str] = "base"
     name: ClassVar[str] = "Base"
@@ -126,6 +185,11 @@ class BaseSystem:
     # (a held PC steps in first with ActNow).  Reactions (saves, checks) are
     # left out so they can be rolled whenever the rules call for them.
     turn_commands: ClassVar[tuple[type, ...]] = ()
+
+    def data(self, combatant: Combatant) -> DataT:
+        """The combatant's record, typed as this system's."""
+        result: DataT = combatant.data
+        return result
 
     # -- sheets ------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:

@@ -1,13 +1,11 @@
-"""Blackjack commands (verbs) and the forms the app builds for them."""
+"""Blackjack commands (verbs) and the forms the app builds for them (derived from their fields)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import attrs
 
-from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
+from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
+from tracker.kit import spec
 
 RANGES = ("auto", "close", "nearby", "far")
 IMPACTS = ("none", "advantage", "disadvantage")
@@ -45,6 +43,7 @@ class MakeSave:
     injury: str = ""
     impact: str = "none"
     purpose: str = ""
+    social: bool = False  # negotiation: a DV below 0 passes with no roll
 
 
 @attrs.frozen(kw_only=True)
@@ -112,187 +111,200 @@ class Rest:
     ids: tuple[str, ...] = ()
 
 
-def _build(cls: type) -> Callable[..., Any]:
-    """Build the command from form values; an empty optional field keeps the command's default."""
+@attrs.frozen(kw_only=True)
+class DestroyPaper:
+    """The paper of a Hex or a Naming is destroyed: what it bound on the target goes with it."""
 
-    def build(**values: Any) -> Any:
-        return cls(**{k: v for k, v in values.items() if v is not None})
-
-    return build
+    target: str
+    working: str = ""
+    note: str = ""
 
 
 def _mods() -> Param:
     return Param(name="modifiers", kind=MODIFIERS, label="DV modifiers", required=False, help="'cover +2, hexed +2'")
 
 
+def _choice(name: str, choices: tuple[str, ...], label: str = "", help: str = "") -> Param:
+    return Param(name=name, kind=CHOICE, choices=choices, default=choices[0], label=label, help=help)
+
+
 SPECS: tuple[CommandSpec, ...] = (
-    CommandSpec(
+    spec(
+        Attack,
         name="attack",
         title="Attack",
         key="a",
-        build=_build(Attack),
-        params=(
-            Param(name="actor", kind=COMBATANT, label="Attacker"),
-            Param(
+        subject="targets",
+        labels={"actor": "Attacker", "weapon": "Weapon or attack", "tags": "Extra tags", "deficient": "NPC deficient"},
+        fields={
+            "targets": Param(
                 name="targets",
                 kind=COMBATANTS,
                 label="Targets",
                 help="one per shot for a revolver or repeater; several for a shotgun blast or a breath",
             ),
-            Param(name="weapon", label="Weapon or attack", required=False, help="empty: the first ready weapon"),
-            Param(name="range", kind=CHOICE, choices=RANGES, default="auto", help="auto: close in melee, else nearby"),
-            Param(name="impact", kind=CHOICE, choices=IMPACTS, default="none", label="PC's impact"),
-            Param(name="level", kind=CHOICE, choices=LEVEL_CHOICES, default="default", label="Injury level"),
-            Param(
-                name="risk",
-                kind=CHOICE,
-                choices=RISKS,
-                default="auto",
-                label="Who saves",
-                help="auto: the attacker, or the PC for a special; target: the PC saves against the NPC's Threat",
+            "range": _choice(
+                "range", RANGES, help="auto: close in melee, else nearby; nearby throws a hand axe or knife"
             ),
-            _mods(),
-            Param(name="tags", label="Extra tags", required=False, help="'silver, -mundane'"),
-            Param(name="deficient", kind=BOOL, default=False, label="NPC deficient"),
-        ),
+            "impact": _choice("impact", IMPACTS, "PC's impact"),
+            "level": _choice("level", LEVEL_CHOICES, "Injury level"),
+            "risk": _choice(
+                "risk",
+                RISKS,
+                "Who saves",
+                "auto: the attacker, or the PC for a special; target: the PC saves against the NPC's Threat",
+            ),
+            "modifiers": _mods(),
+        },
         help="A Blackjack save to hit; a success inflicts an injury that escalates up the track.",
     ),
-    CommandSpec(
+    spec(
+        MakeSave,
         name="save",
         title="Blackjack save",
         key="s",
-        build=_build(MakeSave),
-        params=(
-            Param(name="actor", kind=COMBATANT, label="Who saves"),
-            Param(name="stat", kind=CHOICE, choices=STAT_CHOICES, default="BODY"),
-            Param(name="against", kind=COMBATANT, label="Against (DV = its Threat)", required=False),
-            Param(name="dv", kind=INT, default=0, label="Base DV", min=-20, max=20),
-            _mods(),
-            Param(name="deficient", kind=BOOL, default=False, label="NPC deficient"),
-            Param(
-                name="fail_level",
-                kind=CHOICE,
-                choices=("none", *LEVEL_CHOICES[1:]),
-                default="none",
-                label="Injury on a failure",
-            ),
-            Param(name="injury", label="Injury name", required=False),
-            Param(name="impact", kind=CHOICE, choices=IMPACTS, default="none", label="PC's impact"),
-            Param(name="purpose", label="For", required=False),
-        ),
-        help="d20: success when DV < roll ≤ stat (NPC: ≤ Threat + 8).",
+        actor=None,
+        subject="actor",
+        labels={
+            "actor": "Who saves",
+            "deficient": "NPC deficient",
+            "injury": "Injury name",
+            "purpose": "For",
+            "social": "Social (negotiation)",
+        },
+        fields={
+            "stat": Param(name="stat", kind=CHOICE, choices=STAT_CHOICES, default="BODY"),
+            "against": Param(name="against", kind=COMBATANT, label="Against (DV = its Threat)", required=False),
+            "dv": Param(name="dv", kind=INT, default=0, label="Base DV", min=-20, max=20),
+            "modifiers": _mods(),
+            "fail_level": _choice("fail_level", ("none", *LEVEL_CHOICES[1:]), "Injury on a failure"),
+            "impact": _choice("impact", IMPACTS, "PC's impact"),
+        },
+        help="d20: success when DV < roll ≤ stat (NPC: ≤ Threat + 8); a social save whose DV is below 0 passes.",
     ),
-    CommandSpec(
+    spec(
+        Reload,
         name="reload",
         title="Reload",
         key="r",
-        build=_build(Reload),
-        params=(
-            Param(name="actor", kind=COMBATANT),
-            Param(name="weapon", required=False, help="empty: the emptiest gun"),
-        ),
+        fields={"weapon": Param(name="weapon", required=False, default="", help="empty: the emptiest gun")},
         help="An action and 1 lead fill a firearm (a jammed, loaded gun is cleared for no lead).",
     ),
-    CommandSpec(
+    spec(
+        IngestLead,
         name="ingest",
         title="Ingest lead",
         key="i",
-        build=_build(IngestLead),
-        params=(
-            Param(name="actor", kind=COMBATANT),
-            Param(name="amount", kind=INT, default=1, min=1, max=9, label="Lead"),
-        ),
+        fields={"amount": Param(name="amount", kind=INT, default=1, min=1, max=9, label="Lead")},
         help="An action: swallow lead for a working (its level).",
     ),
-    CommandSpec(
+    spec(
+        CastWorking,
         name="cast",
         title="Cast a working",
         key="w",
-        build=_build(CastWorking),
-        params=(
-            Param(name="actor", kind=COMBATANT, label="Caster"),
-            Param(name="working", label="Working"),
-            Param(name="target", kind=COMBATANT, required=False),
-            Param(name="willing", kind=BOOL, default=False, label="Target is willing"),
-            _mods(),
-        ),
+        labels={"actor": "Caster", "willing": "Target is willing"},
+        fields={"modifiers": _mods()},
         help="An action: roll 1d6 per lead ingested, each 6 is powderburn or a catastrophe.",
     ),
-    CommandSpec(
+    spec(
+        ResolveSixes,
         name="burn",
         title="Powderburn or catastrophe",
-        build=_build(ResolveSixes),
-        params=(
-            Param(name="actor", kind=COMBATANT, label="Caster"),
-            Param(name="choices", label="Per six", help="'powderburn, catastrophe': one per six rolled"),
-            Param(name="injuries", required=False, label="Catastrophe injuries", help="'moderate burned hands'"),
-            Param(name="note", required=False, label="Catastrophe"),
-        ),
+        actor=None,
+        subject="actor",
+        labels={"actor": "Caster", "note": "Catastrophe"},
+        fields={
+            "choices": Param(
+                name="choices",
+                label="Per six",
+                default="",
+                required=False,
+                help="'powderburn, catastrophe': one per six rolled",
+            ),
+            "injuries": Param(
+                name="injuries",
+                label="Catastrophe injuries",
+                default="",
+                required=False,
+                help="'moderate burned hands'",
+            ),
+        },
         help="For each 6 of the last working: a lesser powderburn, or a catastrophe the GM narrates.",
     ),
-    CommandSpec(
+    spec(
+        MoraleCheck,
         name="morale",
         title="Morale check",
         key="m",
-        build=_build(MoraleCheck),
-        params=(
-            Param(name="actor", kind=COMBATANT, label="A member of the side"),
-            Param(name="outcome", kind=CHOICE, choices=("flees", "surrenders"), default="flees", label="If broken"),
-        ),
+        actor=None,
+        subject="actor",
+        labels={"actor": "A member of the side"},
+        fields={"outcome": _choice("outcome", ("flees", "surrenders"), "If broken")},
         help="2d6 against the side's Morale: over it breaks.",
     ),
-    CommandSpec(
+    spec(
+        Argue,
         name="argue",
         title="Arguin'",
         key="g",
-        build=_build(Argue),
-        params=(
-            Param(name="actor", kind=COMBATANT, label="PC"),
-            Param(name="npc", kind=COMBATANT, label="NPC"),
-            Param(name="pc_move", kind=CHOICE, choices=MOVES, label="PC picks"),
-            Param(name="npc_move", kind=CHOICE, choices=MOVES, label="NPC picks"),
-            Param(name="less_to_lose", kind=CHOICE, choices=("npc", "pc"), default="npc", label="Less to lose"),
-        ),
+        subject="npc",
+        labels={"actor": "PC"},
+        fields={
+            "npc": Param(name="npc", kind=COMBATANT, label="NPC"),
+            "pc_move": Param(name="pc_move", kind=CHOICE, choices=MOVES, label="PC picks"),
+            "npc_move": Param(name="npc_move", kind=CHOICE, choices=MOVES, label="NPC picks"),
+            "less_to_lose": _choice("less_to_lose", ("npc", "pc"), "Less to lose"),
+        },
         help="Defend beats attack, attack beats flourish, flourish beats defend; the loser keeps face or loses it.",
     ),
-    CommandSpec(
+    spec(
+        Injure,
         name="injure",
         title="Inflict injury",
         key="j",
-        build=_build(Injure),
-        params=(
-            Param(name="target", kind=COMBATANT),
-            Param(name="level", kind=CHOICE, choices=LEVEL_CHOICES[1:], default="lesser"),
-            Param(name="name", default="injury", label="Injury"),
-            Param(name="tags", required=False, help="'fire', 'snake venom' (for resistances)"),
-        ),
-        actor="target",
+        actor=None,
+        subject="target",
+        labels={"name": "Injury"},
+        fields={
+            "level": _choice("level", LEVEL_CHOICES[1:]),
+            "tags": Param(name="tags", required=False, default="", help="'fire', 'snake venom' (for resistances)"),
+        },
         help="Mark an injury (it escalates when its level is full).",
     ),
-    CommandSpec(
+    spec(
+        Treat,
         name="treat",
         title="Treat an injury",
         key="t",
-        build=_build(Treat),
-        params=(
-            Param(name="target", kind=COMBATANT),
-            Param(
-                name="level",
-                kind=CHOICE,
-                choices=("worst", "lesser", "moderate", "severe", "grievous"),
-                default="worst",
-            ),
-        ),
-        actor="target",
-        help="Proper treatment clears any one injury.",
+        actor=None,
+        subject="target",
+        fields={"level": _choice("level", ("worst", *LEVEL_CHOICES[1:-1]))},
+        help="Proper treatment clears any one injury (not one bound to a paper).",
     ),
-    CommandSpec(
+    spec(
+        Rest,
         name="rest",
         title="A night's rest",
         key="n",
-        build=_build(Rest),
-        params=(Param(name="ids", kind=COMBATANTS, label="Who rests", required=False, help="empty: everyone alive"),),
         actor=None,
+        fields={
+            "ids": Param(name="ids", kind=COMBATANTS, label="Who rests", required=False, help="empty: everyone alive")
+        },
         help="After the fight: clears lesser and moderate injuries; workings are safe again.",
+    ),
+    spec(
+        DestroyPaper,
+        name="paper",
+        title="The paper is destroyed",
+        actor=None,
+        subject="target",
+        labels={"target": "Whose paper"},
+        fields={
+            "working": Param(
+                name="working", required=False, default="", help="Hex, Naming…; empty: every paper binding them"
+            )
+        },
+        help="A Hex or a Naming lasts until its paper is destroyed: this ends it.",
     ),
 )

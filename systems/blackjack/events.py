@@ -8,6 +8,8 @@ from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
 
+from .records import PaperBond, data
+
 SUCCESS = "success"
 OVER = "over"  # rolled over the stat: fails, and a PC marks the stat
 UNDER = "under"  # at or under the DV: fails, no mark
@@ -84,6 +86,7 @@ class AttackMade(Event):
     shots_spent: int = 0
     ammo_spent: int = 0
     uses_special: bool = False
+    thrown: bool = False  # a melee weapon thrown: it lands on the floor
 
     def describe(self, state: FightState) -> str:
         a, t = state.name(self.actor), state.name(self.target)
@@ -91,7 +94,10 @@ class AttackMade(Event):
         res = "hit" if self.hit else "miss"
         if self.jammed:
             res = f"{self.weapon} JAMS"
-        return f"{a} attacks {t} with {self.weapon} ({self.range}{who}): {self.save.describe()} → {res}"
+        verb = "throws a" if self.thrown else "attacks"
+        how = f" {self.weapon} at {t}" if self.thrown else f" {t} with {self.weapon}"
+        floor = f"; the {self.weapon} lies on the floor" if self.thrown else ""
+        return f"{a} {verb}{how} ({self.range}{who}): {self.save.describe()} → {res}{floor}"
 
 
 @attrs.frozen(kw_only=True)
@@ -227,7 +233,7 @@ class MoraleChecked(Event):
         else:
             verb = "breaks" if len(self.broken) == 1 else "break"
             res = ", ".join(state.name(i) for i in self.broken) + f" {verb} ({self.outcome})"
-        mls = ", ".join(f"{state.name(i)} ML {state.get(i).data.morale}" for i in self.checked)
+        mls = ", ".join(f"{state.name(i)} ML {data(state.get(i)).morale}" for i in self.checked)
         return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
 
 
@@ -274,6 +280,69 @@ class Rested(Event):
         )
 
 
+@attrs.frozen(kw_only=True)
+class SavePassed(Event):
+    """A social save whose DV, before the floor at 0, is below 0: it passes with no roll."""
+
+    TYPE = "blackjack.save_passed"
+    actor: str
+    stat: str
+    dv: int
+    parts: tuple[DvPart, ...]
+    purpose: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f" to {self.purpose}" if self.purpose else ""
+        parts = ", ".join(p.describe() for p in self.parts if p.value)
+        return (
+            f"{state.name(self.actor)} saves{why}: {self.stat} DV {self.dv} ({parts}) is below 0: "
+            "passes automatically, no roll"
+        )
+
+
+@attrs.frozen(kw_only=True)
+class WorkingStopped(Event):
+    """A working that was not cast: the powderburn of casting it again dropped or killed the caster."""
+
+    TYPE = "blackjack.working_stopped"
+    actor: str
+    working: str
+    reason: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f": {self.reason}" if self.reason else ""
+        return f"{state.name(self.actor)}'s {self.working} is not cast{why}"
+
+
+@attrs.frozen(kw_only=True)
+class PaperBound(Event):
+    """An injury or condition a working laid that only destroying its paper removes."""
+
+    TYPE = "blackjack.paper_bound"
+    target: str
+    bond: PaperBond
+
+    def describe(self, state: FightState) -> str:
+        by = f" by {state.name(self.bond.caster)}" if self.bond.caster else ""
+        return f"{state.name(self.target)}'s {self.bond.describe()}{by}: only destroying the paper removes it"
+
+
+@attrs.frozen(kw_only=True)
+class PaperDestroyed(Event):
+    """The GM says a working's paper is destroyed: what it bound on the target goes with it."""
+
+    TYPE = "blackjack.paper_destroyed"
+    target: str
+    working: str
+    caster: str = ""
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        by = f" (by {state.name(self.caster)})" if self.caster else ""
+        note = f" — {self.note}" if self.note else ""
+        return f"The paper of {self.working}{by} on {state.name(self.target)} is destroyed{note}"
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     SaveRolled,
     AttackMade,
@@ -289,4 +358,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ArguinRound,
     ArguinLost,
     Rested,
+    SavePassed,
+    WorkingStopped,
+    PaperBound,
+    PaperDestroyed,
 )

@@ -1,24 +1,24 @@
-"""Blackjack records: a combatant's stats, injury track, weapons, lead and workings.
+"""Blackjack sheets: typed as short text the GM can read, checked, and made into records.
 
-Sheets are typed as short text the GM can read ("2 Revolvers", "Hex 1 (cast)",
-"Ironscales: mundane bullet +1"); ``check_sheet`` turns them into plain JSON
-values for the log and ``make_data`` into frozen records.
+Sheets are typed as short text ("2 Revolvers", "Hex 1 (cast)", "Ironscales:
+mundane bullet +1"); ``check_sheet`` turns them into plain JSON values for the
+log and ``make_data`` into frozen records (:mod:`.records`).
 
-Rulings made here (beyond RULINGS.md):
-- Default injury levels by weapon: firearms and bows moderate, everything else
-  (melee, thrown, natural attacks, blowgun darts) lesser; specials as the book says.
-- Damage tags decide resistance, weakness, immunity and DV modifiers: firearms
-  are "firearm mundane bullet piercing"; a phrase matches when all its words
-  are among the tags (plural "s" ignored), so Ironscales' "mundane bullet" and
-  the Skeleton's "piercing" both resist a revolver shot.
-- NPC lead defaults to 0; the firearm-carrying presets carry 3.
-- A working's level is the lead to ingest; the book gives none for its NPC
-  workings, so Hex, Healing hands and Hag eye are 1 and Naming 3 (editable).
+Rulings made here (beyond RULINGS.md), each named in a test:
+- A tag phrase matches when all its words are among the attack's tags (plural
+  "s" ignored), so Ironscales' "mundane bullet" and the Skeleton's "piercing"
+  both resist a revolver shot (``test_ironscales_adds_dv_against_mundane_bullets_only``).
+- NPC lead defaults to 0; the firearm-carrying presets carry 3
+  (``test_presets_load_with_their_stat_lines``).
+- A checked sheet carries ``rev`` (the sheet revision, now 2); a combatant added
+  from an older fight file has none (revision 1), which tells the plug-in the
+  file was written before morale prompts were logged by ``react``
+  (``test_an_old_fight_file_replays_to_the_same_state``). Weapons and workings
+  saved before throwing and papers were known learn them from the catalogue.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -30,251 +30,10 @@ from tracker.commands import BOOL, INT, Param
 from tracker.errors import Refused
 from tracker.model import PC
 
-LEVELS = ("lesser", "moderate", "severe", "grievous")
-FATAL = "fatal"
-STATS = ("acc", "body", "ctrl")
+from .presets import WEAPONS, WORKINGS
+from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
 
-
-@attrs.frozen(kw_only=True)
-class Weapon:
-    name: str
-    kind: str = "melee"  # firearm | bow | blowgun | thrown | melee | natural | special
-    shots: int = 0  # a firearm's Shots
-    loaded: int = 0
-    ammo: int = -1  # a stack (bow, blowgun); -1: none tracked
-    multi: str = ""  # "shots" (revolver, repeater), "blast" (shotgun), "area" (fire breath)
-    level: int = 0  # default injury level (index in LEVELS); -1: no injury
-    dv: int = 0  # always
-    near_dv: int = 0  # at nearby range
-    far_dv: int = 0  # at far range
-    blast_dv: int = 0  # replaces dv when one blast takes several targets
-    jam: int = 0  # jams when the attacker's d20 shows this or more
-    jammed: bool = False
-    tags: tuple[str, ...] = ()
-    stat: str = ""  # a special the PC saves against (BODY/ACC/CTRL)
-    condition: str = ""  # a special's condition on a failed save
-    injury: str = ""  # what the injury is called
-    recharge: int = 0  # n-in-6 recharge
-    spent: bool = False
-    notes: str = ""
-
-    @property
-    def is_firearm(self) -> bool:
-        return self.kind == "firearm"
-
-    def describe(self) -> str:
-        s = self.name
-        if self.is_firearm:
-            s += f" {self.loaded}/{self.shots}"
-        elif self.ammo >= 0:
-            s += f" ({self.ammo} ammo)"
-        if self.jammed:
-            s += " JAMMED"
-        if self.spent:
-            s += " (spent)"
-        return s
-
-
-@attrs.frozen(kw_only=True)
-class Working:
-    name: str
-    level: int = 1
-    cast_today: bool = False
-    effect: str = "note"  # note | condition | injury | heal
-    condition: str = ""
-    value: int = 0
-    injury_level: int = 0
-    injury: str = ""
-    notes: str = ""
-
-
-@attrs.frozen(kw_only=True)
-class DvMod:
-    """A DV modifier the combatant imposes on attacks with some tags (Ironscales)."""
-
-    label: str
-    tags: tuple[str, ...]
-    value: int
-
-
-@attrs.frozen(kw_only=True)
-class BJData:
-    kind: str = PC
-    acc: int = 10
-    body: int = 10
-    ctrl: int = 10
-    acc_marks: int = 0
-    body_marks: int = 0
-    ctrl_marks: int = 0
-    threat: int = 0
-    morale: int = 0
-    slots: tuple[int, ...] = (2, 2, 1)
-    injuries: tuple[tuple[str, ...], ...] = ((), (), ())
-    dead: bool = False
-    out: str = ""  # "fled" | "surrendered"
-    weapons: tuple[Weapon, ...] = ()
-    lead: int = 0
-    ingested: int = 0
-    pending_sixes: int = 0
-    workings: tuple[Working, ...] = ()
-    deficiencies: tuple[str, ...] = ()
-    resistances: tuple[str, ...] = ()
-    weaknesses: tuple[str, ...] = ()
-    immunities: tuple[str, ...] = ()
-    dv_mods: tuple[DvMod, ...] = ()
-    specials: str = ""
-    size: str = "medium"
-
-    @property
-    def is_pc(self) -> bool:
-        return self.kind == PC
-
-    @property
-    def injury_count(self) -> int:
-        return sum(len(x) for x in self.injuries)
-
-    @property
-    def fatal_index(self) -> int:
-        return len(self.slots)
-
-    def level_name(self, index: int) -> str:
-        if index < 0:
-            return "none"
-        return LEVELS[index] if index < len(self.slots) else FATAL
-
-    def stat(self, name: str) -> int:
-        return getattr(self, name.lower())
-
-    def npc_limit(self, deficient: bool = False) -> int:
-        """An NPC saves ≤ Threat + 8 (⌈Threat ÷ 2⌉ + 8 where deficient)."""
-        return (math.ceil(self.threat / 2) if deficient else self.threat) + 8
-
-    @property
-    def standing(self) -> bool:
-        return not self.dead and not self.out
-
-    @property
-    def injury_list(self) -> str:
-        """The marked injuries as the GM types them: 'lesser bruised, moderate cut'."""
-        return ", ".join(f"{LEVELS[i]} {name}" for i, row in enumerate(self.injuries) for name in row)
-
-    @property
-    def shots(self) -> str:
-        """Loaded shots and ammunition stacks as the GM types them: 'Revolver 6, Rifle 5, Bow 10'."""
-        return ", ".join(
-            f"{w.name} {w.loaded if w.is_firearm else w.ammo}" for w in self.weapons if w.is_firearm or w.ammo >= 0
-        )
-
-
-# ---------------------------------------------------------------------------
-# catalogues: the book's weapons, NPC attacks, specials and workings
-
-FIREARM_TAGS = ("firearm", "mundane", "bullet", "piercing")
-
-
-def _fire(name: str, shots: int, notes: str, **kw: Any) -> Weapon:
-    return Weapon(name=name, kind="firearm", shots=shots, loaded=shots, level=1, tags=FIREARM_TAGS, notes=notes, **kw)
-
-
-WEAPONS: dict[str, Weapon] = {
-    w.name.lower(): w
-    for w in (
-        _fire("Pistol", 10, "-1 DV on nearby range shots", near_dv=-1),
-        _fire("Revolver", 6, "multiple shots per round", multi="shots"),
-        _fire("Repeater", 10, "multiple shots per round", multi="shots"),
-        _fire("Shotgun", 2, "+2 DV, +4 DV on multiple targets", multi="blast", dv=2, blast_dv=4),
-        _fire("Rifle", 5, "-2 DV on far range shots", far_dv=-2),
-        _fire("Scoped rifle", 1, "-4 DV on far range shots", far_dv=-4),
-        _fire("Rusty revolver", 6, "multiple shots per round; jams on 19+", multi="shots", jam=19),
-        Weapon(
-            name="Bow",
-            kind="bow",
-            ammo=10,
-            level=1,
-            tags=("arrow", "mundane", "piercing"),
-            notes="not at melee range; shoots over cover; arrows 10 to a slot",
-        ),
-        Weapon(
-            name="Blowgun",
-            kind="blowgun",
-            ammo=10,
-            tags=("dart", "mundane", "piercing"),
-            notes="injuries worsen over time; darts 10 to a slot",
-        ),
-        Weapon(name="Throwing axe", kind="thrown", tags=("axe", "slashing"), notes="not at far range; melee at close"),
-        Weapon(
-            name="Throwing knife", kind="thrown", tags=("knife", "piercing"), notes="not at far range; melee at close"
-        ),
-        Weapon(name="Hand axe", tags=("axe", "slashing")),
-        Weapon(name="Hunting knife", tags=("knife", "piercing", "slashing")),
-        Weapon(name="Knife", tags=("knife", "piercing", "slashing")),
-        Weapon(name="Club", tags=("bludgeoning",)),
-        Weapon(name="Hammer", tags=("bludgeoning",)),
-        Weapon(name="Hatchet", tags=("axe", "slashing")),
-        Weapon(name="Cleaver", tags=("slashing",)),
-        Weapon(name="Machete", tags=("slashing",)),
-        Weapon(name="Staff", tags=("bludgeoning",)),
-        Weapon(name="Pirate sword", tags=("sword", "slashing")),
-        Weapon(name="Fists", kind="natural", tags=("bludgeoning",)),
-        Weapon(name="Claws", kind="natural", tags=("claw", "slashing")),
-        Weapon(name="Bite", kind="natural", tags=("bite", "piercing")),
-        Weapon(name="Tail", kind="natural", tags=("tail", "bludgeoning")),
-        Weapon(
-            name="Bear hug",
-            kind="special",
-            stat="BODY",
-            condition="Grappled",
-            injury="crushed",
-            tags=("crushing", "bludgeoning"),
-            notes="BODY save or be grappled and suffer a lesser injury (crushed)",
-        ),
-        Weapon(
-            name="Buffeting wings",
-            kind="special",
-            stat="BODY",
-            condition="Prone",
-            level=-1,
-            multi="area",
-            tags=("wind",),
-            notes="BODY save or fall prone",
-        ),
-        Weapon(
-            name="Fire breath",
-            kind="special",
-            stat="BODY",
-            level=2,
-            multi="area",
-            injury="horribly burned",
-            recharge=2,
-            tags=("fire",),
-            notes="2-in-6 recharge; inhale 1 round; lights flammable items; BODY save or severe injury",
-        ),
-    )
-}
-
-WORKINGS: dict[str, Working] = {
-    w.name.lower(): w
-    for w in (
-        Working(
-            name="Hex",
-            level=1,
-            effect="condition",
-            condition="Hexed",
-            value=2,
-            notes="+2 DV until the paper is destroyed",
-        ),
-        Working(
-            name="Naming",
-            level=3,
-            effect="injury",
-            injury_level=2,
-            injury="agony",
-            notes="severe injury (agony) until the paper is destroyed",
-        ),
-        Working(name="Hag eye", level=1, notes="an enchanted eyeball to spy with"),
-        Working(name="Healing hands", level=1, effect="heal", notes="restore 1 injury slot"),
-    )
-}
+THROWABLE = frozenset(name for name, w in WEAPONS.items() if w.throwable)
 
 _conv = cattrs.Converter()
 
@@ -565,6 +324,7 @@ def check_sheet(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
     slots = parse_slots(sheet.get("slots"))
     out["slots"] = slots
     out["injuries"] = parse_injuries(sheet.get("injuries"), slots)
+    out["rev"] = REV
     return out
 
 
@@ -577,8 +337,8 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
         "slots": slots,
         "injuries": tuple(tuple(x) for x in s.get("injuries", [[] for _ in slots])),
         "lead": int(s.get("lead", 0)),
-        "weapons": tuple(_conv.structure(w, Weapon) for w in s.get("weapons", ())),
-        "workings": tuple(_conv.structure(w, Working) for w in s.get("workings", ())),
+        "weapons": tuple(_weapon(w) for w in s.get("weapons", ())),
+        "workings": tuple(_working(w) for w in s.get("workings", ())),
     }
     if kind == PC:
         for st in STATS:
@@ -597,4 +357,22 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
             size=str(s.get("size", "medium")),
             dead=bool(s.get("dead", False)),
         )
+    fields["rev"] = int(s.get("rev", 1))
     return BJData(**fields)
+
+
+def _weapon(record: Mapping[str, Any]) -> Weapon:
+    """A weapon from its sheet record; one saved before throwing was known learns it from the catalogue."""
+    w = _conv.structure(record, Weapon)
+    if "throwable" not in record and re.sub(r" \d+$", "", w.name.lower()) in THROWABLE:
+        w = attrs.evolve(w, throwable=True)
+    return w
+
+
+def _working(record: Mapping[str, Any]) -> Working:
+    """A working from its sheet record; one saved before papers were known learns it from the catalogue."""
+    w = _conv.structure(record, Working)
+    base = WORKINGS.get(w.name.lower())
+    if "paper" not in record and base is not None and base.paper:
+        w = attrs.evolve(w, paper=True)
+    return w

@@ -1,4 +1,11 @@
-"""Blood & Bullets commands (what the GM asks for) and their form declarations."""
+"""Blood & Bullets commands (what the GM asks for) and their forms, derived from the fields by ``kit.spec``.
+
+Actions taken on a combatant's turn (attack, Gun-play, critter attacks, blast,
+reload) start on the current combatant (``actor``) and on the GM's selected
+combatant as the target.  The rest are GM actions on a subject (death save,
+saving throw, Lucky Streak, loyalty, binding wounds, rest): they start on the
+GM's selected combatant, never silently on whoever's turn it is.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,7 @@ import attrs
 
 from systems.bnb.tables import SAVES
 from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
+from tracker.kit import spec
 
 
 @attrs.frozen(kw_only=True)
@@ -65,7 +73,7 @@ class Reload:
 
 @attrs.frozen(kw_only=True)
 class DeathSave:
-    actor: str
+    actor: str  # the one saving (kept as "actor": prompts in saved fights name it so)
     modifiers: tuple[Modifier, ...] = ()
 
 
@@ -102,138 +110,119 @@ class Recover:
     hours: int = 1
 
 
-_ACTOR = Param(name="actor", kind=COMBATANT, label="Who")
+_WHO = Param(name="actor", kind=COMBATANT, label="Who")
 _COVER = Param(name="cover", kind=INT, label="Cover (0–4)", default=0, help="the GM's cover penalty, 1 to 4")
 _MODS = Param(name="modifiers", kind=MODIFIERS, label="Other modifiers", required=False, help="'high ground +1'")
-
-
-def _tuple(x: object) -> tuple:
-    return tuple(x) if x else ()  # type: ignore[arg-type]
-
+_LABELS = {"actor": "Who", "target": "Target"}
 
 SPECS: tuple[CommandSpec, ...] = (
-    CommandSpec(
+    spec(
+        Attack,
         name="attack",
         title="Attack",
         key="a",
-        build=lambda actor, target, weapon="", distance=0, cover=0, modifiers=(), sneak=False, into_melee=(), two_hands=False: (
-            Attack(
-                actor=actor,
-                target=target,
-                weapon=weapon or "",
-                distance=distance,
-                cover=cover,
-                modifiers=_tuple(modifiers),
-                sneak=sneak,
-                into_melee=_tuple(into_melee),
-                two_hands=two_hands,
-            )
-        ),
-        params=(
-            _ACTOR,
-            Param(name="target", kind=COMBATANT, label="Target"),
-            Param(
+        subject="target",
+        fields={
+            "weapon": Param(
                 name="weapon", label="Weapon", default="", required=False, help="empty: the favoured or first weapon"
             ),
-            Param(name="distance", kind=INT, label="Distance (ft)", default=0, help="0–5 ft is melee"),
-            _COVER,
-            _MODS,
-            Param(name="sneak", kind=BOOL, label="By surprise (Gambler sneak attack ×2)", default=False),
-            Param(
+            "distance": Param(name="distance", kind=INT, label="Distance (ft)", default=0, help="0–5 ft is melee"),
+            "cover": _COVER,
+            "modifiers": _MODS,
+            "sneak": Param(name="sneak", kind=BOOL, label="By surprise (Gambler sneak attack ×2)", default=False),
+            "into_melee": Param(
                 name="into_melee",
                 kind=COMBATANTS,
                 label="Others in the melee",
                 required=False,
                 help="firing into a melee: the one struck is picked at random",
             ),
-            Param(name="two_hands", kind=BOOL, label="Spear two-handed (+1 damage)", default=False),
-        ),
-        help="d20 + to-hit + STR (melee) or DEX (missile) + Sure Shot/Close Fighter + range − cover ≥ DC; "
-        "natural 20 hits for maximum damage, natural 1 misses.",
+            "two_hands": Param(name="two_hands", kind=BOOL, label="Spear two-handed (+1 damage)", default=False),
+        },
+        labels=_LABELS,
+        help="d20 + to-hit + STR (melee) or DEX (missile; NPCs: their HD only) + Sure Shot/Close Fighter + range "
+        "− cover ≥ DC; natural 20 hits for maximum damage, natural 1 misses.",
     ),
-    CommandSpec(
+    spec(
+        GunPlay,
         name="gunplay",
         title="Gun-play",
         key="g",
-        build=lambda actor, targets, guns="", distance="0", cover=0, modifiers=(): GunPlay(
-            actor=actor,
-            targets=_tuple(targets),
-            guns=guns or "",
-            distance=str(distance or "0"),
-            cover=cover,
-            modifiers=_tuple(modifiers),
-        ),
-        params=(
-            _ACTOR,
-            Param(name="targets", kind=COMBATANTS, label="Targets (one per attack, repeats allowed)"),
-            Param(
+        subject="targets",
+        fields={
+            "targets": Param(name="targets", kind=COMBATANTS, label="Targets (one per attack, repeats allowed)"),
+            "guns": Param(
                 name="guns", label="Guns wielded", default="", required=False, help="empty: the first loaded firearm"
             ),
-            Param(name="distance", kind=STR, label="Distance (ft)", default="0", help="one for all, or one per target"),
-            _COVER,
-            _MODS,
-        ),
+            "distance": Param(
+                name="distance", kind=STR, label="Distance (ft)", default="0", help="one for all, or one per target"
+            ),
+            "cover": _COVER,
+            "modifiers": _MODS,
+        },
+        labels=_LABELS,
         help="Shootist: one attack per level this round at foes of 1 HD or fewer, never more than the loaded shots.",
     ),
-    CommandSpec(
+    spec(
+        CritterAttacks,
         name="critter_attacks",
         title="Critter attacks",
         key="m",
-        build=lambda actor, target, cover=0, modifiers=(): CritterAttacks(
-            actor=actor, target=target, cover=cover, modifiers=_tuple(modifiers)
-        ),
-        params=(_ACTOR, Param(name="target", kind=COMBATANT, label="Target"), _COVER, _MODS),
+        subject="target",
+        fields={"cover": _COVER, "modifiers": _MODS},
+        labels=_LABELS,
         help="Every attack on the stat line ('Claws, Bite'), each its own roll.",
     ),
-    CommandSpec(
+    spec(
+        Blast,
         name="blast",
         title="Scattergun blast",
         key="b",
-        build=lambda actor, targets, gun="scattergun", distance=0, cover=0, modifiers=(): Blast(
-            actor=actor,
-            targets=_tuple(targets),
-            gun=gun or "scattergun",
-            distance=distance,
-            cover=cover,
-            modifiers=_tuple(modifiers),
-        ),
-        params=(
-            _ACTOR,
-            Param(name="targets", kind=COMBATANTS, label="Targets within 5 ft of the aimed point"),
-            Param(name="gun", label="Gun", default="scattergun"),
-            Param(name="distance", kind=INT, label="Distance (ft)", default=0, help="beyond 30 ft: DEX save for half"),
-            _COVER,
-            _MODS,
-        ),
+        subject="targets",
+        fields={
+            "targets": Param(name="targets", kind=COMBATANTS, label="Targets within 5 ft of the aimed point"),
+            "gun": Param(name="gun", label="Gun", default="scattergun"),
+            "distance": Param(
+                name="distance", kind=INT, label="Distance (ft)", default=0, help="beyond 30 ft: DEX save for half"
+            ),
+            "cover": _COVER,
+            "modifiers": _MODS,
+        },
+        labels=_LABELS,
         help="One scattergun shot attacks every target within 5 ft either side of the point aimed at.",
     ),
-    CommandSpec(
+    spec(
+        Reload,
         name="reload",
         title="Reload",
         key="r",
-        build=lambda actor, gun="": Reload(actor=actor, gun=gun or ""),
-        params=(_ACTOR, Param(name="gun", label="Gun", default="", required=False, help="empty: the first not full")),
+        fields={
+            "gun": Param(name="gun", label="Gun", default="", required=False, help="empty: the first not full"),
+        },
+        labels=_LABELS,
         help="Fill one gun; it takes the round's action.",
     ),
-    CommandSpec(
+    spec(
+        DeathSave,
         name="death_save",
         title="Death save",
         key="d",
-        build=lambda actor, modifiers=(): DeathSave(actor=actor, modifiers=_tuple(modifiers)),
-        params=(_ACTOR, _MODS),
+        actor=None,
+        subject="actor",
+        fields={"actor": _WHO, "modifiers": _MODS},
         help="At 0 HP or below: d20 + CON − 1 per HP below 0 (+2 Shootist) ≥ ST, or dead.",
     ),
-    CommandSpec(
+    spec(
+        SavingThrow,
         name="save",
         title="Saving throw",
         key="s",
-        build=lambda actor, against="other", attribute="auto", modifiers=(): SavingThrow(
-            actor=actor, against=against, attribute=attribute, modifiers=_tuple(modifiers)
-        ),
-        params=(
-            _ACTOR,
-            Param(name="against", kind=CHOICE, choices=tuple(SAVES), label="Against", default="other"),
-            Param(
+        actor=None,
+        subject="actor",
+        fields={
+            "actor": _WHO,
+            "against": Param(name="against", kind=CHOICE, choices=tuple(SAVES), label="Against", default="other"),
+            "attribute": Param(
                 name="attribute",
                 kind=CHOICE,
                 choices=("auto", "none", "STR", "INT", "WIS", "CON", "DEX", "CHA"),
@@ -241,46 +230,53 @@ SPECS: tuple[CommandSpec, ...] = (
                 default="auto",
                 help="auto: Table 3's",
             ),
-            _MODS,
-        ),
+            "modifiers": _MODS,
+        },
         help="d20 + attribute modifier (Table 3) + class bonus ≥ the Saving Throw number.",
     ),
-    CommandSpec(
+    spec(
+        LuckyStreak,
         name="lucky_streak",
         title="Lucky Streak",
         key="l",
-        build=lambda actor: LuckyStreak(actor=actor),
-        params=(_ACTOR,),
-        help="Gambler: re-roll the failed save (1/2/3/4 a day at levels 1–3/4–6/7–9/10).",
+        actor=None,
+        subject="actor",
+        fields={"actor": _WHO},
+        help="Gambler: re-roll a failed save — death, a scattergun's for half, any other "
+        "(1/2/3/4 a day at levels 1–3/4–6/7–9/10); the re-roll replaces the first.",
     ),
-    CommandSpec(
+    spec(
+        LoyaltyCheck,
         name="loyalty",
         title="Loyalty check",
         key="y",
-        build=lambda actor, leader=None, modifiers=(): LoyaltyCheck(
-            actor=actor, leader=leader or None, modifiers=_tuple(modifiers)
-        ),
-        params=(
-            Param(name="actor", kind=COMBATANT, label="Hireling"),
-            Param(name="leader", kind=COMBATANT, label="Leader (CHA)", required=False),
-            _MODS,
-        ),
+        actor=None,
+        subject="actor",
+        fields={
+            "actor": Param(name="actor", kind=COMBATANT, label="Hireling"),
+            "leader": Param(name="leader", kind=COMBATANT, label="Leader (CHA)", required=False),
+            "modifiers": _MODS,
+        },
         help="3d6 + the leader's CHA loyalty modifier, read on Table 15.",
     ),
-    CommandSpec(
+    spec(
+        BindWounds,
         name="bind_wounds",
         title="Bind wounds",
         key="w",
-        build=lambda actor: BindWounds(actor=actor),
-        params=(_ACTOR,),
+        actor=None,
+        subject="actor",
+        fields={"actor": _WHO},
         help="After the fight: 1d3 HP back, only HP lost in this fight.",
     ),
-    CommandSpec(
+    spec(
+        Recover,
         name="recover",
         title="Rest (temporary damage heals)",
         key="h",
-        build=lambda actor, hours=1: Recover(actor=actor, hours=hours),
-        params=(_ACTOR, Param(name="hours", kind=INT, label="Hours", default=1, min=1, max=24)),
+        actor=None,
+        subject="actor",
+        fields={"actor": _WHO, "hours": Param(name="hours", kind=INT, label="Hours", default=1, min=1, max=24)},
         help="Fists' temporary damage heals per hour: 1 HP per level (HD) an hour; the knocked out come to.",
     ),
 )

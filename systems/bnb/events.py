@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import attrs
 
+from systems.bnb.sheet import data
 from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
@@ -98,7 +99,7 @@ class ShotsFired(Event):
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.actor)
-        g = c.data.carried(self.gun)
+        g = data(c).carried(self.gun)
         left = (g.shots - self.count) if g else 0
         return f"{c.name} fires {self.count} shot(s) from the {self.gun} ({left} left)"
 
@@ -177,11 +178,15 @@ class LuckyStreakUsed(Event):
     st: int
     success: bool
     left: int = 0
+    restored: int = 0  # a save for half re-rolled into a success: the HP the half not taken gives back
+    revived: bool = False  # those HP lift the Gambler back above 0 HP: the fall (and its death save) is undone
 
     def describe(self, state: FightState) -> str:
         end = "saved" if self.success else "failed again"
         if self.against == "death":
             end = "survives, unconscious" if self.success else "dies"
+        elif self.restored:
+            end = f"saved: half damage, {self.restored} HP back" + (", and back on his feet" if self.revived else "")
         return (
             f"{state.name(self.id)} pushes a Lucky Streak, re-rolling the save vs {self.against}: "
             f"{vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
@@ -231,6 +236,65 @@ class TemporaryHealed(Event):
         return f"{state.name(self.id)} rests {self.hours} hour(s): {self.healed} temporary damage heals{woke}"
 
 
+@attrs.frozen(kw_only=True)
+class HpLost(Event):
+    """Quick damage from the GM: HP lost, lethal or temporary (fists), through the same harm path as a blow."""
+
+    TYPE: ClassVar[str] = "bnb.hp_lost"
+    id: str
+    roll: Roll
+    amount: int
+    temporary: bool = False
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        kind = " temporary" if self.temporary else ""
+        why = f" ({self.note})" if self.note else ""
+        return f"{state.name(self.id)} loses {self.amount}{kind} HP: {self.roll.describe()}{why}"
+
+
+@attrs.frozen(kw_only=True)
+class HpHealed(Event):
+    """Quick healing from the GM: temporary damage heals first, then lethal damage; never above maximum."""
+
+    TYPE: ClassVar[str] = "bnb.hp_healed"
+    id: str
+    roll: Roll
+    temporary: int = 0  # temporary damage healed
+    lethal: int = 0  # lethal damage healed
+    revived: bool = False  # back above 0 HP: knocked out, dying or unconscious no more
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        why = f" ({self.note})" if self.note else ""
+        healed = self.temporary + self.lethal
+        if not healed:
+            return f"{state.name(self.id)} is at full HP: nothing to heal ({self.roll.describe()}){why}"
+        parts = [f"{n} {what}" for n, what in ((self.temporary, "temporary"), (self.lethal, "lethal")) if n]
+        up = ", and is back on their feet" if self.revived else ""
+        return f"{state.name(self.id)} regains {healed} HP ({' + '.join(parts)}): {self.roll.describe()}{up}{why}"
+
+
+@attrs.frozen(kw_only=True)
+class DeathSaveWaived(Event):
+    """The GM settled a death save without the roll: the combatant lives, unconscious (Ruling)."""
+
+    TYPE: ClassVar[str] = "bnb.death_save_waived"
+    id: str
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)} is spared the death save: alive, unconscious and in need of medical help"
+
+
+def failed_save(event: Event) -> str | None:
+    """The combatant whose saving throw this event failed (death, a scattergun's for half, any other)."""
+    if isinstance(event, (SaveRolled, DeathSaveRolled)) and not event.success:
+        return event.id
+    if isinstance(event, AttackRolled) and event.save is not None and not event.saved:
+        return event.target
+    return None
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     AttackRolled,
     Dropped,
@@ -243,4 +307,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     LoyaltyChecked,
     WoundsBound,
     TemporaryHealed,
+    HpLost,
+    HpHealed,
+    DeathSaveWaived,
 )

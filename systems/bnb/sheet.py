@@ -7,12 +7,16 @@ Rulings made here (the book is silent):
   and scattergun 2, belt pistol 6); the sheet can load fewer.
 - A PC sheet without a class is a Shootist's; an NPC sheet with a class is
   built from the class tables (a levelled "renowned gunslinger").
-- NPC HP are at least 1.
+- NPC HP are at least 1. (test_npc_hp_at_least_one)
+- NPCs without a listed DEX count as DEX 10 (initiative ties, DEX saves).
+  (test_gunfighter_outranks_outlaw_on_a_tie_by_hit_dice)
+- The HP roll shows every modifier in its expression: the CON modifier a die,
+  the HD's plus, a die raised to its least 1, NPC HP raised to 1.
+  (test_the_hp_roll_names_every_modifier, test_an_npc_hp_roll_shows_its_plus_and_its_least_1)
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,40 +28,25 @@ from systems.bnb.tables import (
     CLASSES,
     SHOOTIST,
     TRAILBLAZER,
-    WEAPON_BY_ID,
-    Weapon,
+    Carried,
+    Hd,
+    Natural,
     find_weapon,
+    format_natural,
+    format_weapons,
     modifier,
+    parse_hd,
+    parse_natural,
+    parse_weapons,
 )
 from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
 from tracker.dice import DiceRequest, Roll, Roller
 from tracker.errors import Refused
-from tracker.model import PC
+from tracker.model import PC, Combatant
 
 OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
 STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
-
-
-@attrs.frozen(kw_only=True)
-class Carried:
-    """A weapon a combatant carries; a firearm keeps its loaded shots."""
-
-    name: str  # unique on the combatant: "belt pistol", "belt pistol 2"
-    weapon: str  # id in Tables 10–12
-    shots: int = 0
-    last_round: int | None = None  # the round it last fired (RoF ½)
-
-    @property
-    def spec(self) -> Weapon:
-        return WEAPON_BY_ID[self.weapon]
-
-
-@attrs.frozen(kw_only=True)
-class Natural:
-    """A critter's listed attack ("Claws", "Hoof, d3")."""
-
-    name: str
-    sides: int = 6
+ONE_HD = Hd(dice=1)  # frozen: one shared default
 
 
 @attrs.frozen(kw_only=True)
@@ -67,41 +56,7 @@ class LastSave:
     against: str
     st: int
     parts: tuple[Modifier, ...] = ()
-
-
-@attrs.frozen(kw_only=True)
-class Hd:
-    dice: int
-    plus: int = 0
-    half: bool = False
-
-    def __str__(self) -> str:
-        if self.half:
-            return "½"
-        return f"{self.dice}{self.plus:+d}" if self.plus else str(self.dice)
-
-    @property
-    def at_most_one(self) -> bool:
-        """Gun-play's "1 HD or fewer": ½, 1−1 or 1 HD; 1+1 is above (Ruling)."""
-        return self.half or self.dice < 1 or (self.dice == 1 and self.plus <= 0)
-
-    @property
-    def rank(self) -> int:
-        """For initiative ties (higher level/HD first)."""
-        return 50 if self.half else self.dice * 100 + self.plus
-
-
-def parse_hd(text: str) -> Hd:
-    src = str(text).strip().replace(" ", "").replace("−", "-")
-    if src in ("½", "1/2", "0.5", ".5"):
-        return Hd(dice=0, half=True)
-    m = re.fullmatch(r"(\d+)([+-]\d+)?", src)
-    if not m:
-        raise Refused(f"Hit Dice '{text}' should read like 1, 1+1, 1-1, 3+6 or ½")
-    dice = int(m[1])
-    if not 1 <= dice <= 30:
-        raise Refused(f"Hit Dice '{text}': 1 to 30 dice (or ½)")
-    return Hd(dice=dice, plus=int(m[2] or 0))
+    damage: int = 0  # a scattergun's save for half: the full damage taken (a success halves it)
 
 
 @attrs.frozen(kw_only=True)
@@ -110,7 +65,7 @@ class BnbData:
 
     cls: str = ""  # Shootist, Gambler, Trailblazer; "" for NPCs and critters
     level: int = 1  # class level; an NPC's or critter's HD (for exploding damage)
-    hd: Hd = Hd(dice=1)
+    hd: Hd = ONE_HD
     scores: tuple[int, ...] = (10, 10, 10, 10, 10, 10)  # STR INT WIS CON DEX CHA
     dc: int = 10
     to_hit: int = 0
@@ -181,6 +136,14 @@ class BnbData:
         raise AttributeError(name)
 
 
+def data(c: Combatant) -> BnbData:
+    """A combatant's Blood & Bullets record, typed (``Combatant.data`` is ``Any`` in the core)."""
+    d = c.data
+    if not isinstance(d, BnbData):
+        raise TypeError(f"{c.name} has no Blood & Bullets record")
+    return d
+
+
 ATTR_FIELDS = tuple(a.lower() for a in ATTRIBUTES)
 
 
@@ -220,74 +183,19 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
         Param(name="weapons", label="Weapons", default="", required=False, help="'belt pistol:6, knife'"),
         Param(name="favoured", label="+1 weapon", default="", required=False, help="a weapon used at +1 (Pistol +1)"),
         Param(name="init_mod", kind=INT, label="Initiative modifier", default=0),
-        Param(name="dex", kind=INT, label="DEX (ties)", default=10, help="for initiative ties; 10 if not listed"),
+        Param(
+            name="dex",
+            kind=INT,
+            label="DEX (initiative ties, DEX saves)",
+            default=10,
+            help="breaks initiative ties and counts in DEX saves, never in attacks (an NPC attacks at its HD); "
+            "10 if not listed",
+        ),
         Param(name="important", kind=BOOL, label="Important (rolls own initiative)", default=False),
         Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)", default=False),
         Param(name="rowdy", kind=BOOL, label="Rowdy (fists d6)", default=False),
         Param(name="hp", kind=INT, label="HP", default=0, help="0: roll the hit dice"),
     )
-
-
-def parse_weapons(text: str) -> tuple[Carried, ...]:
-    """'belt pistol:6, belt pistol:4, knife' → carried weapons (shots default full)."""
-    out: list[Carried] = []
-    names: dict[str, int] = {}
-    for part in str(text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        name, _, shots_text = part.partition(":")
-        w = find_weapon(name)
-        if w is None:
-            raise Refused(f"'{name.strip()}' is not a weapon of Tables 10–12")
-        if shots_text.strip():
-            try:
-                shots = int(shots_text)
-            except ValueError:
-                raise Refused(f"'{part}': the loaded shots after the colon must be a number") from None
-        else:
-            shots = w.shots
-        if not w.firearm and shots:
-            raise Refused(f"a {w.name} is not a firearm and holds no shots")
-        if not 0 <= shots <= w.shots:
-            raise Refused(f"a {w.name} holds 0 to {w.shots} shots (Table 12), not {shots}")
-        names[w.name] = names.get(w.name, 0) + 1
-        label = w.name if names[w.name] == 1 else f"{w.name} {names[w.name]}"
-        out.append(Carried(name=label, weapon=w.id, shots=shots))
-    return tuple(out)
-
-
-def format_weapons(carried: tuple[Carried, ...]) -> str:
-    return ", ".join(f"{c.spec.name}:{c.shots}" if c.spec.firearm else c.spec.name for c in carried)
-
-
-_DIE = re.compile(r"^(?:1)?d(\d+)$")
-
-
-def parse_natural(text: str) -> tuple[Natural, ...]:
-    """'Claws, Bite' → two 1d6 attacks; 'Hoof, d3' or 'Hoof d3' → one 1d3 attack (Ruling)."""
-    out: list[Natural] = []
-    for part in str(text or "").split(","):
-        words = part.strip().lower().split()
-        if not words:
-            continue
-        if len(words) == 1 and _DIE.match(words[0]):
-            if not out:
-                raise Refused(f"'{part.strip()}' gives a die but no attack before it")
-            out[-1] = attrs.evolve(out[-1], sides=int(_DIE.match(words[0])[1]))  # type: ignore[index]
-            continue
-        sides = 6
-        if len(words) > 1 and _DIE.match(words[-1]):
-            sides = int(_DIE.match(words[-1])[1])  # type: ignore[index]
-            words = words[:-1]
-        if sides not in (3, 4, 6, 8, 10, 12):
-            raise Refused(f"'{part.strip()}': an attack's die is d3, d4, d6, d8, d10 or d12")
-        out.append(Natural(name=" ".join(words), sides=sides))
-    return tuple(out)
-
-
-def format_natural(natural: tuple[Natural, ...]) -> str:
-    return ", ".join(n.name if n.sides == 6 else f"{n.name} d{n.sides}" for n in natural)
 
 
 def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
@@ -328,6 +236,28 @@ def check_sheet(kind: str, sheet: Mapping[str, Any], dice: Roller) -> tuple[dict
     return _check_npc(sheet, dice)
 
 
+def hp_roll(n: int, faces: tuple[int, ...], hp: int, *, con: int = 0, plus: int = 0, sides: int = 6) -> Roll:
+    """The HP roll as the log shows it: every modifier in the expression, so the faces add up.
+
+    ``3d6+3 (CON +1 a die) [3,6,1] = 13``; a die raised to its least 1 HP, or
+    NPC HP raised to 1, is named too.
+    """
+    mod = hp - sum(faces)
+    notes: list[str] = []
+    if con:
+        notes.append(f"CON {con:+d} a die")
+    if con < 0 and any(f + con < 1 for f in faces):
+        notes.append("at least 1 a die")
+    if plus:
+        notes.append(f"HD {plus:+d}")
+    if not con and sum(faces) + plus < hp:
+        notes.append("at least 1 HP")
+    if notes == [f"HD {plus:+d}"]:
+        notes = []  # the expression's own modifier says it all: 3d6+6
+    expr = f"{n}d{sides}" + (f"{mod:+d}" if mod else "") + (f" ({', '.join(notes)})" if notes else "")
+    return Roll(expr, "HP", faces, faces, (), mod, hp)
+
+
 def _check_class(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], tuple[Roll, ...]]:
     cls = Param(name="cls", kind=CHOICE, choices=CLASSES, label="Class").parse(sheet.get("cls"))
     level = _int(sheet, "level", 1)
@@ -354,8 +284,7 @@ def _check_class(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any]
         con = modifier(scores["con"])
         faces = dice.faces(DiceRequest(hd.dice, 1, 6, "HP"))
         hp = sum(max(1, f + con) for f in faces) + hd.plus
-        label = f"HP: CON {con:+d} per die, at least 1 per die" + (f", {hd.plus:+d}" if hd.plus else "")
-        rolls = (Roll(f"{hd.dice}d6", label, faces, faces, (), hp - sum(faces), hp),)
+        rolls = (hp_roll(hd.dice, faces, hp, con=con, plus=hd.plus),)
     out = {
         "cls": cls,
         "level": level,
@@ -390,12 +319,10 @@ def _check_npc(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], 
     if hp == 0:
         if hd.half:
             faces = dice.faces(DiceRequest(1, 1, 3, "HP (½ HD)"))
-            expr, plus = "1d3", 0
         else:
             faces = dice.faces(DiceRequest(hd.dice, 1, 6, "HP"))
-            expr, plus = f"{hd.dice}d6{hd.plus:+d}" if hd.plus else f"{hd.dice}d6", hd.plus
-        hp = max(1, sum(faces) + plus)
-        rolls = (Roll(expr, "HP (at least 1)", faces, faces, (), hp - sum(faces), hp),)
+        hp = max(1, sum(faces) + hd.plus)
+        rolls = (hp_roll(1 if hd.half else hd.dice, faces, hp, plus=hd.plus, sides=3 if hd.half else 6),)
     out = {
         "dc": dc,
         "hd": str(hd),

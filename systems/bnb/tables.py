@@ -1,8 +1,13 @@
-"""The book's tables: attribute modifiers, the class tables, weapons (Tables 10–12), saves, loyalty."""
+"""The book's tables: attribute modifiers, the class tables, weapons (Tables 10–12), saves, loyalty;
+and the sheet's text read against them: carried weapons, a critter's listed attacks, Hit Dice."""
 
 from __future__ import annotations
 
+import re
+
 import attrs
+
+from tracker.errors import Refused
 
 ATTRIBUTES = ("STR", "INT", "WIS", "CON", "DEX", "CHA")
 CLASSES = ("Shootist", "Gambler", "Trailblazer")
@@ -169,6 +174,129 @@ def find_weapon(name: str) -> Weapon | None:
         if key in (w.id.replace("_", " "), w.name, *w.aliases):
             return w
     return None
+
+
+# ---------------------------------------------------------------------------
+# what a combatant carries and its Hit Dice, read from a sheet's text
+
+
+@attrs.frozen(kw_only=True)
+class Carried:
+    """A weapon a combatant carries; a firearm keeps its loaded shots."""
+
+    name: str  # unique on the combatant: "belt pistol", "belt pistol 2"
+    weapon: str  # id in Tables 10–12
+    shots: int = 0
+    last_round: int | None = None  # the round it last fired (RoF ½)
+
+    @property
+    def spec(self) -> Weapon:
+        return WEAPON_BY_ID[self.weapon]
+
+
+@attrs.frozen(kw_only=True)
+class Natural:
+    """A critter's listed attack ("Claws", "Hoof, d3")."""
+
+    name: str
+    sides: int = 6
+
+
+@attrs.frozen(kw_only=True)
+class Hd:
+    dice: int
+    plus: int = 0
+    half: bool = False
+
+    def __str__(self) -> str:
+        if self.half:
+            return "½"
+        return f"{self.dice}{self.plus:+d}" if self.plus else str(self.dice)
+
+    @property
+    def at_most_one(self) -> bool:
+        """Gun-play's "1 HD or fewer": ½, 1−1 or 1 HD; 1+1 is above (Ruling)."""
+        return self.half or self.dice < 1 or (self.dice == 1 and self.plus <= 0)
+
+    @property
+    def rank(self) -> int:
+        """For initiative ties (higher level/HD first)."""
+        return 50 if self.half else self.dice * 100 + self.plus
+
+
+def parse_hd(text: str) -> Hd:
+    src = str(text).strip().replace(" ", "").replace("−", "-")
+    if src in ("½", "1/2", "0.5", ".5"):
+        return Hd(dice=0, half=True)
+    m = re.fullmatch(r"(\d+)([+-]\d+)?", src)
+    if not m:
+        raise Refused(f"Hit Dice '{text}' should read like 1, 1+1, 1-1, 3+6 or ½")
+    dice = int(m[1])
+    if not 1 <= dice <= 30:
+        raise Refused(f"Hit Dice '{text}': 1 to 30 dice (or ½)")
+    return Hd(dice=dice, plus=int(m[2] or 0))
+
+
+def parse_weapons(text: str) -> tuple[Carried, ...]:
+    """'belt pistol:6, belt pistol:4, knife' → carried weapons (shots default full)."""
+    out: list[Carried] = []
+    names: dict[str, int] = {}
+    for part in str(text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, _, shots_text = part.partition(":")
+        w = find_weapon(name)
+        if w is None:
+            raise Refused(f"'{name.strip()}' is not a weapon of Tables 10–12")
+        if shots_text.strip():
+            try:
+                shots = int(shots_text)
+            except ValueError:
+                raise Refused(f"'{part}': the loaded shots after the colon must be a number") from None
+        else:
+            shots = w.shots
+        if not w.firearm and shots:
+            raise Refused(f"a {w.name} is not a firearm and holds no shots")
+        if not 0 <= shots <= w.shots:
+            raise Refused(f"a {w.name} holds 0 to {w.shots} shots (Table 12), not {shots}")
+        names[w.name] = names.get(w.name, 0) + 1
+        label = w.name if names[w.name] == 1 else f"{w.name} {names[w.name]}"
+        out.append(Carried(name=label, weapon=w.id, shots=shots))
+    return tuple(out)
+
+
+def format_weapons(carried: tuple[Carried, ...]) -> str:
+    return ", ".join(f"{c.spec.name}:{c.shots}" if c.spec.firearm else c.spec.name for c in carried)
+
+
+_DIE = re.compile(r"^(?:1)?d(\d+)$")
+
+
+def parse_natural(text: str) -> tuple[Natural, ...]:
+    """'Claws, Bite' → two 1d6 attacks; 'Hoof, d3' or 'Hoof d3' → one 1d3 attack (Ruling)."""
+    out: list[Natural] = []
+    for part in str(text or "").split(","):
+        words = part.strip().lower().split()
+        if not words:
+            continue
+        if len(words) == 1 and _DIE.match(words[0]):
+            if not out:
+                raise Refused(f"'{part.strip()}' gives a die but no attack before it")
+            out[-1] = attrs.evolve(out[-1], sides=int(_DIE.match(words[0])[1]))  # type: ignore[index]
+            continue
+        sides = 6
+        if len(words) > 1 and _DIE.match(words[-1]):
+            sides = int(_DIE.match(words[-1])[1])  # type: ignore[index]
+            words = words[:-1]
+        if sides not in (3, 4, 6, 8, 10, 12):
+            raise Refused(f"'{part.strip()}': an attack's die is d3, d4, d6, d8, d10 or d12")
+        out.append(Natural(name=" ".join(words), sides=sides))
+    return tuple(out)
+
+
+def format_natural(natural: tuple[Natural, ...]) -> str:
+    return ", ".join(n.name if n.sides == 6 else f"{n.name} d{n.sides}" for n in natural)
 
 
 # Table 3: saving throw examples → the attribute whose modifier applies

@@ -1,10 +1,14 @@
 """Checks: 2d6 + bonuses, with snake eyes and rolling criticals.
 
 Ruling (RULINGS.md): dice showing 11 or 12 count as 11, then 2d6 more are rolled and
-added with no bonuses; an 11 or 12 on those dice counts as 11 and rolls again.
-Ruling (ours): only the first two dice can be snake eyes; a 2 on the extra dice of a
-critical just adds 2.  An automatic critical (a cinematic) rolls no first dice: they
-count as 11 and the extra dice are rolled.
+added with no bonuses; an 11 or 12 on those dice counts as 11 and rolls again
+(test_critical_chain_12_then_11_then_5).
+Rulings (ours), each with its test:
+- Only the first two dice can be snake eyes; a 2 on the extra dice of a critical just adds 2
+  (test_a_two_on_the_extra_dice_of_a_critical_just_adds_two).
+- An automatic critical (a cinematic) rolls no first dice: they count as 11 and the extra dice are
+  rolled (test_an_automatic_critical_is_declared_before_the_roll).
+- When both sides roll snake eyes the defender wins, as in a tie (test_both_snake_eyes_go_to_the_defender).
 """
 
 from __future__ import annotations
@@ -96,10 +100,7 @@ def roll_check(
 
 
 def beats(attack: CheckRoll, defense: CheckRoll) -> bool:
-    """Does the attack (or active check) win?  Ties go to the defender; snake eyes lose.
-
-    Ruling (ours): when both roll snake eyes the defender wins, as in a tie.
-    """
+    """Does the attack (or active check) win?  Ties go to the defender; snake eyes lose (both: the defender wins)."""
     if attack.fumble:
         return False
     if defense.fumble:

@@ -1,11 +1,22 @@
-"""The 2d6 Gamma commands (verbs) and the forms the app builds for them."""
+"""The 2d6 Gamma commands (verbs) and the forms the app builds for them (``kit.spec``).
+
+Forms start where the GM expects them: an attack on its attacker (the current combatant) and its
+target (the GM's selected combatant); a resolve check, a Vicious Parry or Spell Turning, and a
+cinematic (an extra turn, a reroll, ignoring death) are GM actions on the selected combatant
+(``actor=None``, ``subject="actor"``), since they come on someone else's turn.
+
+Ruling (ours): the attack form starts on the attacker's best-ranked attack skill
+(test_an_archer_attacks_with_archery_and_a_swordsman_with_the_sword).
+"""
 
 from __future__ import annotations
 
 import attrs
 
+from systems.twod6.record import data
 from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING
-from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
+from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
+from tracker.kit import spec
 from tracker.model import FightState
 
 BLAST_SKILL = "Cast (Blast)"
@@ -142,10 +153,6 @@ class SpendCinematic:
     use: str = "extra turn"
 
 
-def _actor(label: str = "Who") -> Param:
-    return Param(name="actor", kind=COMBATANT, label=label)
-
-
 def _stat(name: str = "stat", label: str = "Stat") -> Param:
     return Param(
         name=name, kind=CHOICE, choices=STAT_CHOICES, default="auto", label=label, help="auto: the book's usual stat"
@@ -160,166 +167,167 @@ def _crit(name: str = "auto_critical", label: str = "Automatic critical (spend a
     return Param(name=name, kind=BOOL, default=False, label=label)
 
 
+def _roll_fields(*extra: Param) -> dict[str, Param]:
+    """The fields every roll shares: stat, modifiers, automatic critical (and any given)."""
+    fields = {"stat": _stat(), "modifiers": _mods(), "auto_critical": _crit()}
+    fields.update({p.name: p for p in extra})
+    return fields
+
+
 def attack_defaults(state: FightState, actor: str) -> dict[str, str]:
     """Ruling: the attack form starts on the attacker's best-ranked attack skill (ties: the list's order)."""
     c = state.find(actor)
     if c is None or c.data is None:
         return {}
-    best = max(ATTACK_SKILLS, key=lambda skill: c.data.ranks(skill))
-    return {"skill": best} if c.data.ranks(best) > 0 else {}
+    d = data(c)
+    best = max(ATTACK_SKILLS, key=d.ranks)
+    return {"skill": best} if d.ranks(best) > 0 else {}
 
 
-SPECS = (
-    CommandSpec(
+SPECS: tuple[CommandSpec, ...] = (
+    spec(
+        Attack,
         name="attack",
         title="Attack",
         key="a",
-        build=Attack,
+        subject="targets",
         defaults=attack_defaults,
-        params=(
-            _actor("Attacker"),
+        labels={"actor": "Attacker", "improvised": "Improvised weapon (−2)", "limb_penalty": "Disabled limbs count"},
+        fields=_roll_fields(
             Param(name="targets", kind=COMBATANTS, label="Target(s)", help="several only for a Mass Spell"),
             Param(name="skill", kind=CHOICE, choices=ATTACK_SKILLS, default="Melee (Heavy)", label="Skill"),
             Param(name="result", kind=CHOICE, choices=RESULTS, default="wound", label="Declared result"),
-            _stat(),
             Param(name="defense", kind=CHOICE, choices=DEFENSE_SKILLS, default="auto", label="Defense"),
             _stat("defense_stat", "Defense stat"),
-            Param(name="improvised", kind=BOOL, default=False, label="Improvised weapon (−2)"),
             Param(
                 name="cover", kind=INT, default=0, min=0, max=2, label="Target moving / in cover (shooting, archery)"
             ),
             Param(name="use_aim", kind=CHOICE, choices=("auto", "yes", "no"), default="auto", label="Use aim"),
-            Param(name="limb_penalty", kind=BOOL, default=True, label="Disabled limbs count"),
-            _mods(),
             _mods("defense_modifiers", "Defense modifiers"),
-            _crit(),
             _crit("defense_critical", "Defender's automatic critical (cinematic)"),
         ),
         help="Attack vs defense, tie to the defender; the result is declared before the roll.",
     ),
-    CommandSpec(
+    spec(
+        Aim,
         name="aim",
         title="Aim",
         key="i",
-        build=Aim,
-        params=(_actor(),),
-        help="Full-round: +PER (min +1, ×2 Sniper) on the next ranged check.",
+        labels={"actor": "Who"},
+        help="Full-round: +PER (min +1) on the next ranged check, ×2 with Sniper on shooting, archery or throwing.",
     ),
-    CommandSpec(
+    spec(
+        Act,
         name="act",
         title="Other action",
         key="m",
-        build=Act,
-        params=(
-            _actor(),
-            Param(name="action", kind=CHOICE, choices=tuple(ACTIONS), default="move 20 ft", label="Action"),
-            Param(name="note", kind=STR, default="", required=False, label="Note"),
-        ),
+        labels={"actor": "Who"},
+        fields={
+            "action": Param(name="action", kind=CHOICE, choices=tuple(ACTIONS), default="move 20 ft", label="Action"),
+            "note": Param(name="note", kind=STR, default="", required=False, label="Note"),
+        },
         help="Move, stand up, draw or pick up a weapon, speak…",
     ),
-    CommandSpec(
+    spec(
+        Sneak,
         name="sneak",
         title="Stealth before an attack",
         key="s",
-        build=Sneak,
-        params=(
-            _actor(),
-            Param(name="targets", kind=COMBATANTS, label="Against"),
-            _stat(),
-            _mods(),
-            _crit(),
-        ),
-        help="Half-round: Stealth vs Notice; on success the target defends with armor only (Sneak Attack +1).",
+        subject="targets",
+        labels={"actor": "Who", "targets": "Against"},
+        fields=_roll_fields(),
+        help="Half-round: Stealth vs Notice; on success the target defends a weapon attack with armor only.",
     ),
-    CommandSpec(
+    spec(
+        SkillCheck,
         name="check",
         title="Skill check",
         key="k",
-        build=SkillCheck,
-        params=(
-            _actor(),
+        labels={"actor": "Who"},
+        fields=_roll_fields(
             Param(name="skill", kind=STR, default="Athletics", label="Skill"),
             Param(name="dc", kind=INT, default=7, label="DC"),
-            _stat(),
             Param(name="cost", kind=CHOICE, choices=("quick", "half", "full", "none"), default="half", label="Takes"),
-            Param(name="use_aim", kind=BOOL, default=False, label="Use aim"),
-            _mods(),
-            _crit(),
+            Param(
+                name="use_aim",
+                kind=BOOL,
+                default=False,
+                label="Use aim",
+                help="shooting, archery and throwing checks always take it",
+            ),
         ),
         help="2d6 + ranks + stat + item vs a DC.",
     ),
-    CommandSpec(
+    spec(
+        BreakGrapple,
         name="break_grapple",
         title="Break grapple",
         key="b",
-        build=BreakGrapple,
-        params=(_actor(), _stat(), _mods(), _crit()),
+        labels={"actor": "Who"},
+        fields=_roll_fields(),
         help="Melee (Unarmed) against the grappler's Melee (Unarmed).",
     ),
-    CommandSpec(
+    spec(
+        Negate,
         name="negate",
         title="Negate",
         key="n",
-        build=Negate,
-        params=(
-            _actor("Caster"),
-            Param(name="target", kind=COMBATANT, label="Caster to negate"),
-            _stat(),
-            _stat("target_stat", "Their stat"),
-            _mods(),
-            _crit(),
-        ),
+        subject="target",
+        labels={"actor": "Caster", "target": "Caster to negate"},
+        fields=_roll_fields(_stat("target_stat", "Their stat")),
         help="Full round (half with Fast Caster): opposed Cast; the target casts nothing until its next turn ends.",
     ),
-    CommandSpec(
+    spec(
+        Resolve,
         name="resolve",
         title="Resolve check",
         key="r",
-        build=Resolve,
-        params=(
-            _actor(),
+        actor=None,
+        subject="actor",
+        labels={"actor": "Who"},
+        fields=_roll_fields(
             Param(name="stakes", kind=CHOICE, choices=("unconscious", "death"), default="unconscious", label="Against"),
             Param(name="stat", kind=CHOICE, choices=("wil", "tou"), default="wil", label="Stat"),
-            _mods(),
-            _crit(),
         ),
         help="The resolve check a wound threshold, a knock-out or a tripled attack calls for.",
     ),
-    CommandSpec(
+    spec(
+        ChooseDouble,
         name="double_result",
         title="Doubled attack: extra result",
         key="d",
-        build=lambda penalty="-2", **kw: ChooseDouble(penalty=int(penalty), **kw),
-        params=(
-            _actor("Attacker"),
-            Param(name="target", kind=COMBATANT, label="Defender"),
-            Param(name="choice", kind=CHOICE, choices=DOUBLE_CHOICES, default="wound", label="Second result or limb"),
-            Param(name="limb", kind=STR, default="arm", label="Limb"),
-            Param(name="penalty", kind=CHOICE, choices=("-2", "-3"), default="-2", label="Limb penalty"),
-        ),
-        help="A second result (a second wound), or instead a disabled limb and one wound.",
+        subject="target",
+        labels={"actor": "Attacker", "target": "Defender", "limb": "Limb"},
+        fields={
+            "choice": Param(
+                name="choice", kind=CHOICE, choices=DOUBLE_CHOICES, default="wound", label="Second result or limb"
+            ),
+            "penalty": Param(name="penalty", kind=INT, default=-2, min=-3, max=-2, label="Limb penalty (−2 or −3)"),
+        },
+        help="The declared result has landed: a second result (a second wound), or a disabled limb with its wound.",
     ),
-    CommandSpec(
+    spec(
+        Riposte,
         name="riposte",
         title="Vicious Parry / Spell Turning",
         key="v",
-        build=Riposte,
-        params=(
-            _actor("Defender"),
-            Param(name="target", kind=COMBATANT, label="Attacker"),
-            Param(name="result", kind=CHOICE, choices=RESULTS, default="disarm", label="Result"),
-        ),
+        actor=None,
+        subject="actor",
+        labels={"actor": "Defender", "target": "Attacker"},
+        fields={"result": Param(name="result", kind=CHOICE, choices=RESULTS, default="disarm", label="Result")},
         help="When a defense doubles the attack: Vicious Parry or Spell Turning.",
     ),
-    CommandSpec(
+    spec(
+        SpendCinematic,
         name="cinematic",
         title="Spend a cinematic",
         key="c",
-        build=SpendCinematic,
-        params=(
-            _actor(),
-            Param(name="use", kind=CHOICE, choices=CINEMATIC_USES, default="extra turn", label="For"),
-        ),
+        actor=None,
+        subject="actor",
+        labels={"actor": "Who"},
+        fields={
+            "use": Param(name="use", kind=CHOICE, choices=CINEMATIC_USES, default="extra turn", label="For"),
+        },
         help="Extra turn, reroll a failed check, ignore a failed save against death.",
     ),
 )

@@ -1,4 +1,9 @@
-"""The 2d6 Gamma events: past-tense facts with every die they rolled."""
+"""The 2d6 Gamma events: past-tense facts with every die they rolled.
+
+Each ``describe`` is given the state before its event.  Fields added since the first release
+have defaults, so older fight files keep loading: ``Aimed.sniper``, ``Wounded.roll`` and
+``Wounded.note``.
+"""
 
 from __future__ import annotations
 
@@ -48,13 +53,22 @@ class ActionTaken(Event):
 
 @attrs.frozen(kw_only=True)
 class Aimed(Event):
+    """A full round spent aiming.
+
+    ``bonus`` is the aim as aimed (PER, at least +1); ``sniper`` doubles it on a shooting,
+    archery or throwing check.  (An older file logged a Sniper's bonus already doubled, with
+    ``sniper`` false: it applies as logged.)
+    """
+
     TYPE = "twod6.aimed"
     actor: str
     bonus: int
     cost: str = "full"
+    sniper: bool = False
 
     def describe(self, state: FightState) -> str:
-        return f"{state.name(self.actor)} aims: {self.bonus:+d} on the next ranged check{_cost(self.cost)}"
+        sniper = f" ({2 * self.bonus:+d} shooting, archery or throwing: Sniper)" if self.sniper else ""
+        return f"{state.name(self.actor)} aims: {self.bonus:+d} on the next ranged check{sniper}{_cost(self.cost)}"
 
 
 @attrs.frozen(kw_only=True)
@@ -72,6 +86,8 @@ class AttackRolled(Event):
     cost: str = "full"
     aim_used: int = 0
     reroll: bool = False
+    keeps_aim: bool = False  # a melee attack neither takes nor spends an aim (older files: every attack spent it)
+    keeps_stealth: bool = False  # a spell does not use up the caster's Stealth (older files: it did)
 
     def describe(self, state: FightState) -> str:
         a, t = state.name(self.actor), state.name(self.target)
@@ -117,21 +133,54 @@ class EffectApplied(Event):
 
 @attrs.frozen(kw_only=True)
 class Wounded(Event):
+    """Wounds dealt by an attack (``by``) or by the GM's quick damage (``roll``: the amount as typed)."""
+
     TYPE = "twod6.wounded"
     target: str
     wounds: int
     by: str | None = None
+    roll: Roll | None = None
+    note: str = ""
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.target)
-        left = c.data.wounds - self.wounds
+        d = c.data
+        left = d.wounds - self.wounds
         shown = max(left, 0)
-        s = f"{c.name} takes {self.wounds} wound{'s' if self.wounds > 1 else ''}: {shown}/{c.data.max_wounds} left"
-        if c.data.wounds == 0 or left < 0:
+        typed = self.roll.describe() if self.roll is not None else ""
+        amount = f" ({typed})" if typed and typed != str(self.wounds) else ""
+        note = f" [{self.note}]" if self.note else ""
+        s = f"{c.name} takes {self.wounds} wound{'s' if self.wounds > 1 else ''}{amount}: {shown}/{d.max_wounds} left"
+        if d.wounds == 0 or left < 0:
             s += " — a wound at 0: dead"
         elif left == 0:
             s += " — unconscious"
-        return s
+        return s + note
+
+
+@attrs.frozen(kw_only=True)
+class Healed(Event):
+    """Wounds regained (the GM's quick healing), never above the maximum; ``wakes``: up from 0 wounds."""
+
+    TYPE = "twod6.healed"
+    target: str
+    wounds: int
+    roll: Roll
+    wakes: bool = False
+    note: str = ""
+
+    def describe(self, state: FightState) -> str:
+        c = state.get(self.target)
+        d = c.data
+        amount = self.roll.describe()
+        asked = "" if self.roll.total == self.wounds else f", {self.roll.total} asked, at most the maximum"
+        s = (
+            f"{c.name} regains {self.wounds} wound{'s' if self.wounds != 1 else ''} ({amount}{asked}): "
+            f"{d.wounds + self.wounds}/{d.max_wounds}"
+        )
+        if self.wakes:
+            s += " — wakes up"
+        return s + (f" [{self.note}]" if self.note else "")
 
 
 @attrs.frozen(kw_only=True)
@@ -189,6 +238,7 @@ class SkillChecked(Event):
     cost: str = "half"
     aim_used: int = 0
     reroll: bool = False
+    keeps_aim: bool = False  # a check that took the aim's bonus but does not spend it (not shooting/archery/throwing)
 
     def describe(self, state: FightState) -> str:
         out = "succeeds" if self.passed else "fails"
@@ -214,6 +264,7 @@ EVENT_TYPES = (
     AttackRolled,
     EffectApplied,
     Wounded,
+    Healed,
     ResolveRolled,
     OpposedRolled,
     SkillChecked,

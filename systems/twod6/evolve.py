@@ -1,4 +1,9 @@
-"""evolve: apply 2d6 Gamma events (and react to the core's turn events).  Pure, never rolls."""
+"""evolve: apply 2d6 Gamma events (and the core's turn events and adjustments).  Pure, never rolls.
+
+One function per event type, registered on a :class:`tracker.kit.Evolver`.  An event applies what
+it says and nothing it does not: follow-ups (a resolve check after a wound, the knock-out after a
+tripled attack's death check) are decided in ``rules.react`` and logged as their own events.
+"""
 
 from __future__ import annotations
 
@@ -11,20 +16,24 @@ from systems.twod6.events import (
     AttackRolled,
     CinematicSpent,
     EffectApplied,
+    Healed,
     InitiativeTieRolled,
     OpposedRolled,
     ResolveRolled,
     SkillChecked,
     Wounded,
 )
-from systems.twod6.sheet import Data, Failed, Limb
-from tracker.errors import UnknownEvent
-from tracker.events import Adjusted, Event, InitiativeSet, TurnEnded, TurnStarted
+from systems.twod6.record import Data, Failed, data
+from systems.twod6.sheet import SNIPER, Limb
+from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
+from tracker.kit import Evolver
 from tracker.model import FightState
+
+evolve = Evolver("twod6.")
 
 
 def _data(state: FightState, cid: str) -> Data:
-    return state.get(cid).data
+    return data(state.get(cid))
 
 
 def _put(state: FightState, cid: str, **changes: object) -> FightState:
@@ -56,10 +65,15 @@ def settle(state: FightState, cid: str) -> FightState:
     return state
 
 
+# ---------------------------------------------------------------------------
+# the core's events
+
+
+@evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
     combatants = tuple(
         attrs.evolve(c, data=attrs.evolve(c.data, extra_turn=False, last_failed=None))
-        if c.data is not None and (c.data.extra_turn or c.data.last_failed)
+        if isinstance(c.data, Data) and (c.data.extra_turn or c.data.last_failed)
         else c
         for c in state.combatants
     )
@@ -70,6 +84,99 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
     return _put(state, e.id, quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False)
 
 
+@evolve.on(TurnEnded)
+def turn_ended(state: FightState, e: TurnEnded) -> FightState:
+    c = state.find(e.id)
+    if c is not None and isinstance(c.data, Data) and c.data.negated:
+        return _put(state, e.id, negated=False)
+    return state
+
+
+@evolve.on(InitiativeSet)
+def initiative_set(state: FightState, e: InitiativeSet) -> FightState:
+    return _put(state, e.id, init_tiebreak=())
+
+
+@evolve.on(Adjusted)
+def adjusted(state: FightState, e: Adjusted) -> FightState:
+    """A GM adjustment has set one field; keep what depends on it in step."""
+    c = state.find(e.id)
+    if c is None or not isinstance(c.data, Data):
+        return state
+    if e.field == "grappled_by":
+        old = state.find(e.old) if isinstance(e.old, str) else None
+        if old is not None and data(old).grappling == e.id:
+            state = _put(state, old.id, grappling=None)
+        if isinstance(e.value, str):
+            held = _data(state, e.value).grappling
+            if held and held != e.id:
+                state = _put(state, held, grappled_by=None)
+            state = _put(state, e.value, grappling=e.id)
+    if e.field == "max_wounds" and c.data.wounds > c.data.max_wounds:
+        state = _put(state, e.id, wounds=c.data.max_wounds)
+    if e.field == "aim":
+        state = _put(state, e.id, aim_sniper=c.data.has(SNIPER))
+    if e.field in ("unconscious", "dead") and e.value:
+        state = settle(state, e.id)
+    return state
+
+
+# ---------------------------------------------------------------------------
+# the system's events
+
+
+@evolve.on(InitiativeTieRolled)
+def tie_rolled(state: FightState, e: InitiativeTieRolled) -> FightState:
+    for cid, value in zip(e.ids, e.values, strict=True):
+        d = _data(state, cid)
+        state = _put(state, cid, init_tiebreak=d.init_tiebreak[: e.depth] + (value,))
+    return state
+
+
+@evolve.on(ActionTaken)
+def action(state: FightState, e: ActionTaken) -> FightState:
+    state = spend(state, e.actor, e.cost)
+    if e.action == "stand up":
+        state = _put(state, e.actor, prone=False)
+    if e.action in ("draw weapon", "pick up weapon"):
+        state = _put(state, e.actor, disarmed=False)
+    if e.action == "move 20 ft" and e.cost == NO_COST:
+        state = _put(state, e.actor, graceful_used=True)
+    return state
+
+
+@evolve.on(Aimed)
+def aimed(state: FightState, e: Aimed) -> FightState:
+    return _put(spend(state, e.actor, e.cost), e.actor, aim=e.bonus, aim_sniper=e.sniper)
+
+
+@evolve.on(AttackRolled)
+def attack(state: FightState, e: AttackRolled) -> FightState:
+    state = spend(state, e.actor, e.cost)
+    d = _data(state, e.actor)
+    changes: dict[str, object] = {}
+    if not e.keeps_stealth:
+        changes["hidden_from"] = tuple(i for i in d.hidden_from if i != e.target)
+    if not e.keeps_aim:
+        changes["aim"] = 0
+    changes["last_failed"] = (
+        None
+        if e.hit
+        else Failed(
+            kind="attack",
+            label=f"{e.skill} attack",
+            parts=e.attack.parts,
+            target=e.target,
+            skill=e.skill,
+            result=e.result,
+            defense=e.defense,
+            defense_skill=e.defense_skill,
+        )
+    )
+    return _put(state, e.actor, **changes)
+
+
+@evolve.on(EffectApplied)
 def effect(state: FightState, e: EffectApplied) -> FightState:
     t = e.target
     d = _data(state, t)
@@ -89,7 +196,7 @@ def effect(state: FightState, e: EffectApplied) -> FightState:
             state = _put(state, d.grappled_by, grappling=None)
         return _put(state, t, grappled_by=None)
     if e.effect == "limb":
-        return _put(state, t, limbs=d.limbs + (Limb(name=e.limb, penalty=e.penalty),))
+        return _put(state, t, limbs=(*d.limbs, Limb(name=e.limb, penalty=e.penalty)))
     if e.effect == "unconscious":
         return settle(_put(state, t, unconscious=True), t)
     if e.effect == "dead":
@@ -97,6 +204,7 @@ def effect(state: FightState, e: EffectApplied) -> FightState:
     return state  # "shove": a move, nothing to track
 
 
+@evolve.on(Wounded)
 def wounded(state: FightState, e: Wounded) -> FightState:
     d = _data(state, e.target)
     new = d.wounds - e.wounds
@@ -105,33 +213,22 @@ def wounded(state: FightState, e: Wounded) -> FightState:
     return settle(state, e.target)
 
 
-def attack(state: FightState, e: AttackRolled) -> FightState:
-    state = spend(state, e.actor, e.cost)
-    d = _data(state, e.actor)
-    hidden = tuple(i for i in d.hidden_from if i != e.target)
-    failed = None
-    if not e.hit:
-        failed = Failed(
-            kind="attack",
-            label=f"{e.skill} attack",
-            parts=e.attack.parts,
-            target=e.target,
-            skill=e.skill,
-            result=e.result,
-            defense=e.defense,
-            defense_skill=e.defense_skill,
-        )
-    return _put(state, e.actor, aim=0, hidden_from=hidden, last_failed=failed)
+@evolve.on(Healed)
+def healed(state: FightState, e: Healed) -> FightState:
+    d = _data(state, e.target)
+    wounds = min(d.max_wounds, d.wounds + e.wounds)
+    return _put(state, e.target, wounds=wounds, unconscious=d.unconscious and not e.wakes)
 
 
+@evolve.on(ResolveRolled)
 def resolve(state: FightState, e: ResolveRolled) -> FightState:
     d = _data(state, e.actor)
     failed = None
     if e.passed:
         if e.reroll and e.stakes == "unconscious" and d.wounds > 0:
             state = _put(state, e.actor, unconscious=False)
-        if e.reroll and e.stakes == "death":
-            state = _put(state, e.actor, dead=False, death_save_failed=False)
+        if e.reroll and e.stakes == "death":  # the survivor of a death check is unconscious either way
+            state = _put(state, e.actor, dead=False, death_save_failed=False, unconscious=True)
     else:
         failed = Failed(kind="resolve", label="resolve check", parts=e.check.parts, dc=e.dc, stakes=e.stakes)
         if e.stakes == "unconscious":
@@ -141,18 +238,20 @@ def resolve(state: FightState, e: ResolveRolled) -> FightState:
     return settle(_put(state, e.actor, last_failed=failed), e.actor)
 
 
+@evolve.on(CinematicSpent)
 def cinematic(state: FightState, e: CinematicSpent) -> FightState:
     d = _data(state, e.actor)
     state = _put(state, e.actor, cinematics=d.cinematics - 1)
     if e.use == "extra turn":
         return _put(state, e.actor, extra_turn=True, quick=2, half=2, graceful_used=False)
-    if e.use == "ignore death":
-        return _put(state, e.actor, dead=False, death_save_failed=False)
+    if e.use == "ignore death":  # alive, and unconscious as the check's survivor is
+        return _put(state, e.actor, dead=False, death_save_failed=False, unconscious=True)
     if e.use.startswith("reroll"):
         return _put(state, e.actor, last_failed=None)
     return state
 
 
+@evolve.on(OpposedRolled)
 def opposed(state: FightState, e: OpposedRolled) -> FightState:
     state = spend(state, e.actor, e.cost)
     # One Stealth roll against several watchers logs one event each (the first costs the action, the
@@ -175,16 +274,17 @@ def opposed(state: FightState, e: OpposedRolled) -> FightState:
     if e.success and e.purpose == "sneaks":
         d = _data(state, e.actor)
         if e.target not in d.hidden_from:
-            state = _put(state, e.actor, hidden_from=d.hidden_from + (e.target,))
+            state = _put(state, e.actor, hidden_from=(*d.hidden_from, e.target))
     if e.success and e.purpose == "negates":
         state = _put(state, e.target, negated=True)
     return state
 
 
+@evolve.on(SkillChecked)
 def skill_checked(state: FightState, e: SkillChecked) -> FightState:
     state = spend(state, e.actor, e.cost)
     changes: dict[str, object] = {}
-    if e.aim_used:
+    if e.aim_used and not e.keeps_aim:
         changes["aim"] = 0
     changes["last_failed"] = (
         None
@@ -192,79 +292,3 @@ def skill_checked(state: FightState, e: SkillChecked) -> FightState:
         else Failed(kind="check", label=f"{e.skill} check", parts=e.check.parts, skill=e.skill, dc=e.dc)
     )
     return _put(state, e.actor, **changes)
-
-
-def action(state: FightState, e: ActionTaken) -> FightState:
-    state = spend(state, e.actor, e.cost)
-    if e.action == "stand up":
-        state = _put(state, e.actor, prone=False)
-    if e.action in ("draw weapon", "pick up weapon"):
-        state = _put(state, e.actor, disarmed=False)
-    if e.action == "move 20 ft" and e.cost == NO_COST:
-        state = _put(state, e.actor, graceful_used=True)
-    return state
-
-
-def tie_rolled(state: FightState, e: InitiativeTieRolled) -> FightState:
-    for cid, value in zip(e.ids, e.values, strict=True):
-        d = _data(state, cid)
-        state = _put(state, cid, init_tiebreak=d.init_tiebreak[: e.depth] + (value,))
-    return state
-
-
-def adjusted(state: FightState, e: Adjusted) -> FightState:
-    """A GM adjustment has set one field; keep what depends on it in step."""
-    c = state.find(e.id)
-    if c is None or not isinstance(c.data, Data):
-        return state
-    if e.field == "grappled_by":
-        old = state.find(e.old) if isinstance(e.old, str) else None
-        if old is not None and old.data.grappling == e.id:
-            state = _put(state, old.id, grappling=None)
-        if isinstance(e.value, str):
-            held = _data(state, e.value).grappling
-            if held and held != e.id:
-                state = _put(state, held, grappled_by=None)
-            state = _put(state, e.value, grappling=e.id)
-    if e.field == "max_wounds" and c.data.wounds > c.data.max_wounds:
-        state = _put(state, e.id, wounds=c.data.max_wounds)
-    if e.field in ("unconscious", "dead") and e.value:
-        state = settle(state, e.id)
-    return state
-
-
-def evolve(state: FightState, event: Event) -> FightState:
-    if isinstance(event, Adjusted):
-        return adjusted(state, event)
-    if isinstance(event, TurnStarted):
-        return turn_started(state, event)
-    if isinstance(event, TurnEnded):
-        c = state.find(event.id)
-        if c is not None and c.data is not None and c.data.negated:
-            return _put(state, event.id, negated=False)
-        return state
-    if isinstance(event, InitiativeSet):
-        return _put(state, event.id, init_tiebreak=())
-    if isinstance(event, AttackRolled):
-        return attack(state, event)
-    if isinstance(event, Wounded):
-        return wounded(state, event)
-    if isinstance(event, EffectApplied):
-        return effect(state, event)
-    if isinstance(event, ResolveRolled):
-        return resolve(state, event)
-    if isinstance(event, CinematicSpent):
-        return cinematic(state, event)
-    if isinstance(event, OpposedRolled):
-        return opposed(state, event)
-    if isinstance(event, SkillChecked):
-        return skill_checked(state, event)
-    if isinstance(event, ActionTaken):
-        return action(state, event)
-    if isinstance(event, Aimed):
-        return _put(spend(state, event.actor, event.cost), event.actor, aim=event.bonus)
-    if isinstance(event, InitiativeTieRolled):
-        return tie_rolled(state, event)
-    if type(event).TYPE.startswith("twod6."):
-        raise UnknownEvent(event.TYPE)
-    return state

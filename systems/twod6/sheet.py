@@ -2,6 +2,13 @@
 
 A sheet is kept as the GM types it (``"Melee (Heavy) 2, Resolve 1"``); ``new_combatant``
 checks it and writes it back in a canonical form, and ``make_data`` reads it (pure).
+
+Rulings kept here, each with its test:
+- Dual Wield names its skill, ``Dual Wield (Melee (Light))``: "each time this talent is taken it
+  applies to a different skill", so a bare "Dual Wield" or the same skill twice is refused with the
+  reason (test_dual_wield_names_one_skill_each_time_it_is_taken); two items stack only on a skill a
+  taking names (test_dual_wield_lets_two_items_modify_one_skill).
+- Extra Wound can be taken once (test_sheet_is_checked_and_written_back_in_canonical_form).
 """
 
 from __future__ import annotations
@@ -185,106 +192,6 @@ class Limb:
     penalty: int
 
 
-@attrs.frozen(kw_only=True)
-class Failed:
-    """The combatant's last failed check, kept so a cinematic can reroll it."""
-
-    kind: str  # "attack", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
-    label: str
-    parts: tuple[Any, ...] = ()
-    target: str | None = None
-    skill: str = ""
-    result: str = ""
-    defense: Any = None  # the defense CheckRoll an attack lost to
-    defense_skill: str = ""
-    dc: int = 0
-    stakes: str = ""
-    ranged: bool = False
-    against: tuple[tuple[str, Any], ...] = ()  # opposed: (target id, the CheckRoll it lost to), each
-
-
-@attrs.frozen(kw_only=True)
-class Data:
-    """Everything the tracker keeps for one 2d6 combatant."""
-
-    stats: tuple[int, ...]
-    skills: tuple[tuple[str, int], ...] = ()
-    talents: tuple[str, ...] = ()
-    items: tuple[Item, ...] = ()
-    armor: str = "none"
-    fine_armor: bool = False
-    race: str = ""
-    max_wounds: int = 3
-    wounds: int = 3
-    cinematics: int = 0
-    # the state of the fight
-    unconscious: bool = False
-    dead: bool = False
-    death_save_failed: bool = False
-    prone: bool = False
-    disarmed: bool = False
-    grappled_by: str | None = None
-    grappling: str | None = None
-    limbs: tuple[Limb, ...] = ()
-    negated: bool = False
-    hidden_from: tuple[str, ...] = ()
-    # the action economy of the turn
-    quick: int = 2
-    half: int = 2
-    distracted: int = 0
-    graceful_used: bool = False
-    extra_turn: bool = False
-    aim: int = 0
-    init_tiebreak: tuple[int, ...] = ()
-    last_failed: Failed | None = None
-
-    def stat(self, key: str) -> int:
-        return self.stats[STATS.index(key)]
-
-    def ranks(self, skill: str) -> int:
-        for name, r in self.skills:
-            if name.lower() == skill.lower():
-                return r
-        return 0
-
-    def has(self, talent: str) -> bool:
-        return any(split_talent(t)[0] == talent for t in self.talents)
-
-    def talent_args(self, talent: str) -> tuple[str, ...]:
-        return tuple(arg for t in self.talents for name, arg in [split_talent(t)] if name == talent)
-
-    def item_bonus(self, skill: str) -> tuple[Item, ...]:
-        """The item(s) that modify ``skill``: the best one, or the best two with Dual Wield for it."""
-        fits = sorted((i for i in self.items if i.skill.lower() == skill.lower()), key=lambda i: -i.bonus)
-        n = 2 if skill in self.talent_args(DUAL_WIELD) or (DUAL_WIELD in self.talents) else 1
-        return tuple(fits[:n])
-
-    @property
-    def armor_defense(self) -> int:
-        level = ARMOR_LEVEL[self.armor]
-        if level >= 2 and not self.has(ARMOR_PROFICIENCY):
-            return 1
-        return level
-
-    @property
-    def armor_penalty(self) -> int:
-        level = ARMOR_LEVEL[self.armor]
-        return -max(0, level - 1) if self.fine_armor else -level
-
-    @property
-    def useless_limbs(self) -> str:
-        """The disabled limbs as the GM types them: ``"left leg -3, arm -2"``."""
-        return ", ".join(f"{limb.name} {limb.penalty:+d}" for limb in self.limbs)
-
-    @property
-    def limb_penalty(self) -> int:
-        return sum(limb.penalty for limb in self.limbs)
-
-    @property
-    def down(self) -> bool:
-        return self.dead or self.unconscious
-
-
 def parse_limbs(text: str) -> tuple[Limb, ...]:
     """``"left leg -3, arm -2"`` -> Limbs (a GM adjust); a penalty runs from −1 to −5."""
     out: list[Limb] = []
@@ -300,14 +207,6 @@ def parse_limbs(text: str) -> tuple[Limb, ...]:
             raise Refused(f"the {name} is named twice")
         out.append(Limb(name=name, penalty=penalty))
     return tuple(out)
-
-
-def _stat_property(key: str) -> property:
-    return property(lambda self: self.stat(key))
-
-
-for _key in STATS:  # data.agi etc., so a GM adjust logs the old value
-    setattr(Data, _key, _stat_property(_key))
 
 
 def sheet_fields(kind: str) -> tuple[Param, ...]:
@@ -361,6 +260,7 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
     talents = parse_talents(str(sheet.get("talents") or ""))
     if sum(1 for t in talents if t == EXTRA_WOUND) > 1:
         raise Refused("Extra Wound can only be taken once")
+    check_dual_wield(talents)
     out["talents"] = ", ".join(talents)
     out["items"] = items_text(parse_items(str(sheet.get("items") or "")))
     armor = str(sheet.get("armor") or "none").lower()
@@ -374,24 +274,23 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def check_dual_wield(talents: tuple[str, ...]) -> None:
+    """Each taking of Dual Wield names one skill, a different one each time."""
+    named: list[str] = []
+    for t in talents:
+        name, arg = split_talent(t)
+        if name != DUAL_WIELD:
+            continue
+        if not arg:
+            raise Refused(
+                "Dual Wield names the skill its two items modify, like 'Dual Wield (Melee (Light))': "
+                "each time this talent is taken it applies to a different skill"
+            )
+        if arg.lower() in named:
+            raise Refused(f"Dual Wield ({arg}) is taken twice: each time it is taken it applies to a different skill")
+        named.append(arg.lower())
+
+
 def max_wounds(tou: int, talents: tuple[str, ...]) -> int:
     """3 + TOU (even a negative one), +1 with Extra Wound; at least 1."""
     return max(1, 3 + tou + (1 if EXTRA_WOUND in talents else 0))
-
-
-def make_data(kind: str, sheet: Mapping[str, Any]) -> Data:
-    stats = tuple(int(sheet.get(k, 0)) for k in STATS)
-    talents = parse_talents(str(sheet.get("talents") or ""))
-    most = max_wounds(stats[STATS.index("tou")], talents)
-    return Data(
-        stats=stats,
-        skills=parse_skills(str(sheet.get("skills") or "")),
-        talents=talents,
-        items=parse_items(str(sheet.get("items") or "")),
-        armor=str(sheet.get("armor") or "none"),
-        fine_armor=bool(sheet.get("fine_armor", False)),
-        race=str(sheet.get("race") or ""),
-        max_wounds=most,
-        wounds=most,
-        cinematics=int(sheet.get("cinematics", 0)),
-    )

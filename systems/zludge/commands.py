@@ -1,14 +1,17 @@
-"""Zludge commands (what the GM asks for) and their form declarations."""
+"""Zludge commands (what the GM asks for) and their forms, derived from the commands' fields."""
 
 from __future__ import annotations
 
 import attrs
 
-from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
+from tracker.commands import BOOL, CHOICE, INT, MODIFIERS, CommandSpec, Modifier, Param
+from tracker.kit import spec
 
-from .sheet import ATTACK_SKILLS, LOCATIONS
+from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES
 
 ASPECT_USES = ("+1", "reroll")
+# quick damage and healing: a damage level, named by the box it checks
+LEVEL_CHOICES = tuple(f"{n} {name}" for n, name in enumerate(WOUND_STATES))
 
 
 @attrs.frozen(kw_only=True)
@@ -17,7 +20,7 @@ class Attack:
     target: str
     skill: str = "weapon"  # weapon: the sheet's weapon skill
     specialty: str = ""
-    weapon_level: int | None = None  # None: the sheet's weapon
+    weapon_level: int | None = None  # None: the sheet's weapon (an Unarmed attack: 0)
     modifiers: tuple[Modifier, ...] = ()
     called_shot: str = "none"
     roll_location: bool = False
@@ -115,17 +118,23 @@ class TakeAction:
     physical: bool = True
 
 
-def _aspect_params(prefix: str = "", who: str = "") -> tuple[Param, ...]:
-    return (
-        Param(
+# ---------------------------------------------------------------------------
+# forms
+
+
+def _aspect_params(prefix: str = "", who: str = "") -> dict[str, Param]:
+    return {
+        f"{prefix}aspect": Param(
             name=f"{prefix}aspect",
             label=f"{who}Invoke aspect",
             default="",
             required=False,
             help="an aspect not yet checked off today (empty: none)",
         ),
-        Param(name=f"{prefix}aspect_use", kind=CHOICE, label=f"{who}Aspect gives", choices=ASPECT_USES, default="+1"),
-        Param(
+        f"{prefix}aspect_use": Param(
+            name=f"{prefix}aspect_use", kind=CHOICE, label=f"{who}Aspect gives", choices=ASPECT_USES, default="+1"
+        ),
+        f"{prefix}plot_points": Param(
             name=f"{prefix}plot_points",
             kind=INT,
             label=f"{who}Plot points",
@@ -133,55 +142,109 @@ def _aspect_params(prefix: str = "", who: str = "") -> tuple[Param, ...]:
             min=0,
             help="+1 for one plot point; at most one per roll",
         ),
-    )
+    }
 
 
-def _mods(name: str = "modifiers", label: str = "Situational modifiers") -> Param:
-    return Param(
-        name=name,
-        kind=MODIFIERS,
-        label=label,
-        required=False,
-        help="±1 each, with a label: 'higher ground +1, off hand -1'",
+def _mods(name: str = "modifiers", label: str = "Situational modifiers") -> dict[str, Param]:
+    return {
+        name: Param(
+            name=name,
+            kind=MODIFIERS,
+            label=label,
+            required=False,
+            help="±1 each, with a label: 'higher ground +1, off hand -1'",
+        )
+    }
+
+
+def _level(name: str, label: str, help: str = "") -> dict[str, Param]:
+    return {name: Param(name=name, kind=INT, label=label, default=0, min=0, max=4, help=help)}
+
+
+def _note(label: str = "Note") -> dict[str, Param]:
+    return {"note": Param(name="note", label=label, default="", required=False)}
+
+
+def _text(name: str, label: str, help: str = "") -> dict[str, Param]:
+    return {name: Param(name=name, label=label, default="", required=False, help=help)}
+
+
+def harm_params(heal: bool) -> tuple[Param, ...]:
+    """Quick damage: a damage level (and fatigue instead of a wound); quick healing: the level of the box cleared."""
+    if heal:
+        return (
+            Param(
+                name="amount",
+                kind=CHOICE,
+                label="Clear one wound box at level",
+                choices=LEVEL_CHOICES,
+                default=LEVEL_CHOICES[0],
+                help="outside a running fight only: Zludge wounds heal over days and weeks",
+            ),
+        )
+    return (
+        Param(
+            name="amount",
+            kind=CHOICE,
+            label="Damage level",
+            choices=LEVEL_CHOICES,
+            default=LEVEL_CHOICES[0],
+            help="0 unarmed/rocks, 1 knife, 2 sword/pistol, 3 chainsaw/machine gun, 4 explosives; "
+            "checks a box at that level, or the next free one up; none left above Comatose: dead",
+        ),
+        Param(
+            name="temporary",
+            kind=BOOL,
+            label="Fatigue (nonlethal, P)",
+            default=False,
+            help="marks physical fatigue at that level instead of a wound",
+        ),
     )
 
 
 def specs() -> tuple[CommandSpec, ...]:
     return (
-        CommandSpec(
+        spec(
+            Attack,
             name="attack",
             title="Attack",
             key="a",
-            build=Attack,
-            params=(
-                Param(name="actor", kind=COMBATANT, label="Attacker"),
-                Param(name="target", kind=COMBATANT, label="Defender"),
-                Param(
+            subject="target",
+            labels={"actor": "Attacker", "target": "Defender"},
+            fields={
+                "skill": Param(
                     name="skill",
                     kind=CHOICE,
                     label="Attack skill",
                     choices=("weapon", *ATTACK_SKILLS),
                     default="weapon",
+                    help="Unarmed is a 0-level attack whatever the attacker carries",
                 ),
-                Param(name="specialty", label="Specialization that applies", default="", required=False),
-                Param(
+                **_text("specialty", "Specialization that applies"),
+                "weapon_level": Param(
                     name="weapon_level",
                     kind=INT,
                     label="Weapon damage level",
                     required=False,
                     help="empty: the attacker's weapon (0 unarmed .. 4 explosives)",
                 ),
-                _mods(),
-                Param(
+                **_mods(),
+                "called_shot": Param(
                     name="called_shot",
                     kind=CHOICE,
                     label="Called shot (-2)",
                     choices=("none", *LOCATIONS),
                     default="none",
                 ),
-                Param(name="roll_location", kind=BOOL, label="Roll hit location (1d6)", default=False),
-                *_aspect_params(),
-                Param(
+                "roll_location": Param(
+                    name="roll_location",
+                    kind=BOOL,
+                    label="Roll hit location (1d6)",
+                    default=False,
+                    help="always rolled against armor that does not cover every location",
+                ),
+                **_aspect_params(),
+                "defense": Param(
                     name="defense",
                     kind=CHOICE,
                     label="Defense skill",
@@ -189,145 +252,142 @@ def specs() -> tuple[CommandSpec, ...]:
                     default="auto",
                     help="auto: Acrobatics, or the best of Acrobatics/Unarmed/Melee against close attacks",
                 ),
-                Param(name="defense_specialty", label="Defense specialization", default="", required=False),
-                _mods("defense_modifiers", "Defense modifiers"),
-                *_aspect_params("defense_", "Defender: "),
-                Param(
+                **_text("defense_specialty", "Defense specialization"),
+                **_mods("defense_modifiers", "Defense modifiers"),
+                **_aspect_params("defense_", "Defender: "),
+                "target_moving": Param(
                     name="target_moving",
                     kind=BOOL,
                     label="Flat-footed target is moving",
                     default=False,
                     help="fixed defense 0 moving, -1 stationary",
                 ),
-                Param(
+                "armor_level": Param(
                     name="armor_level",
                     kind=INT,
                     label="Armor level",
                     required=False,
                     help="empty: the defender's armor",
                 ),
-            ),
+            },
             help="Attack roll against the defender's defense roll (flat-footed: fixed defense), then damage.",
         ),
-        CommandSpec(
+        spec(
+            InvokeAfter,
             name="invoke",
             title="Aspect or plot point after the roll",
             key="i",
-            build=InvokeAfter,
-            params=(
-                Param(name="actor", kind=COMBATANT, label="Who (attacker, defender or the one who rolled)"),
-                *_aspect_params(),
-            ),
+            labels={"actor": "Who (attacker, defender or the one who rolled)"},
+            fields=_aspect_params(),
             help="Right after a roll, before anything else: invoke an aspect (+1 or reroll) or spend a plot "
             "point (+1) on one's own attack, defense or skill roll; the outcome and damage are worked out again.",
         ),
-        CommandSpec(
+        spec(
+            AmbushInitiative,
             name="ambush_initiative",
             title="Ambush initiative",
             key="A",
-            build=lambda ambushers: AmbushInitiative(ambushers=tuple(ambushers)),
-            params=(Param(name="ambushers", kind=COMBATANTS, label="Ambushers"),),
             actor=None,
+            subject="ambushers",
+            labels={"ambushers": "Ambushers"},
             help="Ambushers roll Stealth, victims the average of Reflexes and Alertness (round up); "
             "start the fight with a surprise round for unseen ambushers.",
         ),
-        CommandSpec(
+        spec(
+            RollSkill,
             name="roll_skill",
             title="Skill roll",
             key="r",
-            build=RollSkill,
-            params=(
-                Param(name="actor", kind=COMBATANT, label="Who"),
-                Param(name="skill", label="Skill"),
-                Param(name="specialty", label="Specialization that applies", default="", required=False),
-                Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
-                Param(name="physical", kind=BOOL, label="Physical", default=True),
-                _mods(),
-                *_aspect_params(),
-                Param(name="as_action", kind=BOOL, label="Is the turn's action", default=True),
-            ),
-            help="A test: 4dF + skill + difficulty; 0 or more succeeds. A failed physical check may reopen treated wounds.",
+            labels={"actor": "Who", "skill": "Skill", "physical": "Physical", "as_action": "Is the turn's action"},
+            fields={
+                **_text("specialty", "Specialization that applies"),
+                "difficulty": Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
+                **_mods(),
+                **_aspect_params(),
+            },
+            help="A test: 4dF + skill + difficulty; 0 or more succeeds. Bulky armor's penalty falls on Athletics "
+            "and Acrobatics. A failed physical check may reopen treated wounds.",
         ),
-        CommandSpec(
+        spec(
+            FirstAid,
             name="first_aid",
             title="First aid",
             key="f",
-            build=FirstAid,
-            params=(
-                Param(name="actor", kind=COMBATANT, label="Medic"),
-                Param(name="target", kind=COMBATANT, label="Patient"),
-                Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
-                _mods(),
-                *_aspect_params(),
-            ),
+            subject="target",
+            labels={"actor": "Medic", "target": "Patient"},
+            fields={
+                "difficulty": Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
+                **_mods(),
+                **_aspect_params(),
+            },
             help="Medical(First Aid) roll: success makes each wound impair one level less (boxes stay).",
         ),
-        CommandSpec(
+        spec(
+            ReopenWounds,
             name="reopen_wounds",
             title="Reopen wounds",
-            build=ReopenWounds,
-            params=(Param(name="target", kind=COMBATANT, label="Who"), Param(name="note", default="", required=False)),
-            actor="target",
+            actor=None,
+            subject="target",
+            labels={"target": "Who"},
+            fields=_note(),
             help="A failed physical check reopened treated wounds: full penalties again.",
         ),
-        CommandSpec(
+        spec(
+            MarkWound,
             name="mark_wound",
             title="Mark wound",
             key="w",
-            build=MarkWound,
-            params=(
-                Param(name="target", kind=COMBATANT, label="Who"),
-                Param(name="level", kind=INT, label="Damage level", default=0, min=0, max=4),
-                Param(name="note", label="Cause", default="", required=False),
-            ),
-            actor="target",
+            actor=None,
+            subject="target",
+            labels={"target": "Who"},
+            fields={
+                **_level("level", "Damage level", "0 Scratched, 1 Hurt, 2 Very Hurt, 3 Incapacitated, 4 Comatose"),
+                **_note("Cause"),
+            },
             help="GM: a wound from a fall, fire, a trap...",
         ),
-        CommandSpec(
+        spec(
+            MarkFatigue,
             name="mark_fatigue",
             title="Mark fatigue",
             key="t",
-            build=MarkFatigue,
-            params=(
-                Param(name="target", kind=COMBATANT, label="Who"),
-                Param(name="level", kind=INT, label="Fatigue level", default=0, min=0, max=4),
-                Param(name="physical", kind=BOOL, label="Physical (P)", default=True),
-                Param(name="note", label="Cause", default="", required=False),
-            ),
-            actor="target",
+            actor=None,
+            subject="target",
+            labels={"target": "Who", "physical": "Physical (P)"},
+            fields={
+                **_level("level", "Fatigue level", "0 Winded, 1 Tired, 2 Very Tired, 3 Exhausted, 4 Unconscious"),
+                **_note("Cause"),
+            },
             help="GM: fatigue from exertion (P), strain, drink...",
         ),
-        CommandSpec(
+        spec(
+            ClearBox,
             name="clear_box",
             title="Clear a box",
-            build=ClearBox,
-            params=(
-                Param(name="target", kind=COMBATANT, label="Who"),
-                Param(name="track", kind=CHOICE, choices=("wounds", "fatigue"), default="wounds"),
-                Param(name="level", kind=INT, label="Level", default=0, min=0, max=4),
-                Param(name="note", default="", required=False),
-            ),
-            actor="target",
+            actor=None,
+            subject="target",
+            labels={"target": "Who"},
+            fields={
+                "track": Param(name="track", kind=CHOICE, choices=("wounds", "fatigue"), default="wounds"),
+                **_level("level", "Level"),
+                **_note(),
+            },
             help="GM: healing or rest clears a box.",
         ),
-        CommandSpec(
+        spec(
+            RefreshAspects,
             name="refresh_aspects",
             title="New day: refresh aspects",
-            build=lambda ids=(): RefreshAspects(ids=tuple(ids)),
-            params=(Param(name="ids", kind=COMBATANTS, label="Who (empty: everyone)", required=False),),
             actor=None,
+            labels={"ids": "Who (empty: everyone)"},
             help="Aspects refresh once per game-world day.",
         ),
-        CommandSpec(
+        spec(
+            TakeAction,
             name="act",
             title="Other action",
             key="o",
-            build=TakeAction,
-            params=(
-                Param(name="actor", kind=COMBATANT, label="Who"),
-                Param(name="text", kind=STR, label="Action"),
-                Param(name="physical", kind=BOOL, label="Physical", default=True),
-            ),
+            labels={"actor": "Who", "text": "Action", "physical": "Physical"},
             help="Move, reload, aim, shout...: the turn's one action.",
         ),
     )

@@ -1,4 +1,9 @@
-"""Zludge events: past-tense facts, each line with its dice and ladder words."""
+"""Zludge events: past-tense facts, each line with its dice and ladder words.
+
+Event tags and fields are never renamed or removed (old fight files must load);
+a field added later has a default that reads an older file as it was written:
+``SkillRolled.follow`` and ``RollRevised.takes_back`` (see their docs).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
 
-from .sheet import FATIGUE_STATES, WOUND_STATES, ladder
+from .model import FATIGUE_STATES, WOUND_STATES, Box, ladder
 
 
 def an(word: str) -> str:
@@ -147,9 +152,14 @@ def attack_result(outcome: str, target: str, margin: int, damage: int | None) ->
 class RollRevised(Event):
     """An aspect or plot point spent after seeing the roll just made: its total (or dice) and outcome change.
 
-    ``side`` is attack, defense or skill; the roll it revises is the fight's last roll,
-    whose touched combatants go back to how they were before it, then the revised roll
-    applies and the ``follow`` events after this one (a wound, a treatment, a prompt).
+    ``side`` is attack, defense or skill; the roll it revises is the fight's last roll.
+    It spends the aspect or plot point and records the roll as it now stands; the
+    ``follow`` events after it take back the harm the earlier reading did
+    (:class:`HarmTakenBack`) and deal the new reading's (a wound, a treatment, a prompt).
+
+    ``takes_back`` is true in files written since the second round.  In older files
+    (false) no HarmTakenBack was logged: this event itself takes the earlier
+    reading's harm back, from the touched combatants as they were before the roll.
     """
 
     TYPE = "zludge.roll_revised"
@@ -166,6 +176,7 @@ class RollRevised(Event):
     damage_level: int | None = None
     opponent: str | None = None  # attacks: the other combatant
     follow: int = 0
+    takes_back: bool = False
 
     def describe(self, state: FightState) -> str:
         who = state.name(self.who)
@@ -209,6 +220,46 @@ class WoundMarked(Event):
 
 
 @attrs.frozen(kw_only=True)
+class HarmTakenBack(Event):
+    """An aspect or plot point after the roll changed its outcome: the harm its earlier reading did is undone.
+
+    The combatant's wound track, death and clip go back to what they were before
+    the roll (``wounds``, ``dead``, ``clipped`` are those values); the new
+    reading's harm follows.
+    """
+
+    TYPE = "zludge.harm_taken_back"
+    target: str
+    wounds: tuple[Box, ...] = ()
+    dead: bool = False
+    clipped: bool = False
+
+    def describe(self, state: FightState) -> str:
+        name = state.name(self.target)
+        c = state.find(self.target)
+        what: list[str] = []
+        if c is not None:
+            d = c.data
+            rest = list(self.wounds)
+            gone = []
+            for b in d.wounds:
+                if b in rest:
+                    rest.remove(b)
+                else:
+                    gone.append(b)
+            added = [b for b in gone if not any(x.level == b.level and x.wound == b.wound for x in rest)]
+            what += [f"{an(WOUND_STATES[b.level])} box" for b in added]
+            if len(added) < len(gone):
+                what.append("the first aid")
+            if d.dead and not self.dead:
+                what.append("the death")
+            if d.clipped and not self.clipped:
+                what.append("the clip")
+        taken = " and ".join(what) or "the harm"
+        return f"{name}: {taken} from the earlier reading taken back"
+
+
+@attrs.frozen(kw_only=True)
 class FatigueMarked(Event):
     TYPE = "zludge.fatigue_marked"
     target: str
@@ -245,6 +296,9 @@ class SkillRolled(Event):
     aspect: str = ""
     plot_point: bool = False
     counts_as_action: bool = True
+    # events of its action that follow it (a treatment, a reopen prompt); None in files
+    # written before the second round, where they are counted from the roll and the state
+    follow: int | None = None
 
     @property
     def success(self) -> bool:
@@ -333,6 +387,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     AttackResolved,
     RollRevised,
     WoundMarked,
+    HarmTakenBack,
     FatigueMarked,
     SkillRolled,
     WoundsTreated,

@@ -1,4 +1,8 @@
-"""Presets: common weapons and armor by level, and a few ready-made people."""
+"""Presets: common weapons and armor by level (reference data, kinds "weapon" and "armor"), and a few NPCs.
+
+Only "pc" and "npc" presets are offered as combatants; a weapon or armor preset
+can still be named when adding a combatant (its sheet gives just that item).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ def presets() -> tuple[Preset, ...]:
         Preset(
             id=f"weapon-{_slug(name)}",
             name=name.title(),
+            kind="weapon",
             sheet={"weapon": name},
             summary=f"weapon, damage level {level} ({skill})",
             category="Weapons",
@@ -27,6 +32,7 @@ def presets() -> tuple[Preset, ...]:
         Preset(
             id=f"armor-{_slug(name)}",
             name=name.title(),
+            kind="armor",
             sheet={"armor": name},
             summary=f"armor level {level}",
             category="Armor",

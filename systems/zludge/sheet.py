@@ -1,8 +1,14 @@
-"""Zludge sheets: the ladder, the combatant record, the wound and fatigue tracks.
+"""Zludge sheets: the form, weapons and armor by level, checking a sheet, the GM's edits.
 
 A sheet is checked and normalised by :func:`normalize` (pure, idempotent,
-raises Refused naming the rule) and turned into a :class:`ZludgeData` by
-:func:`build_data`.
+raises Refused naming the rule) and turned into a
+:class:`~systems.zludge.model.ZludgeData` by :func:`build_data`.
+
+Ruling (RULINGS, second pass): skills, Durability and Endurance included, are
+capped at 3 ranks (a specialization still adds to a skill's rank modifier).  A
+fight file saved before the cap with 4 ranks of Durability or Endurance still
+loads with them (``normalize(..., strict=False)`` when the data is rebuilt);
+only a new sheet or a GM adjust is held to 3.
 """
 
 from __future__ import annotations
@@ -13,40 +19,10 @@ from typing import Any
 
 import attrs
 
-from tracker.commands import BOOL, CHOICE, INT, Modifier, Param, parse_modifiers
+from tracker.commands import BOOL, CHOICE, INT, Param, parse_modifiers
 from tracker.errors import Refused
 
-LADDER = {
-    4: "Superb",
-    3: "Great",
-    2: "Good",
-    1: "Decent",
-    0: "Fair",
-    -1: "Poor",
-    -2: "Bad",
-    -3: "Terrible",
-    -4: "Abysmal",
-}
-
-
-def word(n: int) -> str:
-    """The ladder's adjective for a value (beyond ±4 the end words hold)."""
-    return LADDER[max(-4, min(4, n))]
-
-
-def ladder(n: int) -> str:
-    """A number with its ladder word: ``+2 Good``."""
-    return f"{n:+d} {word(n)}"
-
-
-WOUND_STATES = ("Scratched", "Hurt", "Very Hurt", "Incapacitated", "Comatose")
-FATIGUE_STATES = ("Winded", "Tired", "Very Tired", "Exhausted", "Unconscious")
-BASE_BOXES = (3, 2, 1, 1, 1)
-SCRATCHED, HURT, VERY_HURT, INCAPACITATED, COMATOSE = range(5)
-EXHAUSTED, UNCONSCIOUS = 3, 4
-
-ATTACK_SKILLS = ("Melee", "Ranged", "Unarmed")
-LOCATIONS = ("head", "torso", "right arm", "left arm", "legs")
+from .model import ATTACK_SKILLS, LOCATIONS, MAX_RANKS, Skill, ZludgeData
 
 # name: (damage level, skill)
 WEAPONS: dict[str, tuple[int, str]] = {
@@ -79,188 +55,6 @@ ARMORS: dict[str, int] = {
     "platemail": 3,
     "bomb suit": 4,
 }
-
-
-@attrs.frozen(kw_only=True)
-class Skill:
-    """A skill: ranks bought, specializations (sub-skills), the attribute it is based on."""
-
-    name: str
-    ranks: int = 0
-    specs: tuple[str, ...] = ()
-    attribute: str = ""
-
-    def text(self) -> str:
-        s = f"{self.name} {self.ranks}"
-        for sp in self.specs:
-            s += f" +{sp}"
-        if self.attribute:
-            s += f" @{self.attribute}"
-        return s
-
-
-@attrs.frozen(kw_only=True)
-class Box:
-    """One checked box: its level on the track and the level of the wound that made it."""
-
-    level: int
-    wound: int
-    treated: bool = False
-    physical: bool = False  # fatigue only: marked P
-
-
-@attrs.frozen(kw_only=True)
-class ZludgeData:
-    attributes: tuple[tuple[str, int], ...] = ()
-    fortitude: int = 0
-    skills: tuple[Skill, ...] = ()
-    durability: int = 0
-    endurance: int = 0
-    aspects: tuple[str, ...] = ()
-    aspects_used: tuple[str, ...] = ()
-    plot_points: int = 0
-    weapon: str = "unarmed"
-    weapon_level: int = 0
-    weapon_skill: str = "Unarmed"
-    armor: str = "none"
-    armor_level: int = 0
-    armor_penalty: int = 0
-    armor_covers: tuple[str, ...] = ()  # empty: the whole body
-    wounds: tuple[Box, ...] = ()
-    fatigue: tuple[Box, ...] = ()
-    clipped: bool = False
-    acted: bool = False  # no longer flat-footed
-    spent: bool = False  # has taken its action this turn
-    dead: bool = False
-    init_tiebreak: tuple[int, ...] = ()
-
-    # -- skills ------------------------------------------------------------
-    def attribute(self, name: str) -> int:
-        if name.lower() == "fortitude":
-            return self.fortitude
-        for n, v in self.attributes:
-            if n.lower() == name.lower():
-                return v
-        return 0
-
-    def skill(self, name: str) -> Skill | None:
-        for s in self.skills:
-            if s.name.lower() == name.lower():
-                return s
-        return None
-
-    def skill_mod(self, name: str, specialty: str = "") -> int:
-        """Skill modifier: -1 (Poor) + rank modifier (ranks, +2 for a specialization, at most +4) + attribute."""
-        s = self.skill(name)
-        if s is None:
-            return -1
-        rank = s.ranks
-        if specialty:
-            rank = min(4, rank + 2)
-        return -1 + rank + self.attribute(s.attribute) if s.attribute else -1 + rank
-
-    # -- the texts a GM edits (adjust) -------------------------------------
-    @property
-    def skills_text(self) -> str:
-        return ", ".join(s.text() for s in self.skills)
-
-    @property
-    def attributes_text(self) -> str:
-        return ", ".join(f"{n} {v:+d}" for n, v in self.attributes)
-
-    @property
-    def aspects_text(self) -> str:
-        return ", ".join(self.aspects)
-
-    @property
-    def aspects_checked(self) -> str:
-        return ", ".join(self.aspects_used)
-
-    # -- tracks ------------------------------------------------------------
-    @property
-    def wound_capacity(self) -> tuple[int, ...]:
-        return capacity(self.durability, self.fortitude)
-
-    @property
-    def fatigue_capacity(self) -> tuple[int, ...]:
-        return capacity(self.endurance, 0)
-
-    @property
-    def wound_state(self) -> int:
-        """The highest checked box above Scratched (-1: none)."""
-        return max((b.level for b in self.wounds if b.level > SCRATCHED), default=-1)
-
-    @property
-    def wound_effect(self) -> int:
-        """The level whose effect applies: first aid lowers each wound's by one."""
-        return max((b.level - b.treated for b in self.wounds if b.level > SCRATCHED), default=-1)
-
-    @property
-    def wound_penalty(self) -> int:
-        return -max(self.wound_effect, 0)
-
-    @property
-    def fatigue_state(self) -> int:
-        return max((b.level for b in self.fatigue), default=-1)
-
-    @property
-    def fatigue_penalty(self) -> int:
-        """Winded none, Tired -1, Very Tired -2, Exhausted -3 (Ruling: added to the wound or clip penalty)."""
-        return -max(min(self.fatigue_state, EXHAUSTED), 0)
-
-    @property
-    def unconscious(self) -> bool:
-        return self.dead or self.wound_effect >= COMATOSE or self.fatigue_state >= UNCONSCIOUS
-
-    @property
-    def prone(self) -> bool:
-        """Incapacitated or Exhausted: knocked prone, most actions not possible."""
-        return self.wound_effect >= INCAPACITATED or self.fatigue_state >= EXHAUSTED
-
-    def penalties(self, physical: bool = True) -> tuple[Modifier, ...]:
-        """Labelled penalties on a roll: the worst of clipped and wound (physical), plus fatigue."""
-        out: list[Modifier] = []
-        if physical:
-            wound = self.wound_penalty
-            if self.clipped and wound == 0:
-                out.append(Modifier(label="clipped", value=-1))
-            elif wound:
-                out.append(Modifier(label=WOUND_STATES[self.wound_effect], value=wound))
-        if self.fatigue_penalty:
-            out.append(Modifier(label=FATIGUE_STATES[self.fatigue_state], value=self.fatigue_penalty))
-        return tuple(out)
-
-
-def capacity(ranks: int, fortitude: int) -> tuple[int, ...]:
-    """Boxes per level: 3/2/1/1/1, one more on levels 0, 1, 2, 3 per rank, Fortitude ±1 on Scratched."""
-    boxes = list(BASE_BOXES)
-    for lvl in range(min(max(ranks, 0), 4)):
-        boxes[lvl] += 1
-    if fortitude > 0:
-        boxes[0] += 1
-    elif fortitude < 0:
-        boxes[0] -= 1
-    return tuple(boxes)
-
-
-def place(boxes: tuple[Box, ...], cap: tuple[int, ...], level: int) -> tuple[int | None, tuple[int, ...]]:
-    """The box a wound of ``level`` checks (None: none left, above the top) and the full levels passed."""
-    full: list[int] = []
-    for lvl in range(max(level, 0), len(cap)):
-        if sum(1 for b in boxes if b.level == lvl) < cap[lvl]:
-            return lvl, tuple(full)
-        full.append(lvl)
-    return None, tuple(full)
-
-
-def track_text(boxes: tuple[Box, ...], cap: tuple[int, ...], names: tuple[str, ...]) -> str:
-    """``S[00.] H[1.] V[.] I[.] C[.]``: each checked box shows its wound's level (P: physical fatigue, ' treated)."""
-    parts = []
-    for lvl, n in enumerate(cap):
-        marks = [("P" if b.physical else str(b.wound)) + ("'" if b.treated else "") for b in boxes if b.level == lvl]
-        marks += ["."] * max(n - len(marks), 0)
-        parts.append(f"{names[lvl][0]}[{''.join(marks)}]")
-    return " ".join(parts)
 
 
 # ---------------------------------------------------------------------------
@@ -299,8 +93,8 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
             label="Durability ranks",
             default=0,
             min=0,
-            max=4,
-            help="one more wound box per rank",
+            max=MAX_RANKS,
+            help="one more wound box per rank: Scratched, then Hurt, then Very Hurt (0-3 ranks)",
         ),
         Param(
             name="endurance",
@@ -308,8 +102,8 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
             label="Endurance ranks",
             default=0,
             min=0,
-            max=4,
-            help="one more fatigue box per rank",
+            max=MAX_RANKS,
+            help="one more fatigue box per rank: Winded, then Tired, then Very Tired (0-3 ranks)",
         ),
         Param(
             name="aspects",
@@ -339,7 +133,15 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
             default="none",
             help="leather jacket, flak jacket, light kevlar, heavy kevlar, bomb suit... or 'name level' (levels 0-4)",
         ),
-        Param(name="armor_penalty", kind=INT, label="Bulky armor penalty to Acrobatics", default=0, min=0, max=4),
+        Param(
+            name="armor_penalty",
+            kind=INT,
+            label="Bulky armor penalty to Athletics and Acrobatics",
+            default=0,
+            min=0,
+            max=4,
+            help="taken on every Athletics and Acrobatics roll (defense rolls included)",
+        ),
         Param(
             name="armor_covers",
             label="Armor covers",
@@ -387,8 +189,8 @@ def parse_skills(text: str) -> tuple[Skill, ...]:
             raise Refused(f"skill '{part}': write it like 'Melee 2', 'Ranged 3 +Pistols' or 'Athletics 1 @Fortitude'")
         ranks = int(m["ranks"])
         name = m["name"].strip()
-        if not 0 <= ranks <= 3:
-            raise Refused(f"{name} {ranks}: a skill has 0 to 3 ranks (specializations add to it)")
+        if not 0 <= ranks <= MAX_RANKS:
+            raise Refused(f"{name} {ranks}: a skill has 0 to {MAX_RANKS} ranks (specializations add to it)")
         specs: list[str] = []
         attribute = ""
         for piece in re.findall(r"([+@])\s*([^+@]+)", m["rest"] or ""):
@@ -418,8 +220,13 @@ def parse_levelled(text: str, table: Mapping[str, Any], what: str) -> tuple[str,
     return (m["name"].strip() or what), level
 
 
-def normalize(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
-    """Check a parsed sheet and return it with canonical texts and the weapon and armor levels."""
+def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[str, Any]:
+    """Check a parsed sheet and return it with canonical texts and the weapon and armor levels.
+
+    ``strict=False`` (rebuilding a combatant from a saved fight) lets Durability
+    and Endurance keep the 4 ranks files saved before the 3-rank cap may hold.
+    """
+    ranks = MAX_RANKS if strict else 4
     out = dict(sheet)
     high = bool(sheet.get("high_powered", False))
     attrs_ = parse_attributes(str(sheet.get("attributes", "") or ""), high)
@@ -449,10 +256,18 @@ def normalize(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
             if p not in LOCATIONS:
                 raise Refused(f"armor covers '{p}': hit locations are {', '.join(LOCATIONS)}")
         covers = ", ".join(parts) or "all"
-    for name, lo, hi in (("durability", 0, 4), ("endurance", 0, 4), ("plot_points", 0, 99), ("armor_penalty", 0, 4)):
+    for name, lo, hi in (
+        ("durability", 0, ranks),
+        ("endurance", 0, ranks),
+        ("plot_points", 0, 99),
+        ("armor_penalty", 0, 4),
+    ):
         value = int(sheet.get(name, 0) or 0)
         if not lo <= value <= hi:
-            raise Refused(f"{name.replace('_', ' ')} runs {lo} to {hi}, not {value}")
+            what = name.replace("_", " ")
+            if name in ("durability", "endurance"):
+                raise Refused(f"{what} runs {lo} to {hi} ranks (a skill has at most {MAX_RANKS}), not {value}")
+            raise Refused(f"{what} runs {lo} to {hi}, not {value}")
         out[name] = value
     aspects = tuple(a.strip() for a in str(sheet.get("aspects", "") or "").split(",") if a.strip())
     out.update(
@@ -541,13 +356,13 @@ def adjustable() -> tuple[Param, ...]:
             help="comma-separated; empty: none checked",
         ),
         Param(name="plot_points", kind=INT, label="Plot points", min=0, max=99),
-        Param(name="durability", kind=INT, label="Durability ranks", min=0, max=4),
-        Param(name="endurance", kind=INT, label="Endurance ranks", min=0, max=4),
+        Param(name="durability", kind=INT, label="Durability ranks", min=0, max=MAX_RANKS),
+        Param(name="endurance", kind=INT, label="Endurance ranks", min=0, max=MAX_RANKS),
         Param(name="fortitude", kind=INT, label="Fortitude", min=-3, max=3),
         Param(name="weapon_level", kind=INT, label="Weapon damage level", min=0, max=4),
         Param(name="weapon_skill", kind=CHOICE, label="Weapon skill", choices=ATTACK_SKILLS),
         Param(name="armor_level", kind=INT, label="Armor level", min=0, max=4),
-        Param(name="armor_penalty", kind=INT, label="Bulky armor penalty", min=0, max=4),
+        Param(name="armor_penalty", kind=INT, label="Bulky armor penalty to Athletics and Acrobatics", min=0, max=4),
         Param(name="clipped", kind=BOOL, label="Clipped"),
         Param(name="acted", kind=BOOL, label="Has acted (not flat-footed)"),
         Param(name="dead", kind=BOOL, label="Dead"),

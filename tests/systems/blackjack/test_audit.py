@@ -199,14 +199,16 @@ def test_a_jam_ends_the_volley_and_the_jamming_shot_is_spent() -> None:
 
 
 def test_morale_sides_are_groups_and_ungrouped_npcs_are_one_side() -> None:
-    """Ruling (rules.py): a side is the NPCs sharing a group; ungrouped NPCs are one side; one 2d6 for the side."""
+    """Ruling (rules/common.py): a side is the NPCs sharing a group; ungrouped NPCs are one side; one 2d6 for the side."""
     f = new_fight(4, 4)
     a = npc(f, "Bandit", threat=2, morale=7)
     b = npc(f, "Drifter", threat=2, morale=7)
     g = npc(f, "Agent", "pinkerton", group="Agency")
+    f.do(StartFight())
     ev = f.do(Injure(target=a, level="fatal"))
     prompts = of_type(ev, PromptRaised)
-    assert [p.prompt.id for p in prompts] == ["morale:NPCs"] and prompts[0].prompt.combatant == b
+    assert [(p.prompt.kind, p.prompt.combatant) for p in prompts] == [("morale", b)]
+    assert prompts[0].prompt.text.startswith("NPCs: first casualty")
     ev = f.do(MoraleCheck(actor=b))
     checked = of_type(ev, MoraleChecked)[0]
     assert checked.checked == (b,) and checked.broken == (b,) and data(f, b).out == "fled"
@@ -214,7 +216,8 @@ def test_morale_sides_are_groups_and_ungrouped_npcs_are_one_side() -> None:
 
 
 def test_a_gm_marking_an_npc_dead_prompts_morale_at_once() -> None:
-    """Ruling (rules.py): the first casualty noticed from a GM adjust or a removal prompts the check before NextTurn."""
+    """Ruling (rules/morale.py): a casualty from a GM adjust or a removal prompts the check in the same action,
+    logged; an NPC already dead when the fight starts is no casualty and not in its side's number."""
     f = new_fight(6, 6)
     pc(f)
     a = npc(f, "Outlaw A", "outlaw", group="Gang")
@@ -223,8 +226,10 @@ def test_a_gm_marking_an_npc_dead_prompts_morale_at_once() -> None:
     f.do(Adjust(id=a, field="dead", value=True))
     assert not f.state.prompts  # not before the fight
     f.do(StartFight())
-    f.do(Adjust(id=b, field="out", value="fled"))
-    assert [p.id for p in f.state.prompts] == ["morale:Gang"]
+    ev = f.do(Adjust(id=b, field="out", value="fled"))
+    assert [(p.kind, p.combatant) for p in f.state.prompts] == [("morale", c)]
+    assert of_type(ev, PromptRaised)[0].prompt == f.state.prompts[0]
+    assert "first casualty; half its number out" in f.state.prompts[0].text
     with pytest.raises(Refused):
         f.do(NextTurn())
     ev = f.do(MoraleCheck(actor=c))

@@ -29,6 +29,7 @@ def test_every_form_builds_its_command_from_minimal_input() -> None:
         "injure": {"target": "c1"},
         "treat": {"target": "c1"},
         "rest": {},
+        "paper": {"target": "c1"},
     }
     assert {s.name for s in system.commands()} == set(minimal)
     for name, values in minimal.items():

@@ -12,6 +12,7 @@ from systems.blackjack.commands import (
     Argue,
     Attack,
     CastWorking,
+    DestroyPaper,
     IngestLead,
     Injure,
     MakeSave,
@@ -22,11 +23,12 @@ from systems.blackjack.commands import (
     Treat,
 )
 from systems.blackjack.events import EVENT_TYPES, ArguinLost, ArguinRound, InjuryMarked, MoraleChecked, SaveRolled
-from tests.systems.blackjack.helpers import add, data, new_fight, npc, of_type, pc
-from tracker.commands import AddCombatant, EndFight, NextTurn, RollInitiative, StartFight
+from tests.systems.blackjack.helpers import add, data, faces, new_fight, npc, of_type, pc
+from tracker.commands import AddCombatant, EndFight, NextTurn, RollInitiative, StartFight, parse_modifiers
 from tracker.engine import Entry
 from tracker.errors import Refused
 from tracker.events import PromptRaised, PromptResolved
+from tracker.plugin import Standing
 
 # -- morale --------------------------------------------------------------------------
 
@@ -42,7 +44,7 @@ def test_first_casualty_prompts_a_morale_check() -> None:
     f.do(StartFight())
     ev = f.do(Attack(actor=d, targets=(o1,), level="severe"))
     prompt = of_type(ev, PromptRaised)[0].prompt
-    assert (prompt.id, prompt.command, prompt.params["actor"]) == ("morale:Outlaw", "morale", o2)
+    assert (prompt.kind, prompt.combatant, prompt.command, prompt.params["actor"]) == ("morale", o2, "morale", o2)
     assert "first casualty" in prompt.text and "half its number" in prompt.text
     n = len(f.entries)
     with pytest.raises(Refused, match="resolve first"):
@@ -61,8 +63,9 @@ def test_morale_holds_at_or_under_and_triggers_only_once() -> None:
     f = new_fight(3, 4)
     for _ in range(4):
         npc(f, f"Outlaw {_}", "outlaw", group="Gang")
+    f.do(StartFight())
     f.do(Injure(target="c1", level="fatal"))
-    assert [p.id for p in f.state.prompts] == ["morale:Gang"]
+    assert [(p.kind, p.combatant) for p in f.state.prompts] == [("morale", "c2")]
     ev = f.do(MoraleCheck(actor="c2", outcome="surrenders"))
     assert of_type(ev, MoraleChecked)[0].broken == ()
     ev = f.do(Injure(target="c2", level="lesser"))
@@ -78,13 +81,14 @@ def test_surrender_is_marked() -> None:
     f.do(Injure(target=a, level="fatal"))
     f.do(MoraleCheck(actor=b, outcome="surrenders"))
     assert data(f, b).out == "surrendered"
-    assert "SURRENDERED" in system.status(f.state, f.state.get(b))
+    assert system.standing(f.state, f.state.get(b)) == Standing(word="surrendered", out=True)
 
 
 def test_lone_npc_with_two_moderate_injuries_checks() -> None:
     """Rule: (if alone) an NPC that suffers 2 moderate injuries checks morale."""
     f = new_fight()
     p = npc(f, "Pinkerton", "pinkerton")
+    f.do(StartFight())
     ev = f.do(Injure(target=p, level="moderate"))
     assert not of_type(ev, PromptRaised)
     ev = f.do(Injure(target=p, level="moderate"))
@@ -97,9 +101,12 @@ def test_morale_12_never_checks_and_morale_2_never_fights() -> None:
     d = pc(f)
     s1 = npc(f, "Skeleton A", "skeleton", group="Crew")
     npc(f, "Skeleton B", "skeleton", group="Crew")
+    coward = npc(f, "Coward", threat=1, morale=2, weapons="Knife")
+    f.do(StartFight())
     ev = f.do(Injure(target=s1, level="fatal"))
     assert not of_type(ev, PromptRaised)
-    coward = npc(f, "Coward", threat=1, morale=2, weapons="Knife")
+    while f.state.current != coward:
+        f.do(NextTurn())
     n = len(f.entries)
     with pytest.raises(Refused, match="Morale 2"):
         f.do(Attack(actor=coward, targets=(d,)))
@@ -253,6 +260,16 @@ def test_every_event_type_round_trips_through_the_codec() -> None:
     f.do(EndFight())
     f.do(Rest())
     f.do(Argue(actor=d, npc=p, pc_move="attack", npc_move="attack"))
+    talker = pc(f, "Talker", ctrl=12)
+    f.do(MakeSave(actor=talker, stat="CTRL", against=p, modifiers=parse_modifiers("bribe -4"), social=True))
+    witch = npc(f, "Witch", "hexpaper_witch")
+    faces(f, 1, 1, 1, 1)
+    f.do(IngestLead(actor=witch, amount=3))
+    f.do(CastWorking(actor=witch, working="Naming", target=talker))
+    f.do(DestroyPaper(target=talker))
+    burnt = pc(f, "Burnt", injuries="lesser a, lesser b, moderate c, moderate d", workings="Hag eye 1 (cast)")
+    f.do(IngestLead(actor=burnt, amount=1))
+    f.do(CastWorking(actor=burnt, working="Hag eye"))
     codec = Codec(system)
     seen = set()
     for entry in f.entries:
@@ -273,7 +290,13 @@ def test_presets_load_with_their_stat_lines() -> None:
         for name in ("Outlaw", "Pinkerton", "Preacher", "Bear", "Fire Dragon", "Hexpaper Witch", "Skeleton")
     }
     o = data(f, ids["Outlaw"])
-    assert (o.threat, o.morale, o.slots) == (3, 7, (2, 2, 1))
+    assert (o.threat, o.morale, o.slots, o.lead) == (3, 7, (2, 2, 1), 3)
+    assert data(f, add(f, "Drifter", "npc")).lead == 0
+    assert [(w.name, w.level, w.paper) for w in data(f, ids["Hexpaper Witch"]).workings] == [
+        ("Hex", 1, True),
+        ("Naming", 3, True),
+        ("Hag eye", 1, False),
+    ]
     assert [w.name for w in o.weapons] == ["Machete", "Revolver", "Revolver 2"]
     dragon = data(f, ids["Fire Dragon"])
     assert (dragon.threat, dragon.morale, dragon.slots) == (10, 12, (2, 2, 2, 1))

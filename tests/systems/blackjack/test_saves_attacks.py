@@ -355,10 +355,11 @@ def test_gm_adjusts_track_and_stats() -> None:
 
 
 def test_status_line() -> None:
+    """The narrow line: the track and the DV it adds first, then stats, guns and lead last."""
     f = new_fight()
     d = add(f, "Dusty", "pc", acc=12, weapons="Revolver 4", injuries="lesser bruised")
     line = system.status(f.state, f.state.get(d))
-    assert "ACC 12" in line and "■□|□□|□" in line and "Revolver 4/6" in line and "lead 3" in line
+    assert line == "■□|□□|□ DV+1 · ACC12 BODY10 CTRL10 · Revolver 4/6, lead 3"
 
 
 def test_npc_deficient_in_its_weapon_saves_at_half_threat() -> None:

@@ -248,7 +248,7 @@ def test_gunplay_one_action_several_attacks_repeats_allowed_shots_spent():
     assert all(a.gunplay for a in (a1, a2, a3))
     assert data(f, dusty).carried("heavy pistol").shots == 3
     assert data(f, o1).hp == 2 and data(f, o2).hp == -1 and data(f, o2).status == "dying"
-    assert [p.id for p in f.state.prompts] == [f"death:{o2}"]
+    assert [p.id for p in f.state.prompts] == [f"death_save:{o2}"]
     assert dice.exhausted
 
 

@@ -127,9 +127,9 @@ def test_a_new_save_accepts_an_open_lucky_streak_offer():
     f, _ = new_fight(2, 19)
     doc = add_pc(f, "Doc", cls="Gambler")
     f.do(SavingThrow(actor=doc, against="falling"))
-    assert [p.id for p in f.state.prompts] == [f"lucky:{doc}"]
+    assert [p.id for p in f.state.prompts] == [f"lucky_streak:{doc}"]
     resolved, save = f.do(SavingThrow(actor=doc, against="drowning"))
-    assert isinstance(resolved, PromptResolved) and resolved.prompt_id == f"lucky:{doc}"
+    assert isinstance(resolved, PromptResolved) and resolved.prompt_id == f"lucky_streak:{doc}"
     assert isinstance(save, SaveRolled) and save.success
     assert f.state.prompts == () and data(f, doc).last_save is None and data(f, doc).lucky_used == 0
     _refused(f, LuckyStreak(actor=doc), "no failed saving throw")
@@ -157,11 +157,12 @@ def test_log_lines_show_the_half_damage_save_and_the_least_damage():
     jed = add_pc(f, "Jed", cls="Trailblazer", weapons="scattergun, knife")
     (o1,) = add_npc(f, "outlaw", name="Lefty", hp=10, dex=13)
     doc = add_pc(f, "Doc", cls="Gambler", weapons="knife")
-    start(f)
+    start(f, {jed: 20, doc: 19, o1: 10})
     (a1,) = _attacks(f.do(Blast(actor=jed, targets=(o1,), distance=40)))
     line = a1.describe(f.steps[-1].before)
     assert (a1.save_total, a1.save_st, a1.saved, a1.amount) == (19, 18, True, 3)
     assert "Lefty saves for half: 1d20 [18] = 18 (DEX +1) = 19 vs ST 18: half" in line
+    f.do(NextTurn())  # Doc's turn
     (a2,) = _attacks(f.do(Attack(actor=doc, target=o1, weapon="knife")))
     assert a2.amount == 1 and "hit for 1 damage (1d6-1 [1] = 0, at least 1)" in a2.describe(f.steps[-1].before)
 
@@ -206,10 +207,10 @@ def test_gunfighters_are_important_and_roll_alone_even_as_a_group():
     assert data(f, g1).important and not data(f, o1).important
 
 
-def test_npcs_act_on_their_own_turn_but_pcs_may_step_in_any_time():
+def test_npcs_act_on_their_own_turn_but_pcs_may_act_later_in_the_round():
     """Ruling: NPCs may not withhold their action, so an NPC's attack out of its turn is refused
-    (those tied with the current combatant act at the same time); a PC may act at any later
-    moment of the round, interrupting, as the book allows."""
+    (those tied with the current combatant act at the same time); a PC whose turn has come may act
+    at any later moment of the round, interrupting, as the book allows."""
     f, dice = new_fight()
     dusty = add_pc(f, "Dusty", weapons="belt pistol:6")
     (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=30)

@@ -78,7 +78,7 @@ def test_a_lethal_blow_after_a_knockout_asks_for_a_death_save():
     next_round(f)
     events = f.do(Attack(actor=doc, target=lefty, weapon="knife"))
     assert [e.outcome for e in events if isinstance(e, Dropped)] == ["dying"]
-    assert data(f, lefty).hp == -1 and f.state.prompts[0].id == f"death:{lefty}"
+    assert data(f, lefty).hp == -1 and f.state.prompts[0].id == f"death_save:{lefty}"
 
 
 # -- sneak attack -------------------------------------------------------------
@@ -102,10 +102,11 @@ def test_sneak_attack_only_for_gamblers_with_knife_derringer_or_pocket_pistol():
     (lefty,) = add_npc(f, "outlaw", name="Lefty")
     start(f)
     _refused(f, Attack(actor=doc, target=lefty, weapon="bowie knife", sneak=True), "sneak attack is a Gambler's")
-    _refused(f, Attack(actor=dusty, target=lefty, sneak=True), "sneak attack is a Gambler's")
     f.roller.add(15, 3)
     atk = _attacks(f.do(Attack(actor=doc, target=lefty, weapon="knife", sneak=True)))[0]
     assert atk.amount == 2 * 2
+    f.do(NextTurn())  # Dusty's turn
+    _refused(f, Attack(actor=dusty, target=lefty, sneak=True), "sneak attack is a Gambler's")
 
 
 # -- death ----------------------------------------------------------------------
@@ -154,7 +155,7 @@ def test_death_save_failure_is_death():
 def test_a_dismissed_death_save_leaves_the_combatant_unconscious():
     """Ruling: a death save the GM dismisses without a roll leaves the combatant unconscious."""
     f, _dice, dusty, _lefty, _ = _shot_down()
-    f.do(DismissPrompt(prompt_id=f"death:{dusty}"))
+    f.do(DismissPrompt(prompt_id=f"death_save:{dusty}"))
     assert data(f, dusty).status == "unconscious"
 
 
@@ -230,7 +231,7 @@ def test_lucky_streak_rerolls_a_failed_save_and_counts_per_day():
     f, _ = new_fight(5, 16, 4)
     doc = add_pc(f, "Doc", cls="Gambler")
     events = f.do(SavingThrow(actor=doc, against="falling"))
-    assert not events[0].success and f.state.prompts[0].id == f"lucky:{doc}"
+    assert not events[0].success and f.state.prompts[0].id == f"lucky_streak:{doc}"
     lucky, resolved = f.do(LuckyStreak(actor=doc))
     assert isinstance(lucky, LuckyStreakUsed) and lucky.success and lucky.left == 0
     assert isinstance(resolved, PromptResolved) and f.state.prompts == ()
@@ -256,7 +257,7 @@ def test_lucky_streak_on_a_failed_death_save_brings_the_gambler_back_unconscious
     dice.add(15, 3, 4, 18)
     f.do(Attack(actor=lefty, target=doc))
     events = f.do(DeathSave(actor=doc))
-    assert data(f, doc).status == "dead" and [p.id for p in f.state.prompts] == [f"lucky:{doc}"]
+    assert data(f, doc).status == "dead" and [p.id for p in f.state.prompts] == [f"lucky_streak:{doc}"]
     assert isinstance(events[-1], PromptRaised)
     lucky, _ = f.do(LuckyStreak(actor=doc))
     assert lucky.against == "death" and lucky.total == 18 - 1 and lucky.success
@@ -276,7 +277,7 @@ def test_dismissing_the_lucky_prompt_forfeits_the_reroll():
     f, _ = new_fight(2)
     doc = add_pc(f, "Doc", cls="Gambler")
     f.do(SavingThrow(actor=doc))
-    f.do(DismissPrompt(prompt_id=f"lucky:{doc}"))
+    f.do(DismissPrompt(prompt_id=f"lucky_streak:{doc}"))
     _refused(f, LuckyStreak(actor=doc), "no failed saving throw")
 
 
@@ -430,7 +431,7 @@ def test_npc_weapon_plus_one_is_to_hit_and_damage():
     (gun,) = add_npc(f, "gunfighter")
     start(f, {gun: 15, dusty: 10})
     (_shot, atk) = f.do(Attack(actor=gun, target=dusty, distance=40))
-    assert {m.label: m.value for m in atk.parts} == {"to-hit": 1, "DEX": 0, "belt pistol +1": 1, "short range": 2}
+    assert {m.label: m.value for m in atk.parts} == {"to-hit": 1, "belt pistol +1": 1, "short range": 2}
     assert atk.weapon == "belt pistol" and atk.amount == 3 + 1 and data(f, dusty).hp == 8
 
 
@@ -440,3 +441,17 @@ def test_a_pc_without_a_class_is_a_shootist_by_default():
     f, _ = new_fight()
     f.do(AddCombatant(name="Kid", kind="pc", sheet={"hp": 5}))
     assert data(f, "c1").cls == "Shootist"
+
+
+def test_the_death_saves_hp_penalty_counts_temporary_damage():
+    """Ruling: the death save's −1 per HP below 0 counts temporary damage too: 2 temporary then 3 lethal
+    on 3 HP leaves −2 HP, so the death save takes −2."""
+    from tracker import Damage
+
+    f, _ = new_fight(18)
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=3)
+    f.do(Damage(targets=(lefty,), amount="2", temporary=True))
+    f.do(Damage(targets=(lefty,), amount="3"))
+    assert (data(f, lefty).temp, data(f, lefty).damage, data(f, lefty).status) == (2, 3, "dying")
+    ev, _resolved = f.do(DeathSave(actor=lefty))
+    assert {m.label: m.value for m in ev.parts} == {"CON": 0, "HP below 0": -2} and ev.total == 16

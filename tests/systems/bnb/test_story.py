@@ -15,8 +15,11 @@ from systems.bnb.events import (
     EVENT_TYPES,
     AttackRolled,
     DeathSaveRolled,
+    DeathSaveWaived,
     Dropped,
     HeldFire,
+    HpHealed,
+    HpLost,
     LoyaltyChecked,
     LuckyStreakUsed,
     Reloaded,
@@ -195,6 +198,11 @@ def _samples() -> list:
                        total=6, result="-1 on next loyalty check", next_mod=-1),
         WoundsBound(id="c2", roll=Roll("1d3", "b", (2,), (2,), (), 0, 2), healed=2),
         TemporaryHealed(id="c2", hours=2, healed=2, woke=True),
+        LuckyStreakUsed(id="c2", against="scattergun (half damage)", roll=r, parts=mods[:1], total=13, st=12,
+                        success=True, left=0, restored=4, revived=True),
+        HpLost(id="c2", roll=Roll("2d6+1", "q", (3, 4), (3, 4), (), 1, 8), amount=8, temporary=True, note="fall"),
+        HpHealed(id="c2", roll=Roll("3+4", "h", (), (), (), 7, 7), temporary=2, lethal=5, revived=True, note="doc"),
+        DeathSaveWaived(id="c2"),
     ]  # fmt: skip
 
 
@@ -272,3 +280,41 @@ def test_tally_counts_hits_and_falls():
 def test_sheet_fields_have_defaults(kind):
     for p in system.sheet_fields(kind):
         assert p.default is not None or not p.required
+
+
+def test_fights_saved_with_the_old_prompt_ids_replay_as_before():
+    """Old fight files keep loading: a dismissed ``death:<id>`` prompt left the combatant unconscious, a closed
+    ``lucky:<id>`` forfeited the re-roll; a death save still settles an old-format prompt left open."""
+    from tracker import Adjust, fold
+    from tracker.engine import decide_full
+    from tracker.events import PromptRaised, PromptResolved
+    from tracker.model import Prompt
+
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", hp=10)
+    doc = add_pc(f, "Doc", cls="Gambler")
+    f.do(Adjust(id=dusty, field="status", value="dying"))
+    dice.add(2)
+    f.do(SavingThrow(actor=doc, against="falling"))
+    old = [
+        PromptRaised(prompt=Prompt(id=f"death:{dusty}", kind="death_save", text="save", combatant=dusty)),
+        PromptResolved(prompt_id=f"death:{dusty}", note="settled by GM ruling"),
+        PromptResolved(prompt_id=f"lucky_streak:{doc}"),
+        PromptRaised(prompt=Prompt(id=f"lucky:{doc}", kind="lucky_streak", text="re-roll?", combatant=doc)),
+        PromptResolved(prompt_id=f"lucky:{doc}"),
+    ]
+    state = fold(system, old, f.state)
+    assert data_of(state, dusty).status == "unconscious" and data_of(state, doc).last_save is None
+    assert state.prompts == ()
+    f2, dice2 = new_fight()
+    kid = add_pc(f2, "Kid", hp=10)
+    f2.do(Adjust(id=kid, field="status", value="dying"))
+    left_open = fold(system, old[:1], f2.state)  # an old-format prompt left open
+    dice2.add(19)
+    events, after = decide_full(system, left_open, DeathSave(actor=kid), dice2)
+    assert [e.prompt_id for e in events if isinstance(e, PromptResolved)] == [f"death:{kid}"]
+    assert after.prompts == ()
+
+
+def data_of(state, cid):
+    return state.get(cid).data

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from systems.twod6 import commands as K
 from systems.twod6 import system
-from tracker import commands as C
+from systems.twod6.commands import Attack
+from tracker.commands import AddCombatant, Adjust, DismissPrompt, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
 from tracker.engine import Fight
 from tracker.errors import Refused
@@ -25,15 +25,27 @@ def setup(*people: tuple[str, dict[str, Any]], kind: str = "pc") -> tuple[Fight,
     roller = ScriptedRoller()
     f = Fight(system, roller=roller)
     for name, sh in people:
-        f.do(C.AddCombatant(name=name, kind=kind, sheet=sh))
-    f.do(C.SetInitiative(values={f"c{n + 1}": 20 - n for n in range(len(people))}))
-    f.do(C.StartFight())
+        f.do(AddCombatant(name=name, kind=kind, sheet=sh))
+    f.do(SetInitiative(values={f"c{n + 1}": 20 - n for n in range(len(people))}))
+    f.do(StartFight())
     return f, roller
+
+
+def set_wounds(f: Fight, cid: str, n: int) -> None:
+    """GM setup: set the wounds left and settle the checks that calls for (as if passed)."""
+    f.do(Adjust(id=cid, field="wounds", value=n))
+    for p in list(f.state.prompts):
+        f.do(DismissPrompt(prompt_id=p.id, note="setup"))
+
+
+def prompts(f: Fight) -> list[tuple[str, str | None]]:
+    """The open prompts as (kind, combatant)."""
+    return [(p.kind, p.combatant) for p in f.state.prompts]
 
 
 def attack(f: Fight, roller: ScriptedRoller, faces: tuple[int, ...], actor: str, *targets: str, **kw: Any) -> list:
     roller.add(*faces)
-    events = f.do(K.Attack(actor=actor, targets=targets, **kw))
+    events = f.do(Attack(actor=actor, targets=targets, **kw))
     assert roller.exhausted, f"unused faces: {roller.queue}"
     return events
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from systems.twod6 import commands as K
 from systems.twod6 import system
 from systems.twod6.checks import roll_check
+from systems.twod6.commands import Act, Aim, Attack
 from systems.twod6.events import ActionTaken, Aimed, AttackRolled, InitiativeTieRolled
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, setup, sheet
-from tracker import commands as C
-from tracker.commands import Modifier
+from tracker.commands import ActNow, AddCombatant, Delay, Modifier, NextTurn, RollInitiative, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
 from tracker.engine import Fight
 from tracker.events import InitiativeSet, OrderSet
@@ -19,9 +18,9 @@ from tracker.events import InitiativeSet, OrderSet
 def test_a_stat_outside_minus2_to_plus4_is_refused_and_nothing_logged():
     """Sheets: the eight stats run −2..+4."""
     f = Fight(system, roller=ScriptedRoller())
-    f.do(C.AddCombatant(name="Ok", sheet=sheet(agi=4, tou=-2)))
-    refused(f, C.AddCombatant(name="Hero", sheet=sheet(agi=5)), "outside −2..+4")
-    refused(f, C.AddCombatant(name="Wretch", sheet=sheet(wil=-3)), "every stat starts at −2")
+    f.do(AddCombatant(name="Ok", sheet=sheet(agi=4, tou=-2)))
+    refused(f, AddCombatant(name="Hero", sheet=sheet(agi=5)), "outside −2..+4")
+    refused(f, AddCombatant(name="Wretch", sheet=sheet(wil=-3)), "every stat starts at −2")
 
 
 def test_wounds_are_3_plus_toughness_plus_extra_wound():
@@ -39,7 +38,7 @@ def test_wounds_are_3_plus_toughness_plus_extra_wound():
 def test_sheet_is_checked_and_written_back_in_canonical_form():
     f = Fight(system, roller=ScriptedRoller())
     ev = f.do(
-        C.AddCombatant(
+        AddCombatant(
             name="Vex",
             sheet=sheet(
                 skills="melee (heavy) 2, shooting 1",
@@ -54,10 +53,10 @@ def test_sheet_is_checked_and_written_back_in_canonical_form():
     assert added["talents"] == "Sneak Attack (Shooting), Favored Enemy (Goblin)"
     assert added["items"] == "Rifle: Shooting +1"
     assert added["armor"] == "medium"
-    refused(f, C.AddCombatant(name="Bad", sheet=sheet(skills="Melee (Heavy)")), "needs its ranks")
-    refused(f, C.AddCombatant(name="Bad", sheet=sheet(items="a sword")), "name: skill +N")
-    refused(f, C.AddCombatant(name="Bad", sheet=sheet(armor="mithril")), "not one of")
-    refused(f, C.AddCombatant(name="Bad", sheet=sheet(talents="Extra Wound, Extra Wound")), "can only be taken once")
+    refused(f, AddCombatant(name="Bad", sheet=sheet(skills="Melee (Heavy)")), "needs its ranks")
+    refused(f, AddCombatant(name="Bad", sheet=sheet(items="a sword")), "name: skill +N")
+    refused(f, AddCombatant(name="Bad", sheet=sheet(armor="mithril")), "not one of")
+    refused(f, AddCombatant(name="Bad", sheet=sheet(talents="Extra Wound, Extra Wound")), "can only be taken once")
 
 
 def test_armor_bonus_and_penalty_with_and_without_proficiency():
@@ -82,7 +81,7 @@ def test_dual_wield_lets_two_items_modify_one_skill():
     )
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c1", "c3", skill="Melee (Light)", result="shove"), AttackRolled)
     assert ev.attack.total == 6 + 1 + 2
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c2", "c3", skill="Melee (Light)", result="shove"), AttackRolled)
     assert ev.attack.total == 6 + 1 + 1
 
@@ -122,6 +121,13 @@ def test_snake_eyes_on_defense_lose_the_defense():
     assert ev.hit and data(f, "c2").wounds == 2
 
 
+def test_both_snake_eyes_go_to_the_defender():
+    """Ruling (ours): both sides' snake eyes: the defender wins, as in a tie."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    (ev,) = of(attack(f, roller, (1, 1, 1, 1), "c1", "c2"), AttackRolled)
+    assert ev.attack.fumble and ev.defense.fumble and not ev.hit and data(f, "c2").wounds == 3
+
+
 def test_initiative_has_no_criticals():
     """Ruling: criticals apply to attack, defense and resolve, not to initiative."""
     check = roll_check(ScriptedRoller([6, 6]), "init", crits=False)
@@ -135,16 +141,16 @@ def test_initiative_is_2d6_plus_per_plus_agi_and_ties_reroll_among_the_tied():
     """Rule 1 / Ruling: ties reroll against each other (logged); the order is kept for later rounds."""
     roller = ScriptedRoller()
     f = Fight(system, roller=roller)
-    f.do(C.AddCombatant(name="Ann", kind="pc", sheet=sheet(per=1, agi=1)))
-    f.do(C.AddCombatant(name="Bob", kind="pc", sheet=sheet(per=2)))
-    f.do(C.AddCombatant(name="Cat", sheet=sheet(agi=-1)))
-    f.do(C.AddCombatant(name="Dan", sheet=sheet()))
+    f.do(AddCombatant(name="Ann", kind="pc", sheet=sheet(per=1, agi=1)))
+    f.do(AddCombatant(name="Bob", kind="pc", sheet=sheet(per=2)))
+    f.do(AddCombatant(name="Cat", sheet=sheet(agi=-1)))
+    f.do(AddCombatant(name="Dan", sheet=sheet()))
     # Ann 5+2=7, Bob 5+2=7, Cat 9-1=8, Dan 7: three-way tie at 7
     roller.add(2, 3, 4, 1, 4, 5, 3, 4)
     # tie reroll: Ann 3+3+2=8, Bob 4+2+2=8, Dan 1+2=3 ; then Ann and Bob again: Ann 6+2, Bob 1+1+2
     roller.add(3, 3, 4, 2, 1, 2)
     roller.add(3, 3, 1, 1)
-    events = f.do(C.RollInitiative())
+    events = f.do(RollInitiative())
     assert roller.exhausted
     assert [e.value for e in of(events, InitiativeSet)] == [7, 7, 8, 7]
     ties = of(events, InitiativeTieRolled)
@@ -153,9 +159,9 @@ def test_initiative_is_2d6_plus_per_plus_agi_and_ties_reroll_among_the_tied():
     assert "Ann 2d6+2 [3,3] = 8" in ties[0].describe(f.state)
     order = of(events, OrderSet)[0]
     assert order.order == ("c3", "c1", "c2", "c4") and order.ties == ()
-    f.do(C.StartFight())
+    f.do(StartFight())
     for _ in range(5):
-        f.do(C.NextTurn())
+        f.do(NextTurn())
     assert f.state.round == 2 and f.state.order == ("c3", "c1", "c2", "c4")
     assert f.state.current == "c1"
 
@@ -164,15 +170,15 @@ def test_surprise_round_unaware_defender_adds_only_armor():
     """Rule 1: in the surprise round the unaware defend with 2d6 + armor alone."""
     roller = ScriptedRoller()
     f = Fight(system, roller=roller)
-    f.do(C.AddCombatant(name="Ambusher", kind="pc", sheet=FIGHTER))
-    f.do(C.AddCombatant(name="Sentry", sheet=sheet(agi=3, skills="Melee (Light) 3", armor="light")))
-    f.do(C.SetInitiative(values={"c1": 5, "c2": 9}))
-    f.do(C.StartFight(surprise=("c1",)))
+    f.do(AddCombatant(name="Ambusher", kind="pc", sheet=FIGHTER))
+    f.do(AddCombatant(name="Sentry", sheet=sheet(agi=3, skills="Melee (Light) 3", armor="light")))
+    f.do(SetInitiative(values={"c1": 5, "c2": 9}))
+    f.do(StartFight(surprise=("c1",)))
     assert f.state.round == 0 and f.state.current == "c1"
     (ev,) = of(attack(f, roller, (3, 3, 4, 4), "c1", "c2", result="shove"), AttackRolled)
     assert ev.defense.total == 8 + 1 and ev.defense_skill == "armor only (surprised)"
     assert ev.hit
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     assert f.state.round == 1 and f.state.current == "c2"
 
 
@@ -184,19 +190,19 @@ def test_an_attack_is_full_round_and_a_second_full_round_action_is_refused():
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     attack(f, roller, (1, 2, 5, 5), "c1", "c2")
     assert (data(f, "c1").quick, data(f, "c1").half) == (2, 0)
-    refused(f, K.Attack(actor="c1", targets=("c2",)), "one full-round action a turn")
-    refused(f, K.Aim(actor="c1"), "full-round action")
-    refused(f, K.Act(actor="c1", action="move 20 ft"), "no half-round action left")
-    f.do(K.Act(actor="c1", action="draw weapon"))
-    f.do(K.Act(actor="c1", action="speak"))
-    refused(f, K.Act(actor="c1", action="speak"), "no quick action left")
+    refused(f, Attack(actor="c1", targets=("c2",)), "one full-round action a turn")
+    refused(f, Aim(actor="c1"), "full-round action")
+    refused(f, Act(actor="c1", action="move 20 ft"), "no half-round action left")
+    f.do(Act(actor="c1", action="draw weapon"))
+    f.do(Act(actor="c1", action="speak"))
+    refused(f, Act(actor="c1", action="speak"), "no quick action left")
 
 
 def test_half_round_actions_leave_no_room_for_a_full_round_one():
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    f.do(K.Act(actor="c1", action="move 20 ft"))
+    f.do(Act(actor="c1", action="move 20 ft"))
     assert data(f, "c1").half == 1
-    refused(f, K.Attack(actor="c1", targets=("c2",)), "has 1 left")
+    refused(f, Attack(actor="c1", targets=("c2",)), "has 1 left")
 
 
 def test_multiattack_makes_attacks_half_round_two_a_turn():
@@ -205,45 +211,46 @@ def test_multiattack_makes_attacks_half_round_two_a_turn():
     (ev,) = of(attack(f, roller, (1, 2, 3, 3), "c1", "c2", skill="Melee (Light)"), AttackRolled)
     assert ev.cost == "half"
     attack(f, roller, (1, 2, 3, 3), "c1", "c2", skill="Melee (Light)")
-    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Melee (Light)"), "no half-round action left")
+    refused(f, Attack(actor="c1", targets=("c2",), skill="Melee (Light)"), "no half-round action left")
 
 
 def test_actions_reset_when_the_turn_starts_but_not_when_it_resumes_after_a_held_action():
     """Rule 2: the economy resets on TurnStarted, not when the turn goes on after a held action stepped in."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", FIGHTER))
-    f.do(C.Delay())
+    f.do(Delay())
     assert f.state.current == "c2"
     attack(f, roller, (1, 2, 3, 3), "c2", "c1")
     assert data(f, "c2").half == 0
-    f.do(C.ActNow(id="c1"))
+    f.do(ActNow(id="c1"))
     assert f.state.current == "c1" and data(f, "c1").half == 2
     attack(f, roller, (1, 2, 3, 3), "c1", "c2")
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     assert f.state.current == "c2" and data(f, "c2").half == 0  # resumed: still spent
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     assert f.state.round == 2 and f.state.current == "c1" and data(f, "c1").half == 2
 
 
 def test_only_the_current_combatant_acts():
     """Ruling (ours): actions belong to the combatant whose turn it is."""
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    refused(f, K.Attack(actor="c2", targets=("c1",)), "it is Ann's turn")
+    refused(f, Attack(actor="c2", targets=("c1",)), "it is Ann's turn")
 
 
 def test_aim_gives_per_min_1_doubled_by_sniper_on_the_next_ranged_check():
-    """Rule 2: aim is full-round, +PER (min +1), ×2 with Sniper, spent on the next ranged check."""
+    """Rule 2: aim is full-round, +PER (min +1), ×2 with Sniper on shooting, spent on the next ranged check."""
     f, roller = setup(
         ("Sniper", sheet(per=2, dex=1, skills="Shooting 1", talents="Sniper")),
         ("Dull", sheet(per=-1, dex=1, skills="Shooting 1")),
         ("Target", DUMMY),
     )
-    (aimed,) = f.do(K.Aim(actor="c1"))
-    assert isinstance(aimed, Aimed) and aimed.bonus == 4 and data(f, "c1").half == 0
-    f.do(C.NextTurn())
-    (dull,) = f.do(K.Aim(actor="c2"))
-    assert dull.bonus == 1
-    f.do(C.NextTurn())
-    f.do(C.NextTurn())
+    (aimed,) = f.do(Aim(actor="c1"))
+    assert isinstance(aimed, Aimed) and aimed.bonus == 2 and aimed.sniper and data(f, "c1").half == 0
+    assert "+2 on the next ranged check (+4 shooting, archery or throwing: Sniper)" in aimed.describe(f.state)
+    f.do(NextTurn())
+    (dull,) = f.do(Aim(actor="c2"))
+    assert dull.bonus == 1 and not dull.sniper
+    f.do(NextTurn())
+    f.do(NextTurn())
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c1", "c3", skill="Shooting"), AttackRolled)
     assert ev.aim_used == 4 and ev.attack.total == 6 + 1 + 1 + 4
     assert data(f, "c1").aim == 0
@@ -252,13 +259,13 @@ def test_aim_gives_per_min_1_doubled_by_sniper_on_the_next_ranged_check():
 def test_aiming_then_attacking_in_melee_with_the_aim_bonus_is_refused():
     """Bad input: the aim bonus is for shooting, archery, throwing, casting… not melee."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    f.do(K.Aim(actor="c1"))
-    f.do(C.NextTurn())
-    f.do(C.NextTurn())
-    refused(f, K.Attack(actor="c1", targets=("c2",), use_aim="yes"), "not Melee (Heavy)")
-    # Ruling (ours): a melee attack does not use the aim, and wastes it
+    f.do(Aim(actor="c1"))
+    f.do(NextTurn())
+    f.do(NextTurn())
+    refused(f, Attack(actor="c1", targets=("c2",), use_aim="yes"), "not Melee (Heavy)")
+    # #16: a melee attack neither uses the aim nor spends it
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c1", "c2"), AttackRolled)
-    assert ev.aim_used == 0 and ev.attack.total == 10 and data(f, "c1").aim == 0
+    assert ev.aim_used == 0 and ev.attack.total == 10 and data(f, "c1").aim == 1
 
 
 def test_distract_takes_a_half_round_action_from_the_victims_next_turn():
@@ -266,22 +273,23 @@ def test_distract_takes_a_half_round_action_from_the_victims_next_turn():
     f, roller = setup(("Ann", FIGHTER), ("Bob", FIGHTER))
     attack(f, roller, (4, 4, 1, 2), "c1", "c2", result="distract")
     assert data(f, "c2").distracted == 1
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     assert (data(f, "c2").half, data(f, "c2").distracted) == (1, 0)
-    refused(f, K.Attack(actor="c2", targets=("c1",)), "has 1 left")
+    refused(f, Attack(actor="c2", targets=("c1",)), "has 1 left")
 
 
 def test_graceful_moves_once_a_turn_without_spending_an_action():
     """Ruling (ours): Graceful: the first 20-ft move of a turn costs no action."""
     f, _ = setup(("Ann", sheet(talents="Graceful")), ("Bob", DUMMY))
-    (ev,) = f.do(K.Act(actor="c1", action="move 20 ft"))
+    (ev,) = f.do(Act(actor="c1", action="move 20 ft"))
     assert isinstance(ev, ActionTaken) and ev.cost == "none" and data(f, "c1").half == 2
-    f.do(K.Act(actor="c1", action="move 20 ft"))
+    f.do(Act(actor="c1", action="move 20 ft"))
     assert data(f, "c1").half == 1
 
 
 def test_status_shows_what_the_current_combatant_has_left():
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    f.do(K.Act(actor="c1", action="move 20 ft"))
-    assert "left: 2 quick, 1 half" in system.status(f.state, f.state.get("c1"))
-    assert "left" not in system.status(f.state, f.state.get("c2"))
+    f.do(Act(actor="c1", action="move 20 ft"))
+    assert system.status(f.state, f.state.get("c1")) == "Wounds 3/3 · 2 quick, 1 half"
+    assert "Actions left: 2 quick, 1 half" in system.detail(f.state, f.state.get("c1"))
+    assert "quick" not in system.status(f.state, f.state.get("c2"))

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from systems.twod6 import commands as K
+from systems.twod6.commands import Act, Aim, Attack, BreakGrapple, ChooseDouble, Resolve, Riposte, Sneak
 from systems.twod6.events import AttackRolled, EffectApplied, ResolveRolled, Wounded
-from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, setup, sheet
-from tracker import commands as C
-from tracker.commands import Modifier
+from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, prompts, refused, set_wounds, setup, sheet
+from tracker.commands import Adjust, Modifier, NextTurn
 from tracker.events import PromptRaised, PromptResolved
 
 KNIFE = sheet(agi=1, skills="Melee (Light) 1", items="Well-made Knife: Melee (Light) +1", armor="light")
 LONGSWORD = sheet(str=1, skills="Melee (Heavy) 2", items="Ancestral Longsword: Melee (Heavy) +1")
-
-
-def prompts(f):
-    return [p.id for p in f.state.prompts]
 
 
 # -- attack vs defense -----------------------------------------------------------
@@ -52,7 +47,7 @@ def test_shooting_is_defended_by_2d6_plus_armor_alone():
     (ev,) = of(attack(f, roller, (3, 3, 4, 4), "c1", "c2", skill="Shooting"), AttackRolled)
     assert ev.attack.total == 11 and ev.defense.total == 9 and ev.defense_skill == "armor only"
     f.undo()
-    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Shooting", defense="Athletics"), "except by magic")
+    refused(f, Attack(actor="c1", targets=("c2",), skill="Shooting", defense="Athletics"), "except by magic")
 
 
 def test_moving_or_covered_target_gives_minus_1_or_2_to_shooting_only():
@@ -61,7 +56,7 @@ def test_moving_or_covered_target_gives_minus_1_or_2_to_shooting_only():
     (ev,) = of(attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Archery", cover=2), AttackRolled)
     assert Modifier(label="moving/cover", value=-2) in ev.attack.parts and ev.attack.total == 8
     f.undo()
-    refused(f, K.Attack(actor="c1", targets=("c2",), cover=1), "for shooting and archery")
+    refused(f, Attack(actor="c1", targets=("c2",), cover=1), "for shooting and archery")
 
 
 def test_armor_penalises_melee_attacks_and_athletics_defense():
@@ -78,22 +73,22 @@ def test_prone_minus_2_on_melee_plus_2_to_trip_and_standing_up_is_half_round():
     f, roller = setup(("Ann", FIGHTER), ("Bob", FIGHTER))
     attack(f, roller, (5, 5, 1, 3), "c1", "c2", result="trip")  # 14 vs 8
     assert data(f, "c2").prone
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c2", "c1", result="wound"), AttackRolled)
     assert Modifier(label="prone", value=-2) in ev.attack.parts
     f.undo()
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c2", "c1", result="trip"), AttackRolled)
     assert Modifier(label="prone, tripping", value=2) in ev.attack.parts
     f.undo()
-    f.do(K.Act(actor="c2", action="stand up"))
+    f.do(Act(actor="c2", action="stand up"))
     assert not data(f, "c2").prone and data(f, "c2").half == 1
-    refused(f, K.Act(actor="c2", action="stand up"), "not prone")
+    refused(f, Act(actor="c2", action="stand up"), "not prone")
 
 
 def test_an_unconscious_defender_gets_minus_3_and_no_bonus_at_all():
     """Rule 7: unconscious: −3 and no bonus at all on defense, armor included."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(agi=3, skills="Athletics 3", armor="light")))
-    f.do(C.Adjust(id="c2", field="unconscious", value=True))
+    f.do(Adjust(id="c2", field="unconscious", value=True))
     (ev,) = of(attack(f, roller, (1, 2, 4, 4), "c1", "c2", result="shove"), AttackRolled)
     assert ev.defense.total == 8 - 3 and ev.defense.parts == (Modifier(label="unconscious", value=-3),)
 
@@ -102,13 +97,13 @@ def test_a_disabled_limb_penalises_the_defense_too():
     """Ruling (ours): a useless limb's −2/−3 counts on attack and defense unless the GM unticks it."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     attack(f, roller, (5, 5, 2, 3), "c1", "c2", result="shove")  # 14 vs 5: doubled
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="limb", limb="left leg", penalty=-3))
+    f.do(ChooseDouble(actor="c1", target="c2", choice="limb", limb="left leg", penalty=-3))
     assert [(x.name, x.penalty) for x in data(f, "c2").limbs] == [("left leg", -3)]
     assert data(f, "c2").wounds == 2
     roller.add(4, 3)
-    f.do(K.Resolve(actor="c2"))
-    f.do(C.NextTurn())
-    f.do(C.NextTurn())
+    f.do(Resolve(actor="c2"))
+    f.do(NextTurn())
+    f.do(NextTurn())
     (ev,) = of(attack(f, roller, (1, 2, 3, 3), "c1", "c2", result="shove"), AttackRolled)
     assert Modifier(label="disabled limb", value=-3) in ev.defense.parts and ev.defense.total == 3
 
@@ -116,8 +111,8 @@ def test_a_disabled_limb_penalises_the_defense_too():
 def test_results_that_only_melee_can_give_and_grapple_only_unarmed():
     """Rule 5: knock out, trip, shove and grapple are melee results; grapple only with Melee (Unarmed)."""
     f, _ = setup(("Gun", sheet(skills="Shooting 1, Melee (Heavy) 1")), ("Bob", DUMMY))
-    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Shooting", result="trip"), "melee result")
-    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Melee (Heavy)", result="grapple"), "Melee (Unarmed)")
+    refused(f, Attack(actor="c1", targets=("c2",), skill="Shooting", result="trip"), "melee result")
+    refused(f, Attack(actor="c1", targets=("c2",), skill="Melee (Heavy)", result="grapple"), "Melee (Unarmed)")
 
 
 def test_grapple_restricts_both_and_can_be_broken():
@@ -126,13 +121,13 @@ def test_grapple_restricts_both_and_can_be_broken():
     f, roller = setup(("Ann", wrestler), ("Bob", wrestler))
     attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")  # 12 vs 7
     assert data(f, "c2").grappled_by == "c1" and data(f, "c1").grappling == "c2"
-    f.do(C.NextTurn())
-    refused(f, K.Attack(actor="c2", targets=("c1",), skill="Melee (Heavy)"), "in a grapple")
-    refused(f, K.Aim(actor="c2"), "in a grapple")
-    refused(f, K.Act(actor="c2", action="move 20 ft"), "in a grapple")
-    f.do(K.Act(actor="c2", action="speak", note="Let go!"))
+    f.do(NextTurn())
+    refused(f, Attack(actor="c2", targets=("c1",), skill="Melee (Heavy)"), "in a grapple")
+    refused(f, Aim(actor="c2"), "in a grapple")
+    refused(f, Act(actor="c2", action="move 20 ft"), "in a grapple")
+    f.do(Act(actor="c2", action="speak", note="Let go!"))
     roller.add(5, 5, 1, 2)
-    f.do(K.BreakGrapple(actor="c2"))
+    f.do(BreakGrapple(actor="c2"))
     assert data(f, "c2").grappled_by is None and data(f, "c1").grappling is None
     assert data(f, "c2").half == 0
 
@@ -141,9 +136,9 @@ def test_disarmed_needs_a_weapon_before_a_weapon_attack():
     f, roller = setup(("Ann", FIGHTER), ("Bob", FIGHTER))
     attack(f, roller, (4, 4, 1, 2), "c1", "c2", result="disarm")
     assert data(f, "c2").disarmed
-    f.do(C.NextTurn())
-    refused(f, K.Attack(actor="c2", targets=("c1",)), "disarmed")
-    f.do(K.Act(actor="c2", action="draw weapon"))
+    f.do(NextTurn())
+    refused(f, Attack(actor="c2", targets=("c1",)), "disarmed")
+    f.do(Act(actor="c2", action="draw weapon"))
     assert not data(f, "c2").disarmed and data(f, "c2").quick == 1
 
 
@@ -154,10 +149,10 @@ def test_stealth_before_an_attack_leaves_armor_only_and_sneak_attack_adds_1():
         ("Guard", sheet(per=1, agi=2, skills="Notice 1, Melee (Light) 3", armor="light")),
     )
     roller.add(3, 4, 2, 3)  # stealth 7+4=11 vs notice 5+2=7
-    f.do(K.Sneak(actor="c1", targets=("c2",)))
+    f.do(Sneak(actor="c1", targets=("c2",)))
     assert data(f, "c1").hidden_from == ("c2",) and data(f, "c1").half == 1
-    f.do(C.NextTurn())
-    f.do(C.NextTurn())
+    f.do(NextTurn())
+    f.do(NextTurn())
     (ev,) = of(attack(f, roller, (3, 3, 4, 4), "c1", "c2", skill="Melee (Light)", result="shove"), AttackRolled)
     assert Modifier(label="sneak attack", value=1) in ev.attack.parts
     assert ev.attack.total == 6 + 1 + 2 + 1
@@ -182,39 +177,50 @@ def test_improvised_minus_2_unless_improvisation_and_favored_enemy_plus_1():
 def test_a_doubled_attack_asks_for_a_second_result_and_two_wounds_can_be_chosen():
     """Rule 5: attack ≥ 2× defense: a second result chosen after the roll (or two wounds)."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(tou=2)))
-    attack(f, roller, (5, 5, 2, 3), "c1", "c2")  # 14 vs 5
-    assert prompts(f) == ["double:c1:c2"] and data(f, "c2").wounds == 5
+    events = attack(f, roller, (5, 5, 2, 3), "c1", "c2")  # 14 vs 5
+    assert prompts(f) == [("double", "c2")] and data(f, "c2").wounds == 4  # the declared wound has landed
     text = f.state.prompts[0].text
-    assert "Ann doubled Bob's defense" in text and "go with 'wound'" in text and "useless limb" in text
-    refused(f, C.NextTurn(), "resolve first")
-    refused(f, K.ChooseDouble(actor="c1", target="c2", choice="grapple"), "Melee (Unarmed)")
-    events = f.do(K.ChooseDouble(actor="c1", target="c2", choice="wound"))
-    assert of(events, Wounded)[0].wounds == 2 and data(f, "c2").wounds == 3
+    assert "Ann doubled Bob's defense and 'wound' has landed" in text and "useless limb" in text
+    assert [type(e).__name__ for e in events] == ["AttackRolled", "Wounded", "PromptRaised"]
+    refused(f, NextTurn(), "resolve first")
+    refused(f, ChooseDouble(actor="c1", target="c2", choice="grapple"), "Melee (Unarmed)")
+    events = f.do(ChooseDouble(actor="c1", target="c2", choice="wound"))
+    assert of(events, Wounded)[0].wounds == 1 and data(f, "c2").wounds == 3
     assert prompts(f) == []
 
 
 def test_doubled_two_different_results_land_but_not_the_same_one_twice():
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     attack(f, roller, (5, 5, 2, 3), "c1", "c2", result="disarm")
-    refused(f, K.ChooseDouble(actor="c1", target="c2", choice="disarm"), "only wounds can be taken twice")
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="trip"))
+    refused(f, ChooseDouble(actor="c1", target="c2", choice="disarm"), "only wounds can be taken twice")
+    f.do(ChooseDouble(actor="c1", target="c2", choice="trip"))
     assert data(f, "c2").disarmed and data(f, "c2").prone and data(f, "c2").wounds == 3
 
 
-def test_doubled_a_limb_instead_deals_one_wound_and_the_limb_penalty():
-    """Rule 5 / Ruling (ours): the limb replaces the declared result: the limb is useless, one wound."""
-    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(tou=2, skills="Melee (Heavy) 1")))
+def test_doubled_a_limb_comes_with_one_wound():
+    """Rule 5: "an attacker who doubles a defender's roll can incapacitate one of the defender's limbs ...
+    This renders the limb useless and deals the defender a wound."  The declared result has landed already
+    (#16); ruling (ours): when it was a wound, that wound is the limb's."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(tou=2, skills="Melee (Heavy) 1")), ("Cat", sheet(tou=2)))
     attack(f, roller, (5, 5, 2, 3), "c1", "c2", result="disarm")  # 14 vs 6
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="limb", limb="sword arm", penalty=-2))
+    assert data(f, "c2").disarmed and data(f, "c2").wounds == 5
+    f.do(ChooseDouble(actor="c1", target="c2", choice="limb", limb="sword arm", penalty=-2))
     bob = data(f, "c2")
-    assert bob.wounds == 4 and not bob.disarmed and bob.limb_penalty == -2
-    f.do(C.NextTurn())
+    assert bob.wounds == 4 and bob.disarmed and bob.limb_penalty == -2
+    f.do(NextTurn())
+    f.do(Act(actor="c2", action="draw weapon"))
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c2", "c1", result="shove"), AttackRolled)
     assert Modifier(label="disabled limb", value=-2) in ev.attack.parts
     assert Modifier(label="disabled limb", value=-2) not in ev.defense.parts
     f.undo()
     (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c2", "c1", result="shove", limb_penalty=False), AttackRolled)
     assert all(p.label != "disabled limb" for p in ev.attack.parts)
+    # declared wound, then the limb: one wound in all
+    f.do(NextTurn())
+    f.do(NextTurn())
+    attack(f, roller, (5, 5, 2, 3), "c1", "c3")
+    f.do(ChooseDouble(actor="c1", target="c3", choice="limb", limb="leg", penalty=-3))
+    assert data(f, "c3").wounds == 4 and data(f, "c3").limb_penalty == -3
 
 
 def test_a_tripled_attack_knocks_out_and_calls_for_a_dc7_death_check():
@@ -223,12 +229,13 @@ def test_a_tripled_attack_knocks_out_and_calls_for_a_dc7_death_check():
     events = attack(f, roller, (6, 6, 3, 3, 1, 2), "c1", "c2")  # 11+6+4 = 21 vs 3
     (ev,) = of(events, AttackRolled)
     assert ev.times == 3 and "TRIPLED" in ev.describe(f.state)
-    assert data(f, "c2").unconscious and not data(f, "c2").dead
-    assert prompts(f) == ["double:c1:c2", "death:c2"]
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="wound"))
-    assert data(f, "c2").wounds == 2 and prompts(f) == ["death:c2"]  # no unconsciousness check: already out
+    assert data(f, "c2").wounds == 3 and not data(f, "c2").dead  # the declared wound, at once
+    assert not data(f, "c2").unconscious  # #16: the death check comes first
+    assert prompts(f) == [("double", "c2"), ("death", "c2")]
+    f.do(ChooseDouble(actor="c1", target="c2", choice="wound"))
+    assert data(f, "c2").wounds == 2 and prompts(f) == [("death", "c2")]  # no unconsciousness check: out anyway
     roller.add(2, 2)  # 4 + 1 + 1 = 6 < 7
-    events = f.do(K.Resolve(actor="c2", stakes="death"))
+    events = f.do(Resolve(actor="c2", stakes="death"))
     (rr,) = of(events, ResolveRolled)
     assert not rr.passed and rr.check.total == 6
     assert data(f, "c2").dead and prompts(f) == []
@@ -237,12 +244,12 @@ def test_a_tripled_attack_knocks_out_and_calls_for_a_dc7_death_check():
 def test_tripled_then_passing_the_death_check_leaves_the_defender_unconscious():
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     attack(f, roller, (6, 6, 3, 3, 1, 2), "c1", "c2", result="shove")
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="trip"))
+    f.do(ChooseDouble(actor="c1", target="c2", choice="trip"))
     roller.add(4, 3)
-    f.do(K.Resolve(actor="c2", stakes="death"))
+    f.do(Resolve(actor="c2", stakes="death"))
     assert data(f, "c2").unconscious and not data(f, "c2").dead
     assert not f.state.get("c2").data.dead
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     assert f.state.current == "c1" and f.state.round == 2  # Bob is skipped
 
 
@@ -258,9 +265,9 @@ def test_vicious_parry_trips_the_attacker():
     """Rule 5: a defender with Vicious Parry who doubles a melee attack may disarm, trip, shove or grapple."""
     f, roller = setup(("Ann", FIGHTER), ("Parry", sheet(agi=2, skills="Melee (Light) 2", talents="Vicious Parry")))
     attack(f, roller, (1, 1, 5, 5), "c1", "c2")  # snake eyes: 2+4 = 6 counts; defense 14 ≥ 12
-    assert prompts(f) == ["parry:c2"]
-    refused(f, K.Riposte(actor="c2", target="c1", result="wound"), "disarm, trip, shove or grapple")
-    f.do(K.Riposte(actor="c2", target="c1", result="trip"))
+    assert prompts(f) == [("parry", "c2")]
+    refused(f, Riposte(actor="c2", target="c1", result="wound"), "disarm, trip, shove or grapple")
+    f.do(Riposte(actor="c2", target="c1", result="trip"))
     assert data(f, "c1").prone and prompts(f) == []
 
 
@@ -268,11 +275,11 @@ def test_knock_unconscious_calls_for_resolve_at_the_attack_total():
     """Rule 5: knock unconscious: a resolve check at DC = the attack total."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(wil=2, skills="Resolve 2")))
     attack(f, roller, (4, 4, 2, 3), "c1", "c2", result="unconscious")  # 12 vs 5: doubled
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="shove"))
+    f.do(ChooseDouble(actor="c1", target="c2", choice="shove"))
     (p,) = f.state.prompts
     assert p.id == "resolve:c2" and p.params["dc"] == 12 and p.command == "resolve"
     roller.add(3, 4)  # 7 + 2 + 2 = 11 < 12
-    f.do(K.Resolve(actor="c2"))
+    f.do(Resolve(actor="c2"))
     assert data(f, "c2").unconscious
 
 
@@ -291,7 +298,7 @@ def test_falling_to_2_left_calls_for_a_dc7_resolve_or_unconscious():
     assert raised.prompt.id == "resolve:c2" and raised.prompt.params["dc"] == 7
     assert "DC 7 resolve check or fall unconscious" in raised.prompt.text
     roller.add(2, 4)
-    (rr, done) = f.do(K.Resolve(actor="c2"))
+    (rr, done) = f.do(Resolve(actor="c2"))
     assert not rr.passed and isinstance(done, PromptResolved)
     assert data(f, "c2").unconscious and not f.state.prompts
 
@@ -299,20 +306,25 @@ def test_falling_to_2_left_calls_for_a_dc7_resolve_or_unconscious():
 def test_falling_to_1_left_calls_for_a_dc9_resolve():
     """Rule 7: at 1 left (maximum above 1): DC 9 resolve or unconscious."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    f.do(C.Adjust(id="c2", field="wounds", value=2))
+    set_wounds(f, "c2", 2)
     one_hit(f, roller)
     assert f.state.prompts[0].params["dc"] == 9
     roller.add(5, 4)
-    (rr, _) = f.do(K.Resolve(actor="c2"))
+    (rr, _) = f.do(Resolve(actor="c2"))
     assert rr.passed and not data(f, "c2").unconscious
 
 
 def test_one_hit_past_several_thresholds_rolls_only_the_lowest():
     """Ruling: when one hit passes several thresholds, only the check of the lowest one reached is rolled."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(tou=1)))
-    f.do(C.Adjust(id="c2", field="wounds", value=3))
-    attack(f, roller, (5, 5, 2, 3), "c1", "c2")
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="wound"))  # 3 -> 1
+    set_wounds(f, "c2", 3)
+    attack(f, roller, (5, 5, 2, 3), "c1", "c2", result="disarm")
+    f.do(ChooseDouble(actor="c1", target="c2", choice="limb"))  # disarmed, then the limb's wound: 3 -> 2
+    assert [(p.id, p.params["dc"]) for p in f.state.prompts] == [("resolve:c2", 7)]
+    f.undo()
+    f.undo()
+    attack(f, roller, (5, 5, 2, 3), "c1", "c2")  # the declared wound: 3 -> 2
+    f.do(ChooseDouble(actor="c1", target="c2", choice="wound"))  # 2 -> 1: the DC 9 check replaces the DC 7
     assert [(p.id, p.params["dc"]) for p in f.state.prompts] == [("resolve:c2", 9)]
 
 
@@ -326,21 +338,21 @@ def test_a_two_wound_maximum_has_no_2_left_check():
 def test_at_0_wounds_unconscious_and_dc7_or_die():
     """Rule 7: at 0: unconscious, and DC 7 resolve or die."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    f.do(C.Adjust(id="c2", field="wounds", value=1))
+    set_wounds(f, "c2", 1)
     one_hit(f, roller)
     assert data(f, "c2").unconscious and data(f, "c2").wounds == 0
     (p,) = f.state.prompts
-    assert p.id == "death:c2" and p.params["penalty"] == 0
+    assert p.id == "death:c2" and p.kind == "death" and "unconscious: −3" in p.text
     roller.add(1, 1)
-    f.do(K.Resolve(actor="c2", stakes="death"))
+    f.do(Resolve(actor="c2", stakes="death"))
     assert data(f, "c2").dead
 
 
 def test_a_wound_at_0_kills():
     """Rule 7: any wound at 0 wounds: dead."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    f.do(C.Adjust(id="c2", field="wounds", value=0))
-    f.do(C.Adjust(id="c2", field="unconscious", value=True))
+    set_wounds(f, "c2", 0)
+    assert data(f, "c2").unconscious
     events = attack(f, roller, (1, 2, 3, 4), "c1", "c2")  # 7 vs 7 - 3
     (w,) = of(events, Wounded)
     assert "a wound at 0: dead" in w.describe(f.steps[-1].before)
@@ -350,15 +362,15 @@ def test_a_wound_at_0_kills():
 def test_wounds_beyond_0_in_one_blow_kill():
     """Ruling (ours): two wounds from 1 left: the second is a wound at 0."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    f.do(C.Adjust(id="c2", field="wounds", value=1))
-    attack(f, roller, (5, 5, 2, 3), "c1", "c2")
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="wound"))
+    set_wounds(f, "c2", 1)
+    attack(f, roller, (5, 5, 2, 3), "c1", "c2")  # the declared wound: 1 -> 0, a death check
+    f.do(ChooseDouble(actor="c1", target="c2", choice="wound"))  # a wound at 0
     assert data(f, "c2").dead and not f.state.prompts
 
 
 def test_resolve_when_no_check_is_due_is_refused():
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    refused(f, K.Resolve(actor="c2"), "no resolve check against unconscious is due")
+    refused(f, Resolve(actor="c2"), "no resolve check against unconscious is due")
 
 
 def test_undo_of_an_attack_restores_the_state_exactly():

@@ -6,12 +6,23 @@ import json
 
 import saves
 from saves.format import Codec
-from systems.twod6 import commands as K
 from systems.twod6 import system
+from systems.twod6.commands import (
+    Act,
+    Aim,
+    Attack,
+    BreakGrapple,
+    ChooseDouble,
+    Negate,
+    Resolve,
+    Riposte,
+    SkillCheck,
+    Sneak,
+    SpendCinematic,
+)
 from systems.twod6.events import EVENT_TYPES, AttackRolled, CinematicSpent, OpposedRolled, SkillChecked
-from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, setup, sheet
-from tracker import commands as C
-from tracker.commands import Modifier
+from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, set_wounds, setup, sheet
+from tracker.commands import AddCombatant, Adjust, EndFight, Heal, Modifier, NextTurn, Note, RollInitiative, StartFight
 from tracker.dice import ScriptedRoller
 from tracker.engine import Entry
 
@@ -27,9 +38,9 @@ def test_blast_is_a_ranged_cast_attack_and_needs_the_spell():
     (ev,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)"), AttackRolled)
     assert ev.attack.total == 6 + 2 + 2 - 1 and ev.cost == "full"
     f.undo()
-    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Cast (Blast)", result="trip"), "melee result")
+    refused(f, Attack(actor="c1", targets=("c2",), skill="Cast (Blast)", result="trip"), "melee result")
     f2, _ = setup(("Muggle", sheet(skills="Cast 2")), ("Bob", DUMMY))
-    refused(f2, K.Attack(actor="c1", targets=("c2",), skill="Cast (Blast)"), "Blast is a spell talent")
+    refused(f2, Attack(actor="c1", targets=("c2",), skill="Cast (Blast)"), "Blast is a spell talent")
 
 
 def test_fast_caster_makes_a_blast_half_round():
@@ -51,21 +62,21 @@ def test_negate_shuts_off_a_caster_until_its_next_turn_ends():
     """Rule 6: Negate (full round, opposed Cast) shuts off another caster's powers for its next turn."""
     f, roller = setup(("Negator", sheet(int=2, skills="Cast 2", talents="Negate")), ("Mage", MAGE), ("Bob", DUMMY))
     roller.add(4, 4, 2, 2)  # 8+4 = 12 vs 4+5 = 9
-    (ev,) = f.do(K.Negate(actor="c1", target="c2"))
+    (ev,) = f.do(Negate(actor="c1", target="c2"))
     assert isinstance(ev, OpposedRolled) and ev.success and ev.cost == "full"
     assert data(f, "c2").negated
-    f.do(C.NextTurn())
-    refused(f, K.Attack(actor="c2", targets=("c3",), skill="Cast (Blast)"), "negated")
-    f.do(C.NextTurn())
+    f.do(NextTurn())
+    refused(f, Attack(actor="c2", targets=("c3",), skill="Cast (Blast)"), "negated")
+    f.do(NextTurn())
     assert not data(f, "c2").negated
 
 
 def test_entangle_is_a_grapple_at_range():
     """Rule 6: Entangle: an opposed check that grapples at range."""
     f, roller = setup(("Witch", sheet(skills="Cast 2", talents="Entangle")), ("Bob", DUMMY))
-    refused(f, K.Attack(actor="c1", targets=("c2",), skill="Cast (Entangle)", result="wound"), "its result is grapple")
+    refused(f, Attack(actor="c1", targets=("c2",), skill="Cast (Entangle)", result="wound"), "its result is grapple")
     attack(f, roller, (4, 4, 2, 3), "c1", "c2", skill="Cast (Entangle)", result="grapple")  # 10 vs 5: doubled
-    f.do(K.ChooseDouble(actor="c1", target="c2", choice="distract"))
+    f.do(ChooseDouble(actor="c1", target="c2", choice="distract"))
     assert data(f, "c2").grappled_by == "c1"
 
 
@@ -77,8 +88,8 @@ def test_spell_turning_reflects_a_spell_the_defender_doubles():
     )
     attack(f, roller, (1, 2, 5, 5), "c1", "c2", skill="Cast (Blast)")  # 4 vs 10 + 4 = 14
     assert [p.id for p in f.state.prompts] == ["turn:c2"]
-    refused(f, K.Riposte(actor="c2", target="c1", result="disarm"), "as it was cast: wound")
-    f.do(K.Riposte(actor="c2", target="c1", result="wound"))
+    refused(f, Riposte(actor="c2", target="c1", result="disarm"), "as it was cast: wound")
+    f.do(Riposte(actor="c2", target="c1", result="wound"))
     assert data(f, "c1").wounds == 2
 
 
@@ -92,7 +103,7 @@ def test_mass_spell_rolls_one_cast_against_each_target():
     assert a.attack == b.attack and a.attack.total == 9
     assert (a.hit, b.hit) == (True, False) and (a.cost, b.cost) == ("full", "none")
     f2, _ = setup(("Plain", MAGE), ("A", DUMMY), ("B", DUMMY))
-    refused(f2, K.Attack(actor="c1", targets=("c2", "c3"), skill="Cast (Blast)"), "only a Mass Spell")
+    refused(f2, Attack(actor="c1", targets=("c2", "c3"), skill="Cast (Blast)"), "only a Mass Spell")
 
 
 # -- cinematics ---------------------------------------------------------------------------
@@ -103,11 +114,11 @@ def test_an_extra_turn_does_not_change_the_order():
     f, roller = setup(("Ann", FIGHTER), ("Hero", sheet(str=1, skills="Melee (Heavy) 1", cinematics=1)))
     order = f.state.order
     attack(f, roller, (1, 2, 5, 5), "c1", "c2")
-    (ev,) = f.do(K.SpendCinematic(actor="c2", use="extra turn"))
+    (ev,) = f.do(SpendCinematic(actor="c2", use="extra turn"))
     assert isinstance(ev, CinematicSpent) and data(f, "c2").cinematics == 0 and data(f, "c2").extra_turn
     attack(f, roller, (1, 2, 5, 5), "c2", "c1")  # out of turn, thanks to the cinematic
     assert data(f, "c2").half == 0 and f.state.order == order and f.state.current == "c1"
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     assert f.state.current == "c2" and data(f, "c2").half == 2 and not data(f, "c2").extra_turn
     assert f.state.order == order
 
@@ -115,8 +126,8 @@ def test_an_extra_turn_does_not_change_the_order():
 def test_spending_a_cinematic_the_combatant_does_not_have_is_refused():
     """Bad input: no cinematic, no spending; nothing logged."""
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
-    refused(f, K.SpendCinematic(actor="c1", use="extra turn"), "no cinematic")
-    refused(f, K.Attack(actor="c1", targets=("c2",), auto_critical=True), "no cinematic")
+    refused(f, SpendCinematic(actor="c1", use="extra turn"), "no cinematic")
+    refused(f, Attack(actor="c1", targets=("c2",), auto_critical=True), "no cinematic")
 
 
 def test_an_automatic_critical_is_declared_before_the_roll():
@@ -135,7 +146,7 @@ def test_a_cinematic_rerolls_a_failed_attack():
     (miss,) = of(attack(f, roller, (1, 2, 4, 4), "c1", "c2"), AttackRolled)
     assert not miss.hit
     roller.add(5, 4)
-    events = f.do(K.SpendCinematic(actor="c1", use="reroll"))
+    events = f.do(SpendCinematic(actor="c1", use="reroll"))
     (again,) = of(events, AttackRolled)
     assert again.reroll and again.hit and again.defense == miss.defense and again.cost == "none"
     assert data(f, "c2").wounds == 4 and data(f, "c1").cinematics == 0
@@ -145,10 +156,10 @@ def test_a_cinematic_rerolls_a_failed_resolve_check():
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(cinematics=1)))
     attack(f, roller, (4, 4, 3, 4), "c1", "c2")
     roller.add(1, 2)
-    f.do(K.Resolve(actor="c2"))
+    f.do(Resolve(actor="c2"))
     assert data(f, "c2").unconscious
     roller.add(4, 4)
-    f.do(K.SpendCinematic(actor="c2", use="reroll"))
+    f.do(SpendCinematic(actor="c2", use="reroll"))
     assert not data(f, "c2").unconscious
 
 
@@ -156,34 +167,36 @@ def test_a_reroll_must_come_before_the_next_turn():
     """Ruling (ours): the failed check can be rerolled until the next turn starts."""
     f, roller = setup(("Ann", sheet(skills="Athletics 1", cinematics=1)), ("Bob", DUMMY))
     roller.add(1, 2)
-    (ev,) = f.do(K.SkillCheck(actor="c1", skill="Athletics", dc=9))
+    (ev,) = f.do(SkillCheck(actor="c1", skill="Athletics", dc=9))
     assert isinstance(ev, SkillChecked) and not ev.passed
-    f.do(C.NextTurn())
-    refused(f, K.SpendCinematic(actor="c1", use="reroll"), "no failed check")
+    f.do(NextTurn())
+    refused(f, SpendCinematic(actor="c1", use="reroll"), "no failed check")
 
 
 def test_a_cinematic_ignores_a_failed_save_against_death():
     """Rule 8: ignore a failed save against death."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(cinematics=1)))
-    f.do(C.Adjust(id="c2", field="wounds", value=1))
+    set_wounds(f, "c2", 1)
     attack(f, roller, (4, 4, 3, 4), "c1", "c2")
     roller.add(1, 3)
-    f.do(K.Resolve(actor="c2", stakes="death"))
+    f.do(Resolve(actor="c2", stakes="death"))
     assert data(f, "c2").dead
-    f.do(K.SpendCinematic(actor="c2", use="ignore death"))
+    f.do(SpendCinematic(actor="c2", use="ignore death"))
     assert not data(f, "c2").dead and data(f, "c2").unconscious
-    refused(f, K.SpendCinematic(actor="c1", use="ignore death"), "no cinematic")
+    refused(f, SpendCinematic(actor="c1", use="ignore death"), "no cinematic")
 
 
 def test_skill_checks_use_the_aim_where_it_fits():
     f, roller = setup(("Ann", sheet(per=2, skills="Athletics 1")), ("Bob", DUMMY))
-    f.do(K.Aim(actor="c1"))
-    f.do(C.NextTurn())
-    f.do(C.NextTurn())
-    refused(f, K.SkillCheck(actor="c1", skill="Notice", dc=7, use_aim=True, stat="per"), "not Notice")
+    f.do(Aim(actor="c1"))
+    f.do(NextTurn())
+    f.do(NextTurn())
+    refused(f, SkillCheck(actor="c1", skill="Notice", dc=7, use_aim=True, stat="per"), "not Notice")
     roller.add(3, 3)
-    (ev,) = f.do(K.SkillCheck(actor="c1", skill="Athletics", dc=9, use_aim=True))
-    assert Modifier(label="aim", value=2) in ev.check.parts and ev.passed and data(f, "c1").aim == 0
+    (ev,) = f.do(SkillCheck(actor="c1", skill="Athletics", dc=9, use_aim=True))
+    assert (
+        Modifier(label="aim", value=2) in ev.check.parts and ev.passed and data(f, "c1").aim == 2
+    )  # only shooting, archery or throwing spends it
 
 
 # -- the log ---------------------------------------------------------------------------------
@@ -193,17 +206,18 @@ def _all_events():
     """Play a little of everything and collect one event of each of the system's types."""
     f, roller = setup(("Ann", sheet(str=1, skills="Melee (Heavy) 2", cinematics=3)), ("Bob", MAGE), ("Cat", DUMMY))
     attack(f, roller, (5, 4, 3, 3), "c1", "c3", result="disarm")
-    f.do(K.ChooseDouble(actor="c1", target="c3", choice="wound"))
+    f.do(ChooseDouble(actor="c1", target="c3", choice="wound"))
     roller.add(3, 3)
-    f.do(K.Resolve(actor="c3"))
-    f.do(K.SpendCinematic(actor="c1", use="extra turn"))
-    f.do(K.Aim(actor="c1"))
-    f.do(K.Act(actor="c1", action="speak"))
-    f.do(C.NextTurn())
+    f.do(Resolve(actor="c3"))
+    f.do(SpendCinematic(actor="c1", use="extra turn"))
+    f.do(Aim(actor="c1"))
+    f.do(Act(actor="c1", action="speak"))
+    f.do(NextTurn())
     roller.add(2, 2, 1, 1)
-    f.do(K.Sneak(actor="c2", targets=("c1",)))
+    f.do(Sneak(actor="c2", targets=("c1",)))
     roller.add(1, 1)
-    f.do(K.SkillCheck(actor="c2", skill="Athletics", dc=7))
+    f.do(SkillCheck(actor="c2", skill="Athletics", dc=7))
+    f.do(Heal(targets=("c3",), amount="1"))
     other = ScriptedRoller([3, 3, 3, 3, 2, 2, 4, 4, 1, 1])
     g_events = system.roll_initiative(f.state, ("c1", "c2", "c3"), other)
     return [e.event for e in f.entries] + g_events
@@ -227,41 +241,41 @@ def test_story_a_whole_fight_replays_from_its_saved_log(tmp_path):
     roller = ScriptedRoller()
     path = tmp_path / "fight.jsonl"
     fight = saves.new_fight(system, path, seed=1, roller=roller)
-    fight.do(C.AddCombatant(name="Ser Ada", kind="pc", preset="longsword", sheet={"cinematics": 1}))
+    fight.do(AddCombatant(name="Ser Ada", kind="pc", preset="longsword", sheet={"cinematics": 1}))
     fight.do(
-        C.AddCombatant(
+        AddCombatant(
             name="Pell",
             kind="pc",
             sheet=sheet(dex=2, per=2, skills="Shooting 2, Resolve 1", talents="Sniper", items="Pistol: Shooting +1"),
         )
     )
-    fight.do(C.AddCombatant(name="Gob", preset="goblin"))
-    fight.do(C.AddCombatant(name="Mage", preset="mage"))
+    fight.do(AddCombatant(name="Gob", preset="goblin"))
+    fight.do(AddCombatant(name="Mage", preset="mage"))
     roller.add(3, 4, 2, 4, 3, 3, 1, 2)  # Ada 7, Pell 8, Gob 6+3 = 9, Mage 3
-    fight.do(C.RollInitiative())
+    fight.do(RollInitiative())
     assert fight.state.order == ("c3", "c2", "c1", "c4")
-    fight.do(C.StartFight())
+    fight.do(StartFight())
     # round 1: the goblin shoots Pell with its bow
     attack(fight, roller, (2, 3, 4, 4), "c3", "c2", skill="Archery")  # 5+1+1 = 7 vs 8: defended
-    fight.do(C.NextTurn())
-    fight.do(K.Aim(actor="c2"))  # +4 with Sniper
-    fight.do(C.NextTurn())
+    fight.do(NextTurn())
+    fight.do(Aim(actor="c2"))  # +4 with Sniper
+    fight.do(NextTurn())
     attack(fight, roller, (6, 6, 6, 5, 3, 3, 1, 2), "c1", "c4")  # 11 + 11 + 6 + 4 = 32 vs 3 + 5: tripled
-    fight.do(K.ChooseDouble(actor="c1", target="c4", choice="wound"))
+    fight.do(ChooseDouble(actor="c1", target="c4", choice="wound"))
     roller.add(4, 4)
-    fight.do(K.Resolve(actor="c4", stakes="death"))  # 8 + 1 + 1 = 10: lives, unconscious
-    fight.do(C.NextTurn())  # the mage is out: round 2, the goblin
+    fight.do(Resolve(actor="c4", stakes="death"))  # 8 + 1 + 1 = 10: lives, unconscious
+    fight.do(NextTurn())  # the mage is out: round 2, the goblin
     assert fight.state.round == 2 and fight.state.current == "c3"
     attack(fight, roller, (1, 1, 3, 3), "c3", "c1", skill="Melee (Light)")  # snake eyes
-    fight.do(C.NextTurn())
+    fight.do(NextTurn())
     attack(fight, roller, (4, 4, 2, 2), "c2", "c3", skill="Shooting")  # 8+2+2+1+4 = 17 vs 4+1: tripled
-    fight.do(K.ChooseDouble(actor="c2", target="c3", choice="wound"))  # 2 -> 0: one death check
+    fight.do(ChooseDouble(actor="c2", target="c3", choice="wound"))  # 2 -> 0: one death check
     roller.add(1, 1)
-    fight.do(K.Resolve(actor="c3", stakes="death"))
+    fight.do(Resolve(actor="c3", stakes="death"))
     assert data(fight, "c3").dead
-    fight.do(K.SpendCinematic(actor="c1", use="extra turn"))
-    fight.do(C.Note(text="The mage surrenders"))
-    fight.do(C.EndFight(note="the road is clear"))
+    fight.do(SpendCinematic(actor="c1", use="extra turn"))
+    fight.do(Note(text="The mage surrenders"))
+    fight.do(EndFight(note="the road is clear"))
     live = fight.state
     fight.close()
     loaded = saves.load(path)
@@ -283,12 +297,12 @@ def test_a_cinematic_rerolls_a_failed_stealth_check_against_each_notice_it_lost_
         ("Cat", DUMMY),
     )
     roller.add(2, 3, 4, 4, 4, 4, 1, 2)  # Stealth 5 + 3 = 8 vs Guard 10, Dog 10, Cat 3
-    first = f.do(K.Sneak(actor="c1", targets=("c2", "c3", "c4")))
+    first = f.do(Sneak(actor="c1", targets=("c2", "c3", "c4")))
     assert [e.success for e in first] == [False, False, True]
     assert data(f, "c1").hidden_from == ("c4",) and data(f, "c1").half == 1
     before = f.state
     roller.add(5, 4)  # 9 + 3 = 12: beats both Notices kept from the first roll
-    events = f.do(K.SpendCinematic(actor="c1", use="reroll"))
+    events = f.do(SpendCinematic(actor="c1", use="reroll"))
     assert roller.exhausted
     assert isinstance(events[0], CinematicSpent) and events[0].use == "reroll the failed Stealth check"
     again = of(events, OpposedRolled)
@@ -300,7 +314,7 @@ def test_a_cinematic_rerolls_a_failed_stealth_check_against_each_notice_it_lost_
     assert "(cinematic reroll)" in again[0].describe(before)
     d = data(f, "c1")
     assert set(d.hidden_from) == {"c2", "c3", "c4"} and d.cinematics == 0 and d.half == 1
-    refused(f, K.SpendCinematic(actor="c1", use="reroll"), "no cinematic")
+    refused(f, SpendCinematic(actor="c1", use="reroll"), "no cinematic")
     f.undo()
     assert f.state == before
 
@@ -310,12 +324,12 @@ def test_a_cinematic_rerolls_a_failed_attempt_to_break_a_grapple():
     wrestler = sheet(str=1, skills="Melee (Unarmed) 2", cinematics=1)
     f, roller = setup(("Ann", wrestler), ("Bob", wrestler))
     attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     roller.add(1, 3, 4, 4)  # 4 + 3 = 7 vs 8 + 3 = 11: still held
-    f.do(K.BreakGrapple(actor="c2"))
+    f.do(BreakGrapple(actor="c2"))
     assert data(f, "c2").grappled_by == "c1"
     roller.add(6, 5, 2, 1)  # critical: 11 + 3 more + 3 = 17 beats 11
-    events = f.do(K.SpendCinematic(actor="c2", use="reroll"))
+    events = f.do(SpendCinematic(actor="c2", use="reroll"))
     assert of(events, OpposedRolled)[0].success
     assert data(f, "c2").grappled_by is None and data(f, "c1").grappling is None
 
@@ -325,21 +339,21 @@ def test_a_reroll_to_break_a_grapple_already_let_go_is_refused():
     wrestler = sheet(str=1, skills="Melee (Unarmed) 2", cinematics=1)
     f, roller = setup(("Ann", wrestler), ("Bob", wrestler))
     attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
-    f.do(C.NextTurn())
+    f.do(NextTurn())
     roller.add(1, 3, 4, 4)
-    f.do(K.BreakGrapple(actor="c2"))
-    f.do(C.Adjust(id="c2", field="grappled_by", value=""))
-    refused(f, K.SpendCinematic(actor="c2", use="reroll"), "no longer held")
+    f.do(BreakGrapple(actor="c2"))
+    f.do(Adjust(id="c2", field="grappled_by", value=""))
+    refused(f, SpendCinematic(actor="c2", use="reroll"), "no longer held")
 
 
 def test_a_cinematic_rerolls_a_failed_negate():
     """Rule 8 with rule 6: a failed Negate (opposed Cast) can be rerolled; success shuts the target off."""
     f, roller = setup(("Nix", sheet(int=2, skills="Cast 2", talents="Negate", cinematics=1)), ("Bob", MAGE))
     roller.add(1, 2, 4, 4)  # 3 + 4 = 7 vs 8 + 5 = 13
-    f.do(K.Negate(actor="c1", target="c2"))
+    f.do(Negate(actor="c1", target="c2"))
     assert not data(f, "c2").negated
     roller.add(6, 6, 6, 4)  # 11 + 10 + 4 = 25
-    f.do(K.SpendCinematic(actor="c1", use="reroll"))
+    f.do(SpendCinematic(actor="c1", use="reroll"))
     assert data(f, "c2").negated
 
 
@@ -347,15 +361,15 @@ def test_a_reroll_of_an_attack_on_a_target_dead_since_is_refused():
     """Ruling (ours): no reroll of a failed attack once its target has died; no cinematic is spent."""
     f, roller = setup(("Ann", sheet(str=1, skills="Melee (Heavy) 2", cinematics=1)), ("Bob", DUMMY))
     attack(f, roller, (1, 2, 4, 4), "c1", "c2")
-    f.do(C.Adjust(id="c2", field="dead", value=True))
-    refused(f, K.SpendCinematic(actor="c1", use="reroll"), "already dead")
+    f.do(Adjust(id="c2", field="dead", value=True))
+    refused(f, SpendCinematic(actor="c1", use="reroll"), "already dead")
     assert data(f, "c1").cinematics == 1
 
 
 def test_a_mass_spell_cannot_entangle_several_foes():
     """Ruling (ours): Entangle is a grapple and a grapple holds one foe; nothing is logged."""
     f, _ = setup(("Witch", sheet(skills="Cast 2", talents="Entangle, Mass Spell")), ("A", DUMMY), ("B", DUMMY))
-    refused(f, K.Attack(actor="c1", targets=("c2", "c3"), skill="Cast (Entangle)", result="grapple"), "holds one foe")
+    refused(f, Attack(actor="c1", targets=("c2", "c3"), skill="Cast (Entangle)", result="grapple"), "holds one foe")
 
 
 def test_a_victim_freed_by_the_gm_from_another_hold_leaves_the_new_grapple_alone():
@@ -363,7 +377,7 @@ def test_a_victim_freed_by_the_gm_from_another_hold_leaves_the_new_grapple_alone
     wrestler = sheet(str=1, skills="Melee (Unarmed) 2")
     f, roller = setup(("Ann", wrestler), ("Bob", wrestler), ("Cat", wrestler))
     attack(f, roller, (4, 4, 1, 2), "c1", "c2", skill="Melee (Unarmed)", result="grapple")
-    f.do(C.Adjust(id="c3", field="grappled_by", value="c1"))  # Ann now holds Cat; Bob is let go
+    f.do(Adjust(id="c3", field="grappled_by", value="c1"))  # Ann now holds Cat; Bob is let go
     assert data(f, "c1").grappling == "c3" and data(f, "c2").grappled_by is None
-    f.do(C.Adjust(id="c3", field="grappled_by", value=""))
+    f.do(Adjust(id="c3", field="grappled_by", value=""))
     assert data(f, "c1").grappling is None and data(f, "c3").grappled_by is None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from systems.zludge import events as Z
 from systems.zludge.commands import Attack, RefreshAspects
+from systems.zludge.events import AttackResolved, WoundMarked
 from tests.systems.zludge.helpers import F, data, duel, new_fight, script
 from tracker.commands import Modifier, NextTurn, parse_modifiers
 from tracker.errors import Refused
@@ -24,7 +24,7 @@ def test_attack_less_than_defense_misses():
     script(f, F(-1), F(1))  # 0 vs +1
     ev = attack(f)
     res = ev[0]
-    assert isinstance(res, Z.AttackResolved)
+    assert isinstance(res, AttackResolved)
     assert (res.attack_total, res.defense_total, res.outcome, res.damage_level) == (0, 1, "miss", None)
     assert len(ev) == 1
     assert data(f, "c2").wounds == ()
@@ -40,7 +40,7 @@ def test_a_tie_clips_for_0_level_damage():
     script(f, F(0), F(1))  # +1 vs +1
     ev = attack(f)
     assert ev[0].outcome == "clipped" and ev[0].damage_level == 0
-    assert isinstance(ev[1], Z.WoundMarked) and (ev[1].wound, ev[1].box) == (0, 0)
+    assert isinstance(ev[1], WoundMarked) and (ev[1].wound, ev[1].box) == (0, 0)
     bob = data(f, "c2")
     assert bob.clipped and [(b.level, b.wound) for b in bob.wounds] == [(0, 0)]
     assert "clipped -1" in f.system.status(f.state, f.state.get("c2"))
@@ -52,7 +52,7 @@ def test_a_tie_clips_even_through_armor():
     f = duel(SWORD, {**BOB, "armor": "heavy kevlar"})
     script(f, F(0), F(1))
     ev = attack(f)
-    assert ev[0].outcome == "clipped" and [type(e) for e in ev] == [Z.AttackResolved, Z.WoundMarked]
+    assert ev[0].outcome == "clipped" and [type(e) for e in ev] == [AttackResolved, WoundMarked]
 
 
 def test_clip_penalty_weighs_on_defense_until_the_victims_next_action():

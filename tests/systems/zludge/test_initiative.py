@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from systems.zludge import events as Z
 from systems.zludge.commands import AmbushInitiative
+from systems.zludge.events import AmbushDeclared, TieRerolled
 from tests.systems.zludge.helpers import F, add, data, new_fight, script
 from tracker.commands import NextTurn, RollInitiative, SetInitiative, StartFight
 from tracker.errors import Refused
@@ -40,7 +40,7 @@ def test_ties_roll_again_among_the_tied_and_every_roll_is_logged():
     script(f, F(-2), F(0))  # Alice -1, Cy -1: tied again
     script(f, F(1), F(-1))  # Alice +2, Cy -2
     ev = f.do(RollInitiative())
-    rerolls = [e for e in ev if isinstance(e, Z.TieRerolled)]
+    rerolls = [e for e in ev if isinstance(e, TieRerolled)]
     assert [e.ids for e in rerolls] == [("c1", "c2", "c3"), ("c1", "c3"), ("c1", "c3"), ("c1", "c3")]
     assert rerolls[0].totals() == (1, 0, 1)
     assert isinstance(ev[-1], OrderSet)
@@ -80,13 +80,13 @@ def test_ambush_victims_roll_average_of_reflexes_and_alertness_rounded_up_ambush
     f = three()
     script(f, F(0), F(0), F(0), F(1), F(0))  # Alice and Bob tie at +2: Alice +3, Bob +2 on the reroll
     ev = f.do(AmbushInitiative(ambushers=("c2",)))
-    assert isinstance(ev[0], Z.AmbushDeclared)
+    assert isinstance(ev[0], AmbushDeclared)
     sets = {e.id: e for e in ev if isinstance(e, InitiativeSet)}
     # Alice: (+1 + +2) / 2 = 1.5 -> 2; Bob: Stealth +2; Cy: (-1 + -1) / 2 = -1
     assert (sets["c1"].value, sets["c2"].value, sets["c3"].value) == (2, 2, -1)
     assert "ambusher: Stealth +2" in sets["c2"].note
     assert "rounded up +2" in sets["c1"].note
-    (tie,) = [e for e in ev if isinstance(e, Z.TieRerolled)]
+    (tie,) = [e for e in ev if isinstance(e, TieRerolled)]
     assert tie.ids == ("c1", "c2") and tie.modifiers == (2, 2) and tie.totals() == (3, 2)
     assert f.state.order == ("c1", "c2", "c3")
 
@@ -139,3 +139,15 @@ def test_unconscious_do_not_roll_initiative():
     f.do(RollInitiative())
     assert f.state.get("c3").initiative is None
     assert f.state.order == ("c2", "c1", "c3")
+
+
+def test_ties_still_tied_after_20_rerolls_act_simultaneously():
+    """Ruling (module): after 20 rerolls still tied, the tied combatants act simultaneously."""
+    f = new_fight()
+    add(f, "Alice", skills="Reflexes 1")
+    add(f, "Bob", kind="npc", skills="Reflexes 1")
+    for _ in range(21):
+        script(f, F(0), F(0))
+    ev = f.do(RollInitiative())
+    assert len([e for e in ev if isinstance(e, TieRerolled)]) == 20
+    assert f.roller.exhausted and f.state.ties == (("c1", "c2"),)

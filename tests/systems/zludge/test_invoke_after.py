@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import saves
-from systems.zludge import events as Z
 from systems.zludge import system
 from systems.zludge.commands import Attack, FirstAid, InvokeAfter, MarkWound, RollSkill
+from systems.zludge.events import HarmTakenBack, RollRevised, WoundMarked, WoundsTreated
 from tests.systems.zludge.helpers import F, data, duel, script
 from tracker.commands import AddCombatant, NextTurn, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
@@ -29,13 +29,13 @@ def test_attacker_invokes_an_aspect_after_a_miss_and_clips():
     assert f.do(Attack(actor="c1", target="c2"))[0].outcome == "miss"
     ev = f.do(InvokeAfter(actor="c1", aspect="star ranger"))
     rr = ev[0]
-    assert isinstance(rr, Z.RollRevised) and (rr.side, rr.total_before, rr.total, rr.outcome) == (
+    assert isinstance(rr, RollRevised) and (rr.side, rr.total_before, rr.total, rr.outcome) == (
         "attack",
         0,
         1,
         "clipped",
     )
-    assert isinstance(ev[1], Z.WoundMarked) and (ev[1].wound, ev[1].box) == (0, 0)
+    assert isinstance(ev[1], WoundMarked) and (ev[1].wound, ev[1].box) == (0, 0)
     assert boxes(f) == [(0, 0)] and data(f, "c2").clipped
     assert data(f, "c1").aspects_used == ("Star Ranger",)
     assert rr.describe(f.steps[-1].before) == (
@@ -71,7 +71,7 @@ def test_attacker_reroll_after_the_roll_logs_both_and_finds_a_critical():
     assert "Alice invokes 'Star Ranger' to reroll (4dF [+,+,+,0] = 3) after the roll: attack -1 Poor → +4 Superb" in ev[
         0
     ].describe(f.steps[-1].before)
-    assert isinstance(ev[1], Z.WoundMarked) and ev[1].wound == 3
+    assert isinstance(ev[1], WoundMarked) and ev[1].wound == 3
     # the attack now reads as rerolled, both rolls kept
     last = f.state.data.last_roll.event
     assert last.attack_rerolled.total == -2 and last.attack.total == 3 and last.outcome == "critical"
@@ -99,9 +99,13 @@ def test_a_killing_blow_revised_by_the_defender_leaves_him_comatose():
     script(f, F(2), F(0))  # +4 vs +0: critical, 4 + 1 = 5-level: dead
     f.do(Attack(actor="c1", target="c2"))
     assert data(f, "c2").dead
+    before = f.state
     ev = f.do(InvokeAfter(actor="c2", aspect="Brawler"))  # +4 vs +1: hit by 3, 4-level
     assert (ev[0].outcome, ev[0].damage_level) == ("hit", 4)
-    assert ev[1].box == 4 and not data(f, "c2").dead and data(f, "c2").unconscious
+    assert [type(e) for e in ev] == [RollRevised, HarmTakenBack, WoundMarked]
+    assert (ev[1].dead, ev[1].wounds) == (False, ()) and ev[0].follow == 2 and ev[0].takes_back
+    assert ev[1].describe(before) == "Bob: the death from the earlier reading taken back"
+    assert ev[2].box == 4 and not data(f, "c2").dead and data(f, "c2").unconscious
     assert "now hits Bob by 3: 4-level damage" in ev[0].describe(f.steps[-1].before)
 
 
@@ -151,7 +155,7 @@ def test_first_aid_saved_by_a_plot_point_after_the_roll():
     ev = f.do(FirstAid(actor="c1", target="c2"))
     assert len(ev) == 1 and not ev[0].success
     ev = f.do(InvokeAfter(actor="c1", plot_points=1))
-    assert ev[0].total == 0 and isinstance(ev[1], Z.WoundsTreated) and ev[0].follow == 1
+    assert ev[0].total == 0 and isinstance(ev[1], WoundsTreated) and ev[0].follow == 1
     assert data(f, "c2").wound_penalty == -1
     assert "after the roll: skill -1 Poor → +0 Fair: success" in ev[0].describe(f.steps[-1].before)
 
@@ -194,3 +198,40 @@ def test_invoke_form_and_help():
     assert cmd == InvokeAfter(actor="c1", aspect="Star Ranger", aspect_use="reroll")
     assert spec.make({"actor": "c1", "plot_points": "1"}) == InvokeAfter(actor="c1", plot_points=1)
     assert "invoke (i" in system.help()
+
+
+def test_the_revision_logs_what_it_takes_back_and_evolve_only_applies_it():
+    """#14: decide logs the harm taken back (HarmTakenBack); the RollRevised event alone takes nothing back."""
+    f = duel(SWORD, BOB)
+    script(f, F(1), F(1))  # +2 vs +1: hit, Very Hurt
+    f.do(Attack(actor="c1", target="c2"))
+    before = f.state
+    ev = f.do(InvokeAfter(actor="c2", plot_points=1))  # now a clip
+    assert [type(e) for e in ev] == [RollRevised, HarmTakenBack, WoundMarked]
+    assert ev[1].describe(before) == "Bob: a Very Hurt box from the earlier reading taken back"
+    only = system.evolve(before, ev[0])
+    assert [(b.level, b.wound) for b in only.get("c2").data.wounds] == [(2, 2)]  # the wound is still there
+    assert only.get("c2").data.plot_points == 0  # the plot point is spent
+    # a revision as files before the second round wrote it (no HarmTakenBack) takes the harm back itself
+    old = system.evolve(before, RollRevised(**{**_fields(ev[0]), "takes_back": False, "follow": 1}))
+    assert old.get("c2").data.wounds == () and old.get("c2").data.plot_points == 0
+
+
+def _fields(ev):
+    import attrs
+
+    return {a.name: getattr(ev, a.name) for a in attrs.fields(type(ev))}
+
+
+def test_a_reroll_that_fails_first_aid_takes_the_treatment_back():
+    """A reroll can make things worse: the first aid that succeeded fails after all; the treatment is undone."""
+    f = duel({**SWORD, "skills": "Medical 1"}, BOB)
+    f.do(MarkWound(target="c2", level=1))
+    script(f, F(1), F(-2))  # Medical +0: +1 success; the reroll: -2 failure
+    f.do(FirstAid(actor="c1", target="c2"))
+    assert data(f, "c2").wound_penalty == 0
+    before = f.state
+    ev = f.do(InvokeAfter(actor="c1", aspect="Star Ranger", aspect_use="reroll"))
+    assert [type(e) for e in ev] == [RollRevised, HarmTakenBack]
+    assert ev[1].describe(before) == "Bob: the first aid from the earlier reading taken back"
+    assert data(f, "c2").wound_penalty == -1 and not any(b.treated for b in data(f, "c2").wounds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from systems.zludge import system
-from systems.zludge.sheet import capacity, ladder
+from systems.zludge.model import capacity, ladder
 from tests.systems.zludge.helpers import add, data, new_fight
 from tracker.commands import AddCombatant
 from tracker.errors import Refused
@@ -130,7 +130,8 @@ def test_aspects_and_plot_points_on_the_sheet_and_in_the_detail():
     assert "[ ] Star Ranger" in detail
     assert "Plot points: 2" in detail
     assert "Melee +1 Decent" in detail
-    assert "Melee +1 Decent" in system.status(f.state, f.state.get("c1"))
+    assert "Weapon: sword (level 2, Melee +1 Decent)" in detail
+    assert system.status(f.state, f.state.get("c1")).endswith("PP 2 · sword 2")
 
 
 def test_sheet_fields_and_commands_are_declared():

@@ -6,7 +6,6 @@ import json
 
 import saves
 from saves.format import Codec
-from systems.zludge import events as Z
 from systems.zludge import system
 from systems.zludge.commands import (
     AmbushInitiative,
@@ -18,6 +17,22 @@ from systems.zludge.commands import (
     RollSkill,
     TakeAction,
 )
+from systems.zludge.events import (
+    ActionTaken,
+    AmbushDeclared,
+    AspectsRefreshed,
+    AttackResolved,
+    BoxCleared,
+    FatigueMarked,
+    HarmTakenBack,
+    RollRevised,
+    SkillRolled,
+    TieRerolled,
+    WoundMarked,
+    WoundsReopened,
+    WoundsTreated,
+)
+from systems.zludge.model import Box
 from tests.systems.zludge.helpers import F
 from tracker.commands import AddCombatant, EndFight, NextTurn, StartFight, parse_modifiers
 from tracker.dice import ScriptedRoller
@@ -130,9 +145,9 @@ def _all_events():
     d6 = parse("1d6").result([3])
     mod = parse_modifiers("cover +1")
     return [
-        Z.TieRerolled(ids=("c1", "c2"), rolls=(r4, r4), modifiers=(1, -1)),
-        Z.AmbushDeclared(ambushers=("c2",)),
-        Z.AttackResolved(
+        TieRerolled(ids=("c1", "c2"), rolls=(r4, r4), modifiers=(1, -1)),
+        AmbushDeclared(ambushers=("c2",)),
+        AttackResolved(
             actor="c1",
             target="c2",
             skill="Melee",
@@ -153,8 +168,9 @@ def _all_events():
             aspect="A",
             plot_point=True,
         ),
-        Z.WoundMarked(target="c2", wound=1, box=2, full=(1,), source="sword"),
-        Z.RollRevised(
+        WoundMarked(target="c2", wound=1, box=2, full=(1,), source="sword"),
+        HarmTakenBack(target="c2", wounds=(Box(level=1, wound=1, treated=True),), dead=False, clipped=True),
+        RollRevised(
             who="c2",
             side="defense",
             aspect="Brawler",
@@ -167,13 +183,13 @@ def _all_events():
             outcome="miss",
             opponent="c1",
         ),
-        Z.FatigueMarked(target="c2", level=0, box=None, full=(0, 1, 2, 3, 4), physical=True),
-        Z.SkillRolled(actor="c1", skill="Medical", roll=r4, mods=mod, total=2, purpose="first aid", target="c2"),
-        Z.WoundsTreated(target="c2", boxes=2),
-        Z.WoundsReopened(target="c2", note="fell"),
-        Z.BoxCleared(target="c2", track="fatigue", level=0),
-        Z.AspectsRefreshed(ids=("c1",)),
-        Z.ActionTaken(actor="c1", text="reloads"),
+        FatigueMarked(target="c2", level=0, box=None, full=(0, 1, 2, 3, 4), physical=True),
+        SkillRolled(actor="c1", skill="Medical", roll=r4, mods=mod, total=2, purpose="first aid", target="c2"),
+        WoundsTreated(target="c2", boxes=2),
+        WoundsReopened(target="c2", note="fell"),
+        BoxCleared(target="c2", track="fatigue", level=0),
+        AspectsRefreshed(ids=("c1",)),
+        ActionTaken(actor="c1", text="reloads"),
     ]
 
 

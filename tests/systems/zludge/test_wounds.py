@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from systems.zludge import events as Z
 from systems.zludge.commands import (
     Attack,
     ClearBox,
@@ -15,6 +14,7 @@ from systems.zludge.commands import (
     RollSkill,
     TakeAction,
 )
+from systems.zludge.events import WoundsTreated
 from tests.systems.zludge.helpers import F, add, data, duel, new_fight, script
 from tracker.commands import Adjust, DismissPrompt, Modifier, NextTurn
 from tracker.errors import Refused
@@ -38,8 +38,8 @@ def test_a_full_hurt_row_pushes_a_1_level_wound_to_very_hurt():
     assert (mark.wound, mark.box, mark.full) == (1, 2, (1,))
     assert boxes(f) == [(1, 1), (1, 1), (2, 1)]
     assert "Hurt full: checks a Very Hurt box" in mark.describe(f.state)
-    assert "Very Hurt -2" in f.system.status(f.state, f.state.get("c2"))
-    assert "H[11] V[1]" in f.system.status(f.state, f.state.get("c2"))
+    assert f.system.status(f.state, f.state.get("c2")).startswith("Very Hurt -2 ...|11|1|.|.")
+    assert "H[11] V[1]" in f.system.detail(f.state, f.state.get("c2"))
 
 
 def test_punches_pushed_up_keep_their_own_level():
@@ -65,7 +65,8 @@ def test_a_chain_of_escalations_ends_in_death():
     line = ev[0].describe(f.state)
     assert "Scratched full; Hurt full; Very Hurt full; Incapacitated full; Comatose full" in line
     assert "no box left above Comatose: Bob dies" in line
-    assert f.system.status(f.state, f.state.get("c1")).startswith("DEAD")
+    assert f.system.standing(f.state, f.state.get("c1")).word == "dead"
+    assert f.system.status(f.state, f.state.get("c1")) == "000|11|2|3|4 · unarmed 0"
     with pytest.raises(Refused, match="already dead"):
         f.do(MarkWound(target="c1", level=0))
 
@@ -130,7 +131,8 @@ def test_an_incapacitated_combatant_cannot_attack():
         f.do(TakeAction(actor="c1", text="stands up"))
     assert f.entries == before
     f.do(TakeAction(actor="c1", text="calls for help", physical=False))
-    assert "Incapacitated -3" in f.system.status(f.state, f.state.get("c1"))
+    assert f.system.standing(f.state, f.state.get("c1")).word == "incapacitated"
+    assert f.system.status(f.state, f.state.get("c1")).startswith("-3 ...|..|.|3|.")
 
 
 def test_prone_or_unconscious_defenders_make_no_defense_roll():
@@ -182,8 +184,8 @@ def test_fatigue_track_with_p_marks_and_endurance_boxes():
     assert (ev[0].box, ev[0].full) == (1, (0,))
     d = data(f, "c1")
     assert [(b.level, b.physical) for b in d.fatigue] == [(0, True)] * 4 + [(1, False)]
-    status = f.system.status(f.state, f.state.get("c1"))
-    assert "fatigue W[PPPP] T[0.]" in status and "Tired -1" in status
+    assert "Tired -1" in f.system.status(f.state, f.state.get("c1"))
+    assert "Fatigue (Endurance 1): W[PPPP] T[0.]" in f.system.detail(f.state, f.state.get("c1"))
 
 
 def test_exhausted_is_prone_and_fatigue_unconscious_takes_no_actions():
@@ -205,7 +207,7 @@ def test_first_aid_lowers_each_wound_one_level_without_clearing_boxes():
     assert data(f, "c2").prone
     script(f, F(-1))  # -1 + Medical +1 = 0: success
     ev = f.do(FirstAid(actor="c1", target="c2"))
-    assert ev[0].success and isinstance(ev[1], Z.WoundsTreated)
+    assert ev[0].success and isinstance(ev[1], WoundsTreated)
     d = data(f, "c2")
     assert boxes(f) == [(1, 1), (3, 3)]
     assert d.wound_penalty == -2 and not d.prone
@@ -219,7 +221,7 @@ def test_first_aid_uses_the_medical_first_aid_specialization():
     f.do(MarkWound(target="c2", level=1))
     script(f, F(-2))  # -2 + 2 = 0: success (plain Medical would fail at -2)
     ev = f.do(FirstAid(actor="c1", target="c2"))
-    assert ev[0].total == 0 and ev[0].success and isinstance(ev[1], Z.WoundsTreated)
+    assert ev[0].total == 0 and ev[0].success and isinstance(ev[1], WoundsTreated)
     assert "(Medical (First Aid) 4dF [-,-,0,0] = -2, Medical (First Aid) +2 → +0 Fair): success" in ev[0].describe(
         f.state
     )

@@ -1,0 +1,531 @@
+"""The players' view: a read-only table display that follows the live fight file.
+
+``tracker table FILE`` runs :class:`TableApp` in a terminal; ``tracker serve
+FILE`` serves the same app to browsers (see :mod:`screens.serve`).  The app
+only reads the file (through :class:`saves.follow.Follower`) and has no path
+that writes anything: no command palette, no screenshots, keys that change
+only this viewer's own display (theme, large type).
+
+What the players see is a projection of the fight (:func:`project`): hidden
+combatants never appear; NPCs go by their alias when the GM hides NPC names;
+an NPC's state is the plug-in's public descriptor unless the GM shows NPC
+numbers; the log shows only public events (:func:`public_lines`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Footer, Static
+
+from saves.follow import WAITING, Follower, Snapshot
+from tracker import events as E
+from tracker.engine import Fight, Step, evolve
+from tracker.model import Combatant, Condition, FightState, changed
+from tracker.plugin import System
+
+LOG_STEPS = 12  # how many of the latest GM actions the public log looks at
+LOG_LINES = 8  # how many public lines it keeps
+
+
+# ---------------------------------------------------------------------------
+# the projection: what the players may see
+
+
+@attrs.frozen
+class Row:
+    cid: str
+    place: str
+    name: str
+    state: str
+    conditions: str
+    current: bool = False
+    on_deck: bool = False
+    out: bool = False
+    pc: bool = False
+
+
+@attrs.frozen
+class Public:
+    title: str
+    round: str
+    up: str
+    on_deck: str
+    rows: tuple[Row, ...]
+    log: tuple[str, ...]
+
+
+def visible(c: Combatant) -> bool:
+    return not c.hidden
+
+
+def public_names(state: FightState) -> dict[str, str]:
+    """What the players call each combatant not hidden (removed ones too, for the log).
+
+    PCs by name; NPCs by name, or by their alias when the GM hides NPC names
+    (numbered when several visible ones share it: "Outlaw 1", "Outlaw 2").
+    """
+    names: dict[str, str] = {}
+    aliased: dict[str, list[str]] = {}
+    for c in state.combatants:
+        if not visible(c):
+            continue
+        if c.is_pc or state.view.npc_names:
+            names[c.id] = c.name
+        else:
+            alias = c.alias or "NPC"
+            aliased.setdefault(alias, []).append(c.id)
+    for alias, ids in aliased.items():
+        if len(ids) == 1:
+            names[ids[0]] = alias
+        else:
+            for n, cid in enumerate(ids, start=1):
+                names[cid] = f"{alias} {n}"
+    return names
+
+
+def shows_numbers(state: FightState, c: Combatant) -> bool:
+    """A PC's numbers are the players' own; an NPC's only if the GM shows them."""
+    return c.is_pc or state.view.npc_numbers
+
+
+def _safe(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except Exception:  # a plug-in bug must not take the view down
+        return None
+
+
+def condition_text(state: FightState, c: Combatant, cond: Condition) -> str:
+    """A condition's name, its value only where numbers are shown, and the rounds left."""
+    text = cond.name
+    if cond.value and shows_numbers(state, c):
+        text += f" {cond.value:+d}"
+    left = cond.rounds_left(state)
+    if left is not None:
+        text += f" ({left}r)" if left > 0 else " (ends this round)"
+    return text
+
+
+def state_text(system: System, state: FightState, c: Combatant) -> str:
+    """A PC's status in the system's own terms; an NPC's public descriptor (or status if numbers are shown)."""
+    if shows_numbers(state, c):
+        status = _safe(system.status, state, c) or ""
+        standing = _safe(system.standing, state, c)
+        word = standing.word if standing is not None else ""
+        if word and word.lower() not in status.lower():
+            return f"{word} · {status}" if status else word
+        return status
+    return _safe(system.public, state, c) or ""
+
+
+def _on_deck(system: System, state: FightState, shown: Mapping[str, str]) -> str | None:
+    """The next visible combatant in the order who will take a turn (after the current one)."""
+    order = state.order
+    if not order or not state.started or state.ended:
+        return None
+    start = state.turn if state.current else -1
+    for step in range(1, len(order) + 1):
+        cid = order[(start + step) % len(order)]
+        c = state.find(cid)
+        if c is None or c.removed or cid not in shown or cid == state.current:
+            continue
+        if _safe(system.takes_turns, state, c) is False:
+            continue
+        return cid
+    return None
+
+
+def round_text(state: FightState) -> str:
+    if state.ended:
+        return "The fight is over"
+    if not state.started:
+        return "Setting up"
+    return "Surprise round" if state.round == 0 else f"Round {state.round}"
+
+
+def project(system: System, fight: Fight, title: str = "") -> Public:
+    state = fight.state
+    names = public_names(state)
+    current = state.current if state.current in names else None
+    deck = _on_deck(system, state, names)
+    rows: list[Row] = []
+    place = 0
+    for c in state.present:
+        if c.id not in names:
+            continue
+        if c.id in state.order:
+            place += 1
+        standing = _safe(system.standing, state, c)
+        conds = [condition_text(state, c, cond) for cond in c.conditions]
+        if c.held:
+            conds.append("holding")
+        rows.append(
+            Row(
+                cid=c.id,
+                place=str(place) if c.id in state.order else "·",
+                name=names[c.id],
+                state=state_text(system, state, c),
+                conditions=", ".join(conds),
+                current=c.id == current,
+                on_deck=c.id == deck,
+                out=bool(standing and standing.out),
+                pc=c.is_pc,
+            )
+        )
+    return Public(
+        title=state.title or title or "The fight",
+        round=round_text(state),
+        up=names.get(current or "", ""),
+        on_deck=names.get(deck or "", ""),
+        rows=tuple(rows),
+        log=public_log(system, fight.steps[-LOG_STEPS:], state)[-LOG_LINES:],
+    )
+
+
+# -- the public log ------------------------------------------------------------
+
+_CORE = frozenset(E.CORE_EVENTS)
+
+
+def _ids_in(value: Any, ids: frozenset[str], out: set[str], depth: int = 0) -> None:
+    """Every combatant id an event mentions, wherever in its fields (tuples, dicts, nested records)."""
+    if depth > 6:
+        return
+    if isinstance(value, str):
+        if value in ids:
+            out.add(value)
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            _ids_in(item, ids, out, depth + 1)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _ids_in(k, ids, out, depth + 1)
+            _ids_in(v, ids, out, depth + 1)
+    elif attrs.has(type(value)):
+        for f in attrs.fields(type(value)):
+            _ids_in(getattr(value, f.name), ids, out, depth + 1)
+
+
+def _public_state(state: FightState, names: Mapping[str, str]) -> FightState:
+    """The state with every combatant under its public name (so an event's own text uses the alias)."""
+    return changed(state, combatants=tuple(changed(c, name=names.get(c.id, "someone")) for c in state.combatants))
+
+
+def _scrub(line: str, now: FightState, names: Mapping[str, str]) -> str | None:
+    """The last guard: no hidden combatant's name; a hidden NPC name becomes its public name."""
+    for c in now.combatants:
+        if c.id not in names and c.name and re.search(rf"(?<!\w){re.escape(c.name)}(?!\w)", line, re.IGNORECASE):
+            return None
+    swaps = sorted(
+        ((c.name, names[c.id]) for c in now.combatants if c.id in names and names[c.id] != c.name and c.name),
+        key=lambda p: -len(p[0]),
+    )
+    for real, shown in swaps:
+        line = re.sub(rf"(?<!\w){re.escape(real)}(?!\w)", shown, line, flags=re.IGNORECASE)
+    return line
+
+
+def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str | None:
+    if isinstance(ev, E.CombatantAdded):
+        return f"{nm(ev.id)} joins the fight"
+    if isinstance(ev, E.CombatantRemoved):
+        return f"{nm(ev.id)} leaves the fight"
+    if isinstance(ev, E.FightStarted):
+        return "The fight begins" + (" with a surprise round" if ev.surprise else "")
+    if isinstance(ev, E.RoundStarted):
+        return "Surprise round" if ev.round == 0 else f"Round {ev.round}"
+    if isinstance(ev, E.TurnStarted):
+        return None if ev.resumed else f"{nm(ev.id)}'s turn"
+    if isinstance(ev, E.TurnDelayed):
+        return f"{nm(ev.id)} holds the action"
+    if isinstance(ev, E.HeldActionTaken):
+        return f"{nm(ev.id)} acts now"
+    if isinstance(ev, E.ConditionAdded):
+        c = now.find(ev.id)
+        assert c is not None
+        text = ev.condition.name
+        if ev.condition.value and shows_numbers(now, c):
+            text += f" {ev.condition.value:+d}"
+        if ev.condition.rounds is not None:
+            text += f" for {ev.condition.rounds} round(s)"
+        return f"{nm(ev.id)} is {text}"
+    if isinstance(ev, E.ConditionRemoved):
+        return f"{nm(ev.id)} is no longer {ev.name}"
+    if isinstance(ev, E.Adjusted):
+        c = now.find(ev.id)
+        if c is None or not shows_numbers(now, c):
+            return None
+        return f"GM sets {nm(ev.id)}'s {ev.field} to {ev.value}"
+    if isinstance(ev, E.PromptRaised):
+        who = now.find(ev.prompt.combatant or "")
+        if who is None or not shows_numbers(now, who):
+            return None
+        return ev.prompt.text
+    if isinstance(ev, E.FightEnded):
+        return "The fight ends"
+    if isinstance(ev, E.CombatantsRevealed):
+        return ", ".join(nm(i) for i in ev.ids) + (" appears" if len(ev.ids) == 1 else " appear")
+    return None  # notes, renames, initiative rolls, hiding, view and dice settings: for the GM only
+
+
+def _system_line(
+    system: System, ev: E.Event, before: FightState, now: FightState, names: Mapping[str, str], mentioned: set[str]
+) -> str | None:
+    nm = names.get
+    npcs = [i for i in mentioned if not now.get(i).is_pc]
+    # the GM's own text only about PCs, or with NPC numbers shown (a line about no one: only then too)
+    open_numbers = now.view.npc_numbers or bool(mentioned and not npcs)
+    rolls = _safe(ev.all_rolls) or ()
+    if open_numbers and (now.view.dice or not rolls):
+        text = _safe(ev.describe, _public_state(before, names))
+        return str(text) if text else None
+    tally = _safe(system.tally, before, ev)
+    if tally is None or not (tally.actor or tally.target):
+        return None
+    actor, target = nm(tally.actor or ""), nm(tally.target or "")
+    if actor and target and tally.hit is not None:
+        line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
+    elif actor and target:
+        line = f"{actor} acts against {target}"
+    elif target and tally.harm:
+        line = f"{target} is harmed"
+    else:
+        return None
+    t = now.find(tally.target or "")
+    if tally.harm and t is not None and shows_numbers(now, t) and now.view.dice:
+        line += f" ({tally.harm})"
+    return line
+
+
+def _event_line(
+    system: System, ev: E.Event, before: FightState, after: FightState, now: FightState, names: Mapping[str, str]
+) -> str | None:
+    ids = frozenset(c.id for c in now.combatants)
+    mentioned: set[str] = set()
+    _ids_in(ev, ids, mentioned)
+    for cid in mentioned:
+        if cid not in names:
+            return None  # hidden now
+        if isinstance(ev, E.CombatantsRevealed):
+            continue
+        for s in (before, after):
+            c = s.find(cid)
+            if c is not None and not visible(c):
+                return None  # hidden when it happened
+    if type(ev) in _CORE:
+        line = _core_line(ev, before, now, lambda i: names.get(i, "someone"))
+    else:
+        line = _system_line(system, ev, before, now, names, mentioned)
+    return _scrub(line, now, names) if line else None
+
+
+def _descriptor_lines(system: System, step: Step, now: FightState, names: Mapping[str, str]) -> list[str]:
+    """How a visible combatant's public state changed in one GM action ("Goblin 1: badly hurt")."""
+    out = []
+    for c in step.after.combatants:
+        was = step.before.find(c.id)
+        if c.id not in names or was is None or c.hidden or was.hidden or c.removed:
+            continue
+        if shows_numbers(now, c):
+            old, new = _safe(system.standing, step.before, was), _safe(system.standing, step.after, c)
+            a, b = (old.word if old else ""), (new.word if new else "")
+        else:
+            a, b = _safe(system.public, step.before, was) or "", _safe(system.public, step.after, c) or ""
+        if a != b and b:
+            out.append(f"{names[c.id]}: {b}")
+    return out
+
+
+def public_lines(system: System, step: Step, now: FightState) -> list[str]:
+    """The lines one GM action shows the players (none if it is all secret)."""
+    names = public_names(now)
+    lines: list[str] = []
+    s = step.before
+    for ev in step.events:
+        after = _safe(evolve, system, s, ev) or s
+        line = _event_line(system, ev, s, after, now, names)
+        if line:
+            lines.append(line)
+        s = after
+    for line in _descriptor_lines(system, step, now, names):
+        clean = _scrub(line, now, names)
+        if clean and clean not in lines:
+            lines.append(clean)
+    return lines
+
+
+def public_log(system: System, steps: Iterable[Step], now: FightState) -> tuple[str, ...]:
+    out: list[str] = []
+    for step in steps:
+        out.extend(public_lines(system, step, now))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# the app
+
+COLUMNS = (("mark", " "), ("place", "#"), ("name", "Name"), ("state", "State"), ("conditions", "Conditions"))
+
+
+class TableApp(App[None]):
+    """The players' view of one fight file; ``served`` when each browser gets its own copy."""
+
+    TITLE = "Players' view"
+    CSS_PATH = Path(__file__).with_name("table.tcss")
+    ENABLE_COMMAND_PALETTE = False  # nothing for a viewer to command
+    BINDINGS = [
+        Binding("t", "toggle_theme", "Light/dark"),
+        Binding("l", "toggle_large", "Large type"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        light: bool = False,
+        large: bool = False,
+        served: bool = False,
+        poll: float = 0.1,
+    ) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.follower = Follower(self.path)
+        self.light = light
+        self.large = large
+        self.served = served
+        self.poll_every = poll
+        self.shown: Public | None = None
+        self._server_pid = os.getppid()
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield Static(id="title")
+            yield Static(id="round")
+        yield Static(id="turn")
+        yield Static(id="problem")
+        yield DataTable(id="order", cursor_type="row", zebra_stripes=True, show_cursor=False)
+        yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.theme = "textual-light" if self.light else "textual-dark"
+        self.set_class(self.large, "-large")
+        table = self.query_one("#order", DataTable)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
+        self.update_view(force=True)
+        self.set_interval(self.poll_every, self.update_view)
+        if self.served:
+            self.set_interval(1.0, self._check_parent)
+
+    def _check_parent(self) -> None:
+        """Served: end with the server that started this copy, whatever happened to it."""
+        if os.getppid() != self._server_pid:
+            os._exit(0)
+
+    # -- the view ----------------------------------------------------------------
+    def update_view(self, force: bool = False) -> None:
+        snap = self.follower.poll()
+        if snap is None and not force:
+            return
+        self.show(self.follower.snapshot)
+
+    def show(self, snap: Snapshot) -> None:
+        problem = self.query_one("#problem", Static)
+        if snap.fight is None:
+            self.shown = None
+            title = snap.header.title if snap.header and snap.header.title else "Players' view"
+            self.query_one("#title", Static).update(Text(title))
+            self.query_one("#round", Static).update("")
+            self.query_one("#turn", Static).update("")
+            problem.update(Text(snap.problem or "No fight to show."))
+            self.set_class(True, "-problem")
+            self.set_class(snap.status == WAITING, "-waiting")
+            return
+        self.set_class(False, "-problem")
+        view = project(snap.fight.system, snap.fight, snap.header.title if snap.header else "")
+        self.shown = view
+        self.query_one("#title", Static).update(Text(view.title))
+        self.query_one("#round", Static).update(Text(view.round))
+        turn = Text()
+        if view.up:
+            turn.append("Up: ", style="bold")
+            turn.append(view.up, style="bold reverse")
+        if view.on_deck:
+            turn.append("   On deck: ", style="bold")
+            turn.append(view.on_deck)
+        self.query_one("#turn", Static).update(turn)
+        self._fill(view)
+        self._show_log(view)
+
+    def _show_log(self, view: Public) -> None:
+        """The latest public lines, as many as the screen has room for."""
+        room = max(2, min(LOG_LINES, (self.size.height - 12) // 2))
+        if self.large:
+            room = min(room, 3)
+        self.query_one("#log", Static).update(Text("\n".join(view.log[-room:])))
+
+    def on_resize(self) -> None:
+        if self.shown is not None:
+            self._show_log(self.shown)
+
+    def _fill(self, view: Public) -> None:
+        table = self.query_one("#order", DataTable)
+        height = 2 if self.large else 1
+        with self.batch_update():
+            table.clear()
+            current = None
+            for n, row in enumerate(view.rows):
+                style = "bold" if row.current else ("dim" if row.out else "")
+                mark = "▶" if row.current else ("·" if row.on_deck else " ")
+                name = row.name + (" (PC)" if row.pc else "")
+                table.add_row(  # Text, never str: names are shown literally, never as markup
+                    Text(mark, style="bold"),
+                    Text(row.place, style=style),
+                    Text(name, style=style),
+                    Text(row.state, style=style),
+                    Text(row.conditions, style=style),
+                    key=row.cid,
+                    height=height,
+                )
+                if row.current:
+                    current = n
+            table.show_cursor = current is not None  # the cursor marks whose turn it is
+            if current is not None:
+                table.move_cursor(row=current, animate=False)
+
+    # -- the viewer's own display -----------------------------------------------
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def action_toggle_large(self) -> None:
+        self.large = not self.large
+        self.set_class(self.large, "-large")
+        if self.shown is not None:
+            self._fill(self.shown)
+            self._show_log(self.shown)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (self.served and action == "quit")
+
+    async def action_quit(self) -> None:
+        if not self.served:  # a browser's copy ends with its page (or the server), not by a key
+            self.exit()
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """No screenshots: the view writes nothing, anywhere."""
+
+
+def run(path: Path, *, light: bool = False, large: bool = False, served: bool = False) -> None:
+    TableApp(path, light=light, large=large, served=served).run()

@@ -1,0 +1,209 @@
+"""Attacks (shots, volleys, blasts, blows, throws, specials) and reloading.
+
+Rulings made here (beyond RULINGS.md), each named in a test:
+- "The PC's impact" is read from the PC's side: attacking, advantage raises the
+  level; defending, it lowers it (``test_impact_on_a_defending_pc_and_never_below_lesser``).
+- A volley's later shots at a target an earlier shot killed are held (no shot
+  spent); a jam ends the volley and the jamming shot is spent
+  (``test_a_later_shot_at_a_dead_target_is_held``, ``test_a_jam_ends_the_volley_and_the_jamming_shot_is_spent``).
+- A jammed gun that still holds shots is cleared by a reload action for no lead
+  (``test_rusty_revolver_jams_on_19_and_reload_clears_it``).
+- When an NPC's effect takes an NPC (a breath over a crowd of PCs and outlaws),
+  the NPC target saves as an NPC does (≤ Threat + 8) over the attacker's Threat
+  plus its own DV, as a PC would; a PC's attack is always the PC's own save
+  (``test_fire_breath_over_a_pc_and_an_outlaw_each_saves``).
+- The book's melee axes and knives (hand axe, hatchet, hunting knife, knife)
+  "can be thrown … and use the Accuracy (ACC) save": at nearby range, never
+  far, with an ACC save and the melee weapon's lesser injury; the thrown weapon
+  then lies on the floor and cannot be used until the GM gives it back (GM
+  adjust "On the floor") (``test_a_hand_axe_or_knife_can_be_thrown_at_nearby_range``).
+"""
+
+from __future__ import annotations
+
+from tracker.dice import Roller, roll
+from tracker.errors import Refused
+from tracker.events import ConditionAdded, NoteAdded
+from tracker.kit import Draft
+from tracker.model import Condition
+
+from ..checks import blackjack_save
+from ..commands import Attack, Reload
+from ..events import AttackMade, DvPart, RechargeRolled, Reloaded
+from ..records import Weapon, data
+from ..sheet import level_index, matches, norm, split_list, words
+from .common import able, find_weapon, rules
+from .harm import impact_shift, injury
+
+
+def _range(w: Weapon, rng: str) -> str:
+    if rng != "auto":
+        return rng
+    return "close" if w.kind in ("melee", "natural") else "nearby"
+
+
+def _tags(w: Weapon, extra: str) -> tuple[str, ...]:
+    tags = list(w.tags)
+    for t in split_list(extra):
+        if t.startswith("-"):
+            drop = set(words(t[1:]))
+            tags = [x for x in tags if norm(x) not in drop]
+        else:
+            tags.extend(words(t))
+    return tuple(tags)
+
+
+def _wound(w: Weapon) -> str:
+    return {"firearm": "gunshot", "bow": "arrow wound", "blowgun": "dart"}.get(w.kind, f"{w.name.lower()} wound")
+
+
+def _check_weapon(name: str, w: Weapon, rng: str, targets: list[str]) -> None:
+    """Refuse what the weapon cannot do: its range, its targets, its shots."""
+    if w.dropped:
+        raise Refused(f"{name}'s {w.name} lies on the floor where it was thrown: the GM gives it back (adjust)")
+    if w.kind == "bow" and rng == "close":
+        raise Refused(f"a {w.name} cannot be used at melee range (it can shoot over cover)")
+    if (w.kind == "thrown" or w.throwable) and rng == "far":
+        raise Refused(f"a {w.name} cannot reach far range")
+    if w.kind in ("melee", "natural") and rng != "close" and not w.throwable:
+        raise Refused(f"{w.name} is a melee attack: the target must be close (in melee)")
+    many = len(targets) > 1
+    if many and w.multi not in ("shots", "blast", "area"):
+        raise Refused(
+            f"the {w.name} takes one target: only a revolver or repeater fires several shots in one action, "
+            "and a shotgun blast takes several targets"
+        )
+    if w.multi in ("blast", "area") and len(set(targets)) != len(targets):
+        raise Refused(f"the {w.name} strikes each target once")
+    if w.is_firearm:
+        if w.jammed:
+            raise Refused(f"{name}'s {w.name} is jammed: clear it with a reload action first")
+        shots = len(targets) if w.multi == "shots" else 1
+        if w.loaded == 0:
+            raise Refused(f"{name}'s {w.name} is empty: each shot spends one; reload (1 lead and an action)")
+        if w.loaded < shots:
+            raise Refused(f"{name}'s {w.name} has {w.loaded} shot(s) loaded, not the {shots} asked for")
+    if w.ammo >= 0 and w.ammo < len(targets):
+        raise Refused(f"{name}'s {w.name} ammunition stack has {w.ammo} left, not {len(targets)}")
+
+
+@rules.on(Attack)
+def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
+    state = d.state
+    a = able(state, cmd.actor, "attacker")
+    if not data(a).is_pc and data(a).morale == 2:
+        raise Refused(f"{a.name} has Morale 2: an NPC of Morale 2 will not fight")
+    if not cmd.targets:
+        raise Refused("choose a target")
+    targets = [able(state, t, "target").id for t in cmd.targets]
+    wi, w = find_weapon(a, cmd.weapon)
+    rng = _range(w, cmd.range)
+    _check_weapon(a.name, w, rng, targets)
+    thrown = w.throwable and rng != "close"
+    many = len(targets) > 1
+    risk = cmd.risk
+    if risk == "auto":
+        risk = "target" if w.kind == "special" and w.stat else "attacker"
+    if risk == "target" and data(a).is_pc:
+        raise Refused(
+            "the risk goes on the target only when it saves against an NPC's effect: a PC attacking makes its own save"
+        )
+    levels: dict[str, int] = {}
+    for each in set(targets):
+        slots = len(data(state.get(each)).slots)
+        levels[each] = w.level if cmd.level == "default" else level_index(cmd.level, slots)
+    if w.recharge and w.spent:
+        r = roll("1d6", dice, f"{w.name} recharge")
+        need6 = 7 - w.recharge
+        d.add(RechargeRolled(actor=a.id, weapon=w.name, weapon_index=wi, roll=r, need=need6, ok=r.total >= need6))
+        if r.total < need6:
+            return
+    tags = _tags(w, cmd.tags)
+    mods = [DvPart(label=m.label, value=m.value) for m in cmd.modifiers]
+    for i, tid in enumerate(targets):
+        a = d.get(a.id)
+        t = d.get(tid)
+        ad, td = data(a), data(t)
+        if (wi >= 0 and ad.weapons[wi].jammed) or not ad.standing:
+            break
+        if not td.standing:
+            d.add(NoteAdded(text=f"{a.name} holds the shot: {t.name} is already down", id=a.id))
+            continue
+        if risk == "attacker":
+            parts: list[DvPart] = []
+            if ad.is_pc and not td.is_pc:
+                parts.append(DvPart(label=f"{t.name}'s Threat", value=td.threat))
+            if w.multi == "blast" and many:
+                parts.append(DvPart(label=f"{w.name}, several targets", value=w.blast_dv))
+            elif w.dv:
+                parts.append(DvPart(label=w.name, value=w.dv))
+            if rng == "nearby" and w.near_dv:
+                parts.append(DvPart(label=f"{w.name} at nearby range", value=w.near_dv))
+            if rng == "far" and w.far_dv:
+                parts.append(DvPart(label=f"{w.name} at far range", value=w.far_dv))
+            for mod in td.dv_mods:
+                if matches((" ".join(mod.tags),), tags):
+                    parts.append(DvPart(label=mod.label, value=mod.value))
+            ranged = w.kind in ("firearm", "bow", "blowgun") or thrown or (w.kind == "thrown" and rng != "close")
+            stat = "ACC" if ranged else "BODY"
+            deficient = cmd.deficient or bool(matches(ad.deficiencies, (*tags, w.kind, w.name)))
+            save = blackjack_save(dice, a, stat, parts + mods, f"attacks {t.name}", deficient)
+            jammed = bool(w.jam) and save.roll.total >= w.jam
+            hit = save.success and not jammed
+        else:
+            parts = []
+            if not ad.is_pc:
+                parts.append(DvPart(label=f"{a.name}'s Threat", value=ad.threat))
+            save = blackjack_save(dice, t, w.stat or "BODY", parts + mods, f"saves against {w.name}")
+            jammed = False
+            hit = not save.success
+        first = i == 0
+        d.add(
+            AttackMade(
+                actor=a.id,
+                target=t.id,
+                weapon=w.name,
+                weapon_index=wi,
+                range=rng,
+                save=save,
+                hit=hit,
+                jammed=jammed,
+                shots_spent=1 if w.is_firearm and (w.multi == "shots" or first) else 0,
+                ammo_spent=1 if w.ammo >= 0 else 0,
+                uses_special=bool(w.recharge) and first,
+                thrown=thrown,
+            )
+        )
+        if hit:
+            if w.condition and not t.condition(w.condition):
+                d.add(ConditionAdded(id=t.id, condition=Condition(name=w.condition, note=w.name)))
+            level = levels[t.id]
+            if level >= 0:
+                sign = -1 if td.is_pc and not ad.is_pc else 1
+                shifted, how = impact_shift(level, td.fatal_index, cmd.impact, sign)
+                steps = (td.level_name(level), *how, td.level_name(shifted)) if how else ()
+                d.add(injury(d.state, t.id, shifted, w.injury or _wound(w), tags, steps))
+        if jammed:
+            break
+
+
+@rules.on(Reload)
+def _reload(d: Draft, cmd: Reload, dice: Roller) -> None:
+    a = able(d.state, cmd.actor)
+    if cmd.weapon:
+        wi, w = find_weapon(a, cmd.weapon)
+    else:
+        guns = [(i, w) for i, w in enumerate(data(a).weapons) if w.is_firearm]
+        if not guns:
+            raise Refused(f"{a.name} carries no firearm to reload")
+        wi, w = min(guns, key=lambda x: (not x[1].jammed, x[1].loaded - x[1].shots))
+    if not w.is_firearm:
+        raise Refused(f"only firearms reload with lead; the {w.name} is not one")
+    if w.jammed and w.loaded > 0:
+        d.add(Reloaded(actor=a.id, weapon=w.name, weapon_index=wi, lead=0, jam_cleared=True))
+        return
+    if w.loaded >= w.shots:
+        raise Refused(f"{a.name}'s {w.name} is already loaded ({w.loaded}/{w.shots})")
+    if data(a).lead < 1:
+        raise Refused(f"reloading spends 1 lead, and {a.name} has no lead left")
+    d.add(Reloaded(actor=a.id, weapon=w.name, weapon_index=wi, lead=1, jam_cleared=w.jammed))

@@ -1,0 +1,167 @@
+"""Lead-working: ingesting lead, casting a working (Nd6, each 6 powderburn or a catastrophe), papers.
+
+Rulings made here (beyond RULINGS.md), each named in a test:
+- A working cast a second time the same day marks its lesser powderburn first,
+  before the working's dice ("A caster may choose to cast the working again at
+  the cost of a lesser injury (powderburn)"). If that powderburn kills the
+  caster, or lands at Severe or worse (it drops the caster: "need help or will
+  die"), the working is not cast: no dice, no save, no effect, no sixes prompt;
+  the lead ingested stays ingested
+  (``test_a_second_casting_that_kills_the_caster_casts_nothing``).
+- The sixes of a casting wait for the GM's choice (powderburn or catastrophe
+  per die) in a prompt. Catastrophe injuries land on the caster; injure others
+  with the Inflict injury command (``test_catastrophe_instead_of_powderburn_for_one_six``).
+- A working that lays a condition or an injury (Hex, Naming) needs a target:
+  cast without one it is refused rather than landing on the caster. A healing
+  working with no target heals the caster; a note working just happens
+  (``test_a_hex_without_a_target_is_refused_not_cast_on_the_caster``).
+- What a paper working (Hex, Naming) lays on its target is bound to the paper:
+  the log says so, and only "The paper is destroyed" removes it
+  (``test_treatment_cannot_clear_namings_agony_destroying_the_paper_does``).
+"""
+
+from __future__ import annotations
+
+from tracker.dice import Roller, roll
+from tracker.errors import Refused
+from tracker.events import ConditionAdded
+from tracker.kit import Draft, need, prompt, resolve
+from tracker.model import Combatant, Condition
+
+from ..checks import blackjack_save
+from ..commands import CastWorking, IngestLead, ResolveSixes
+from ..events import (
+    DvPart,
+    LeadIngested,
+    PaperBound,
+    SaveRolled,
+    SixesResolved,
+    WorkingCast,
+    WorkingStopped,
+    WorkingTookEffect,
+)
+from ..records import SEVERE, PaperBond, data
+from ..sheet import level_index, split_list
+from .common import able, find_working, rules
+from .harm import clear_worst, injury
+
+
+@rules.on(IngestLead)
+def _ingest(d: Draft, cmd: IngestLead, dice: Roller) -> None:
+    a = able(d.state, cmd.actor)
+    if cmd.amount < 1:
+        raise Refused("ingest at least 1 lead")
+    if data(a).lead < cmd.amount:
+        raise Refused(f"lead-working: {a.name} carries {data(a).lead} lead, too little to ingest {cmd.amount}")
+    d.add(LeadIngested(actor=a.id, amount=cmd.amount))
+
+
+@rules.on(CastWorking)
+def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
+    a = able(d.state, cmd.actor, "caster")
+    wi, wk = find_working(a, cmd.working)
+    if data(a).pending_sixes:
+        raise Refused(f"first choose powderburn or catastrophe for {a.name}'s last sixes")
+    n = data(a).ingested
+    if n < wk.level:
+        raise Refused(
+            f"lead-working: {wk.name} needs {wk.level} lead ingested (an action before casting); "
+            f"{a.name} has ingested {n} and carries {data(a).lead}"
+        )
+    target = able(d.state, cmd.target, "target") if cmd.target else None
+    if target is None and wk.effect in ("condition", "injury"):
+        raise Refused(
+            f"{wk.name} works on a target (who saves CTRL against it): choose one; "
+            "only a working with no target just happens"
+        )
+    if wk.cast_today:
+        burn = injury(d.state, a.id, 0, "powderburn (second casting today)")
+        d.add(burn)
+        if burn is not None and (burn.fatal or burn.index >= SEVERE):
+            why = "the powderburn kills the caster" if burn.fatal else "the powderburn drops the caster (severe)"
+            d.add(WorkingStopped(actor=a.id, working=wk.name, reason=why))
+            return
+    r = roll(f"{n}d6", dice, f"{a.name} casts {wk.name}")
+    sixes = sum(1 for f in r.faces if f == 6)
+    tid = target.id if target else None
+    d.add(
+        WorkingCast(
+            actor=a.id, working=wk.name, working_index=wi, lead=n, roll=r, sixes=sixes, again=wk.cast_today, target=tid
+        )
+    )
+    took = True
+    if target is not None and not cmd.willing and target.id != a.id:
+        t = d.get(target.id)
+        parts = [DvPart(label="lead ingested", value=n)] + [DvPart(label=m.label, value=m.value) for m in cmd.modifiers]
+        save = blackjack_save(dice, t, "CTRL", parts, f"resists {wk.name}")
+        d.add(SaveRolled(actor=t.id, save=save, purpose=f"resist {wk.name}"))
+        took = not save.success
+    d.add(WorkingTookEffect(actor=a.id, working=wk.name, target=tid, took=took, note=wk.notes if took else ""))
+    if took:
+        _effect(d, a, d.get(tid or a.id), wi)
+    if sixes:
+        d.add(
+            prompt(
+                "powderburn",
+                f"{a.name} rolled {sixes} six(es) casting {wk.name}: powderburn or catastrophe for each",
+                a.id,
+                command="burn",
+                params={"actor": a.id, "choices": ", ".join(["powderburn"] * sixes)},
+            )
+        )
+
+
+def _effect(d: Draft, caster: Combatant, on: Combatant, wi: int) -> None:
+    """What a working that took effect does to its target (the caster, with none)."""
+    wk = data(caster).workings[wi]
+    if wk.effect == "condition" and wk.condition and not on.condition(wk.condition):
+        cond = Condition(name=wk.condition, value=wk.value, note=f"{wk.name} by {caster.name}")
+        d.add(ConditionAdded(id=on.id, condition=cond))
+        if wk.paper:
+            d.add(PaperBound(target=on.id, bond=PaperBond(working=wk.name, caster=caster.id, level=-1, name=cond.name)))
+    elif wk.effect == "injury":
+        inj = injury(d.state, on.id, wk.injury_level, wk.injury or wk.name.lower(), ("working",))
+        d.add(inj)
+        if wk.paper and inj is not None and inj.index >= 0 and not inj.fatal:
+            bond = PaperBond(working=wk.name, caster=caster.id, level=inj.index, name=inj.name)
+            d.add(PaperBound(target=on.id, bond=bond))
+    elif wk.effect == "heal":
+        d.add(clear_worst(on, f"{wk.name} by {caster.name}"))
+
+
+_CHOICE_WORDS = {"p": "powderburn", "powderburn": "powderburn", "c": "catastrophe", "catastrophe": "catastrophe"}
+
+
+def _injury_list(text: str, c: Combatant) -> list[tuple[int, str]]:
+    out = []
+    for item in split_list(text):
+        level, _, name = item.partition(" ")
+        out.append((level_index(level, len(data(c).slots)), name.strip() or "catastrophe"))
+    return out
+
+
+@rules.on(ResolveSixes)
+def _burn(d: Draft, cmd: ResolveSixes, dice: Roller) -> None:
+    a = need(d.state, cmd.actor, "caster")
+    n = data(a).pending_sixes
+    if n == 0:
+        raise Refused(f"{a.name} has no sixes waiting: powderburn comes from the 6s of a working's roll")
+    raw = split_list(cmd.choices) or ["powderburn"] * n
+    choices = []
+    for x in raw:
+        word = _CHOICE_WORDS.get(x.lower())
+        if word is None:
+            raise Refused(f"'{x}' is neither powderburn nor catastrophe")
+        choices.append(word)
+    if len(choices) != n:
+        raise Refused(f"{n} six(es) were rolled: give one choice per six (powderburn or catastrophe)")
+    extra = _injury_list(cmd.injuries, a)
+    if extra and "catastrophe" not in choices:
+        raise Refused("only a catastrophe inflicts other injuries; choose catastrophe for a six first")
+    d.add(SixesResolved(actor=a.id, choices=tuple(choices), note=cmd.note))
+    for ch in choices:
+        if ch == "powderburn":
+            d.add(injury(d.state, a.id, 0, "powderburn"))
+    for idx, name in extra:
+        d.add(injury(d.state, a.id, idx, name))
+    d.add(resolve(d.state, "powderburn", a.id, ", ".join(choices)))

@@ -1,0 +1,110 @@
+"""What the GM and the players see of a blackjack combatant.
+
+- :func:`standing`: the one word never to miss: dead (a Fatal injury), fled,
+  surrendered (broken by morale), gone (removed), dying (a Severe injury: "need
+  help or will die"). Ruling: the book does not stop a Severe-injured combatant
+  from acting, so dying is not out of the fight; the GM rules what it can still
+  do (``test_standing_word_for_each_out_state``);
+- :func:`status`: one narrow line: the injury track and the DV it adds (when any) first,
+  then the stats (NPC Threat and Morale), short flags, equipment last;
+- :func:`detail`: everything, once (the core pane adds the name and conditions);
+- :func:`public`: the players' view: the worst injury's name, never a number.
+"""
+
+from __future__ import annotations
+
+from tracker.model import Combatant, FightState
+from tracker.plugin import FIT, Standing
+
+from .checks import own_parts
+from .records import STATS, BJData, data
+
+OUT_WORDS = {"fled": "fled", "surrendered": "surrendered"}
+
+
+def track(d: BJData) -> str:
+    """Injury boxes, e.g. ■□|□□|□."""
+    return "|".join("■" * len(d.injuries[i]) + "□" * (n - len(d.injuries[i])) for i, n in enumerate(d.slots))
+
+
+def standing(state: FightState, c: Combatant) -> Standing:
+    d = data(c)
+    if c.removed:
+        return Standing(word="gone", out=True)
+    if d.dead:
+        return Standing(word="dead", out=True)
+    if d.out:
+        return Standing(word=OUT_WORDS.get(d.out, d.out), out=True)
+    if d.down:
+        return Standing(word="dying", out=False)  # Severe: "needs help or will die"; it can still act
+    return FIT
+
+
+def own_dv(c: Combatant) -> int:
+    return sum(p.value for p in own_parts(c))
+
+
+def status(state: FightState, c: Combatant) -> str:
+    d = data(c)
+    dv = own_dv(c)
+    parts = [f"{track(d)} DV+{dv}" if dv else track(d)]
+    if d.is_pc:
+        parts.append(" ".join(f"{s.upper()}{d.stat(s)}" for s in STATS))
+    else:
+        parts.append(f"T{d.threat} ML{d.morale}")
+    if d.pending_sixes:
+        parts.append(f"{d.pending_sixes} six(es) to resolve")
+    gear = [w.describe() for w in d.weapons if w.tracked or w.jammed or w.spent or w.dropped]
+    if d.lead or d.ingested or d.is_pc:
+        gear.append(f"lead {d.lead}" + (f" ({d.ingested} ingested)" if d.ingested else ""))
+    if gear:
+        parts.append(", ".join(gear))
+    return " · ".join(parts)
+
+
+def detail(state: FightState, c: Combatant) -> str:
+    d = data(c)
+    dv = ", ".join(p.describe() for p in own_parts(c))
+    lines = [f"Injuries {track(d)}: +{own_dv(c)} DV to every save" + (f" ({dv})" if dv else "")]
+    for i, names in enumerate(d.injuries):
+        lines.append(f"  {d.level_name(i).capitalize()} ({len(names)}/{d.slots[i]}): {', '.join(names) or '-'}")
+    if d.down:
+        lines.append("  Severe: needs help or will die")
+    for b in d.bound:
+        lines.append(f"Bound: {b.describe()}, until the paper is destroyed")
+    if d.is_pc:
+        lines.append("Stats: " + ", ".join(f"{s.upper()} {d.stat(s)} ({d.marks(s)}/3 marks)" for s in STATS))
+    else:
+        lines.append(
+            f"Threat {d.threat}, Morale {d.morale}: saves ≤ {d.npc_limit()} (deficient ≤ {d.npc_limit(True)}); "
+            f"size {d.size}"
+        )
+    lines.append("Weapons: " + (", ".join(w.describe() for w in d.weapons) or "Fists"))
+    lead = f"Lead {d.lead}" + (f", {d.ingested} ingested" if d.ingested else "")
+    if d.pending_sixes:
+        lead += f"; {d.pending_sixes} six(es) to resolve (powderburn or catastrophe)"
+    lines.append(lead)
+    for w in d.workings:
+        lines.append(f"Working: {w.name} (lead {w.level}){' — cast today' if w.cast_today else ''}")
+    for label, vals in (
+        ("Deficient", d.deficiencies),
+        ("Resists", d.resistances),
+        ("Weak", d.weaknesses),
+        ("Immune", d.immunities),
+    ):
+        if vals:
+            lines.append(f"{label}: {', '.join(vals)}")
+    for m in d.dv_mods:
+        lines.append(f"{m.label}: {m.value:+d} DV against {' '.join(m.tags)}")
+    if d.specials:
+        lines.append(f"Specials: {d.specials}")
+    return "\n".join(lines)
+
+
+def public(state: FightState, c: Combatant) -> str:
+    """Out words first (dead, fled, surrendered, gone), else the worst injury's level name, or unhurt."""
+    word = standing(state, c)
+    if word.out:
+        return word.word
+    d = data(c)
+    return d.level_name(d.worst) if d.worst >= 0 else "unhurt"

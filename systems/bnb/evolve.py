@@ -1,0 +1,192 @@
+"""Blood & Bullets evolve: one pure function per event; it applies what the event says and decides nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from systems.bnb.checks import SCATTERGUN_SAVE
+from systems.bnb.events import (
+    AttackRolled,
+    DeathSaveRolled,
+    DeathSaveWaived,
+    Dropped,
+    HeldFire,
+    HpHealed,
+    HpLost,
+    LoyaltyChecked,
+    LuckyStreakUsed,
+    Reloaded,
+    SaveRolled,
+    ShotsFired,
+    TemporaryHealed,
+    WoundsBound,
+)
+from systems.bnb.sheet import DEAD, DYING, OK, UNCONSCIOUS, BnbData, LastSave, data
+from tracker.commands import Modifier
+from tracker.events import PromptResolved, RoundStarted
+from tracker.kit import Evolver
+from tracker.model import FightState, changed
+
+evolve = Evolver("bnb.")
+
+
+def _set(state: FightState, cid: str, **changes: Any) -> FightState:
+    return state.update_data(cid, **changes)
+
+
+def _of(state: FightState, cid: str) -> BnbData:
+    return data(state.get(cid))
+
+
+def _gun(state: FightState, cid: str, name: str, **changes: Any) -> FightState:
+    d = _of(state, cid)
+    return _set(state, cid, weapons=tuple(changed(g, **changes) if g.name == name else g for g in d.weapons))
+
+
+def _failed(against: str, st: int, parts: tuple[Modifier, ...], ok: bool, damage: int = 0) -> LastSave | None:
+    return None if ok else LastSave(against=against, st=st, parts=parts, damage=damage)
+
+
+@evolve.on(RoundStarted)
+def _round(state: FightState, event: RoundStarted) -> FightState:
+    """A new round: every combatant's round's action is free again."""
+    return changed(
+        state,
+        combatants=tuple(
+            changed(c, data=changed(c.data, used=(), gunplay=False, reloaded=False))
+            if isinstance(c.data, BnbData) and c.data.acted
+            else c
+            for c in state.combatants
+        ),
+    )
+
+
+@evolve.on(PromptResolved)
+def _legacy_prompt(state: FightState, event: PromptResolved) -> FightState:
+    """Fights saved before the prompt ids were ``death_save:`` / ``lucky_streak:``: a dismissed
+    ``death:<id>`` left the combatant unconscious, a closed ``lucky:<id>`` forfeited the re-roll.
+    (Newer fights log those outcomes as events of their own.)"""
+    for c in state.combatants:
+        if not isinstance(c.data, BnbData):
+            continue
+        if event.prompt_id == f"death:{c.id}" and c.data.status == DYING:
+            return _set(state, c.id, status=UNCONSCIOUS)
+        if event.prompt_id == f"lucky:{c.id}":
+            return _set(state, c.id, last_save=None)
+    return state
+
+
+@evolve.on(AttackRolled)
+def _attack(state: FightState, event: AttackRolled) -> FightState:
+    if event.using:
+        state = _set(state, event.actor, used=(*_of(state, event.actor).used, event.using))
+    if not event.hit:
+        return state
+    t = _of(state, event.target)
+    if event.amount > 0:
+        if event.temporary:
+            state = _set(state, event.target, temp=t.temp + event.amount)
+        else:
+            state = _set(state, event.target, damage=t.damage + event.amount, lost=t.lost + event.amount)
+    if event.save is not None and not event.saved:
+        dex = (Modifier(label="DEX", value=event.save_total - event.save.total),)
+        failed = _failed(SCATTERGUN_SAVE, event.save_st, dex, False, event.amount)
+        state = _set(state, event.target, last_save=failed)
+    return state
+
+
+@evolve.on(Dropped)
+def _dropped(state: FightState, event: Dropped) -> FightState:
+    return _set(state, event.id, status=event.outcome, dropped_round=state.round, dropped_by=event.by)
+
+
+@evolve.on(ShotsFired)
+def _shots(state: FightState, event: ShotsFired) -> FightState:
+    g = _of(state, event.actor).carried(event.gun)
+    shots = (g.shots if g else 0) - event.count
+    state = _gun(state, event.actor, event.gun, shots=shots, last_round=state.round)
+    return _set(state, event.actor, gunplay=True) if event.gunplay else state
+
+
+@evolve.on(HeldFire)
+def _held(state: FightState, event: HeldFire) -> FightState:
+    return state
+
+
+@evolve.on(Reloaded)
+def _reloaded(state: FightState, event: Reloaded) -> FightState:
+    state = _gun(state, event.actor, event.gun, shots=event.after)
+    return _set(state, event.actor, reloaded=True)
+
+
+@evolve.on(DeathSaveRolled)
+def _death_save(state: FightState, event: DeathSaveRolled) -> FightState:
+    return _set(
+        state,
+        event.id,
+        status=UNCONSCIOUS if event.success else DEAD,
+        last_save=_failed("death", event.st, event.parts, event.success),
+    )
+
+
+@evolve.on(DeathSaveWaived)
+def _waived(state: FightState, event: DeathSaveWaived) -> FightState:
+    return _set(state, event.id, status=UNCONSCIOUS)
+
+
+@evolve.on(SaveRolled)
+def _save(state: FightState, event: SaveRolled) -> FightState:
+    return _set(state, event.id, last_save=_failed(event.against, event.st, event.parts, event.success))
+
+
+@evolve.on(LuckyStreakUsed)
+def _lucky(state: FightState, event: LuckyStreakUsed) -> FightState:
+    d = _of(state, event.id)
+    changes: dict[str, Any] = {"lucky_used": d.lucky_used + 1, "last_save": None}
+    if event.against == "death":
+        changes["status"] = UNCONSCIOUS if event.success else DEAD
+    if event.restored:
+        changes["damage"] = d.damage - event.restored
+        changes["lost"] = max(0, d.lost - event.restored)
+    if event.revived:
+        changes.update(status=OK, dropped_round=None, dropped_by=None)
+    return _set(state, event.id, **changes)
+
+
+@evolve.on(LoyaltyChecked)
+def _loyalty(state: FightState, event: LoyaltyChecked) -> FightState:
+    return _set(state, event.id, loyalty_next=event.next_mod)
+
+
+@evolve.on(WoundsBound)
+def _bound(state: FightState, event: WoundsBound) -> FightState:
+    d = _of(state, event.id)
+    return _set(state, event.id, damage=d.damage - event.healed, lost=d.lost - event.healed, bound=True)
+
+
+@evolve.on(TemporaryHealed)
+def _rested(state: FightState, event: TemporaryHealed) -> FightState:
+    d = _of(state, event.id)
+    state = _set(state, event.id, temp=d.temp - event.healed)
+    return _set(state, event.id, status=OK) if event.woke else state
+
+
+@evolve.on(HpLost)
+def _hp_lost(state: FightState, event: HpLost) -> FightState:
+    d = _of(state, event.id)
+    if event.temporary:
+        return _set(state, event.id, temp=d.temp + event.amount)
+    return _set(state, event.id, damage=d.damage + event.amount, lost=d.lost + event.amount)
+
+
+@evolve.on(HpHealed)
+def _hp_healed(state: FightState, event: HpHealed) -> FightState:
+    d = _of(state, event.id)
+    changes: dict[str, Any] = {
+        "temp": d.temp - event.temporary,
+        "damage": d.damage - event.lethal,
+        "lost": max(0, d.lost - event.lethal),
+    }
+    if event.revived:
+        changes.update(status=OK, dropped_round=None, dropped_by=None)
+    return _set(state, event.id, **changes)

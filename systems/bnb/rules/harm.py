@@ -1,0 +1,234 @@
+"""Harm and healing: what a fall to 0 HP means, quick damage and healing, binding wounds, rest; and ``react``.
+
+Every way HP can fall — a blow, a blast, the GM's quick damage, a GM adjust of
+HP or temporary damage — runs :func:`fall`: at 0 HP or below a lethal loss
+means a death save (a minor NPC dies at once), a temporary one (fists) means
+knocked out.
+
+Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
+- Temporary damage is tracked apart from lethal damage; when it brings HP to 0
+  or below the combatant is knocked out, no death save; a lethal loss after a
+  knock-out (or after a survived death save) asks for a death save.
+  (test_fists_deal_d3_temporary_damage_and_knock_out_without_a_death_save,
+  test_a_lethal_blow_after_a_knockout_asks_for_a_death_save)
+- Quick damage is HP lost: a number, a sum or dice (faces logged); a roll
+  below 0 loses nothing; a typed negative amount is refused (that is healing).
+  The dead take no more damage. (test_quick_damage_*)
+- Quick healing: temporary damage heals first, then lethal damage (temporary
+  damage is the kind that heals per hour, before wounds that heal per day),
+  never above the maximum; lethal HP healed no longer count as lost in this
+  fight (binding wounds). Healing that lifts a knocked-out, dying or
+  unconscious combatant above 0 HP puts them back on their feet (the healing is
+  the medical help they needed) and settles an open death save; the dead are
+  not healed. (test_quick_heal_*)
+- A GM adjust of HP or temporary damage to 0 or below runs the same fall as a
+  blow (lethal if lethal damage rose: dying and a death save, or dead for a
+  minor NPC; temporary: knocked out). Raising HP by an adjust changes no
+  status: the GM sets that too. (test_gm_adjust_hp_to_zero_or_below_*)
+- A death save the GM dismisses without a roll leaves the combatant
+  unconscious. (test_a_dismissed_death_save_leaves_the_combatant_unconscious)
+- A combatant removed from the fight leaves no open prompt behind.
+  (test_removing_a_dying_combatant_settles_its_death_save)
+- Binding wounds is once per combatant per fight, after the fight has ended.
+  (test_binding_wounds_after_the_fight_1d3_only_hp_lost_in_this_fight)
+- Temporary damage heals 1 HP per level (HD) an hour, as lethal damage heals
+  per day; a knocked-out combatant comes to when HP rise above 0.
+  (test_temporary_damage_heals_per_hour_and_the_knocked_out_come_to)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from systems.bnb.commands import BindWounds, Recover
+from systems.bnb.events import (
+    AttackRolled,
+    DeathSaveWaived,
+    Dropped,
+    HpHealed,
+    HpLost,
+    TemporaryHealed,
+    WoundsBound,
+    failed_save,
+)
+from systems.bnb.sheet import DEAD, DYING, KNOCKED_OUT, OK, UNCONSCIOUS, data
+from systems.bnb.tables import GAMBLER, SHOOTIST, lucky_streaks
+from tracker.commands import Damage, Heal
+from tracker.dice import Roller, roll
+from tracker.errors import Refused
+from tracker.events import CombatantRemoved, Event, PromptRaised, PromptResolved
+from tracker.kit import Draft, amount, need, open_prompt, prompt, resolve
+from tracker.model import Combatant, FightState, Prompt
+
+DEATH = "death_save"  # prompt kinds
+LUCKY = "lucky_streak"
+
+
+def death_prompt(c: Combatant) -> PromptRaised:
+    d = data(c)
+    bonus = " +2 Shootist" if d.cls == SHOOTIST else ""
+    text = f"{c.name} is at {d.hp} HP: save vs death (d20 + CON {d.mod('CON'):+d} − {max(0, -d.hp)}{bonus} ≥ {d.st})"
+    return prompt(DEATH, text, c.id, command="death_save", params={"actor": c.id})
+
+
+def fall(was: Combatant, now: Combatant, by: str | None) -> list[Event]:
+    """What losing HP (``was`` → ``now``) means at 0 HP or below: dying and a death save, dead, knocked out."""
+    dw, dn = data(was), data(now)
+    if dn.hp > 0:
+        return []
+    if dn.damage > dw.damage and dn.status in (OK, KNOCKED_OUT, UNCONSCIOUS):
+        if not now.is_pc and dn.minor:
+            return [Dropped(id=now.id, hp=dn.hp, outcome=DEAD, by=by)]
+        return [Dropped(id=now.id, hp=dn.hp, outcome=DYING, by=by), death_prompt(now)]
+    if dn.temp > dw.temp and dn.status == OK:
+        return [Dropped(id=now.id, hp=dn.hp, outcome=KNOCKED_OUT, by=by)]
+    return []
+
+
+def blow(d: Draft, ev: AttackRolled) -> None:
+    """Add an attack and, if it struck, what it means for the one struck."""
+    before = d.get(ev.target)
+    d.add(ev)
+    if ev.hit:
+        d.add(*fall(before, d.get(ev.target), ev.actor))
+
+
+# ---------------------------------------------------------------------------
+# quick damage and healing (core commands)
+
+
+def quick_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
+    targets = [need(d.state, cid) for cid in cmd.targets]
+    for t in targets:
+        if data(t).status == DEAD:
+            raise Refused(f"{t.name} is already dead")
+    for t in targets:
+        r = amount(cmd.amount, dice, f"{t.name} loses HP")
+        if r.total < 0 and not r.faces:
+            raise Refused(f"HP lost: '{cmd.amount}' is below 0 — use Heal to give HP back")
+        before = d.get(t.id)
+        d.add(HpLost(id=t.id, roll=r, amount=max(0, r.total), temporary=cmd.temporary, note=cmd.note))
+        d.add(*fall(before, d.get(t.id), None))
+
+
+def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
+    targets = [need(d.state, cid) for cid in cmd.targets]
+    for t in targets:
+        if data(t).status == DEAD:
+            raise Refused(f"{t.name} is dead: no healing brings back the dead (a GM adjust of status can)")
+    if all(data(t).damage == 0 and data(t).temp == 0 for t in targets):
+        names = ", ".join(t.name for t in targets)
+        raise Refused(f"{names} {'is' if len(targets) == 1 else 'are'} already at full HP")
+    for t in targets:
+        r = amount(cmd.amount, dice, f"{t.name} heals")
+        if r.total < 0 and not r.faces:
+            raise Refused(f"HP regained: '{cmd.amount}' is below 0 — use Damage to take HP")
+        td = data(d.get(t.id))
+        n = max(0, r.total)
+        temp = min(td.temp, n)
+        lethal = min(td.damage, n - temp)
+        revived = td.status != OK and td.hp + temp + lethal > 0 and temp + lethal > 0
+        d.add(HpHealed(id=t.id, roll=r, temporary=temp, lethal=lethal, revived=revived, note=cmd.note))
+        if revived:
+            d.add(resolve(d.state, DEATH, t.id, "healed above 0 HP: no death save"))
+
+
+# ---------------------------------------------------------------------------
+# after the fight, and rest
+
+
+def bind_wounds(d: Draft, cmd: BindWounds, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    cd = data(c)
+    if not d.state.ended:
+        raise Refused("binding wounds comes after the battle: end the fight first")
+    if cd.status == DEAD:
+        raise Refused(f"{c.name} is dead: no binding helps")
+    if cd.bound:
+        raise Refused(f"{c.name}'s wounds from this fight are already bound")
+    if cd.lost <= 0:
+        raise Refused(f"{c.name} lost no HP in this fight: binding restores only HP lost in this fight")
+    r = roll("1d3", dice, f"{c.name} binds wounds")
+    d.add(WoundsBound(id=c.id, roll=r, healed=min(r.total, cd.lost, cd.damage)))
+
+
+def recover(d: Draft, cmd: Recover, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    cd = data(c)
+    hours = cmd.hours
+    if hours < 1:
+        raise Refused("rest at least 1 hour")
+    if cd.status == DEAD:
+        raise Refused(f"{c.name} is dead")
+    if cd.temp <= 0:
+        raise Refused(f"{c.name} has no temporary damage to heal")
+    healed = min(cd.temp, max(1, cd.level) * hours)
+    woke = cd.status == KNOCKED_OUT and cd.hp + healed > 0
+    d.add(TemporaryHealed(id=c.id, hours=hours, healed=healed, woke=woke))
+
+
+# ---------------------------------------------------------------------------
+# react: what any decision (core commands included) leads to
+
+
+def lucky_prompt(c: Combatant) -> PromptRaised:
+    d = data(c)
+    left = lucky_streaks(d.level) - d.lucky_used
+    what = d.last_save.against if d.last_save is not None else "a save"
+    return prompt(
+        LUCKY,
+        f"{c.name} failed the save vs {what}: re-roll with Lucky Streak ({left} left today)? Dismiss to accept it",
+        c.id,
+        command="lucky_streak",
+        params={"actor": c.id},
+    )
+
+
+def _striker(events: Sequence[Event], cid: str) -> str | None:
+    for ev in reversed(events):
+        if isinstance(ev, AttackRolled) and ev.hit and ev.target == cid:
+            return ev.actor
+    return None
+
+
+def react(before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+    """Falls the decision left unsettled (a GM adjust), dismissed death saves, Lucky Streak offers, removals."""
+    out: list[Event] = []
+    # 1. HP at 0 or below by any path that did not settle it itself (a GM adjust of HP or temporary damage)
+    for now in after.combatants:
+        was = before.find(now.id)
+        if now.removed or was is None:
+            continue
+        out += fall(was, now, _striker(events, now.id))
+    # 2. a death save the GM settled without the roll: alive, unconscious
+    known: dict[str, Prompt] = {p.id: p for p in before.prompts}
+    known.update({ev.prompt.id: ev.prompt for ev in events if isinstance(ev, PromptRaised)})
+    for ev in events:
+        if not isinstance(ev, PromptResolved):
+            continue
+        p = known.get(ev.prompt_id)
+        c = after.find(p.combatant) if p is not None and p.kind == DEATH and p.combatant else None
+        if c is not None and data(c).status == DYING:
+            out.append(DeathSaveWaived(id=c.id))
+    # 3. any save a Gambler failed — death, a scattergun's for half, any other — may be re-rolled
+    offered: set[str] = set()
+    for ev in events:
+        cid = failed_save(ev)
+        c = after.find(cid) if cid else None
+        if c is None or c.id in offered or c.removed:
+            continue
+        d = data(c)
+        if d.cls != GAMBLER or d.lucky_used >= lucky_streaks(d.level) or d.last_save is None:
+            continue
+        offered.add(c.id)
+        earlier = open_prompt(after, LUCKY, c.id)  # an offer still open for an earlier failure lapses
+        if earlier is not None:
+            out.append(PromptResolved(prompt_id=earlier.id, note="failure accepted: a new save failed"))
+        out.append(lucky_prompt(c))
+    # 4. a combatant who leaves the fight leaves no open prompt behind
+    for ev in events:
+        if isinstance(ev, CombatantRemoved):
+            out += [
+                PromptResolved(prompt_id=p.id, note="left the fight") for p in after.prompts if p.combatant == ev.id
+            ]
+    return out

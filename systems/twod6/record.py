@@ -1,0 +1,166 @@
+"""The record the tracker keeps for each 2d6 combatant (``Combatant.data``), and its typed accessor."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from systems.twod6.sheet import (
+    ARMOR_LEVEL,
+    ARMOR_PROFICIENCY,
+    DUAL_WIELD,
+    FAVORED_ENEMY,
+    STATS,
+    Item,
+    Limb,
+    max_wounds,
+    parse_items,
+    parse_skills,
+    parse_talents,
+    split_talent,
+)
+from tracker.model import Combatant
+
+
+@attrs.frozen(kw_only=True)
+class Failed:
+    """The combatant's last failed check, kept so a cinematic can reroll it."""
+
+    kind: str  # "attack", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
+    label: str
+    parts: tuple[Any, ...] = ()
+    target: str | None = None
+    skill: str = ""
+    result: str = ""
+    defense: Any = None  # the defense CheckRoll an attack lost to
+    defense_skill: str = ""
+    dc: int = 0
+    stakes: str = ""
+    ranged: bool = False
+    against: tuple[tuple[str, Any], ...] = ()  # opposed: (target id, the CheckRoll it lost to), each
+
+
+@attrs.frozen(kw_only=True)
+class Data:
+    """Everything the tracker keeps for one 2d6 combatant."""
+
+    stats: tuple[int, ...]
+    skills: tuple[tuple[str, int], ...] = ()
+    talents: tuple[str, ...] = ()
+    items: tuple[Item, ...] = ()
+    armor: str = "none"
+    fine_armor: bool = False
+    race: str = ""
+    max_wounds: int = 3
+    wounds: int = 3
+    cinematics: int = 0
+    # the state of the fight
+    unconscious: bool = False
+    dead: bool = False
+    death_save_failed: bool = False
+    prone: bool = False
+    disarmed: bool = False
+    grappled_by: str | None = None
+    grappling: str | None = None
+    limbs: tuple[Limb, ...] = ()
+    negated: bool = False
+    hidden_from: tuple[str, ...] = ()
+    # the action economy of the turn
+    quick: int = 2
+    half: int = 2
+    distracted: int = 0
+    graceful_used: bool = False
+    extra_turn: bool = False
+    aim: int = 0  # the aim bonus as aimed (PER, at least +1)
+    aim_sniper: bool = False  # Sniper: doubled on a shooting, archery or throwing check
+    init_tiebreak: tuple[int, ...] = ()
+    last_failed: Failed | None = None
+
+    def stat(self, key: str) -> int:
+        return self.stats[STATS.index(key)]
+
+    def ranks(self, skill: str) -> int:
+        for name, r in self.skills:
+            if name.lower() == skill.lower():
+                return r
+        return 0
+
+    def has(self, talent: str) -> bool:
+        return any(split_talent(t)[0] == talent for t in self.talents)
+
+    def talent_args(self, talent: str) -> tuple[str, ...]:
+        return tuple(arg for t in self.talents for name, arg in [split_talent(t)] if name == talent)
+
+    def item_bonus(self, skill: str) -> tuple[Item, ...]:
+        """The item(s) that modify ``skill``: the best one, or the best two with Dual Wield for it."""
+        fits = sorted((i for i in self.items if i.skill.lower() == skill.lower()), key=lambda i: -i.bonus)
+        dual = {arg.lower() for arg in self.talent_args(DUAL_WIELD)}
+        n = 2 if skill.lower() in dual else 1
+        return tuple(fits[:n])
+
+    def favors_against(self, foe: Combatant) -> bool:
+        """Favored Enemy: is ``foe`` of a race (or group) this combatant has the talent for?"""
+        races = {x.lower() for x in self.talent_args(FAVORED_ENEMY)} - {""}
+        theirs = {(data(foe).race or "").lower(), (foe.group or "").lower()} - {""}
+        return bool(races & theirs)
+
+    @property
+    def armor_defense(self) -> int:
+        level = ARMOR_LEVEL[self.armor]
+        if level >= 2 and not self.has(ARMOR_PROFICIENCY):
+            return 1
+        return level
+
+    @property
+    def armor_penalty(self) -> int:
+        level = ARMOR_LEVEL[self.armor]
+        return -max(0, level - 1) if self.fine_armor else -level
+
+    @property
+    def useless_limbs(self) -> str:
+        """The disabled limbs as the GM types them: ``"left leg -3, arm -2"``."""
+        return ", ".join(f"{limb.name} {limb.penalty:+d}" for limb in self.limbs)
+
+    @property
+    def limb_penalty(self) -> int:
+        return sum(limb.penalty for limb in self.limbs)
+
+    @property
+    def down(self) -> bool:
+        return self.dead or self.unconscious
+
+
+def _stat_property(key: str) -> property:
+    return property(lambda self: self.stat(key))
+
+
+for _key in STATS:  # data.agi etc., so a GM adjust logs the old value
+    setattr(Data, _key, _stat_property(_key))
+
+
+def make_data(kind: str, sheet: Mapping[str, Any]) -> Data:
+    stats = tuple(int(sheet.get(k, 0)) for k in STATS)
+    talents = parse_talents(str(sheet.get("talents") or ""))
+    most = max_wounds(stats[STATS.index("tou")], talents)
+    return Data(
+        stats=stats,
+        skills=parse_skills(str(sheet.get("skills") or "")),
+        talents=talents,
+        items=parse_items(str(sheet.get("items") or "")),
+        armor=str(sheet.get("armor") or "none"),
+        fine_armor=bool(sheet.get("fine_armor", False)),
+        race=str(sheet.get("race") or ""),
+        max_wounds=most,
+        wounds=most,
+        cinematics=int(sheet.get("cinematics", 0)),
+    )
+
+
+def data(c: Combatant) -> Data:
+    """The 2d6 record of a combatant (``Combatant.data`` is untyped in the core)."""
+    d = c.data
+    if not isinstance(d, Data):
+        raise TypeError(f"{c.name} has no 2d6 Gamma record")
+    return d

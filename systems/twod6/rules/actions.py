@@ -1,0 +1,162 @@
+"""Turn actions other than attacks: aim, move and the like, Stealth, skill checks, breaking a grapple.
+
+Rulings of our own, each with its test:
+- The aim bonus goes to the next shooting, archery or throwing check by itself (a skill check of those
+  skills always takes it); a casting, athletics, perform or ride check takes it when the GM ticks
+  "Use aim" (test_skill_checks_use_the_aim_where_it_fits).
+- Stealth's advantage lasts until the sneaker's next weapon attack on that target
+  (test_stealth_before_an_attack_leaves_armor_only_and_sneak_attack_adds_1).
+- Breaking a grapple is an attack action (Melee (Unarmed) vs the grappler's, tie to the grappler);
+  the grappler lets go as a quick action (test_the_grappler_lets_go_as_a_quick_action).  A combatant
+  who falls unconscious or dies is out of any grapple (test_falling_unconscious_ends_a_grapple).
+- Graceful: the first 20-ft move of a turn costs no action
+  (test_graceful_moves_once_a_turn_without_spending_an_action).
+"""
+
+from __future__ import annotations
+
+from systems.twod6.checks import beats, roll_check
+from systems.twod6.commands import ACTIONS, Act, Aim, BreakGrapple, SkillCheck, Sneak
+from systems.twod6.events import NO_COST, ActionTaken, Aimed, EffectApplied, OpposedRolled, SkillChecked
+from systems.twod6.record import data
+from systems.twod6.rules.common import (
+    SNIPER_SKILLS,
+    acting,
+    afford,
+    aim_bonus,
+    aim_part,
+    attack_cost,
+    has_sniper,
+    in_grapple,
+    opposing_parts,
+    skill_parts,
+    spend_cinematic,
+)
+from systems.twod6.sheet import GRACEFUL, NOTICE, SKILLS, STEALTH, UNARMED, canonical
+from tracker.commands import Modifier
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.kit import Draft, need
+
+
+def decide_aim(d: Draft, cmd: Aim, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    acting(d.state, c)
+    in_grapple(c, "aiming")
+    afford(c, "full")
+    d.add(Aimed(actor=c.id, bonus=aim_bonus(c), cost="full", sniper=has_sniper(c)))
+
+
+def decide_act(d: Draft, cmd: Act, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    acting(d.state, c)
+    if cmd.action not in ACTIONS:
+        raise Refused(f"'{cmd.action}' is not an action here ({', '.join(ACTIONS)})")
+    cost, effect = ACTIONS[cmd.action]
+    x = data(c)
+    if cmd.action not in ("speak", "release grapple"):
+        in_grapple(c, cmd.action)
+    if effect == "stand" and not x.prone:
+        raise Refused(f"{c.name} is not prone")
+    if effect == "release" and not x.grappling:
+        raise Refused(f"{c.name} is not holding anyone in a grapple")
+    graceful = effect == "move" and x.has(GRACEFUL) and not x.graceful_used
+    if graceful:
+        d.add(ActionTaken(actor=c.id, action=cmd.action, cost=NO_COST, note="Graceful, no action"))
+    else:
+        afford(c, cost)
+        d.add(ActionTaken(actor=c.id, action=cmd.action, cost=cost, note=cmd.note.strip()))
+    if effect == "release" and x.grappling:
+        d.add(EffectApplied(target=x.grappling, effect="freed", by=c.id))
+
+
+def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    acting(d.state, c)
+    in_grapple(c, "sneaking")
+    afford(c, "half")
+    targets = [need(d.state, t, "target") for t in cmd.targets]
+    if not targets:
+        raise Refused("choose whom to sneak past")
+    if cmd.auto_critical:
+        spend_cinematic(d, c, "automatic critical")
+    parts = tuple(skill_parts(c, STEALTH, cmd.stat) + list(cmd.modifiers))
+    check = roll_check(dice, f"{c.name} Stealth", parts, automatic=cmd.auto_critical)
+    for n, t in enumerate(targets):
+        notice = roll_check(dice, f"{t.name} Notice", tuple(opposing_parts(t, NOTICE)))
+        d.add(
+            OpposedRolled(
+                actor=c.id,
+                target=t.id,
+                purpose="sneaks",
+                check=check,
+                opposing=notice,
+                success=beats(check, notice),
+                cost="half" if n == 0 else NO_COST,
+            )
+        )
+
+
+def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    acting(d.state, c)
+    in_grapple(c, f"a {cmd.skill} check")
+    skill = canonical(cmd.skill, SKILLS)
+    if not skill:
+        raise Refused("name the skill")
+    if cmd.cost not in ("quick", "half", "full", NO_COST):
+        raise Refused("a check takes a quick, half-round or full-round action (or none)")
+    afford(c, cmd.cost)
+    parts = skill_parts(c, skill, cmd.stat)
+    if cmd.use_aim:
+        aim = aim_part(c, skill, "yes")
+    else:
+        aim = aim_part(c, skill, "auto") if skill in SNIPER_SKILLS else 0
+    if aim:
+        parts.append(Modifier(label="aim", value=aim))
+    if cmd.auto_critical:
+        spend_cinematic(d, c, "automatic critical")
+    check = roll_check(dice, f"{c.name} {skill}", tuple(parts + list(cmd.modifiers)), automatic=cmd.auto_critical)
+    passed = not check.fumble and check.total >= cmd.dc
+    d.add(
+        SkillChecked(
+            actor=c.id,
+            skill=skill,
+            check=check,
+            dc=cmd.dc,
+            passed=passed,
+            cost=cmd.cost,
+            aim_used=aim,
+            keeps_aim=bool(aim) and skill not in SNIPER_SKILLS,
+        )
+    )
+
+
+def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    acting(d.state, c)
+    holder_id = data(c).grappled_by
+    if not holder_id:
+        raise Refused(f"{c.name} is not grappled")
+    holder = d.get(holder_id)
+    cost = attack_cost(c, UNARMED)
+    afford(c, cost)
+    if cmd.auto_critical:
+        spend_cinematic(d, c, "automatic critical")
+    parts = tuple(skill_parts(c, UNARMED, cmd.stat) + list(cmd.modifiers))
+    check = roll_check(dice, f"{c.name} Melee (Unarmed)", parts, automatic=cmd.auto_critical)
+    hold = roll_check(dice, f"{holder.name} Melee (Unarmed)", tuple(opposing_parts(holder, UNARMED)))
+    won = beats(check, hold)
+    d.add(
+        OpposedRolled(
+            actor=c.id,
+            target=holder.id,
+            purpose="breaks the grapple",
+            check=check,
+            opposing=hold,
+            success=won,
+            cost=cost,
+        )
+    )
+    if won:
+        d.add(EffectApplied(target=c.id, effect="freed", by=holder.id))

@@ -1,0 +1,236 @@
+"""Wounds and what follows them: resolve checks, unconsciousness, death; quick damage and healing.
+
+Every source of harm runs one path.  Deciders add ``Wounded`` events (an attack's wound, the GM's
+quick damage); ``react`` then looks at what changed in the whole action, whatever did it (an attack,
+quick damage, a GM adjust of the wounds), and raises the resolve checks the thresholds call for.
+
+Rulings (RULINGS.md, second pass) and our own, each with its test:
+- "When a character is reduced to 0 wounds, they automatically fall unconscious and must make a
+  DC 7 resolve check or die": unconscious first, so the check takes the unconscious −3
+  (test_at_0_wounds_unconscious_first_so_the_death_check_takes_the_minus_3).  After a tripled attack
+  the DC 7 check comes first, without the −3, and the character is knocked unconscious once it is
+  rolled (or settled by the GM), pass or fail
+  (test_a_tripled_attack_rolls_the_death_check_first_then_knocks_out).  In short: the −3 counts on a
+  check rolled while unconscious.
+- When one blow passes several thresholds, only the check of the lowest one reached is rolled
+  (test_one_hit_past_several_thresholds_rolls_only_the_lowest); two unconsciousness checks at once
+  keep the higher DC (test_two_unconsciousness_checks_at_once_keep_the_higher_dc); no check against
+  unconsciousness for someone already unconscious or about to be knocked out by a tripled attack;
+  one open death check covers a tripled attack and falling to 0 in the same blow.
+- Wounds beyond 0 in one blow kill ("any wound at 0") (test_wounds_beyond_0_in_one_blow_kill); a
+  combatant who dies or leaves the fight has its open prompts closed.
+- Quick damage is counted in wounds (a number, a sum or dice) and goes through the same path as an
+  attack's wound (test_quick_damage_crossing_each_threshold_raises_the_attacks_prompt); 2d6 Gamma has
+  no temporary harm.  A GM adjust of the wounds left to a threshold raises the same checks
+  (test_gm_adjust_of_wounds_to_a_threshold_raises_the_same_check).
+- Quick healing gives back wounds, never above the maximum (the book heals in a fight only by "very
+  powerful magic or technology": the GM's quick healing stands for it).  Ruling: the book keeps a character at
+  0 unconscious "until they regain at least one wound", so healing from 0 wakes them; unconsciousness
+  from a failed check or a knock-out at 1 or more wounds is not ended by healing (the GM clears it)
+  (test_healing_from_0_wakes_but_healing_a_knocked_out_character_does_not).  No healing of the dead,
+  nor of someone whose death check is still due (test_heal_is_refused_for_the_dead_and_a_death_check_due).
+- A GM adjust the rules cannot hold is refused: a character at 0 wounds cannot be set conscious
+  (test_gm_cannot_wake_a_character_at_0_wounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from systems.twod6.checks import roll_check
+from systems.twod6.commands import Resolve
+from systems.twod6.events import EffectApplied, Healed, ResolveRolled, Wounded
+from systems.twod6.record import data
+from systems.twod6.rules.common import UNCONSCIOUS_PENALTY, spend_cinematic
+from systems.twod6.sheet import RESOLVE
+from tracker.commands import Damage, Heal, Modifier
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.events import Event, PromptResolved
+from tracker.kit import Draft, amount, need, prompt
+from tracker.model import Combatant, FightState, Prompt
+from tracker.plugin import System
+
+DEATH, UNCONSCIOUS = "death", "unconscious"
+
+
+# ---------------------------------------------------------------------------
+# resolve checks due
+
+
+def due(state: FightState, cid: str, stakes: str) -> Prompt | None:
+    """The open resolve check of ``cid`` against ``stakes`` (death or unconsciousness)."""
+    for p in state.prompts:
+        if p.combatant == cid and p.command == "resolve" and p.params.get("stakes") == stakes:
+            return p
+    return None
+
+
+def knockout_pending(state: FightState, cid: str) -> bool:
+    """A tripled attack's death check is due: the character is knocked out once it is rolled."""
+    p = due(state, cid, DEATH)
+    return p is not None and bool(p.params.get("knockout"))
+
+
+def ask_resolve(
+    d: Draft, cid: str, dc: int, stakes: str, why: str, *, knockout: bool = False, by: str | None = None
+) -> None:
+    """Raise a resolve check (unless moot, or covered by one already due)."""
+    c = d.get(cid)
+    x = data(c)
+    if x.dead:
+        return
+    if stakes == UNCONSCIOUS and (x.unconscious or knockout_pending(d.state, cid)):
+        return
+    open_ = due(d.state, cid, stakes)
+    if open_ is not None:
+        if stakes == DEATH or int(open_.params.get("dc", 0)) >= dc:
+            return
+        d.add(PromptResolved(prompt_id=open_.id, note=f"replaced by a DC {dc} check"))
+    if knockout:
+        moot = due(d.state, cid, UNCONSCIOUS)
+        if moot is not None:
+            d.add(PromptResolved(prompt_id=moot.id, note=f"moot: the tripled attack knocks {c.name} out either way"))
+    outcome = "fall unconscious" if stakes == UNCONSCIOUS else "die"
+    extra = "; knocked unconscious either way" if knockout else ""
+    if x.unconscious:
+        extra += "; unconscious: −3"
+    params: dict[str, object] = {"actor": cid, "stakes": stakes, "stat": "wil", "dc": dc}
+    if knockout:
+        params.update(knockout=True, by=by)
+    d.add(
+        prompt(
+            DEATH if stakes == DEATH else "resolve",
+            f"{c.name} must make a DC {dc} resolve check or {outcome} ({why}{extra})",
+            cid,
+            command="resolve",
+            params=params,
+        )
+    )
+
+
+def wound(d: Draft, target: str, n: int, by: str | None) -> None:
+    """Wounds from an attack; ``react`` raises what they call for."""
+    if not data(d.get(target)).dead:
+        d.add(Wounded(target=target, wounds=n, by=by))
+
+
+# ---------------------------------------------------------------------------
+# the resolve check
+
+
+def resolve_parts(c: Combatant, stat: str, penalty: int, mods: Sequence[Modifier]) -> list[Modifier]:
+    d = data(c)
+    parts = [Modifier(label="Resolve ranks", value=d.ranks(RESOLVE)), Modifier(label=stat.upper(), value=d.stat(stat))]
+    parts += [Modifier(label=i.name, value=i.bonus) for i in d.item_bonus(RESOLVE)]
+    if penalty:
+        parts.append(Modifier(label=UNCONSCIOUS_PENALTY.label, value=penalty))
+    return parts + list(mods)
+
+
+def decide_resolve(d: Draft, cmd: Resolve, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    p = due(d.state, c.id, cmd.stakes)
+    if p is None:
+        raise Refused(f"no resolve check against {cmd.stakes} is due for {c.name}")
+    if cmd.stat not in ("wil", "tou"):
+        raise Refused("resolve uses WIL (fear, unconsciousness, death) or TOU (disease, poison)")
+    dc = int(p.params["dc"])
+    # the −3 counts on a check rolled while unconscious (a prompt from an older file says it itself)
+    penalty = int(p.params["penalty"]) if "penalty" in p.params else UNCONSCIOUS_PENALTY.value * data(c).unconscious
+    if cmd.auto_critical:
+        spend_cinematic(d, c, "automatic critical")
+    parts = resolve_parts(c, cmd.stat, penalty, cmd.modifiers)
+    check = roll_check(dice, f"{c.name} resolve", tuple(parts), automatic=cmd.auto_critical)
+    passed = not check.fumble and check.total >= dc
+    d.add(ResolveRolled(actor=c.id, check=check, dc=dc, stakes=cmd.stakes, passed=passed))
+    d.add(PromptResolved(prompt_id=p.id, note="passed" if passed else "failed"))
+
+
+# ---------------------------------------------------------------------------
+# quick damage and healing (the core's Damage and Heal, in wounds)
+
+
+def decide_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
+    if cmd.temporary:
+        raise Refused("2d6 Gamma has no temporary harm: every wound is a wound")
+    for cid in cmd.targets:
+        c = need(d.state, cid, "target")
+        if data(c).dead:
+            raise Refused(f"{c.name} is already dead")
+        r = amount(cmd.amount, dice, f"{c.name} wounds")
+        if r.total < 1:
+            raise Refused(f"quick damage is at least 1 wound, not {r.total} ({r.describe()})")
+        d.add(Wounded(target=c.id, wounds=r.total, roll=r, note=cmd.note))
+
+
+def decide_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
+    targets = [need(d.state, cid, "target") for cid in cmd.targets]
+    for c in targets:
+        if data(c).dead:
+            raise Refused(f"{c.name} is dead: no healing brings back the dead (a cinematic may ignore a failed save)")
+        if due(d.state, c.id, DEATH) is not None:
+            raise Refused(f"resolve first: {c.name}'s DC 7 check against death is still due")
+    for c in targets:
+        x = data(c)
+        r = amount(cmd.amount, dice, f"{c.name} heal")
+        if r.total < 1:
+            raise Refused(f"healing is at least 1 wound, not {r.total} ({r.describe()})")
+        gain = min(r.total, x.max_wounds - x.wounds)
+        if gain > 0:
+            d.add(Healed(target=c.id, wounds=gain, roll=r, wakes=x.wounds == 0 and x.unconscious, note=cmd.note))
+    if not d.events:
+        raise Refused("no one to heal: every target is at its full wounds")
+
+
+# ---------------------------------------------------------------------------
+# what harm calls for, whatever did it
+
+
+def check_thresholds(d: Draft, c: Combatant) -> None:
+    """The checks a combatant's fall to its wounds left calls for (only the lowest threshold's)."""
+    x = data(c)
+    if x.wounds == 0:
+        if not x.unconscious:
+            d.add(EffectApplied(target=c.id, effect="unconscious", note="0 wounds"))
+        ask_resolve(d, c.id, 7, DEATH, "reduced to 0 wounds")
+    elif x.wounds == 1 and x.max_wounds > 1:
+        ask_resolve(d, c.id, 9, UNCONSCIOUS, "1 wound left")
+    elif x.wounds == 2 and x.max_wounds > 2:
+        ask_resolve(d, c.id, 7, UNCONSCIOUS, "2 wounds left")
+
+
+def close_prompts(d: Draft, cid: str, why: str, stakes: str | None = None) -> None:
+    for p in list(d.state.prompts):
+        if p.combatant == cid and (stakes is None or p.params.get("stakes") == stakes):
+            d.add(PromptResolved(prompt_id=p.id, note=why))
+
+
+def react(system: System, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+    """The follow-ups of any action: threshold checks, the tripled knock-out, prompts made moot."""
+    d = Draft(system, after)
+    now = {p.id for p in after.prompts}
+    for p in before.prompts:
+        if p.id in now or not p.params.get("knockout") or p.combatant is None:
+            continue
+        c = after.find(p.combatant)
+        if c is not None and not c.removed and not data(c).down:
+            by = p.params.get("by")
+            d.add(
+                EffectApplied(target=c.id, effect="unconscious", by=by if isinstance(by, str) else None, note="tripled")
+            )
+    for c in after.combatants:
+        was = before.find(c.id)
+        if was is None or was.removed:
+            continue
+        if c.removed:
+            close_prompts(d, c.id, f"{c.name} left the fight")
+            continue
+        if data(c).dead:
+            close_prompts(d, c.id, f"{c.name} is dead")
+            continue
+        if data(c).wounds < data(was).wounds:
+            check_thresholds(d, d.get(c.id))
+        if data(d.get(c.id)).unconscious:
+            close_prompts(d, c.id, f"moot: {c.name} is already unconscious", UNCONSCIOUS)
+    return d.events

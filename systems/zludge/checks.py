@@ -1,0 +1,161 @@
+"""The Zludge roll: 4dF + skill modifier + penalties + situational modifiers + aspect and plot point.
+
+Also who may act (dead, unconscious, prone; one action per turn on one's own
+turn) and the checks of what a GM spends on a roll.  Every modifier goes into
+the roll's labelled list, so the log shows each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from tracker.commands import Modifier
+from tracker.dice import DiceError, Roll, Roller, roll
+from tracker.errors import Refused
+from tracker.model import Combatant, FightState
+
+from .commands import ASPECT_USES
+from .model import COMATOSE, EXHAUSTED, FATIGUE_STATES, INCAPACITATED, WOUND_STATES, data
+
+
+def fudge(dice: Roller, label: str) -> Roll:
+    """4dF; faces other than -1/0/+1 are refused."""
+    try:
+        r = roll("4dF", dice, label)
+    except DiceError as e:
+        prefix = "4dF faces are -1, 0 or +1: " if "impossible" in str(e) else ""
+        raise Refused(f"{prefix}{e}") from None
+    if any(f not in (-1, 0, 1) for f in r.faces):
+        raise Refused(f"4dF faces are -1, 0 or +1, not {list(r.faces)}")
+    return r
+
+
+@attrs.frozen(kw_only=True)
+class SkillRoll:
+    roll: Roll
+    rerolled: Roll | None
+    mods: tuple[Modifier, ...]
+    total: int
+    aspect: str
+    plot_point: bool
+
+
+@attrs.frozen(kw_only=True)
+class Boosts:
+    """What a combatant spends on one roll: an aspect invocation and a plot point."""
+
+    aspect: str = ""
+    use: str = "+1"
+    plot_points: int = 0
+
+
+def check_boosts(c: Combatant, b: Boosts, what: str = "roll") -> str:
+    """Check an aspect invocation and plot points; return the aspect's name as written on the sheet."""
+    d = data(c)
+    if b.plot_points < 0:
+        raise Refused("plot points spent cannot be negative")
+    if b.plot_points > 1:
+        raise Refused(f"only one plot point can be spent per check, not {b.plot_points}")
+    if b.plot_points and d.plot_points < 1:
+        raise Refused(f"{c.name} has no plot points left")
+    if b.use not in ASPECT_USES:
+        raise Refused(f"an invoked aspect gives +1 or a reroll, not '{b.use}'")
+    name = b.aspect.strip()
+    if not name:
+        return ""
+    for a in d.aspects:
+        if a.lower() == name.lower():
+            if a in d.aspects_used:
+                raise Refused(
+                    f"{c.name}'s aspect '{a}' is already checked off today: aspects refresh once per game day"
+                )
+            return a
+    have = ", ".join(d.aspects) or "none"
+    raise Refused(f"{c.name} has no aspect '{name}' to invoke on the {what} (aspects: {have})")
+
+
+def check_situational(mods: Sequence[Modifier]) -> tuple[Modifier, ...]:
+    for m in mods:
+        if m.value not in (-1, 1):
+            raise Refused(f"situational modifiers are +1 or -1 each (Ruling), not '{m.describe()}': list each one")
+    return tuple(mods)
+
+
+def check_specialty(c: Combatant, skill: str, specialty: str) -> str:
+    if not specialty.strip():
+        return ""
+    s = data(c).skill(skill)
+    for sp in s.specs if s else ():
+        if sp.lower() == specialty.strip().lower():
+            return sp
+    raise Refused(f"{c.name} has no specialization '{specialty}' in {skill}")
+
+
+def check_difficulty(difficulty: int) -> None:
+    if not -4 <= difficulty <= 2:
+        raise Refused(f"difficulty runs -4 (Improbable) to +2 (Negligible), not {difficulty:+d}")
+
+
+def skill_mod(c: Combatant, skill: str, specialty: str = "") -> Modifier:
+    value = data(c).skill_mod(skill, specialty)
+    label = f"{skill} ({specialty})" if specialty else skill
+    return Modifier(label=label, value=value)
+
+
+def base_mods(c: Combatant, skill: str, specialty: str = "", *extra: Modifier) -> list[Modifier]:
+    """The skill's modifier, then bulky armor's penalty on Athletics and Acrobatics, then ``extra``."""
+    return [skill_mod(c, skill, specialty), *data(c).bulky(skill), *extra]
+
+
+def skill_roll(
+    c: Combatant,
+    dice: Roller,
+    label: str,
+    *,
+    aspect: str,
+    use: str,
+    plot_point: bool,
+    base: Sequence[Modifier] = (),
+    physical: bool = True,
+) -> SkillRoll:
+    """4dF + ``base`` (skill, armor, situational) + penalties + aspect/plot point (all checked beforehand)."""
+    first = fudge(dice, label)
+    again = None
+    if aspect and use == "reroll":
+        again, first = first, fudge(dice, f"{label} (reroll: {aspect})")
+    mods = list(base)
+    mods.extend(data(c).penalties(physical))
+    if aspect and use == "+1":
+        mods.append(Modifier(label=f"aspect '{aspect}'", value=1))
+    if plot_point:
+        mods.append(Modifier(label="plot point", value=1))
+    total = first.total + sum(m.value for m in mods)
+    return SkillRoll(roll=first, rerolled=again, mods=tuple(mods), total=total, aspect=aspect, plot_point=plot_point)
+
+
+# ---------------------------------------------------------------------------
+# who may act
+
+
+def check_able(c: Combatant, physical: bool, what: str) -> None:
+    d = data(c)
+    if d.dead:
+        raise Refused(f"{c.name} is dead")
+    if d.unconscious:
+        state = "Comatose" if d.wound_effect >= COMATOSE else "Unconscious"
+        raise Refused(f"{c.name} is {state}: unconscious, no actions are possible")
+    if physical and d.prone:
+        state = WOUND_STATES[INCAPACITATED] if d.wound_effect >= INCAPACITATED else FATIGUE_STATES[EXHAUSTED]
+        raise Refused(f"{c.name} is {state}: knocked prone, most actions are not possible (cannot {what})")
+
+
+def check_turn(state: FightState, c: Combatant) -> None:
+    """One action per turn, on one's own turn, while the fight runs."""
+    if not state.started or state.ended:
+        return
+    if state.current != c.id:
+        raise Refused(f"it is {state.name(state.current)}'s turn: {c.name} acts on its own turn (one action per turn)")
+    if data(c).spent:
+        raise Refused(f"{c.name} has already taken its action this turn (one action per turn)")

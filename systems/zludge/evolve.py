@@ -1,0 +1,252 @@
+"""Zludge evolve: one function per event, each applying what the event says (pure, no dice, no decisions).
+
+Besides its own events it follows two core ones: a turn's start is the
+combatant's action (it ends flat-footedness and the clip; a turn resumed after
+a held action stepped in is not a new one), and an initiative roll keeps the
+roll's modifiers for a later tie reroll.
+
+The roll just made (an attack or a skill roll) stays open to an aspect or plot
+point spent after it until an event of a later action comes: it records the
+combatants it touched as they were before it and how many events of its own
+action follow it (``tail``).
+
+Old files: a RollRevised written before the second round (``takes_back``
+false) came with no HarmTakenBack events; applying it takes the earlier
+reading's harm back itself, from the recorded combatants, exactly as the
+HarmTakenBack events of newer files do.  A SkillRolled without ``follow``
+counts its follow-ups from the roll and the state, as the old code did.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tracker.events import Event, InitiativeSet, TurnStarted
+from tracker.kit import Evolver
+from tracker.model import Combatant, FightState
+
+from .events import (
+    ActionTaken,
+    AmbushDeclared,
+    AspectsRefreshed,
+    AttackResolved,
+    BoxCleared,
+    FatigueMarked,
+    HarmTakenBack,
+    RollRevised,
+    SkillRolled,
+    TieRerolled,
+    WoundMarked,
+    WoundsReopened,
+    WoundsTreated,
+)
+from .fight import LastRoll, fight_data
+from .model import Box, ZludgeData, data, taken_back
+
+apply = Evolver("zludge.")
+
+
+def _set(state: FightState, cid: str, d: ZludgeData) -> FightState:
+    return state.replace(attrs.evolve(state.get(cid), data=d))
+
+
+def _spend(d: ZludgeData, aspect: str, plot_point: bool) -> ZludgeData:
+    if aspect:
+        d = attrs.evolve(d, aspects_used=(*d.aspects_used, aspect))
+    if plot_point:
+        d = attrs.evolve(d, plot_points=d.plot_points - 1)
+    return d
+
+
+def _acted(d: ZludgeData) -> ZludgeData:
+    return attrs.evolve(d, acted=True, spent=True, clipped=False)
+
+
+@apply.on(TurnStarted)
+def _turn(state: FightState, event: TurnStarted) -> FightState:
+    if event.resumed:  # the same turn goes on after a held action stepped in
+        return state
+    d = data(state.get(event.id))
+    return _set(state, event.id, attrs.evolve(d, acted=True, spent=False, clipped=False))
+
+
+@apply.on(InitiativeSet)
+def _initiative(state: FightState, event: InitiativeSet) -> FightState:
+    first = None if event.roll is None or event.value is None else event.value - event.roll.total
+    return state.update_data(event.id, init_tiebreak=(), init_modifier=first)
+
+
+@apply.on(TieRerolled)
+def _tie(state: FightState, event: TieRerolled) -> FightState:
+    for i, t in zip(event.ids, event.totals(), strict=True):
+        state = state.update_data(i, init_tiebreak=(*data(state.get(i)).init_tiebreak, t))
+    return state
+
+
+@apply.on(AmbushDeclared)
+def _ambush(state: FightState, event: AmbushDeclared) -> FightState:
+    return attrs.evolve(state, data=attrs.evolve(fight_data(state), ambushers=event.ambushers))
+
+
+@apply.on(AttackResolved)
+def _attack(state: FightState, event: AttackResolved) -> FightState:
+    state = _set(state, event.actor, _acted(_spend(data(state.get(event.actor)), event.aspect, event.plot_point)))
+    t = data(state.get(event.target))
+    return _set(state, event.target, _spend(t, event.defense_aspect, event.defense_plot_point))
+
+
+@apply.on(WoundMarked)
+def _wound(state: FightState, event: WoundMarked) -> FightState:
+    d = data(state.get(event.target))
+    if event.box is None:
+        d = attrs.evolve(d, dead=True)
+    else:
+        d = attrs.evolve(d, wounds=(*d.wounds, Box(level=event.box, wound=event.wound)))
+    if event.wound == 0:
+        d = attrs.evolve(d, clipped=True)
+    return _set(state, event.target, d)
+
+
+@apply.on(HarmTakenBack)
+def _taken_back(state: FightState, event: HarmTakenBack) -> FightState:
+    d = data(state.get(event.target))
+    return _set(state, event.target, attrs.evolve(d, wounds=event.wounds, dead=event.dead, clipped=event.clipped))
+
+
+@apply.on(FatigueMarked)
+def _fatigue(state: FightState, event: FatigueMarked) -> FightState:
+    if event.box is None:
+        return state
+    d = data(state.get(event.target))
+    box = Box(level=event.box, wound=event.level, physical=event.physical)
+    return _set(state, event.target, attrs.evolve(d, fatigue=(*d.fatigue, box)))
+
+
+@apply.on(SkillRolled)
+def _skill(state: FightState, event: SkillRolled) -> FightState:
+    d = _spend(data(state.get(event.actor)), event.aspect, event.plot_point)
+    return _set(state, event.actor, _acted(d) if event.counts_as_action else d)
+
+
+@apply.on(WoundsTreated)
+def _treated(state: FightState, event: WoundsTreated) -> FightState:
+    d = data(state.get(event.target))
+    wounds = tuple(attrs.evolve(b, treated=True) if b.level > 0 else b for b in d.wounds)
+    return _set(state, event.target, attrs.evolve(d, wounds=wounds))
+
+
+@apply.on(WoundsReopened)
+def _reopened(state: FightState, event: WoundsReopened) -> FightState:
+    d = data(state.get(event.target))
+    wounds = tuple(attrs.evolve(b, treated=False) for b in d.wounds)
+    return _set(state, event.target, attrs.evolve(d, wounds=wounds))
+
+
+@apply.on(BoxCleared)
+def _cleared(state: FightState, event: BoxCleared) -> FightState:
+    d = data(state.get(event.target))
+    boxes = d.wounds if event.track == "wounds" else d.fatigue
+    idx = max(n for n, b in enumerate(boxes) if b.level == event.level)
+    kept = boxes[:idx] + boxes[idx + 1 :]
+    d = attrs.evolve(d, wounds=kept) if event.track == "wounds" else attrs.evolve(d, fatigue=kept)
+    return _set(state, event.target, d)
+
+
+@apply.on(AspectsRefreshed)
+def _refreshed(state: FightState, event: AspectsRefreshed) -> FightState:
+    for i in event.ids:
+        state = state.update_data(i, aspects_used=())
+    return state
+
+
+@apply.on(ActionTaken)
+def _action(state: FightState, event: ActionTaken) -> FightState:
+    return _set(state, event.actor, _acted(data(state.get(event.actor))))
+
+
+@apply.on(RollRevised)
+def _revised(state: FightState, event: RollRevised) -> FightState:
+    """The reviser spends its aspect or plot point; an old file's revision also takes the harm back."""
+    last = fight_data(state).last_roll
+    if last is None:
+        raise ValueError("a revised roll needs the roll just made")
+    if not event.takes_back:
+        for was in last.before:
+            wounds, dead, clipped = taken_back(was, state.get(was.id), last.event.actor)
+            d = data(state.get(was.id))
+            state = _set(state, was.id, attrs.evolve(d, wounds=wounds, dead=dead, clipped=clipped))
+    return _set(state, event.who, _spend(data(state.get(event.who)), event.aspect, event.plot_point))
+
+
+# ---------------------------------------------------------------------------
+# the roll just made
+
+
+def revised_event(ev: AttackResolved | SkillRolled, rr: RollRevised) -> AttackResolved | SkillRolled:
+    """The record of the last roll as the revision leaves it (its dice, modifiers, total, outcome)."""
+    if isinstance(ev, SkillRolled):
+        return attrs.evolve(
+            ev,
+            roll=rr.reroll or ev.roll,
+            rerolled=ev.roll if rr.reroll else ev.rerolled,
+            mods=rr.mods,
+            total=rr.total,
+            aspect=rr.aspect or ev.aspect,
+            plot_point=ev.plot_point or rr.plot_point,
+        )
+    if rr.side == "attack":
+        return attrs.evolve(
+            ev,
+            attack=rr.reroll or ev.attack,
+            attack_rerolled=ev.attack if rr.reroll else ev.attack_rerolled,
+            attack_mods=rr.mods,
+            attack_total=rr.total,
+            aspect=rr.aspect or ev.aspect,
+            plot_point=ev.plot_point or rr.plot_point,
+            outcome=rr.outcome,
+            damage_level=rr.damage_level,
+        )
+    return attrs.evolve(
+        ev,
+        defense=rr.reroll or ev.defense,
+        defense_rerolled=ev.defense if rr.reroll else ev.defense_rerolled,
+        defense_mods=rr.mods,
+        defense_total=rr.total,
+        defense_aspect=rr.aspect or ev.defense_aspect,
+        defense_plot_point=ev.defense_plot_point or rr.plot_point,
+        outcome=rr.outcome,
+        damage_level=rr.damage_level,
+    )
+
+
+def _tail(state: FightState, ev: AttackResolved | SkillRolled) -> int:
+    """How many events of its action follow a roll (its wound; its treatment and reopen prompt)."""
+    if isinstance(ev, AttackResolved):
+        return 0 if ev.damage_level is None else 1
+    if ev.follow is not None:
+        return ev.follow
+    # files written before the second round: counted as that code's decide emitted them
+    treated = ev.purpose == "first aid" and ev.success
+    d = data(state.get(ev.actor))
+    reopen = ev.physical and not ev.success and any(b.treated for b in d.wounds)
+    return int(treated) + int(reopen)
+
+
+def _set_last(state: FightState, last: LastRoll | None) -> FightState:
+    return attrs.evolve(state, data=attrs.evolve(fight_data(state), last_roll=last))
+
+
+def evolve(state: FightState, event: Event) -> FightState:
+    """Apply an event; keep the roll just made open to an aspect or plot point until a later action."""
+    new = apply(state, event)
+    last = fight_data(state).last_roll
+    if isinstance(event, RollRevised) and last is not None:  # (apply refused a revision with no roll)
+        return _set_last(new, LastRoll(event=revised_event(last.event, event), before=last.before, tail=event.follow))
+    if isinstance(event, (AttackResolved, SkillRolled)):
+        ids = tuple(dict.fromkeys(i for i in (event.actor, event.target) if i))
+        before: tuple[Combatant, ...] = tuple(state.get(i) for i in ids)
+        return _set_last(new, LastRoll(event=event, before=before, tail=_tail(state, event)))
+    last = fight_data(new).last_roll
+    if last is not None:
+        return _set_last(new, attrs.evolve(last, tail=last.tail - 1) if last.tail > 0 else None)
+    return new

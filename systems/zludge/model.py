@@ -1,0 +1,278 @@
+"""Zludge records: the ladder, a combatant's data, the wound and fatigue tracks.
+
+:func:`data` is the typed accessor of the core's ``Combatant.data`` (``Any``
+in the core); the fight's own data is in :mod:`systems.zludge.fight`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tracker.commands import Modifier
+from tracker.model import Combatant
+
+LADDER = {
+    4: "Superb",
+    3: "Great",
+    2: "Good",
+    1: "Decent",
+    0: "Fair",
+    -1: "Poor",
+    -2: "Bad",
+    -3: "Terrible",
+    -4: "Abysmal",
+}
+
+
+def word(n: int) -> str:
+    """The ladder's adjective for a value (beyond ±4 the end words hold)."""
+    return LADDER[max(-4, min(4, n))]
+
+
+def ladder(n: int) -> str:
+    """A number with its ladder word: ``+2 Good``."""
+    return f"{n:+d} {word(n)}"
+
+
+WOUND_STATES = ("Scratched", "Hurt", "Very Hurt", "Incapacitated", "Comatose")
+FATIGUE_STATES = ("Winded", "Tired", "Very Tired", "Exhausted", "Unconscious")
+BASE_BOXES = (3, 2, 1, 1, 1)
+SCRATCHED, HURT, VERY_HURT, INCAPACITATED, COMATOSE = range(5)
+EXHAUSTED, UNCONSCIOUS = 3, 4
+MAX_RANKS = 3  # skills, Durability and Endurance included (RULINGS, second pass)
+
+ATTACK_SKILLS = ("Melee", "Ranged", "Unarmed")
+LOCATIONS = ("head", "torso", "right arm", "left arm", "legs")
+BULKY_SKILLS = ("Athletics", "Acrobatics")  # the skills bulky armor penalises
+
+
+@attrs.frozen(kw_only=True)
+class Skill:
+    """A skill: ranks bought, specializations (sub-skills), the attribute it is based on."""
+
+    name: str
+    ranks: int = 0
+    specs: tuple[str, ...] = ()
+    attribute: str = ""
+
+    def text(self) -> str:
+        s = f"{self.name} {self.ranks}"
+        for sp in self.specs:
+            s += f" +{sp}"
+        if self.attribute:
+            s += f" @{self.attribute}"
+        return s
+
+
+@attrs.frozen(kw_only=True)
+class Box:
+    """One checked box: its level on the track and the level of the wound that made it."""
+
+    level: int
+    wound: int
+    treated: bool = False
+    physical: bool = False  # fatigue only: marked P
+
+
+@attrs.frozen(kw_only=True)
+class ZludgeData:
+    attributes: tuple[tuple[str, int], ...] = ()
+    fortitude: int = 0
+    skills: tuple[Skill, ...] = ()
+    durability: int = 0
+    endurance: int = 0
+    aspects: tuple[str, ...] = ()
+    aspects_used: tuple[str, ...] = ()
+    plot_points: int = 0
+    weapon: str = "unarmed"
+    weapon_level: int = 0
+    weapon_skill: str = "Unarmed"
+    armor: str = "none"
+    armor_level: int = 0
+    armor_penalty: int = 0
+    armor_covers: tuple[str, ...] = ()  # empty: the whole body
+    wounds: tuple[Box, ...] = ()
+    fatigue: tuple[Box, ...] = ()
+    clipped: bool = False
+    acted: bool = False  # no longer flat-footed
+    spent: bool = False  # has taken its action this turn
+    dead: bool = False
+    init_tiebreak: tuple[int, ...] = ()
+    init_modifier: int | None = None  # the modifiers of its initiative roll (None: set by the GM)
+
+    # -- skills ------------------------------------------------------------
+    def attribute(self, name: str) -> int:
+        if name.lower() == "fortitude":
+            return self.fortitude
+        for n, v in self.attributes:
+            if n.lower() == name.lower():
+                return v
+        return 0
+
+    def skill(self, name: str) -> Skill | None:
+        for s in self.skills:
+            if s.name.lower() == name.lower():
+                return s
+        return None
+
+    def skill_mod(self, name: str, specialty: str = "") -> int:
+        """Skill modifier: -1 (Poor) + rank modifier (ranks, +2 for a specialization, at most +4) + attribute."""
+        s = self.skill(name)
+        if s is None:
+            return -1
+        rank = s.ranks
+        if specialty:
+            rank = min(4, rank + 2)
+        return -1 + rank + self.attribute(s.attribute) if s.attribute else -1 + rank
+
+    def bulky(self, skill: str) -> tuple[Modifier, ...]:
+        """Bulky armor's penalty on an Athletics or Acrobatics roll (none on other skills)."""
+        if self.armor_penalty and skill.split("(")[0].strip().lower() in (s.lower() for s in BULKY_SKILLS):
+            return (Modifier(label=f"bulky {self.armor}", value=-self.armor_penalty),)
+        return ()
+
+    # -- the texts a GM edits (adjust) -------------------------------------
+    @property
+    def skills_text(self) -> str:
+        return ", ".join(s.text() for s in self.skills)
+
+    @property
+    def attributes_text(self) -> str:
+        return ", ".join(f"{n} {v:+d}" for n, v in self.attributes)
+
+    @property
+    def aspects_text(self) -> str:
+        return ", ".join(self.aspects)
+
+    @property
+    def aspects_checked(self) -> str:
+        return ", ".join(self.aspects_used)
+
+    # -- tracks ------------------------------------------------------------
+    @property
+    def wound_capacity(self) -> tuple[int, ...]:
+        return capacity(self.durability, self.fortitude)
+
+    @property
+    def fatigue_capacity(self) -> tuple[int, ...]:
+        return capacity(self.endurance, 0)
+
+    @property
+    def worst_wound(self) -> int:
+        """The highest checked wound box, Scratched included (-1: none)."""
+        return max((b.level for b in self.wounds), default=-1)
+
+    @property
+    def wound_state(self) -> int:
+        """The highest checked box above Scratched (-1: none)."""
+        return max((b.level for b in self.wounds if b.level > SCRATCHED), default=-1)
+
+    @property
+    def wound_effect(self) -> int:
+        """The level whose effect applies: first aid lowers each wound's by one."""
+        return max((b.level - b.treated for b in self.wounds if b.level > SCRATCHED), default=-1)
+
+    @property
+    def wound_penalty(self) -> int:
+        return -max(self.wound_effect, 0)
+
+    @property
+    def fatigue_state(self) -> int:
+        return max((b.level for b in self.fatigue), default=-1)
+
+    @property
+    def fatigue_penalty(self) -> int:
+        """Winded none, Tired -1, Very Tired -2, Exhausted -3 (Ruling: added to the wound or clip penalty)."""
+        return -max(min(self.fatigue_state, EXHAUSTED), 0)
+
+    @property
+    def comatose(self) -> bool:
+        return self.wound_effect >= COMATOSE
+
+    @property
+    def unconscious(self) -> bool:
+        return self.dead or self.comatose or self.fatigue_state >= UNCONSCIOUS
+
+    @property
+    def prone(self) -> bool:
+        """Incapacitated or Exhausted: knocked prone, most actions not possible."""
+        return self.wound_effect >= INCAPACITATED or self.fatigue_state >= EXHAUSTED
+
+    def penalties(self, physical: bool = True) -> tuple[Modifier, ...]:
+        """Labelled penalties on a roll: the worst of clipped and wound (physical), plus fatigue."""
+        out: list[Modifier] = []
+        if physical:
+            wound = self.wound_penalty
+            if self.clipped and wound == 0:
+                out.append(Modifier(label="clipped", value=-1))
+            elif wound:
+                out.append(Modifier(label=WOUND_STATES[self.wound_effect], value=wound))
+        if self.fatigue_penalty:
+            out.append(Modifier(label=FATIGUE_STATES[self.fatigue_state], value=self.fatigue_penalty))
+        return tuple(out)
+
+
+def capacity(ranks: int, fortitude: int) -> tuple[int, ...]:
+    """Boxes per level: 3/2/1/1/1, one more on levels 0, 1, 2, 3 per rank, Fortitude ±1 on Scratched."""
+    boxes = list(BASE_BOXES)
+    for lvl in range(min(max(ranks, 0), 4)):
+        boxes[lvl] += 1
+    if fortitude > 0:
+        boxes[0] += 1
+    elif fortitude < 0:
+        boxes[0] -= 1
+    return tuple(boxes)
+
+
+def place(boxes: tuple[Box, ...], cap: tuple[int, ...], level: int) -> tuple[int | None, tuple[int, ...]]:
+    """The box a wound of ``level`` checks (None: none left, above the top) and the full levels passed."""
+    full: list[int] = []
+    for lvl in range(max(level, 0), len(cap)):
+        if sum(1 for b in boxes if b.level == lvl) < cap[lvl]:
+            return lvl, tuple(full)
+        full.append(lvl)
+    return None, tuple(full)
+
+
+def overfull(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> int | None:
+    """The first level holding more checked boxes than ``cap`` allows (None: the track fits)."""
+    for lvl, n in enumerate(cap):
+        if sum(1 for b in boxes if b.level == lvl) > n:
+            return lvl
+    return None
+
+
+def track_text(boxes: tuple[Box, ...], cap: tuple[int, ...], names: tuple[str, ...]) -> str:
+    """``S[00.] H[1.] V[.] I[.] C[.]``: each checked box shows its wound's level (P: physical fatigue, ' treated)."""
+    return " ".join(f"{names[lvl][0]}[{marks}]" for lvl, marks in enumerate(_marks(boxes, cap)))
+
+
+def compact_track(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> str:
+    """``00.|1.|.|.|.``: the track in a narrow column (levels Scratched to Comatose, left to right)."""
+    return "|".join(_marks(boxes, cap))
+
+
+def _marks(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> list[str]:
+    out = []
+    for lvl, n in enumerate(cap):
+        marks = [("P" if b.physical else str(b.wound)) + ("'" if b.treated else "") for b in boxes if b.level == lvl]
+        marks += ["."] * max(n - len(marks), 0)
+        out.append("".join(marks))
+    return out
+
+
+def data(c: Combatant) -> ZludgeData:
+    """The combatant's Zludge record."""
+    d: ZludgeData = c.data
+    return d
+
+
+def taken_back(was: Combatant, now: Combatant, roll_actor: str) -> tuple[tuple[Box, ...], bool, bool]:
+    """The wounds, death and clip a revised roll puts back: as they were before the roll.
+
+    The harm a roll's earlier reading did (a wound, a death, a clip, a treatment)
+    touched only these three; the roller's own clip, though, was cleared by the
+    roll itself (it acted) and stays cleared.
+    """
+    b, n = data(was), data(now)
+    return b.wounds, b.dead, (n.clipped if was.id == roll_actor else b.clipped)

@@ -1,0 +1,166 @@
+"""Skill rolls, first aid, reopened wounds, a new day's aspects, any other action.
+
+Rulings:
+
+- *First aid* is a Medical(First Aid) roll: a medic with a "First Aid"
+  specialization in Medical uses it by itself; success makes each wound impair
+  one level less (the boxes stay).  First aid is not physical: only fatigue
+  weighs on it.
+- *Reopening*: a failed physical check by someone with treated wounds raises a
+  prompt; the GM answers with reopen_wounds or dismisses it.
+- *Bulky armor* takes its penalty on every Athletics and Acrobatics roll
+  (RULINGS, second pass), a skill roll as much as a defense.
+- Each roll says how many events of its action follow it (``follow``), so the
+  fight knows when the roll is open to an aspect or plot point after it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tracker.commands import Modifier
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.events import PromptRaised
+from tracker.kit import Draft, need, prompt, resolve
+from tracker.model import Combatant
+
+from ..checks import (
+    Boosts,
+    base_mods,
+    check_able,
+    check_boosts,
+    check_difficulty,
+    check_situational,
+    check_specialty,
+    check_turn,
+    skill_roll,
+)
+from ..commands import FirstAid, RefreshAspects, ReopenWounds, RollSkill, TakeAction
+from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened, WoundsTreated
+from ..model import ZludgeData, data
+
+REOPEN = "reopen"
+
+
+def reopen_due(d: ZludgeData, ev: SkillRolled) -> bool:
+    """A failed physical check by someone with treated wounds: the GM says whether they reopen."""
+    return ev.physical and not ev.success and any(b.treated for b in d.wounds)
+
+
+def reopen_prompt(actor: Combatant) -> PromptRaised:
+    return prompt(
+        REOPEN,
+        f"{actor.name} failed a physical check: do the treated wounds reopen?",
+        actor.id,
+        command="reopen_wounds",
+        params={"target": actor.id},
+    )
+
+
+def untreated(d: ZludgeData) -> int:
+    return sum(1 for b in d.wounds if b.level > 0 and not b.treated)
+
+
+def _difficulty(value: int) -> list[Modifier]:
+    check_difficulty(value)
+    return [Modifier(label="difficulty", value=value)] if value else []
+
+
+def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
+    actor = need(d.state, cmd.actor)
+    skill = cmd.skill.strip().title()
+    if not skill:
+        raise Refused("name the skill to roll")
+    check_able(actor, cmd.physical, f"roll {skill}")
+    if cmd.as_action:
+        check_turn(d.state, actor)
+    diff = _difficulty(cmd.difficulty)
+    spec = check_specialty(actor, skill, cmd.specialty)
+    mods = check_situational(cmd.modifiers)
+    aspect = check_boosts(actor, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
+    r = skill_roll(
+        actor, dice, f"{actor.name} {skill}", aspect=aspect, use=cmd.aspect_use,
+        plot_point=cmd.plot_points == 1, base=base_mods(actor, skill, spec, *diff, *mods), physical=cmd.physical,
+    )  # fmt: skip
+    ev = SkillRolled(
+        actor=actor.id,
+        skill=skill if not spec else f"{skill} ({spec})",
+        roll=r.roll,
+        rerolled=r.rerolled,
+        mods=r.mods,
+        total=r.total,
+        physical=cmd.physical,
+        aspect=aspect,
+        plot_point=r.plot_point,
+        counts_as_action=cmd.as_action,
+    )
+    due = reopen_due(data(actor), ev)
+    d.add(attrs.evolve(ev, follow=int(due)))
+    if due:
+        d.add(reopen_prompt(actor))
+
+
+def first_aid(d: Draft, cmd: FirstAid, dice: Roller) -> None:
+    medic = need(d.state, cmd.actor, "medic")
+    patient = need(d.state, cmd.target, "patient")
+    check_able(medic, False, "give first aid")
+    check_turn(d.state, medic)
+    if data(patient).dead:
+        raise Refused(f"{patient.name} is dead: first aid cannot help")
+    n_untreated = untreated(data(patient))
+    if not n_untreated:
+        raise Refused(f"{patient.name} has no untreated wound above Scratched for first aid to ease")
+    diff = _difficulty(cmd.difficulty)
+    mods = check_situational(cmd.modifiers)
+    aspect = check_boosts(medic, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
+    skill = data(medic).skill("Medical")
+    spec = next((sp for sp in (skill.specs if skill else ()) if sp.lower() == "first aid"), "")
+    r = skill_roll(
+        medic, dice, f"{medic.name} first aid", aspect=aspect, use=cmd.aspect_use,
+        plot_point=cmd.plot_points == 1, base=base_mods(medic, "Medical", spec, *diff, *mods), physical=False,
+    )  # fmt: skip
+    success = r.total >= 0
+    d.add(
+        SkillRolled(
+            actor=medic.id,
+            skill=f"Medical ({spec})" if spec else "Medical",
+            roll=r.roll,
+            rerolled=r.rerolled,
+            mods=r.mods,
+            total=r.total,
+            physical=False,
+            purpose="first aid",
+            target=patient.id,
+            aspect=aspect,
+            plot_point=r.plot_point,
+            follow=int(success),
+        )
+    )
+    if success:
+        d.add(WoundsTreated(target=patient.id, boxes=n_untreated))
+
+
+def reopen(d: Draft, cmd: ReopenWounds, dice: Roller) -> None:
+    c = need(d.state, cmd.target)
+    if not any(b.treated for b in data(c).wounds):
+        raise Refused(f"{c.name} has no treated wounds to reopen")
+    d.add(WoundsReopened(target=c.id, note=cmd.note))
+    d.add(resolve(d.state, REOPEN, c.id, "the wounds reopen"))
+
+
+def refresh(d: Draft, cmd: RefreshAspects, dice: Roller) -> None:
+    pool = [need(d.state, i) for i in cmd.ids] if cmd.ids else list(d.state.present)
+    ids = tuple(c.id for c in pool if data(c).aspects_used)
+    if not ids:
+        raise Refused("no aspect is checked off: nothing to refresh")
+    d.add(AspectsRefreshed(ids=ids))
+
+
+def take_action(d: Draft, cmd: TakeAction, dice: Roller) -> None:
+    c = need(d.state, cmd.actor)
+    if not cmd.text.strip():
+        raise Refused("say what the action is")
+    check_able(c, cmd.physical, "act")
+    check_turn(d.state, c)
+    d.add(ActionTaken(actor=c.id, text=cmd.text.strip(), physical=cmd.physical))

@@ -1,0 +1,128 @@
+"""Harm: wounds and fatigue checked on the tracks, boxes cleared, the GM's quick damage and healing.
+
+Every wound, whatever its source (an attack, the GM's mark wound, quick
+damage), goes through :func:`wound_event`: a box at its level, or the next
+free one up; none left above Comatose means death.
+
+Rulings:
+
+- *Quick damage* (the core Damage command) takes a damage level 0-4 and marks
+  one wound per target exactly as an attack's damage does, one WoundMarked
+  event each; "temporary" marks physical fatigue (P) at that level instead,
+  fatigue being the book's "nonlethal physical damage".
+- *Quick healing* (the core Heal command) is refused while the fight runs:
+  Zludge wounds heal over days and weeks ("1 level/week", a Scratch in 2 days),
+  never within a fight; first aid (f) eases a wound's penalty instead.  Before
+  the fight starts or once it is over, Heal clears one wound box of the level
+  chosen on each target, as the GM's clear_box does (the time has passed).
+- Zludge raises no prompt when harm lands (no death save, no morale check):
+  crossing Incapacitated, Comatose or death changes what the combatant may do
+  (prone, unconscious, skipped), nothing more.  ``react`` therefore adds no
+  event after quick damage or a GM adjust; their state is the attack's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracker.commands import Damage, Heal
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.kit import Draft, need
+from tracker.model import Combatant
+
+from ..commands import LEVEL_CHOICES, ClearBox, MarkFatigue, MarkWound
+from ..events import BoxCleared, FatigueMarked, WoundMarked
+from ..model import FATIGUE_STATES, WOUND_STATES, data, place
+
+
+def wound_event(target: Combatant, level: int, source: str) -> WoundMarked:
+    """The wound a ``level`` damage checks on the target's track (overflow up; none left: death)."""
+    d = data(target)
+    box, full = place(d.wounds, d.wound_capacity, level)
+    return WoundMarked(target=target.id, wound=level, box=box, full=full, source=source)
+
+
+def fatigue_event(target: Combatant, level: int, physical: bool, source: str) -> FatigueMarked:
+    d = data(target)
+    box, full = place(d.fatigue, d.fatigue_capacity, level)
+    return FatigueMarked(target=target.id, level=level, box=box, full=full, physical=physical, source=source)
+
+
+def _check_level(level: int, what: str = "damage") -> None:
+    if not 0 <= level <= 4:
+        raise Refused(f"{what} levels run 0 to 4, not {level}")
+
+
+def mark_wound(d: Draft, cmd: MarkWound, dice: Roller) -> None:
+    c = need(d.state, cmd.target)
+    _check_level(cmd.level)
+    if data(c).dead:
+        raise Refused(f"{c.name} is already dead")
+    d.add(wound_event(c, cmd.level, cmd.note or "GM"))
+
+
+def mark_fatigue(d: Draft, cmd: MarkFatigue, dice: Roller) -> None:
+    c = need(d.state, cmd.target)
+    _check_level(cmd.level, "fatigue")
+    d.add(fatigue_event(c, cmd.level, cmd.physical, cmd.note))
+
+
+def _cleared(c: Combatant, track: str, level: int, note: str) -> BoxCleared:
+    if track not in ("wounds", "fatigue"):
+        raise Refused("the tracks are 'wounds' and 'fatigue'")
+    d = data(c)
+    boxes = d.wounds if track == "wounds" else d.fatigue
+    names = WOUND_STATES if track == "wounds" else FATIGUE_STATES
+    if not 0 <= level <= 4 or not any(b.level == level for b in boxes):
+        what = names[level] if 0 <= level <= 4 else f"level {level}"
+        raise Refused(f"{c.name} has no checked {what} box to clear")
+    return BoxCleared(target=c.id, track=track, level=level, note=note)
+
+
+def clear_box(d: Draft, cmd: ClearBox, dice: Roller) -> None:
+    d.add(_cleared(need(d.state, cmd.target), cmd.track, cmd.level, cmd.note))
+
+
+def level_of(text: str) -> int:
+    """A quick damage or heal amount: ``2``, ``2 Very Hurt`` or ``very hurt``."""
+    t = " ".join(str(text).split()).lower()
+    for n, choice in enumerate(LEVEL_CHOICES):
+        if t in (str(n), choice.lower(), WOUND_STATES[n].lower()):
+            return n
+    raise Refused(
+        f"'{text}' is not a damage level: give 0 to 4 ({', '.join(LEVEL_CHOICES)}); "
+        "Zludge harm is one box at a level, not points"
+    )
+
+
+def _targets(d: Draft, ids: Sequence[str]) -> list[Combatant]:
+    return [need(d.state, i, "target") for i in ids]
+
+
+def quick_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
+    """One wound (or fatigue) of the level on each target, through the track as an attack's damage."""
+    level = level_of(cmd.amount)
+    source = cmd.note or "GM"
+    for c in _targets(d, cmd.targets):
+        if data(c).dead:
+            raise Refused(f"{c.name} is already dead")
+        c = d.get(c.id)
+        if cmd.temporary:
+            d.add(fatigue_event(c, level, True, source))
+        else:
+            d.add(wound_event(c, level, source))
+
+
+def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
+    """Outside a running fight: one wound box of the level cleared on each target."""
+    if d.state.started and not d.state.ended:
+        raise Refused(
+            "Zludge wounds heal over days and weeks (a level a week, a Scratch in 2 days), not during a fight: "
+            "first aid (f) eases a wound's penalty; heal once the fight is over"
+        )
+    level = level_of(cmd.amount)
+    for c in _targets(d, cmd.targets):
+        if data(c).dead:
+            raise Refused(f"{c.name} is dead: no rest heals that (a GM adjust of 'dead' can rule otherwise)")
+        d.add(_cleared(d.get(c.id), "wounds", level, cmd.note or "healed"))

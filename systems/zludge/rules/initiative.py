@@ -1,0 +1,111 @@
+"""Initiative: Reflexes rolls (or the ambush rolls), ties rolled again among the tied, every roll logged.
+
+Ruling (RULINGS, second pass): a combatant already in the order that rolls
+again to break a tie rolls with the same modifiers as its first roll (its
+Reflexes or ambush skill and the wound, clip and fatigue penalties it had
+then).  A GM-set initiative has no roll of its own: such a combatant's tie
+reroll takes the modifier the roll being made would give it now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from tracker.commands import Modifier
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.events import InitiativeSet, OrderSet
+from tracker.kit import Draft, need
+from tracker.model import Combatant, FightState
+
+from ..checks import fudge
+from ..commands import AmbushInitiative
+from ..events import AmbushDeclared, TieRerolled
+from ..model import data, ladder
+
+MAX_TIE_REROLLS = 20
+
+
+def _ceil_half(n: int) -> int:
+    return -(-n // 2)
+
+
+def _modifier(c: Combatant, ambushers: Sequence[str] | None) -> tuple[int, str]:
+    """The initiative modifier and its labelled parts: ``Reflexes +1, Hurt -1``."""
+    d = data(c)
+    if ambushers is None:
+        value, label = d.skill_mod("Reflexes"), "Reflexes"
+    elif c.id in ambushers:
+        value, label = d.skill_mod("Stealth"), "ambusher: Stealth"
+    else:
+        value = _ceil_half(d.skill_mod("Reflexes") + d.skill_mod("Alertness"))
+        label = "ambushed: average of Reflexes and Alertness, rounded up"
+    pens: tuple[Modifier, ...] = d.penalties(True)
+    text = f"{label} {value:+d}" + "".join(f", {m.describe()}" for m in pens)
+    return value + sum(m.value for m in pens), text
+
+
+def initiative_events(
+    state: FightState, ids: Sequence[str], dice: Roller, ambushers: Sequence[str] | None = None
+) -> list[InitiativeSet | TieRerolled | OrderSet]:
+    """Reflexes rolls (or the ambush rolls) of ``ids``; ties roll again among the tied, every roll logged."""
+    mods: dict[str, tuple[int, str]] = {}
+    for i in ids:
+        c = state.get(i)
+        if not data(c).unconscious:
+            mods[i] = _modifier(c, ambushers)
+    events: list[InitiativeSet | TieRerolled | OrderSet] = []
+    keys: dict[str, tuple[int, ...]] = {}
+    for c in state.combatants:
+        if not c.removed and c.initiative is not None and c.id not in mods:
+            keys[c.id] = (c.initiative, *data(c).init_tiebreak)
+    for i, (mod, note) in mods.items():
+        r = fudge(dice, f"{state.name(i)} initiative")
+        value = r.total + mod
+        events.append(InitiativeSet(id=i, value=value, roll=r, note=f"{note} → {ladder(value)}"))
+        keys[i] = (value,)
+    for _ in range(MAX_TIE_REROLLS):
+        groups = _tied(keys)
+        if not groups:
+            break
+        for group in groups:
+            rolls, gmods = [], []
+            for i in group:
+                rolls.append(fudge(dice, f"{state.name(i)} initiative tie"))
+                gmods.append(mods[i][0] if i in mods else _first_modifier(state.get(i), ambushers))
+            ev = TieRerolled(ids=group, rolls=tuple(rolls), modifiers=tuple(gmods))
+            for i, t in zip(group, ev.totals(), strict=True):
+                keys[i] = (*keys[i], t)
+            events.append(ev)
+    order = tuple(sorted(keys, key=lambda i: keys[i], reverse=True))
+    rest = tuple(c.id for c in state.combatants if not c.removed and c.id not in keys)
+    note = "by Reflexes" if ambushers is None else "ambush"
+    events.append(OrderSet(order=order + rest, ties=_tied(keys), note=note))
+    return events
+
+
+def _first_modifier(c: Combatant, ambushers: Sequence[str] | None) -> int:
+    """The modifier of the combatant's own initiative roll (a GM-set one: today's)."""
+    first = data(c).init_modifier
+    return first if first is not None else _modifier(c, ambushers)[0]
+
+
+def _tied(keys: Mapping[str, tuple[int, ...]]) -> tuple[tuple[str, ...], ...]:
+    seen: dict[tuple[int, ...], list[str]] = {}
+    for i, k in keys.items():
+        seen.setdefault(k, []).append(i)
+    return tuple(tuple(g) for g in seen.values() if len(g) > 1)
+
+
+def ambush(d: Draft, cmd: AmbushInitiative, dice: Roller) -> None:
+    state = d.state
+    if state.started:
+        raise Refused("an ambush is rolled before the fight starts")
+    ambushers = tuple(dict.fromkeys(need(state, i, "ambusher").id for i in cmd.ambushers))
+    if not ambushers:
+        raise Refused("name the ambushers (they roll Stealth)")
+    ids = tuple(c.id for c in state.present)
+    if all(i in ambushers for i in ids):
+        raise Refused("an ambush needs victims: not everyone can be an ambusher")
+    events = initiative_events(state, ids, dice, ambushers)
+    d.add(AmbushDeclared(ambushers=ambushers), *events)

@@ -1,0 +1,161 @@
+"""An aspect or a plot point spent after seeing the roll just made.
+
+Rulings (RULINGS: "+1 or a reroll of the dice, before or after the roll"):
+
+- Right after a roll, before anything else is logged, the attacker, the
+  defender (if it rolled) or the one who made a skill roll may invoke an aspect
+  (+1 or reroll) or spend a plot point (+1) on it.  The outcome is read again:
+  the harm the earlier reading did is taken back (a wound, a death, a clip, a
+  treatment: one HarmTakenBack event per combatant, logged) and the new
+  reading's harm dealt; first aid treats or not; a reopen prompt opens or closes.
+- Each side may invoke one aspect and spend one plot point per roll, before and
+  after together.  "reroll" rolls the 4dF again and the new roll counts; the
+  log shows both.
+- A revision does not roll a hit location the attack did not roll (against
+  armor covering every location, only a GM's "roll location" on a hit rolls one).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from tracker.commands import Modifier
+from tracker.dice import Roll, Roller
+from tracker.errors import Refused
+from tracker.events import Event
+from tracker.kit import Draft, need, open_prompt, resolve
+from tracker.model import Combatant
+
+from ..checks import Boosts, check_boosts, fudge
+from ..commands import InvokeAfter
+from ..events import AttackResolved, HarmTakenBack, RollRevised, SkillRolled, WoundsTreated
+from ..fight import LastRoll, open_roll
+from ..model import data, taken_back
+from .actions import REOPEN, reopen_due, reopen_prompt, untreated
+from .attacks import damage_of, outcome_of, wound_source
+from .harm import wound_event
+
+
+@attrs.frozen(kw_only=True)
+class Side:
+    """The roll a combatant spends on: its side, dice, modifiers, total, the other side's total, what it spent."""
+
+    side: str
+    roll: Roll
+    mods: tuple[Modifier, ...]
+    total: int
+    against: int | None
+    aspect: str
+    plot_point: bool
+
+
+def _side(d: Draft, who: Combatant, ev: AttackResolved | SkillRolled) -> Side:
+    if isinstance(ev, SkillRolled):
+        if who.id != ev.actor:
+            raise Refused(f"{who.name} did not make the last roll ({d.state.name(ev.actor)}'s {ev.skill})")
+        return Side(
+            side="skill", roll=ev.roll, mods=ev.mods, total=ev.total, against=None, aspect=ev.aspect,
+            plot_point=ev.plot_point,
+        )  # fmt: skip
+    if who.id == ev.actor:
+        return Side(
+            side="attack", roll=ev.attack, mods=ev.attack_mods, total=ev.attack_total, against=ev.defense_total,
+            aspect=ev.aspect, plot_point=ev.plot_point,
+        )  # fmt: skip
+    if who.id == ev.target:
+        if ev.defense is None:
+            raise Refused(
+                f"{who.name} made no defense roll (fixed defense): nothing to spend an aspect or plot point on"
+            )
+        return Side(
+            side="defense", roll=ev.defense, mods=ev.defense_mods, total=ev.defense_total, against=ev.attack_total,
+            aspect=ev.defense_aspect, plot_point=ev.defense_plot_point,
+        )  # fmt: skip
+    raise Refused(f"{who.name} made no roll in the last attack: only the attacker and the defender may spend on it")
+
+
+def takebacks(last: LastRoll, d: Draft) -> list[HarmTakenBack]:
+    """Put the combatants the roll touched back as they were before its harm (where the harm changed them)."""
+    out = []
+    for was in last.before:
+        now = d.get(was.id)
+        wounds, dead, clipped = taken_back(was, now, last.event.actor)
+        n = data(now)
+        if (wounds, dead, clipped) != (n.wounds, n.dead, n.clipped):
+            out.append(HarmTakenBack(target=was.id, wounds=wounds, dead=dead, clipped=clipped))
+    return out
+
+
+def invoke_after(d: Draft, cmd: InvokeAfter, dice: Roller) -> None:
+    who = need(d.state, cmd.actor)
+    last = open_roll(d.state)
+    if last is None:
+        raise Refused(
+            "an aspect or plot point spent after the roll goes on the roll just made, before anything else "
+            "happens: there is no such roll now"
+        )
+    ev = last.event
+    side = _side(d, who, ev)
+    if not cmd.aspect.strip() and not cmd.plot_points:
+        raise Refused("name an aspect to invoke or spend a plot point")
+    aspect = check_boosts(who, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
+    if aspect and side.aspect:
+        raise Refused(f"one aspect invocation per roll (Ruling): {who.name} already invoked '{side.aspect}' on it")
+    if cmd.plot_points and side.plot_point:
+        raise Refused(f"only one plot point can be spent per check: {who.name} already spent one on this roll")
+    new_roll = fudge(dice, f"{who.name} rerolls ({aspect})") if aspect and cmd.aspect_use == "reroll" else None
+    new_mods = list(side.mods)
+    if aspect and cmd.aspect_use == "+1":
+        new_mods.append(Modifier(label=f"aspect '{aspect}'", value=1))
+    if cmd.plot_points:
+        new_mods.append(Modifier(label="plot point", value=1))
+    new_total = (new_roll or side.roll).total + sum(m.value for m in new_mods)
+    outcome, damage, opponent = "", None, None
+    if isinstance(ev, AttackResolved):
+        against = side.against or 0
+        atk, dfn = (new_total, against) if side.side == "attack" else (against, new_total)
+        outcome = outcome_of(atk - dfn)
+        damage = damage_of(outcome, ev.weapon_level, ev.armor_level)
+        opponent = ev.target if side.side == "attack" else ev.actor
+    rr = RollRevised(
+        who=who.id,
+        side=side.side,
+        aspect=aspect,
+        reroll=new_roll,
+        plot_point=bool(cmd.plot_points),
+        mods=tuple(new_mods),
+        total_before=side.total,
+        total=new_total,
+        against=side.against,
+        outcome=outcome,
+        damage_level=damage,
+        opponent=opponent,
+        takes_back=True,
+    )
+    # the events after the revision: the earlier reading's harm taken back, then the new reading's
+    draft = Draft(d.system, d.state)
+    draft.add(rr)
+    draft.add(*takebacks(last, draft))
+    before = {c.id: c for c in last.before}
+    if isinstance(ev, AttackResolved):
+        if damage is not None:
+            draft.add(wound_event(draft.get(ev.target), damage, wound_source(before[ev.actor], ev)))
+    else:
+        draft.add(*_skill_follow(draft, who, ev, attrs.evolve(ev, total=new_total), before))
+    follow = draft.events[1:]
+    d.add(attrs.evolve(rr, follow=len(follow)), *follow)
+
+
+def _skill_follow(
+    d: Draft, who: Combatant, ev: SkillRolled, revised: SkillRolled, before: dict[str, Combatant]
+) -> list[Event | None]:
+    out: list[Event | None] = []
+    if ev.purpose == "first aid" and revised.success and ev.target is not None:
+        out.append(WoundsTreated(target=ev.target, boxes=untreated(data(d.get(ev.target)))))
+    open_ = open_prompt(d.state, REOPEN, who.id) is not None
+    was = data(before[who.id])
+    if reopen_due(was, revised) and not open_:
+        out.append(reopen_prompt(who))
+    elif reopen_due(was, ev) and not reopen_due(was, revised) and open_:
+        out.append(resolve(d.state, REOPEN, who.id, "the check succeeds after all"))
+    return out

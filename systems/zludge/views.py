@@ -1,0 +1,163 @@
+"""What the GM and the players see of a Zludge combatant.
+
+- ``standing``: dead; comatose (a Comatose wound, unconscious); unconscious
+  (the fatigue track's last box); incapacitated (knocked prone, most actions
+  not possible; still takes its turns, so not out of the fight).  A treated
+  wound counts one level lower, as its game effect does.
+- ``status`` (a narrow column): the worst wound with its penalty and the
+  compact wound track first, then fatigue, then flags (clipped, prone,
+  flat-footed, plot points), the weapon and armor last.  It never repeats the
+  standing word.
+- ``public``: the worst wound's name only (unhurt, scratched, hurt, very hurt,
+  incapacitated, comatose, dead; unconscious when fatigue knocked out someone
+  less hurt than comatose), never a number.
+"""
+
+from __future__ import annotations
+
+from tracker.model import Combatant
+from tracker.plugin import FIT, Standing
+
+from .model import (
+    COMATOSE,
+    EXHAUSTED,
+    FATIGUE_STATES,
+    INCAPACITATED,
+    UNCONSCIOUS,
+    WOUND_STATES,
+    ZludgeData,
+    compact_track,
+    data,
+    ladder,
+    track_text,
+)
+
+
+def standing(c: Combatant) -> Standing:
+    d = data(c)
+    if d.dead:
+        return Standing(word="dead", out=True)
+    if d.wound_effect >= COMATOSE:
+        return Standing(word="comatose", out=True)
+    if d.fatigue_state >= UNCONSCIOUS:
+        return Standing(word="unconscious", out=True)
+    if d.wound_effect >= INCAPACITATED:
+        return Standing(word="incapacitated")
+    if d.fatigue_state >= EXHAUSTED:
+        return Standing(word="exhausted")  # prone, most actions not possible, still in the fight
+    return FIT
+
+
+def public(c: Combatant) -> str:
+    d = data(c)
+    if d.dead:
+        return "dead"
+    worst = d.worst_wound
+    if d.fatigue_state >= UNCONSCIOUS and worst < COMATOSE:
+        return "unconscious"
+    return "unhurt" if worst < 0 else WOUND_STATES[worst].lower()
+
+
+def _wound_words(d: ZludgeData, word: str) -> str:
+    """``Very Hurt -2``, ``Hurt treated -0``; only the penalty when the standing word names the wound."""
+    if d.wound_state <= 0:
+        return ""
+    name = WOUND_STATES[d.wound_state]
+    treated = d.wound_effect < d.wound_state
+    if not treated and name.lower() == word:
+        return "" if d.wound_state >= COMATOSE else f"{d.wound_penalty:+d}"
+    return f"{name}{' treated' if treated else ''} {d.wound_penalty:+d}"
+
+
+def _fatigue_words(d: ZludgeData, word: str) -> str:
+    s = d.fatigue_state
+    if s < 0 or (s >= UNCONSCIOUS and word == "unconscious"):
+        return ""
+    if s >= UNCONSCIOUS:
+        return "fatigue Unconscious"
+    return f"{FATIGUE_STATES[s]} {d.fatigue_penalty:+d}" if d.fatigue_penalty else FATIGUE_STATES[s]
+
+
+def _flags(d: ZludgeData, word: str) -> list[str]:
+    out = []
+    if d.clipped:
+        out.append("clipped -1")
+    if d.prone and word not in ("incapacitated", "comatose", "unconscious", "dead"):
+        out.append("prone")
+    if not d.acted and not word:
+        out.append("flat-footed")
+    if d.plot_points:
+        out.append(f"PP {d.plot_points}")
+    return out
+
+
+def _levelled(name: str, level: int) -> str:
+    """``sword 2``; a custom item already ends with its level (``laser cutter 3``)."""
+    return name if name.endswith(f" {level}") else f"{name} {level}"
+
+
+def gear(d: ZludgeData) -> str:
+    parts = [_levelled(d.weapon, d.weapon_level)]
+    if d.armor != "none":
+        parts.append(_levelled(d.armor, d.armor_level))
+    return ", ".join(parts)
+
+
+def status(c: Combatant) -> str:
+    d = data(c)
+    word = standing(c).word
+    track = compact_track(d.wounds, d.wound_capacity)
+    if word == "dead":
+        return f"{track} · {gear(d)}"
+    wounds = " ".join(x for x in (_wound_words(d, word), track) if x)
+    groups = [wounds, _fatigue_words(d, word), ", ".join(_flags(d, word)), gear(d)]
+    return " · ".join(g for g in groups if g)
+
+
+def condition_words(d: ZludgeData) -> list[str]:
+    """The long form of how the combatant is, for the detail pane."""
+    if d.dead:
+        return ["dead"]
+    words: list[str] = []
+    if d.wound_state > 0:
+        treated = " treated" if d.wound_effect < d.wound_state else ""
+        words.append(f"{WOUND_STATES[d.wound_state]}{treated} {d.wound_penalty:+d}")
+    if d.wound_effect >= COMATOSE:
+        words.append("unconscious")
+    elif d.wound_effect >= INCAPACITATED:
+        words.append("prone")
+    if d.clipped:
+        words.append("clipped -1")
+    if d.fatigue_state >= 0:
+        pen = "no actions" if d.fatigue_state >= UNCONSCIOUS else f"{d.fatigue_penalty:+d}"
+        words.append(f"{FATIGUE_STATES[d.fatigue_state]} {pen}")
+    if not d.acted:
+        words.append("flat-footed")
+    return words or ["unhurt"]
+
+
+def detail(c: Combatant) -> str:
+    d = data(c)
+    lines = [f"{c.name}: " + ", ".join(condition_words(d))]
+    pen = sum(m.value for m in d.penalties(True))
+    lines.append(f"Penalty to physical actions: {ladder(pen)}" if pen else "No penalty")
+    if d.attributes or d.fortitude:
+        attrs_ = [f"Fortitude {ladder(d.fortitude)}", *(f"{n} {ladder(v)}" for n, v in d.attributes)]
+        lines.append("Attributes: " + ", ".join(attrs_))
+    skills = [
+        f"{s.name} {ladder(d.skill_mod(s.name))}"
+        + "".join(f" ({sp} {ladder(d.skill_mod(s.name, sp))})" for sp in s.specs)
+        for s in d.skills
+    ]
+    lines.append("Skills: " + (", ".join(skills) if skills else "none (all -1 Poor)"))
+    skill = d.weapon_skill
+    lines.append(f"Weapon: {d.weapon} (level {d.weapon_level}, {skill} {ladder(d.skill_mod(skill))})")
+    covers = f", covers {', '.join(d.armor_covers)}" if d.armor_covers else ""
+    bulky = f", -{d.armor_penalty} Athletics and Acrobatics" if d.armor_penalty else ""
+    lines.append(f"Armor: {d.armor} (level {d.armor_level}{bulky}{covers})")
+    aspects = [f"[{'x' if a in d.aspects_used else ' '}] {a}" for a in d.aspects]
+    lines.append("Aspects: " + (", ".join(aspects) if aspects else "none"))
+    lines.append(f"Plot points: {d.plot_points}")
+    lines.append(f"Wounds (Durability {d.durability}): " + track_text(d.wounds, d.wound_capacity, WOUND_STATES))
+    lines.append(f"Fatigue (Endurance {d.endurance}): " + track_text(d.fatigue, d.fatigue_capacity, FATIGUE_STATES))
+    return "\n".join(lines)

@@ -1,0 +1,129 @@
+"""What the GM sees (issue #11) and what the players see (issue #17)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from systems.zludge import system
+from systems.zludge.commands import FirstAid, MarkFatigue, MarkWound
+from tests.systems.zludge.helpers import F, add, data, duel, new_fight, script
+from tracker.commands import AddCombatant, Adjust, RemoveCombatant
+from tracker.model import NPC, PC
+
+
+def view(f, cid):
+    c = f.state.get(cid)
+    return system.standing(f.state, c), system.status(f.state, c), system.public(f.state, c)
+
+
+def test_weapons_and_armor_are_reference_data_not_combatants():
+    """The add list offers only pc/npc presets: the weapon and armor presets have kinds of their own."""
+    presets = system.presets()
+    combatants = [p for p in presets if p.kind in (PC, NPC)]
+    assert [p.id for p in combatants] == ["thug", "gunman", "soldier", "knight", "brawler"]
+    kinds = {p.kind for p in presets} - {PC, NPC}
+    assert kinds == {"weapon", "armor"}
+    assert all(p.id.startswith(p.kind) for p in presets if p.kind in kinds)
+    assert len([p for p in presets if p.kind in kinds]) == 24
+    f = new_fight()  # still usable by name, as reference data for a sheet
+    f.do(AddCombatant(name="Dana", preset="weapon-shotgun-close"))
+    assert (data(f, "c1").weapon, data(f, "c1").weapon_level) == ("shotgun (close)", 3)
+
+
+@pytest.mark.parametrize(
+    ("marks", "fatigue", "word", "out"),
+    [
+        ((), (), "", False),
+        ((1, 2), (), "", False),
+        ((3,), (), "incapacitated", False),
+        ((4,), (), "comatose", True),
+        ((), (4,), "unconscious", True),
+        ((3,), (4,), "unconscious", True),
+        ((4,), (4,), "comatose", True),
+    ],
+)
+def test_standing_word_for_each_state(marks, fatigue, word, out):
+    f = new_fight()
+    add(f, "Bob", kind="npc")
+    for m in marks:
+        f.do(MarkWound(target="c1", level=m))
+    for m in fatigue:
+        f.do(MarkFatigue(target="c1", level=m))
+    st, status, _ = view(f, "c1")
+    assert (st.word, st.out) == (word, out)
+    if word:
+        assert word not in status.lower()
+
+
+def test_standing_dead_and_gone():
+    f = new_fight()
+    add(f, "Bob", kind="npc")
+    add(f, "Cy", kind="npc")
+    f.do(Adjust(id="c1", field="dead", value=True))
+    f.do(RemoveCombatant(id="c2"))
+    assert (view(f, "c1")[0].word, view(f, "c1")[0].out) == ("dead", True)
+    assert (view(f, "c2")[0].word, view(f, "c2")[0].out) == ("gone", True)
+
+
+def test_a_treated_comatose_wound_stands_as_incapacitated():
+    """First aid lowers each wound's effect one level: a treated Comatose is conscious, prone."""
+    f = duel({"skills": "Medical 3"}, {})
+    f.do(MarkWound(target="c2", level=4))
+    script(f, F(0))
+    f.do(FirstAid(actor="c1", target="c2"))
+    st, status, public = view(f, "c2")
+    assert st.word == "incapacitated" and status.startswith("Comatose treated -3 ")
+    assert public == "comatose"
+
+
+def test_status_puts_the_worst_wound_and_boxes_first_then_fatigue_flags_and_gear():
+    f = duel({"plot_points": 2, "weapon": "pistol", "armor": "flak jacket"}, {})
+    f.do(MarkWound(target="c1", level=1))
+    f.do(MarkWound(target="c1", level=0))
+    f.do(MarkFatigue(target="c1", level=1))
+    _, status, _ = view(f, "c1")
+    assert status == "Hurt -1 0..|1.|.|.|. · Tired -1 · clipped -1, PP 2 · pistol 2, flak jacket 1"
+    add(f, "Cy", kind="npc", weapon="laser cutter 3", armor="scrap 2")
+    assert view(f, "c3")[1] == "...|..|.|.|. · flat-footed · laser cutter 3, scrap 2"
+
+
+def test_detail_is_the_long_form():
+    f = duel({"skills": "Melee 2", "weapon": "sword", "armor": "platemail", "armor_penalty": 2}, {})
+    f.do(MarkWound(target="c1", level=2))
+    text = system.detail(f.state, f.state.get("c1"))
+    assert text.splitlines()[0] == "Alice: Very Hurt -2"
+    assert "Armor: platemail (level 3, -2 Athletics and Acrobatics)" in text
+    assert "Wounds (Durability 0): S[...] H[..] V[2] I[.] C[.]" in text
+    assert len(text.splitlines()) == len(set(text.splitlines()))
+
+
+@pytest.mark.parametrize(
+    ("marks", "public"),
+    [
+        ((), "unhurt"),
+        ((0,), "scratched"),
+        ((1, 0), "hurt"),
+        ((2,), "very hurt"),
+        ((3,), "incapacitated"),
+        ((4,), "comatose"),
+        ((4, 4), "dead"),
+    ],
+)
+def test_public_is_the_wound_levels_name_and_never_a_number(marks, public):
+    f = new_fight()
+    add(f, "Thug", kind="npc", preset="thug", plot_points=3)
+    for m in marks:
+        f.do(MarkWound(target="c1", level=m))
+    shown = system.public(f.state, f.state.get("c1"))
+    assert shown == public
+    assert not re.search(r"\d", shown)
+
+
+def test_public_says_unconscious_when_fatigue_knocks_out_someone_less_hurt():
+    f = new_fight()
+    add(f, "Thug", kind="npc")
+    f.do(MarkWound(target="c1", level=1))
+    f.do(MarkFatigue(target="c1", level=4))
+    assert system.public(f.state, f.state.get("c1")) == "unconscious"

@@ -1,0 +1,120 @@
+"""What the public log and the order show the players, by the GM's view options (toy system)."""
+
+from __future__ import annotations
+
+import re
+
+from screens.table import _scrub, project, public_log, public_names
+from tests.support.toy import Hit
+from tracker import commands as C
+from tracker.dice import ScriptedRoller
+from tracker.engine import Fight
+from tracker.registry import load
+
+FACES = re.compile(r"\[[0-9, ]+\]")
+
+
+def fight(*faces: int) -> Fight:
+    f = Fight(load("toy"), roller=ScriptedRoller(list(faces)))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
+    f.do(C.AddCombatant(name="Black Bart", kind="npc", sheet={"hp": 10}, alias="Outlaw"))
+    f.do(C.AddCombatant(name="Assassin", kind="npc", sheet={"hp": 30}, hidden=True))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 15, "c3": 10}))
+    f.do(C.StartFight())
+    return f
+
+
+def log(f: Fight) -> str:
+    return "\n".join(public_log(f.system, f.steps, f.state))
+
+
+def test_open_view_shows_the_gms_own_lines() -> None:
+    f = fight(17, 4)
+    f.do(C.SetView(npc_numbers=True, npc_names=True, dice=True))
+    f.do(Hit(actor="c1", target="c2", damage="1d6"))
+    text = log(f)
+    assert "Dusty hits Black Bart" in text and "[17]" in text and "for 4" in text
+
+
+def test_npc_numbers_hidden_by_default() -> None:
+    f = fight(17, 4)
+    f.do(Hit(actor="c1", target="c2", damage="1d6"))
+    f.do(C.Damage(targets=("c2",), amount="2"))
+    f.do(C.Adjust(id="c2", field="hp", value=1))
+    text = log(f)
+    assert "Dusty hits Black Bart" in text
+    assert "Black Bart: hurt" in text and "Black Bart: badly hurt" in text  # the plug-in's descriptor
+    assert not re.search(r"\d", text.replace("Round 1", "")), text  # no NPC numbers, no dice
+    row = next(r for r in project(f.system, f).rows if r.name == "Black Bart")
+    assert row.state == "badly hurt"
+
+
+def test_pc_numbers_are_shown() -> None:
+    f = fight(17, 5)
+    f.do(C.NextTurn())  # Black Bart's turn
+    f.do(Hit(actor="c2", target="c1", damage="1d6"))
+    text = log(f)
+    assert "Black Bart hits Dusty (5)" in text and not FACES.search(text)  # harm to a PC; no faces (NPC roll)
+    row = next(r for r in project(f.system, f).rows if r.name == "Dusty")
+    assert row.state == "HP 7/12"
+
+
+def test_names_hidden_use_the_alias() -> None:
+    f = fight(17, 4)
+    f.do(C.SetView(npc_names=False, npc_numbers=True))
+    f.do(Hit(actor="c1", target="c2", damage="1d6"))
+    f.do(C.AddCombatant(name="Ugly", kind="npc", sheet={"hp": 4}, alias="Outlaw"))
+    view = project(f.system, f)
+    text = log(f) + "\n".join(r.name for r in view.rows)
+    assert "Black Bart" not in text and "Ugly" not in text
+    assert "Outlaw 1" in text and "Outlaw 2" in text  # two share the alias: numbered
+    assert "Dusty hits Outlaw 1" in text
+
+
+def test_dice_hidden_drop_the_faces() -> None:
+    f = fight(17, 4)
+    f.do(C.SetView(npc_numbers=True, dice=False))
+    f.do(Hit(actor="c1", target="c2", damage="1d6"))
+    text = log(f)
+    assert "Dusty hits Black Bart" in text
+    assert not FACES.search(text) and "17" not in text and "4" not in text
+
+
+def test_hidden_combatants_leave_no_trace() -> None:
+    f = fight(17, 4, 18, 3)
+    f.do(C.SetView(npc_numbers=True))
+    f.do(C.NextTurn())
+    f.do(C.NextTurn())  # the assassin's turn
+    f.do(Hit(actor="c3", target="c1", damage="1d6"))
+    f.do(C.Note(text="the assassin waits behind the curtain"))
+    f.do(C.AddCondition(id="c3", name="Invisible"))
+    view = project(f.system, f)
+    text = log(f) + view.up + view.on_deck + "".join(r.name + r.state + r.conditions for r in view.rows)
+    assert "Assassin" not in text and "assassin" not in text and "Invisible" not in text
+    assert "c3" not in text
+    assert view.up == ""  # nobody visible is up
+    f.do(C.Reveal(ids=("c3",)))
+    text = log(f)
+    assert "Assassin appears" in text
+    assert "Assassin hits Dusty" not in text  # what it did while hidden stays hidden
+
+
+def test_last_guard_scrubs_names_in_a_plugins_own_text() -> None:
+    """A plug-in's text that names a hidden combatant is dropped; a hidden NPC name becomes the alias."""
+    f = fight()
+    f.do(C.SetView(npc_names=False))
+    now = f.state
+    names = public_names(now)
+    assert _scrub("Dusty spots the assassin", now, names) is None
+    assert _scrub("Dusty shoots Black Bart (Black Bart attacks)", now, names) == "Dusty shoots Outlaw (Outlaw attacks)"
+    assert _scrub("Dusty shoots Black Barton", now, names) == "Dusty shoots Black Barton"  # whole names only
+
+
+def test_gm_only_events_are_not_shown() -> None:
+    f = fight()
+    f.do(C.Note(text="secret plan"))
+    f.do(C.NameFight(name="Brawl"))
+    f.do(C.SetView(npc_numbers=False, npc_names=False, dice=False))
+    f.do(C.SetDiceMode(typed=True))
+    text = log(f)
+    assert "secret" not in text and "Players' view" not in text and "typed" not in text

@@ -1,0 +1,198 @@
+"""The players' view following a fight as it is played, in each system (Pilot)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+import saves
+from screens.table import TableApp
+from tests.view.helpers import add_npc, add_pc, new, screen_text, sync
+from tracker import commands as C
+from tracker.errors import Refused
+
+SYSTEMS = ["toy", "bnb", "blackjack", "zludge", "twod6"]
+DEADLINE = 3.0  # generous on a shared machine; the latency itself is measured in test_latency
+
+
+async def until(pilot: Pilot, ok: Callable[[], bool], what: str = "") -> float:
+    """Wait until the view shows what ``ok`` checks; the seconds it took."""
+    start = time.monotonic()
+    while not ok():
+        if time.monotonic() - start > DEADLINE:
+            raise AssertionError(f"the view did not show {what or 'the change'} in {DEADLINE} s")
+        await pilot.pause(0.02)
+    took = time.monotonic() - start
+    await pilot.pause(0.05)  # and let the screen draw it
+    return took
+
+
+def rows(app: TableApp) -> dict[str, str]:
+    """Public name -> state text of each row shown."""
+    assert app.shown is not None
+    return {r.name: r.state for r in app.shown.rows}
+
+
+def harm(fight: saves.store.SavedFight, cid: str) -> None:
+    """Quick damage where the system takes it, else a GM adjust that takes the combatant out."""
+    try:
+        fight.do(C.Damage(targets=(cid,), amount="3"))
+        return
+    except Refused:
+        pass
+    c = fight.state.get(cid)
+    fields = {p.name for p in fight.system.adjustable(fight.state, c)}
+    for field, value in (("hp", 0), ("dead", True), ("wounds", 0)):
+        if field in fields:
+            fight.do(C.Adjust(id=cid, field=field, value=value))
+            return
+    raise AssertionError(f"no way to harm in {fight.system.id}")
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+@sync
+async def test_view_follows_the_fight(system_id: str, tmp_path: Path) -> None:
+    path = tmp_path / "fight.jsonl"
+    fight = new(system_id, path)
+    fight.do(C.NameFight(name="Saloon brawl"))
+    pc = add_pc(fight, "Dusty")
+    npc = add_npc(fight, "Black Bart", alias="Outlaw")
+    spy = add_npc(fight, "Assassin", hidden=True)
+    system = fight.system
+    app = TableApp(path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.shown is not None and len(app.shown.rows) == 2, "the two visible combatants")
+        assert set(rows(app)) == {"Dusty", "Black Bart"}
+        assert app.shown is not None and app.shown.title == "Saloon brawl"
+
+        fight.do(C.RollInitiative())
+        fight.do(C.StartFight())
+        first = fight.state.current
+        await until(pilot, lambda: app.shown is not None and app.shown.round == "Round 1", "round 1")
+        expected_up = {pc: "Dusty", npc: "Black Bart"}.get(first or "", "")
+        await until(pilot, lambda: app.shown is not None and app.shown.up == expected_up, "whose turn it is")
+        before = fight.state
+
+        fight.do(C.NextTurn())
+        now = fight.state.current
+        await until(
+            pilot,
+            lambda: app.shown is not None and app.shown.up == {pc: "Dusty", npc: "Black Bart"}.get(now or "", ""),
+            "the next turn",
+        )
+
+        harm(fight, npc)
+        out = fight.state
+        descriptor = system.public(out, out.get(npc))
+        await until(pilot, lambda: app.follower.snapshot.fight is not None and app.follower.snapshot.fight.state == out)
+        await pilot.pause()
+        assert rows(app)["Black Bart"] == descriptor
+        text = screen_text(app)
+        npc_status = system.status(out, out.get(npc))
+        assert npc_status not in text  # the NPC's numbers stay with the GM
+        assert system.status(out, out.get(pc)).split(" · ")[0] in text  # the PC's status is shown
+        assert "Assassin" not in text
+
+        fight.undo()  # the harm
+        fight.undo()  # the next turn
+        await until(
+            pilot, lambda: app.follower.snapshot.fight is not None and app.follower.snapshot.fight.state == before
+        )
+        await pilot.pause()
+        assert rows(app)["Black Bart"] == system.public(before, before.get(npc))
+
+        fight.do(C.SetView(npc_names=False))
+        await until(pilot, lambda: "Outlaw" in rows(app), "the alias")
+        assert "Black Bart" not in screen_text(app)
+
+        fight.do(C.Reveal(ids=(spy,)))
+        await until(pilot, lambda: len(rows(app)) == 3, "the revealed combatant")
+        fight.do(C.Hide(ids=(spy,)))
+        await until(pilot, lambda: len(rows(app)) == 2, "the hidden combatant gone")
+        fight.undo()  # the hide: revealed again
+        await until(pilot, lambda: len(rows(app)) == 3, "the undone hide")
+        fight.close()
+        written = path.read_bytes()
+        await pilot.press("t", "l", "q", "ctrl+p", "ctrl+s", "n", "u", "x", "plus", "enter", "delete")
+        await pilot.pause(0.3)
+    assert path.read_bytes() == written  # the view wrote nothing
+
+
+@sync
+async def test_hidden_combatant_on_its_turn(tmp_path: Path) -> None:
+    """While a hidden combatant acts, nobody is marked up; on deck skips it."""
+    path = tmp_path / "f.jsonl"
+    fight = new("toy", path)
+    fight.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 9}))
+    fight.do(C.AddCombatant(name="Assassin", kind="npc", sheet={"hp": 9}, hidden=True))
+    fight.do(C.AddCombatant(name="Zed", kind="pc", sheet={"hp": 9}))
+    fight.do(C.SetInitiative(values={"c1": 20, "c2": 15, "c3": 10}))
+    fight.do(C.StartFight())
+    app = TableApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.shown is not None and app.shown.up == "Dusty")
+        assert app.shown is not None and app.shown.on_deck == "Zed"
+        fight.do(C.NextTurn())  # the assassin's turn
+        await until(pilot, lambda: app.shown is not None and app.shown.up == "")
+        assert app.shown is not None and app.shown.on_deck == "Zed"
+        assert [r.place for r in app.shown.rows] == ["1", "2"]  # numbered without the hidden one
+        assert "Assassin" not in screen_text(app)
+    fight.close()
+
+
+@sync
+async def test_latency(tmp_path: Path) -> None:
+    """Each GM action shows within half a second (median; measured with the real poll)."""
+    path = tmp_path / "f.jsonl"
+    fight = new("toy", path)
+    fight.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 50}))
+    fight.do(C.AddCombatant(name="Zed", kind="pc", sheet={"hp": 50}))
+    fight.do(C.RollInitiative())
+    fight.do(C.StartFight())
+    app = TableApp(path)
+    took = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.shown is not None and app.shown.up != "")
+        for _ in range(10):
+            fight.do(C.NextTurn())
+            state = fight.state
+            took.append(
+                await until(
+                    pilot,
+                    lambda s=state: app.follower.snapshot.fight is not None and app.follower.snapshot.fight.state == s,
+                )
+            )
+    fight.close()
+    print("latency", sorted(round(t, 3) for t in took))
+    assert statistics.median(took) < 0.5, took
+
+
+@sync
+async def test_missing_then_damaged_file(tmp_path: Path) -> None:
+    path = tmp_path / "later.jsonl"
+    app = TableApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Waiting for the fight file later.jsonl" in text
+        assert str(tmp_path) not in text
+        fight = new("toy", path)
+        fight.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 9}))
+        fight.close()
+        await until(pilot, lambda: app.shown is not None and len(app.shown.rows) == 1)
+        with open(path, "a", encoding="utf-8") as f:
+            f.write('{"seq": 99, "garbage": true}\n')
+        await until(pilot, lambda: app.shown is None, "the problem")
+        text = screen_text(app)
+        assert "line 3" in text and "Traceback" not in text
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("not a fight\n")
+    app = TableApp(foreign)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "notes.txt is not a fight file" in screen_text(app)
