@@ -18,7 +18,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Select
+from textual.widgets import Button, Checkbox, Input, OptionList, Select
+
+from screens.widgets.fields import page
 
 ResultType = TypeVar("ResultType")
 
@@ -45,6 +47,8 @@ class Dialog(ModalScreen[ResultType]):
         Binding("enter", "enter", "OK", show=False, priority=True, id="dialog.enter"),
         Binding("tab", "next_field", "Next field", show=False, priority=True, id="dialog.tab"),
         Binding("shift+tab", "previous_field", "Previous field", show=False, priority=True, id="dialog.backtab"),
+        Binding("pageup", "page_list(-1)", "Page up", show=False, priority=True, id="dialog.pageup"),
+        Binding("pagedown", "page_list(1)", "Page down", show=False, priority=True, id="dialog.pagedown"),
     ]
 
     _dismissing = False
@@ -90,6 +94,12 @@ class Dialog(ModalScreen[ResultType]):
 
     def action_submit(self) -> None:
         """Overridden by dialogs that return a value."""
+
+    def action_page_list(self, direction: int) -> None:
+        """Page keys on any list (a drop-down's too) move by what the list says of itself; elsewhere they scroll."""
+        if not isinstance(self.focused, OptionList):
+            raise SkipAction()
+        page(self.focused, direction)
 
     def action_next_field(self) -> None:
         """Tab moves the focus at once, so the keys after it land in the next field."""
