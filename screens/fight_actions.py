@@ -60,7 +60,7 @@ class FightActions:
 
     # -- helpers -----------------------------------------------------------
     def context(self) -> forms.Context:
-        return forms.Context(self.system, self.fight.state, self.selected, self.marked, self.probe)
+        return forms.Context.of(self.system, self.fight.state, self.selected, self.marked, self.probe)
 
     def ask_command(self, dialog: Dialog[Any], after: Callable[[], None] | None = None) -> None:
         """Open a form; do the command (or commands) it returns."""

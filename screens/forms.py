@@ -34,14 +34,17 @@ class Context(NamedTuple):
     selected: str | None
     marked: tuple[str, ...]
     probe: Probe
+    choices: tuple[Choice, ...] = ()  # every combatant in the fight, with its standing word
 
-    @property
-    def choices(self) -> list[Choice]:
-        out = []
-        for c in self.state.present:
-            s = standing(self.system, self.state, c)
-            out.append(Choice(c.id, c.name, s.word, s.out))
-        return out
+    @classmethod
+    def of(
+        cls, system: System, state: FightState, selected: str | None, marked: tuple[str, ...], probe: Probe
+    ) -> Context:
+        choices = []
+        for c in state.present:
+            s = standing(system, state, c)
+            choices.append(Choice(c.id, c.name, s.word, s.out))
+        return cls(system, state, selected, marked, probe, tuple(choices))
 
     @property
     def out(self) -> set[str]:

@@ -19,11 +19,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from screens.dialogs.base import Dialog
 from screens.logic import shown
-from screens.widgets.fields import Choice, ChoiceSelect, CombatantSelect, TargetList, YesNo
+from screens.widgets.fields import Choice, Cycle, TargetList, YesNo, combatant_cycle
 from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.model import FightState
@@ -62,14 +62,18 @@ def with_label(message: str, params: Sequence[C.Param], labels: Mapping[str, str
 def field_widget(param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> Widget:
     wid = f"f-{param.name}"
     if param.kind == C.COMBATANT and state is not None:
-        return CombatantSelect(choices, value if isinstance(value, str) else None, id=wid)
+        blank = not param.required or value is None
+        return combatant_cycle(choices, value if isinstance(value, str) else None, blank=blank, id=wid)
     if param.kind == C.COMBATANTS and state is not None:
         chosen = (value,) if isinstance(value, str) else tuple(value or ())
         return TargetList(choices, chosen, id=wid)
     if param.kind == C.CHOICE:
-        return ChoiceSelect(param.choices, value if isinstance(value, str) else None, id=wid)
+        ok = value in param.choices
+        return Cycle(
+            [(c, c) for c in param.choices], value if ok else None, blank=not ok and not param.required, id=wid
+        )
     if param.kind == C.BOOL:
-        return YesNo(param.title, bool(value), id=wid)
+        return YesNo("", bool(value), id=wid)  # the row's label names it
     return Input(
         shown(value, state),
         id=wid,
@@ -80,10 +84,6 @@ def field_widget(param: C.Param, value: Any, state: FightState | None, choices: 
 
 
 def read_field(widget: Any) -> Any:
-    if isinstance(widget, Select):
-        return None if widget.value is Select.NULL else widget.value
-    if isinstance(widget, TargetList):
-        return widget.value
     return widget.value
 
 
@@ -192,7 +192,7 @@ class FormDialog(Dialog[Any]):
         return found.first() if found else None
 
     def submits_on_enter(self, widget: Widget | None) -> bool:
-        return isinstance(widget, TargetList) or super().submits_on_enter(widget)
+        return isinstance(widget, TargetList | Cycle) or super().submits_on_enter(widget)
 
     def raw(self) -> dict[str, Any]:
         return {p.name: read_field(self.query_one(f"#f-{p.name}")) for p in self.params}
@@ -219,7 +219,7 @@ class FormDialog(Dialog[Any]):
         if self.who != (None, None):
             self.query_one("#title", Label).update(self.title_line())
 
-    @on(Select.Changed)
+    @on(Cycle.Changed)
     @on(TargetList.Changed)
     def _who_changed(self) -> None:
         self._retitle()

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Checkbox, OptionList, Select
+from textual.widget import Widget
+from textual.widgets import Checkbox, OptionList
 from textual.widgets.option_list import Option
 
 from tracker.text import visible
@@ -92,58 +94,87 @@ class Choices(OptionList):
         page(self, direction)
 
 
-class CombatantSelect(_TypeToFind, Select[str]):
-    """One combatant, from a drop-down."""
+class Cycle(_TypeToFind, Widget, can_focus=True):
+    """One value of a few (or one combatant of many) on one line: ←/→ or space step, letters jump.
 
-    def __init__(self, choices: Sequence[Choice], value: str | None, *, id: str | None = None) -> None:
-        options = [(Text(c.label, style="dim" if c.out else ""), c.id) for c in choices]
-        known = value in {c.id for c in choices}
-        super().__init__(
-            options,
-            id=id,
-            allow_blank=True,
-            value=value if known and value is not None else Select.NULL,
-            prompt="choose (space)",
-            compact=True,
-        )
-        self.labels = [c.label for c in choices]
-        self.ids = [c.id for c in choices]
+    Lighter than a drop-down (one widget, no overlay), so a form opens at once;
+    Enter is the form's.  ``value`` is the chosen value (None: nothing chosen).
+    """
+
+    DEFAULT_CSS = """
+    Cycle { height: 1; width: 1fr; background: $boost; padding: 0 1; }
+    Cycle:focus { background: $primary 30%; }
+    """
+    BINDINGS = [
+        Binding("left,up", "step(-1)", "Previous", show=False),
+        Binding("right,down,space", "step(1)", "Next", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+    ]
+
+    @dataclass
+    class Changed(Message):
+        cycle: Cycle
+
+    def __init__(
+        self,
+        options: Sequence[tuple[str, Any]],
+        value: Any = None,
+        *,
+        blank: bool = False,
+        dim: Iterable[Any] = (),
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.options: list[tuple[str, Any]] = ([("—", None)] if blank else []) + list(options)
+        self.dim = set(dim)
+        values = [v for _label, v in self.options]
+        self.index = values.index(value) if value in values else (0 if blank or not self.options else -1)
+
+    @property
+    def value(self) -> Any:
+        return self.options[self.index][1] if 0 <= self.index < len(self.options) else None
+
+    def render(self) -> Text:
+        if not 0 <= self.index < len(self.options):
+            return Text("choose: ← → or type", style="dim")
+        label, value = self.options[self.index]
+        text = Text.assemble(("‹ ", "dim"), (label, "dim" if value in self.dim else "bold"), (" ›", "dim"))
+        if self.has_focus and len(self.options) > 1:
+            text.append(f"  {self.index + 1}/{len(self.options)} · ← → or type", style="dim")
+        return text
+
+    def _move_to(self, index: int) -> None:
+        if self.options and index != self.index:
+            self.index = index % len(self.options)
+            self.refresh()
+            self.post_message(self.Changed(self))
+
+    def action_step(self, step: int) -> None:
+        self._move_to((self.index if self.index >= 0 else -step) + step)
+
+    def action_first(self) -> None:
+        self._move_to(0)
+
+    def action_last(self) -> None:
+        self._move_to(len(self.options) - 1)
 
     def on_key(self, event: events.Key) -> None:
-        if self.expanded:
-            return
-        start = self.ids.index(self.value) + 1 if self.value in self.ids else 0
-        found = self._typed(event, self.labels, start if len(self._query) == 0 else max(start - 1, 0))
+        found = self._typed(event, [label for label, _v in self.options], max(self.index, 0))
         if found is not None:
             event.stop()
             event.prevent_default()
-            self.value = self.ids[found]
+            self._move_to(found)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
 
 
-class ChoiceSelect(_TypeToFind, Select[str]):
-    """One of a parameter's words."""
-
-    def __init__(self, choices: Sequence[str], value: str | None, *, id: str | None = None) -> None:
-        ok = value in choices
-        super().__init__(
-            [(Text(c), c) for c in choices],
-            id=id,
-            allow_blank=not ok,
-            value=value if ok and value is not None else Select.NULL,
-            prompt="choose (space)",
-            compact=True,
-        )
-        self.choices = list(choices)
-
-    def on_key(self, event: events.Key) -> None:
-        if self.expanded:
-            return
-        start = self.choices.index(self.value) if self.value in self.choices else 0
-        found = self._typed(event, self.choices, start)
-        if found is not None:
-            event.stop()
-            event.prevent_default()
-            self.value = self.choices[found]
+def combatant_cycle(choices: Sequence[Choice], value: str | None, *, blank: bool, id: str | None = None) -> Cycle:
+    return Cycle([(c.label, c.id) for c in choices], value, blank=blank, dim=[c.id for c in choices if c.out], id=id)
 
 
 class TargetList(_TypeToFind, Choices):
@@ -232,7 +263,8 @@ class YesNo(Checkbox):
         super().__init__(self._said(value), value, id=id, compact=True)
 
     def _said(self, value: bool) -> Text:
-        return Text.assemble(self.base_label + ": ", ("yes" if value else "no", "bold"))
+        word = ("yes" if value else "no", "bold")
+        return Text.assemble(self.base_label + ": ", word) if self.base_label else Text.assemble(word)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox is self:
