@@ -29,7 +29,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable, Footer, Static
 
 import saves
-from saves.export import recap
+from saves.export import fresh_recap_path, recap, write_recap
 from screens.widgets.detail import DetailPane
 from screens.widgets.initiative import InitiativeList
 from tracker.errors import TrackerError
@@ -203,7 +203,7 @@ class ReplayScreen(Screen[None]):
         gc.disable()  # loading makes many small acyclic objects: collections would only scan them
         try:
             self.loaded = saves.load(self.path)
-            self.timeline = Timeline(self.loaded.system, self.loaded.entries)
+            self.timeline = self.loaded.timeline()
         except TrackerError:
             raise
         except Exception as e:  # a plug-in or a file the loader did not expect: still a clear message
@@ -346,14 +346,15 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(SummaryScreen(summarize(self.timeline, self.position), self.system.name))
 
     def recap_path(self) -> Path:
-        return self.path.with_name(f"{self.path.stem}-recap.md")
+        """A fresh name beside the save: ``<stem>-recap.md``, or ``-recap-2.md``… (nothing is overwritten)."""
+        return fresh_recap_path(self.path)
 
     def action_export(self) -> None:
         target = self.recap_path()
         try:
-            target.write_text(recap(self.loaded), encoding="utf-8")
-        except OSError as e:
-            self.notify(f"cannot write {target}: {e.strerror or e}", title="Not exported", severity="error")
+            write_recap(recap(self.loaded, self.timeline), target, source=self.path)
+        except TrackerError as e:
+            self.notify(str(e), title="Not exported", severity="error")
             return
         except Exception as e:  # a plug-in failing to describe its events
             self.notify(f"the recap failed: {type(e).__name__}: {e}", title="Not exported", severity="error")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import attrs
 import cattrs
@@ -23,6 +23,9 @@ from tracker.errors import Refused, TrackerError, UnknownEvent
 from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
 from tracker.plugin import System, initiative_events
 from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet
+
+if TYPE_CHECKING:
+    from tracker.log import ActionLog
 
 CORE_FIELDS = ("name", "group", "kind", "initiative")
 RECENT_NOTES = 20  # the state keeps the latest notes; every note stays in the log
@@ -83,7 +86,7 @@ def json_shape(value: Any, what: str = "value") -> Any:
     are the same.
     """
     try:
-        return json.loads(json.dumps(cattrs.unstructure(value), ensure_ascii=False))
+        return json.loads(json.dumps(cattrs.unstructure(value), ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError):
         raise Refused(f"the {what} {value!r} cannot be saved") from None
 
@@ -747,13 +750,20 @@ class Fight:
     they were, and the same action can be tried again.
     """
 
-    def __init__(self, system: System, *, roller: Roller | None = None, sink: Sink | None = None) -> None:
+    def __init__(
+        self,
+        system: System,
+        *,
+        roller: Roller | None = None,
+        sink: Sink | None = None,
+        log: ActionLog | None = None,
+    ) -> None:
         from tracker.log import ActionLog
 
         self.system = system
         self.roller: Roller = roller if roller is not None else SeededRoller()
         self.sink = sink
-        self.log = ActionLog(system)
+        self.log: ActionLog = log if log is not None else ActionLog(system)
         self.initial = self.log.initial
 
     # -- asking --------------------------------------------------------------

@@ -24,6 +24,15 @@ class Timeline(ActionLog):
         super().__init__(system)
         self.extend(entries)
 
+    @classmethod
+    def of(cls, log: ActionLog) -> Timeline:
+        """A read-only view of a log already folded (its lists copied, its states shared)."""
+        t = cls.__new__(cls)
+        t.__dict__.update(log.__dict__)
+        for name in ("_entries", "_starts", "_actions", "_op", "_target", "_after", "_done", "_undone"):
+            setattr(t, name, list(getattr(log, name)))
+        return t
+
     @property
     def entries(self) -> list[Entry]:
         return self.loaded

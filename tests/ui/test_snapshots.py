@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from saves.format import seal
 from screens.app import TrackerApp
 from tests.ui.drive import build_fight, type_text
 from tracker import commands as C
@@ -24,8 +25,9 @@ def pin_created(path: Path) -> None:
     """Pin the header's creation time (the only clock on screen)."""
     lines = path.read_text("utf-8").splitlines(keepends=True)
     header = json.loads(lines[0])
+    header.pop("crc", None)
     header["created"] = "2025-05-01T20:00:00+00:00"
-    lines[0] = json.dumps(header) + "\n"
+    lines[0] = seal(json.dumps(header, separators=(",", ":"))) + "\n"  # sealed anew with its checksum
     path.write_text("".join(lines), "utf-8")
 
 
