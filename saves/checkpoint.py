@@ -143,7 +143,7 @@ def checkpoint_line(log: ActionLog, c: int, offset: int) -> str | None:
         text = json.dumps(raw, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         if codec.decode(json.loads(text)) != state:
             return None
-        done, undone = log.stacks(c + 1)
+        done, done_n, undone, undone_n = log.stack_tops(c + 1, TOP)
     except (NeedOlder, Exception):
         return None
     end = log._end(c) - 1
@@ -153,10 +153,10 @@ def checkpoint_line(log: ActionLog, c: int, offset: int) -> str | None:
             "seq": seq,
             "action": log._actions[c],
             "at": offset,
-            "done": done[:TOP],
-            "done_n": len(done),
-            "undone": undone[:TOP],
-            "undone_n": len(undone),
+            "done": done,
+            "done_n": done_n,
+            "undone": undone,
+            "undone_n": undone_n,
             "state": "@",
         }
     }
@@ -264,13 +264,8 @@ def verify(loaded: Any, timeline: Any) -> list[str]:
             if state != timeline.state_at(cp.seq):
                 raise ValueError("its state differs from the log's")
             groups = len(timeline.action_starts) if cp.seq >= n else timeline._group_at(cp.seq)
-            done, undone = timeline.stacks(groups)
-            if (data.get("done"), data.get("done_n"), data.get("undone"), data.get("undone_n")) != (
-                done[:TOP],
-                len(done),
-                undone[:TOP],
-                len(undone),
-            ):
+            tops = timeline.stack_tops(groups, TOP)
+            if (data.get("done"), data.get("done_n"), data.get("undone"), data.get("undone_n")) != tops:
                 raise ValueError("its undo and redo stacks differ from the log's")
             if _int(data, "action") != (timeline.entries[cp.seq - 1].action if cp.seq else 0):
                 raise ValueError("its action number differs from the log's")
@@ -294,8 +289,8 @@ def peek_tail(path: Path, header: Header) -> tuple[str, int | None, str, int | N
         cp, line_start, size = found
         state = cp.get("state")
         if type(state) is dict:
-            title = state.get("title") if type(state.get("title")) is str else ""
-            title = _later_name(path, line_start, size) or title
+            named = state.get("title")
+            title: str = _later_name(path, line_start, size) or (named if type(named) is str else "")
             return title, *_phase(state)
     with contextlib.suppress(Exception):
         if path.stat().st_size <= BACK_READ:

@@ -17,7 +17,7 @@ import errno
 import gc
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 import platformdirs
 
+from saves import checkpoint
 from saves.format import (
     FORMAT_VERSION,
     MAX_FILE,
@@ -43,9 +44,10 @@ from saves.format import (
 )
 from tracker import registry
 from tracker.dice import Roller, SeededRoller
-from tracker.engine import Entry, Fight, LogError
+from tracker.engine import Entry, Fight, LogError, Step
 from tracker.errors import Refused, TrackerError
 from tracker.log import ActionLog
+from tracker.model import FightState
 from tracker.plugin import System
 from tracker.replay import Timeline
 
@@ -231,7 +233,12 @@ class SaveWriter:
 
 
 class SavedFight(Fight):
-    """A fight and the writer of its file (the writer is the fight's save sink)."""
+    """A fight and the writer of its file (the writer is the fight's save sink).
+
+    Every ``checkpoint.EVERY`` actions, and when it is closed, the fight
+    writes a checkpoint (the folded state some actions back) so the next
+    opening reads only the tail of the file.
+    """
 
     def __init__(
         self,
@@ -242,15 +249,63 @@ class SavedFight(Fight):
         roller: Roller | None = None,
         log: ActionLog | None = None,
         warnings: Sequence[str] = (),
+        older: Callable[[], ActionLog] | None = None,
+        offsets: dict[int, int] | None = None,
+        checkpoints: bool = True,
+        last_cut: int = 0,
     ) -> None:
-        super().__init__(system, roller=roller, sink=writer, log=log)
+        super().__init__(system, roller=roller, sink=writer, log=log, older=older)
         self.writer = writer
         self.path = writer.path
         self.header = header
         self.warnings = tuple(warnings)
+        self._offsets: dict[int, int] = dict(offsets or {})  # action -> byte offset of its first line
+        self._checkpoints = checkpoints
+        self._last_cut = last_cut  # the action the last checkpoint was taken after
+        self._since = 0  # actions since the last checkpoint
+
+    def _take(self, entries: list[Entry], *, after: FightState | None = None) -> Step:
+        offset = self.writer.size
+        step = super()._take(entries, after=after)
+        self._offsets[entries[0].action] = offset
+        self._since += 1
+        if self._since >= checkpoint.EVERY:
+            self.checkpoint()
+        return step
+
+    def checkpoint(self) -> bool:
+        """Write a checkpoint if one can be taken later than the last (a cache: failing is harmless)."""
+        if not self._checkpoints:
+            return False
+        log = self.log
+        after = log._group_of_action(self._last_cut) if self._last_cut else -1
+        if after < 0 and log.partial and log.groups and self._last_cut >= log._actions[0]:
+            return False
+        c = checkpoint.cut(log, after)
+        if c is None:
+            return False
+        nxt = c + 1
+        offset = self._offsets.get(log._actions[nxt]) if nxt < log.groups else self.writer.size
+        if offset is None:
+            return False
+        line = checkpoint.checkpoint_line(log, c, offset)
+        if line is None:
+            return False
+        try:
+            self.writer.append((line + "\n").encode("utf-8"), "the checkpoint was not written")
+        except SaveError:
+            return False
+        self._last_cut = log._actions[c]
+        self._since = 0
+        keep = self._last_cut
+        self._offsets = {a: o for a, o in self._offsets.items() if a > keep}
+        return True
 
     def close(self) -> None:
-        """Close the file and release its lock (never raises)."""
+        """Write a checkpoint if anything happened, close the file and release its lock (never raises)."""
+        if self.writer.fd is not None and self._since:
+            with contextlib.suppress(Exception):
+                self.checkpoint()
         self.writer.close()
 
 
@@ -278,6 +333,7 @@ class Loaded:
     log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)
     checkpoints: tuple[Checkpoint, ...] = attrs.field(default=(), eq=False, repr=False)
     old_format: bool = False
+    offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)  # line -> byte offset (the last lines)
 
     def _folded(self) -> ActionLog:
         log = self.log
@@ -449,6 +505,7 @@ def _load(p: Path) -> Loaded:
     if not data.strip():
         raise LoadError(f"{p} is empty: not a fight file")
     raw_lines, torn_tail = _split(data)
+    offsets = _tail_offsets(raw_lines, len(data), torn_tail)
     del data
     header, head_raw, old = read_header(raw_lines[0])
     try:
@@ -469,7 +526,22 @@ def _load(p: Path) -> Loaded:
     except LogError as e:
         line = next((ln for en, ln in zip(entries, lines, strict=True) if en.seq == e.seq), None)
         raise LoadError(f"the log does not replay: {e}", line) from None
-    return Loaded(p, header, system, tuple(entries), tuple(lines), tuple(warnings), torn, log, tuple(checkpoints), old)
+    return Loaded(
+        p, header, system, tuple(entries), tuple(lines), tuple(warnings), torn, log, tuple(checkpoints), old, offsets
+    )
+
+
+def _tail_offsets(
+    raw_lines: list[bytes], size: int, torn_tail: bool, keep: int = 4 * checkpoint.EVERY
+) -> dict[int, int]:
+    """The byte offset of each of the last ``keep`` lines (line number -> offset), for the next checkpoint."""
+    out: dict[int, int] = {}
+    end = size if torn_tail else size - 1  # where the last line's text ends
+    for k in range(len(raw_lines) - 1, max(len(raw_lines) - keep, 0) - 1, -1):
+        start = end - len(raw_lines[k])
+        out[k + 1] = start
+        end = start - 1
+    return out
 
 
 def _decode(
@@ -585,41 +657,132 @@ def _seed_roller(header: Header, n: int) -> SeededRoller:
 
 
 def open_fight(path: str | Path, *, roller: Roller | None = None) -> SavedFight:
-    """Load a fight and continue it in the same file (holding its lock).
+    """Continue a fight in its file (holding its lock).
 
-    A file with a torn tail is never rewritten: its good part is copied to a
-    new ``…-recovered.jsonl`` file, and the fight continues there.  A file
-    open for writing elsewhere raises :class:`FightInUse`.
+    A fight with a checkpoint near its end opens from it, folding only the
+    tail; older steps are read from the file when first needed (an undo past
+    the tail).  Otherwise the whole file is folded.  A file with a torn tail
+    is never rewritten: its good part is copied to a new
+    ``…-recovered.jsonl`` file, and the fight continues there.  A file open
+    for writing elsewhere raises :class:`FightInUse`.
     """
     p = Path(path)
-    loaded_probe = None
-    if not p.exists():
-        loaded_probe = load(p)  # the clear "no fight file" error
-    codec_writer: SaveWriter | None = None
+    if not p.exists() and not p.is_symlink():
+        load(p)  # the clear "no fight file" error
+    writer: SaveWriter | None = _lock_only(p)  # first, so no one appends between reading and writing
     try:
-        # lock first, so no one appends between the load and the first action
-        codec_writer = _lock_only(p)
-        loaded = loaded_probe or load(p)
+        assert writer is not None
+        fast = _from_checkpoint(p)
+        if fast is not None:
+            header, system, log, offsets, cut = fast
+            writer.codec = codec_for(system)
+            fight = SavedFight(
+                system,
+                writer,
+                header,
+                roller=roller or _seed_roller(header, len(log)),
+                log=log,
+                older=lambda: _whole_log(p),
+                offsets=offsets,
+                last_cut=cut,
+            )
+            writer = None
+            return fight
+        loaded = load(p)
         codec = codec_for(loaded.system)
         warnings = list(loaded.warnings)
         header = loaded.header
         fight_roller = roller or _seed_roller(header, len(loaded.entries))
+        offsets = {}
         if loaded.torn or _unfinished(loaded):
             target = _sibling(p, "recovered")
             header = attrs.evolve(header, parent=str(p), format=FORMAT_VERSION)
-            writer = _create(target, header, codec, _lines(codec, loaded.entries))
-            codec_writer.close()
+            out = _create(target, header, codec, _lines(codec, loaded.entries))
+            writer.close()
             warnings.append(f"the fight goes on in {target.name}; the damaged file was left as it was")
+            old = False
         else:
-            writer = codec_writer
-            writer.codec = codec
-        codec_writer = None
-        log = loaded.log
+            out = writer
+            out.codec = codec
+            old = loaded.old_format
+            for entry, line in zip(loaded.entries, loaded.lines, strict=True):
+                at = loaded.offsets.get(line)
+                if at is not None and entry.action not in offsets:
+                    offsets[entry.action] = at
+        writer = None
+        whole = loaded.log
         object.__setattr__(loaded, "log", None)
-        return SavedFight(loaded.system, writer, header, roller=fight_roller, log=log, warnings=warnings)
+        last_cut = max((cp.data.get("action", 0) for cp in loaded.checkpoints if type(cp.data) is dict), default=0)
+        return SavedFight(
+            loaded.system,
+            out,
+            header,
+            roller=fight_roller,
+            log=whole,
+            warnings=warnings,
+            offsets=offsets,
+            checkpoints=not old,  # an older format's file gets no checkpoint lines (older trackers read it)
+            last_cut=last_cut if type(last_cut) is int else 0,
+        )
     finally:
-        if codec_writer is not None:
-            codec_writer.close()
+        if writer is not None:
+            writer.close()
+
+
+def _whole_log(p: Path) -> ActionLog:
+    loaded = load(p)
+    if loaded.log is None:
+        raise LoadError(f"{p.name} could not be read again")
+    return loaded.log
+
+
+def _from_checkpoint(p: Path) -> tuple[Header, System, ActionLog, dict[int, int], int] | None:
+    """The fight opened from its last checkpoint and the tail after it; None if anything is amiss.
+
+    Anything unusual (no checkpoint, a torn tail, a damaged line, a tail that
+    does not follow the checkpoint) sends the caller to the full load, which
+    says what is wrong with the line number.
+    """
+    try:
+        header, _raw, old = read_header(_head(p))
+        if old:
+            return None
+        found = checkpoint.find_last(p)
+        if found is None:
+            return None
+        cp, _line_start, _size = found
+        at = cp.get("at")
+        if type(at) is not int or not 0 < at <= _line_start:
+            return None
+        system = registry.load(header.system)
+        log = checkpoint.partial_log(system, cp)
+        data = read_bytes(p, start=at)
+        tail_lines, torn_tail = _split(data) if data else ([], False)
+        if torn_tail:
+            return None
+        codec = codec_for(system)
+        warnings: list[str] = []
+        entries, numbers, ofs, _cps, torn = _decode(codec, [b"", *tail_lines], False, {}, warnings)
+        if torn or warnings:
+            return None
+        _check_groups(entries, numbers, ofs, warnings)
+        if warnings or (entries and entries[0].seq != log.base_entries + 1):
+            return None
+        offsets: dict[int, int] = {}
+        pos = at
+        line_at: list[int] = []
+        for line in tail_lines:
+            line_at.append(pos)
+            pos += len(line) + 1
+        for entry, number in zip(entries, numbers, strict=True):
+            if entry.action not in offsets:
+                offsets[entry.action] = line_at[number - 2]
+        log.extend(entries)
+        log.fold()
+        cut = cp.get("action")
+        return header, system, log, offsets, cut if type(cut) is int else 0
+    except Exception:  # the full load will say what is wrong, with the line
+        return None
 
 
 def _unfinished(loaded: Loaded) -> bool:

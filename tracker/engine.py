@@ -10,8 +10,8 @@ same however long the log is.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
 import cattrs
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tracker.log import ActionLog
 
 CORE_FIELDS = ("name", "group", "kind", "initiative")
+_T = TypeVar("_T")
 RECENT_NOTES = 20  # the state keeps the latest notes; every note stays in the log
 
 
@@ -757,6 +758,7 @@ class Fight:
         roller: Roller | None = None,
         sink: Sink | None = None,
         log: ActionLog | None = None,
+        older: Callable[[], ActionLog] | None = None,
     ) -> None:
         from tracker.log import ActionLog
 
@@ -765,6 +767,28 @@ class Fight:
         self.sink = sink
         self.log: ActionLog = log if log is not None else ActionLog(system)
         self.initial = self.log.initial
+        # a log opened from a checkpoint: ``older`` loads it whole when an older step is needed
+        self.older = older
+        self.notices: list[str] = []
+
+    def _whole(self) -> None:
+        """Replace a partial log by the whole one (folded from the start; the fold wins)."""
+        loader, self.older = self.older, None
+        if loader is None:
+            raise TrackerError("the older part of this fight's log cannot be read")
+        whole = loader()
+        if whole.state != self.log.state:
+            self.notices.append("a checkpoint in the file disagreed with its log; the log's state is used")
+        self.log = whole
+
+    def _ask(self, question: Callable[[], _T]) -> _T:
+        from tracker.log import NeedOlder
+
+        try:
+            return question()
+        except NeedOlder:
+            self._whole()
+            return question()
 
     # -- asking --------------------------------------------------------------
     @property
@@ -773,7 +797,9 @@ class Fight:
 
     @property
     def entries(self) -> Sequence[Entry]:
-        """Every entry of the log, in order."""
+        """Every entry of the log, in order (older ones read from the file when first asked for)."""
+        if self.log.partial:
+            return _Entries(self)
         return self.log.loaded
 
     @property
@@ -787,20 +813,24 @@ class Fight:
     @property
     def steps(self) -> tuple[Step, ...]:
         """The GM actions in effect, first to last."""
-        return self.log.done_steps()
+        return self._ask(lambda: self.log.done_steps())
 
     def last_step(self) -> Step | None:
-        return self.log.last_step()
+        return self._ask(lambda: self.log.last_step())
 
     def next_redo(self) -> Step | None:
-        return self.log.next_redo()
+        return self._ask(lambda: self.log.next_redo())
 
     def describe_action(self, action: int) -> str:
-        return self.log.describe_action(action)
+        return self._ask(lambda: self.log.describe_action(action))
 
     def describe(self, index: int) -> str:
         """Entry ``index`` of the log in the GM's words (an undo names what it took back)."""
-        return self.log.describe(index)
+        return self._ask(lambda: self.log.describe(index))
+
+    def action_before(self, action: int) -> FightState | None:
+        """The state just before an action of the log (None if there is no such action)."""
+        return self._ask(lambda: self.log.action_before(action))
 
     def decide(self, command: Any, dice: Roller | None = None) -> list[E.Event]:
         return decide(self.system, self.state, command, dice if dice is not None else self.roller)
@@ -819,14 +849,14 @@ class Fight:
         return self._take(entries, after=after)
 
     def undo(self) -> Step:
-        step = self.log.last_step()
+        step = self.last_step()
         if step is None:
             raise Refused("nothing to undo")
         self._take([Entry(self.log.new_seq, self.log.new_action, E.Undone(action=step.action))])
         return step
 
     def redo(self) -> Step:
-        step = self.log.next_redo()
+        step = self.next_redo()
         if step is None:
             raise Refused("nothing to redo")
         self._take([Entry(self.log.new_seq, self.log.new_action, E.Redone(action=step.action))])
@@ -846,8 +876,8 @@ class Fight:
 
     def _take(self, entries: list[Entry], *, after: FightState | None = None) -> Step:
         """Check one action, compute its state, hand it to the sink, then take it."""
+        checked = self._ask(lambda: self.log.check(entries))
         log = self.log
-        checked = log.check(entries)
         if checked[0] != 0 or after is None:
             after = log.state_after_action(entries, checked)
         if self.sink is not None:
@@ -859,3 +889,42 @@ class Fight:
             return step
         k = log._group_of_action(entries[0].event.action)  # type: ignore[attr-defined]
         return log._step(k)
+
+
+class _Entries(Sequence[Entry]):
+    """The entries of a fight opened from a checkpoint: the tail at hand, older ones loaded when asked for."""
+
+    def __init__(self, fight: Fight) -> None:
+        self.fight = fight
+
+    def __len__(self) -> int:
+        return len(self.fight.log)
+
+    def _all(self) -> list[Entry]:
+        if self.fight.log.partial:
+            self.fight._whole()
+        return self.fight.log.loaded
+
+    def __getitem__(self, index: Any) -> Any:
+        log = self.fight.log
+        n = len(log)
+        base = log.base_entries
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if step == 1 and start >= base:
+                return log.loaded[start - base : max(stop - base, 0)]
+            return self._all()[index]
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(index)
+        if i >= base:
+            return log.loaded[i - base]
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

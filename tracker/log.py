@@ -374,6 +374,29 @@ class ActionLog:
             done, undone = self._done[k - 1], self._undone[k - 1]
         return self._numbers(done), self._numbers(undone)
 
+    def stack_tops(self, groups: int | None = None, top: int = 16) -> tuple[list[int], int, list[int], int]:
+        """The top ``top`` action numbers of the done and undone stacks, and their sizes, after ``groups`` actions."""
+        k = len(self._starts) if groups is None else groups
+        if k == 0:
+            nodes = (self._base_done, self._base_undone)
+        else:
+            nodes = (self._done[k - 1], self._undone[k - 1])
+        out: list[Any] = []
+        for node in nodes:
+            numbers: list[int] = []
+            size = 0
+            while node is not None:
+                if isinstance(node, Older):
+                    numbers.extend(node.actions[: max(top - len(numbers), 0)])
+                    size += node.size
+                    break
+                if len(numbers) < top:
+                    numbers.append(self._actions[node[0]])
+                size += 1
+                node = node[1]
+            out += [numbers[:top], size]
+        return out[0], out[1], out[2], out[3]
+
     def _numbers(self, node: Node) -> list[int]:
         out: list[int] = []
         while node is not None:
