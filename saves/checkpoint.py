@@ -33,7 +33,7 @@ from typing import Any
 import cattrs
 from cattrs.gen import make_dict_structure_fn, override
 
-from saves.format import MAX_LINE, Damaged, Header, LoadError, parse, seal, strict_converter, unseal
+from saves.format import MAX_LINE, Damaged, Header, parse, seal, strict_converter, unseal
 from tracker.log import ActionLog, NeedOlder, Older
 from tracker.model import Combatant, FightState
 from tracker.plugin import System
@@ -283,43 +283,25 @@ def _why(e: Exception) -> str:
 
 
 def peek_tail(path: Path, header: Header) -> tuple[str, int | None, str, int | None]:
-    """The fight's name, round, phase and combatants, read cheaply: the last checkpoint, then a small file whole."""
-    found = find_last(path)
-    if found is not None:
-        cp, line_start, size = found
-        state = cp.get("state")
-        if type(state) is dict:
-            named = state.get("title")
-            title: str = _later_name(path, line_start, size) or (named if type(named) is str else "")
-            return title, *_phase(state)
+    """The fight's name, round, phase and combatants, read cheaply: the last checkpoint and the tail after it.
+
+    A file without a checkpoint is folded whole only if it is small; otherwise
+    what is known is left empty.
+    """
+    from saves.store import _from_checkpoint, load
+
+    state: FightState | None = None
     with contextlib.suppress(Exception):
-        if path.stat().st_size <= BACK_READ:
-            from saves.store import load
-
-            s = load(path).timeline()
-            final = s.state_at(len(s))
-            return final.title, final.round, _phase_of(final.started, final.ended, final.round), len(final.present)
-    return "", None, "", None
-
-
-def _later_name(path: Path, line_start: int, size: int) -> str:
-    """A FightNamed event after the checkpoint line (the tail is short: it is read whole)."""
-    if size - line_start > BACK_READ * 4:
-        return ""
-    name = ""
-    with contextlib.suppress(OSError, LoadError):
-        from saves.store import read_bytes
-
-        data = read_bytes(path, BACK_READ * 4, start=line_start)
-        for line in data.split(b"\n"):
-            if b'"type":"fight_named"' in line and len(line) < MAX_LINE:
-                with contextlib.suppress(Damaged, ValueError):
-                    body = unseal(line)
-                    record = parse(body) if body is not None else None
-                    ev = record.get("event") if type(record) is dict else None
-                    if type(ev) is dict and type(ev.get("name")) is str:
-                        name = ev["name"]
-    return name
+        fast = _from_checkpoint(path)
+        if fast is not None:
+            state = fast[2].state
+        elif path.stat().st_size <= BACK_READ:
+            loaded = load(path)
+            if loaded.log is not None:
+                state = loaded.log.state
+    if state is None:
+        return "", None, "", None
+    return state.title, state.round, _phase_of(state.started, state.ended, state.round), len(state.present)
 
 
 def _phase(state: dict[str, Any]) -> tuple[int | None, str, int | None]:

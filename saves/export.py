@@ -24,6 +24,13 @@ def describe_safely(timeline: Timeline, i: int) -> str:
         return f"{type(timeline.entries[i].event).__name__} ({type(e).__name__} while describing it)"
 
 
+def _status(system: object, state: object, c: object) -> str:
+    try:
+        return system.status(state, c) or "-"  # type: ignore[attr-defined]
+    except Exception as e:  # a plug-in failing on a damaged state: a placeholder, not a crash
+        return f"({type(e).__name__} while describing it)"
+
+
 def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
     system = loaded.system
     timeline = timeline if timeline is not None else loaded.timeline()
@@ -45,7 +52,7 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
     out.append("| Name | Side | Group | Initiative | Condition at the end |")
     out.append("|---|---|---|---|---|")
     for c in final.combatants:
-        status = "left the fight" if c.removed else (system.status(final, c) or "-")
+        status = "left the fight" if c.removed else _status(system, final, c)
         conds = ", ".join(x.describe() for x in c.conditions)
         if conds:
             status += f"; {conds}"
@@ -80,7 +87,7 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
     out.append("## Outcome")
     out.append("")
     for c in final.present:
-        out.append(f"- {c.name}: {system.status(final, c) or '-'}")
+        out.append(f"- {c.name}: {_status(system, final, c)}")
     if final.prompts:
         out.append("")
         out.append("Still open: " + "; ".join(p.text for p in final.prompts))

@@ -55,6 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RecursionError, MemoryError) as e:
         print(f"tracker: the file is too deeply nested or too big to handle ({type(e).__name__})", file=sys.stderr)
         return 1
+    except Exception as e:  # a plug-in failing on what a file holds: still one line, never a traceback
+        text = " ".join(str(e).split())[:200]
+        print(f"tracker: {type(e).__name__} while working on the fight{': ' + text if text else ''}", file=sys.stderr)
+        return 1
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -33,7 +33,9 @@ def _fail_after(limit: int):
 
 
 @pytest.mark.parametrize("written", [0, 1, 40])
-def test_a_failed_write_leaves_file_and_state_as_they_were(written: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_leaves_file_and_state_as_they_were(
+    written: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "f.jsonl"
     fight = saves.new_fight("toy", path, seed=1)
     fight.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))

@@ -40,7 +40,12 @@ def test_a_writer_in_another_process_is_named_and_a_dead_one_leaves_no_lock(tmp_
     path = tmp_path / "f.jsonl"
     saves.new_fight("bnb", path, seed=1).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, saves, time; f = saves.open_fight(sys.argv[1]); print('ok', flush=True); time.sleep(60)", str(path)],
+        [
+            sys.executable,
+            "-c",
+            "import sys, saves, time; f = saves.open_fight(sys.argv[1]); print('ok', flush=True); time.sleep(60)",
+            str(path),
+        ],
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,
@@ -66,7 +71,13 @@ def test_sigkill_during_writes_loses_nothing_acknowledged(system_id: str, tmp_pa
     for attempt in range(kills):
         path = tmp_path / f"crash{attempt}.jsonl"
         proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "tests" / "reliability" / "writer_child.py"), system_id, str(path), str(attempt)],
+            [
+                sys.executable,
+                str(ROOT / "tests" / "reliability" / "writer_child.py"),
+                system_id,
+                str(path),
+                str(attempt),
+            ],
             stdout=subprocess.PIPE,
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
