@@ -366,6 +366,11 @@ class Loaded:
         return next((ln for e, ln in zip(self.entries, self.lines, strict=True) if e.seq == seq), None)
 
 
+def load_system(system_id: str) -> System:
+    """The installed system of this id (SystemNotInstalled names the ones there are)."""
+    return registry.load(system_id)
+
+
 def _system(system: System | str) -> System:
     return registry.load(system) if isinstance(system, str) else system
 
