@@ -92,6 +92,7 @@ class GM:
             if not done:
                 self.do(C.AddCombatant(name=f"Hero {n + 1}", kind=PC, sheet=_custom_sheet(self.system, PC)))
         self.add_npcs()
+        self.add_npcs()
         self.do(C.RollInitiative())
         self.do(C.StartFight())
 
@@ -125,11 +126,12 @@ class GM:
         able = self.able()
         pcs = [i for i in able if state.get(i).kind == PC]
         npcs = [i for i in able if state.get(i).kind != PC]
-        if len(npcs) < 2:
-            self.add_npcs()
-            return
-        if not pcs:
-            self.do(C.AddCombatant(name=f"Hero {len(state.combatants) + 1}", kind=PC, sheet=self._pc_sheet()))
+        if len(npcs) < 2 or not pcs:
+            if not self.revive(PC if not pcs else NPC):
+                if not pcs:
+                    self.do(C.AddCombatant(name=f"Hero {len(state.combatants) + 1}", kind=PC, sheet=self._pc_sheet()))
+                else:
+                    self.add_npcs()
             return
         r = rng.random()
         actor = state.current
@@ -142,9 +144,9 @@ class GM:
         elif r < 0.16:
             target = rng.choice(npcs + pcs)
             self.do(C.Damage(targets=(target,), amount="1"))
-        elif r < 0.19:
+        elif r < 0.30:  # the GM keeps a long fight going: first aid, potions, a lucky break
             target = rng.choice(npcs + pcs)
-            self.do(C.Heal(targets=(target,), amount="1"))
+            self.do(C.Heal(targets=(target,), amount=rng.choice(["1", "3", "8"])))
         elif r < 0.62 and actor and self.attack is not None:
             foes = npcs if state.get(actor).kind == PC else pcs
             target = rng.choice(foes or npcs)
@@ -163,6 +165,42 @@ class GM:
                 self.resolve_prompts()
                 if not self.do(C.NextTurn()):
                     self.add_npcs()
+
+    def revive(self, kind: str) -> bool:
+        """Heal (or, failing that, GM-adjust back) a fallen combatant of ``kind``: long fights keep their cast."""
+        state = self.fight.state
+        out = [
+            c.id
+            for c in state.present
+            if c.kind == kind and (not self.system.takes_turns(state, c) or self.system.standing(state, c).out)
+        ]
+        for cid in out:
+            if self.do(C.Heal(targets=(cid,), amount="30")):
+                return True
+        for cid in out:  # the GM's fiat: back on its feet (as a table does to keep a long test fight going)
+            if self.fiat(cid):
+                return True
+        for cid in out:
+            if self.do(C.RemoveCombatant(id=cid, reason="carried off")):
+                return False
+        return False
+
+    def fiat(self, cid: str) -> bool:
+        state = self.fight.state
+        c = state.get(cid)
+        for p in self.system.adjustable(state, c):
+            value: Any = None
+            if p.name in ("dead", "unconscious") and p.kind == C.BOOL:
+                value = False
+            elif p.name in ("out", "status") and p.kind == C.CHOICE and p.choices:
+                value = p.default or p.choices[0]
+            elif p.kind == C.INT and hasattr(c.data, f"max_{p.name}"):
+                value = getattr(c.data, f"max_{p.name}")
+            if value is not None:
+                self.do(C.Adjust(id=cid, field=p.name, value=value, note="back on its feet"))
+        state = self.fight.state
+        c = state.get(cid)
+        return self.system.takes_turns(state, c) and not self.system.standing(state, c).out
 
     def _pc_sheet(self) -> dict[str, Any]:
         return _custom_sheet(self.system, PC)

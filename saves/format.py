@@ -16,7 +16,7 @@ or a checkpoint (a cache of the folded state, see ``saves.checkpoint``)::
 cut short by a power failure is recognised as torn, not taken half.  ``crc``
 (format 2 on) is the CRC-32 of the line without it (``…}`` in place of
 ``,"crc":"…"}``), in eight lowercase hex digits: silent damage is caught
-before anything is parsed.  Decoding is strict: no type coercion, no NaN or
+before anything is decoded.  Decoding is strict: no type coercion, no NaN or
 Infinity, no unknown fields, and every refusal names the line.
 
 Older formats are upgraded on load step by step (``MIGRATIONS``); events of an
@@ -239,7 +239,10 @@ class Codec:
             if cls.TYPE in self.types:
                 raise TrackerError(f"two event classes share the tag {cls.TYPE!r}")
             self.types[cls.TYPE] = cls
-        self._structure = {t: self.converter.get_structure_hook(c) for t, c in self.types.items()}
+        from saves.structure import Structurer
+
+        fast = Structurer(self.converter)
+        self._structure = {t: fast.hook(c) for t, c in self.types.items()}
         self.versions = {t: c.VERSION for t, c in self.types.items()}
         self._unstructure = {c: self.converter.get_unstructure_hook(c) for c in self.types.values()}
         self.upcasters = dict(getattr(system, "upcasters", {}) or {})

@@ -17,6 +17,7 @@ import errno
 import gc
 import os
 import stat
+import zlib
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +43,8 @@ from saves.format import (
     unseal,
     upgrade,
 )
+from saves.format import _loads as format_loads
+from saves.format import _short as _short_error
 from tracker import registry
 from tracker.dice import Roller, SeededRoller
 from tracker.engine import Entry, Fight, LogError, Step
@@ -566,23 +569,34 @@ def _decode(
     records: list[tuple[int, dict[str, Any]]] = []
     last = len(raw_lines)
     torn = False
+    loads, crc32 = format_loads, zlib.crc32
     for number in range(2, last + 1):
         line = raw_lines[number - 1]
+        raw_lines[number - 1] = b""  # each line's bytes go as soon as it is decoded (peak memory)
         try:
             if len(line) > MAX_LINE:
                 raise ValueError(f"the line is too long ({len(line):,} bytes)")
-            body = unseal(line)
-            if body is None:
+            record = loads(line)
+            # the checksum: the last field, over the line without it (checked on the bytes, before any decoding)
+            crc = record.pop("crc", None) if type(record) is dict else None
+            if crc is None:
                 if not old:
                     raise ValueError("the line has no checksum")
-                body = line
-            record = parse(body)
+            elif (
+                type(crc) is not str
+                or len(crc) != 8
+                or line[-18:-10] != b',"crc":"'  # the last field: then the line ends '"}'
+                or crc32(b"}", crc32(memoryview(line)[:-18])) != int(crc, 16)
+            ):
+                raise Damaged("its checksum does not match its content (the line was changed or damaged)")
         except (Damaged, ValueError) as e:
             if number == last:
                 warnings.append(f"line {number} was cut off or damaged (the last write did not finish) and was dropped")
                 torn = True
                 break
-            raise LoadError(f"not valid JSON ({e})" if not isinstance(e, Damaged) else str(e), number) from None
+            if isinstance(e, Damaged):
+                raise LoadError(str(e), number) from None
+            raise LoadError(f"not valid JSON ({_short_error(e)})", number) from None
         if type(record) is not dict:
             raise LoadError("not an event record", number)
         if "checkpoint" in record:

@@ -205,22 +205,61 @@ class ActionLog:
         return s
 
     def extend(self, entries: Sequence[Entry]) -> None:
-        """Add saved entries (grouped by action); states are folded later, as far as asked."""
+        """Add saved entries (grouped by action); states are folded later, as far as asked.
+
+        The hot path of loading: the common case (an action of ordinary events)
+        is checked inline; an undo or redo goes through :meth:`check`.
+        """
         n = len(entries)
+        starts, actions, ops, targets = self._starts, self._actions, self._op, self._target
+        dones, undones = self._done, self._undone
+        base = len(self._entries)
+        undo_t, redo_t = E.Undone, E.Redone
         i = 0
-        while i < n:
-            action = entries[i].action
-            j = i + 1
-            while j < n and entries[j].action == action:
-                j += 1
-            group = entries[i:j]
-            try:
-                checked = self.check(group)
-            except LogError as e:
-                e.seq = group[0].seq
-                raise
-            self._push(group, *checked)
-            i = j
+        try:
+            while i < n:
+                first = entries[i]
+                action = first.action
+                kind = type(first.event)
+                if kind is undo_t or kind is redo_t or first.seq != self.new_seq or action < self.new_action:
+                    j = i + 1
+                    while j < n and entries[j].action == action:
+                        j += 1
+                    group = entries[i:j]
+                    self._push(group, *self.check(group))
+                    i = j
+                    continue
+                seq = first.seq + 1
+                j = i + 1
+                while j < n:
+                    e = entries[j]
+                    if e.action != action:
+                        break
+                    if e.seq != seq:
+                        raise LogError(f"event {e.seq} out of sequence: expected {seq}")
+                    t = type(e.event)
+                    if t is undo_t or t is redo_t:
+                        raise LogError(f"event {e.seq}: an undo or redo must stand alone in its action")
+                    seq += 1
+                    j += 1
+                done = dones[-1] if dones else self._base_done
+                k = len(starts)
+                starts.append(base + i)
+                actions.append(action)
+                ops.append(NORMAL)
+                targets.append(-1)
+                dones.append((k, done))
+                undones.append(None)
+                self._entries.extend(entries[i:j])
+                self.new_seq = seq
+                self.new_action = action + 1
+                i = j
+        except LogError as e:
+            e.seq = entries[i].seq
+            raise
+        finally:
+            self._rounds = None
+            self._marks = None
 
     # -- folding -------------------------------------------------------------------
     def _before(self, k: int) -> FightState:

@@ -202,7 +202,11 @@ class FightState:
     # -- changes (used by evolve functions) ------------------------------
     def replace(self, combatant: Combatant) -> FightState:
         cid = combatant.id
-        return changed(self, combatants=tuple([combatant if c.id == cid else c for c in self.combatants]))
+        cs = self.combatants
+        for i, c in enumerate(cs):
+            if c.id == cid:
+                return changed(self, combatants=(*cs[:i], combatant, *cs[i + 1 :]))
+        return self
 
     def update(self, cid: str, **changes: Any) -> FightState:
         return self.replace(changed(self.get(cid), **changes))
