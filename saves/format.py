@@ -241,10 +241,13 @@ class Codec:
             self.types[cls.TYPE] = cls
         from saves.structure import Structurer
 
+        # hooks are made when a type is first met (opening from a checkpoint meets few)
         fast = Structurer(self.converter)
-        self._structure = {t: fast.hook(c) for t, c in self.types.items()}
+        types = self.types
+        conv = self.converter
+        self._structure = _Lazy(lambda tag: fast.hook(types[tag]))
         self.versions = {t: c.VERSION for t, c in self.types.items()}
-        self._unstructure = {c: self.converter.get_unstructure_hook(c) for c in self.types.values()}
+        self._unstructure = _Lazy(conv.get_unstructure_hook)
         self.upcasters = dict(getattr(system, "upcasters", {}) or {})
 
     def body(self, entry: Entry, of: int = 1) -> str:
@@ -284,9 +287,9 @@ class Codec:
             raise LoadError("seq, action and of must be positive", line)
         if type(tag) is not str:
             raise LoadError("the event type must be a text", line)
-        hook = self._structure.get(tag)
-        if hook is None:
+        if tag not in self.types:
             raise LoadError(f"unknown event type {tag[:80]!r} (is the right system installed?)", line)
+        hook = self._structure[tag]
         cls = self.types[tag]
         version = record.get("v", 1)
         if type(version) is not int or version > cls.VERSION or version < 1:
@@ -330,6 +333,18 @@ class Codec:
         if type(record) is dict and "checkpoint" in record:
             return None
         return self.decode(record, line)
+
+
+class _Lazy(dict):
+    """A dict that makes a missing value with ``make(key)`` (and keeps it)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
 
 
 def strict_converter() -> cattrs.Converter:

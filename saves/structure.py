@@ -143,7 +143,7 @@ class Structurer:
                 lines.append(f"    put(o, {f.name!r}, h{n}(d[{f.name!r}]))")
             else:
                 if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
-                    ns[f"f{n}"] = f.default.factory  # type: ignore[union-attr]
+                    ns[f"f{n}"] = f.default.factory
                     missing = f"f{n}()"
                 else:
                     ns[f"v{n}"] = f.default
