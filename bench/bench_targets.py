@@ -152,11 +152,15 @@ def main() -> None:
             t_floor = best(lambda p=path: floor(p))
             t_load = best(lambda p=path: load_and_replay(p))
             mem = peak(lambda p=path: load_and_replay(p))
+            print(
+                f"  floor {t_floor * 1000:.0f} ms, load + replay {t_load * 1000:.0f} ms, peak {mem:.0f} MB", flush=True
+            )
             rows.append((f"{sid}: json.loads floor", f"{t_floor * 1000:.0f} ms", "", "1.00x"))
             rows.append((f"{sid}: load + full replay", f"{t_load * 1000:.0f} ms", "<= 2x", f"{t_load / t_floor:.2f}x"))
             rows.append((f"{sid}: peak memory", f"{mem:.0f} MB", "< 100 MB", ""))
             if not args.skip_open:
                 t_app, t_bare = open_times(path, name, args.runs)
+                print(f"  open: tracker {t_app * 1000:.0f} ms, bare {t_bare * 1000:.0f} ms", flush=True)
                 rows.append((f"{sid}: bare Textual app to first frame", f"{t_bare * 1000:.0f} ms", "", "1.00x"))
                 rows.append(
                     (

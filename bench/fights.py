@@ -30,6 +30,7 @@ from tracker.model import NPC, PC
 from tracker.plugin import System
 
 SYSTEMS = ("bnb", "blackjack", "zludge", "twod6")
+CAST_MAX = 40  # combatants a long fight may have had; then the fallen stay down and the rest fight on
 
 
 def _sample(p: C.Param) -> Any:
@@ -127,11 +128,16 @@ class GM:
         pcs = [i for i in able if state.get(i).kind == PC]
         npcs = [i for i in able if state.get(i).kind != PC]
         if len(npcs) < 2 or not pcs:
-            if not self.revive(PC if not pcs else NPC):
-                if not pcs:
-                    self.do(C.AddCombatant(name=f"Hero {len(state.combatants) + 1}", kind=PC, sheet=self._pc_sheet()))
-                else:
+            if self.revive(PC if not pcs else NPC):
+                return
+            if len(state.combatants) < CAST_MAX:  # beyond it, whoever still stands fights on
+                if pcs:
                     self.add_npcs()
+                else:
+                    self.do(C.AddCombatant(name=f"Hero {len(state.combatants) + 1}", kind=PC, sheet=self._pc_sheet()))
+                return
+        if not able:
+            self.do(C.NextTurn())
             return
         r = rng.random()
         actor = state.current
@@ -142,14 +148,14 @@ class GM:
         elif r < 0.11:
             self.do(C.Note(text=f"round {state.round}: dust and smoke"))
         elif r < 0.16:
-            target = rng.choice(npcs + pcs)
+            target = rng.choice(able)
             self.do(C.Damage(targets=(target,), amount="1"))
         elif r < 0.30:  # the GM keeps a long fight going: first aid, potions, a lucky break
-            target = rng.choice(npcs + pcs)
+            target = rng.choice(able)
             self.do(C.Heal(targets=(target,), amount=rng.choice(["1", "3", "8"])))
         elif r < 0.62 and actor and self.attack is not None:
             foes = npcs if state.get(actor).kind == PC else pcs
-            target = rng.choice(foes or npcs)
+            target = rng.choice(foes or [i for i in able if i != actor] or able)
             names = {p.name for p in self.attack.params}
             values = self.attack.defaults_for(state, actor)
             values[self.attack.actor or "actor"] = actor
