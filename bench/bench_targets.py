@@ -136,6 +136,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--systems", default=",".join(SYSTEMS))
     ap.add_argument("--skip-open", action="store_true", help="target 3 only")
+    ap.add_argument("--small", type=int, default=200, help="also open a fight this short (the app's own cost; 0: no)")
     args = ap.parse_args()
     rows = [("system / figure", "value", "target", "ratio")]
     with tempfile.TemporaryDirectory() as d:
@@ -143,7 +144,8 @@ def main() -> None:
             path = Path(d) / f"{sid}.jsonl"
             t0 = time.perf_counter()
             fight = make_fight(sid, args.events, path, seed=1)
-            name = next(c.name for c in fight.state.present if c.kind == "pc")
+            shown = [c for c in fight.state.present if c.kind == "pc"] or list(fight.state.present)
+            name = shown[0].name
             made = time.perf_counter() - t0
             size = path.stat().st_size / 1e6
             print(f"{sid}: {len(fight.entries):,} events, {size:.1f} MB, played in {made:.0f} s", flush=True)

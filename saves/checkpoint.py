@@ -30,6 +30,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, override
 
@@ -55,6 +56,8 @@ class StateCodec:
         self.ok = True
         comb_cls = _return_type(system, "make_data")
         fight_cls = _return_type(system, "initial_data")
+        for cls in (comb_cls, fight_cls):
+            _resolve(cls, set())
 
         def data_hook(cls: Any) -> Any:
             if cls is None:
@@ -83,6 +86,20 @@ class StateCodec:
 
     def decode(self, raw: Any) -> FightState:
         return self.converter.structure(raw, FightState)
+
+
+def _resolve(cls: Any, seen: set[Any]) -> None:
+    """Resolve a data class's annotations against its module only (a class attribute named like a type,
+    such as a ``int`` stat property, must not shadow the type), and those of the classes it holds."""
+    if not (isinstance(cls, type) and attrs.has(cls)) or cls in seen:
+        return
+    seen.add(cls)
+    with contextlib.suppress(Exception):
+        attrs.resolve_types(cls, localns={})
+        for f in attrs.fields(cls):
+            for t in (f.type, *typing.get_args(f.type)):
+                for inner in (t, *typing.get_args(t)):
+                    _resolve(inner, seen)
 
 
 def _return_type(system: System, method: str) -> Any:
