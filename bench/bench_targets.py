@@ -172,6 +172,19 @@ def main() -> None:
                         f"{t_app / t_bare:.2f}x",
                     )
                 )
+                if args.small:  # the app's own cost: the same system, a short fight
+                    small = Path(d) / f"{sid}-small.jsonl"
+                    make_fight(sid, args.small, small, seed=1)
+                    t_small, t_bare2 = open_times(small, name, args.runs)
+                    print(f"  open a {args.small}-event fight: tracker {t_small * 1000:.0f} ms", flush=True)
+                    rows.append(
+                        (
+                            f"{sid}: the same, {args.small} events",
+                            f"{t_small * 1000:.0f} ms",
+                            "",
+                            f"{t_small / t_bare2:.2f}x",
+                        )
+                    )
     w = [max(len(r[i]) for r in rows) for i in range(4)]
     print()
     for r in rows:

@@ -76,9 +76,11 @@ def test_random_byte_flips(base, tmp_path: Path) -> None:
         i = rng.randrange(len(data))
         flipped = data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1 :]
         kind = outcome(flipped, entries, tmp_path / "f.jsonl")
+        if kind == "same":  # only a checksum's hex digit changing case keeps the same content (and value)
+            assert data[i : i + 1].lower() == flipped[i : i + 1].lower() and data[i : i + 1] in b"abcdef", i
+            kind = "same (a checksum digit's case)"
         counts[kind] = counts.get(kind, 0) + 1
     figure("random bit flips", flips=n, **counts)
-    assert "same" not in counts or counts["same"] == 0
 
 
 def test_wrong_types_edited_by_hand(base, tmp_path: Path) -> None:
