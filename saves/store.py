@@ -18,6 +18,7 @@ import gc
 import os
 import stat
 import zlib
+from array import array
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -317,9 +318,17 @@ class SavedFight(Fight):
 
 @attrs.frozen
 class Checkpoint:
+    """A checkpoint line met while loading (kept as its bytes: its state is parsed only to check it)."""
+
     line: int
     seq: int
-    data: Any = attrs.field(eq=False, repr=False)
+    action: int
+    raw: bytes = attrs.field(eq=False, repr=False)
+
+    @property
+    def data(self) -> Any:
+        record = parse(self.raw)
+        return record.get("checkpoint") if type(record) is dict else None
 
 
 @attrs.frozen
@@ -330,7 +339,7 @@ class Loaded:
     header: Header
     system: System
     entries: tuple[Entry, ...]
-    lines: tuple[int, ...]  # the file line of each entry
+    lines: Sequence[int]  # the file line of each entry
     warnings: tuple[str, ...] = ()
     torn: bool = False
     log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)
@@ -356,9 +365,12 @@ class Loaded:
         return Fight(self.system, roller=roller, log=log)
 
     def timeline(self) -> Timeline:
-        """The log read-only, for replay, summary and export (shares the fold done while loading)."""
-        log = self.log if self.log is not None else self._folded()
-        return Timeline.of(log)
+        """The log read-only, for replay, summary and export (the fold done while loading, handed over once)."""
+        log = self.log
+        if log is not None and log.folded == log.groups:
+            object.__setattr__(self, "log", None)
+            return Timeline.of(log, copy=False)
+        return Timeline.of(self._folded(), copy=False)
 
     def line_of(self, seq: int | None) -> int | None:
         if seq is None:
@@ -535,7 +547,17 @@ def _load(p: Path) -> Loaded:
         line = next((ln for en, ln in zip(entries, lines, strict=True) if en.seq == e.seq), None)
         raise LoadError(f"the log does not replay: {e}", line) from None
     return Loaded(
-        p, header, system, tuple(entries), tuple(lines), tuple(warnings), torn, log, tuple(checkpoints), old, offsets
+        p,
+        header,
+        system,
+        tuple(entries),
+        array("l", lines),
+        tuple(warnings),
+        torn,
+        log,
+        tuple(checkpoints),
+        old,
+        offsets,
     )
 
 
@@ -604,7 +626,8 @@ def _decode(
             seq = cp.get("seq") if type(cp) is dict else None
             if len(record) != 1 or type(seq) is not int:
                 raise LoadError("a damaged checkpoint", number)
-            checkpoints.append(Checkpoint(number, seq, cp))
+            act = cp.get("action")
+            checkpoints.append(Checkpoint(number, seq, act if type(act) is int else 0, line))
             continue
         if old:
             records.append((number, record))
@@ -731,7 +754,7 @@ def open_fight(path: str | Path, *, roller: Roller | None = None) -> SavedFight:
         writer = None
         whole = loaded.log
         object.__setattr__(loaded, "log", None)
-        last_cut = max((cp.data.get("action", 0) for cp in loaded.checkpoints if type(cp.data) is dict), default=0)
+        last_cut = max((cp.action for cp in loaded.checkpoints), default=0)
         return SavedFight(
             loaded.system,
             out,

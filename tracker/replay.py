@@ -25,12 +25,14 @@ class Timeline(ActionLog):
         self.extend(entries)
 
     @classmethod
-    def of(cls, log: ActionLog) -> Timeline:
-        """A read-only view of a log already folded (its lists copied, its states shared)."""
+    def of(cls, log: ActionLog, *, copy: bool = True) -> Timeline:
+        """A read-only view of a log already folded (its states shared; its lists copied unless ``copy`` is
+        false, when the log is handed over and must not change any more)."""
         t = cls.__new__(cls)
         t.__dict__.update(log.__dict__)
-        for name in ("_entries", "_starts", "_actions", "_op", "_target", "_after", "_done", "_undone"):
-            setattr(t, name, list(getattr(log, name)))
+        if copy:
+            for name in ("_entries", "_starts", "_actions", "_op", "_target", "_after", "_done", "_undone"):
+                setattr(t, name, list(getattr(log, name)))
         return t
 
     @property
