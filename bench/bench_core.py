@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import saves
-from saves.format import Codec, Header, header_to_json
+from saves.format import Codec, Header, header_line
 from tests.support import toy
 from tracker import AddCombatant, Adjust, Fight, NextTurn, Note, RollInitiative, SeededRoller, StartFight, registry
 from tracker.errors import Refused
@@ -71,7 +71,7 @@ def write(f: Fight, path: Path) -> None:
         sizes[e.action] = sizes.get(e.action, 0) + 1
     header = Header(system=f.system.id, system_version=f.system.version, created="bench", seed=1)
     with open(path, "w", encoding="utf-8") as out:
-        out.write(header_to_json(header) + "\n")
+        out.write(header_line(header) + "\n")
         for e in f.entries:
             out.write(codec.encode(e, sizes[e.action]) + "\n")
 

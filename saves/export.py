@@ -1,25 +1,49 @@
-"""A fight log as a readable Markdown recap: who fought, each round's actions with their rolls, the outcome."""
+"""A fight log as a readable Markdown recap: who fought, each round's actions with their rolls, the outcome.
+
+:func:`write_recap` writes it safely: never onto the fight file it came
+from, never through a symlink, never over an existing file unless asked.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
+from pathlib import Path
+
+from saves.format import SaveError
 from saves.store import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
 from tracker.replay import Timeline
 
 
-def recap(loaded: Loaded) -> str:
+def describe_safely(timeline: Timeline, i: int) -> str:
+    """Line ``i`` in words; a plug-in failing to describe its event gives a placeholder, not a crash."""
+    try:
+        return timeline.describe(i)
+    except Exception as e:
+        return f"{type(timeline.entries[i].event).__name__} ({type(e).__name__} while describing it)"
+
+
+def _status(system: object, state: object, c: object) -> str:
+    try:
+        return system.status(state, c) or "-"  # type: ignore[attr-defined]
+    except Exception as e:  # a plug-in failing on a damaged state: a placeholder, not a crash
+        return f"({type(e).__name__} while describing it)"
+
+
+def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
     system = loaded.system
-    timeline = Timeline(system, loaded.entries)
+    timeline = timeline if timeline is not None else loaded.timeline()
     final = timeline.state_at(len(timeline))
     h = loaded.header
     out: list[str] = []
-    title = h.title or loaded.path.stem
+    title = final.title or h.title or loaded.path.stem
     out.append(f"# Fight recap: {title}")
     out.append("")
     out.append(f"- System: {system.name} (`{h.system}` {h.system_version})")
     out.append(f"- Started: {h.created}")
     out.append(f"- Rounds: {final.round}")
-    out.append(f"- Log: {len(loaded.entries)} events")
+    out.append(f"- Log: {len(timeline)} events")
     for w in loaded.warnings:
         out.append(f"- Warning: {w}")
     out.append("")
@@ -28,7 +52,7 @@ def recap(loaded: Loaded) -> str:
     out.append("| Name | Side | Group | Initiative | Condition at the end |")
     out.append("|---|---|---|---|---|")
     for c in final.combatants:
-        status = "left the fight" if c.removed else (system.status(final, c) or "-")
+        status = "left the fight" if c.removed else _status(system, final, c)
         conds = ", ".join(x.describe() for x in c.conditions)
         if conds:
             status += f"; {conds}"
@@ -41,7 +65,7 @@ def recap(loaded: Loaded) -> str:
         ev = entry.event
         if isinstance(ev, (TurnEnded,)):
             continue
-        line = timeline.describe(i)
+        line = describe_safely(timeline, i)
         if isinstance(ev, RoundStarted):
             out.append("")
             out.append(f"### {line}")
@@ -63,7 +87,7 @@ def recap(loaded: Loaded) -> str:
     out.append("## Outcome")
     out.append("")
     for c in final.present:
-        out.append(f"- {c.name}: {system.status(final, c) or '-'}")
+        out.append(f"- {c.name}: {_status(system, final, c)}")
     if final.prompts:
         out.append("")
         out.append("Still open: " + "; ".join(p.text for p in final.prompts))
@@ -73,3 +97,64 @@ def recap(loaded: Loaded) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def write_recap(text: str, target: Path, *, source: Path, force: bool = False) -> Path:
+    """Write a recap to ``target``; SaveError (the file untouched) if that would harm anything.
+
+    Never onto ``source`` (the fight), never through a symlink, never over an
+    existing file unless ``force`` (then the old file, or link, is replaced
+    whole, never written through).
+    """
+    if target.is_symlink():
+        raise SaveError(f"{target} is a symbolic link; a recap is never written through one")
+    if target.exists():
+        with contextlib.suppress(OSError):
+            if os.path.samefile(target, source):
+                raise SaveError(f"{target} is the fight file itself; choose another name for the recap")
+        if not force:
+            raise SaveError(f"{target} already exists; use --force to replace it")
+        if not target.is_file():
+            raise SaveError(f"{target} is not a regular file")
+    data = text.encode("utf-8")
+    if not force:
+        _write_new(target, data)
+        return target
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    _write_new(tmp, data)
+    try:
+        os.replace(tmp, target)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise SaveError(f"cannot write {target}: {e.strerror or e}") from None
+    return target
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        raise SaveError(f"{path} already exists; use --force to replace it") from None
+    except OSError as e:
+        raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
+    try:
+        done = 0
+        while done < len(data):
+            done += os.write(fd, data[done:])
+    except OSError as e:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
+    os.close(fd)
+
+
+def fresh_recap_path(fight: Path) -> Path:
+    """``<stem>-recap.md`` beside the fight, or ``-recap-2.md``… if that is taken (never overwritten)."""
+    n = 1
+    while True:
+        candidate = fight.with_name(f"{fight.stem}-recap{'' if n == 1 else f'-{n}'}.md")
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+        n += 1

@@ -16,15 +16,26 @@ adapted there.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from saves import store
-from saves.format import FORMAT_VERSION, Codec, Header, LoadError, codec_for, header_from
+from saves.format import (
+    FORMAT_VERSION,
+    MAX_LINE,
+    Codec,
+    Damaged,
+    Header,
+    LoadError,
+    codec_for,
+    header_from,
+    parse,
+    unseal,
+)
 from tracker import registry
 from tracker.engine import Entry, Fight, LogError
 from tracker.errors import TrackerError
@@ -55,21 +66,37 @@ def read_lines(path: Path, offset: int) -> tuple[list[bytes], int, int]:
     return data[: end + 1].split(b"\n")[:-1], offset + end + 1, size
 
 
+def _record(raw: bytes, line: int) -> Any:
+    """One line's JSON object, its checksum checked (LoadError names the line)."""
+    if len(raw) > MAX_LINE:
+        raise LoadError("the line is too long", line)
+    try:
+        body = unseal(raw)
+    except Damaged as e:
+        raise LoadError(str(e), line) from None
+    if body is None:
+        raise LoadError("the line has no checksum", line)
+    try:
+        return parse(body)
+    except ValueError as e:
+        raise LoadError(f"not valid JSON ({e})", line) from None
+
+
 def decode_lines(codec: Codec, lines: Sequence[bytes], first_line: int) -> list[tuple[Entry, int]]:
     """Each event line as an entry and the size ("of") of the GM action it belongs to.
 
-    Relies on: one JSON object per line, decoded alone by :meth:`Codec.decode`
-    (raising LoadError that names the line); ``of`` on each line counts the
-    events of its action.  Blank lines are skipped.
+    Relies on: one sealed JSON object per line (format 2: a checksum on each),
+    decoded alone by :meth:`Codec.decode` (raising LoadError that names the
+    line); ``of`` on each line counts the events of its action; checkpoint
+    lines (a cache of the folded state) are skipped.  Blank lines are skipped.
     """
     out: list[tuple[Entry, int]] = []
     for n, raw in enumerate(lines, start=first_line):
         if not raw.strip():
             continue
-        try:
-            record = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise LoadError(f"not valid JSON ({e})", n) from None
+        record = _record(raw, n)
+        if type(record) is dict and "checkpoint" in record:
+            continue
         entry = codec.decode(record, n)
         of = record.get("of", 1)
         out.append((entry, of if type(of) is int and of > 0 else 1))
@@ -185,8 +212,8 @@ class Follower:
     def _open_header(self, raw: bytes) -> None:
         name = self.path.name
         try:
-            head = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            head = parse(unseal(raw) or raw)
+        except (Damaged, ValueError):
             raise LoadError(f"{name} is not a fight file (its first line is not a fight header)") from None
         if not isinstance(head, dict) or "system" not in head or "format" not in head:
             raise LoadError(f"{name} is not a fight file (its first line is not a fight header)")

@@ -2,14 +2,22 @@
 
 Line 1, the header::
 
-    {"format": 1, "system": "bnb", "system_version": "1.0", "created": "...", "seed": 42, "title": ""}
+    {"format": 2, "system": "bnb", "system_version": "1.0", "created": "...", "seed": 42, "title": "", "parent": null, "crc": "1c291ca3"}
 
 Every further line, one event::
 
-    {"seq": 7, "action": 3, "of": 2, "type": "bnb.attack_rolled", "v": 1, "event": {...fields}}
+    {"seq": 7, "action": 3, "of": 2, "type": "bnb.attack_rolled", "v": 1, "event": {...fields}, "crc": "…"}
+
+or a checkpoint (a cache of the folded state, see ``saves.checkpoint``)::
+
+    {"checkpoint": {...}, "crc": "…"}
 
 ``of`` counts the events of the GM action the line belongs to, so an action
-cut short by a power failure is recognised as torn, not taken half.
+cut short by a power failure is recognised as torn, not taken half.  ``crc``
+(format 2 on) is the CRC-32 of the line without it (``…}`` in place of
+``,"crc":"…"}``), in eight lowercase hex digits: silent damage is caught
+before anything is decoded.  Decoding is strict: no type coercion, no NaN or
+Infinity, no unknown fields, and every refusal names the line.
 
 Older formats are upgraded on load step by step (``MIGRATIONS``); events of an
 older ``v`` are upcast by the owner's upcasters before cattrs structures them.
@@ -19,6 +27,8 @@ Nothing here evaluates or unpickles anything.
 from __future__ import annotations
 
 import json
+import math
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +40,26 @@ from tracker.errors import TrackerError
 from tracker.events import CORE_EVENTS, Event
 from tracker.plugin import System
 
-FORMAT_VERSION = 1
+try:  # a faster, stricter parser when installed (it refuses NaN and Infinity too)
+    import orjson
+
+    _loads: Callable[[bytes], Any] = orjson.loads
+    _ParseErrors: tuple[type[BaseException], ...] = (orjson.JSONDecodeError, ValueError, TypeError, RecursionError)
+except ImportError:  # pragma: no cover - orjson is a dependency
+
+    def _bad_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not allowed")
+
+    def _loads(data: bytes) -> Any:
+        return json.loads(data, parse_constant=_bad_constant)
+
+    _ParseErrors = (ValueError, TypeError, RecursionError, UnicodeDecodeError)
+
+FORMAT_VERSION = 2
+MAX_LINE = 1 << 20  # bytes in one line (a header, an event or a checkpoint)
+MAX_FILE = 1 << 30  # bytes in one fight file
+SEED_MAX = 1 << 63
+_CRC_TAIL = len(b',"crc":"00000000"}')
 
 
 class SaveError(TrackerError):
@@ -45,6 +74,54 @@ class LoadError(TrackerError):
         self.line = line
 
 
+# -- the checksum ----------------------------------------------------------------
+
+
+def seal(body: str) -> str:
+    """A JSON object's text with its checksum added (the line as written, without the newline)."""
+    crc = zlib.crc32(body.encode("utf-8"))
+    return f'{body[:-1]},"crc":"{crc:08x}"}}'
+
+
+class Damaged(Exception):
+    """A line whose checksum does not match (or that has none where one is due)."""
+
+
+def unseal(line: bytes) -> bytes | None:
+    """The line without its checksum, checked; None when the line has no checksum.
+
+    Raises :class:`Damaged` when the checksum is there and wrong.
+    """
+    if len(line) < _CRC_TAIL + 2 or line[-_CRC_TAIL:-10] != b',"crc":"' or line[-2:] != b'"}':
+        return None
+    body = line[:-_CRC_TAIL] + b"}"
+    try:
+        want = int(line[-10:-2], 16)
+    except ValueError:
+        raise Damaged("its checksum is not a number") from None
+    if line[-10:-2] != f"{want:08x}".encode() or zlib.crc32(body) != want:
+        raise Damaged("its checksum does not match its content (the line was changed or damaged)")
+    return body
+
+
+def parse(data: bytes) -> Any:
+    """Strict JSON (no NaN, no Infinity, bounded nesting); ValueError with the reason."""
+    try:
+        return _loads(data)
+    except _ParseErrors as e:
+        raise ValueError(_short(e)) from None
+
+
+def _short(e: BaseException) -> str:
+    if isinstance(e, json.JSONDecodeError):
+        return f"{e.msg} at column {e.colno}"
+    text = str(e) or type(e).__name__
+    return text if len(text) < 120 else text[:120] + "…"
+
+
+# -- the header ------------------------------------------------------------------
+
+
 @attrs.frozen(kw_only=True)
 class Header:
     format: int = FORMAT_VERSION
@@ -56,23 +133,66 @@ class Header:
     parent: str | None = None  # the file this one continues, if any
 
 
-# format migrations: raw header dict and raw record dicts of version N -> N+1
+_HEADER_TYPES: dict[str, tuple[type, ...]] = {
+    "format": (int,),
+    "system": (str,),
+    "system_version": (str,),
+    "created": (str,),
+    "seed": (int, type(None)),
+    "title": (str,),
+    "parent": (str, type(None)),
+}
+_HEADER_MAX = {"system": 64, "system_version": 64, "created": 64, "title": 400, "parent": 4096}
+
+
+def header_to_json(header: Header) -> str:
+    return json.dumps(attrs.asdict(header), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def header_line(header: Header) -> str:
+    return seal(header_to_json(header))
+
+
+def header_from(raw: Any) -> Header:
+    """A header from its JSON object, strictly: known fields of the right types and sane sizes."""
+    if type(raw) is not dict:
+        raise LoadError("the header is not a JSON object", 1)
+    for key, value in raw.items():
+        kinds = _HEADER_TYPES.get(key)
+        if kinds is None:
+            raise LoadError(f"the header has an unknown field {key!r}", 1)
+        if type(value) not in kinds:
+            raise LoadError(f"the header's {key!r} has the wrong type ({type(value).__name__})", 1)
+        if isinstance(value, str) and len(value) > _HEADER_MAX[key]:
+            raise LoadError(f"the header's {key!r} is too long", 1)
+    seed = raw.get("seed")
+    if isinstance(seed, int) and not -SEED_MAX < seed < SEED_MAX:
+        raise LoadError("the header's seed is out of range", 1)
+    if "system" not in raw:
+        raise LoadError("the header is incomplete: it names no system", 1)
+    return Header(**raw)
+
+
+# -- format migrations: raw header dict and raw record dicts of version N -> N+1 ---------------
+
 Migration = Callable[[dict[str, Any], list[dict[str, Any]]], tuple[dict[str, Any], list[dict[str, Any]]]]
 MIGRATIONS: dict[int, Migration] = {
     # version 0 (early prototype) named the action "act" and had no "v"
     0: lambda header, records: (
         {**header, "format": 1},
         [
-            {**{k: v for k, v in r.items() if k != "act"}, "action": r.get("act", r.get("action")), "v": 1}
+            {**{k: v for k, v in r.items() if k != "act"}, "action": r.get("act", r.get("action")), "v": r.get("v", 1)}
             for r in records
         ],
     ),
+    # version 1 had no checksums (lines are read as they are) and no checkpoints
+    1: lambda header, records: ({**header, "format": 2}, records),
 }
 
 
 def upgrade(header: dict[str, Any], records: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     version = header.get("format")
-    if not isinstance(version, int):
+    if type(version) is not int:
         raise LoadError("the header has no format version", 1)
     if version > FORMAT_VERSION:
         raise LoadError(
@@ -89,11 +209,13 @@ def upgrade(header: dict[str, Any], records: list[dict[str, Any]]) -> tuple[dict
     return header, records
 
 
+# -- events ----------------------------------------------------------------------------
+
 _codecs: dict[tuple[int, str, str], Codec] = {}
 
 
 def codec_for(system: System) -> Codec:
-    """The codec of a system, built once (building the cattrs hooks takes a while)."""
+    """The codec of a system, built once, when first needed (building the cattrs hooks takes a while)."""
     key = (id(system), system.id, system.version)
     codec = _codecs.get(key)
     if codec is None or codec.system is not system:
@@ -101,13 +223,15 @@ def codec_for(system: System) -> Codec:
     return codec
 
 
+RECORD_KEYS = frozenset({"seq", "action", "of", "type", "v", "event"})
+
+
 class Codec:
-    """Encodes and decodes events of the core and one system."""
+    """Encodes and decodes events of the core and one system (strictly: no coercion, no unknown fields)."""
 
     def __init__(self, system: System) -> None:
         self.system = system
-        self.converter = cattrs.Converter(detailed_validation=False)
-        _fast_tuples(self.converter)
+        self.converter = strict_converter()
         self.types: dict[str, type[Event]] = {}
         for cls in (*CORE_EVENTS, *system.event_types):
             if not cls.TYPE:
@@ -115,13 +239,18 @@ class Codec:
             if cls.TYPE in self.types:
                 raise TrackerError(f"two event classes share the tag {cls.TYPE!r}")
             self.types[cls.TYPE] = cls
-        self._structure = {t: self.converter.get_structure_hook(c) for t, c in self.types.items()}
+        from saves.structure import Structurer
+
+        # hooks are made when a type is first met (opening from a checkpoint meets few)
+        fast = Structurer(self.converter)
+        types = self.types
+        conv = self.converter
+        self._structure = _Lazy(lambda tag: fast.hook(types[tag]))
         self.versions = {t: c.VERSION for t, c in self.types.items()}
-        self._unstructure = {c: self.converter.get_unstructure_hook(c) for c in self.types.values()}
+        self._unstructure = _Lazy(conv.get_unstructure_hook)
         self.upcasters = dict(getattr(system, "upcasters", {}) or {})
 
-    def encode(self, entry: Entry, of: int = 1) -> str:
-        """One line; ``of`` is the number of events in the entry's action (a torn action shows)."""
+    def body(self, entry: Entry, of: int = 1) -> str:
         ev = entry.event
         cls = type(ev)
         record = {
@@ -132,29 +261,49 @@ class Codec:
             "v": cls.VERSION,
             "event": self._unstructure[cls](ev),
         }
-        return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+    def encode(self, entry: Entry, of: int = 1) -> str:
+        """One line, sealed with its checksum; ``of`` is the number of events in the entry's action."""
+        return seal(self.body(entry, of))
 
     def decode(self, record: Any, line: int) -> Entry:
-        if not isinstance(record, dict):
+        """An entry from one parsed line (its checksum already checked), strictly; LoadError names the line."""
+        if type(record) is not dict:
             raise LoadError("not an event record", line)
+        if "crc" in record:  # checked on the bytes by decode_line; a parsed record cannot be
+            record = {k: v for k, v in record.items() if k != "crc"}
+        extra = record.keys() - RECORD_KEYS
+        if extra:
+            raise LoadError(f"unknown field {sorted(extra)[0]!r} in the record", line)
         try:
             seq, action, tag, data = record["seq"], record["action"], record["type"], record["event"]
         except KeyError as e:
             raise LoadError(f"the record lacks {e.args[0]!r}", line) from None
-        if not isinstance(seq, int) or not isinstance(action, int):
-            raise LoadError("seq and action must be whole numbers", line)
-        hook = self._structure.get(tag)
-        if hook is None:
-            raise LoadError(f"unknown event type {tag!r} (is the right system installed?)", line)
+        of = record.get("of", 1)
+        if type(seq) is not int or type(action) is not int or type(of) is not int:
+            raise LoadError("seq, action and of must be whole numbers", line)
+        if seq < 1 or action < 1 or of < 1:
+            raise LoadError("seq, action and of must be positive", line)
+        if type(tag) is not str:
+            raise LoadError("the event type must be a text", line)
+        if tag not in self.types:
+            raise LoadError(f"unknown event type {tag[:80]!r} (is the right system installed?)", line)
+        hook = self._structure[tag]
         cls = self.types[tag]
         version = record.get("v", 1)
-        if not isinstance(version, int) or version > cls.VERSION:
-            raise LoadError(f"event {tag!r} version {version} is newer than this tracker knows", line)
+        if type(version) is not int or version > cls.VERSION or version < 1:
+            raise LoadError(f"event {tag!r} version {version!r} is not one this tracker knows", line)
+        if type(data) is not dict:
+            raise LoadError(f"event {tag!r} is damaged: its fields are not a JSON object", line)
         while version < cls.VERSION:
             up = self.upcasters.get((tag, version))
             if up is None:
                 raise LoadError(f"no upcaster for {tag!r} version {version}", line)
-            data = up(data)
+            try:
+                data = up(data)
+            except Exception as e:
+                raise LoadError(f"event {tag!r} could not be upgraded: {_explain(e)}", line) from None
             version += 1
         try:
             event = hook(data, cls)
@@ -162,13 +311,76 @@ class Codec:
             raise LoadError(f"event {tag!r} is damaged: {_explain(e)}", line) from None
         return Entry(seq, action, event)
 
+    def decode_line(self, raw: bytes, line: int, *, sealed: bool = True) -> Entry | None:
+        """One line as read from the file: checksum checked, parsed, decoded (None for a checkpoint line).
+
+        For a reader that follows a live file line by line (LoadError names the line).
+        """
+        if len(raw) > MAX_LINE:
+            raise LoadError("the line is too long", line)
+        try:
+            body = unseal(raw)
+        except Damaged as e:
+            raise LoadError(str(e), line) from None
+        if body is None:
+            if sealed:
+                raise LoadError("the line has no checksum", line)
+            body = raw
+        try:
+            record = parse(body)
+        except ValueError as e:
+            raise LoadError(f"not valid JSON ({e})", line) from None
+        if type(record) is dict and "checkpoint" in record:
+            return None
+        return self.decode(record, line)
+
+
+class _Lazy(dict):
+    """A dict that makes a missing value with ``make(key)`` (and keeps it)."""
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
+
+def strict_converter() -> cattrs.Converter:
+    """A cattrs converter that refuses what JSON did not say: "7" is not 7, 1.5 is not 1, NaN is nothing."""
+    converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=True)
+
+    def exact(kind: type, word: str) -> Callable[[Any, Any], Any]:
+        def hook(value: Any, _type: Any) -> Any:
+            if type(value) is not kind:
+                raise TypeError(f"expected {word}, got {_kind(value)}")
+            return value
+
+        return hook
+
+    def number(value: Any, _type: Any) -> float:
+        if type(value) is int:
+            return float(value)
+        if type(value) is not float or not math.isfinite(value):
+            raise TypeError(f"expected a number, got {_kind(value)}")
+        return value
+
+    converter.register_structure_hook(int, exact(int, "a whole number"))
+    converter.register_structure_hook(str, exact(str, "a text"))
+    converter.register_structure_hook(bool, exact(bool, "true or false"))
+    converter.register_structure_hook(float, number)
+    _fast_tuples(converter)
+    return converter
+
+
+def _kind(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) < 40 else text[:40] + '…'}"
+
 
 def _fast_tuples(converter: cattrs.Converter) -> None:
-    """Quicker hooks for the homogeneous tuples events are full of (faces, ids).
-
-    They check the element types as strictly as cattrs' own hooks do for JSON
-    input, so a damaged file is still refused.
-    """
+    """Quicker hooks for the homogeneous tuples events are full of (faces, ids), as strict as the rest."""
 
     def strict(kind: type) -> Callable[[Any, Any], tuple[Any, ...]]:
         def hook(value: Any, _type: Any) -> tuple[Any, ...]:
@@ -176,7 +388,7 @@ def _fast_tuples(converter: cattrs.Converter) -> None:
                 raise ValueError(f"expected a list, got {type(value).__name__}")
             for x in value:
                 if type(x) is not kind:
-                    raise ValueError(f"expected {kind.__name__} items, got {x!r}")
+                    raise ValueError(f"expected {kind.__name__} items, got {_kind(x)}")
             return tuple(value)
 
         return hook
@@ -187,18 +399,9 @@ def _fast_tuples(converter: cattrs.Converter) -> None:
 
 def _explain(e: Exception) -> str:
     if isinstance(e, cattrs.BaseValidationError):
-        parts = cattrs.transform_error(e)
-        return "; ".join(parts[:3])
-    return f"{type(e).__name__}: {e}"
-
-
-def header_to_json(header: Header) -> str:
-    return json.dumps(attrs.asdict(header), separators=(",", ":"), ensure_ascii=False)
-
-
-def header_from(raw: dict[str, Any]) -> Header:
-    fields = {f.name for f in attrs.fields(Header)}
-    try:
-        return Header(**{k: v for k, v in raw.items() if k in fields})
-    except TypeError as e:
-        raise LoadError(f"the header is incomplete: {e}", 1) from None
+        try:
+            parts = cattrs.transform_error(e)
+        except Exception:
+            parts = [str(e)]
+        return "; ".join(p[:120] for p in parts[:3])
+    return f"{type(e).__name__}: {_short(e)}"

@@ -32,6 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("export", help="write a Markdown recap of a saved fight")
     e.add_argument("file", type=Path)
     e.add_argument("-o", "--output", type=Path, help="recap file (default: print to standard output)")
+    e.add_argument("--force", action="store_true", help="replace the output file if it exists")
     c = sub.add_parser("check", help="check a saved fight and say what is wrong (exit 0 good, 1 bad)")
     c.add_argument("file", type=Path)
     t = sub.add_parser("table", help="the players' view: follow a fight live, read-only (a second terminal)")
@@ -66,6 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         print(f"tracker: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr)
         return 1
+    except (RecursionError, MemoryError) as e:
+        print(f"tracker: the file is too deeply nested or too big to handle ({type(e).__name__})", file=sys.stderr)
+        return 1
+    except Exception as e:  # a plug-in failing on what a file holds: still one line, never a traceback
+        text = " ".join(str(e).split())[:200]
+        print(f"tracker: {type(e).__name__} while working on the fight{': ' + text if text else ''}", file=sys.stderr)
+        return 1
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -75,10 +83,17 @@ def _run(args: argparse.Namespace) -> int:
         print(saves.default_dir())
         return 0
     if args.cmd == "check":
-        loaded = saves.load(args.file)
+        from saves.checker import check
+
+        report = check(args.file)
+        loaded, final = report.loaded, report.final
         for w in loaded.warnings:
             print(f"warning: {w}")
-        final = loaded.fight().state
+        if not report.good:
+            for p in report.problems:
+                print(f"problem: {p}")
+            print(f"{args.file}: bad — {len(report.problems)} problem(s); replay, export or continuing would fail")
+            return 1
         print(
             f"{args.file}: good — {loaded.system.name}, {len(loaded.entries)} events, "
             f"round {final.round}, {len(final.present)} combatants"
@@ -87,10 +102,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "export":
         from saves import export
 
-        text = export.recap(saves.load(args.file))
+        loaded = saves.load(args.file)
+        text = export.recap(loaded)
         if args.output:
-            args.output.write_text(text, encoding="utf-8")
-            print(f"recap written to {args.output}")
+            written = export.write_recap(text, args.output, source=loaded.path, force=args.force)
+            print(f"recap written to {written}")
         else:
             sys.stdout.write(text)
         return 0
@@ -128,34 +144,30 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _systems() -> int:
+    """The installed systems from their entry points' metadata: no plug-in is imported."""
     entries = registry.available()
     if not entries:
         print("no game systems are installed")
         return 1
     width = max(len(e.id) for e in entries)
-    bad = 0
     for e in entries:
-        try:
-            s = registry.load(e.id)
-            print(f"{e.id:<{width}}  {s.name} {s.version} — {s.summary}")
-        except TrackerError as err:
-            bad += 1
-            print(f"{e.id:<{width}}  (broken) {err}")
-    return 1 if bad == len(entries) else 0
+        where = f"{e.distribution} {e.version}".strip() if e.distribution else "(not packaged)"
+        print(f"{e.id:<{width}}  {where} — {e.target}")
+    return 0
 
 
 def _print_replay(loaded: saves.Loaded) -> int:
+    from saves.export import describe_safely
     from tracker.events import TurnEnded
-    from tracker.replay import Timeline
 
-    timeline = Timeline(loaded.system, loaded.entries)
+    timeline = loaded.timeline()
     for w in loaded.warnings:
         print(f"warning: {w}")
     for i, entry in enumerate(timeline.entries):
         if isinstance(entry.event, TurnEnded):
             continue
         mark = " (undone)" if timeline.is_undone(i) else ""
-        print(f"{entry.seq:>5}  {timeline.describe(i)}{mark}")
+        print(f"{entry.seq:>5}  {describe_safely(timeline, i)}{mark}")
     return 0
 
 

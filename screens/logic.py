@@ -202,14 +202,13 @@ def shown(value: Any, state: FightState | None = None) -> str:
 
 def entry_lines(fight: Fight, limit: int = LOG_KEEP) -> list[str]:
     """Log lines of the last ``limit`` entries, each described against the state before its action."""
-    befores = {s.action: s.before for s in fight.steps}
     entries = fight.entries[-limit:]
     out: list[str] = []
     actions: dict[int, list[Entry]] = {}
     for e in entries:
         actions.setdefault(e.action, []).append(e)
     for action, group in actions.items():
-        state = befores.get(action, fight.state)
+        state = fight.log.action_before(action) or fight.state
         for e in group:
             out.append(line_for(fight, e.event, state, e.seq))
     return out
@@ -218,25 +217,12 @@ def entry_lines(fight: Fight, limit: int = LOG_KEEP) -> list[str]:
 def line_for(fight: Fight, event: Any, state: FightState, seq: int | None = None) -> str:
     try:
         if isinstance(event, Undone | Redone):
-            text = ("undone: " if isinstance(event, Undone) else "redone: ") + _action_text(fight, event.action)
+            text = ("undone: " if isinstance(event, Undone) else "redone: ") + fight.describe_action(event.action)
         else:
             text = event.describe(state)
     except Exception as e:  # a plug-in's describe must not take the screen down
         text = f"{type(event).__name__} ({type(e).__name__} while describing it)"
     return f"{seq:>4} {text}" if seq is not None else text
-
-
-def _action_text(fight: Fight, action: int) -> str:
-    events = [e.event for e in fight.entries if e.action == action]
-    for s in fight.steps:
-        if s.action == action:
-            return s.describe()
-    if not events:
-        return f"action {action}"
-    try:
-        return "; ".join(ev.describe(fight.state) for ev in events[:2]) + (" …" if len(events) > 2 else "")
-    except Exception:
-        return f"action {action}"
 
 
 def combatant_label(state: FightState, c: Combatant) -> str:

@@ -13,7 +13,6 @@ are one key away.
 from __future__ import annotations
 
 import gc
-from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 from rich.style import Style
@@ -30,7 +29,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable, Footer, Static
 
 import saves
-from saves.export import recap
+from saves.export import fresh_recap_path, recap, write_recap
 from screens.widgets.detail import DetailPane
 from screens.widgets.initiative import InitiativeList
 from tracker.errors import TrackerError
@@ -41,52 +40,6 @@ from tracker.replay import Timeline
 
 def _b(key: str, action: str, description: str, show: bool = False, display: str | None = None) -> Binding:
     return Binding(key, action, description, show=show, key_display=display, priority=True, id=f"replay.{action}")
-
-
-class Skipper:
-    """Where a step lands when undone actions are stepped over instead of into."""
-
-    def __init__(self, timeline: Timeline) -> None:
-        self.timeline = timeline
-        self.undos: dict[int, list[int]] = {}  # action -> indexes of its Undone entries
-        self.applies: dict[int, list[int]] = {}  # action -> indexes where it takes effect (first entry, Redone)
-        for i, entry in enumerate(timeline.entries):
-            ev = entry.event
-            if isinstance(ev, Undone):
-                self.undos.setdefault(ev.action, []).append(i)
-            elif isinstance(ev, Redone):
-                self.applies.setdefault(ev.action, []).append(i)
-            elif i == 0 or timeline.entries[i - 1].action != entry.action:
-                self.applies.setdefault(entry.action, []).append(i)
-
-    def forward(self, position: int) -> int:
-        """Past every action (or redo) at ``position`` that a later undo takes back."""
-        entries = self.timeline.entries
-        while position < len(entries):
-            ev = entries[position].event
-            action = ev.action if isinstance(ev, Redone) else entries[position].action
-            if isinstance(ev, Undone) or action not in self.undos:
-                return position
-            later = self.undos[action]
-            k = bisect_left(later, position)
-            if k == len(later):
-                return position
-            position = later[k] + 1
-        return position
-
-    def back(self, position: int) -> int:
-        """Before every undo just behind ``position`` and the action it took back."""
-        entries = self.timeline.entries
-        while position > 0:
-            ev = entries[position - 1].event
-            if not isinstance(ev, Undone):
-                return position
-            starts = self.applies.get(ev.action, [])
-            k = bisect_right(starts, position - 1) - 1
-            if k < 0:
-                return position
-            position = starts[k]
-        return position
 
 
 class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
@@ -128,7 +81,6 @@ class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
         self.position = 0
         self.cursor = 0
         self._texts: dict[int, str] = {}
-        self._action_first = [timeline.entries[i].action for i in timeline.action_starts]
         self.border_title = "Log"
         self.virtual_size = Size(1, len(timeline))
 
@@ -146,26 +98,16 @@ class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
         t = self.timeline
         ev = t.entries[i].event
         try:
-            if isinstance(ev, Undone | Redone):
-                word = "undone" if isinstance(ev, Undone) else "redone"
-                return f"{word}: {self._action_text(ev.action)}"
             text = t.describe(i)
         except Exception as e:  # a plug-in's describe must not take the screen down
             return f"{type(ev).__name__} ({type(e).__name__} while describing it)"
+        if isinstance(ev, Undone | Redone):
+            return text
         if t.is_undone(i):
             text += "  (undone)"
         elif t.entries[i].action in t.ever_undone:
             text += "  (undone, then redone)"
         return text
-
-    def _action_text(self, action: int) -> str:
-        k = bisect_left(self._action_first, action)
-        if k == len(self._action_first) or self._action_first[k] != action:
-            return f"action {action}"
-        start = self.timeline.action_starts[k]
-        end = self.timeline.action_starts[k + 1] if k + 1 < len(self.timeline.action_starts) else len(self.timeline)
-        parts = [self.timeline.describe(j) for j in range(start, min(end, start + 2))]
-        return "; ".join(parts) + (" …" if end - start > 2 else "")
 
     def render_line(self, y: int) -> Strip:
         scroll_y = self.scroll_offset.y
@@ -261,7 +203,7 @@ class ReplayScreen(Screen[None]):
         gc.disable()  # loading makes many small acyclic objects: collections would only scan them
         try:
             self.loaded = saves.load(self.path)
-            self.timeline = Timeline(self.loaded.system, self.loaded.entries)
+            self.timeline = self.loaded.timeline()
         except TrackerError:
             raise
         except Exception as e:  # a plug-in or a file the loader did not expect: still a clear message
@@ -270,17 +212,9 @@ class ReplayScreen(Screen[None]):
             if collecting:
                 gc.enable()
         self.system = self.loaded.system
-        self._skipper: Skipper | None = None
         self.skip_undone = False
         self.position = 0 if position is None else max(0, min(position, len(self.timeline)))
         self._summary_shown_at_end = False
-
-    @property
-    def skipper(self) -> Skipper:
-        """Built when "skip undone" is first used, so opening does not pay for it."""
-        if self._skipper is None:
-            self._skipper = Skipper(self.timeline)
-        return self._skipper
 
     # -- layout ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -362,9 +296,9 @@ class ReplayScreen(Screen[None]):
     def action_step(self, by: int) -> None:
         p = self.position
         if self.skip_undone:
-            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+            p = self.timeline.skip_forward(p) if by > 0 else self.timeline.skip_back(p)
             p = max(0, min(p + by, len(self.timeline)))
-            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+            p = self.timeline.skip_forward(p) if by > 0 else self.timeline.skip_back(p)
         else:
             p += by
         self._move(p)
@@ -373,10 +307,10 @@ class ReplayScreen(Screen[None]):
         t = self.timeline
         p = self.position
         if self.skip_undone:
-            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+            p = self.timeline.skip_forward(p) if by > 0 else self.timeline.skip_back(p)
         p = t.next_action(p) if by > 0 else t.prev_action(p)
         if self.skip_undone:
-            p = self.skipper.forward(p) if by > 0 else self.skipper.back(p)
+            p = self.timeline.skip_forward(p) if by > 0 else self.timeline.skip_back(p)
         self._move(p)
 
     def action_round(self, by: int) -> None:
@@ -412,14 +346,15 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(SummaryScreen(summarize(self.timeline, self.position), self.system.name))
 
     def recap_path(self) -> Path:
-        return self.path.with_name(f"{self.path.stem}-recap.md")
+        """A fresh name beside the save: ``<stem>-recap.md``, or ``-recap-2.md``… (nothing is overwritten)."""
+        return fresh_recap_path(self.path)
 
     def action_export(self) -> None:
         target = self.recap_path()
         try:
-            target.write_text(recap(self.loaded), encoding="utf-8")
-        except OSError as e:
-            self.notify(f"cannot write {target}: {e.strerror or e}", title="Not exported", severity="error")
+            write_recap(recap(self.loaded, self.timeline), target, source=self.path)
+        except TrackerError as e:
+            self.notify(str(e), title="Not exported", severity="error")
             return
         except Exception as e:  # a plug-in failing to describe its events
             self.notify(f"the recap failed: {type(e).__name__}: {e}", title="Not exported", severity="error")

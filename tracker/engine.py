@@ -10,8 +10,8 @@ same however long the log is.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
 import cattrs
@@ -24,7 +24,11 @@ from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
 from tracker.plugin import System, initiative_events
 from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet
 
+if TYPE_CHECKING:
+    from tracker.log import ActionLog
+
 CORE_FIELDS = ("name", "group", "kind", "initiative")
+_T = TypeVar("_T")
 RECENT_NOTES = 20  # the state keeps the latest notes; every note stays in the log
 
 
@@ -83,7 +87,7 @@ def json_shape(value: Any, what: str = "value") -> Any:
     are the same.
     """
     try:
-        return json.loads(json.dumps(cattrs.unstructure(value), ensure_ascii=False))
+        return json.loads(json.dumps(cattrs.unstructure(value), ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError):
         raise Refused(f"the {what} {value!r} cannot be saved") from None
 
@@ -711,6 +715,11 @@ class Entry(NamedTuple):
     event: E.Event
 
 
+def describe_action(before: FightState, events: Sequence[E.Event]) -> str:
+    """One GM action in the GM's words: its first events (what undo and redo show)."""
+    return "; ".join(ev.describe(before) for ev in events[:3]) + (" …" if len(events) > 3 else "")
+
+
 class Step(NamedTuple):
     """One GM action in effect: its events and the states around it."""
 
@@ -720,7 +729,7 @@ class Step(NamedTuple):
     after: FightState
 
     def describe(self) -> str:
-        return "; ".join(ev.describe(self.before) for ev in self.events[:3]) + (" …" if len(self.events) > 3 else "")
+        return describe_action(self.before, self.events)
 
 
 class LogError(TrackerError):
@@ -733,43 +742,95 @@ Sink = Callable[[Sequence[Entry]], None]
 
 
 class Fight:
-    """A fight in progress: state, log, undo and redo.
+    """A fight in progress: an action log (state, undo, redo) plus a save sink.
 
     ``sink`` is called with each action's entries after they are checked and
     before the action takes effect; the saves module passes a writer that
-    appends, flushes and fsyncs, so an action shown as done is on disk.
+    appends, flushes and fsyncs, so an action shown as done is on disk.  If
+    the sink raises, the action is not taken: the state and the log stay as
+    they were, and the same action can be tried again.
     """
 
-    def __init__(self, system: System, *, roller: Roller | None = None, sink: Sink | None = None) -> None:
+    def __init__(
+        self,
+        system: System,
+        *,
+        roller: Roller | None = None,
+        sink: Sink | None = None,
+        log: ActionLog | None = None,
+        older: Callable[[], ActionLog] | None = None,
+    ) -> None:
+        from tracker.log import ActionLog
+
         self.system = system
         self.roller: Roller = roller if roller is not None else SeededRoller()
         self.sink = sink
-        self.initial = initial_state(system)
-        self.state = self.initial
-        self.entries: list[Entry] = []
-        self._done: list[Step] = []
-        self._undone: list[Step] = []
-        self._next_seq = 1
-        self._next_action = 1
+        self.log: ActionLog = log if log is not None else ActionLog(system)
+        self.initial = self.log.initial
+        # a log opened from a checkpoint: ``older`` loads it whole when an older step is needed
+        self.older = older
+        self.notices: list[str] = []
+
+    def _whole(self) -> None:
+        """Replace a partial log by the whole one (folded from the start; the fold wins)."""
+        loader, self.older = self.older, None
+        if loader is None:
+            raise TrackerError("the older part of this fight's log cannot be read")
+        whole = loader()
+        if whole.state != self.log.state:
+            self.notices.append("a checkpoint in the file disagreed with its log; the log's state is used")
+        self.log = whole
+
+    def _ask(self, question: Callable[[], _T]) -> _T:
+        from tracker.log import NeedOlder
+
+        try:
+            return question()
+        except NeedOlder:
+            self._whole()
+            return question()
 
     # -- asking --------------------------------------------------------------
     @property
+    def state(self) -> FightState:
+        return self.log.state
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        """Every entry of the log, in order (older ones read from the file when first asked for)."""
+        if self.log.partial:
+            return _Entries(self)
+        return self.log.loaded
+
+    @property
     def can_undo(self) -> bool:
-        return bool(self._done)
+        return self.log.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._undone)
+        return self.log.can_redo
 
     @property
     def steps(self) -> tuple[Step, ...]:
-        return tuple(self._done)
+        """The GM actions in effect, first to last."""
+        return self._ask(lambda: self.log.done_steps())
 
     def last_step(self) -> Step | None:
-        return self._done[-1] if self._done else None
+        return self._ask(lambda: self.log.last_step())
 
     def next_redo(self) -> Step | None:
-        return self._undone[-1] if self._undone else None
+        return self._ask(lambda: self.log.next_redo())
+
+    def describe_action(self, action: int) -> str:
+        return self._ask(lambda: self.log.describe_action(action))
+
+    def describe(self, index: int) -> str:
+        """Entry ``index`` of the log in the GM's words (an undo names what it took back)."""
+        return self._ask(lambda: self.log.describe(index))
+
+    def action_before(self, action: int) -> FightState | None:
+        """The state just before an action of the log (None if there is no such action)."""
+        return self._ask(lambda: self.log.action_before(action))
 
     def decide(self, command: Any, dice: Roller | None = None) -> list[E.Event]:
         return decide(self.system, self.state, command, dice if dice is not None else self.roller)
@@ -783,145 +844,87 @@ class Fight:
 
     def record(self, events: Sequence[E.Event], after: FightState | None = None) -> Step:
         """Append one GM action's events (already decided; ``after``, the state they lead to, if known)."""
-        entries = [Entry(self._next_seq + i, self._next_action, ev) for i, ev in enumerate(events)]
-        return self._take(entries, write=True, after=after)
+        log = self.log
+        entries = [Entry(log.new_seq + i, log.new_action, ev) for i, ev in enumerate(events)]
+        return self._take(entries, after=after)
 
     def undo(self) -> Step:
-        if not self._done:
+        step = self.last_step()
+        if step is None:
             raise Refused("nothing to undo")
-        step = self._done[-1]
-        self._take([Entry(self._next_seq, self._next_action, E.Undone(action=step.action))], write=True)
+        self._take([Entry(self.log.new_seq, self.log.new_action, E.Undone(action=step.action))])
         return step
 
     def redo(self) -> Step:
-        if not self._undone:
+        step = self.next_redo()
+        if step is None:
             raise Refused("nothing to redo")
-        step = self._undone[-1]
-        self._take([Entry(self._next_seq, self._next_action, E.Redone(action=step.action))], write=True)
+        self._take([Entry(self.log.new_seq, self.log.new_action, E.Redone(action=step.action))])
         return step
 
     def load(self, entries: Iterable[Entry]) -> None:
         """Replay saved entries (grouped by action) without writing them again.
 
-        This is the hot path of loading a save, so it folds in one pass; it
-        checks what ``_take`` checks.  A log that does not replay raises
-        LogError whose ``seq`` names the first event of the action that failed.
+        A log that does not replay raises LogError whose ``seq`` names the
+        first event of the action that failed.
         """
         items = entries if isinstance(entries, (list, tuple)) else list(entries)
         if not items:
             return
-        system = self.system
-        handlers = _EVOLVERS
-        sys_evolve = system.evolve
-        own = frozenset(system.event_types)
-        done, undone = self._done, self._undone
-        undo_types = (E.Undone, E.Redone)
-        seq = self._next_seq
-        state = before = self.state
-        action = None  # the action being folded
-        first = 0
-        group_seq = seq
-        try:
-            for k, entry in enumerate(items):
-                ev = entry.event
-                if entry.action != action:
-                    if action is not None:
-                        done.append(Step(action, tuple([x.event for x in items[first:k]]), before, state))
-                        if undone:
-                            undone.clear()
-                        self._next_action = action + 1
-                    action = entry.action
-                    group_seq = entry.seq
-                    if action < self._next_action:
-                        raise LogError(f"action {action} out of sequence: expected {self._next_action} or later")
-                    first = k
-                    before = state
-                    if type(ev) in undo_types:
-                        self.state = state
-                        self._next_seq = seq
-                        self._take([entry], write=False)
-                        del self.entries[-1]
-                        state = before = self.state
-                        seq += 1
-                        action = None
-                        continue
-                elif type(ev) in undo_types:
-                    raise LogError(f"event {entry.seq}: an undo or redo must stand alone in its action")
-                if entry.seq != seq:
-                    raise LogError(f"event {entry.seq} out of sequence: expected {seq}")
-                seq += 1
-                handler = handlers.get(type(ev))
-                if handler is not None:
-                    state = sys_evolve(handler(system, state, ev), ev)
-                elif type(ev) in own:
-                    state = sys_evolve(state, ev)
-                else:
-                    raise UnknownEvent(f"no rule applies the event {type(ev).__name__} ({ev.TYPE!r})")
-        except LogError as e:
-            e.seq = group_seq
-            raise
-        except (TrackerError, KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
-            err = LogError(f"event {group_seq} does not apply: {type(e).__name__}: {e}")
-            err.seq = group_seq
-            raise err from None
-        if action is not None:
-            done.append(Step(action, tuple([x.event for x in items[first:]]), before, state))
-            if undone:
-                undone.clear()
-            self._next_action = action + 1
-        self.entries.extend(items)
-        self.state = state
-        self._next_seq = seq
+        self.log.extend(items)
+        self.log.fold()
 
-    def _replay(self, group: list[Entry]) -> None:
-        try:
-            self._take(group, write=False)
-        except LogError as e:
-            e.seq = group[0].seq
-            raise
-        except (TrackerError, KeyError, ValueError, TypeError, AttributeError, IndexError) as e:
-            err = LogError(f"event {group[0].seq} does not apply: {type(e).__name__}: {e}")
-            err.seq = group[0].seq
-            raise err from None
+    def _take(self, entries: list[Entry], *, after: FightState | None = None) -> Step:
+        """Check one action, compute its state, hand it to the sink, then take it."""
+        checked = self._ask(lambda: self.log.check(entries))
+        log = self.log
+        if checked[0] != 0 or after is None:
+            after = log.state_after_action(entries, checked)
+        if self.sink is not None:
+            self.sink(entries)  # raises if it could not save: nothing was taken
+        log.add(entries, after, checked)
+        if checked[0] == 0:
+            step = log.last_step()
+            assert step is not None
+            return step
+        k = log._group_of_action(entries[0].event.action)  # type: ignore[attr-defined]
+        return log._step(k)
 
-    def _take(self, entries: list[Entry], *, write: bool, after: FightState | None = None) -> Step:
-        first = entries[0]
-        if first.seq != self._next_seq:
-            raise LogError(f"event {first.seq} out of sequence: expected {self._next_seq}")
-        if first.action < self._next_action:
-            raise LogError(f"action {first.action} out of sequence: expected {self._next_action} or later")
-        for i, entry in enumerate(entries):
-            if entry.seq != first.seq + i:
-                raise LogError(f"event {entry.seq} out of sequence: expected {first.seq + i}")
-        ev = first.event
-        if isinstance(ev, (E.Undone, E.Redone)):
-            if len(entries) != 1:
-                raise LogError(f"event {first.seq}: an undo or redo must stand alone in its action")
-            source, target = (self._done, self._undone) if isinstance(ev, E.Undone) else (self._undone, self._done)
-            if not source or source[-1].action != ev.action:
-                what = "undo" if isinstance(ev, E.Undone) else "redo"
-                raise LogError(f"event {first.seq}: {what} of action {ev.action}, which is not the next to {what}")
-            step = source[-1]
-            new_state = step.before if isinstance(ev, E.Undone) else step.after
-            if write and self.sink is not None:
-                self.sink(entries)
-            source.pop()
-            target.append(step)
-        else:
-            s = self.state
-            if after is None:
-                for entry in entries:
-                    s = evolve(self.system, s, entry.event)
-            else:
-                s = after
-            step = Step(first.action, tuple(e.event for e in entries), self.state, s)
-            if write and self.sink is not None:
-                self.sink(entries)
-            self._done.append(step)
-            self._undone.clear()
-            new_state = s
-        self.entries.extend(entries)
-        self.state = new_state
-        self._next_seq = entries[-1].seq + 1
-        self._next_action = first.action + 1
-        return step
+
+class _Entries(Sequence[Entry]):
+    """The entries of a fight opened from a checkpoint: the tail at hand, older ones loaded when asked for."""
+
+    def __init__(self, fight: Fight) -> None:
+        self.fight = fight
+
+    def __len__(self) -> int:
+        return len(self.fight.log)
+
+    def _all(self) -> list[Entry]:
+        if self.fight.log.partial:
+            self.fight._whole()
+        return self.fight.log.loaded
+
+    def __getitem__(self, index: Any) -> Any:
+        log = self.fight.log
+        n = len(log)
+        base = log.base_entries
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if step == 1 and start >= base:
+                return log.loaded[start - base : max(stop - base, 0)]
+            return self._all()[index]
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(index)
+        if i >= base:
+            return log.loaded[i - base]
+        return self._all()[i]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

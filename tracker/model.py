@@ -34,10 +34,10 @@ def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         "    if not changes.keys() <= known:",
         "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(set(changes) - known)}')",
         "    new = new_(cls)",
-        "    get = changes.get",
     ]
-    lines += [f"    set_(new, {n!r}, get({n!r}, inst.{n}))" for n in names]
-    lines.append("    return new")
+    # every field copied by a direct slot read, then the changed ones set (no per-field dict lookup)
+    lines += [f"    set_(new, {n!r}, inst.{n})" for n in names]
+    lines += ["    for k, v in changes.items():", "        set_(new, k, v)", "    return new"]
     # generated from the class's own field names (identifiers), never from data
     namespace = {"cls": cls, "known": frozenset(names), "new_": object.__new__, "set_": object.__setattr__}
     exec("\n".join(lines), namespace)
@@ -202,7 +202,11 @@ class FightState:
     # -- changes (used by evolve functions) ------------------------------
     def replace(self, combatant: Combatant) -> FightState:
         cid = combatant.id
-        return changed(self, combatants=tuple([combatant if c.id == cid else c for c in self.combatants]))
+        cs = self.combatants
+        for i, c in enumerate(cs):
+            if c.id == cid:
+                return changed(self, combatants=(*cs[:i], combatant, *cs[i + 1 :]))
+        return self
 
     def update(self, cid: str, **changes: Any) -> FightState:
         return self.replace(changed(self.get(cid), **changes))

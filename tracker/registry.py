@@ -25,6 +25,7 @@ class SystemEntry:
     id: str
     target: str  # "module:attr"
     distribution: str | None
+    version: str = ""  # the distribution's version
 
 
 def available() -> tuple[SystemEntry, ...]:
@@ -32,7 +33,8 @@ def available() -> tuple[SystemEntry, ...]:
     out = []
     for ep in entry_points(group=GROUP):
         dist = ep.dist.name if ep.dist is not None else None
-        out.append(SystemEntry(ep.name, ep.value, dist))
+        version = ep.dist.version if ep.dist is not None else ""
+        out.append(SystemEntry(ep.name, ep.value, dist, version or ""))
     return tuple(sorted(out, key=lambda e: e.id))
 
 

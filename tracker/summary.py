@@ -8,14 +8,12 @@ is compared with the expected value of its dice expression.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
 from math import comb
 
 import attrs
 
 from tracker.dice import DiceError, Roll, parse
-from tracker.engine import Entry
 from tracker.events import Event, Redone, RoundStarted, TurnStarted, Undone
 from tracker.model import PC, FightState
 from tracker.plugin import Tally
@@ -148,34 +146,6 @@ def _expected_extra(kept: int, s: int, limit: int) -> float:
 # -- the summary ---------------------------------------------------------------
 
 
-def in_effect(entries: tuple[Entry, ...], upto: int) -> Iterator[int]:
-    """Indexes of the entries among the first ``upto`` whose action is in effect there, in log order."""
-    done: list[list[int]] = []
-    undone: list[list[int]] = []
-    i = 0
-    while i < upto:
-        e = entries[i]
-        if isinstance(e.event, Undone):
-            if done and entries[done[-1][0]].action == e.event.action:
-                undone.append(done.pop())
-            i += 1
-            continue
-        if isinstance(e.event, Redone):
-            if undone and entries[undone[-1][0]].action == e.event.action:
-                done.append(undone.pop())
-            i += 1
-            continue
-        group = []
-        action = e.action
-        while i < upto and entries[i].action == action:
-            group.append(i)
-            i += 1
-        done.append(group)
-        undone.clear()
-    out = sorted(x for g in done for x in g)
-    return iter(out)
-
-
 def _rolls_of(event: Event) -> tuple[Roll, ...]:
     """Every roll the event carries (nested records included)."""
     return event.all_rolls()
@@ -216,7 +186,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
         c = state.find(cid) if cid else None
         return OTHER if c is None else ("pc" if c.kind == PC else "npc")
 
-    for i in in_effect(timeline.entries, pos):
+    for i in timeline.in_effect(pos):
         entry = timeline.entries[i]
         ev = entry.event
         before = timeline.state_at(i)

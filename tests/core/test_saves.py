@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import saves
-from saves.format import Codec
+from saves.format import Codec, seal
 from tests.support.toy import Hit
 from tests.support.toy import system as toy
 from tracker import AddCombatant, Adjust, NextTurn, Note, ScriptedRoller, SetInitiative, StartFight
@@ -78,6 +78,7 @@ def test_continuing_a_fight_appends_to_the_same_file(tmp_path: Path) -> None:
 def test_a_torn_last_line_is_dropped_with_a_warning_and_the_file_is_not_rewritten(tmp_path: Path) -> None:
     path = tmp_path / "f.jsonl"
     live = played(path, 15, 3)
+    live.close()  # one writer at a time
     good = saves.load(path).fight().state
     with open(path, "a", encoding="utf-8") as f:
         f.write('{"seq": 99, "action": 42, "of": 1, "ty')
@@ -121,9 +122,10 @@ def test_an_event_that_does_not_fit_names_its_line(tmp_path: Path) -> None:
     played(path, 15, 3)
     lines = path.read_text().splitlines()
     record = json.loads(lines[2])
+    record.pop("crc")
     record["event"]["name"] = 12345
     record["event"].pop("id")
-    lines[2] = json.dumps(record)
+    lines[2] = seal(json.dumps(record))  # a line changed on purpose, its checksum made anew
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(saves.LoadError, match=r"^line 3: event 'combatant_added' is damaged"):
         saves.load(path)
@@ -133,7 +135,8 @@ def test_an_undo_out_of_order_is_refused_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "f.jsonl"
     played(path, 15, 3)
     with open(path, "a") as f:
-        f.write(json.dumps({"seq": 20, "action": 30, "of": 1, "type": "undone", "v": 1, "event": {"action": 1}}) + "\n")
+        record = {"seq": 20, "action": 30, "of": 1, "type": "undone", "v": 1, "event": {"action": 1}}
+        f.write(seal(json.dumps(record)) + "\n")
     with pytest.raises(saves.LoadError, match=r"line \d+: the log does not replay"):
         saves.load(path)
 
@@ -142,7 +145,7 @@ def test_a_newer_format_is_refused_clearly(tmp_path: Path) -> None:
     path = tmp_path / "f.jsonl"
     played(path, 15, 3)
     lines = path.read_text().splitlines()
-    lines[0] = lines[0].replace('"format":1', '"format":7')
+    lines[0] = lines[0].replace(f'"format":{saves.FORMAT_VERSION}', '"format":7')
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(saves.LoadError, match="newer tracker"):
         saves.load(path)

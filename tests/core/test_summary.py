@@ -10,7 +10,7 @@ from tracker.events import Event
 from tracker.model import FightState
 from tracker.plugin import Tally
 from tracker.replay import Timeline
-from tracker.summary import expected, in_effect, summarize
+from tracker.summary import expected, summarize
 
 
 class FallingToy(ToySystem):
@@ -101,7 +101,7 @@ def test_in_effect_follows_undo_and_redo() -> None:
     f.undo()
     f.redo()
     entries = tuple(f.entries)
-    kept = list(in_effect(entries, len(entries)))
+    kept = Timeline(SYSTEM, entries).in_effect(len(entries))
     folded = f.initial
     from tracker.engine import evolve
 

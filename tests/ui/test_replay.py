@@ -11,6 +11,7 @@ import pytest
 
 import saves
 from saves.export import recap
+from saves.format import seal
 from screens import logic
 from screens.app import TrackerApp
 from screens.dialogs.confirm import ConfirmDialog
@@ -327,7 +328,9 @@ def _bad_files(folder: Path) -> dict[str, tuple[Path, str]]:
     newer = folder / "newer.jsonl"
     newer.write_text("\n".join([json.dumps({**head, "format": 99}), *lines[1:]]) + "\n", "utf-8")
     foreign = folder / "foreign.jsonl"
-    foreign.write_text("\n".join([json.dumps({**head, "system": "no_such_system"}), *lines[1:]]) + "\n", "utf-8")
+    head.pop("crc", None)  # the header edited by hand, then sealed with its checksum anew
+    sealed = seal(json.dumps({**head, "system": "no_such_system"}, separators=(",", ":")))
+    foreign.write_text("\n".join([sealed, *lines[1:]]) + "\n", "utf-8")
     return {"damaged": (damaged, "line 6"), "newer": (newer, "99"), "foreign": (foreign, "no_such_system")}
 
 

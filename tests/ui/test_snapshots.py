@@ -13,6 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 import saves
+from saves.format import seal
 from screens.app import TrackerApp
 from tests.ui.drive import build_fight, type_text
 from tracker import commands as C
@@ -26,8 +27,9 @@ def pin_created(path: Path) -> None:
     """Pin the header's creation time (the only clock on screen)."""
     lines = path.read_text("utf-8").splitlines(keepends=True)
     header = json.loads(lines[0])
+    header.pop("crc", None)
     header["created"] = "2025-05-01T20:00:00+00:00"
-    lines[0] = json.dumps(header) + "\n"
+    lines[0] = seal(json.dumps(header, separators=(",", ":"))) + "\n"  # sealed anew with its checksum
     path.write_text("".join(lines), "utf-8")
 
 

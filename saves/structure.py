@@ -1,0 +1,156 @@
+"""Fast, strict structuring of event records: one generated function per attrs class.
+
+cattrs calls a hook per field; loading a long fight structures hundreds of
+thousands of records, so the common field types (int, str, bool, float,
+None-or-X, tuples of those, nested attrs classes) are checked inline in a
+function generated from the class's own fields (identifiers only, never data).
+Anything else (``Any``, dicts, other unions) goes through the strict cattrs
+converter.  The checks are exactly as strict: no coercion, no unknown keys.
+Short texts (ids, dice expressions, tags) are interned, so a long log holds
+one copy of each.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import cattrs
+
+Hook = Callable[[Any, Any], Any]
+_INTERN = 24
+
+
+def _s(v: Any) -> str:
+    if type(v) is not str:
+        raise TypeError(f"expected a text, got {type(v).__name__}")
+    return sys.intern(v) if len(v) <= _INTERN else v
+
+
+def _i(v: Any) -> int:
+    if type(v) is not int:
+        raise TypeError(f"expected a whole number, got {type(v).__name__}")
+    return v
+
+
+def _b(v: Any) -> bool:
+    if type(v) is not bool:
+        raise TypeError(f"expected true or false, got {type(v).__name__}")
+    return v
+
+
+def _f(v: Any) -> float:
+    if type(v) is int:
+        return float(v)
+    if type(v) is not float or not math.isfinite(v):
+        raise TypeError(f"expected a number, got {type(v).__name__}")
+    return v
+
+
+def _tuple_of(item: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, ...]]:
+    def hook(v: Any) -> tuple[Any, ...]:
+        if type(v) is not list:
+            raise TypeError(f"expected a list, got {type(v).__name__}")
+        return tuple([item(x) for x in v])
+
+    return hook
+
+
+def _ints(v: Any) -> tuple[int, ...]:
+    if type(v) is not list:
+        raise TypeError(f"expected a list, got {type(v).__name__}")
+    for x in v:
+        if type(x) is not int:
+            raise TypeError(f"expected whole numbers, got {type(x).__name__}")
+    return tuple(v)
+
+
+class Structurer:
+    """Generated structure hooks for attrs classes, falling back to a strict cattrs converter."""
+
+    def __init__(self, converter: cattrs.Converter) -> None:
+        self.converter = converter
+        self._hooks: dict[type, Callable[[Any], Any]] = {}
+
+    def hook(self, cls: type) -> Hook:
+        fn = self._fn(cls)
+        return lambda value, _type: fn(value)
+
+    def _fn(self, cls: type) -> Callable[[Any], Any]:
+        fn = self._hooks.get(cls)
+        if fn is None:
+            try:
+                fn = self._generate(cls)
+            except Exception:  # an unusual class: cattrs does it (as strictly, more slowly)
+                conv = self.converter
+                fn = lambda v, _c=cls: conv.structure(v, _c)  # noqa: E731
+            self._hooks[cls] = fn
+        return fn
+
+    def _field(self, t: Any) -> Callable[[Any], Any]:
+        if t is int:
+            return _i
+        if t is str:
+            return _s
+        if t is bool:
+            return _b
+        if t is float:
+            return _f
+        origin = typing.get_origin(t)
+        args = typing.get_args(t)
+        if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+            inner = self._field(args[0] if args[1] is type(None) else args[1])
+            return lambda v: None if v is None else inner(v)
+        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is int:
+                return _ints
+            return _tuple_of(self._field(args[0]))
+        if isinstance(t, type) and attrs.has(t):
+            return self._fn(t)
+        conv = self.converter
+        return lambda v: conv.structure(v, t)
+
+    def _generate(self, cls: type) -> Callable[[Any], Any]:
+        attrs.resolve_types(cls)
+        fields = attrs.fields(cls)
+        if any(f.validator or f.converter for f in fields) or hasattr(cls, "__attrs_post_init__"):
+            raise TypeError("not a plain record")
+        if not getattr(cls, "__slots__", None):
+            raise TypeError("no slots")
+        ns: dict[str, Any] = {
+            "cls": cls,
+            "new": object.__new__,
+            "put": object.__setattr__,
+            "known": frozenset(f.name for f in fields),
+            "NOTHING": attrs.NOTHING,
+        }
+        lines = [
+            "def structure(d):",
+            "    if type(d) is not dict:",
+            "        raise TypeError(f'expected an object, got {type(d).__name__}')",
+            "    if not d.keys() <= known:",
+            "        raise KeyError(f'unknown field(s) {sorted(set(d) - known)[:3]}')",
+            "    o = new(cls)",
+        ]
+        for n, f in enumerate(fields):
+            ns[f"h{n}"] = self._field(f.type)
+            if f.default is attrs.NOTHING:
+                lines.append(f"    put(o, {f.name!r}, h{n}(d[{f.name!r}]))")
+            else:
+                if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
+                    ns[f"f{n}"] = f.default.factory
+                    missing = f"f{n}()"
+                else:
+                    ns[f"v{n}"] = f.default
+                    missing = f"v{n}"
+                lines.append(f"    v = d.get({f.name!r}, NOTHING)")
+                lines.append(f"    put(o, {f.name!r}, {missing} if v is NOTHING else h{n}(v))")
+        lines.append("    return o")
+        exec("\n".join(lines), ns)  # generated from the class's own field names (identifiers), never from data
+        fn: Callable[[Any], Any] = ns["structure"]
+        return fn

@@ -1,0 +1,122 @@
+"""Checkpoints are a cache: the state they hold is the fold's, in every system; opening from one is the same fight."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import saves
+from bench.fights import GM, make_fight
+from saves import checkpoint
+from saves.checker import check
+from saves.format import seal
+from tracker import NextTurn
+from tracker.dice import SeededRoller
+
+SYSTEMS = ["bnb", "blackjack", "zludge", "twod6", "toy"]
+ROUND_TRIPS = {"bnb", "blackjack", "zludge", "twod6", "toy"}
+
+
+def checkpoint_lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_bytes().split(b"\n") if x.startswith(b'{"checkpoint"')]
+
+
+@pytest.fixture
+def often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checkpoints every few actions, a short tail: many cut points in a small fight."""
+    monkeypatch.setattr(checkpoint, "EVERY", 7)
+    monkeypatch.setattr(checkpoint, "TAIL", 5)
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**16), events=st.integers(40, 260), undos=st.integers(0, 40))
+def test_checkpoint_state_is_the_fold_state(often: None, system_id: str, seed: int, events: int, undos: int) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "f.jsonl"
+        live = make_fight(system_id, events, path, seed=seed)
+        cps = checkpoint_lines(path)
+        if system_id in ROUND_TRIPS:
+            assert cps, "a fight this long has checkpoints"
+        report = check(path)
+        assert report.good, report.problems  # every checkpoint agrees with the fold
+        for cp in cps:  # and their states are exactly the fold's at their point
+            timeline = saves.load(path).timeline()
+            state = checkpoint.state_codec(live.system).decode(cp["checkpoint"]["state"])
+            assert state == timeline.state_at(cp["checkpoint"]["seq"])
+        # opening from the last checkpoint is the same fight, undo reaches back to the first action
+        again = saves.open_fight(path)
+        reference = saves.load(path).fight()
+        assert again.log.partial == bool(cps)
+        assert again.state == reference.state == live.state
+        assert list(again.entries[-10:]) == list(reference.entries[-10:])
+        for _ in range(undos):
+            if not reference.can_undo:
+                assert not again.can_undo
+                break
+            assert again.undo() == reference.undo()
+            assert again.state == reference.state
+        again.do(NextTurn()) if again.state.started and not again.state.ended and not again.state.prompts else None
+        again.close()
+        assert saves.load(path).fight().state == again.state
+        assert check(path).good
+
+
+def test_a_checkpoint_that_disagrees_is_reported_and_the_fold_wins(tmp_path: Path) -> None:
+    path = tmp_path / "f.jsonl"
+    make_fight("toy", 400, path, seed=3)
+    lines = path.read_bytes().split(b"\n")
+    k = max(i for i, x in enumerate(lines) if x.startswith(b'{"checkpoint"'))
+    record = json.loads(lines[k])
+    record.pop("crc")
+    record["checkpoint"]["state"]["round"] += 5  # a lie, sealed with a good checksum
+    lines[k] = seal(json.dumps(record, separators=(",", ":"), ensure_ascii=False)).encode()
+    path.write_bytes(b"\n".join(lines))
+    report = check(path)
+    assert not report.good and "disagrees with the log" in report.problems[0]
+    assert report.final == saves.load(path).fight().state  # the fold's state
+
+
+def test_opening_from_a_checkpoint_reads_only_the_tail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "f.jsonl"
+    live = make_fight("bnb", 3000, path, seed=5)
+    calls: list[Path] = []
+    real = saves.store._load
+    monkeypatch.setattr(saves.store, "_load", lambda p: calls.append(p) or real(p))
+    again = saves.open_fight(path)
+    assert calls == [] and again.log.partial and len(again.log.loaded) < 400
+    assert again.state == live.state and len(again.entries) == len(live.entries)
+    # the fight screen's first lines and undo need no older entries
+    assert again.entries[-60:] == live.entries[-60:]
+    again.undo()
+    assert calls == []
+    # an older entry is read on demand, once
+    assert again.entries[0] == live.entries[0]
+    assert len(calls) == 1 and not again.log.partial
+    again.close()
+
+
+def test_a_state_that_does_not_come_back_equal_is_not_checkpointed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system whose data does not round-trip through cattrs gets no checkpoint: its fights open by folding."""
+    real = checkpoint.StateCodec.decode
+    monkeypatch.setattr(checkpoint.StateCodec, "decode", lambda self, raw: real(self, raw).__class__(system="lossy"))
+    path = tmp_path / "f.jsonl"
+    live = make_fight("bnb", 600, path, seed=1)
+    assert checkpoint_lines(path) == []
+    again = saves.open_fight(path)
+    assert not again.log.partial and again.state == live.state
+    again.close()
+
+
+def test_the_generator_is_deterministic() -> None:
+    a = make_fight("blackjack", 300, seed=9)
+    b = make_fight("blackjack", 300, seed=9)
+    assert a.entries == b.entries and isinstance(GM(a, 1).rng.random(), float)
+    assert isinstance(SeededRoller(1).seed, int)

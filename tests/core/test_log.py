@@ -1,0 +1,76 @@
+"""The one action log: Fight, Timeline, the summary and the replay screen all read undo and redo from it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.toy import Hit
+from tests.support.toy import system as toy
+from tracker import AddCombatant, Fight, NextTurn, Note, ScriptedRoller, SetInitiative, StartFight
+from tracker.engine import Entry, LogError
+from tracker.events import Undone
+from tracker.replay import Timeline
+
+
+def story() -> Fight:
+    f = Fight(toy, roller=ScriptedRoller([15, 4, 3, 12, 5]))
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", sheet={"hp": 9}))
+    f.do(SetInitiative(values={"c1": 12, "c2": 8}))
+    f.do(StartFight())
+    f.do(Hit(actor="c1", target="c2"))
+    f.undo()
+    f.redo()
+    f.do(NextTurn())
+    f.do(Note(text="a mistake"))
+    f.undo()
+    f.do(Note(text="the right note"))
+    return f
+
+
+def test_the_text_of_an_undone_action_is_built_in_one_place() -> None:
+    f = story()
+    t = Timeline(toy, f.entries)
+    undo_lines = [i for i, e in enumerate(t.entries) if isinstance(e.event, Undone)]
+    step = f.log._step(f.log._group_of_action(t.entries[undo_lines[-1]].event.action))
+    assert t.describe(undo_lines[-1]) == f"undone: {step.describe()}" == "undone: Note: a mistake"
+    assert f.describe_action(t.entries[undo_lines[-1]].event.action) == step.describe()
+
+
+def test_in_effect_skip_and_marks_agree() -> None:
+    f = story()
+    t = Timeline(toy, f.entries)
+    n = len(t)
+    kept = t.in_effect(n)
+    mistake = next(i for i, e in enumerate(t.entries) if getattr(e.event, "text", "") == "a mistake")
+    assert mistake not in kept and t.is_undone(mistake)
+    assert t.skip_forward(mistake) == mistake + 2  # past the note and its undo
+    assert t.skip_back(mistake + 2) == mistake
+    assert t.state_at(n) == f.state
+
+
+def test_a_mismatched_undo_is_refused_everywhere() -> None:
+    f = story()
+    entries = [*f.entries, Entry(len(f.entries) + 1, 99, Undone(action=1))]
+    with pytest.raises(LogError, match="not the next to undo"):
+        Timeline(toy, entries)
+    with pytest.raises(LogError):
+        Fight(toy).load(entries)
+
+
+def test_a_sink_that_fails_leaves_the_fight_as_it_was() -> None:
+    calls: list[int] = []
+
+    def sink(entries: list[Entry]) -> None:
+        calls.append(len(entries))
+        if len(calls) == 2:
+            raise OSError("disk full")
+
+    f = Fight(toy, sink=sink)
+    f.do(Note(text="one"))
+    state, entries = f.state, list(f.entries)
+    with pytest.raises(OSError):
+        f.do(AddCombatant(name="Goblin", count=2, sheet={"hp": 3}))
+    assert f.state == state and list(f.entries) == entries and f.log.groups == 1
+    f.do(AddCombatant(name="Goblin", count=2, sheet={"hp": 3}))  # taken on the retry
+    assert [c.name for c in f.state.combatants] == ["Goblin 1", "Goblin 2"]
