@@ -9,10 +9,10 @@ from typing import Any
 
 from saves.store import default_dir
 from tracker import commands as C
-from tracker.engine import Fight
+from tracker.engine import CORE_FIELDS, Fight
 from tracker.errors import Refused, TrackerError
 from tracker.events import CombatantAdded
-from tracker.model import PC
+from tracker.model import PC, Combatant
 
 
 def parties_dir(fights_dir: Path | None = None) -> Path:
@@ -30,8 +30,15 @@ def _added(fight: Fight) -> dict[str, CombatantAdded]:
     return out
 
 
-def party_members(fight: Fight) -> list[dict[str, Any]]:
-    """The PCs in the fight as they were added (name, group, checked sheet)."""
+def party_members(fight: Fight, now: bool = False) -> list[dict[str, Any]]:
+    """The PCs in the fight as they were added (name, group, checked sheet).
+
+    With ``now``, each member also keeps the GM-adjustable values in which it
+    differs from a fresh combatant of the same sheet (HP lost, injuries, spent
+    lead, wounds…): loading the party applies them as GM adjustments, through
+    the rules' own checks.  Only values an adjustment can set are kept, and
+    only those a fresh combatant accepts in turn.
+    """
     added = _added(fight)
     out = []
     for c in fight.state.present:
@@ -39,8 +46,46 @@ def party_members(fight: Fight) -> list[dict[str, Any]]:
             continue
         ev = added.get(c.id)
         sheet = dict(ev.sheet) if ev else {}
-        out.append({"name": c.name, "kind": c.kind, "group": c.group, "sheet": _jsonable(sheet)})
+        member: dict[str, Any] = {"name": c.name, "kind": c.kind, "group": c.group, "sheet": _jsonable(sheet)}
+        if now:
+            member["now"] = _now_values(fight, c, sheet)
+        out.append(member)
     return out
+
+
+def _now_values(fight: Fight, c: Combatant, sheet: dict[str, Any]) -> dict[str, Any]:
+    """The adjustments that bring a fresh combatant from ``sheet`` to ``c``'s present values, in order."""
+    system = fight.system
+    scratch = Fight(system)
+    try:
+        scratch.do(C.AddCombatant(name=c.name, kind=c.kind, sheet=sheet))
+    except TrackerError:
+        return {}
+    fresh_id = scratch.state.combatants[0].id
+    kept: dict[str, Any] = {}
+    fight_only = set(getattr(system, "fight_only", ()))
+    for p in system.adjustable(fight.state, c):
+        if p.name in CORE_FIELDS or p.name in fight_only:
+            continue
+        value = getattr(c.data, p.name, None)
+        fresh = scratch.state.get(fresh_id)
+        if value is None or value == getattr(fresh.data, p.name, None):
+            continue
+        for shape in (_jsonable(value), _as_text(value)):
+            try:
+                scratch.do(C.Adjust(id=fresh_id, field=p.name, value=shape))
+            except (TrackerError, TypeError, ValueError):
+                continue
+            kept[p.name] = shape
+            break
+    return kept
+
+
+def _as_text(value: Any) -> str:
+    """A value as a GM would type it into the adjust form (a list as its items, comma separated)."""
+    if isinstance(value, list | tuple):
+        return ", ".join(_as_text(v) for v in value)
+    return str(value)
 
 
 def _jsonable(value: Any) -> Any:
@@ -80,18 +125,41 @@ def list_parties(system_id: str, folder: Path | None = None) -> list[tuple[str, 
     return out
 
 
-def party_commands(path: Path) -> list[C.AddCombatant]:
+PARTY_MAX = 1 << 20  # bytes: a party file is a handful of sheets
+
+
+def party_commands(path: Path, fresh: bool = False) -> list[Any]:
+    """The commands that add the party: each member from its sheet, then (a party kept "as it was") the GM
+    adjustments that bring it back to how it was saved.  Loaded as one GM action, one undo."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        if not path.is_file():
+            raise ValueError("not a regular file")
+        with open(path, "rb") as f:
+            raw = f.read(PARTY_MAX + 1)
+        if len(raw) > PARTY_MAX:
+            raise ValueError("too large for a party file")
+        data = json.loads(raw.decode("utf-8"))
         members = data["members"]
-        return [
-            C.AddCombatant(
-                name=str(m["name"]),
-                kind=str(m.get("kind") or PC),
-                group=m.get("group"),
-                sheet=dict(m.get("sheet") or {}),
+        out: list[Any] = []
+        for m in members:
+            name = str(m["name"])
+            out.append(
+                C.AddCombatant(
+                    name=name, kind=str(m.get("kind") or PC), group=m.get("group"), sheet=dict(m.get("sheet") or {})
+                )
             )
-            for m in members
-        ]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+            if not fresh:
+                now = dict(m.get("now") or {}).items()
+                out += [C.Adjust(id=name, field=str(k), value=v, note="as the party was saved") for k, v in now]
+        return out
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
         raise TrackerError(f"cannot read the party file {path.name}: {e}") from None
+
+
+def keeps_now(path: Path) -> bool:
+    """Whether a party file keeps its members as they were (injuries, lead, wounds), not fresh."""
+    try:
+        data = json.loads(path.read_bytes()[:PARTY_MAX].decode("utf-8"))
+        return any(m.get("now") for m in data["members"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return False

@@ -48,13 +48,7 @@ class Doing:
     def _decide_and_log(self, commands: Sequence[Any], dice: Roller | None) -> list[Event]:
         if len(commands) == 1:
             return self.fight.do(commands[0], dice=dice)
-        state = self.fight.state
-        done: list[Event] = []
-        for command in commands:
-            events, state = decide_full(self.fight.system, state, command, dice or self.fight.roller)
-            done += events
-        self.fight.record(done, state)
-        return done
+        return self.fight.do_all(commands, dice=dice)
 
     def perform(self, command: Any, after: Callable[[], None] | None = None) -> None:
         """Do one GM action (one command, or a list of them as one step) and show it."""

@@ -300,23 +300,34 @@ class FightActions:
     def action_save_party(self) -> None:
         from saves import parties
 
-        members = parties.party_members(self.fight)
-        if not members:
+        if not parties.party_members(self.fight):
             self.refuse("there are no PCs in this fight to save as a party")
             return
-        param = C.Param(name="party", label="Party name")
+        params = (
+            C.Param(name="party", label="Party name"),
+            C.Param(
+                name="now",
+                kind=C.BOOL,
+                label="As they are now",
+                default=True,
+                help="yes: keep injuries, spent ammunition and wounds; no: fresh",
+            ),
+        )
 
-        def check(raw: dict[str, Any]) -> Path:
+        def check(raw: dict[str, Any]) -> tuple[Path, int]:
             name = str(raw.get("party") or "").strip()
             if not name:
                 raise Refused("Party name: a value is needed")
-            return parties.save_party(name, self.system.id, members, self.parties_folder)
+            now = C.Param(name="now", kind=C.BOOL, default=True).parse(raw.get("now"))
+            members = parties.party_members(self.fight, now=bool(now))
+            return parties.save_party(name, self.system.id, members, self.parties_folder), len(members)
 
-        def done(path: Path | None) -> None:
-            if path is not None:
-                self.notify(f"{len(members)} PC(s) saved as the party '{path.stem}'", title="Party", markup=False)
+        def done(saved: tuple[Path, int] | None) -> None:
+            if saved is not None:
+                path, n = saved
+                self.notify(f"{n} PC(s) saved as the party '{path.stem}'", title="Party", markup=False)
 
-        ask(self.app, FormDialog("Save the PCs as a party", (param,), check), done)
+        ask(self.app, FormDialog("Save the PCs as a party", params, check, values={"now": True}), done)
 
     def action_load_party(self) -> None:
         from saves import parties
@@ -326,17 +337,24 @@ class FightActions:
             self.refuse(f"no saved parties for {self.system.name} (save one with F5)")
             return
 
-        def chosen(path: Path | None) -> None:
-            if path is None:
+        def chosen(picked: tuple[Path, bool] | None) -> None:
+            if picked is None:
                 return
+            path, fresh = picked
             try:
-                todo = parties.party_commands(path)
+                todo = parties.party_commands(path, fresh=fresh)
             except TrackerError as e:
                 self.refuse(str(e))
                 return
             self.perform(todo)
 
-        options = [(f"{visible(name)} ({n} PC)", path) for name, path, n in found]
+        options: list[tuple[str, tuple[Path, bool]]] = []
+        for name, path, n in found:
+            if parties.keeps_now(path):
+                options.append((f"{visible(name)} ({n} PC, as they were saved)", (path, False)))
+                options.append((f"{visible(name)} ({n} PC, fresh)", (path, True)))
+            else:
+                options.append((f"{visible(name)} ({n} PC)", (path, True)))
         ask(self.app, PickDialog("Load a party", options), chosen)
 
     def action_end_fight(self) -> None:

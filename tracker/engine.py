@@ -842,6 +842,19 @@ class Fight:
         self.record(events, after)
         return events
 
+    def do_all(self, commands: Sequence[Any], dice: Roller | None = None) -> list[E.Event]:
+        """Several commands as one GM action (one undo step): each decided on the state the earlier ones lead
+        to; if any is refused, nothing is logged."""
+        state = self.state
+        done: list[E.Event] = []
+        for command in commands:
+            events, state = decide_full(self.system, state, command, dice if dice is not None else self.roller)
+            done += events
+        if not done:
+            raise Refused("nothing to do")
+        self.record(done, state)
+        return done
+
     def record(self, events: Sequence[E.Event], after: FightState | None = None) -> Step:
         """Append one GM action's events (already decided; ``after``, the state they lead to, if known)."""
         log = self.log

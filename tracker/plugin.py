@@ -185,6 +185,10 @@ class BaseSystem(Generic[DataT]):
     # (a held PC steps in first with ActNow).  Reactions (saves, checks) are
     # left out so they can be rolled whenever the rules call for them.
     turn_commands: ClassVar[tuple[type, ...]] = ()
+    # Adjustable values that belong to this fight only (a turn's actions left,
+    # who grapples whom, a weapon on the floor): a party saved "as it is now"
+    # does not carry them into the next fight.
+    fight_only: ClassVar[tuple[str, ...]] = ()
 
     def data(self, combatant: Combatant) -> DataT:
         """The combatant's record, typed as this system's."""

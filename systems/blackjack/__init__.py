@@ -41,6 +41,7 @@ class BlackjackSystem(BaseSystem):
     version = "1.1"
     summary = "Blackjack saves (DV < d20 ≤ stat), injury slots that escalate, shots and lead, lead-working powderburn"
     event_types = EVENT_TYPES
+    fight_only = ("floor",)  # not carried by a party kept as it is now
     # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not
     turn_commands = (Attack, Reload, IngestLead, CastWorking)
 

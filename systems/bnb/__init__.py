@@ -98,6 +98,7 @@ class BnbSystem(BaseSystem):
     version = "1.0"
     summary = "Old West: d20 vs Defence Class, exploding d6 damage, Gun-play, death saves"
     event_types = EVENT_TYPES
+    fight_only = ("acted",)  # not carried by a party kept as it is now
 
     # -- sheets --------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:

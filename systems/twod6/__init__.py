@@ -73,6 +73,16 @@ class TwoD6System(BaseSystem):
     version = "1.0"
     summary = "2d6 opposed checks, critical 11s that roll again, wounds with resolve thresholds, action economy"
     event_types = EVENT_TYPES
+    fight_only = (
+        "quick",
+        "half",
+        "aim",
+        "distracted",
+        "grappled_by",
+        "prone",
+        "negated",
+        "disarmed",
+    )  # not carried by a party kept as it is now
 
     # -- sheets -------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:

@@ -51,7 +51,17 @@ from tracker.plugin import BaseSystem, Preset, Standing, Tally
 from . import commands, events, rules, views
 from .evolve import evolve as evolve_state
 from .fight import ZludgeFight, fight_data
-from .model import FATIGUE_STATES, INCAPACITATED, WOUND_STATES, ZludgeData, capacity, data, overfull
+from .model import (
+    FATIGUE_STATES,
+    INCAPACITATED,
+    WOUND_STATES,
+    ZludgeData,
+    capacity,
+    compact_track,
+    data,
+    overfull,
+    parse_track,
+)
 from .presets import presets as _presets
 from .sheet import (
     TEXT_FIELDS,
@@ -102,6 +112,7 @@ class ZludgeSystem(BaseSystem):
     version = "1.0"
     summary = "Zludge 1.0 Alpha: 4dF ladder, attack vs defense rolls, wound boxes by damage level, fatigue track"
     event_types = events.EVENT_TYPES
+    fight_only = ("acted", "clipped")  # not carried by a party kept as it is now
 
     # -- sheets --------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:
@@ -187,6 +198,11 @@ class ZludgeSystem(BaseSystem):
     def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
         if field in TEXT_FIELDS:
             return check_text_adjust(data(combatant), field, value)
+        if field in TRACK_FIELDS:
+            d = data(combatant)
+            fatigue = field == "fatigue_track"
+            cap, names = (d.fatigue_capacity, FATIGUE_STATES) if fatigue else (d.wound_capacity, WOUND_STATES)
+            return compact_track(parse_track(str(value or ""), cap, names, fatigue), cap)
         checked = super().check_adjust(state, combatant, field, value)
         d = data(combatant)
         if field in ("durability", "fortitude"):
@@ -197,6 +213,13 @@ class ZludgeSystem(BaseSystem):
         return checked
 
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
+        if field in TRACK_FIELDS:
+            d = data(combatant)
+            fatigue = field == "fatigue_track"
+            cap, names = (d.fatigue_capacity, FATIGUE_STATES) if fatigue else (d.wound_capacity, WOUND_STATES)
+            boxes = parse_track(str(value or ""), cap, names, fatigue)
+            record = attrs.evolve(d, fatigue=boxes) if fatigue else attrs.evolve(d, wounds=boxes)
+            return attrs.evolve(combatant, data=record)
         if field in TEXT_FIELDS:
             return attrs.evolve(combatant, data=apply_text_adjust(data(combatant), field, str(value or "")))
         return super().adjust(state, combatant, field, value)
@@ -209,6 +232,9 @@ class ZludgeSystem(BaseSystem):
             fell = event.box is None or (event.box >= INCAPACITATED and before.wound_effect < INCAPACITATED)
             return Tally(target=event.target, harm=1, fell=fell)
         return None
+
+
+TRACK_FIELDS = ("wound_track", "fatigue_track")
 
 
 def _check_track(name: str, boxes: Any, cap: tuple[int, ...], names: tuple[str, ...], field: str) -> None:

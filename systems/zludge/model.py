@@ -9,6 +9,7 @@ from __future__ import annotations
 import attrs
 
 from tracker.commands import Modifier
+from tracker.errors import Refused
 from tracker.model import Combatant
 
 LADDER = {
@@ -158,6 +159,15 @@ class ZludgeData:
         return capacity(self.endurance, 0)
 
     @property
+    def wound_track(self) -> str:
+        """The wound track as the GM edits it: ``00.|1.|.|.|.`` (see :func:`parse_track`)."""
+        return compact_track(self.wounds, self.wound_capacity)
+
+    @property
+    def fatigue_track(self) -> str:
+        return compact_track(self.fatigue, self.fatigue_capacity)
+
+    @property
     def worst_wound(self) -> int:
         """The highest checked wound box, Scratched included (-1: none)."""
         return max((b.level for b in self.wounds), default=-1)
@@ -250,6 +260,46 @@ def track_text(boxes: tuple[Box, ...], cap: tuple[int, ...], names: tuple[str, .
 def compact_track(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> str:
     """``00.|1.|.|.|.``: the track in a narrow column (levels Scratched to Comatose, left to right)."""
     return "|".join(_marks(boxes, cap))
+
+
+def parse_track(text: str, cap: tuple[int, ...], names: tuple[str, ...], fatigue: bool) -> tuple[Box, ...]:
+    """A track typed as :func:`compact_track` shows it: one group per level, Scratched first, split by ``|``.
+
+    In a group each checked box is the level of the wound that made it (``0``
+    to the group's own level), ``P`` a physical fatigue box (fatigue only), a
+    ``'`` after it marks it treated (first aid); ``.`` or nothing is an
+    empty box.  ``00.|1.|.|.|.``: two Scratched boxes from scratches, one Hurt
+    box from a 1-level wound.  Refused (naming the level) when a group holds
+    more boxes than the level has.
+    """
+    src = "".join(str(text).split())
+    groups = src.split("|") if src else []
+    if len(groups) > len(cap):
+        raise Refused(f"the track has {len(cap)} levels ({', '.join(names)}), not {len(groups)}")
+    boxes: list[Box] = []
+    for level, group in enumerate(groups):
+        marks: list[Box] = []
+        for ch in group:
+            if ch == ".":
+                continue
+            if ch == "'":
+                if not marks:
+                    raise Refused(f"{names[level]}: ' (treated) follows a checked box")
+                marks[-1] = attrs.evolve(marks[-1], treated=True)
+            elif ch.upper() == "P" and fatigue:
+                marks.append(Box(level=level, wound=level, physical=True))
+            elif ch.isdigit() and int(ch) <= level:
+                marks.append(Box(level=level, wound=int(ch)))
+            else:
+                raise Refused(
+                    f"{names[level]}: '{ch}' is not a box (a wound level 0 to {level}"
+                    + (", P for physical" if fatigue else "")
+                    + ", ' treated, . empty)"
+                )
+        if len(marks) > cap[level]:
+            raise Refused(f"{names[level]} has {cap[level]} box(es), not {len(marks)}")
+        boxes += marks
+    return tuple(boxes)
 
 
 def _marks(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> list[str]:

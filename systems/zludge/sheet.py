@@ -363,6 +363,18 @@ def adjustable() -> tuple[Param, ...]:
         Param(name="weapon_skill", kind=CHOICE, label="Weapon skill", choices=ATTACK_SKILLS),
         Param(name="armor_level", kind=INT, label="Armor level", min=0, max=4),
         Param(name="armor_penalty", kind=INT, label="Bulky armor penalty to Athletics and Acrobatics", min=0, max=4),
+        Param(
+            name="wound_track",
+            label="Wound boxes",
+            required=False,
+            help="Scratched|Hurt|Very Hurt|Incap.|Comatose: each box the wound's level, ' treated, . empty",
+        ),
+        Param(
+            name="fatigue_track",
+            label="Fatigue boxes",
+            required=False,
+            help="Winded|Tired|Very Tired|Exhausted|Unconscious: level or P physical, . empty",
+        ),
         Param(name="clipped", kind=BOOL, label="Clipped"),
         Param(name="acted", kind=BOOL, label="Has acted (not flat-footed)"),
         Param(name="dead", kind=BOOL, label="Dead"),

@@ -12,6 +12,7 @@ from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
 from tests.ui.drive import build_fight, error_text, fill, saved_state_matches, submit_form, type_text
+from tracker import commands as C
 
 SIZE = (100, 32)
 
@@ -115,14 +116,18 @@ async def _party(folder: Path) -> None:
     first = build_fight("toy", folder / "fights" / "one.jsonl", start=False).path
     app = TrackerApp(open_path=first)
     async with app.run_test(size=SIZE) as pilot:
-        await _ready(pilot)
+        screen = await _ready(pilot)
+        hero = screen.fight.state.by_name("Hero")
+        assert hero is not None
+        screen.perform(C.Adjust(id=hero.id, field="hp", value=6))  # hurt in this fight
         await pilot.press("f5")
         await pilot.pause()
         await type_text(pilot, "Posse")
-        await submit_form(pilot)
+        await submit_form(pilot)  # "as they are now" is the default
     saved = parties.parties_dir() / "Posse.json"
     data = json.loads(saved.read_text("utf-8"))
     assert data["system"] == "toy" and [m["name"] for m in data["members"]] == ["Hero"]
+    assert data["members"][0]["now"] == {"hp": 6}
 
     app = TrackerApp(seed=2)
     async with app.run_test(size=SIZE) as pilot:
@@ -130,13 +135,25 @@ async def _party(folder: Path) -> None:
         ids = [s.id for s in app.screen.systems]  # type: ignore[attr-defined]
         await pilot.press(*["down"] * ids.index("toy"), "enter")
         screen = await _ready(pilot)
+        steps = len(screen.fight.steps)
         await pilot.press("f6")
         await pilot.pause()
         assert isinstance(app.screen, PickDialog)
+        await pilot.press("enter")  # the first choice: as they were saved
+        await pilot.pause()
+        hero = screen.fight.state.by_name("Hero")
+        assert hero is not None and hero.kind == "pc" and hero.data.hp == 6
+        assert len(screen.fight.steps) == steps + 1, "the party comes in one GM action"
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.fight.state.by_name("Hero") is None
+        await pilot.press("f6")
+        await pilot.pause()
+        await type_text(pilot, "fresh")
         await pilot.press("enter")
         await pilot.pause()
         hero = screen.fight.state.by_name("Hero")
-        assert hero is not None and hero.kind == "pc" and hero.data.hp == 10
+        assert hero is not None and hero.data.hp == 10
         assert saved_state_matches(app)
 
 

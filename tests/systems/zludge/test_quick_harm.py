@@ -209,3 +209,22 @@ def test_exhausted_is_the_word_in_the_row_but_still_in_the_fight():
     f = duel(SWORD, BOB)
     f.do(Damage(targets=("c2",), amount="3", temporary=True))  # physical fatigue at Exhausted
     assert (standing(f, "c2").word, standing(f, "c2").out) == ("exhausted", False)
+
+
+def test_the_gm_can_set_the_wound_and_fatigue_tracks():
+    """GM adjust of the boxes, as the status shows them: each checked box the level of the wound that made
+    it; a track the rules cannot hold is refused with the reason; down by an adjust shows at once."""
+    f = duel(SWORD, BOB)
+    f.do(Adjust(id="c2", field="wound_track", value="00.|1.|.|.|."))
+    assert data(f, "c2").wound_track == "00.|1.|.|.|." and data(f, "c2").wound_penalty == -1
+    f.do(Adjust(id="c2", field="wound_track", value="...|..|.|3|."))
+    assert standing(f, "c2").word == "incapacitated"
+    for bad, words in (
+        ("0000|..|.|.|.", "Scratched has 3 box"),
+        ("...|2.|.|.|.", "'2' is not a box"),
+        ("a", "not a box"),
+    ):
+        with pytest.raises(Refused, match=words):
+            f.do(Adjust(id="c2", field="wound_track", value=bad))
+    f.do(Adjust(id="c2", field="fatigue_track", value="P..|..|.|.|."))
+    assert data(f, "c2").fatigue_track == "P..|..|.|.|."
