@@ -176,11 +176,29 @@ class TrackerApp(App[None]):
     def continue_fight(self, path: Path) -> bool:
         try:
             fight = saves.open_fight(path)
+        except saves.FightInUse as e:
+            self.offer_read_only(path, str(e))
+            return False
         except TrackerError as e:
             self.notify(str(e), title="Cannot open", severity="error", timeout=10, markup=False)
             return False
         self._show(fight)
         return True
+
+    def offer_read_only(self, path: Path, why: str) -> None:
+        """A fight open for writing elsewhere: say so, and offer to replay it read-only (or show it to players)."""
+        from screens.dialogs.base import ask
+        from screens.dialogs.pick import PickDialog
+
+        options = [("Replay it, read-only", "replay"), ("Leave it", "")]
+        help_text = f"{why}.\nTo show it to the players as it goes on, run: tracker table {path}"
+
+        def chosen(what: str | None) -> None:
+            if what == "replay":
+                self.replay(path)
+
+        # after the start screen is up (at launch it is pushed once this returns)
+        self.call_later(ask, self, PickDialog("This fight is open in another tracker", options, help=help_text), chosen)
 
     def _show(self, fight: saves.store.SavedFight) -> None:
         if any(isinstance(s, FightScreen) for s in self.screen_stack):  # a double Enter while opening

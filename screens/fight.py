@@ -114,6 +114,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if release is not None:
             release()  # held by the app while this screen opened
 
+    def on_unmount(self) -> None:
+        self.stop_serving()  # the players' view this screen started ends with it
+
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)
 

@@ -240,6 +240,75 @@ class FightActions:
     def action_name_fight(self) -> None:
         self.ask_command(forms.name_form(self.context()))
 
+    # -- the players' view, served to browsers -------------------------------------------
+    serving: Any = None  # screens.serve.Serving while the players' view of this fight is served
+
+    def action_serve(self) -> None:
+        """Serve the players' view of this fight to browsers (textual-serve); again: show the address, or stop."""
+        if self.serving is not None and self.serving.running:
+            url = self.serving.url
+
+            def answer(stop: bool | None) -> None:
+                if stop:
+                    self.stop_serving()
+                    self.notify("The players' view is no longer served.", title="Players' view")
+
+            ask(self.app, ConfirmDialog(f"The players' view is at {url}. Stop serving it?"), answer)
+            return
+        if self.save_path is None:
+            self.refuse("this fight is not saved to a file, so it cannot be shown to the players")
+            return
+        params = (
+            C.Param(
+                name="where",
+                kind=C.CHOICE,
+                label="Show it on",
+                choices=("this computer", "the table's network"),
+                default="this computer",
+                help="the network: phones and a TV on the same Wi-Fi can watch",
+            ),
+            C.Param(name="port", kind=C.INT, label="Port", default=8000, min=1, max=65535),
+        )
+
+        def check(raw: dict[str, Any]) -> tuple[str, int]:
+            parsed = logic.parse_params(self.fight.state, params, raw)
+            host = "0.0.0.0" if parsed["where"] == "the table's network" else "127.0.0.1"
+            return host, int(parsed["port"])
+
+        def chosen(picked: tuple[str, int] | None) -> None:
+            if picked is not None:
+                self._start_serving(*picked)
+
+        ask(self.app, FormDialog("Show the fight to the players", params, check), chosen)
+
+    def _start_serving(self, host: str, port: int) -> None:
+        path = self.save_path
+        assert path is not None
+        self.notify("Starting the players' view…", title="Players' view")
+
+        def start() -> None:
+            from screens import serve
+
+            try:
+                serving = serve.start_serving(path, host=host, port=port)
+            except TrackerError as e:
+                self.app.call_from_thread(self.refuse, f"the players' view could not start: {e}")
+                return
+            self.app.call_from_thread(self._served, serving)
+
+        self.app.run_worker(start, thread=True, exclusive=True, group="serve", name="serve")
+
+    def _served(self, serving: Any) -> None:
+        self.serving = serving
+        warning = f"\n{serving.warning}" if serving.warning else ""
+        self.notify(f"Players' view: {serving.url}{warning}", title="Players' view", timeout=20, markup=False)
+        self.add_log([f"Players' view served at {serving.url}"], style="italic")
+
+    def stop_serving(self) -> None:
+        if self.serving is not None:
+            self.serving.stop()
+            self.serving = None
+
     # -- prompts -----------------------------------------------------------------
     def action_resolve_prompt(self) -> None:
         s = self.fight.state

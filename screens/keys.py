@@ -63,6 +63,7 @@ CORE: list[Binding] = [
     _b("P", "dismiss_prompt", "Settle the prompt by ruling"),
     _b("H", "toggle_hidden", "Hide from / show to the players"),
     _b("V", "view_options", "Players' view options"),
+    _b("B", "serve", "Show the fight to the players' browsers (players' view)"),
     _b("N", "name_fight", "Name the fight"),
     _b("f5", "save_party", "Save the PCs as a party"),
     _b("f6", "load_party", "Load a party"),

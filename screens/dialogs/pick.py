@@ -48,7 +48,7 @@ class PickDialog(Dialog[Any]):
                 yield Static(self.help_text, id="help", markup=False)
             yield Input(id="filter", placeholder="type to filter, Enter chooses", compact=True)
             yield Choices(*[Option(Text(label)) for label, _v in self.options], id="choices", compact=True)
-            yield Static("type to filter · ↓ the list · Enter chooses · Esc cancels", id="help", markup=False)
+            yield Static("type to filter · ↓ the list · Enter chooses · Esc cancels", id="hint", markup=False)
             yield Static("", id="error", markup=False)
 
     def first_field(self) -> Widget | None:

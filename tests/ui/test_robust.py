@@ -88,7 +88,7 @@ async def _hammer(rng: random.Random, path: Path) -> None:
         await _back_to(pilot, StartScreen)
         app.continue_fight(path)
         await pilot.pause()
-        assert isinstance(app.screen, FightScreen)
+        assert isinstance(app.screen, FightScreen), app.screen_stack
         hammered = app.fight
         assert hammered is not None
         start = len(hammered.entries)

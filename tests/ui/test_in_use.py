@@ -1,0 +1,36 @@
+"""A fight open for writing in another tracker is refused by name and offered read-only (replay)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import saves
+from screens.app import TrackerApp
+from screens.dialogs.pick import PickDialog
+from screens.fight import FightScreen
+from screens.replay import ReplayScreen
+from tests.ui.drive import build_fight
+
+
+def test_a_fight_open_elsewhere_is_offered_for_replay(tmp_path: Path) -> None:
+    path = build_fight("toy", tmp_path / "fights" / "saloon.jsonl").path
+    writer = saves.open_fight(path)  # the other tracker, holding the file
+    try:
+        before = path.read_bytes()
+        asyncio.run(_open(path))
+        assert path.read_bytes() == before, "nothing written to a fight open elsewhere"
+    finally:
+        writer.close()
+
+
+async def _open(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, PickDialog), app.screen
+        assert not any(isinstance(s, FightScreen) for s in app.screen_stack)
+        await pilot.press("enter")  # "Replay it, read-only"
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
