@@ -218,3 +218,24 @@ def test_a_fall_counts_once_and_again_after_getting_up(tmp_path: Path) -> None:
     s = summarize(Timeline(system, fight.entries))
     assert [f.who for f in s.falls] == ["Bob", "Bob"]
     assert s.fighter("Bob").falls == 2 and s.fighter("Bob").fell_round == 1
+
+
+def test_the_recap_is_titled_with_the_fight_name_and_keeps_what_follows_the_end(tmp_path: Path) -> None:
+    from tests.support import toy
+    from tracker import NameFight, SetInitiative
+
+    path = tmp_path / "f.jsonl"
+    f = saves.new_fight(toy.system, path, seed=1, roller=CycleRoller())
+    f.do(NameFight(name="Ambush at the ford"))
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", preset="goblin"))
+    f.do(SetInitiative(values={"c1": 15, "c2": 12}))
+    f.do(StartFight())
+    f.do(EndFight())
+    f.do(Adjust(id="c2", field="hp", value=1, note="binding wounds"))
+    f.do(NameFight(name="The ford, at dusk"))  # renamed afterwards: the last name is the fight's
+    f.close()
+    text = recap(saves.load(path))
+    assert text.startswith("# Fight recap: The ford, at dusk\n")
+    after = text.split("**The fight ends**", 1)[1].split("## Outcome", 1)[0]
+    assert "binding wounds" in after and "The ford, at dusk" in after
