@@ -241,10 +241,13 @@ class SummaryScreen(Screen[None]):
         text = "\n".join(
             [
                 "Counts only what is in effect at the replay's point: undone actions are left out.",
-                "Hits, misses, harm and falls are as the game system tallies them (damage, injuries or boxes).",
+                "Hits, misses and harm are as the game system tallies them (damage, injuries, boxes or wounds);",
+                "Dealt / Taken: harm dealt and taken. Harm a GM adjustment made is harm taken, dealt by the GM.",
+                "Fell: the round of the first fall (×N: fell N times, up again in between). A fall is counted",
+                "whatever took them out of the fight: an attack, quick damage or a GM adjustment.",
                 "Rolls +/−: rolls above / below the mean of their dice expression.",
-                "The chart shows harm dealt per round by each side (a GM's adjustment is the GM's);",
-                "✝ marks a round in which someone fell. Long fights group rounds.",
+                "The chart shows harm dealt per round by each side; ✝ under a round: someone fell in it.",
+                "Long fights group rounds. The recap (e in the replay) has the same figures as a table.",
                 "",
                 "esc or s: back to the replay · ↑ ↓ PgUp PgDn scroll",
             ]
