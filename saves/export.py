@@ -14,6 +14,7 @@ from saves.format import SaveError
 from saves.store import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
 from tracker.replay import Timeline
+from tracker.summary import SIDE_NAMES, Summary, summarize
 
 
 def describe_safely(timeline: Timeline, i: int) -> str:
@@ -79,10 +80,10 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
             continue
         if timeline.is_undone(i):
             out.append(f"  - ~~{line}~~ (undone)")
+        elif isinstance(ev, FightEnded):
+            out.append(f"- **{line}**")  # what the GM logs after it (binding wounds, say) follows
         else:
             out.append(f"  - {line}")
-        if isinstance(ev, FightEnded):
-            break
     out.append("")
     out.append("## Outcome")
     out.append("")
@@ -92,7 +93,58 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
         out.append("")
         out.append("Still open: " + "; ".join(p.text for p in final.prompts))
     out.append("")
+    out.extend(_figures(timeline))
     return "\n".join(out)
+
+
+def _figures(timeline: Timeline) -> list[str]:
+    """Who fell when, and harm per round per side as a plain-text table (the summary screen's chart)."""
+    try:
+        s = summarize(timeline)
+    except Exception as e:  # a plug-in failing on its own log: the recap still comes out
+        return ["## Who fell", "", f"(the summary failed: {type(e).__name__})", ""]
+    out = ["## Who fell", ""]
+    if not s.falls:
+        out.append("No one fell.")
+    for f in s.falls:
+        when = "before round 1" if f.round == 0 else f"round {f.round}"
+        out.append(f"- {f.who} fell in {when} (event {f.seq})" + (f", felled by {f.by}" if f.by else ""))
+    out.append("")
+    out.append("## Harm per round")
+    out.append("")
+    out.extend(harm_table(s))
+    out.append("")
+    return out
+
+
+def harm_table(s: Summary) -> list[str]:
+    """Harm dealt per round by each side, with the falls of the round, as a Markdown table with text bars."""
+    sides = s.sides
+    if not sides:
+        return ["No harm was dealt."]
+    falls: dict[int, int] = {}
+    for f in s.falls:
+        falls[f.round] = falls.get(f.round, 0) + 1
+    rows = [(r, by) for r, by in s.harm_by_round if any(by.values()) or falls.get(r)]
+    top = max((v for _r, by in rows for v in by.values()), default=0)
+    head = " | ".join(SIDE_NAMES[x] for x in sides)
+    out = [f"| Round | {head} | Falls |", "|---" * (len(sides) + 2) + "|"]
+    for r, by in rows:
+        cells = " | ".join(_cell_bar(by.get(x, 0), top) for x in sides)
+        fell = falls.get(r, 0)
+        out.append(
+            f"| {'surprise' if r == 0 else r} | {cells} | {'✝' * min(fell, 5) + (f' {fell}' if fell > 5 else '') or '-'} |"
+        )
+    total = " | ".join(str(sum(by.get(x, 0) for _r, by in s.harm_by_round)) for x in sides)
+    out.append(f"| **total** | {total} | {len(s.falls)} |")
+    return out
+
+
+def _cell_bar(value: int, top: int, width: int = 10) -> str:
+    """``7 ███████``: the figure, then a bar of up to ``width`` blocks (in a fixed-width font it reads as a chart)."""
+    if not value:
+        return "0"
+    return f"{value} " + "█" * max(1, round(value / top * width))
 
 
 def _cell(text: str) -> str:

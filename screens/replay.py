@@ -343,7 +343,8 @@ class ReplayScreen(Screen[None]):
         from screens.summary import SummaryScreen
         from tracker.summary import summarize
 
-        self.app.push_screen(SummaryScreen(summarize(self.timeline, self.position), self.system.name))
+        title = self.state.title or self.loaded.header.title
+        self.app.push_screen(SummaryScreen(summarize(self.timeline, self.position), self.system.name, title))
 
     def recap_path(self) -> Path:
         """A fresh name beside the save: ``<stem>-recap.md``, or ``-recap-2.md``… (nothing is overwritten)."""

@@ -30,23 +30,36 @@ from screens.dialogs.base import ask
 from screens.dialogs.help import HelpDialog
 from screens.widgets.fields import Choices
 from tracker import registry
-from tracker.errors import TrackerError
 from tracker.plugin import System
 from tracker.text import visible
 
 SAVES_SHOWN = 20
-DETAIL_LIMIT = 20_000_000  # bytes: a bigger log is listed without its round and combatants
 
 
-def save_label(info: Any, detail: str = "") -> str:
-    """One line per saved fight: file, system, date (from its header), and name/round/combatants when known."""
+def save_label(info: Any, system_names: dict[str, str] | None = None) -> Text:
+    """One line per saved fight: its name, system, date, round and combatants, as ``saves.recent`` read them.
+
+    Nothing here reads the fight's log: ``recent`` took what it shows from the
+    header and the last checkpoint, so a fight of any length lists as fast.
+    A file it could not read is listed as damaged, with why.
+    """
     if info.header is None:
-        return f"{visible(info.path.name)} · damaged: {visible(str(info.problem or 'unreadable'))}"
-    created = info.header.created
+        return Text(visible(f"{info.path.name} · damaged: {info.problem or 'unreadable'}"), style="dim")
+    created = info.created or info.header.created
     with contextlib.suppress(ValueError, TypeError):
         created = datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M")
-    text = f"{info.path.stem} · {info.header.system} · {created}" + (f" · {detail}" if detail else "")
-    return visible(text)
+    system = info.system or info.header.system
+    system = (system_names or {}).get(system, system)
+    parts = [system, created]
+    if info.phase:
+        parts.append(info.phase)
+    if info.combatants is not None:
+        parts.append("1 combatant" if info.combatants == 1 else f"{info.combatants} combatants")
+    out = Text(visible(info.title or info.path.stem), style="bold")
+    out.append(visible(" · " + " · ".join(p for p in parts if p)))
+    if info.title and info.title != info.path.stem:
+        out.append(visible(f"  {info.path.name}"), style="dim")
+    return out
 
 
 def replay_available() -> bool:
@@ -57,29 +70,11 @@ def replay_available() -> bool:
 
 
 def read_saves(folder: Path) -> list[Any]:
-    """The newest saved fights (headers only); never raises."""
+    """The newest saved fights (header and last checkpoint only); never raises."""
     try:
         return list(saves.recent(folder, limit=SAVES_SHOWN))
     except Exception:  # a folder the saves code cannot list: none shown
         return []
-
-
-def describe_save(info: Any) -> str:
-    """Name, round and combatants of a saved fight (reads the whole log: call off the UI thread)."""
-    try:
-        stat = info.path.stat()
-        if not info.path.is_file():
-            return "damaged: not a regular file"
-        if stat.st_size > DETAIL_LIMIT:
-            return f"{stat.st_size // 1_000_000} MB"
-        state = saves.load(info.path).fight().state
-    except TrackerError as e:
-        return f"damaged: {e}"
-    except Exception as e:  # any failure to read it is the file's, shown as damaged
-        return f"damaged: {type(e).__name__}"
-    phase = "over" if state.ended else (f"round {state.round}" if state.started else "setup")
-    title = getattr(state, "title", "")
-    return (f"“{title}” · " if title else "") + f"{phase} · {len(state.present)} combatants"
 
 
 class StartScreen(Screen[None]):
@@ -147,29 +142,22 @@ class StartScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="saves")
     def load_saves(self) -> None:
-        """The list first (headers only), then each fight's name, round and combatants."""
+        """The list, read off the UI thread: a slow disk or a folder of big fights never holds the screen."""
         found = read_saves(self.fights_dir)
         self.app.call_from_thread(self._show_saves, found)
-        for n, info in enumerate(found):
-            if info.header is not None:
-                self.app.call_from_thread(self._set_detail, n, info, describe_save(info))
 
     def _show_saves(self, found: list[Any]) -> None:
         self.saved = found
+        names = {s.id: s.name for s in self.systems}
         box = self.query_one("#saves", OptionList)
         keep = box.highlighted
         box.clear_options()
         for info in found:
-            box.add_option(Option(Text(save_label(info)), disabled=info.header is None))
+            box.add_option(Option(save_label(info, names), disabled=info.header is None))
         if not found:
             box.add_option(Option("No saved fights yet", disabled=True))
         elif box.has_focus or keep is not None:
             box.highlighted = 0
-
-    def _set_detail(self, n: int, info: Any, detail: str) -> None:
-        box = self.query_one("#saves", OptionList)
-        if n < box.option_count and n < len(self.saved) and self.saved[n] is info:
-            box.replace_option_prompt_at_index(n, Text(save_label(info, detail)))
 
     def on_screen_resume(self) -> None:
         if self.is_mounted:

@@ -1,98 +1,145 @@
-"""The summary of a fight: figures per combatant, who fell when, and harm per round per side as bars."""
+"""The summary of a fight: figures per combatant, who fell when, and harm per round per side as a chart."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual_plotext import PlotextPlot
 
-from tracker.summary import OTHER, Summary
+from tracker.summary import OTHER, SIDE_NAMES, Summary
 
-SIDE_NAMES = {"pc": "PCs", "npc": "NPCs", OTHER: "other"}
-EIGHTHS = " ▏▎▍▌▋▊▉"
-MAX_ROWS = 24  # rounds beyond this are shown in groups
-BAR_WIDTH = 48  # cells of the longest bar
-
-
-def bar(value: float, scale: float, width: int) -> str:
-    """A horizontal bar of ``value`` out of ``scale`` in at most ``width`` cells, in eighths of a cell."""
-    if scale <= 0 or value <= 0:
-        return ""
-    eighths = max(1, round(value / scale * width * 8))
-    full, part = divmod(eighths, 8)
-    return "█" * full + (EIGHTHS[part] if part else "")
+SIDE_COLOURS = {"pc": "success", "npc": "error", OTHER: "warning"}  # theme variables
+FALL = "✝"
+FALLS_SHOWN = 40  # lines of the falls list; the rest is counted
+TICKS = 4  # steps on the harm axis
 
 
-def round_groups(summary: Summary, max_rows: int = MAX_ROWS) -> list[tuple[str, dict[str, int]]]:
-    """(label, harm per side) per round, or per group of rounds when there are many."""
-    rows = [(r, by) for r, by in summary.harm_by_round]
+def round_groups(summary: Summary, max_groups: int) -> list[tuple[str, dict[str, int], int]]:
+    """(label, harm per side, falls) per round, or per group of rounds when more than ``max_groups``."""
+    falls: dict[int, int] = {}
+    for f in summary.falls:
+        falls[f.round] = falls.get(f.round, 0) + 1
+    rows = list(summary.harm_by_round)
+    known = {r for r, _ in rows}
+    rows += [(r, {}) for r in falls if r not in known]  # a fall in a round without a RoundStarted (setup)
+    rows.sort(key=lambda row: row[0])
     if not rows:
         return []
-    if len(rows) <= max_rows:
-        return [("Surprise" if r == 0 else f"Round {r}", by) for r, by in rows]
-    size = -(-len(rows) // max_rows)
-    out: list[tuple[str, dict[str, int]]] = []
+    if len(rows) <= max_groups:
+        return [("S" if r == 0 else str(r), by, falls.get(r, 0)) for r, by in rows]
+    size = -(-len(rows) // max(1, max_groups))
+    out: list[tuple[str, dict[str, int], int]] = []
     for k in range(0, len(rows), size):
         chunk = rows[k : k + size]
         merged: dict[str, int] = {}
         for _r, by in chunk:
             for side, v in by.items():
                 merged[side] = merged.get(side, 0) + v
-        out.append((f"R{chunk[0][0]}–{chunk[-1][0]}", merged))
+        first, last = chunk[0][0], chunk[-1][0]
+        label = str(first) if first == last else f"{first}–{last}"
+        out.append((label, merged, sum(falls.get(r, 0) for r, _ in chunk)))
     return out
 
 
-class HarmChart(Static):
-    """Harm dealt per round, one bar per side."""
+def nice_step(top: int, ticks: int = TICKS) -> int:
+    """The least step of 1, 2, 2.5, 3, 4 or 5 times a power of ten (whole) whose ``ticks`` steps reach ``top``."""
+    power = 1
+    while True:
+        for m in (1, 2, 2.5, 3, 4, 5):
+            step = m * power
+            if step == int(step) and step * ticks >= top:
+                return int(step)
+        power *= 10
 
-    COMPONENT_CLASSES = {"harm-chart--pc", "harm-chart--npc", "harm-chart--other", "harm-chart--label"}
+
+def _fall_mark(n: int) -> str:
+    return "" if n <= 0 else (f" {FALL}" if n == 1 else f" {FALL}{n}")
+
+
+class HarmChart(PlotextPlot):
+    """Harm dealt per round, one bar per side, ✝ over a round where someone fell (Plotext)."""
+
     DEFAULT_CSS = """
-    HarmChart { height: auto; padding: 0 1; }
-    HarmChart > .harm-chart--pc { color: $success; }
-    HarmChart > .harm-chart--npc { color: $error; }
-    HarmChart > .harm-chart--other { color: $warning; }
-    HarmChart > .harm-chart--label { color: $text-muted; }
+    HarmChart { height: 12; width: 1fr; }
     """
 
     def __init__(self, summary: Summary, *, id: str | None = None) -> None:
-        super().__init__("", id=id)
+        super().__init__(id=id)
         self.summary = summary
+        self._plotted_for = -1
 
-    def render(self) -> Text:
-        rows = round_groups(self.summary)
-        sides = self.summary.sides
-        if not rows or not sides:
-            return Text("No harm was dealt.", style=self.get_component_rich_style("harm-chart--label"))
-        label_w = max(len(label) for label, _ in rows)
-        side_w = max(len(SIDE_NAMES[s]) for s in sides)
-        scale = max((v for _l, by in rows for v in by.values()), default=0)
-        width = max(10, min(BAR_WIDTH, (self.size.width or 80) - label_w - side_w - 12))
-        muted = self.get_component_rich_style("harm-chart--label")
-        out = Text()
-        for n, (label, by) in enumerate(rows):
-            for k, side in enumerate(sides):
-                value = by.get(side, 0)
-                style: Style = self.get_component_rich_style(f"harm-chart--{side}")
-                out.append(f"{label if k == 0 else '':<{label_w}} ", style=muted)
-                out.append(f"{SIDE_NAMES[side]:<{side_w}} ", style=style)
-                out.append(bar(value, scale, width), style=style)
-                out.append(f" {value}" if value else " ·", style=muted if not value else style)
-                if n < len(rows) - 1 or k < len(sides) - 1:
-                    out.append("\n")
-        return out
+    @property
+    def empty(self) -> bool:
+        return not self.summary.sides and not self.summary.falls
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.plot(self.size.width or 80)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.plot(event.size.width)
+
+    def colour(self, side: str) -> tuple[int, int, int]:
+        value = self.app.theme_variables.get(SIDE_COLOURS[side], "white")
+        try:
+            return Color.parse(value).rgb
+        except Exception:
+            return (200, 200, 200)
+
+    def plot(self, width: int) -> None:
+        """Plot the bars for this width: rounds are grouped so that each group keeps room for its bars and label."""
+        if width == self._plotted_for:
+            return
+        self._plotted_for = width
+        # typed loosely: textual-plotext's stub predates plotext 5.3 (a colour per series, float ticks)
+        plt: Any = self.plt
+        plt.clear_data()
+        sides = self.summary.sides or ("pc", "npc")
+        room = max(10, width - 8)  # the harm axis takes the rest
+        most = max(1, room // (2 * len(sides) + 3))
+        while True:  # as many groups as leave each its bars and its whole label
+            groups = round_groups(self.summary, most)
+            labels = [label + _fall_mark(fell) for label, _by, fell in groups]
+            widest = max((len(x) for x in labels), default=0) + 2
+            if most == 1 or (len(groups) + 1) * widest <= room:  # half a label spare at each end
+                break
+            most = max(1, min(most - 1, room // widest))
+        if not groups:
+            return
+        series = [[by.get(side, 0) for _l, by, _f in groups] for side in sides]
+        plt.multiple_bar(labels, series, color=[self.colour(side) for side in sides])
+        top = max((v for row in series for v in row), default=0)
+        step = nice_step(top)  # four steps, each an exact number of rows (see fit_chart)
+        plt.yticks([k * step for k in range(TICKS + 1)])
+        plt.ylim(0, TICKS * step)
+        plt.xlabel("round" if all("–" not in label for label, _b, _f in groups) else "rounds")
+        self.refresh()
+
+
+def legend(summary: Summary, app_colours: dict[str, str]) -> Text:
+    """The sides' colours and the fall mark, on one line above the chart."""
+    out = Text()
+    for side in summary.sides or ("pc", "npc"):
+        out.append("■ ", style=app_colours.get(SIDE_COLOURS[side], ""))
+        out.append(f"{SIDE_NAMES[side]}   ")
+    out.append(f"{FALL} someone fell that round", style="bold")
+    return out
 
 
 def figures_text(s: Summary) -> str:
-    where = "the whole log" if s.position == s.length else f"the first {s.position} of {s.length} events"
+    where = "Whole log" if s.position == s.length else f"First {s.position} of {s.length} events"
     rounds = "no round yet" if s.rounds == 0 else ("1 round" if s.rounds == 1 else f"{s.rounds} rounds")
     lines = [
-        f"Up to {where}: {rounds} · {s.actions} GM actions, {s.events} events in effect"
+        f"{where}: {rounds} · {s.actions} GM actions · {s.events} events in effect"
         + (f" · {s.undone} undone" if s.undone else ""),
         f"Rolls: {s.rolls} — {s.rolls_above} above their expected value, {s.rolls_below} below"
         + (f", {s.rolls_even} on it" if s.rolls_even else ""),
@@ -100,13 +147,15 @@ def figures_text(s: Summary) -> str:
     return "\n".join(lines)
 
 
-def falls_text(s: Summary) -> str:
+def falls_text(s: Summary, limit: int = FALLS_SHOWN) -> str:
     if not s.falls:
         return "No one fell."
     parts = []
-    for f in s.falls:
+    for f in s.falls[:limit]:
         when = "before round 1" if f.round == 0 else f"round {f.round}"
-        parts.append(f"{f.who} fell in {when} (event {f.seq})" + (f", felled by {f.by}" if f.by else ""))
+        parts.append(f"{FALL} {f.who} fell in {when} (event {f.seq})" + (f", felled by {f.by}" if f.by else ""))
+    if len(s.falls) > limit:
+        parts.append(f"… and {len(s.falls) - limit} more falls (the recap lists them all)")
     return "\n".join(parts)
 
 
@@ -116,21 +165,27 @@ class SummaryScreen(Screen[None]):
         Binding("escape,s", "close", "Back to the replay", id="summary.close"),
         Binding("f1,question_mark", "help", "Help", key_display="?", id="summary.help"),
     ]
-    COLUMNS = ("Name", "Side", "Turns", "Hits", "Misses", "Harm dealt", "Harm taken", "Rolls +/−", "Fell")
+    COLUMNS = ("Name", "Side", "Turns", "Hits", "Misses", "Dealt", "Taken", "Rolls +/−", "Fell")
 
-    def __init__(self, summary: Summary, system_name: str = "") -> None:
+    def __init__(self, summary: Summary, system_name: str = "", title: str = "") -> None:
         super().__init__()
         self.summary = summary
         self.system_name = system_name
+        self.fight_title = title
 
     def compose(self) -> ComposeResult:
-        title = "Fight summary" + (f" · {self.system_name}" if self.system_name else "")
-        yield Static(title, id="title", markup=False)
+        parts = ["Fight summary", self.fight_title, self.system_name]
+        yield Static(" · ".join(p for p in parts if p), id="title", markup=False)
         with VerticalScroll(id="body"):
             yield Static(figures_text(self.summary), id="figures", markup=False)
             yield DataTable(id="fighters", cursor_type="row", zebra_stripes=True, show_cursor=False)
             yield Static("Harm dealt per round, by side", classes="heading", markup=False)
-            yield HarmChart(self.summary, id="chart")
+            chart = HarmChart(self.summary, id="chart")
+            if chart.empty:
+                yield Static("No harm was dealt and no one fell.", id="no-chart", markup=False)
+            else:
+                yield Static("", id="legend")
+                yield chart
             yield Static("Who fell", classes="heading", markup=False)
             yield Static(falls_text(self.summary), id="falls", markup=False)
         yield Footer(compact=True)
@@ -139,7 +194,9 @@ class SummaryScreen(Screen[None]):
         table = self.query_one("#fighters", DataTable)
         table.add_columns(*self.COLUMNS)
         for f in self.summary.fighters:
-            fell = "-" if f.fell_round is None else ("before R1" if f.fell_round == 0 else f"round {f.fell_round}")
+            fell = "-" if f.fell_round is None else ("before R1" if f.fell_round == 0 else f"R{f.fell_round}")
+            if f.falls > 1:
+                fell += f" ×{f.falls}"
             if f.left and f.fell_round is None:
                 fell = "left"
             table.add_row(
@@ -156,7 +213,24 @@ class SummaryScreen(Screen[None]):
             )
         if not self.summary.fighters:
             table.display = False
+        for box in self.query("#legend").results(Static):
+            box.update(legend(self.summary, self.app.theme_variables))
+        self.fit_chart()
         self.query_one("#body").focus()
+
+    def on_resize(self) -> None:
+        self.fit_chart()
+
+    def fit_chart(self) -> None:
+        """The chart takes the lines the rest leaves on screen (then the page scrolls), 9 to 21 of them.
+
+        Plotext draws the bars on all but 4 of the lines (frame, round labels,
+        axis title); one more than a multiple of 4 of them puts each tick on its row.
+        """
+        table = min(len(self.summary.fighters) + 1, 14) if self.summary.fighters else 0
+        spare = max(9, min(21, self.size.height - 9 - table))
+        for chart in self.query(HarmChart):
+            chart.styles.height = spare - (spare - 5) % TICKS
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -167,9 +241,13 @@ class SummaryScreen(Screen[None]):
         text = "\n".join(
             [
                 "Counts only what is in effect at the replay's point: undone actions are left out.",
-                "Hits, misses, harm and falls are as the game system tallies them (damage, injuries or boxes).",
+                "Hits, misses and harm are as the game system tallies them (damage, injuries, boxes or wounds);",
+                "Dealt / Taken: harm dealt and taken. Harm a GM adjustment made is harm taken, dealt by the GM.",
+                "Fell: the round of the first fall (×N: fell N times, up again in between). A fall is counted",
+                "whatever took them out of the fight: an attack, quick damage or a GM adjustment.",
                 "Rolls +/−: rolls above / below the mean of their dice expression.",
-                "The chart shows harm dealt per round by each side; long fights group rounds.",
+                "The chart shows harm dealt per round by each side; ✝ under a round: someone fell in it.",
+                "Long fights group rounds. The recap (e in the replay) has the same figures as a table.",
                 "",
                 "esc or s: back to the replay · ↑ ↓ PgUp PgDn scroll",
             ]

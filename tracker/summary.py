@@ -14,12 +14,22 @@ from math import comb
 import attrs
 
 from tracker.dice import DiceError, Roll, parse
-from tracker.events import Event, Redone, RoundStarted, TurnStarted, Undone
-from tracker.model import PC, FightState
-from tracker.plugin import Tally
+from tracker.events import (
+    Adjusted,
+    CombatantAdded,
+    CombatantRemoved,
+    Event,
+    Redone,
+    RoundStarted,
+    TurnStarted,
+    Undone,
+)
+from tracker.model import PC, Combatant, FightState
+from tracker.plugin import System, Tally
 from tracker.replay import Timeline
 
-OTHER = "other"  # the side of harm without a known actor
+OTHER = "other"  # the side of harm without a known actor (a GM adjustment, say)
+SIDE_NAMES = {"pc": "PCs", "npc": "NPCs", OTHER: "GM / other"}
 
 
 @attrs.frozen
@@ -38,7 +48,8 @@ class Fighter:
     rolls_above: int = 0
     rolls_below: int = 0
     rolls_even: int = 0
-    fell_round: int | None = None
+    fell_round: int | None = None  # the round of the first fall
+    falls: int = 0  # times out of the fight (up again in between)
     left: bool = False  # removed from the fight
 
 
@@ -161,6 +172,59 @@ def _actor_of(event: Event, tally: Tally | None, state: FightState) -> str | Non
     return None
 
 
+def _tally(system: System, state: FightState, event: Event, last: str | None) -> Tally | None:
+    """What the system says the event meant; harm or a fall with no actor named goes to the action's last actor."""
+    try:
+        tally = system.tally(state, event)
+    except Exception:  # a plug-in bug must not take the summary down
+        return None
+    if tally is not None and tally.actor is None and tally.target and last is not None and last != tally.target:
+        # an injury marked after an attack, in the same GM action: the attacker's
+        tally = attrs.evolve(tally, actor=last)
+    return tally
+
+
+def _context(state: FightState) -> tuple[object, ...]:
+    """What a system's standing may read besides the combatant: prompts, the order and the turn."""
+    return (state.prompts, state.order, state.ties, state.data, state.round, state.turn, state.interrupted, state.ended)
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """The same context: the same records (by identity, never compared deeply) and the same turn."""
+    return a[0] is b[0] and a[1] is b[1] and a[2] is b[2] and a[3] is b[3] and a[4:] == b[4:]
+
+
+class _Standings:
+    """Who is out of the fight (``System.standing(...).out``), asked once per changed combatant.
+
+    A plug-in failing to say is taken as "not out" (the summary never fails on it).
+    """
+
+    def __init__(self, system: System) -> None:
+        self.system = system
+        self._memo: dict[str, tuple[Combatant, tuple[object, ...], bool]] = {}
+
+    def out(self, state: FightState, c: Combatant, context: tuple[object, ...]) -> bool:
+        known = self._memo.get(c.id)
+        if known is not None and known[0] is c and _same(known[1], context):
+            return known[2]
+        try:
+            value = bool(self.system.standing(state, c).out)
+        except Exception:
+            value = False
+        self._memo[c.id] = (c, context, value)
+        return value
+
+
+def _changed(before: FightState, after: FightState, every: bool) -> list[tuple[Combatant | None, Combatant]]:
+    """(before, after) of each combatant an event may have changed the standing of (every one if ``every``)."""
+    b, a = before.combatants, after.combatants
+    if len(b) == len(a):
+        return [(x, y) for x, y in zip(b, a, strict=True) if every or x is not y]
+    old = {c.id: c for c in b}
+    return [(old.get(y.id), y) for y in a if every or old.get(y.id) is not y]
+
+
 def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
     """The summary of the fight after the first ``upto`` entries (default: all)."""
     n = len(timeline)
@@ -170,11 +234,17 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
     stats: dict[str, dict[str, int]] = {}
     fell_round: dict[str, int] = {}
     falls: list[Fall] = []
+    fall_action: list[int] = []  # the GM action of each fall
+    # who has fallen and is not up again -> the index of the fall.  Up again is judged between GM actions
+    # only: within one, a system may take someone out and keep them in a moment (a prompt raised, say)
+    down: dict[str, int] = {}
+    seen_out: set[str] = set()  # of those, who has been out between actions since
     harm_by_round: dict[int, dict[str, int]] = {}
     totals = {"rolls": 0, "above": 0, "below": 0, "even": 0}
     actions: set[int] = set()
     last_actor: dict[int, str] = {}
     events = 0
+    standings = _Standings(system)
 
     def bump(cid: str | None, key: str, by: int = 1) -> None:
         if cid is None:
@@ -186,65 +256,97 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
         c = state.find(cid) if cid else None
         return OTHER if c is None else ("pc" if c.kind == PC else "npc")
 
+    def fall(state: FightState, who: str, by: str | None, seq: int, action: int) -> None:
+        previous = down.get(who)
+        if previous is not None:  # already down: only who felled them may still be learnt (same action)
+            f = falls[previous]
+            if f.by is None and by is not None and fall_action[previous] == action:
+                falls[previous] = attrs.evolve(f, by=state.name(by))
+            return
+        down[who] = len(falls)
+        fell_round.setdefault(who, state.round)
+        bump(who, "falls")
+        falls.append(Fall(round=state.round, seq=seq, who=state.name(who), by=state.name(by) if by else None))
+        fall_action.append(action)
+
+    def settle(state: FightState) -> None:
+        """Between GM actions: who fell and is out is seen out; who was seen out and is in again is up."""
+        context = _context(state)
+        for who in list(down):
+            c = state.find(who)
+            if c is None or c.removed:
+                continue
+            if standings.out(state, c, context):
+                seen_out.add(who)
+            elif who in seen_out:  # up again: a later fall counts anew
+                del down[who]
+                seen_out.discard(who)
+
+    entries = timeline.entries
+    action = None
+    after: FightState | None = None
+    last_index = -2
     for i in timeline.in_effect(pos):
-        entry = timeline.entries[i]
+        entry = entries[i]
         ev = entry.event
-        before = timeline.state_at(i)
+        before = after if i == last_index + 1 and after is not None else timeline.state_at(i)
+        after = None
+        last_index = i
+        if entry.action != action:
+            action = entry.action
+            if down:
+                settle(before)
         events += 1
         actions.add(entry.action)
         if isinstance(ev, RoundStarted):
             harm_by_round.setdefault(ev.round, {})
-            continue
-        if isinstance(ev, TurnStarted):
+        elif isinstance(ev, TurnStarted):
             if not ev.resumed:
                 bump(ev.id, "turns")
+        else:
+            tally = _tally(system, before, ev, last_actor.get(entry.action))
+            actor = _actor_of(ev, tally, before)
+            if tally is not None and tally.actor:
+                last_actor[entry.action] = tally.actor
+            for r in _rolls_of(ev):
+                mean = expected(r.expr)
+                if mean is None:
+                    continue
+                totals["rolls"] += 1
+                key = "above" if r.total > mean else "below" if r.total < mean else "even"
+                totals[key] += 1
+                bump(actor, "rolls_" + key)
+            if tally is not None:
+                if tally.actor and (tally.hit is not None or tally.harm):
+                    bump(tally.actor, "actions")
+                if tally.hit is True:
+                    bump(tally.actor, "hits")
+                elif tally.hit is False:
+                    bump(tally.actor, "misses")
+                if tally.harm:
+                    bump(tally.actor, "harm_dealt", tally.harm)
+                    bump(tally.target, "harm_taken", tally.harm)
+                    side = side_of(before, tally.actor)
+                    if side == OTHER and tally.target and not isinstance(ev, Adjusted):
+                        # no actor known: the other side of the one harmed (a GM's adjustment stays the GM's)
+                        side = {"pc": "npc", "npc": "pc"}.get(side_of(before, tally.target), OTHER)
+                    by_side = harm_by_round.setdefault(before.round, {})
+                    by_side[side] = by_side.get(side, 0) + tally.harm
+                if tally.fell and tally.target and before.find(tally.target) is not None:
+                    fall(before, tally.target, tally.actor, entry.seq, entry.action)
+        # a fall by whatever event took someone out: a rules attack, quick damage, a GM adjustment
+        after = timeline.state_at(i + 1)
+        if after is before or isinstance(ev, (CombatantAdded, CombatantRemoved)):
             continue
-        try:
-            tally = system.tally(before, ev)
-        except Exception:  # a plug-in bug must not take the summary down
-            tally = None
-        if tally is not None and tally.actor is None and tally.target:
-            # harm or a fall with no actor named (an injury marked after an attack): the action's last actor
-            last = last_actor.get(entry.action)
-            if last is not None and last != tally.target:
-                tally = attrs.evolve(tally, actor=last)
-        actor = _actor_of(ev, tally, before)
-        if tally is not None and tally.actor:
-            last_actor[entry.action] = tally.actor
-        for r in _rolls_of(ev):
-            mean = expected(r.expr)
-            if mean is None:
+        cb, ca = _context(before), _context(after)
+        for was, now in _changed(before, after, every=not _same(cb, ca)):
+            if was is None or now.removed or was.removed or now.id in down:
                 continue
-            totals["rolls"] += 1
-            key = "above" if r.total > mean else "below" if r.total < mean else "even"
-            totals[key] += 1
-            bump(actor, "rolls_" + key)
-        if tally is None:
-            continue
-        if tally.actor and (tally.hit is not None or tally.harm):
-            bump(tally.actor, "actions")
-        if tally.hit is True:
-            bump(tally.actor, "hits")
-        elif tally.hit is False:
-            bump(tally.actor, "misses")
-        if tally.harm:
-            bump(tally.actor, "harm_dealt", tally.harm)
-            bump(tally.target, "harm_taken", tally.harm)
-            side = side_of(before, tally.actor)
-            if side == OTHER and tally.target:  # no actor known: the other side of the one harmed
-                side = {"pc": "npc", "npc": "pc"}.get(side_of(before, tally.target), OTHER)
-            by_side = harm_by_round.setdefault(before.round, {})
-            by_side[side] = by_side.get(side, 0) + tally.harm
-        if tally.fell and tally.target and tally.target not in fell_round:
-            fell_round[tally.target] = before.round
-            falls.append(
-                Fall(
-                    round=before.round,
-                    seq=entry.seq,
-                    who=before.name(tally.target),
-                    by=before.name(tally.actor) if tally.actor else None,
-                )
-            )
+            out_before = standings.out(before, was, cb)
+            out_after = standings.out(after, now, ca)
+            if out_after and not out_before:
+                last = last_actor.get(entry.action)
+                fall(before, now.id, last if last != now.id else None, entry.seq, entry.action)
 
     fighters = []
     for c in final.combatants:
@@ -264,10 +366,11 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
                 rolls_below=st.get("rolls_below", 0),
                 rolls_even=st.get("rolls_even", 0),
                 fell_round=fell_round.get(c.id),
+                falls=st.get("falls", 0),
                 left=c.removed,
             )
         )
-    in_log = {e.action for e in timeline.entries[:pos] if not isinstance(e.event, (Undone, Redone))}
+    in_log = {e.action for e in entries[:pos] if not isinstance(e.event, (Undone, Redone))}
     return Summary(
         position=pos,
         length=n,

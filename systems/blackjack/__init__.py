@@ -19,7 +19,7 @@ from typing import Any
 
 from tracker.commands import CHOICE, CommandSpec, Param
 from tracker.dice import Roll, Roller
-from tracker.events import Event, OrderSet
+from tracker.events import Adjusted, Event, OrderSet
 from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Standing, Tally
 
@@ -162,7 +162,18 @@ class BlackjackSystem(BaseSystem):
             return Tally(target=event.target, harm=0 if event.index < 0 else 1, fell=event.fatal)
         if isinstance(event, MoraleChecked):
             return Tally(target=event.broken[0] if event.broken else None, fell=bool(event.broken))
+        if isinstance(event, Adjusted) and event.field in ("injury_list", "injuries"):
+            # injuries the GM wrote in: one harm each, as an injury marked by the rules
+            c = state.find(event.id)
+            if c is None:
+                return None
+            added = _injuries(self.adjust(state, c, event.field, event.value)) - _injuries(c)
+            return Tally(target=c.id, harm=added) if added > 0 else None
         return None
+
+
+def _injuries(c: Combatant) -> int:
+    return sum(len(row) for row in data(c).injuries)
 
 
 system = BlackjackSystem()

@@ -53,7 +53,7 @@ from systems.bnb.tables import ATTRIBUTES, GAMBLER, lucky_streaks
 from tracker.commands import BOOL, CHOICE, INT, CommandSpec, Delay, Param
 from tracker.dice import Roll, Roller, roll
 from tracker.errors import Refused
-from tracker.events import Event
+from tracker.events import Adjusted, Event
 from tracker.model import NPC, Combatant, FightState, changed
 from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally, initiative_events
 
@@ -315,6 +315,14 @@ class BnbSystem(BaseSystem):
             return Tally(target=event.id, harm=event.amount)
         if isinstance(event, Dropped):
             return Tally(actor=event.by, target=event.id, fell=True)
+        if isinstance(event, Adjusted) and event.field in ("hp", "temp") and type(event.value) is int:
+            # the GM lowering HP (or adding temporary damage) harmed them as much
+            c = state.find(event.id)
+            if c is None or not isinstance(c.data, BnbData):
+                return None
+            d = data(c)
+            lost = d.hp - event.value if event.field == "hp" else event.value - d.temp
+            return Tally(target=c.id, harm=lost) if lost > 0 else None
         return None
 
 

@@ -38,7 +38,7 @@ from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_li
 from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
-from tracker.events import Event, InitiativeSet, OrderSet
+from tracker.events import Adjusted, Event, InitiativeSet, OrderSet
 from tracker.kit import need
 from tracker.model import Combatant, FightState
 from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally
@@ -329,6 +329,11 @@ class TwoD6System(BaseSystem):
             return Tally(actor=event.by, target=event.target, fell=not data(state.get(event.target)).down)
         if isinstance(event, ResolveRolled) and not event.passed:
             return Tally(target=event.actor, fell=not data(state.get(event.actor)).down)
+        if isinstance(event, Adjusted) and event.field == "wounds" and type(event.value) is int:
+            # the GM taking wounds off harmed them as much
+            c = state.find(event.id)
+            lost = 0 if c is None else data(c).wounds - event.value
+            return Tally(target=event.id, harm=lost) if lost > 0 else None
         return None
 
 

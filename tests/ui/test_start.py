@@ -1,0 +1,132 @@
+"""The start screen's saved fights: what ``saves.recent`` read, never a whole log; replay is one key."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.widgets import OptionList
+
+import saves
+from screens.app import TrackerApp
+from screens.replay import ReplayScreen
+from screens.start import StartScreen
+from tests.support import toy
+from tests.ui.test_replay import toy_fight
+from tracker import AddCombatant, NameFight, SetInitiative, StartFight
+from tracker.dice import ScriptedRoller
+
+SIZE = (100, 30)
+
+
+def named_fight(folder: Path) -> Path:
+    path = folder / "ford.jsonl"
+    f = saves.new_fight(toy.system, path, seed=1, roller=ScriptedRoller([10]))
+    f.do(NameFight(name="Ambush at the ford"))
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", preset="goblin", count=3))
+    f.do(SetInitiative(values={"c1": 15, "c2": 12, "c3": 10, "c4": 9}))
+    f.do(StartFight())
+    f.close()
+    return path
+
+
+def labels(app: TrackerApp) -> list[str]:
+    box = app.screen.query_one("#saves", OptionList)
+    return [str(box.get_option_at_index(i).prompt) for i in range(box.option_count)]
+
+
+async def settle(app: TrackerApp) -> None:
+    await app.workers.wait_for_complete()
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+def test_the_list_shows_name_system_date_round_and_combatants_without_loading_a_fight(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fights = saves.default_dir()
+    fights.mkdir(parents=True, exist_ok=True)
+    named_fight(fights)
+    (fights / "broken.jsonl").write_text("not a fight\n", "utf-8")
+
+    def no_load(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the start screen read a whole fight")
+
+    monkeypatch.setattr(saves, "load", no_load)
+    asyncio.run(_listed(fights))
+
+
+async def _listed(fights: Path) -> None:
+    app = TrackerApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app)
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        shown = labels(app)
+        (ford,) = [x for x in shown if "Ambush at the ford" in x]
+        assert "Toy" in ford and "round 1" in ford and "4 combatants" in ford and "ford.jsonl" in ford
+        info = next(i for i in app.screen.saved if i.path.name == "ford.jsonl")
+        assert info.created[:10] in ford
+        (broken,) = [x for x in shown if "broken.jsonl" in x]
+        assert "damaged" in broken
+        box = app.screen.query_one("#saves", OptionList)
+        assert box.get_option_at_index(shown.index(broken)).disabled
+
+
+def test_the_saves_are_read_in_a_worker_thread(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow folder never holds the screen: the list says it is reading until the worker is done."""
+    import threading
+
+    import screens.start as start
+
+    fights = saves.default_dir()
+    fights.mkdir(parents=True, exist_ok=True)
+    named_fight(fights)
+    release = threading.Event()
+    threads: list[str] = []
+    real = start.read_saves
+
+    def slow(folder: Path) -> list[object]:
+        threads.append(threading.current_thread().name)
+        release.wait(10)
+        return real(folder)
+
+    monkeypatch.setattr(start, "read_saves", slow)
+    asyncio.run(_slow(release, threads))
+
+
+async def _slow(release: object, threads: list[str]) -> None:
+    import threading
+
+    assert isinstance(release, threading.Event)
+    app = TrackerApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert labels(app) == ["Reading the saved fights…"]
+        await pilot.press("c")  # the screen answers keys meanwhile
+        assert app.screen.focused is not None and app.screen.focused.id == "saves"
+        release.set()
+        await settle(app)
+        await pilot.pause()
+        assert any("Ambush at the ford" in x for x in labels(app))
+    assert threads and threads[0] != threading.main_thread().name
+
+
+def test_replay_of_a_saved_fight_is_one_key(data_dir: Path) -> None:
+    asyncio.run(_one_key())
+
+
+async def _one_key() -> None:
+    fights = saves.default_dir()
+    fights.mkdir(parents=True, exist_ok=True)
+    path = toy_fight(fights)
+    app = TrackerApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app)
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert app.screen.path == path
