@@ -43,7 +43,7 @@ import attrs
 from tracker.commands import CommandSpec, Param, StartFight
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
-from tracker.events import Event
+from tracker.events import Adjusted, Event
 from tracker.kit import need
 from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Standing, Tally
@@ -231,6 +231,10 @@ class ZludgeSystem(BaseSystem):
             before = data(state.get(event.target))
             fell = event.box is None or (event.box >= INCAPACITATED and before.wound_effect < INCAPACITATED)
             return Tally(target=event.target, harm=1, fell=fell)
+        if isinstance(event, Adjusted) and event.field == "wound_track" and isinstance(event.value, str):
+            before = data(state.get(event.id))
+            added = sum(ch.isdigit() for ch in event.value) - len(before.wounds)
+            return Tally(target=event.id, harm=added) if added > 0 else None
         return None
 
 

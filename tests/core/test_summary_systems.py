@@ -63,7 +63,9 @@ def hurt_by_hand(system_id: str, state: FightState, cid: str) -> tuple[str, Any,
         return ("injury_list", ", ".join([*had, "lesser scratch"]), 1)
     if system_id == "twod6":
         return ("wounds", d.wounds - 1, 1)
-    return None  # Zludge's wound boxes are marked by harm only, never typed in
+    if system_id == "zludge" and d.wound_track.startswith("."):
+        return ("wound_track", "0" + d.wound_track[1:], 1)  # a scratch written into the first box
+    return None
 
 
 class CycleRoller:
