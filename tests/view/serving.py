@@ -142,6 +142,7 @@ async def browse(
     ``shown`` is released once ``until`` has shown.
     """
     data = b""
+    ended = (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR)
     async with (
         aiohttp.ClientSession() as session,
         session.ws_connect(f"http://127.0.0.1:{port}/ws?width=100&height=30") as ws,
@@ -154,16 +155,20 @@ async def browse(
                 msg = await ws.receive(timeout=0.5)
                 if msg.type == aiohttp.WSMsgType.BINARY:
                     data += msg.data
-                elif msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                elif msg.type in ended:
                     break
-        if shown is not None:
+        if shown is not None and until in screen_text(data):
             shown.release()
         for key in keys:
             await ws.send_str(json.dumps(["stdin", key]))
         end = time.monotonic() + hold
         while time.monotonic() < end:
+            # a closed socket answers at once: stop there (looping on it burns a core, and slows
+            # every later test in this worker that waits for the process to go idle)
             with contextlib.suppress(asyncio.TimeoutError):
                 msg = await ws.receive(timeout=0.2)
                 if msg.type == aiohttp.WSMsgType.BINARY:
                     data += msg.data
+                elif msg.type in ended:
+                    break
     return screen_text(data)

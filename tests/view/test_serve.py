@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -49,8 +50,23 @@ def test_what_the_server_sends_and_that_keys_change_nothing(tmp_path: Path) -> N
     assert (path.read_bytes(), os.stat(path).st_mtime_ns) == before  # byte for byte, not even touched
 
 
+BROWSERS: list[threading.Thread] = []
+
+
+@pytest.fixture(autouse=True)
+def _browsers_end() -> Iterator[None]:
+    """The background browsers end with the server they watch (none is left reading in this process)."""
+    yield
+    for thread in BROWSERS:
+        thread.join(15)
+    left = [t for t in BROWSERS if t.is_alive()]
+    BROWSERS.clear()
+    assert not left, "a browser kept reading after its server stopped"
+
+
 def _sessions(port: int, n: int, hold: float) -> threading.Semaphore:
-    """n browsers that stay on the page for ``hold`` seconds, in the background; released as each shows the view."""
+    """n browsers that stay on the page for ``hold`` seconds (or until the server stops), in the background;
+    released as each shows the view."""
     shown = threading.Semaphore(0)
 
     async def all_of_them() -> None:
@@ -59,7 +75,9 @@ def _sessions(port: int, n: int, hold: float) -> threading.Semaphore:
             *(browse(port, until="Dusty", hold=hold, shown=shown) for _ in range(n)), return_exceptions=True
         )
 
-    threading.Thread(target=lambda: asyncio.run(all_of_them()), daemon=True).start()
+    thread = threading.Thread(target=lambda: asyncio.run(all_of_them()), daemon=True)
+    BROWSERS.append(thread)
+    thread.start()
     return shown
 
 
