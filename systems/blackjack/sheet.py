@@ -161,6 +161,8 @@ def parse_weapons(text: Any) -> list[dict[str, Any]]:
     if isinstance(text, (list, tuple)) and all(isinstance(x, dict) for x in text):
         return [dict(x) for x in text]
     out: list[Weapon] = []
+    taken: set[str] = set()  # the names given so far, in lower case
+    numbered: dict[str, int] = {}  # per name (lower case): 'name 2' up to below this number are taken
     for item in split_list(text):
         item = drop_parens(item).strip()
         m = split_weapon(item)
@@ -186,13 +188,17 @@ def parse_weapons(text: Any) -> list[dict[str, Any]]:
                 base = attrs.evolve(base, loaded=n)
             elif base.ammo >= 0:
                 base = attrs.evolve(base, ammo=n)
-        taken = {w.name.lower() for w in out}
+        key = base.name.lower()
         for _ in range(count):
+            # the first of 'Knife', 'Knife 2', 'Knife 3'... not taken, without trying again those known taken
             name_i = base.name
-            n = 2
-            while name_i.lower() in taken:
+            if name_i.lower() in taken:
+                n = numbered.get(key, 2)
                 name_i = f"{base.name} {n}"
-                n += 1
+                while name_i.lower() in taken:
+                    n += 1
+                    name_i = f"{base.name} {n}"
+                numbered[key] = n + 1
             taken.add(name_i.lower())
             out.append(attrs.evolve(base, name=name_i))
     return [_conv.unstructure(w) for w in out]

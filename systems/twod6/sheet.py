@@ -196,6 +196,7 @@ class Limb:
 def parse_limbs(text: str) -> tuple[Limb, ...]:
     """``"left leg -3, arm -2"`` -> Limbs (a GM adjust); a penalty runs from −1 to −5."""
     out: list[Limb] = []
+    seen: set[str] = set()  # the names so far, in lower case
     for part in _split(text or ""):
         m = head_and_number(part, sign_required=True)  # re.match(r"^(.*?)\s*(-\d+)$", part)
         if not m or not m[0].strip():
@@ -204,8 +205,9 @@ def parse_limbs(text: str) -> tuple[Limb, ...]:
         if not -5 <= penalty <= -1:
             raise Refused(f"useless limb '{part}': a useless limb gives −2 or −3 (at most −5), not {penalty}")
         name = m[0].strip()
-        if any(x.name.lower() == name.lower() for x in out):
+        if name.lower() in seen:
             raise Refused(f"the {name} is named twice")
+        seen.add(name.lower())
         out.append(Limb(name=name, penalty=penalty))
     return tuple(out)
 
@@ -277,7 +279,7 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
 
 def check_dual_wield(talents: tuple[str, ...]) -> None:
     """Each taking of Dual Wield names one skill, a different one each time."""
-    named: list[str] = []
+    named: set[str] = set()
     for t in talents:
         name, arg = split_talent(t)
         if name != DUAL_WIELD:
@@ -289,7 +291,7 @@ def check_dual_wield(talents: tuple[str, ...]) -> None:
             )
         if arg.lower() in named:
             raise Refused(f"Dual Wield ({arg}) is taken twice: each time it is taken it applies to a different skill")
-        named.append(arg.lower())
+        named.add(arg.lower())
 
 
 def max_wounds(tou: int, talents: tuple[str, ...]) -> int:

@@ -219,6 +219,7 @@ def _check_attribute(name: str, value: int, high_powered: bool) -> None:
 
 def parse_skills(text: str) -> tuple[Skill, ...]:
     out: list[Skill] = []
+    seen: set[str] = set()  # the names so far, in lower case
     for part in text.split(","):
         part = part.strip()
         if not part:
@@ -238,8 +239,9 @@ def parse_skills(text: str) -> tuple[Skill, ...]:
                 specs.append(value)
             else:
                 attribute = value.title()
-        if any(s.name.lower() == name.lower() for s in out):
+        if name.lower() in seen:
             raise Refused(f"the skill {name} is listed twice")
+        seen.add(name.lower())
         out.append(Skill(name=name, ranks=ranks, specs=tuple(specs), attribute=attribute))
     return tuple(out)
 
@@ -359,8 +361,11 @@ def check_text_adjust(d: ZludgeData, field: str, value: Any) -> str:
     if field == "aspects_text":
         return ", ".join(names)
     checked = []
+    known: dict[str, str] = {}
+    for a in d.aspects:
+        known.setdefault(a.lower(), a)  # the first aspect of that spelling
     for name in names:
-        match = next((a for a in d.aspects if a.lower() == name.lower()), None)
+        match = known.get(name.lower())
         if match is None:
             raise Refused(f"'{name}' is not one of the aspects ({d.aspects_text or 'none'})")
         checked.append(match)
@@ -374,7 +379,8 @@ def apply_text_adjust(d: ZludgeData, field: str, text: str) -> ZludgeData:
         return attrs.evolve(d, attributes=parse_attributes(text, True))
     names = tuple(a.strip() for a in text.split(",") if a.strip())
     if field == "aspects_text":
-        return attrs.evolve(d, aspects=names, aspects_used=tuple(a for a in d.aspects_used if a in names))
+        kept = set(names)
+        return attrs.evolve(d, aspects=names, aspects_used=tuple(a for a in d.aspects_used if a in kept))
     return attrs.evolve(d, aspects_used=names)
 
 
