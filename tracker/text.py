@@ -67,3 +67,91 @@ def _texts(value: Any, depth: int) -> list[str]:
 def visible(text: str) -> str:
     """``text`` with any control character shown as an escape (``\\x1b``), never passed to a terminal."""
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+# ---------------------------------------------------------------------------
+# linear scans for the sheet parsers
+#
+# The plug-ins' sheet patterns used to be regular expressions with a lazy head,
+# like ``^(.*?)\s*(-?\d+)$``: on hostile text (thousands of spaces, digits or
+# parentheses) the engine retries the tail from every position, which takes
+# seconds. These helpers compute the same match by looking at the text from
+# its end. They keep the regex module's meanings exactly: ``\d`` is
+# ``str.isdecimal``, ``\s`` is ``str.isspace``, ``.`` is anything but a line
+# break, and ``$`` matches at the end or before a line break that ends the text
+# (tests/core/test_linear_parsing.py checks them against the old patterns).
+
+
+def digits_start(text: str, end: int) -> int:
+    """Where the run of decimal digits (``\\d``) that ends at ``end`` starts (``end`` when there is none)."""
+    i = end
+    while i > 0 and text[i - 1].isdecimal():
+        i -= 1
+    return i
+
+
+def digits_end(text: str, start: int) -> int:
+    """Where the run of decimal digits (``\\d``) that starts at ``start`` ends (``start`` when there is none)."""
+    i, n = start, len(text)
+    while i < n and text[i].isdecimal():
+        i += 1
+    return i
+
+
+def spaces_start(text: str, end: int) -> int:
+    """Where the run of whitespace (``\\s``) that ends at ``end`` starts (``end`` when there is none)."""
+    i = end
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return i
+
+
+def spaces_end(text: str, start: int) -> int:
+    """Where the run of whitespace (``\\s``) that starts at ``start`` ends (``start`` when there is none)."""
+    i, n = start, len(text)
+    while i < n and text[i].isspace():
+        i += 1
+    return i
+
+
+def line_end(text: str) -> int:
+    """The last place ``$`` matches: before a line break that ends the text, else the end."""
+    return len(text) - 1 if text.endswith("\n") else len(text)
+
+
+def lazy_head(text: str, tail: int) -> str | None:
+    """What ``^(.*?)\\s*`` takes in front of a tail that cannot start with whitespace.
+
+    ``tail`` is the first position from which the rest of the pattern matches.
+    The lazy head stops at the whitespace before it; None when the head would
+    hold a line break (``.`` does not match one, so the pattern does not match).
+    """
+    head = text[: spaces_start(text, tail)]
+    return None if "\n" in head else head
+
+
+def head_and_number(
+    text: str, *, signs: str = "-", sign_required: bool = False, plus: bool = False, end: int | None = None
+) -> tuple[str, str] | None:
+    """A name and the number after it, in linear time: the groups of
+
+    - ``re.match(r"^(.*?)\\s*(-?\\d+)$", text)`` by default,
+    - ``^(.*?)\\s*\\+?(-?\\d+)$`` with ``plus=True``,
+    - ``^(.*?)\\s*([+-]\\d+)$`` with ``signs="+-", sign_required=True``,
+    - ``^(.*?)\\s*(-\\d+)$`` with ``sign_required=True``;
+
+    None where the pattern does not match. ``end`` (default :func:`line_end`)
+    is where the digits must end, for a pattern with more after them.
+    """
+    stop = line_end(text) if end is None else end
+    first = digits_start(text, stop)
+    if first == stop:
+        return None
+    start = first
+    if first > 0 and text[first - 1] in signs:
+        start = first - 1
+    elif sign_required:
+        return None
+    tail = start - 1 if plus and start > 0 and text[start - 1] == "+" else start
+    head = lazy_head(text, tail)
+    return None if head is None else (head, text[start:stop])

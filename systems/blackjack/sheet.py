@@ -29,6 +29,7 @@ import cattrs
 from tracker.commands import BOOL, INT, Param
 from tracker.errors import Refused
 from tracker.model import PC
+from tracker.text import digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
 
 from .presets import WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
@@ -74,7 +75,76 @@ def split_list(text: Any) -> list[str]:
 # ---------------------------------------------------------------------------
 # parsing the typed sheet
 
-_WEAPON = re.compile(r"^(?:(?P<count>\d+)\s+)?(?P<name>.+?)(?:\s+(?P<loaded>\d+)(?:/\d+)?)?$")
+
+def drop_parens(text: str) -> str:
+    """``re.sub(r"\\(.*?\\)", "", text)`` in linear time: each '(' up to the next ')' on its line goes."""
+    n = len(text)
+    out: list[str] = []
+    done = 0  # text[:done] is written out (or dropped)
+    close = newline = -1  # the next ')' and line break after the '(' at hand (n: none)
+    i = text.find("(")
+    while i != -1:
+        if close <= i:
+            close = text.find(")", i + 1) % (n + 1)
+        if newline <= i:
+            newline = text.find("\n", i + 1) % (n + 1)
+        if close < min(newline, n):
+            out.append(text[done:i])
+            done = close + 1
+            i = text.find("(", done)
+        else:
+            i = text.find("(", i + 1)
+    out.append(text[done:])
+    return "".join(out)
+
+
+def split_weapon(text: str) -> tuple[str | None, str, str | None] | None:
+    """'2 Revolvers 4/6' -> (count, name, loaded), in linear time; None if it does not read.
+
+    The groups of ``re.match(r"^(?:(?P<count>\\d+)\\s+)?(?P<name>.+?)(?:\\s+(?P<loaded>\\d+)(?:/\\d+)?)?$",
+    text)``, which took seconds on long runs of spaces or digits.
+    """
+    n = len(text)
+    stop = line_end(text)
+    # the loaded shots: whitespace, then 'N' or 'N/M' up to where $ matches; at most one place
+    shots = -1
+    last = digits_start(text, stop)
+    if 0 < last < stop:
+        if text[last - 1].isspace():
+            shots = last
+        elif text[last - 1] == "/":
+            first = digits_start(text, last - 1)
+            if 0 < first < last - 1 and text[first - 1].isspace():
+                shots = first
+    spaces = spaces_start(text, shots) if shots >= 0 else -1
+    loaded = text[shots : digits_end(text, shots)] if shots >= 0 else None
+
+    def name_from(start: int, newline: int) -> tuple[str, str | None] | None:
+        # the lazy name's first end: in the whitespace before the shots, else where $ matches
+        if shots >= 0 and max(spaces, start + 1) < shots:
+            end, shown = max(spaces, start + 1), loaded
+        elif start + 1 <= stop:
+            end, shown = stop, None
+        elif start + 1 <= n:
+            end, shown = n, None
+        else:
+            return None
+        return None if newline < end else (text[start:end], shown)
+
+    count_end = digits_end(text, 0)
+    if count_end > 0:
+        # the count and the whitespace after it, the whitespace given back a character at a time
+        start = spaces_end(text, count_end)
+        newline = text.find("\n", start) % (n + 1)
+        while start > count_end:
+            found = name_from(start, newline)
+            if found:
+                return text[:count_end], found[0], found[1]
+            start -= 1
+            if text[start] == "\n":
+                newline = start
+    found = name_from(0, text.find("\n") % (n + 1))
+    return None if found is None else (None, found[0], found[1])
 
 
 def find_weapon(name: str) -> Weapon | None:
@@ -91,15 +161,17 @@ def parse_weapons(text: Any) -> list[dict[str, Any]]:
     if isinstance(text, (list, tuple)) and all(isinstance(x, dict) for x in text):
         return [dict(x) for x in text]
     out: list[Weapon] = []
+    taken: set[str] = set()  # the names given so far, in lower case
+    numbered: dict[str, int] = {}  # per name (lower case): 'name 2' up to below this number are taken
     for item in split_list(text):
-        item = re.sub(r"\(.*?\)", "", item).strip()
-        m = _WEAPON.match(item)
+        item = drop_parens(item).strip()
+        m = split_weapon(item)
         if not m:
             continue
-        count = int(m["count"] or 1)
+        count = int(m[0] or 1)
         if not 1 <= count <= 10:
-            raise Refused(f"weapons: carry 1 to 10 of '{m['name']}', not {count}")
-        name = m["name"].strip()
+            raise Refused(f"weapons: carry 1 to 10 of '{m[1]}', not {count}")
+        name = m[1].strip()
         kind = ""
         if ":" in name:
             name, kind = (x.strip() for x in name.split(":", 1))
@@ -108,27 +180,68 @@ def parse_weapons(text: Any) -> list[dict[str, Any]]:
             base = Weapon(name=name[:1].upper() + name[1:], kind=kind or "melee", tags=words(name))
         elif kind:
             base = attrs.evolve(base, kind=kind)
-        if m["loaded"] is not None:
-            n = int(m["loaded"])
+        if m[2] is not None:
+            n = int(m[2])
             if base.is_firearm:
                 if n > base.shots:
                     raise Refused(f"weapons: a {base.name} holds {base.shots} shots, not {n}")
                 base = attrs.evolve(base, loaded=n)
             elif base.ammo >= 0:
                 base = attrs.evolve(base, ammo=n)
-        taken = {w.name.lower() for w in out}
+        key = base.name.lower()
         for _ in range(count):
+            # the first of 'Knife', 'Knife 2', 'Knife 3'... not taken, without trying again those known taken
             name_i = base.name
-            n = 2
-            while name_i.lower() in taken:
+            if name_i.lower() in taken:
+                n = numbered.get(key, 2)
                 name_i = f"{base.name} {n}"
-                n += 1
+                while name_i.lower() in taken:
+                    n += 1
+                    name_i = f"{base.name} {n}"
+                numbered[key] = n + 1
             taken.add(name_i.lower())
             out.append(attrs.evolve(base, name=name_i))
     return [_conv.unstructure(w) for w in out]
 
 
-_WORKING = re.compile(r"^(?P<name>.+?)(?:\s+(?P<level>\d+))?(?:\s*\((?P<cast>cast[^)]*)\))?$", re.IGNORECASE)
+_CAST = re.compile("cast", re.IGNORECASE)  # four letters, matched where they must stand (constant time)
+
+
+def split_working(text: str) -> tuple[str, str | None, str | None] | None:
+    """'Naming 3 (cast)' -> (name, level, cast), in linear time; None if it does not read.
+
+    The groups of ``re.match(r"^(?P<name>.+?)(?:\\s+(?P<level>\\d+))?(?:\\s*\\((?P<cast>cast[^)]*)\\))?$",
+    text, re.IGNORECASE)``, which took seconds on long runs of spaces or digits.
+    """
+    n = len(text)
+    stop = line_end(text)
+    # each way the pattern can end, as (first name end, last name end, level, cast), in the order tried
+    ways: list[tuple[int, int, str | None, str | None]] = []
+    if stop > 0 and text[stop - 1] == ")":
+        # '(cast...)' ending where $ matches, no ')' inside: its '(' comes after the ')' before
+        i = text.find("(", text.rfind(")", 0, stop - 1) + 1, stop - 5)
+        while i != -1:
+            if _CAST.match(text, i + 1):
+                cast = text[i + 1 : stop - 1]
+                before = spaces_start(text, i)
+                first = digits_start(text, before)
+                if 0 < first < before and text[first - 1].isspace():
+                    ways.append((spaces_start(text, first), first - 1, text[first:before], cast))
+                ways.append((before, i, None, cast))
+                if i >= 1:
+                    break  # a name can end at or before this '(': later ones are never tried
+            i = text.find("(", i + 1, stop - 5)
+    first = digits_start(text, stop)
+    if 0 < first < stop and text[first - 1].isspace():
+        ways.append((spaces_start(text, first), first - 1, text[first:stop], None))
+    ways.append((stop, stop, None, None))
+    if stop < n:
+        ways.append((n, n, None, None))
+    for lo, hi, level, casting in ways:
+        if hi >= 1:  # the name holds at least one character
+            end = max(lo, 1)
+            return None if "\n" in text[:end] else (text[:end], level, casting)
+    return None
 
 
 def parse_workings(text: Any) -> list[dict[str, Any]]:
@@ -137,17 +250,17 @@ def parse_workings(text: Any) -> list[dict[str, Any]]:
         return [dict(x) for x in text]
     out: list[dict[str, Any]] = []
     for item in split_list(text):
-        m = _WORKING.match(item)
+        m = split_working(item)
         if not m:
             continue
-        name = m["name"].strip()
+        name = m[0].strip()
         base = WORKINGS.get(name.lower()) or Working(name=name[:1].upper() + name[1:])
-        if m["level"]:
-            level = int(m["level"])
+        if m[1]:
+            level = int(m[1])
             if not 1 <= level <= 9:
                 raise Refused(f"workings: {name}'s level (the lead to ingest) must be 1 to 9, not {level}")
             base = attrs.evolve(base, level=level)
-        out.append(_conv.unstructure(attrs.evolve(base, cast_today=bool(m["cast"]))))
+        out.append(_conv.unstructure(attrs.evolve(base, cast_today=bool(m[2]))))
     return out
 
 
@@ -208,6 +321,24 @@ def level_index(name: str, groups: int) -> int:
     raise Refused(f"'{name}' is not an injury level: lesser, moderate, severe, grievous or fatal")
 
 
+_DV = re.compile("dv\n?", re.IGNORECASE)
+
+
+def split_dv_mod(text: str) -> tuple[str, str] | None:
+    """'mundane bullet +1 DV' -> (tags, value), in linear time; None if it does not read.
+
+    The groups of ``re.match(r"^(?P<tags>.*?)\\s*(?P<v>[+-]\\d+)\\s*(?:dv)?$", text, re.IGNORECASE)``,
+    which took seconds on long runs of spaces.
+    """
+    n = len(text)
+    end = n
+    for unit in (2, 3):  # 'dv' where $ matches, then the whitespace before it
+        if n >= unit and _DV.fullmatch(text, n - unit):
+            end = n - unit
+            break
+    return head_and_number(text, signs="+-", sign_required=True, end=spaces_start(text, end))
+
+
 def parse_dv_mods(text: Any) -> list[dict[str, Any]]:
     """'Ironscales: mundane bullet +1' → DV modifiers (as JSON)."""
     if isinstance(text, (list, tuple)) and all(isinstance(x, dict) for x in text):
@@ -216,10 +347,10 @@ def parse_dv_mods(text: Any) -> list[dict[str, Any]]:
     for item in split_list(text):
         label, _, rest = item.rpartition(":")
         rest = rest.strip()
-        m = re.match(r"^(?P<tags>.*?)\s*(?P<v>[+-]\d+)\s*(?:dv)?$", rest, re.IGNORECASE)
-        if not m or not m["tags"]:
+        m = split_dv_mod(rest)
+        if not m or not m[0]:
             raise Refused(f"DV modifiers: write them like 'Ironscales: mundane bullet +1', not '{item}'")
-        out.append({"label": label.strip() or m["tags"], "tags": list(words(m["tags"])), "value": int(m["v"])})
+        out.append({"label": label.strip() or m[0], "tags": list(words(m[0])), "value": int(m[1])})
     return out
 
 

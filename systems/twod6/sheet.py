@@ -21,6 +21,7 @@ import attrs
 
 from tracker.commands import BOOL, CHOICE, INT, STR, Param
 from tracker.errors import Refused
+from tracker.text import head_and_number
 
 STATS = ("str", "agi", "dex", "tou", "int", "wil", "cha", "per")
 STAT_NAMES = {
@@ -133,13 +134,13 @@ def parse_skills(text: str) -> tuple[tuple[str, int], ...]:
     """``"Melee (Heavy) 2, Resolve 1"`` -> ((name, ranks), ...)."""
     out: dict[str, int] = {}
     for part in _split(text or ""):
-        m = re.match(r"^(.*?)\s*\+?(-?\d+)$", part)
-        if not m or not m[1]:
+        m = head_and_number(part, plus=True)  # re.match(r"^(.*?)\s*\+?(-?\d+)$", part), in linear time
+        if not m or not m[0]:
             raise Refused(f"skill '{part}' needs its ranks after the name, like 'Melee (Heavy) 2'")
-        ranks = int(m[2])
+        ranks = int(m[1])
         if not 0 <= ranks <= 20:
             raise Refused(f"skill '{part}': ranks run from 0 up (each rank is +1), not {ranks}")
-        out[canonical(m[1], SKILLS)] = ranks
+        out[canonical(m[0], SKILLS)] = ranks
     return tuple(out.items())
 
 
@@ -175,10 +176,10 @@ def parse_items(text: str) -> tuple[Item, ...]:
     out = []
     for part in _split(text or "", ";"):
         name, _, rest = part.rpartition(":")
-        m = re.match(r"^(.*?)\s*([+-]\d+)$", rest.strip())
-        if not m or not m[1]:
+        m = head_and_number(rest.strip(), signs="+-", sign_required=True)  # ^(.*?)\s*([+-]\d+)$
+        if not m or not m[0]:
             raise Refused(f"item '{part}' must read 'name: skill +N', like 'Longsword: Melee (Heavy) +1'")
-        out.append(Item(name=name.strip() or m[1].strip(), skill=canonical(m[1], SKILLS), bonus=int(m[2])))
+        out.append(Item(name=name.strip() or m[0].strip(), skill=canonical(m[0], SKILLS), bonus=int(m[1])))
     return tuple(out)
 
 
@@ -195,16 +196,18 @@ class Limb:
 def parse_limbs(text: str) -> tuple[Limb, ...]:
     """``"left leg -3, arm -2"`` -> Limbs (a GM adjust); a penalty runs from −1 to −5."""
     out: list[Limb] = []
+    seen: set[str] = set()  # the names so far, in lower case
     for part in _split(text or ""):
-        m = re.match(r"^(.*?)\s*(-\d+)$", part)
-        if not m or not m[1].strip():
+        m = head_and_number(part, sign_required=True)  # re.match(r"^(.*?)\s*(-\d+)$", part)
+        if not m or not m[0].strip():
             raise Refused(f"useless limb '{part}' needs its penalty after the name, like 'left leg -3'")
-        penalty = int(m[2])
+        penalty = int(m[1])
         if not -5 <= penalty <= -1:
             raise Refused(f"useless limb '{part}': a useless limb gives −2 or −3 (at most −5), not {penalty}")
-        name = m[1].strip()
-        if any(x.name.lower() == name.lower() for x in out):
+        name = m[0].strip()
+        if name.lower() in seen:
             raise Refused(f"the {name} is named twice")
+        seen.add(name.lower())
         out.append(Limb(name=name, penalty=penalty))
     return tuple(out)
 
@@ -276,7 +279,7 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
 
 def check_dual_wield(talents: tuple[str, ...]) -> None:
     """Each taking of Dual Wield names one skill, a different one each time."""
-    named: list[str] = []
+    named: set[str] = set()
     for t in talents:
         name, arg = split_talent(t)
         if name != DUAL_WIELD:
@@ -288,7 +291,7 @@ def check_dual_wield(talents: tuple[str, ...]) -> None:
             )
         if arg.lower() in named:
             raise Refused(f"Dual Wield ({arg}) is taken twice: each time it is taken it applies to a different skill")
-        named.append(arg.lower())
+        named.add(arg.lower())
 
 
 def max_wounds(tou: int, talents: tuple[str, ...]) -> int:

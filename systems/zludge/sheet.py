@@ -14,6 +14,7 @@ only a new sheet or a GM adjust is held to 3.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +22,7 @@ import attrs
 
 from tracker.commands import BOOL, CHOICE, INT, Param, parse_modifiers
 from tracker.errors import Refused
+from tracker.text import digits_end, head_and_number, spaces_end
 
 from .model import ATTACK_SKILLS, LOCATIONS, MAX_RANKS, Skill, ZludgeData
 
@@ -151,8 +153,45 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
     )
 
 
-_SKILL = re.compile(r"^(?P<name>[A-Za-z][A-Za-z ()'/-]*?)\s+(?P<ranks>-?\d+)(?P<rest>(?:\s*[+@][^+@]+)*)$")
-_LEVELLED = re.compile(r"^(?P<name>.*?)\s*(?P<level>-?\d+)$")
+_LETTERS = frozenset(string.ascii_letters)
+_NAME_CHARS = frozenset(string.ascii_letters + " ()'/-")
+_MARKS = "+@"
+
+
+def split_skill(text: str) -> tuple[str, str, str] | None:
+    """'Ranged 3 +Pistols @Agility' -> (name, ranks, the rest), in linear time; None if it is not a skill.
+
+    The groups of ``re.match(r"^(?P<name>[A-Za-z][A-Za-z ()'/-]*?)\\s+(?P<ranks>-?\\d+)"
+    r"(?P<rest>(?:\\s*[+@][^+@]+)*)$", text)``, which took seconds on long runs of spaces.
+    """
+    n = len(text)
+    if not n or text[0] not in _LETTERS:
+        return None
+    last = 1  # the name ends anywhere in [1, last]
+    while last < n and text[last] in _NAME_CHARS:
+        last += 1
+    # the rest: '+' or '@' each followed by something else, only whitespace before the first
+    bad = -1
+    for i in range(n - 1, -1, -1):
+        if text[i] in _MARKS and (i + 1 == n or text[i + 1] in _MARKS):
+            bad = i
+            break
+    e = 1
+    while e <= last and e < n:
+        if not text[e].isspace():
+            e += 1
+            continue
+        f = spaces_end(text, e)  # \s+ takes the whole run: the ranks start at f
+        first = f + 1 if f < n and text[f] == "-" else f
+        g = digits_end(text, first)
+        if g > first:
+            if g == n or (g == n - 1 and text[g] == "\n"):
+                return text[:e], text[f:g], ""
+            h = spaces_end(text, g)
+            if h < n and text[h] in _MARKS and bad < g:
+                return text[:e], text[f:g], text[g:]
+        e = f  # every name end in this run of whitespace meets the same ranks
+    return None
 
 
 def parse_attributes(text: str, high_powered: bool) -> tuple[tuple[str, int], ...]:
@@ -180,27 +219,29 @@ def _check_attribute(name: str, value: int, high_powered: bool) -> None:
 
 def parse_skills(text: str) -> tuple[Skill, ...]:
     out: list[Skill] = []
+    seen: set[str] = set()  # the names so far, in lower case
     for part in text.split(","):
         part = part.strip()
         if not part:
             continue
-        m = _SKILL.match(part)
+        m = split_skill(part)
         if not m:
             raise Refused(f"skill '{part}': write it like 'Melee 2', 'Ranged 3 +Pistols' or 'Athletics 1 @Fortitude'")
-        ranks = int(m["ranks"])
-        name = m["name"].strip()
+        ranks = int(m[1])
+        name = m[0].strip()
         if not 0 <= ranks <= MAX_RANKS:
             raise Refused(f"{name} {ranks}: a skill has 0 to {MAX_RANKS} ranks (specializations add to it)")
         specs: list[str] = []
         attribute = ""
-        for piece in re.findall(r"([+@])\s*([^+@]+)", m["rest"] or ""):
+        for piece in re.findall(r"([+@])\s*([^+@]+)", m[2]):
             sign, value = piece[0], piece[1].strip()
             if sign == "+":
                 specs.append(value)
             else:
                 attribute = value.title()
-        if any(s.name.lower() == name.lower() for s in out):
+        if name.lower() in seen:
             raise Refused(f"the skill {name} is listed twice")
+        seen.add(name.lower())
         out.append(Skill(name=name, ranks=ranks, specs=tuple(specs), attribute=attribute))
     return tuple(out)
 
@@ -210,14 +251,14 @@ def parse_levelled(text: str, table: Mapping[str, Any], what: str) -> tuple[str,
     key = text.strip().lower()
     if key in table:
         return key, None
-    m = _LEVELLED.match(key)
+    m = head_and_number(key)  # re.match(r"^(?P<name>.*?)\s*(?P<level>-?\d+)$", key), in linear time
     if not m:
         known = ", ".join(table)
         raise Refused(f"{what} '{text}' is not one of {known}, nor 'name level' like '{what} 2'")
-    level = int(m["level"])
+    level = int(m[1])
     if not 0 <= level <= 4:
         raise Refused(f"{what} '{text}': damage levels run 0 to 4, not {level}")
-    return (m["name"].strip() or what), level
+    return (m[0].strip() or what), level
 
 
 def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[str, Any]:
@@ -320,8 +361,11 @@ def check_text_adjust(d: ZludgeData, field: str, value: Any) -> str:
     if field == "aspects_text":
         return ", ".join(names)
     checked = []
+    known: dict[str, str] = {}
+    for a in d.aspects:
+        known.setdefault(a.lower(), a)  # the first aspect of that spelling
     for name in names:
-        match = next((a for a in d.aspects if a.lower() == name.lower()), None)
+        match = known.get(name.lower())
         if match is None:
             raise Refused(f"'{name}' is not one of the aspects ({d.aspects_text or 'none'})")
         checked.append(match)
@@ -335,7 +379,8 @@ def apply_text_adjust(d: ZludgeData, field: str, text: str) -> ZludgeData:
         return attrs.evolve(d, attributes=parse_attributes(text, True))
     names = tuple(a.strip() for a in text.split(",") if a.strip())
     if field == "aspects_text":
-        return attrs.evolve(d, aspects=names, aspects_used=tuple(a for a in d.aspects_used if a in names))
+        kept = set(names)
+        return attrs.evolve(d, aspects=names, aspects_used=tuple(a for a in d.aspects_used if a in kept))
     return attrs.evolve(d, aspects_used=names)
 
 
