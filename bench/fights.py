@@ -209,7 +209,9 @@ class GM:
         if mend is not None:
             for box in sorted(getattr(c.data, "wounds", ()), key=lambda b: -b.level):
                 with contextlib.suppress(TrackerError):
-                    self.do(mend.make({"target": cid, "track": "wounds", "level": box.level, "note": "back on its feet"}))
+                    self.do(
+                        mend.make({"target": cid, "track": "wounds", "level": box.level, "note": "back on its feet"})
+                    )
         state = self.fight.state
         c = state.get(cid)
         return self.system.takes_turns(state, c) and not self.system.standing(state, c).out
