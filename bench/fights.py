@@ -204,6 +204,14 @@ class GM:
                 value = getattr(c.data, f"max_{p.name}")
             if value is not None:
                 self.do(C.Adjust(id=cid, field=p.name, value=value, note="back on its feet"))
+        # a system whose wounds stay all fight (Zludge) has a GM command that clears a box: every checked one
+        mend = self.specs.get("clear_box")
+        if mend is not None:
+            for box in sorted(getattr(c.data, "wounds", ()), key=lambda b: -b.level):
+                with contextlib.suppress(TrackerError):
+                    self.do(
+                        mend.make({"target": cid, "track": "wounds", "level": box.level, "note": "back on its feet"})
+                    )
         state = self.fight.state
         c = state.get(cid)
         return self.system.takes_turns(state, c) and not self.system.standing(state, c).out

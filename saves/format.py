@@ -246,6 +246,7 @@ class Codec:
         types = self.types
         conv = self.converter
         self._structure = _Lazy(lambda tag: fast.hook(types[tag]))
+        self.structure_fns = _Lazy(lambda tag: fast.fn(types[tag]))  # tag -> structure(fields) (the load loop)
         self.versions = {t: c.VERSION for t, c in self.types.items()}
         self._unstructure = _Lazy(conv.get_unstructure_hook)
         self.upcasters = dict(getattr(system, "upcasters", {}) or {})

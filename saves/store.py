@@ -479,6 +479,12 @@ def load(path: str | Path) -> Loaded:
     except Exception as e:  # never a traceback from a file, whatever it holds
         raise LoadError(f"{Path(path).name} cannot be read: {type(e).__name__}: {str(e)[:200]}") from None
     finally:
+        # The log just loaded lives as long as the fight is open: moved to the oldest generation at
+        # once (a constant-time move, as mypy does after loading its cache), the collector does not
+        # scan its million young objects again at its next few collections (cyclic garbage moved
+        # with them is still found, at the next full collection).
+        gc.freeze()
+        gc.unfreeze()
         if was_enabled:
             gc.enable()
 
@@ -582,8 +588,9 @@ def _decode(
     Returns the entries, their line numbers, each entry's ``of``, the
     checkpoints, and whether a torn last line was dropped.
     """
-    structure, types, versions = codec._structure, codec.types, codec.versions
+    structure, versions = codec.structure_fns, codec.versions
     decode = codec.decode
+    entry_of = tuple.__new__  # Entry(seq, action, event) without NamedTuple's Python-level __new__
     entries: list[Entry] = []
     lines: list[int] = []
     ofs: list[int] = []
@@ -649,7 +656,7 @@ def _decode(
             data = record["event"]
             if type(data) is not dict:
                 raise LookupError
-            entry = Entry(seq, action, structure[tag](data, types[tag]))
+            entry = entry_of(Entry, (seq, action, structure[tag](data)))
         except Exception:
             entry = decode(record, number)  # the careful path: upcasts, or says what is wrong
             of = record.get("of", 1)

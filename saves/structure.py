@@ -22,6 +22,8 @@ from typing import Any
 import attrs
 import cattrs
 
+from tracker.model import twin
+
 Hook = Callable[[Any, Any], Any]
 _INTERN = 24
 
@@ -81,6 +83,10 @@ class Structurer:
         fn = self._fn(cls)
         return lambda value, _type: fn(value)
 
+    def fn(self, cls: type) -> Callable[[Any], Any]:
+        """The structure function of ``cls``: its JSON object in, the record out (TypeError, KeyError...)."""
+        return self._fn(cls)
+
     def _fn(self, cls: type) -> Callable[[Any], Any]:
         fn = self._hooks.get(cls)
         if fn is None:
@@ -122,25 +128,35 @@ class Structurer:
             raise TypeError("not a plain record")
         if not getattr(cls, "__slots__", None):
             raise TypeError("no slots")
+        unfrozen = twin(cls)
+        if unfrozen is None:
+            raise TypeError("no unfrozen twin")
         ns: dict[str, Any] = {
             "cls": cls,
+            "twin": unfrozen,
             "new": object.__new__,
-            "put": object.__setattr__,
             "known": frozenset(f.name for f in fields),
             "NOTHING": attrs.NOTHING,
+            "intern": sys.intern,
+            "_s": _s,
+            "_i": _i,
+            "_b": _b,
         }
+        # the record is filled as its unfrozen twin (plain slot stores) and made the record at the end;
+        # the commonest checks are written out inline (no call per field), exactly as strict as the hooks
+        required = sum(1 for f in fields if f.default is attrs.NOTHING)
         lines = [
             "def structure(d):",
             "    if type(d) is not dict:",
             "        raise TypeError(f'expected an object, got {type(d).__name__}')",
-            "    if not d.keys() <= known:",
-            "        raise KeyError(f'unknown field(s) {sorted(set(d) - known)[:3]}')",
-            "    o = new(cls)",
+            "    o = new(twin)",
+            f"    k = {required}",  # the fields found: any other key is one the record does not have
         ]
         for n, f in enumerate(fields):
-            ns[f"h{n}"] = self._field(f.type)
+            check = self._inline(f.type, n, ns)
             if f.default is attrs.NOTHING:
-                lines.append(f"    put(o, {f.name!r}, h{n}(d[{f.name!r}]))")
+                lines.append(f"    v = d[{f.name!r}]")
+                lines += [f"    {c}" for c in check]
             else:
                 if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
                     ns[f"f{n}"] = f.default.factory
@@ -149,8 +165,35 @@ class Structurer:
                     ns[f"v{n}"] = f.default
                     missing = f"v{n}"
                 lines.append(f"    v = d.get({f.name!r}, NOTHING)")
-                lines.append(f"    put(o, {f.name!r}, {missing} if v is NOTHING else h{n}(v))")
-        lines.append("    return o")
+                lines.append("    if v is NOTHING:")
+                lines.append(f"        v = {missing}")
+                lines.append("    else:")
+                lines.append("        k += 1")
+                lines += [f"        {c}" for c in check]
+            lines.append(f"    o.{f.name} = v")
+        lines += [
+            "    if len(d) != k:",
+            "        raise KeyError(f'unknown field(s) {sorted(set(d) - known)[:3]}')",
+            "    o.__class__ = cls",
+            "    return o",
+        ]
         exec("\n".join(lines), ns)  # generated from the class's own field names (identifiers), never from data
         fn: Callable[[Any], Any] = ns["structure"]
         return fn
+
+    def _inline(self, t: Any, n: int, ns: dict[str, Any]) -> list[str]:
+        """Statements that check (and, for a text, intern) ``v`` as a field of type ``t``."""
+        if t is int:
+            return ["if type(v) is not int: _i(v)"]
+        if t is bool:
+            return ["if type(v) is not bool: _b(v)"]
+        if t is str:
+            return ["if type(v) is not str: _s(v)", f"if len(v) <= {_INTERN}: v = intern(v)"]
+        origin = typing.get_origin(t)
+        args = typing.get_args(t)
+        if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+            inner = args[0] if args[1] is type(None) else args[1]
+            if inner in (int, bool, str):
+                return ["if v is not None:", *(f"    {c}" for c in self._inline(inner, n, ns))]
+        ns[f"h{n}"] = self._field(t)
+        return [f"v = h{n}(v)"]

@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 _changers: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_twins: dict[type, type | None] = {}
 
 
 def changed(inst: Any, **changes: Any) -> Any:
@@ -24,24 +25,66 @@ def changed(inst: Any, **changes: Any) -> Any:
     return fn(inst, changes)
 
 
+def twin(cls: type) -> type | None:
+    """An unfrozen twin of a frozen slotted record class, to fill a new record by plain slot stores.
+
+    The twin is a subclass that adds no slots and sets attributes the ordinary
+    way (a frozen class's ``__setattr__`` refuses, and ``object.__setattr__``
+    called per field costs several times a plain store).  It has the record's
+    exact layout, so a filled twin becomes the record by ``__class__``
+    assignment; no twin ever escapes as a value.  None when the class cannot
+    have one (no slots).
+    """
+    try:
+        return _twins[cls]
+    except KeyError:
+        pass
+    made: type | None = None
+    if "__slots__" in cls.__dict__ and not cls.__dictoffset__:
+        made = type(
+            f"_Unfrozen{cls.__name__}",
+            (cls,),
+            {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__},
+        )
+        try:
+            probe: Any = object.__new__(made)
+            probe.__class__ = cls
+        except TypeError:
+            made = None
+    _twins[cls] = made
+    return made
+
+
 def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     fields = attrs.fields(cls)
-    if any(f.validator or f.converter for f in fields) or not getattr(cls, "__slots__", None):
+    if (
+        any(f.validator or f.converter for f in fields)
+        or hasattr(cls, "__attrs_post_init__")
+        or not getattr(cls, "__slots__", None)
+    ):
         return lambda inst, changes: attrs.evolve(inst, **changes)
     names = [f.name for f in fields]
+    unfrozen = twin(cls)
     lines = [
         "def change(inst, changes):",
         "    if not changes.keys() <= known:",
         "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(set(changes) - known)}')",
-        "    new = new_(cls)",
     ]
-    # every field copied by a direct slot read, then the changed ones set (no per-field dict lookup)
-    lines += [f"    set_(new, {n!r}, inst.{n})" for n in names]
-    lines += ["    for k, v in changes.items():", "        set_(new, k, v)", "    return new"]
     # generated from the class's own field names (identifiers), never from data
-    namespace = {"cls": cls, "known": frozenset(names), "new_": object.__new__, "set_": object.__setattr__}
+    namespace: dict[str, Any] = {"cls": cls, "twin": unfrozen, "known": frozenset(names), "new_": object.__new__}
+    if unfrozen is not None:
+        # filled as the unfrozen twin (plain slot stores), then made the frozen record
+        lines.append("    new = new_(twin)")
+        lines += [f"    new.{n} = inst.{n}" for n in names]
+        lines += ["    for k, v in changes.items():", "        setattr(new, k, v)", "    new.__class__ = cls"]
+    else:
+        namespace["set_"] = object.__setattr__
+        lines.append("    new = new_(cls)")
+        lines += [f"    set_(new, {n!r}, inst.{n})" for n in names]
+        lines += ["    for k, v in changes.items():", "        set_(new, k, v)"]
+    lines.append("    return new")
     exec("\n".join(lines), namespace)
-    change: Callable[[Any, dict[str, Any]], Any] = namespace["change"]  # type: ignore[assignment]
+    change: Callable[[Any, dict[str, Any]], Any] = namespace["change"]
     return change
 
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from tracker.events import Adjusted, CombatantRemoved, ConditionRemoved, FightStarted, PromptRaised
 from tracker.kit import Evolver
-from tracker.model import FightState
+from tracker.model import FightState, changed
 
 from .checks import apply_save
 from .events import (
@@ -46,7 +44,7 @@ evolve = Evolver("blackjack.")
 
 def _set_weapon(state: FightState, cid: str, index: int, **changes: Any) -> FightState:
     ws = list(data(state.get(cid)).weapons)
-    ws[index] = attrs.evolve(ws[index], **changes)
+    ws[index] = changed(ws[index], **changes)
     return state.update_data(cid, weapons=tuple(ws))
 
 
@@ -128,7 +126,7 @@ def _lead_ingested(state: FightState, ev: LeadIngested) -> FightState:
 def _working_cast(state: FightState, ev: WorkingCast) -> FightState:
     d = data(state.get(ev.actor))
     wks = list(d.workings)
-    wks[ev.working_index] = attrs.evolve(wks[ev.working_index], cast_today=True)
+    wks[ev.working_index] = changed(wks[ev.working_index], cast_today=True)
     return state.update_data(ev.actor, ingested=0, workings=tuple(wks), pending_sixes=d.pending_sixes + ev.sixes)
 
 
@@ -150,7 +148,7 @@ def _rested(state: FightState, ev: Rested) -> FightState:
     for cid in ev.ids:
         d = data(state.get(cid))
         inj = tuple(row if i >= 2 else _kept(d, i) for i, row in enumerate(d.injuries))
-        wks = tuple(attrs.evolve(w, cast_today=False) for w in d.workings)
+        wks = tuple(changed(w, cast_today=False) for w in d.workings)
         state = state.update_data(cid, injuries=inj, workings=wks)
     return state
 
@@ -187,14 +185,14 @@ def _prompt_raised(state: FightState, ev: PromptRaised) -> FightState:
     keys = tuple(k for k in str(ev.prompt.params.get("trigger", "")).split("|") if k)
     record = fight(state)
     seen = record.morale_seen + tuple(k for k in keys if k not in record.morale_seen)
-    return attrs.evolve(state, data=attrs.evolve(record, morale_seen=seen))
+    return changed(state, data=changed(record, morale_seen=seen))
 
 
 @evolve.on(FightStarted)
 def _fight_started(state: FightState, ev: FightStarted) -> FightState:
     """The NPCs already out when the fight starts are no side's casualties."""
     out = tuple(c.id for c in state.combatants if c.kind != "pc" and (c.removed or not data(c).standing))
-    return attrs.evolve(state, data=attrs.evolve(fight(state), setup_out=out))
+    return changed(state, data=changed(fight(state), setup_out=out))
 
 
 @evolve.on(ConditionRemoved)
@@ -215,6 +213,6 @@ def _legacy_morale(state: FightState, ev: Adjusted | CombatantRemoved) -> FightS
         return state
     for raised in legacy_prompts(state):
         if all(p.id != raised.prompt.id for p in state.prompts):
-            state = attrs.evolve(state, prompts=(*state.prompts, raised.prompt))
+            state = changed(state, prompts=(*state.prompts, raised.prompt))
         state = _prompt_raised(state, raised)
     return state

@@ -40,7 +40,7 @@ from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event, InitiativeSet, OrderSet
 from tracker.kit import need
-from tracker.model import Combatant, FightState
+from tracker.model import Combatant, FightState, changed
 from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally
 
 MAX_TIE_ROUNDS = 20
@@ -65,6 +65,9 @@ Quick damage and healing count wounds (1, 1+1, 1d3); healing from 0 wakes.
 Cinematics: extra turn, reroll a failed check, automatic critical (before the roll), ignore death.
 Keys: a attack · i aim · m move/other · s stealth · k skill check · b break grapple · n negate ·
 r resolve · d doubled result · v vicious parry/spell turning · c cinematic"""
+
+
+_ADJUST_NAMES: frozenset[str] | None = None
 
 
 class TwoD6System(BaseSystem):
@@ -310,13 +313,21 @@ class TwoD6System(BaseSystem):
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
         d = data(combatant)
         if field == "useless_limbs":
-            return attrs.evolve(combatant, data=attrs.evolve(d, limbs=parse_limbs(str(value or ""))))
+            return changed(combatant, data=changed(d, limbs=parse_limbs(str(value or ""))))
         if field in STATS:
             stats = tuple(value if k == field else d.stat(k) for k in STATS)
-            return attrs.evolve(combatant, data=attrs.evolve(d, stats=stats))
-        if field not in {p.name for p in self.adjustable(state, combatant)}:
+            return changed(combatant, data=changed(d, stats=stats))
+        if field not in self._adjustable_names(state, combatant):
             raise Refused(f"{combatant.name} has no value '{field}' to adjust")
         return super().adjust(state, combatant, field, value)
+
+    def _adjustable_names(self, state: FightState, combatant: Combatant) -> frozenset[str]:
+        """The names of the adjustable values: the same for every combatant (only their bounds differ), so
+        found once; replaying a log applies adjustments without building the forms each time."""
+        global _ADJUST_NAMES
+        if _ADJUST_NAMES is None:
+            _ADJUST_NAMES = frozenset(p.name for p in self.adjustable(state, combatant))
+        return _ADJUST_NAMES
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, AttackRolled):

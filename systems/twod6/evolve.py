@@ -7,8 +7,6 @@ tripled attack's death check) are decided in ``rules.react`` and logged as their
 
 from __future__ import annotations
 
-import attrs
-
 from systems.twod6.events import (
     NO_COST,
     ActionTaken,
@@ -27,7 +25,7 @@ from systems.twod6.record import Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import FightState
+from tracker.model import FightState, changed
 
 evolve = Evolver("twod6.")
 
@@ -71,13 +69,15 @@ def settle(state: FightState, cid: str) -> FightState:
 
 @evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
-    combatants = tuple(
-        attrs.evolve(c, data=attrs.evolve(c.data, extra_turn=False, last_failed=None))
-        if isinstance(c.data, Data) and (c.data.extra_turn or c.data.last_failed)
-        else c
-        for c in state.combatants
-    )
-    state = attrs.evolve(state, combatants=combatants)
+    # an extra turn and a failed roll's re-roll last until the next turn starts, anyone's
+    if any(isinstance(c.data, Data) and (c.data.extra_turn or c.data.last_failed) for c in state.combatants):
+        combatants = tuple(
+            changed(c, data=changed(c.data, extra_turn=False, last_failed=None))
+            if isinstance(c.data, Data) and (c.data.extra_turn or c.data.last_failed)
+            else c
+            for c in state.combatants
+        )
+        state = changed(state, combatants=combatants)
     if e.resumed:
         return state
     d = _data(state, e.id)

@@ -19,11 +19,9 @@ counts its follow-ups from the roll and the state, as the old code did.
 
 from __future__ import annotations
 
-import attrs
-
 from tracker.events import Event, InitiativeSet, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import Combatant, FightState
+from tracker.model import Combatant, FightState, changed
 
 from .events import (
     ActionTaken,
@@ -47,19 +45,19 @@ apply = Evolver("zludge.")
 
 
 def _set(state: FightState, cid: str, d: ZludgeData) -> FightState:
-    return state.replace(attrs.evolve(state.get(cid), data=d))
+    return state.replace(changed(state.get(cid), data=d))
 
 
 def _spend(d: ZludgeData, aspect: str, plot_point: bool) -> ZludgeData:
     if aspect:
-        d = attrs.evolve(d, aspects_used=(*d.aspects_used, aspect))
+        d = changed(d, aspects_used=(*d.aspects_used, aspect))
     if plot_point:
-        d = attrs.evolve(d, plot_points=d.plot_points - 1)
+        d = changed(d, plot_points=d.plot_points - 1)
     return d
 
 
 def _acted(d: ZludgeData) -> ZludgeData:
-    return attrs.evolve(d, acted=True, spent=True, clipped=False)
+    return changed(d, acted=True, spent=True, clipped=False)
 
 
 @apply.on(TurnStarted)
@@ -67,7 +65,7 @@ def _turn(state: FightState, event: TurnStarted) -> FightState:
     if event.resumed:  # the same turn goes on after a held action stepped in
         return state
     d = data(state.get(event.id))
-    return _set(state, event.id, attrs.evolve(d, acted=True, spent=False, clipped=False))
+    return _set(state, event.id, changed(d, acted=True, spent=False, clipped=False))
 
 
 @apply.on(InitiativeSet)
@@ -85,7 +83,7 @@ def _tie(state: FightState, event: TieRerolled) -> FightState:
 
 @apply.on(AmbushDeclared)
 def _ambush(state: FightState, event: AmbushDeclared) -> FightState:
-    return attrs.evolve(state, data=attrs.evolve(fight_data(state), ambushers=event.ambushers))
+    return changed(state, data=changed(fight_data(state), ambushers=event.ambushers))
 
 
 @apply.on(AttackResolved)
@@ -99,18 +97,18 @@ def _attack(state: FightState, event: AttackResolved) -> FightState:
 def _wound(state: FightState, event: WoundMarked) -> FightState:
     d = data(state.get(event.target))
     if event.box is None:
-        d = attrs.evolve(d, dead=True)
+        d = changed(d, dead=True)
     else:
-        d = attrs.evolve(d, wounds=(*d.wounds, Box(level=event.box, wound=event.wound)))
+        d = changed(d, wounds=(*d.wounds, Box(level=event.box, wound=event.wound)))
     if event.wound == 0:
-        d = attrs.evolve(d, clipped=True)
+        d = changed(d, clipped=True)
     return _set(state, event.target, d)
 
 
 @apply.on(HarmTakenBack)
 def _taken_back(state: FightState, event: HarmTakenBack) -> FightState:
     d = data(state.get(event.target))
-    return _set(state, event.target, attrs.evolve(d, wounds=event.wounds, dead=event.dead, clipped=event.clipped))
+    return _set(state, event.target, changed(d, wounds=event.wounds, dead=event.dead, clipped=event.clipped))
 
 
 @apply.on(FatigueMarked)
@@ -119,7 +117,7 @@ def _fatigue(state: FightState, event: FatigueMarked) -> FightState:
         return state
     d = data(state.get(event.target))
     box = Box(level=event.box, wound=event.level, physical=event.physical)
-    return _set(state, event.target, attrs.evolve(d, fatigue=(*d.fatigue, box)))
+    return _set(state, event.target, changed(d, fatigue=(*d.fatigue, box)))
 
 
 @apply.on(SkillRolled)
@@ -131,15 +129,15 @@ def _skill(state: FightState, event: SkillRolled) -> FightState:
 @apply.on(WoundsTreated)
 def _treated(state: FightState, event: WoundsTreated) -> FightState:
     d = data(state.get(event.target))
-    wounds = tuple(attrs.evolve(b, treated=True) if b.level > 0 else b for b in d.wounds)
-    return _set(state, event.target, attrs.evolve(d, wounds=wounds))
+    wounds = tuple(changed(b, treated=True) if b.level > 0 else b for b in d.wounds)
+    return _set(state, event.target, changed(d, wounds=wounds))
 
 
 @apply.on(WoundsReopened)
 def _reopened(state: FightState, event: WoundsReopened) -> FightState:
     d = data(state.get(event.target))
-    wounds = tuple(attrs.evolve(b, treated=False) for b in d.wounds)
-    return _set(state, event.target, attrs.evolve(d, wounds=wounds))
+    wounds = tuple(changed(b, treated=False) for b in d.wounds)
+    return _set(state, event.target, changed(d, wounds=wounds))
 
 
 @apply.on(BoxCleared)
@@ -148,7 +146,7 @@ def _cleared(state: FightState, event: BoxCleared) -> FightState:
     boxes = d.wounds if event.track == "wounds" else d.fatigue
     idx = max(n for n, b in enumerate(boxes) if b.level == event.level)
     kept = boxes[:idx] + boxes[idx + 1 :]
-    d = attrs.evolve(d, wounds=kept) if event.track == "wounds" else attrs.evolve(d, fatigue=kept)
+    d = changed(d, wounds=kept) if event.track == "wounds" else changed(d, fatigue=kept)
     return _set(state, event.target, d)
 
 
@@ -174,7 +172,7 @@ def _revised(state: FightState, event: RollRevised) -> FightState:
         for was in last.before:
             wounds, dead, clipped = taken_back(was, state.get(was.id), last.event.actor)
             d = data(state.get(was.id))
-            state = _set(state, was.id, attrs.evolve(d, wounds=wounds, dead=dead, clipped=clipped))
+            state = _set(state, was.id, changed(d, wounds=wounds, dead=dead, clipped=clipped))
     return _set(state, event.who, _spend(data(state.get(event.who)), event.aspect, event.plot_point))
 
 
@@ -185,7 +183,7 @@ def _revised(state: FightState, event: RollRevised) -> FightState:
 def revised_event(ev: AttackResolved | SkillRolled, rr: RollRevised) -> AttackResolved | SkillRolled:
     """The record of the last roll as the revision leaves it (its dice, modifiers, total, outcome)."""
     if isinstance(ev, SkillRolled):
-        return attrs.evolve(
+        return changed(
             ev,
             roll=rr.reroll or ev.roll,
             rerolled=ev.roll if rr.reroll else ev.rerolled,
@@ -195,7 +193,7 @@ def revised_event(ev: AttackResolved | SkillRolled, rr: RollRevised) -> AttackRe
             plot_point=ev.plot_point or rr.plot_point,
         )
     if rr.side == "attack":
-        return attrs.evolve(
+        return changed(
             ev,
             attack=rr.reroll or ev.attack,
             attack_rerolled=ev.attack if rr.reroll else ev.attack_rerolled,
@@ -206,7 +204,7 @@ def revised_event(ev: AttackResolved | SkillRolled, rr: RollRevised) -> AttackRe
             outcome=rr.outcome,
             damage_level=rr.damage_level,
         )
-    return attrs.evolve(
+    return changed(
         ev,
         defense=rr.reroll or ev.defense,
         defense_rerolled=ev.defense if rr.reroll else ev.defense_rerolled,
@@ -233,7 +231,7 @@ def _tail(state: FightState, ev: AttackResolved | SkillRolled) -> int:
 
 
 def _set_last(state: FightState, last: LastRoll | None) -> FightState:
-    return attrs.evolve(state, data=attrs.evolve(fight_data(state), last_roll=last))
+    return changed(state, data=changed(fight_data(state), last_roll=last))
 
 
 def evolve(state: FightState, event: Event) -> FightState:
@@ -248,5 +246,5 @@ def evolve(state: FightState, event: Event) -> FightState:
         return _set_last(new, LastRoll(event=event, before=before, tail=_tail(state, event)))
     last = fight_data(new).last_roll
     if last is not None:
-        return _set_last(new, attrs.evolve(last, tail=last.tail - 1) if last.tail > 0 else None)
+        return _set_last(new, changed(last, tail=last.tail - 1) if last.tail > 0 else None)
     return new
