@@ -146,8 +146,11 @@ def env_for(data_dir: Path) -> dict[str, str]:
         "COLUMNS": str(COLS),
         "LINES": str(ROWS),
         "TRACKER_DATA_DIR": str(data_dir),
+        # bytecode cached, as an installed package has it (pip compiles on install); the same for the bare app
+        "PYTHONPYCACHEPREFIX": str(data_dir / "pycache"),
     }
     env.pop("TEXTUAL", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
