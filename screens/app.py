@@ -16,6 +16,7 @@ import sys
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
@@ -23,15 +24,18 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.theme import ThemeProvider
 from textual.timer import Timer
 
 import saves
 from screens.fight import FightScreen
-from screens.palette import Palette
-from screens.start import StartScreen, replay_available
 from tracker.errors import TrackerError
 from tracker.plugin import System
+
+if TYPE_CHECKING:
+    from screens.start import StartScreen
+
+# Imported when first needed (the first frame of a continued fight needs none of them):
+# screens.start, screens.palette, screens.replay.
 
 HOLD_LIMIT = 2.0  # seconds: a dialog that never opens must not swallow the keyboard
 
@@ -132,6 +136,8 @@ class TrackerApp(App[None]):
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
         if self.open_path is not None and self.continue_fight(self.open_path):
             return
+        from screens.start import StartScreen
+
         self.hold_keys()  # released by the start screen once mounted
         self.push_screen(StartScreen(self.fights_dir))
         if self.open_path is None and self.replay_path is not None:
@@ -156,6 +162,8 @@ class TrackerApp(App[None]):
         """Back to the start screen; the fight stays saved (first under "continue")."""
         if not isinstance(self.screen, FightScreen):
             return
+        from screens.start import StartScreen
+
         if not any(isinstance(s, StartScreen) for s in self.screen_stack):
             self.switch_screen(StartScreen(self.fights_dir))
         else:
@@ -194,6 +202,8 @@ class TrackerApp(App[None]):
         self.push_screen(FightScreen(fight))
 
     def replay(self, path: Path) -> None:
+        from screens.start import replay_available
+
         if not replay_available():
             self.notify("Replay is not available yet.", severity="warning")
             return
@@ -204,10 +214,16 @@ class TrackerApp(App[None]):
             self.notify(str(e), title="Cannot replay", severity="error", markup=False)
 
     def action_command_palette(self) -> None:
+        from screens.palette import Palette
+
         if self.use_command_palette and not any(isinstance(s, Palette) for s in self.screen_stack):
             self.push_screen(Palette(id="--command-palette"))
 
     def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from screens.palette import Palette
+
         self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def action_toggle_theme(self) -> None:
