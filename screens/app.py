@@ -11,6 +11,7 @@ damage form, and an Enter typed before a name is never lost.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 from collections import deque
@@ -73,6 +74,7 @@ class TrackerApp(App[None]):
         self._holds = 0
         self._held: deque[events.Key] = deque()
         self._hold_timer: Timer | None = None
+        self._first_frame = False
         if open_path is not None and not open_path.exists():
             self.new_path, self.open_path = open_path, None
 
@@ -130,6 +132,20 @@ class TrackerApp(App[None]):
     async def on_tracker_app_keys_free(self, message: KeysFree) -> None:
         while self._held and not self._holds:
             await self._take_key(self._held.popleft())
+
+    # -- after the first frame ------------------------------------------------
+    def post_display_hook(self) -> None:
+        if not self._first_frame and len(self.screen_stack) > 1:  # a frame of a screen of ours is written
+            self._first_frame = True
+            self.set_timer(0.05, self._settle)  # once the writer thread has it on the terminal
+
+    def _settle(self) -> None:
+        """The start is over: if the CLI held the garbage collector off (see ``screens.cli``), collect once,
+        freeze what lives on (the modules, classes and the screen: later collections skip them) and turn it on."""
+        if not gc.isenabled():
+            gc.collect()
+            gc.freeze()
+            gc.enable()
 
     # -- screens -----------------------------------------------------------
     def on_mount(self) -> None:
