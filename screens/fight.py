@@ -83,6 +83,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        self._arrange(self.app.size.width)  # before the widgets are styled: setting it later restyles them all
         yield Static("", id="bar", markup=False)
         yield Static("", id="prompts", markup=False)
         yield Static("", id="reminder", markup=False)
@@ -103,7 +104,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if self.save_path is not None:
             log.border_subtitle = f"autosaved to {shorten(self.save_path)}"
         log.add(logic.entry_lines(self.fight, limit=logic.LOG_OPEN))
-        self._arrange(self.size.width)
         self.refresh_view()
         table = self.query_one(InitiativeList)
         table.select(self.fight.state.current)
