@@ -25,6 +25,7 @@ import attrs
 
 from tracker.errors import TrackerError
 from tracker.plugin import System
+from tracker.record import Record
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -43,8 +44,8 @@ class SystemNotInstalled(TrackerError):
     pass
 
 
-@attrs.frozen
-class SystemEntry:
+@attrs.frozen(repr=False, eq=False)
+class SystemEntry(Record):
     id: str
     target: str  # "module:attr"
     distribution: str | None
