@@ -234,6 +234,10 @@ def probe_run(argv_tail: list[str], ready: bytes, script: list[str], env: dict[s
     """
     with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as f:
         records = Path(f.name)
+    if argv_tail[0] == "tracker":  # the keys are saved in the fight: play them on a copy
+        copy = records.with_name(records.stem + "-fight.jsonl")
+        shutil.copyfile(argv_tail[1], copy)
+        argv_tail = ["tracker", str(copy)]
     term = Term([sys.executable, str(ROOT / "bench" / "probe.py"), str(records), *argv_tail], env)
     try:
         term.wait_for(ready, times=2 if argv_tail[0] == "tracker" else 1)
@@ -245,6 +249,8 @@ def probe_run(argv_tail: list[str], ready: bytes, script: list[str], env: dict[s
         term.close()
     lines = [json.loads(x) for x in records.read_text().splitlines() if x.strip()]
     records.unlink()
+    if argv_tail[0] == "tracker":
+        Path(argv_tail[1]).unlink()
     return lines
 
 

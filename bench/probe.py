@@ -23,6 +23,7 @@ Times are ``time.monotonic`` (Textual's own clock for events).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -135,6 +136,7 @@ def main() -> None:
         Probed = probed(Bare, recorder, "#bar")
         Probed().run()
         return
+    gc.disable()  # as the tracker command starts it (screens.cli): the app turns it back on after its first frame
     from screens.app import TrackerApp
 
     Probed = probed(TrackerApp, recorder, "#bar")
