@@ -137,7 +137,8 @@ class GM:
                     self.do(C.AddCombatant(name=f"Hero {len(state.combatants) + 1}", kind=PC, sheet=self._pc_sheet()))
                 return
         if not able:
-            self.do(C.NextTurn())
+            if not self.do(C.NextTurn()) and not self.revive(NPC):  # no one can act and no PC is left
+                self.do(C.AddCombatant(name=f"Hero {len(state.combatants) + 1}", kind=PC, sheet=self._pc_sheet()))
             return
         r = rng.random()
         actor = state.current

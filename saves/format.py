@@ -39,6 +39,7 @@ from tracker.engine import Entry
 from tracker.errors import TrackerError
 from tracker.events import CORE_EVENTS, Event
 from tracker.plugin import System
+from tracker.record import Record
 
 try:  # a faster, stricter parser when installed (it refuses NaN and Infinity too)
     import orjson
@@ -122,8 +123,8 @@ def _short(e: BaseException) -> str:
 # -- the header ------------------------------------------------------------------
 
 
-@attrs.frozen(kw_only=True)
-class Header:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Header(Record):
     format: int = FORMAT_VERSION
     system: str
     system_version: str = ""

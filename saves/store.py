@@ -53,6 +53,7 @@ from tracker.errors import Refused, TrackerError
 from tracker.log import ActionLog
 from tracker.model import FightState
 from tracker.plugin import System
+from tracker.record import Record
 from tracker.replay import Timeline
 
 APP_NAME = "gm-combat-tracker"
@@ -316,8 +317,8 @@ class SavedFight(Fight):
 # -- loading ------------------------------------------------------------------------------
 
 
-@attrs.frozen
-class Checkpoint:
+@attrs.frozen(repr=False, eq=False)
+class Checkpoint(Record):
     """A checkpoint line met while loading (kept as its bytes: its state is parsed only to check it)."""
 
     line: int
@@ -331,8 +332,8 @@ class Checkpoint:
         return record.get("checkpoint") if type(record) is dict else None
 
 
-@attrs.frozen
-class Loaded:
+@attrs.frozen(repr=False, eq=False)
+class Loaded(Record):
     """A fight log read from disk and checked by folding it."""
 
     path: Path
@@ -889,8 +890,8 @@ def _lines(codec: Codec, entries: Sequence[Entry]) -> bytes:
 # -- the list of saved fights ------------------------------------------------------------
 
 
-@attrs.frozen
-class SaveInfo:
+@attrs.frozen(repr=False, eq=False)
+class SaveInfo(Record):
     """What the start screen shows of a saved fight (read cheaply; ``problem`` says why one is damaged)."""
 
     path: Path

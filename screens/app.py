@@ -11,11 +11,13 @@ damage form, and an Enter typed before a name is never lost.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
@@ -23,15 +25,18 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.theme import ThemeProvider
 from textual.timer import Timer
 
 import saves
 from screens.fight import FightScreen
-from screens.palette import Palette
-from screens.start import StartScreen, replay_available
 from tracker.errors import TrackerError
 from tracker.plugin import System
+
+if TYPE_CHECKING:
+    from screens.start import StartScreen
+
+# Imported when first needed (the first frame of a continued fight needs none of them):
+# screens.start, screens.palette, screens.replay.
 
 HOLD_LIMIT = 2.0  # seconds: a dialog that never opens must not swallow the keyboard
 
@@ -69,6 +74,7 @@ class TrackerApp(App[None]):
         self._holds = 0
         self._held: deque[events.Key] = deque()
         self._hold_timer: Timer | None = None
+        self._first_frame = False
         if open_path is not None and not open_path.exists():
             self.new_path, self.open_path = open_path, None
 
@@ -127,11 +133,27 @@ class TrackerApp(App[None]):
         while self._held and not self._holds:
             await self._take_key(self._held.popleft())
 
+    # -- after the first frame ------------------------------------------------
+    def post_display_hook(self) -> None:
+        if not self._first_frame and len(self.screen_stack) > 1:  # a frame of a screen of ours is written
+            self._first_frame = True
+            self.set_timer(0.05, self._settle)  # once the writer thread has it on the terminal
+
+    def _settle(self) -> None:
+        """The start is over: if the CLI held the garbage collector off (see ``screens.cli``), collect once,
+        freeze what lives on (the modules, classes and the screen: later collections skip them) and turn it on."""
+        if not gc.isenabled():
+            gc.collect()
+            gc.freeze()
+            gc.enable()
+
     # -- screens -----------------------------------------------------------
     def on_mount(self) -> None:
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
         if self.open_path is not None and self.continue_fight(self.open_path):
             return
+        from screens.start import StartScreen
+
         self.hold_keys()  # released by the start screen once mounted
         self.push_screen(StartScreen(self.fights_dir))
         if self.open_path is None and self.replay_path is not None:
@@ -156,6 +178,8 @@ class TrackerApp(App[None]):
         """Back to the start screen; the fight stays saved (first under "continue")."""
         if not isinstance(self.screen, FightScreen):
             return
+        from screens.start import StartScreen
+
         if not any(isinstance(s, StartScreen) for s in self.screen_stack):
             self.switch_screen(StartScreen(self.fights_dir))
         else:
@@ -212,6 +236,8 @@ class TrackerApp(App[None]):
         self.push_screen(FightScreen(fight))
 
     def replay(self, path: Path) -> None:
+        from screens.start import replay_available
+
         if not replay_available():
             self.notify("Replay is not available yet.", severity="warning")
             return
@@ -222,10 +248,16 @@ class TrackerApp(App[None]):
             self.notify(str(e), title="Cannot replay", severity="error", markup=False)
 
     def action_command_palette(self) -> None:
+        from screens.palette import Palette
+
         if self.use_command_palette and not any(isinstance(s, Palette) for s in self.screen_stack):
             self.push_screen(Palette(id="--command-palette"))
 
     def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        from screens.palette import Palette
+
         self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def action_toggle_theme(self) -> None:

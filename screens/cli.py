@@ -9,13 +9,14 @@ stderr and a non-zero exit, never a traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import saves
-from tracker import registry
-from tracker.errors import TrackerError
+if TYPE_CHECKING:
+    import saves
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,6 +58,11 @@ def _view_options(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    starting = args.cmd is None and gc.isenabled()
+    if starting:  # the app's start makes objects that live on: no collections until its first frame
+        gc.disable()  # (the app collects once, freezes what is there and turns the collector back on)
+    from tracker.errors import TrackerError
+
     try:
         return _run(args)
     except TrackerError as e:
@@ -74,9 +80,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = " ".join(str(e).split())[:200]
         print(f"tracker: {type(e).__name__} while working on the fight{': ' + text if text else ''}", file=sys.stderr)
         return 1
+    finally:
+        if starting and not gc.isenabled():  # the app never drew a frame
+            gc.enable()
 
 
 def _run(args: argparse.Namespace) -> int:
+    import saves
+
     if args.cmd == "systems":
         return _systems()
     if args.cmd == "where":
@@ -145,6 +156,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _systems() -> int:
     """The installed systems from their entry points' metadata: no plug-in is imported."""
+    from tracker import registry
+
     entries = registry.available()
     if not entries:
         print("no game systems are installed")

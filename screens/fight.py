@@ -26,7 +26,7 @@ from screens import keys, logic
 from screens.doing import Doing
 from screens.fight_actions import FightActions
 from screens.palette import FightCommands
-from screens.widgets.detail import DetailPane
+from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.initiative import InitiativeList
 from screens.widgets.log import LogView
 from tracker.dice import TypedRoller
@@ -80,9 +80,11 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self.marked: tuple[str, ...] = ()
         self._last_current: str | None = None
         self._phase: tuple[bool, bool] | None = None
+        self._said: dict[str, str] = {}  # what each line of the screen shows now
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        self._arrange(self.app.size.width)  # before the widgets are styled: setting it later restyles them all
         yield Static("", id="bar", markup=False)
         yield Static("", id="prompts", markup=False)
         yield Static("", id="reminder", markup=False)
@@ -103,7 +105,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if self.save_path is not None:
             log.border_subtitle = f"autosaved to {shorten(self.save_path)}"
         log.add(logic.entry_lines(self.fight, limit=logic.LOG_OPEN))
-        self._arrange(self.size.width)
         self.refresh_view()
         table = self.query_one(InitiativeList)
         table.select(self.fight.state.current)
@@ -164,25 +165,32 @@ class FightScreen(FightActions, Doing, Screen[None]):
             table.select(s.current)
             self._last_current = s.current
         self.show_detail()
-        self.query_one("#bar", Static).update(self.bar_text())
-        prompts = self.query_one("#prompts", Static)
-        if s.prompts:
-            lines = [f"⚠ {visible(p.text)}" for p in s.prompts]
+        self._say("#bar", self.bar_text(), layout=False)  # one line, always
+        lines = [f"⚠ {visible(p.text)}" for p in s.prompts]
+        if lines:
             lines[-1] += "   (p: resolve · P: settle by ruling)"
-            prompts.update("\n".join(lines))
-        prompts.display = bool(s.prompts)
-        reminder = self.query_one("#reminder", Static)
-        text = self.reminder_text()
-        reminder.update(text)
-        reminder.display = bool(text)
+        self._say("#prompts", "\n".join(lines))
+        self._say("#reminder", self.reminder_text())
         phase = (s.started, s.ended)
         if phase != self._phase:
             self._phase = phase
             self.refresh_bindings()
 
+    def _say(self, selector: str, text: str, layout: bool = True) -> None:
+        """Show ``text`` in a line of the screen (hidden when empty); nothing is redrawn if it says the same."""
+        if self._said.get(selector) == text:
+            return
+        self._said[selector] = text
+        line = self.query_one(selector, Static)
+        line.update(text, layout=layout)
+        line.display = bool(text)
+
     def show_detail(self) -> None:
         table = self.query_one(InitiativeList)
-        self.query_one(DetailPane).show(self.fight.state, table.selected, len(self.marked))
+        text = detail_text(self.system, self.fight.state, table.selected, len(self.marked))
+        if self._said.get("#detail") != text:
+            self._said["#detail"] = text
+            self.query_one(DetailPane).update(text)
 
     def show_done(self, events: list[Event]) -> None:
         step = self.fight.last_step()

@@ -4,6 +4,9 @@ Actions that ask something open a dialog with :func:`screens.dialogs.base.ask`
 and do what it returns; every command goes through ``perform`` (see
 :mod:`screens.doing`).  The subject of an action is the selected combatant, or
 the marked ones for actions that take several.
+
+The forms and dialogs are imported when an action first needs them (the
+fight's first frame needs none).
 """
 
 from __future__ import annotations
@@ -13,12 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from screens import forms, logic
-from screens.dialogs.base import Dialog, ask
-from screens.dialogs.confirm import ConfirmDialog
-from screens.dialogs.form import FormDialog
-from screens.dialogs.help import HelpDialog
-from screens.dialogs.pick import PickDialog
+from screens import logic
 from screens.guard import call
 from screens.widgets.detail import visible_lines
 from tracker import commands as C
@@ -28,6 +26,8 @@ from tracker.text import visible
 if TYPE_CHECKING:
     from textual.app import App
 
+    from screens import forms
+    from screens.dialogs.base import Dialog
     from screens.fight import FightScreen
     from tracker.engine import Fight
     from tracker.plugin import System
@@ -60,10 +60,14 @@ class FightActions:
 
     # -- helpers -----------------------------------------------------------
     def context(self) -> forms.Context:
+        from screens import forms
+
         return forms.Context.of(self.system, self.fight.state, self.selected, self.marked, self.probe)
 
     def ask_command(self, dialog: Dialog[Any], after: Callable[[], None] | None = None) -> None:
         """Open a form; do the command (or commands) it returns."""
+
+        from screens.dialogs.base import ask
 
         def done(command: Any) -> None:
             if command is not None:
@@ -89,6 +93,8 @@ class FightActions:
 
     # -- the system's actions ------------------------------------------------
     def run_spec(self, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
+        from screens import forms
+
         if not spec.params:
             self.perform(spec.make({}))
             return
@@ -103,6 +109,9 @@ class FightActions:
         self.run_spec(spec)
 
     def action_actions(self) -> None:
+        from screens.dialogs.base import ask
+        from screens.dialogs.pick import PickDialog
+
         options = []
         for spec in call(logic.specs, self.system, default=C.CORE_SPECS, what="its actions"):
             key = next((k for k, n in self.system_keys.items() if n == spec.name), None)
@@ -125,12 +134,16 @@ class FightActions:
         self.perform(C.RollInitiative())
 
     def action_set_initiative(self) -> None:
+        from screens import forms
+
         if not self.fight.state.present:
             self.refuse("add combatants before entering initiative")
             return
         self.ask_command(forms.initiative_form(self.context()))
 
     def action_start(self) -> None:
+        from screens import forms
+
         if self.fight.state.started:
             self.refuse("the fight has already started")
             return
@@ -166,6 +179,9 @@ class FightActions:
         self.ask_command(AddDialog(self.system, self.probe))
 
     def action_remove(self) -> None:
+        from screens.dialogs.base import ask
+        from screens.dialogs.confirm import ConfirmDialog
+
         ids = self._need_chosen()
         if not ids:
             return
@@ -190,18 +206,26 @@ class FightActions:
             self.notify("Marks cleared.")
 
     def action_damage(self) -> None:
+        from screens import forms
+
         if self._need_chosen():
             self.ask_command(forms.harm_form(self.context(), heal=False), self._used_marks)
 
     def action_heal(self) -> None:
+        from screens import forms
+
         if self._need_chosen():
             self.ask_command(forms.harm_form(self.context(), heal=True), self._used_marks)
 
     def action_add_condition(self) -> None:
+        from screens import forms
+
         if self._need_chosen():
             self.ask_command(forms.condition_form(self.context()), self._used_marks)
 
     def action_remove_condition(self) -> None:
+        from screens import forms
+
         if not self._need_chosen():
             return
         made = forms.remove_condition_form(self.context())
@@ -211,9 +235,15 @@ class FightActions:
         self.ask_command(made, self._used_marks)
 
     def action_note(self) -> None:
+        from screens import forms
+
         self.ask_command(forms.note_form(self.context()))
 
     def action_adjust(self) -> None:
+        from screens import forms
+        from screens.dialogs.base import ask
+        from screens.dialogs.pick import PickDialog
+
         cid = self._need_selected()
         if cid is None:
             return
@@ -235,9 +265,13 @@ class FightActions:
         self.perform(C.Reveal(ids=ids) if hidden else C.Hide(ids=ids), self._used_marks)
 
     def action_view_options(self) -> None:
+        from screens import forms
+
         self.ask_command(forms.view_form(self.context()))
 
     def action_name_fight(self) -> None:
+        from screens import forms
+
         self.ask_command(forms.name_form(self.context()))
 
     # -- the players' view, served to browsers -------------------------------------------
@@ -245,6 +279,10 @@ class FightActions:
 
     def action_serve(self) -> None:
         """Serve the players' view of this fight to browsers (textual-serve); again: show the address, or stop."""
+        from screens.dialogs.base import ask
+        from screens.dialogs.confirm import ConfirmDialog
+        from screens.dialogs.form import FormDialog
+
         if self.serving is not None and self.serving.running:
             url = self.serving.url
 
@@ -323,6 +361,8 @@ class FightActions:
         self.run_spec(spec, logic.prompt_prefill(spec, s, prompt))
 
     def action_dismiss_prompt(self) -> None:
+        from screens import forms
+
         if not self.fight.state.prompts:
             self.refuse("there is no open prompt")
             return
@@ -368,6 +408,8 @@ class FightActions:
 
     def action_save_party(self) -> None:
         from saves import parties
+        from screens.dialogs.base import ask
+        from screens.dialogs.form import FormDialog
 
         if not parties.party_members(self.fight):
             self.refuse("there are no PCs in this fight to save as a party")
@@ -400,6 +442,8 @@ class FightActions:
 
     def action_load_party(self) -> None:
         from saves import parties
+        from screens.dialogs.base import ask
+        from screens.dialogs.pick import PickDialog
 
         found = parties.list_parties(self.system.id, self.parties_folder)
         if not found:
@@ -427,6 +471,9 @@ class FightActions:
         ask(self.app, PickDialog("Load a party", options), chosen)
 
     def action_end_fight(self) -> None:
+        from screens.dialogs.base import ask
+        from screens.dialogs.confirm import ConfirmDialog
+
         def answer(yes: bool | None) -> None:
             if yes:
                 self.perform(C.EndFight())
@@ -462,6 +509,9 @@ class FightActions:
         )
 
     def action_help(self) -> None:
+        from screens.dialogs.base import ask
+        from screens.dialogs.help import HelpDialog
+
         ask(self.app, HelpDialog(f"Help: {self.system.name}", self.help_text()))
 
     def palette_entries(self) -> list[tuple[str, str, Callable[[], Any]]]:

@@ -11,7 +11,7 @@ from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits
 from textual.content import Content
 from textual.markup import escape
 
-from screens.widgets.fields import page
+from screens.widgets.paging import page
 
 
 class FightCommands(Provider):

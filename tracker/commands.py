@@ -16,6 +16,7 @@ import attrs
 from tracker.dice import parse as parse_dice
 from tracker.errors import Refused, TrackerError
 from tracker.model import Condition, FightState
+from tracker.record import Record
 
 # parameter kinds a UI knows how to ask for
 INT = "int"
@@ -29,8 +30,8 @@ DICE = "dice"  # a dice expression
 PARAM_KINDS = (INT, STR, BOOL, CHOICE, COMBATANT, COMBATANTS, MODIFIERS, DICE)
 
 
-@attrs.frozen(kw_only=True)
-class Modifier:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Modifier(Record):
     """A labelled situational modifier; it shows in the log with its label."""
 
     label: str
@@ -57,8 +58,8 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     return tuple(out)
 
 
-@attrs.frozen(kw_only=True)
-class Param:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Param(Record):
     name: str
     kind: str = STR
     label: str = ""
@@ -131,8 +132,8 @@ class Param:
         return text
 
 
-@attrs.frozen(kw_only=True)
-class CommandSpec:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class CommandSpec(Record):
     """A command a system offers, declared so the app can build its form."""
 
     name: str
@@ -172,8 +173,8 @@ class CommandSpec:
 # core commands, known to every system
 
 
-@attrs.frozen(kw_only=True)
-class AddCombatant:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class AddCombatant(Record):
     """Add one combatant, or ``count`` of them as a group ("4 Outlaws")."""
 
     name: str
@@ -186,64 +187,64 @@ class AddCombatant:
     alias: str = ""  # the players' view's name for it when NPC names are hidden (default: the preset's name)
 
 
-@attrs.frozen(kw_only=True)
-class RemoveCombatant:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RemoveCombatant(Record):
     id: str
     reason: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class RenameCombatant:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RenameCombatant(Record):
     id: str
     name: str
 
 
-@attrs.frozen(kw_only=True)
-class RollInitiative:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RollInitiative(Record):
     """Roll initiative by the system's procedure (all, or just ``ids``)."""
 
     ids: tuple[str, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class SetInitiative:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SetInitiative(Record):
     """Initiative values the GM gives (e.g. rolled on real dice and added up)."""
 
     values: Mapping[str, int] = attrs.field(hash=False)
 
 
-@attrs.frozen(kw_only=True)
-class MoveInOrder:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class MoveInOrder(Record):
     id: str
     position: int  # 0-based place in the order
 
 
-@attrs.frozen(kw_only=True)
-class StartFight:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class StartFight(Record):
     surprise: tuple[str, ...] = ()  # ids that act in a surprise round before round 1
 
 
-@attrs.frozen(kw_only=True)
-class NextTurn:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class NextTurn(Record):
     pass
 
 
-@attrs.frozen(kw_only=True)
-class Delay:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Delay(Record):
     """The current combatant holds its action to act later in the round."""
 
     id: str | None = None
 
 
-@attrs.frozen(kw_only=True)
-class ActNow:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ActNow(Record):
     """A held combatant acts now, before whoever is current."""
 
     id: str
 
 
-@attrs.frozen(kw_only=True)
-class AddCondition:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class AddCondition(Record):
     id: str
     name: str
     rounds: int | None = None
@@ -253,14 +254,14 @@ class AddCondition:
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class RemoveCondition:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RemoveCondition(Record):
     id: str
     name: str
 
 
-@attrs.frozen(kw_only=True)
-class Adjust:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Adjust(Record):
     """GM adjust of any tracked value (core fields or the system's own)."""
 
     id: str
@@ -269,27 +270,27 @@ class Adjust:
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class Note:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Note(Record):
     text: str
     id: str | None = None
 
 
-@attrs.frozen(kw_only=True)
-class DismissPrompt:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class DismissPrompt(Record):
     """The GM settles a prompt by ruling, without the roll."""
 
     prompt_id: str
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class EndFight:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class EndFight(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class Damage:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Damage(Record):
     """Quick harm to one or more combatants, in the system's own measure, through its own harm path.
 
     ``amount`` is what the system measures harm in: Blood & Bullets HP (a number,
@@ -304,8 +305,8 @@ class Damage:
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class Heal:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Heal(Record):
     """Quick healing, in the system's own measure; a system that cannot heal in combat refuses it."""
 
     targets: tuple[str, ...]
@@ -313,34 +314,34 @@ class Heal:
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class Hide:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Hide(Record):
     """Keep combatants from the players' view."""
 
     ids: tuple[str, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Reveal:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Reveal(Record):
     """Show hidden combatants in the players' view."""
 
     ids: tuple[str, ...]
 
 
-@attrs.frozen(kw_only=True)
-class NameFight:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class NameFight(Record):
     name: str
 
 
-@attrs.frozen(kw_only=True)
-class SetDiceMode:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SetDiceMode(Record):
     """The GM rolls physical dice and types the faces in (``typed``), or the tracker rolls."""
 
     typed: bool
 
 
-@attrs.frozen(kw_only=True)
-class SetView:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SetView(Record):
     """What the players' view shows: NPC numbers, NPC names, dice results."""
 
     npc_numbers: bool = False

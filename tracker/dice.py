@@ -24,6 +24,7 @@ from typing import Protocol
 import attrs
 
 from tracker.errors import TrackerError
+from tracker.record import Record
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -47,8 +48,8 @@ class FacesNeeded(Exception):
         self.request = request
 
 
-@attrs.frozen
-class DiceRequest:
+@attrs.frozen(repr=False, eq=False)
+class DiceRequest(Record):
     """One request for faces: ``count`` dice showing ``lo``..``hi``."""
 
     count: int
@@ -164,8 +165,8 @@ def parse_faces(text: str) -> list[int]:
     return out
 
 
-@attrs.frozen
-class DiceExpr:
+@attrs.frozen(repr=False, eq=False)
+class DiceExpr(Record):
     """A parsed dice expression."""
 
     count: int
@@ -228,8 +229,8 @@ def _keep(faces: tuple[int, ...], high: int | None, low: int | None) -> tuple[in
     return faces
 
 
-@attrs.frozen
-class Roll:
+@attrs.frozen(repr=False, eq=False)
+class Roll(Record):
     """One roll with its faces: what was rolled, what was kept, what exploded."""
 
     expr: str

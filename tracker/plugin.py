@@ -19,10 +19,11 @@ from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
 from tracker.model import NPC, PC, Combatant, FightState, changed
+from tracker.record import Record
 
 
-@attrs.frozen(kw_only=True)
-class Preset:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Preset(Record):
     """A ready-made sheet from the book: a critter, an NPC type, an archetype.
 
     ``kind`` "pc" or "npc" makes it a combatant preset (offered when adding
@@ -37,8 +38,8 @@ class Preset:
     category: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class Tally:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Tally(Record):
     """What an event meant for the fight summary (hits, misses, harm)."""
 
     actor: str | None = None
@@ -48,8 +49,8 @@ class Tally:
     fell: bool = False  # the target dropped (dead, unconscious, fled)
 
 
-@attrs.frozen(kw_only=True)
-class Standing:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Standing(Record):
     """How a combatant stands in the fight, for the initiative list and the players' view.
 
     ``word`` is the one word a GM must never miss ("dead", "unconscious",

@@ -2,26 +2,50 @@
 
 Listing systems reads entry-point metadata only and imports none of them; a
 plug-in that fails to load is reported, not fatal.
+
+Loading one system (what opening a fight does) first reads the installed
+distributions' ``entry_points.txt`` files itself, in the order
+``importlib.metadata`` would (the folders of ``sys.path``, first distribution
+of a name wins): importing ``importlib.metadata`` and building its objects for
+every distribution costs more than starting the plug-in.  Anything it does not
+find (or a ``sys.path`` it cannot read as plain folders) goes the standard way.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import EntryPoint, entry_points
+import importlib
+import os
+import re
+import sys
+from collections.abc import Iterable
+from functools import reduce
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from tracker.errors import TrackerError
 from tracker.plugin import System
+from tracker.record import Record
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GROUP = "tracker.systems"
+
+
+def entry_points(group: str) -> Iterable[EntryPoint]:
+    """``importlib.metadata.entry_points(group=...)`` (imported when first needed)."""
+    from importlib.metadata import entry_points as found
+
+    return found(group=group)
 
 
 class SystemNotInstalled(TrackerError):
     pass
 
 
-@attrs.frozen
-class SystemEntry:
+@attrs.frozen(repr=False, eq=False)
+class SystemEntry(Record):
     id: str
     target: str  # "module:attr"
     distribution: str | None
@@ -53,7 +77,71 @@ def unregister(system_id: str) -> None:
     _cache.pop(system_id, None)
 
 
-def _entry(system_id: str) -> EntryPoint | None:
+class _Found:
+    """An entry point read from an ``entry_points.txt`` (``module:attr``): what ``load`` needs of one."""
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def load(self) -> Any:
+        module, _, attr = self.value.partition(":")
+        return reduce(getattr, filter(None, attr.strip().split(".")), importlib.import_module(module.strip()))
+
+
+def _normalized(dist_folder: str) -> str:
+    name = dist_folder.lower().rpartition(".")[0].partition("-")[0]
+    return re.sub(r"[-_.]+", "-", name).replace("-", "_")
+
+
+def _scan(group: str) -> list[_Found] | None:
+    """The group's entry points as ``importlib.metadata`` orders them, read from plain folders; None if it can't."""
+    seen: set[str] = set()
+    out: list[_Found] = []
+    for entry in sys.path:
+        folder = entry or "."
+        if not os.path.isdir(folder):
+            if os.path.exists(folder):
+                return None  # a zip or an egg file on the path: the standard lookup knows them
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return None
+        for child in names:
+            low = child.lower()
+            if not low.endswith((".dist-info", ".egg-info")):
+                continue
+            dist = _normalized(child)
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                with open(os.path.join(folder, child, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return None
+            if f"[{group}]" not in text:
+                continue
+            section = None
+            for raw in text.splitlines():
+                line = raw.strip()
+                if not line or line.startswith(("#", ";")):
+                    continue
+                if line.startswith("[") and line.endswith("]"):
+                    section = line[1:-1].strip()
+                elif section == group and "=" in line:
+                    name, _, value = line.partition("=")
+                    out.append(_Found(name.strip(), value.strip()))
+    return out
+
+
+def _entry(system_id: str) -> EntryPoint | _Found | None:
+    for found in _scan(GROUP) or ():
+        if found.name == system_id:
+            return found
     for ep in entry_points(group=GROUP):
         if ep.name == system_id:
             return ep

@@ -10,6 +10,7 @@ a screen opens a dialog for a result.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -18,9 +19,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, OptionList, Select
+from textual.widgets import Button, Checkbox, Input, OptionList
 
-from screens.widgets.fields import page
+from screens.widgets.paging import page
 
 ResultType = TypeVar("ResultType")
 
@@ -28,6 +29,12 @@ ResultType = TypeVar("ResultType")
 class KeyHolder(Protocol):
     def hold_keys(self) -> None: ...
     def release_keys(self) -> None: ...
+
+
+def _is_select(widget: Widget | None) -> bool:
+    """A closed drop-down (Textual's Select, imported only by a plug-in's own form that uses one)."""
+    module = sys.modules.get("textual.widgets._select")
+    return module is not None and isinstance(widget, module.Select)
 
 
 def _holder(app: App[Any]) -> KeyHolder | None:
@@ -70,7 +77,11 @@ class Dialog(ModalScreen[ResultType]):
                 holder.release_keys()
 
     def submits_on_enter(self, widget: Widget | None) -> bool:
-        return isinstance(widget, Input | Checkbox | Select) or (isinstance(widget, Button) and widget.id == "ok")
+        return (
+            isinstance(widget, Input | Checkbox)
+            or _is_select(widget)
+            or (isinstance(widget, Button) and widget.id == "ok")
+        )
 
     def action_enter(self) -> None:
         """Submit once every key typed before Enter has reached the field (it runs after them)."""

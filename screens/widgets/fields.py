@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, OptionList
 from textual.widgets.option_list import Option
 
+from screens.widgets.paging import page
 from tracker.text import visible
 
 TYPE_RESET = 1.0  # seconds between letters before a new search starts
@@ -70,16 +71,6 @@ class _TypeToFind:
         self._query = (self._query if now - self._last < TYPE_RESET else "") + event.character
         self._last = now
         return _find(labels, self._query, start)
-
-
-def page(options: OptionList, direction: int) -> None:
-    """Move the highlight by a page using only what the list says of itself (never its layout cache)."""
-    count = options.option_count
-    if not count:
-        return
-    here = options.highlighted if options.highlighted is not None else 0
-    step = max(options.size.height - 1, 1)
-    options.highlighted = min(max(here + direction * step, 0), count - 1)
 
 
 class Choices(OptionList):

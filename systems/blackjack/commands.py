@@ -6,6 +6,7 @@ import attrs
 
 from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
+from tracker.record import Record
 
 RANGES = ("auto", "close", "nearby", "far")
 IMPACTS = ("none", "advantage", "disadvantage")
@@ -15,8 +16,8 @@ STAT_CHOICES = ("ACC", "BODY", "CTRL")
 MOVES = ("attack", "defend", "flourish")
 
 
-@attrs.frozen(kw_only=True)
-class Attack:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Attack(Record):
     """Shoot, strike, throw or use a special; several targets for a volley or a blast."""
 
     actor: str
@@ -31,8 +32,8 @@ class Attack:
     deficient: bool = False
 
 
-@attrs.frozen(kw_only=True)
-class MakeSave:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class MakeSave(Record):
     actor: str
     stat: str = "BODY"
     against: str | None = None
@@ -46,20 +47,20 @@ class MakeSave:
     social: bool = False  # negotiation: a DV below 0 passes with no roll
 
 
-@attrs.frozen(kw_only=True)
-class Reload:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Reload(Record):
     actor: str
     weapon: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class IngestLead:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class IngestLead(Record):
     actor: str
     amount: int = 1
 
 
-@attrs.frozen(kw_only=True)
-class CastWorking:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class CastWorking(Record):
     actor: str
     working: str
     target: str | None = None
@@ -67,8 +68,8 @@ class CastWorking:
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class ResolveSixes:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ResolveSixes(Record):
     """Per six of a working: powderburn or catastrophe (the GM's choice for that die)."""
 
     actor: str
@@ -77,14 +78,14 @@ class ResolveSixes:
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class MoraleCheck:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class MoraleCheck(Record):
     actor: str
     outcome: str = "flees"
 
 
-@attrs.frozen(kw_only=True)
-class Argue:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Argue(Record):
     actor: str
     npc: str
     pc_move: str
@@ -92,27 +93,27 @@ class Argue:
     less_to_lose: str = "npc"
 
 
-@attrs.frozen(kw_only=True)
-class Injure:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Injure(Record):
     target: str
     level: str = "lesser"
     name: str = "injury"
     tags: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class Treat:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Treat(Record):
     target: str
     level: str = "worst"
 
 
-@attrs.frozen(kw_only=True)
-class Rest:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Rest(Record):
     ids: tuple[str, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class DestroyPaper:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class DestroyPaper(Record):
     """The paper of a Hex or a Naming is destroyed: what it bound on the target goes with it."""
 
     target: str

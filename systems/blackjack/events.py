@@ -7,6 +7,7 @@ import attrs
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
+from tracker.record import Record
 
 from .records import PaperBond, data
 
@@ -15,8 +16,8 @@ OVER = "over"  # rolled over the stat: fails, and a PC marks the stat
 UNDER = "under"  # at or under the DV: fails, no mark
 
 
-@attrs.frozen(kw_only=True)
-class DvPart:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class DvPart(Record):
     label: str
     value: int
 
@@ -24,8 +25,8 @@ class DvPart:
         return f"{self.label} {self.value:+d}"
 
 
-@attrs.frozen(kw_only=True)
-class SaveRoll:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SaveRoll(Record):
     """One Blackjack save: success when DV < d20 ≤ limit."""
 
     who: str
@@ -58,7 +59,7 @@ class SaveRoll:
         return f"{self.stat} save {self.roll.describe()} needs ≤ {self.limit} over {dv}: {res}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class SaveRolled(Event):
     TYPE = "blackjack.save_rolled"
     actor: str
@@ -70,7 +71,7 @@ class SaveRolled(Event):
         return f"{state.name(self.actor)} saves{why}: {self.save.describe()}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class AttackMade(Event):
     """One attack (one shot of a volley, one target of a blast)."""
 
@@ -100,7 +101,7 @@ class AttackMade(Event):
         return f"{a} {verb}{how} ({self.range}{who}): {self.save.describe()} → {res}{floor}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class InjuryMarked(Event):
     """An injury and its way up the track ("lesser → slots full → moderate")."""
 
@@ -116,7 +117,7 @@ class InjuryMarked(Event):
         return f"{state.name(self.target)} injury ({self.name}): {' → '.join(self.steps)}{end}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class InjuryCleared(Event):
     TYPE = "blackjack.injury_cleared"
     target: str
@@ -130,7 +131,7 @@ class InjuryCleared(Event):
         return f"{state.name(self.target)}'s {self.level} injury ({self.name}) is cleared{why}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class RechargeRolled(Event):
     TYPE = "blackjack.recharge_rolled"
     actor: str
@@ -145,7 +146,7 @@ class RechargeRolled(Event):
         return f"{state.name(self.actor)}'s {self.weapon} recharge ({self.need}+): {self.roll.describe()} → {res}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Reloaded(Event):
     TYPE = "blackjack.reloaded"
     actor: str
@@ -161,7 +162,7 @@ class Reloaded(Event):
         return f"{state.name(self.actor)} {what} the {self.weapon}{cost}{extra}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class LeadIngested(Event):
     TYPE = "blackjack.lead_ingested"
     actor: str
@@ -171,7 +172,7 @@ class LeadIngested(Event):
         return f"{state.name(self.actor)} ingests {self.amount} lead"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class WorkingCast(Event):
     TYPE = "blackjack.working_cast"
     actor: str
@@ -190,7 +191,7 @@ class WorkingCast(Event):
         return f"{state.name(self.actor)} casts {self.working}{on} with {self.lead} lead{again}, {self.roll.describe()}{six}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class WorkingTookEffect(Event):
     TYPE = "blackjack.working_took_effect"
     actor: str
@@ -206,7 +207,7 @@ class WorkingTookEffect(Event):
         return f"{self.working}{on} {res}{note}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class SixesResolved(Event):
     TYPE = "blackjack.sixes_resolved"
     actor: str
@@ -218,7 +219,7 @@ class SixesResolved(Event):
         return f"{state.name(self.actor)}'s sixes: {', '.join(self.choices)}{note}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class MoraleChecked(Event):
     TYPE = "blackjack.morale_checked"
     side: str
@@ -237,7 +238,7 @@ class MoraleChecked(Event):
         return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ArguinRound(Event):
     TYPE = "blackjack.arguin_round"
     pc: str
@@ -255,7 +256,7 @@ class ArguinRound(Event):
         )
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ArguinLost(Event):
     TYPE = "blackjack.arguin_lost"
     loser: str
@@ -267,7 +268,7 @@ class ArguinLost(Event):
         return f"{state.name(self.loser)} is publicly shamed and loses the argument to {state.name(self.winner)}{note}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Rested(Event):
     TYPE = "blackjack.rested"
     ids: tuple[str, ...]
@@ -280,7 +281,7 @@ class Rested(Event):
         )
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class SavePassed(Event):
     """A social save whose DV, before the floor at 0, is below 0: it passes with no roll."""
 
@@ -300,7 +301,7 @@ class SavePassed(Event):
         )
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class WorkingStopped(Event):
     """A working that was not cast: the powderburn of casting it again dropped or killed the caster."""
 
@@ -314,7 +315,7 @@ class WorkingStopped(Event):
         return f"{state.name(self.actor)}'s {self.working} is not cast{why}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class PaperBound(Event):
     """An injury or condition a working laid that only destroying its paper removes."""
 
@@ -327,7 +328,7 @@ class PaperBound(Event):
         return f"{state.name(self.target)}'s {self.bond.describe()}{by}: only destroying the paper removes it"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class PaperDestroyed(Event):
     """The GM says a working's paper is destroyed: what it bound on the target goes with it."""
 

@@ -11,6 +11,7 @@ import math
 import attrs
 
 from tracker.model import PC, Combatant, FightState
+from tracker.record import Record
 
 LEVELS = ("lesser", "moderate", "severe", "grievous")
 FATAL = "fatal"
@@ -20,8 +21,8 @@ STATS = ("acc", "body", "ctrl")
 REV = 2
 
 
-@attrs.frozen(kw_only=True)
-class Weapon:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Weapon(Record):
     name: str
     kind: str = "melee"  # firearm | bow | blowgun | thrown | melee | natural | special
     shots: int = 0  # a firearm's Shots
@@ -69,8 +70,8 @@ class Weapon:
         return s
 
 
-@attrs.frozen(kw_only=True)
-class Working:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Working(Record):
     name: str
     level: int = 1
     cast_today: bool = False
@@ -83,8 +84,8 @@ class Working:
     paper: bool = False  # its effect lasts until the paper is destroyed (Hex, Naming)
 
 
-@attrs.frozen(kw_only=True)
-class DvMod:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class DvMod(Record):
     """A DV modifier the combatant imposes on attacks with some tags (Ironscales)."""
 
     label: str
@@ -92,8 +93,8 @@ class DvMod:
     value: int
 
 
-@attrs.frozen(kw_only=True)
-class PaperBond:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class PaperBond(Record):
     """An effect bound to a paper (Naming's agony, a Hex): only destroying the paper removes it.
 
     ``level`` is the injury level it holds (index in LEVELS), or -1 for a condition.
@@ -109,8 +110,8 @@ class PaperBond:
         return f"{what} ({self.working}'s paper)"
 
 
-@attrs.frozen(kw_only=True)
-class BJData:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class BJData(Record):
     kind: str = PC
     acc: int = 10
     body: int = 10
@@ -214,8 +215,8 @@ class BJData:
         return ", ".join(w.name for w in self.weapons if w.dropped)
 
 
-@attrs.frozen(kw_only=True)
-class BJFight:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class BJFight(Record):
     """The fight-level record.
 
     ``morale_seen``: the morale triggers already prompted ("casualty:Gang",

@@ -14,12 +14,13 @@ from systems.bnb.tables import CLASS_SAVE_BONUS, SAVES
 from tracker.commands import Modifier
 from tracker.dice import Roll, Roller, roll
 from tracker.model import Combatant
+from tracker.record import Record
 
 SCATTERGUN_SAVE = "scattergun (half damage)"  # what a scattergun's save beyond 30 ft is "against" in the log
 
 
-@attrs.frozen
-class Save:
+@attrs.frozen(repr=False, eq=False)
+class Save(Record):
     roll: Roll
     parts: tuple[Modifier, ...]
     total: int

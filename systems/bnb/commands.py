@@ -14,10 +14,11 @@ import attrs
 from systems.bnb.tables import SAVES
 from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
+from tracker.record import Record
 
 
-@attrs.frozen(kw_only=True)
-class Attack:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Attack(Record):
     """One attack with a weapon (or one of a critter's listed attacks)."""
 
     actor: str
@@ -31,8 +32,8 @@ class Attack:
     two_hands: bool = False  # the spear used two-handed
 
 
-@attrs.frozen(kw_only=True)
-class CritterAttacks:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class CritterAttacks(Record):
     """Every attack on a critter's stat line, at one target."""
 
     actor: str
@@ -41,8 +42,8 @@ class CritterAttacks:
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class GunPlay:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class GunPlay(Record):
     """A Shootist's Gun-play: one attack per level at foes of 1 HD or fewer."""
 
     actor: str
@@ -53,8 +54,8 @@ class GunPlay:
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class Blast:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Blast(Record):
     """One scattergun shot at every target within 5 ft of the aimed point."""
 
     actor: str
@@ -65,45 +66,45 @@ class Blast:
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class Reload:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Reload(Record):
     actor: str
     gun: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class DeathSave:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class DeathSave(Record):
     actor: str  # the one saving (kept as "actor": prompts in saved fights name it so)
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class SavingThrow:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SavingThrow(Record):
     actor: str
     against: str = "other"
     attribute: str = "auto"
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class LuckyStreak:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class LuckyStreak(Record):
     actor: str
 
 
-@attrs.frozen(kw_only=True)
-class LoyaltyCheck:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class LoyaltyCheck(Record):
     actor: str
     leader: str | None = None
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class BindWounds:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class BindWounds(Record):
     actor: str
 
 
-@attrs.frozen(kw_only=True)
-class Recover:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Recover(Record):
     """Hours pass: temporary damage (fists) heals per hour, 1 HP per level (HD) an hour."""
 
     actor: str

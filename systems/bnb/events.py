@@ -17,7 +17,7 @@ def parts_text(parts: tuple[Modifier, ...]) -> str:
     return ", ".join(p.describe() for p in parts if p.value) or "no modifiers"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class AttackRolled(Event):
     """One attack: the d20 against DC and, on a hit, the damage."""
 
@@ -70,7 +70,7 @@ class AttackRolled(Event):
         return s + f"hit for {self.amount}{kind} damage ({self.damage.describe()}{extra})"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Dropped(Event):
     """HP at 0 or below: dying (a death save is due), dead (a minor NPC) or knocked out (temporary damage)."""
 
@@ -89,7 +89,7 @@ class Dropped(Event):
         return f"{state.name(self.id)} at {self.hp} HP {how}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ShotsFired(Event):
     TYPE: ClassVar[str] = "bnb.shots_fired"
     actor: str
@@ -104,7 +104,7 @@ class ShotsFired(Event):
         return f"{c.name} fires {self.count} shot(s) from the {self.gun} ({left} left)"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class HeldFire(Event):
     TYPE: ClassVar[str] = "bnb.held_fire"
     actor: str
@@ -115,7 +115,7 @@ class HeldFire(Event):
         return f"{state.name(self.actor)} holds fire at {state.name(self.target)}: {self.reason}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Reloaded(Event):
     TYPE: ClassVar[str] = "bnb.reloaded"
     actor: str
@@ -134,7 +134,7 @@ def vs_st(roll: Roll, parts: tuple[Modifier, ...], total: int, st: int) -> str:
     return f"{roll.describe()} ({parts_text(parts)}) = {total} vs ST {st}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class DeathSaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.death_save_rolled"
     id: str
@@ -149,7 +149,7 @@ class DeathSaveRolled(Event):
         return f"{state.name(self.id)} saves vs death: {vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class SaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.save_rolled"
     id: str
@@ -167,7 +167,7 @@ class SaveRolled(Event):
         )
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class LuckyStreakUsed(Event):
     TYPE: ClassVar[str] = "bnb.lucky_streak_used"
     id: str
@@ -194,7 +194,7 @@ class LuckyStreakUsed(Event):
         )
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class LoyaltyChecked(Event):
     TYPE: ClassVar[str] = "bnb.loyalty_checked"
     id: str
@@ -212,7 +212,7 @@ class LoyaltyChecked(Event):
         )
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class WoundsBound(Event):
     TYPE: ClassVar[str] = "bnb.wounds_bound"
     id: str
@@ -223,7 +223,7 @@ class WoundsBound(Event):
         return f"{state.name(self.id)}'s wounds are bound: {self.roll.describe()}, {self.healed} HP back"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class TemporaryHealed(Event):
     TYPE: ClassVar[str] = "bnb.temporary_healed"
     id: str
@@ -236,7 +236,7 @@ class TemporaryHealed(Event):
         return f"{state.name(self.id)} rests {self.hours} hour(s): {self.healed} temporary damage heals{woke}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class HpLost(Event):
     """Quick damage from the GM: HP lost, lethal or temporary (fists), through the same harm path as a blow."""
 
@@ -253,7 +253,7 @@ class HpLost(Event):
         return f"{state.name(self.id)} loses {self.amount}{kind} HP: {self.roll.describe()}{why}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class HpHealed(Event):
     """Quick healing from the GM: temporary damage heals first, then lethal damage; never above maximum."""
 
@@ -275,7 +275,7 @@ class HpHealed(Event):
         return f"{state.name(self.id)} regains {healed} HP ({' + '.join(parts)}): {self.roll.describe()}{up}{why}"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, repr=False, eq=False)
 class DeathSaveWaived(Event):
     """The GM settled a death save without the roll: the combatant lives, unconscious (Ruling)."""
 

@@ -43,14 +43,15 @@ from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
 from tracker.dice import DiceRequest, Roll, Roller
 from tracker.errors import Refused
 from tracker.model import PC, Combatant
+from tracker.record import Record
 
 OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
 STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
 ONE_HD = Hd(dice=1)  # frozen: one shared default
 
 
-@attrs.frozen(kw_only=True)
-class LastSave:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class LastSave(Record):
     """A failed saving throw a Gambler may re-roll with Lucky Streak."""
 
     against: str
@@ -59,8 +60,8 @@ class LastSave:
     damage: int = 0  # a scattergun's save for half: the full damage taken (a success halves it)
 
 
-@attrs.frozen(kw_only=True)
-class BnbData:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class BnbData(Record):
     """A combatant's Blood & Bullets record."""
 
     cls: str = ""  # Shootist, Gambler, Trailblazer; "" for NPCs and critters

@@ -8,6 +8,7 @@ import re
 import attrs
 
 from tracker.errors import Refused
+from tracker.record import Record
 
 ATTRIBUTES = ("STR", "INT", "WIS", "CON", "DEX", "CHA")
 CLASSES = ("Shootist", "Gambler", "Trailblazer")
@@ -31,8 +32,8 @@ def modifier(score: int) -> int:
     return 3
 
 
-@attrs.frozen
-class Level:
+@attrs.frozen(repr=False, eq=False)
+class Level(Record):
     hd: str  # "3+1"
     to_hit: int
     defence: int
@@ -68,8 +69,8 @@ MISSILE = "missile"
 FIREARM = "firearm"
 
 
-@attrs.frozen
-class Weapon:
+@attrs.frozen(repr=False, eq=False)
+class Weapon(Record):
     """One weapon of Tables 10–12.
 
     ``range`` is the short range in feet (0: hand-held only); a melee weapon
@@ -180,8 +181,8 @@ def find_weapon(name: str) -> Weapon | None:
 # what a combatant carries and its Hit Dice, read from a sheet's text
 
 
-@attrs.frozen(kw_only=True)
-class Carried:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Carried(Record):
     """A weapon a combatant carries; a firearm keeps its loaded shots."""
 
     name: str  # unique on the combatant: "belt pistol", "belt pistol 2"
@@ -194,16 +195,16 @@ class Carried:
         return WEAPON_BY_ID[self.weapon]
 
 
-@attrs.frozen(kw_only=True)
-class Natural:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Natural(Record):
     """A critter's listed attack ("Claws", "Hoof, d3")."""
 
     name: str
     sides: int = 6
 
 
-@attrs.frozen(kw_only=True)
-class Hd:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Hd(Record):
     dice: int
     plus: int = 0
     half: bool = False

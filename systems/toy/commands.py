@@ -6,10 +6,11 @@ import attrs
 
 from tracker.commands import DICE, CommandSpec, Param
 from tracker.kit import spec
+from tracker.record import Record
 
 
-@attrs.frozen(kw_only=True)
-class Hit:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Hit(Record):
     """The actor attacks the target: d20 ≥ 10 hits, then ``damage`` dice."""
 
     actor: str
@@ -17,8 +18,8 @@ class Hit:
     damage: str = "1d6"
 
 
-@attrs.frozen(kw_only=True)
-class Shrug:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Shrug(Record):
     """A downed combatant gets up at 1 HP (the answer to a ``down`` prompt)."""
 
     actor: str

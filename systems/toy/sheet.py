@@ -9,10 +9,11 @@ import attrs
 
 from tracker.commands import INT, Param
 from tracker.model import Combatant
+from tracker.record import Record
 
 
-@attrs.frozen(kw_only=True)
-class ToyData:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ToyData(Record):
     hp: int
     max_hp: int
     init_bonus: int = 0

@@ -17,12 +17,13 @@ import attrs
 
 from tracker.commands import Modifier
 from tracker.dice import DiceRequest, Roll, Roller
+from tracker.record import Record
 
 MAX_CHAIN = 50
 
 
-@attrs.frozen(kw_only=True)
-class CheckRoll:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class CheckRoll(Record):
     """One check: its dice (every die logged), its labelled bonuses and its total."""
 
     label: str

@@ -18,6 +18,7 @@ from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHO
 from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
 from tracker.model import FightState
+from tracker.record import Record
 
 BLAST_SKILL = "Cast (Blast)"
 ENTANGLE_SKILL = "Cast (Entangle)"
@@ -46,8 +47,8 @@ ACTIONS = {
 CINEMATIC_USES = ("extra turn", "reroll", "ignore death")
 
 
-@attrs.frozen(kw_only=True)
-class Attack:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Attack(Record):
     actor: str
     targets: tuple[str, ...]
     skill: str = "Melee (Heavy)"
@@ -65,20 +66,20 @@ class Attack:
     defense_critical: bool = False
 
 
-@attrs.frozen(kw_only=True)
-class Aim:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Aim(Record):
     actor: str
 
 
-@attrs.frozen(kw_only=True)
-class Act:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Act(Record):
     actor: str
     action: str
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class Sneak:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Sneak(Record):
     """Stealth against the targets' Notice before an attack."""
 
     actor: str
@@ -88,8 +89,8 @@ class Sneak:
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True)
-class SkillCheck:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SkillCheck(Record):
     actor: str
     skill: str
     dc: int
@@ -100,16 +101,16 @@ class SkillCheck:
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True)
-class BreakGrapple:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class BreakGrapple(Record):
     actor: str
     stat: str = "auto"
     modifiers: tuple[Modifier, ...] = ()
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True)
-class Negate:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Negate(Record):
     actor: str
     target: str
     stat: str = "auto"
@@ -118,8 +119,8 @@ class Negate:
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True)
-class Resolve:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Resolve(Record):
     actor: str
     stakes: str = "unconscious"
     stat: str = "wil"
@@ -127,8 +128,8 @@ class Resolve:
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True)
-class ChooseDouble:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ChooseDouble(Record):
     """After a doubled (or tripled) attack: the second result, a second wound, or a limb."""
 
     actor: str
@@ -138,8 +139,8 @@ class ChooseDouble:
     penalty: int = -2
 
 
-@attrs.frozen(kw_only=True)
-class Riposte:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Riposte(Record):
     """Vicious Parry (disarm, trip, shove or grapple the attacker) or Spell Turning."""
 
     actor: str
@@ -147,8 +148,8 @@ class Riposte:
     result: str = "disarm"
 
 
-@attrs.frozen(kw_only=True)
-class SpendCinematic:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SpendCinematic(Record):
     actor: str
     use: str = "extra turn"
 

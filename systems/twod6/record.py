@@ -22,10 +22,11 @@ from systems.twod6.sheet import (
     split_talent,
 )
 from tracker.model import Combatant
+from tracker.record import Record
 
 
-@attrs.frozen(kw_only=True)
-class Failed:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Failed(Record):
     """The combatant's last failed check, kept so a cinematic can reroll it."""
 
     kind: str  # "attack", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
@@ -42,8 +43,8 @@ class Failed:
     against: tuple[tuple[str, Any], ...] = ()  # opposed: (target id, the CheckRoll it lost to), each
 
 
-@attrs.frozen(kw_only=True)
-class Data:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Data(Record):
     """Everything the tracker keeps for one 2d6 combatant."""
 
     stats: tuple[int, ...]

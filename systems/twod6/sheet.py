@@ -21,6 +21,7 @@ import attrs
 
 from tracker.commands import BOOL, CHOICE, INT, STR, Param
 from tracker.errors import Refused
+from tracker.record import Record
 from tracker.text import head_and_number
 
 STATS = ("str", "agi", "dex", "tou", "int", "wil", "cha", "per")
@@ -164,8 +165,8 @@ def parse_talents(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@attrs.frozen(kw_only=True)
-class Item:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Item(Record):
     name: str
     skill: str
     bonus: int
@@ -187,8 +188,8 @@ def items_text(items: tuple[Item, ...]) -> str:
     return "; ".join(f"{i.name}: {i.skill} {i.bonus:+d}" for i in items)
 
 
-@attrs.frozen(kw_only=True)
-class Limb:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Limb(Record):
     name: str
     penalty: int
 

@@ -15,6 +15,7 @@ from tracker.commands import Modifier
 from tracker.dice import DiceError, Roll, Roller, roll
 from tracker.errors import Refused
 from tracker.model import Combatant, FightState
+from tracker.record import Record
 
 from .commands import ASPECT_USES
 from .model import COMATOSE, EXHAUSTED, FATIGUE_STATES, INCAPACITATED, WOUND_STATES, data
@@ -32,8 +33,8 @@ def fudge(dice: Roller, label: str) -> Roll:
     return r
 
 
-@attrs.frozen(kw_only=True)
-class SkillRoll:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class SkillRoll(Record):
     roll: Roll
     rerolled: Roll | None
     mods: tuple[Modifier, ...]
@@ -42,8 +43,8 @@ class SkillRoll:
     plot_point: bool
 
 
-@attrs.frozen(kw_only=True)
-class Boosts:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Boosts(Record):
     """What a combatant spends on one roll: an aspect invocation and a plot point."""
 
     aspect: str = ""

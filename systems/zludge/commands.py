@@ -6,6 +6,7 @@ import attrs
 
 from tracker.commands import BOOL, CHOICE, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
+from tracker.record import Record
 
 from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES
 
@@ -14,8 +15,8 @@ ASPECT_USES = ("+1", "reroll")
 LEVEL_CHOICES = tuple(f"{n} {name}" for n, name in enumerate(WOUND_STATES))
 
 
-@attrs.frozen(kw_only=True)
-class Attack:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Attack(Record):
     actor: str
     target: str
     skill: str = "weapon"  # weapon: the sheet's weapon skill
@@ -37,8 +38,8 @@ class Attack:
     armor_level: int | None = None  # None: the target's armor
 
 
-@attrs.frozen(kw_only=True)
-class InvokeAfter:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class InvokeAfter(Record):
     """An aspect or a plot point spent after seeing the roll just made (attack, defense or skill roll)."""
 
     actor: str
@@ -47,13 +48,13 @@ class InvokeAfter:
     plot_points: int = 0
 
 
-@attrs.frozen(kw_only=True)
-class AmbushInitiative:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class AmbushInitiative(Record):
     ambushers: tuple[str, ...]
 
 
-@attrs.frozen(kw_only=True)
-class RollSkill:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RollSkill(Record):
     actor: str
     skill: str
     specialty: str = ""
@@ -66,8 +67,8 @@ class RollSkill:
     as_action: bool = True
 
 
-@attrs.frozen(kw_only=True)
-class FirstAid:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class FirstAid(Record):
     actor: str
     target: str
     difficulty: int = 0
@@ -77,42 +78,42 @@ class FirstAid:
     plot_points: int = 0
 
 
-@attrs.frozen(kw_only=True)
-class ReopenWounds:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ReopenWounds(Record):
     target: str
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class MarkWound:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class MarkWound(Record):
     target: str
     level: int
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class MarkFatigue:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class MarkFatigue(Record):
     target: str
     level: int = 0
     physical: bool = True
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class ClearBox:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ClearBox(Record):
     target: str
     track: str = "wounds"
     level: int = 0
     note: str = ""
 
 
-@attrs.frozen(kw_only=True)
-class RefreshAspects:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RefreshAspects(Record):
     ids: tuple[str, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class TakeAction:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class TakeAction(Record):
     actor: str
     text: str
     physical: bool = True

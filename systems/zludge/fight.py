@@ -10,12 +10,13 @@ from typing import Any
 import attrs
 
 from tracker.model import Combatant, FightState
+from tracker.record import Record
 
 from .events import AttackResolved, SkillRolled
 
 
-@attrs.frozen(kw_only=True)
-class LastRoll:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class LastRoll(Record):
     """The roll just made, still open to an aspect or plot point spent after it.
 
     ``event`` is the roll as it now stands (revisions applied); ``before`` the
@@ -33,8 +34,8 @@ class LastRoll:
         return self.tail == 0
 
 
-@attrs.frozen(kw_only=True)
-class ZludgeFight:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ZludgeFight(Record):
     ambushers: tuple[str, ...] = ()
     last_roll: LastRoll | None = None
 

@@ -11,6 +11,7 @@ import attrs
 from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.model import Combatant
+from tracker.record import Record
 
 LADDER = {
     4: "Superb",
@@ -47,8 +48,8 @@ LOCATIONS = ("head", "torso", "right arm", "left arm", "legs")
 BULKY_SKILLS = ("Athletics", "Acrobatics")  # the skills bulky armor penalises
 
 
-@attrs.frozen(kw_only=True)
-class Skill:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Skill(Record):
     """A skill: ranks bought, specializations (sub-skills), the attribute it is based on."""
 
     name: str
@@ -65,8 +66,8 @@ class Skill:
         return s
 
 
-@attrs.frozen(kw_only=True)
-class Box:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Box(Record):
     """One checked box: its level on the track and the level of the wound that made it."""
 
     level: int
@@ -75,8 +76,8 @@ class Box:
     physical: bool = False  # fatigue only: marked P
 
 
-@attrs.frozen(kw_only=True)
-class ZludgeData:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ZludgeData(Record):
     attributes: tuple[tuple[str, int], ...] = ()
     fortitude: int = 0
     skills: tuple[Skill, ...] = ()

@@ -32,12 +32,13 @@ from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.kit import need
 from tracker.model import Combatant, FightState
+from tracker.record import Record
 
 ACTED = "the round's action"  # marks a round's action the GM set as taken (adjust "acted")
 
 
-@attrs.frozen
-class Use:
+@attrs.frozen(repr=False, eq=False)
+class Use(Record):
     """What an attack is made with: a carried weapon, fists, or a critter's listed attack."""
 
     label: str  # as the log names it

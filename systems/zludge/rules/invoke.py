@@ -25,6 +25,7 @@ from tracker.errors import Refused
 from tracker.events import Event
 from tracker.kit import Draft, need, open_prompt, resolve
 from tracker.model import Combatant
+from tracker.record import Record
 
 from ..checks import Boosts, check_boosts, fudge
 from ..commands import InvokeAfter
@@ -36,8 +37,8 @@ from .attacks import damage_of, outcome_of, wound_source
 from .harm import wound_event
 
 
-@attrs.frozen(kw_only=True)
-class Side:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Side(Record):
     """The roll a combatant spends on: its side, dice, modifiers, total, the other side's total, what it spent."""
 
     side: str
