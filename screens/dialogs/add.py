@@ -91,9 +91,16 @@ class AddDialog(Dialog[Any]):
 
     def _label(self, text: str) -> Label:
         label = Label(Text(text), classes="label")
-        titles = [p.title for p in self._fields()] + ["Players' view", "Group (opt.)"]
-        label.styles.width = min(max(len(t) for t in titles) + 1, LABEL_MAX)
+        label.styles.width = self._label_width()
         return label
+
+    def _label_width(self) -> int:
+        titles = [p.title for p in self._fields()] + ["Players' view", "Group (opt.)"]
+        return min(max(len(t) for t in titles) + 1, LABEL_MAX)
+
+    def _row_classes(self, label: str) -> str:
+        """A label longer than its column wraps (the row grows) rather than being cut."""
+        return "row tall" if len(label) >= self._label_width() else "row"
 
     def _options(self) -> list[Option]:
         out = []
@@ -124,7 +131,7 @@ class AddDialog(Dialog[Any]):
             Horizontal(
                 self._label(p.title),
                 Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True),
-                classes="row",
+                classes=self._row_classes(p.title),
             )
             for p in fields
         ]

@@ -174,7 +174,9 @@ class FormDialog(Dialog[Any]):
                 yield Static(self.help_text, id="help", markup=False)
             with VerticalScroll(id="fields"):
                 for p in self.params:
-                    classes = "row tall" if p.kind == C.COMBATANTS else "row"
+                    # a label longer than its column wraps (the row grows) rather than being cut
+                    tall = p.kind == C.COMBATANTS or len(texts[p.name]) >= width
+                    classes = "row tall" if tall else "row"
                     with Horizontal(classes=classes):
                         label = Label(Text(texts[p.name]), classes="label")
                         label.styles.width = width

@@ -10,9 +10,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Button, Input
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label
 
 from screens import logic
 from screens.app import TrackerApp
@@ -57,6 +59,19 @@ def not_current(screen: FightScreen) -> str:
     return next(c.id for c in state.present if c.id != state.current)
 
 
+def _cut_labels(app: TrackerApp) -> list[str]:
+    """The labels of the open dialog whose text needs more lines than the label has on screen."""
+    cut = []
+    for label in app.screen.query(".label").results(Label):
+        text = Text(str(label.content))
+        lines = text.wrap(app.console, label.content_size.width)
+        row = label.parent
+        shown = min(label.content_size.height, row.size.height if isinstance(row, Widget) else 0)  # the row clips it
+        if not label.content_size.width or len(lines) > shown:
+            cut.append(text.plain)
+    return cut
+
+
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_every_form_starts_on_the_selected_combatant(system_id: str, data_dir: Path) -> None:
     asyncio.run(_selected(build_fight(system_id, data_dir / f"{system_id}.jsonl").path))
@@ -64,7 +79,7 @@ def test_every_form_starts_on_the_selected_combatant(system_id: str, data_dir: P
 
 async def _selected(path: Path) -> None:
     app = TrackerApp(open_path=path)
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         screen = await opened(pilot)
         state = screen.fight.state
         chosen = not_current(screen)
@@ -86,18 +101,32 @@ async def _selected(path: Path) -> None:
                 assert chosen in ids, f"{spec.name}: {subject} starts on {ids}, not the selected {chosen}"
             assert name in dialog.title_line().plain, (spec.name, dialog.title_line().plain)
             assert not isinstance(app.focused, Button), f"{spec.name}: focus starts on a field, never on OK"
+            assert not _cut_labels(app), f"{spec.name}: labels cut at 80x24: {_cut_labels(app)}"
             if actor and actor != subject:
                 assert dialog.raw()[actor] == state.current, f"{spec.name}: the current combatant acts"
             await pilot.press("escape")
             await pilot.pause()
             checked += 1
         assert checked
+        await pilot.press("A")  # the add dialog's sheet fields
+        await pilot.pause()
+        assert isinstance(app.screen, AddDialog)
+        assert not _cut_labels(app), f"add: labels cut at 80x24: {_cut_labels(app)}"
+        await pilot.press("escape")
+        await pilot.pause()
         # the core's GM actions: condition, adjust, remove, quick damage all name the selected
-        for key, kind in (("C", FormDialog), ("equals_sign", PickDialog), ("delete", ConfirmDialog)):
+        for key, kind in (
+            ("C", FormDialog),
+            ("minus", FormDialog),
+            ("plus", FormDialog),
+            ("equals_sign", PickDialog),
+            ("delete", ConfirmDialog),
+        ):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, kind)
             dialog = app.screen
+            assert not _cut_labels(app), f"{key}: labels cut at 80x24: {_cut_labels(app)}"
             title = (
                 dialog.title_line().plain
                 if isinstance(dialog, FormDialog)
