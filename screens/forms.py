@@ -108,7 +108,10 @@ def harm_form(ctx: Context, heal: bool) -> FormDialog:
         return ctx.probe(C.Damage(targets=ids, amount=amount, temporary=temporary))
 
     title = "Heal" if heal else "Damage"
-    help = "An amount (7), a sum (3+4) or dice (2d6+1): the system's rules do the rest."
+    if own[0].kind == C.CHOICE:  # a level (blackjack's injuries, zludge's damage levels), not a number
+        help = f"{own[0].title}: the system's rules do the rest (escalation, thresholds, prompts)."
+    else:
+        help = "An amount (7), a sum (3+4) or dice (2d6+1): the system's rules do the rest."
     return FormDialog(
         title, params, check, values=values, state=ctx.state, help=help, choices=ctx.choices, who=(None, TARGETS)
     )

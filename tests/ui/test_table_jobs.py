@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, Input, Label, Static
 
 from screens import logic
 from screens.app import TrackerApp
@@ -346,3 +346,19 @@ async def _focus(path: Path) -> None:
         await fast(pilot, *"HP", "enter")
         await fast(pilot, "ctrl+u", *"abc", "enter")
         assert error_text(app).startswith("HP:"), error_text(app)
+
+
+def test_quick_damage_help_speaks_the_systems_measure(data_dir: Path) -> None:
+    """Blackjack's damage is an injury level, not a number: its quick damage form does not ask for dice."""
+    asyncio.run(_harm_help(build_fight("blackjack", data_dir / "h.jsonl").path))
+
+
+async def _harm_help(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await opened(pilot)
+        await pilot.press("minus")
+        await pilot.pause()
+        assert isinstance(app.screen, FormDialog)
+        help_text = str(app.screen.query_one("#help", Static).content)
+        assert "Injury level" in help_text and "2d6" not in help_text, help_text
