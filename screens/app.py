@@ -109,6 +109,9 @@ class TrackerApp(App[None]):
         await self._take_key(event)
 
     async def _take_key(self, event: events.Key) -> None:
+        if not self.screen_stack:  # the app is closing (no screen left): keys still held go nowhere
+            self._held.clear()
+            return
         target = self.focused or self.screen
         await super().on_event(event)
         if event.is_forwarded:  # not a priority key: it goes to the focused widget and may bubble back up here

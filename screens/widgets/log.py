@@ -2,20 +2,38 @@
 
 Focusable (Tab) and scrolled from the keyboard (PgUp/PgDn, Home/End, arrows);
 the scrollbar has a gutter of its own so it never covers text, and the lines
-are wrapped again when the width changes.
+are wrapped again when the width changes.  A long line wraps under its text,
+not under its event number, so the numbers stay a column to read down.
 """
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable
 
+from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
 from screens.logic import LOG_KEEP
 from tracker.text import visible
+
+_NUMBERED = re.compile(r"( *\d+ )")  # "  16 " before an event's text
+
+
+def hanging(line: str, style: str, width: int, console: Console) -> Text:
+    """``line`` wrapped at ``width`` with its lines after the first indented under the text after its number."""
+    text = Text(line, style=style)
+    found = _NUMBERED.match(line)
+    indent = len(found.group(1)) if found else 0
+    if width <= indent + 8 or len(line) <= width:
+        return text
+    head, body = text[:indent], text[indent:]
+    lines = body.wrap(console, width - indent)
+    pad = Text(" " * indent, style=style)
+    return Text("\n", style=style).join(Text.assemble(head if i == 0 else pad, part) for i, part in enumerate(lines))
 
 
 class LogView(RichLog):
@@ -41,7 +59,7 @@ class LogView(RichLog):
     def add(self, lines: Iterable[str], style: str = "") -> None:
         for line in lines:
             self.kept.append((visible(line), style))
-            self.write(Text(visible(line), style=style))
+            self.write(self._text(visible(line), style))
         if self.scrollable_content_region.width:
             self._wrapped_at = self.scrollable_content_region.width
 
@@ -58,4 +76,8 @@ class LogView(RichLog):
         at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
         self.clear()
         for line, style in self.kept:
-            self.write(Text(line, style=style), scroll_end=at_end)
+            self.write(self._text(line, style), scroll_end=at_end)
+
+    def _text(self, line: str, style: str) -> Text:
+        width = self.scrollable_content_region.width
+        return hanging(line, style, width, self.app.console) if width else Text(line, style=style)

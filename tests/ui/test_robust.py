@@ -99,3 +99,13 @@ async def _hammer(rng: random.Random, path: Path) -> None:
         assert len(hammered.entries) > start, "the random keys did things"
         assert saves.load(hammered.path).fight().state == hammered.state
         assert saved_state_matches(app)
+
+
+def test_keys_still_held_when_the_app_closes_go_nowhere() -> None:
+    """Seen under load: the app closed (no screens left) with keys still held, and freeing them raised
+    ScreenStackError at exit. Keys held when no screen is left are dropped."""
+    app = TrackerApp()  # not running: no screen on its stack, as at the end of closing
+    assert not app.screen_stack
+    app._held.extend(events.Key(k, k) for k in "nu")
+    asyncio.run(app.on_tracker_app_keys_free(TrackerApp.KeysFree()))
+    assert not app._held
