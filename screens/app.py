@@ -141,8 +141,11 @@ class TrackerApp(App[None]):
             self.set_timer(0.05, self._settle)  # once the writer thread has it on the terminal
 
     def _settle(self) -> None:
-        """The start is over: if the CLI held the garbage collector off (see ``screens.cli``), collect once,
-        freeze what lives on (the modules, classes and the screen: later collections skip them) and turn it on."""
+        """The start is over: what saving needs is made (the first action does not wait for it); if the CLI
+        held the garbage collector off (see ``screens.cli``), collect once, freeze what lives on (the modules,
+        classes and the screen: later collections skip them) and turn it on."""
+        if self.fight is not None:
+            self.fight.prepare()
         if not gc.isenabled():
             gc.collect()
             gc.freeze()
