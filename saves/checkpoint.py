@@ -15,8 +15,10 @@ and redo stacks (action numbers, top first) and ``*_n`` their sizes; anything
 older is loaded on demand from the whole file.
 
 The state is serialised with cattrs and the system's data classes (the return
-types of its ``make_data`` and ``initial_data``); a state that does not come
-back equal is not checkpointed (the fight then opens by folding, only slower).
+types of its ``make_data`` and ``initial_data``), and read back by the
+generated functions of ``saves.structure`` (as strict; cattrs only for a type
+they leave to it); a state that does not come back equal is not checkpointed
+(the fight then opens by folding, only slower).
 ``tracker check`` folds everything and reports a checkpoint that disagrees.
 """
 
@@ -27,17 +29,21 @@ import json
 import os
 import stat
 import typing
+from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import cattrs
-from cattrs.gen import make_dict_structure_fn, override
 
 from saves.format import MAX_LINE, Damaged, Header, parse, seal, strict_converter, unseal
+from saves.structure import Structurer
 from tracker.log import ActionLog, NeedOlder, Older
 from tracker.model import Combatant, FightState
 from tracker.plugin import System
+
+if TYPE_CHECKING:
+    import cattrs
 
 EVERY = 200  # actions between checkpoints
 TAIL = 80  # entries a checkpoint leaves behind it (the fight screen shows 60 on opening)
@@ -51,13 +57,49 @@ class StateCodec:
 
     def __init__(self, system: System) -> None:
         self.system = system
-        conv = strict_converter()
-        self.converter = conv
         self.ok = True
-        comb_cls = _return_type(system, "make_data")
-        fight_cls = _return_type(system, "initial_data")
-        for cls in (comb_cls, fight_cls):
+        self.comb_cls = _return_type(system, "make_data")
+        self.fight_cls = _return_type(system, "initial_data")
+        for cls in (self.comb_cls, self.fight_cls):
             _resolve(cls, set())
+        fast = Structurer(
+            lambda: self.converter,
+            overrides={
+                (Combatant, "data"): self._data_fn(fast_of=lambda: fast, cls=self.comb_cls),
+                (FightState, "data"): self._data_fn(fast_of=lambda: fast, cls=self.fight_cls),
+            },
+        )
+        self._structure = fast.fn(FightState)
+
+    @staticmethod
+    def _data_fn(fast_of: Callable[[], Structurer], cls: Any) -> Callable[[Any], Any]:
+        """A ``data`` field: None, or the system's record (no data at all when the system has no class)."""
+        if cls is None:
+
+            def none_only(v: Any) -> Any:
+                if v is not None:
+                    raise TypeError("expected no data")
+                return None
+
+            return none_only
+
+        structure: list[Callable[[Any], Any]] = []
+
+        def record(v: Any) -> Any:
+            if v is None:
+                return None
+            if not structure:
+                structure.append(fast_of().fn(cls))
+            return structure[0](v)
+
+        return record
+
+    @cached_property
+    def converter(self) -> cattrs.Converter:
+        """The cattrs converter that writes the state (and reads a type the generated functions leave to it)."""
+        from cattrs.gen import make_dict_structure_fn, override
+
+        conv = strict_converter()
 
         def data_hook(cls: Any) -> Any:
             if cls is None:
@@ -75,17 +117,19 @@ class StateCodec:
             return hook
 
         conv.register_structure_hook(
-            Combatant, make_dict_structure_fn(Combatant, conv, data=override(struct_hook=data_hook(comb_cls)))
+            Combatant, make_dict_structure_fn(Combatant, conv, data=override(struct_hook=data_hook(self.comb_cls)))
         )
         conv.register_structure_hook(
-            FightState, make_dict_structure_fn(FightState, conv, data=override(struct_hook=data_hook(fight_cls)))
+            FightState, make_dict_structure_fn(FightState, conv, data=override(struct_hook=data_hook(self.fight_cls)))
         )
+        return conv
 
     def encode(self, state: FightState) -> Any:
         return self.converter.unstructure(state)
 
     def decode(self, raw: Any) -> FightState:
-        return self.converter.structure(raw, FightState)
+        state: FightState = self._structure(raw)
+        return state
 
 
 def _resolve(cls: Any, seen: set[Any]) -> None:
@@ -266,6 +310,8 @@ def partial_log(system: System, cp: dict[str, Any]) -> ActionLog:
 
 def verify(loaded: Any, timeline: Any) -> list[str]:
     """Problems with the checkpoints of a loaded fight: each is compared with the fold (the fold wins)."""
+    import cattrs
+
     problems: list[str] = []
     if not loaded.checkpoints:
         return problems

@@ -28,18 +28,22 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import zlib
 from collections.abc import Callable
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import cattrs
 
 from tracker.engine import Entry
 from tracker.errors import TrackerError
 from tracker.events import CORE_EVENTS, Event
 from tracker.plugin import System
 from tracker.record import Record
+
+if TYPE_CHECKING:
+    import cattrs
 
 try:  # a faster, stricter parser when installed (it refuses NaN and Infinity too)
     import orjson
@@ -232,7 +236,6 @@ class Codec:
 
     def __init__(self, system: System) -> None:
         self.system = system
-        self.converter = strict_converter()
         self.types: dict[str, type[Event]] = {}
         for cls in (*CORE_EVENTS, *system.event_types):
             if not cls.TYPE:
@@ -243,14 +246,19 @@ class Codec:
         from saves.structure import Structurer
 
         # hooks are made when a type is first met (opening from a checkpoint meets few)
-        fast = Structurer(self.converter)
+        fast = Structurer(lambda: self.converter)
         types = self.types
-        conv = self.converter
         self._structure = _Lazy(lambda tag: fast.hook(types[tag]))
         self.structure_fns = _Lazy(lambda tag: fast.fn(types[tag]))  # tag -> structure(fields) (the load loop)
         self.versions = {t: c.VERSION for t, c in self.types.items()}
-        self._unstructure = _Lazy(conv.get_unstructure_hook)
+        self._unstructure = _Lazy(lambda cls: self.converter.get_unstructure_hook(cls))
         self.upcasters = dict(getattr(system, "upcasters", {}) or {})
+
+    @cached_property
+    def converter(self) -> cattrs.Converter:
+        """The strict converter, made when first needed: writing, or a type the generated functions leave to it
+        (opening a fight from its checkpoint needs none, nor cattrs)."""
+        return strict_converter()
 
     def body(self, entry: Entry, of: int = 1) -> str:
         ev = entry.event
@@ -351,6 +359,8 @@ class _Lazy(dict):
 
 def strict_converter() -> cattrs.Converter:
     """A cattrs converter that refuses what JSON did not say: "7" is not 7, 1.5 is not 1, NaN is nothing."""
+    import cattrs
+
     converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=True)
 
     def exact(kind: type, word: str) -> Callable[[Any, Any], Any]:
@@ -400,9 +410,10 @@ def _fast_tuples(converter: cattrs.Converter) -> None:
 
 
 def _explain(e: Exception) -> str:
-    if isinstance(e, cattrs.BaseValidationError):
+    ca = sys.modules.get("cattrs")  # not imported yet: the error is none of its
+    if ca is not None and isinstance(e, ca.BaseValidationError):
         try:
-            parts = cattrs.transform_error(e)
+            parts = ca.transform_error(e)
         except Exception:
             parts = [str(e)]
         return "; ".join(p[:120] for p in parts[:3])

@@ -269,6 +269,13 @@ class SavedFight(Fight):
         self._last_cut = last_cut  # the action the last checkpoint was taken after
         self._since = 0  # actions since the last checkpoint
 
+    def prepare(self) -> None:
+        """Make now what saving will need (the cattrs converters of the events and the checkpoint's state),
+        which opening a fight from its checkpoint leaves undone: for a quiet moment after the fight is shown."""
+        with contextlib.suppress(Exception):  # only made early: a failure shows where it is needed, as before
+            codec_for(self.system).converter  # noqa: B018 - made on first access
+            checkpoint.state_codec(self.system).converter  # noqa: B018
+
     def _take(self, entries: list[Entry], *, after: FightState | None = None) -> Step:
         offset = self.writer.size
         step = super()._take(entries, after=after)

@@ -2,10 +2,12 @@
 
 cattrs calls a hook per field; loading a long fight structures hundreds of
 thousands of records, so the common field types (int, str, bool, float,
-None-or-X, tuples of those, nested attrs classes) are checked inline in a
-function generated from the class's own fields (identifiers only, never data).
-Anything else (``Any``, dicts, other unions) goes through the strict cattrs
-converter.  The checks are exactly as strict: no coercion, no unknown keys.
+None-or-X, tuples of those, nested attrs classes, ``Any``, ``dict[str, Any]``)
+are checked inline in a function generated from the class's own fields
+(identifiers only, never data).  Anything else (other dicts, other unions)
+goes through the strict cattrs converter, made (and cattrs imported) only when
+such a type is first met.  The checks are exactly as strict: no coercion, no
+unknown keys.
 Short texts (ids, dice expressions, tags) are interned, so a long log holds
 one copy of each.
 """
@@ -16,13 +18,15 @@ import math
 import sys
 import types
 import typing
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import cattrs
 
 from tracker.model import twin
+
+if TYPE_CHECKING:
+    import cattrs
 
 Hook = Callable[[Any, Any], Any]
 _INTERN = 24
@@ -54,6 +58,22 @@ def _f(v: Any) -> float:
     return v
 
 
+def _same(v: Any) -> Any:
+    return v
+
+
+def _key(k: Any) -> str:
+    if type(k) is not str:
+        text = repr(k)
+        raise TypeError(f"expected a text, got {type(k).__name__} {text if len(text) < 40 else text[:40] + '…'}")
+    return k
+
+
+def _str_dict(v: Any) -> dict[str, Any]:
+    """``dict[str, Any]`` as the strict converter structures it: a new dict, text keys, the values as they are."""
+    return {_key(k): x for k, x in v.items()}
+
+
 def _tuple_of(item: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, ...]]:
     def hook(v: Any) -> tuple[Any, ...]:
         if type(v) is not list:
@@ -73,11 +93,24 @@ def _ints(v: Any) -> tuple[int, ...]:
 
 
 class Structurer:
-    """Generated structure hooks for attrs classes, falling back to a strict cattrs converter."""
+    """Generated structure hooks for attrs classes, falling back to a strict cattrs converter.
 
-    def __init__(self, converter: cattrs.Converter) -> None:
-        self.converter = converter
+    ``converter`` gives that converter (called when a type first needs it);
+    ``overrides`` maps (class, field name) to the structure function of that field.
+    """
+
+    def __init__(
+        self,
+        converter: Callable[[], cattrs.Converter],
+        overrides: Mapping[tuple[type, str], Callable[[Any], Any]] | None = None,
+    ) -> None:
+        self._converter = converter
+        self._overrides = dict(overrides or {})
         self._hooks: dict[type, Callable[[Any], Any]] = {}
+
+    @property
+    def converter(self) -> cattrs.Converter:
+        return self._converter()
 
     def hook(self, cls: type) -> Hook:
         fn = self._fn(cls)
@@ -107,8 +140,12 @@ class Structurer:
             return _b
         if t is float:
             return _f
+        if t is Any:
+            return _same
         origin = typing.get_origin(t)
         args = typing.get_args(t)
+        if origin is dict and args == (str, Any):
+            return _str_dict
         if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
             inner = self._field(args[0] if args[1] is type(None) else args[1])
             return lambda v: None if v is None else inner(v)
@@ -153,7 +190,12 @@ class Structurer:
             f"    k = {required}",  # the fields found: any other key is one the record does not have
         ]
         for n, f in enumerate(fields):
-            check = self._inline(f.type, n, ns)
+            given = self._overrides.get((cls, f.name))
+            if given is not None:
+                ns[f"h{n}"] = given
+                check = [f"v = h{n}(v)"]
+            else:
+                check = self._inline(f.type, n, ns)
             if f.default is attrs.NOTHING:
                 lines.append(f"    v = d[{f.name!r}]")
                 lines += [f"    {c}" for c in check]

@@ -46,7 +46,8 @@ class TrackerApp(App[None]):
     fight is saved there; ``replay_path`` opens it in the replay screen."""
 
     TITLE = "GM combat tracker"
-    CSS_PATH = Path(__file__).with_name("app.tcss")
+    # the fight screen's sheet too: read with the app's, so pushing the fight screen reparses no stylesheet
+    CSS_PATH = [Path(__file__).with_name("app.tcss"), Path(__file__).with_name("fight.tcss")]
     BINDINGS = [
         Binding("q", "quit", "Quit", show=False, id="app.quit"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, id="app.theme"),
@@ -143,8 +144,11 @@ class TrackerApp(App[None]):
             self.set_timer(0.05, self._settle)  # once the writer thread has it on the terminal
 
     def _settle(self) -> None:
-        """The start is over: if the CLI held the garbage collector off (see ``screens.cli``), collect once,
-        freeze what lives on (the modules, classes and the screen: later collections skip them) and turn it on."""
+        """The start is over: what saving needs is made (the first action does not wait for it); if the CLI
+        held the garbage collector off (see ``screens.cli``), collect once, freeze what lives on (the modules,
+        classes and the screen: later collections skip them) and turn it on."""
+        if self.fight is not None:
+            self.fight.prepare()
         if not gc.isenabled():
             gc.collect()
             gc.freeze()

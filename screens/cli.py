@@ -8,18 +8,22 @@ stderr and a non-zero exit, never a traceback.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+
     import saves
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(prog="tracker", description="A keyboard-first combat tracker for tabletop GMs.")
     p.add_argument(
         "--save",
@@ -56,8 +60,17 @@ def _view_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--large", action="store_true", help="large type (l switches)")
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace | SimpleNamespace:
+    """The command line.  ``--save FILE`` alone (the launch that continues a fight) is read without
+    argparse (its import, with gettext's, is a few milliseconds of the launch): the same two values."""
+    given = sys.argv[1:] if argv is None else list(argv)
+    if len(given) == 2 and given[0] == "--save" and not given[1].startswith("-"):
+        return SimpleNamespace(save=given[1], cmd=None)
+    return _parser().parse_args(given)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parse(argv)
     starting = args.cmd is None and gc.isenabled()
     if starting:  # the app's start makes objects that live on: no collections until its first frame
         gc.disable()  # (the app collects once, freezes what is there and turns the collector back on)
@@ -85,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.enable()
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace | SimpleNamespace) -> int:
     import saves
 
     if args.cmd == "systems":

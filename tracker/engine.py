@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import attrs
-import cattrs
 
 from tracker import commands as C
 from tracker import events as E
@@ -86,6 +85,8 @@ def json_shape(value: Any, what: str = "value") -> Any:
     shaped so before they are applied, so the live state and the replayed one
     are the same.
     """
+    import cattrs  # not at import: opening a fight to its first frame needs no cattrs
+
     try:
         return json.loads(json.dumps(cattrs.unstructure(value), ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError):

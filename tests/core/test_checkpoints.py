@@ -120,3 +120,68 @@ def test_the_generator_is_deterministic() -> None:
     b = make_fight("blackjack", 300, seed=9)
     assert a.entries == b.entries and isinstance(GM(a, 1).rng.random(), float)
     assert isinstance(SeededRoller(1).seed, int)
+
+
+def _paths(x: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [at]
+    if isinstance(x, dict):
+        for k, v in x.items():
+            out += _paths(v, (*at, k))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            out += _paths(v, (*at, i))
+    return out
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_checkpoint_reader_is_as_strict_as_cattrs(tmp_path: Path, system_id: str) -> None:
+    """The generated functions that read a checkpoint's state give what the strict cattrs converter gives,
+    and accept nothing it refuses (damaged states: a field dropped, added, or of another JSON type)."""
+    import copy
+    import random
+
+    from tracker.model import FightState
+
+    make_fight(system_id, 300, tmp_path / "f.jsonl", seed=2).close()
+    timeline = saves.load(tmp_path / "f.jsonl").timeline()
+    codec = checkpoint.state_codec(timeline.system)
+    states = [json.loads(json.dumps(codec.encode(timeline.state_at(n)))) for n in (len(timeline) // 2, len(timeline))]
+    for raw in states:
+        assert codec.decode(copy.deepcopy(raw)) == codec.converter.structure(copy.deepcopy(raw), FightState)
+    rnd = random.Random(system_id)
+    values = [None, 0, 1, 1.5, "", "x", True, [], {}, [1], ["a"], {"a": 1}, [{}], 2**70]
+    for _ in range(1500):
+        raw = copy.deepcopy(rnd.choice(states))
+        where = rnd.choice(_paths(raw)[1:])
+        parent: dict | list = raw
+        for k in where[:-1]:
+            parent = parent[k]  # type: ignore[index]
+        roll = rnd.random()
+        if roll < 0.15 and isinstance(parent, dict):
+            del parent[where[-1]]
+        elif roll < 0.25 and isinstance(parent, dict):
+            parent["unknown"] = 1
+        else:
+            parent[where[-1]] = rnd.choice(values)  # type: ignore[index]
+        try:
+            ours = codec.decode(copy.deepcopy(raw))
+        except Exception:
+            continue  # refused: the fight opens by folding
+        assert ours == codec.converter.structure(copy.deepcopy(raw), FightState), where
+
+
+def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path) -> None:
+    """The launch that continues a fight reads the checkpoint and the tail without cattrs (its import and its
+    converters cost the first frame); ``prepare`` makes the converters that saving needs."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 600, path, seed=1).close()
+    code = (
+        "import sys, saves; from pathlib import Path; f = saves.open_fight(Path(sys.argv[1])); "
+        "assert f.log.partial; print('cattrs' in sys.modules); f.prepare(); print('cattrs' in sys.modules); "
+        "f.close()"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]  # prepare (the app calls it after the first frame) makes them
