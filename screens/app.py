@@ -183,7 +183,7 @@ class TrackerApp(App[None]):
 
     def on_fight_screen_closed(self, message: FightScreen.Closed) -> None:
         """Back to the start screen; the fight stays saved (first under "continue")."""
-        if not isinstance(self.screen, FightScreen):
+        if not self.screen_stack or not isinstance(self.screen, FightScreen):  # (no screen: the app is closing)
             return
         from screens.start import StartScreen
 

@@ -78,6 +78,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self.typed = TypedRoller()
         self.system_keys = keys.system_keys(self.system)
         self.marked: tuple[str, ...] = ()
+        self.ready = False  # composed and mounted, not closing: its actions may run
         self._last_current: str | None = None
         self._phase: tuple[bool, bool] | None = None
         self._said: dict[str, str] = {}  # what each line of the screen shows now
@@ -111,11 +112,14 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self.set_focus(table)
         for warning in getattr(self.fight, "warnings", ()):
             self.notify(visible(warning), title="Recovered", severity="warning", timeout=10, markup=False)
+        self.ready = True
+        self.refresh_bindings()
         release = getattr(self.app, "release_keys", None)
         if release is not None:
             release()  # held by the app while this screen opened
 
     def on_unmount(self) -> None:
+        self.ready = False
         self.stop_serving()  # the players' view this screen started ends with it
 
     def on_resize(self, event: events.Resize) -> None:
@@ -208,6 +212,8 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Setup keys only before the start, turn keys only while the fight runs."""
+        if not self.ready:  # still opening, or closing: its widgets may not be there, keys do nothing
+            return False
         s = self.fight.state
         if action in keys.SETUP_ONLY:
             return not s.started
@@ -226,7 +232,8 @@ class FightScreen(FightActions, Doing, Screen[None]):
     # -- selection -----------------------------------------------------------
     @property
     def selected(self) -> str | None:
-        return self.query_one(InitiativeList).selected
+        found = self.query(InitiativeList)
+        return found.first().selected if found else None
 
     def set_marks(self, marked: tuple[str, ...]) -> None:
         self.marked = marked

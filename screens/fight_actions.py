@@ -41,6 +41,7 @@ class FightActions:
         system: System
         system_keys: dict[str, str]
         marked: tuple[str, ...]
+        ready: bool
         app: App[Any]
         Closed: type[FightScreen.Closed]
 
@@ -481,6 +482,7 @@ class FightActions:
         ask(self.app, ConfirmDialog("End the fight? (it stays saved; undo brings it back)"), answer)
 
     def action_close_fight(self) -> None:
+        self.ready = False  # keys typed after this one do nothing here
         self.post_message(self.Closed())
 
     # -- help and the palette ----------------------------------------------------------

@@ -17,6 +17,7 @@ import saves
 from screens.app import TrackerApp
 from screens.fight import FightScreen
 from screens.start import StartScreen
+from screens.widgets.initiative import InitiativeList
 from tests.ui.drive import build_fight, saved_state_matches
 
 # Everything but quitting and closing the fight, weighted toward the keys that do things;
@@ -109,3 +110,24 @@ def test_keys_still_held_when_the_app_closes_go_nowhere() -> None:
     app._held.extend(events.Key(k, k) for k in "nu")
     asyncio.run(app.on_tracker_app_keys_free(TrackerApp.KeysFree()))
     assert not app._held
+
+
+def test_keys_reaching_a_fight_screen_that_is_closing_do_nothing(data_dir: Path) -> None:
+    """Seen in a 10,000-key run: held keys were let go into a fight screen whose list was already gone
+    (NoMatches InitiativeList). A closing screen takes no actions, and its selection is simply none."""
+    path = data_dir / "fights" / "closing.jsonl"
+    build_fight("toy", path).close()
+    asyncio.run(_closing(path))
+
+
+async def _closing(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FightScreen)
+        assert screen.check_action("actions", ())
+        await screen.query_one(InitiativeList).remove()  # as while the screen is taken down
+        assert screen.selected is None
+        screen.action_close_fight()
+        assert not screen.check_action("actions", ()), "a closing screen takes no more actions"
