@@ -7,11 +7,12 @@ import gc
 import pytest
 from hypothesis import settings
 
-from tests.support import toy
+from tests.support import examples, toy
 from tracker import registry
 
-# shared, noisy machines: no per-example deadline (speed is measured in bench/)
-settings.register_profile("tracker", deadline=None)
+# shared, noisy machines: no per-example deadline (speed is measured in bench/); TRACKER_EXAMPLES=10 by hand
+# runs ten times as many examples (here and where a test sets its own count: tests.support.examples)
+settings.register_profile("tracker", deadline=None, max_examples=examples(100))
 settings.load_profile("tracker")
 
 
