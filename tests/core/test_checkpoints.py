@@ -15,6 +15,7 @@ from bench.fights import GM, make_fight
 from saves import checkpoint
 from saves.checker import check
 from saves.format import seal
+from tests.support import examples
 from tracker import NextTurn
 from tracker.dice import SeededRoller
 
@@ -34,7 +35,7 @@ def often(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**16), events=st.integers(40, 260), undos=st.integers(0, 40))
 def test_checkpoint_state_is_the_fold_state(often: None, system_id: str, seed: int, events: int, undos: int) -> None:
     with tempfile.TemporaryDirectory() as d:

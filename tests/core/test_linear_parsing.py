@@ -36,6 +36,7 @@ from systems.twod6 import sheet as t6
 from systems.twod6 import system as twod6
 from systems.zludge import sheet as zl
 from systems.zludge import system as zludge
+from tests.support import examples
 from tracker import AddCombatant
 from tracker.errors import Refused
 from tracker.plugin import System
@@ -140,7 +141,7 @@ def test_every_short_text_reads_as_the_old_pattern_read_it(case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
-@settings(max_examples=400)
+@settings(max_examples=examples(150))  # and every short text above
 @given(text=texts)
 def test_any_text_reads_as_the_old_pattern_read_it(case: Case, text: str) -> None:
     assert case.new(text) == case.want(text)
@@ -306,7 +307,7 @@ WEAPON_PIECES = (
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(150))
 @given(pieces=st.lists(st.sampled_from(WEAPON_PIECES), max_size=30))
 def test_a_weapon_list_reads_as_before(pieces: list[str]) -> None:
     text = "".join(pieces)

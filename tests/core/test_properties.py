@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import saves
+from tests.support import examples
 from tests.support.toy import Hit, Shrug
 from tests.support.toy import system as toy
 from tracker import (
@@ -71,7 +72,7 @@ def play(f: Fight, script: list[Any]) -> None:
             pass
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(script=st.lists(commands, max_size=40), seed=st.integers(0, 2**16))
 def test_replaying_the_saved_log_gives_exactly_the_live_state(script: list[Any], seed: int) -> None:
     with tempfile.TemporaryDirectory() as d:
@@ -82,7 +83,7 @@ def test_replaying_the_saved_log_gives_exactly_the_live_state(script: list[Any],
         live.close()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     script=st.lists(commands, max_size=30),
     last=commands.filter(lambda c: c not in ("undo", "redo")),
@@ -148,14 +149,14 @@ def _load_is_clean(data: bytes) -> None:
         assert path.read_bytes() == data, "loading never changes the file"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(cut=st.integers(0, 10_000))
 def test_a_truncated_save_loads_or_gives_a_clear_error(cut: int) -> None:
     data = base_bytes()
     _load_is_clean(data[: cut % (len(data) + 1)])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     pos=st.integers(0, 100_000),
     junk=st.binary(min_size=1, max_size=8),

@@ -1,0 +1,13 @@
+"""Helpers shared by the tests."""
+
+from __future__ import annotations
+
+import os
+
+# hypothesis's examples per property: sized for CI; TRACKER_EXAMPLES=10 runs ten times as many by hand
+EXAMPLES_SCALE = max(float(os.environ.get("TRACKER_EXAMPLES", "1") or 1), 0.01)
+
+
+def examples(n: int) -> int:
+    """``n`` examples on CI, scaled by ``TRACKER_EXAMPLES`` by hand."""
+    return max(1, round(n * EXAMPLES_SCALE))
