@@ -10,10 +10,12 @@ clipped with an ellipsis.  Rows of combatants out of the fight are dimmed.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from screens.guard import call
@@ -160,6 +162,9 @@ class InitiativeList(DataTable[Text]):
         self._widths: Widths | None = None
         self._state: FightState | None = None
         self._width = 0
+        self._lines: dict[tuple[Any, ...], Strip] = {}  # drawn rows, by what they show (see render_line)
+        self._look: tuple[Any, ...] | None = None  # what every row's drawing depends on, during render_lines
+        self._look_drawn: tuple[Any, ...] | None = None  # ... when the rows in _lines were drawn
 
     def on_mount(self) -> None:
         self._add_columns(Widths(4, 4, 5, 20, 0))
@@ -192,6 +197,62 @@ class InitiativeList(DataTable[Text]):
             self.show(self._state)
 
     # -- drawing -------------------------------------------------------------
+    def _looks(self) -> tuple[Any, ...]:
+        """What the drawing of every row depends on beside its own cells: widths, scroll, styles, focus, theme."""
+        return (
+            self.size.width,
+            self.scroll_offset.x,
+            self._widths,
+            self.rich_style,
+            self.get_pseudo_class_state(),
+            self.app.theme,
+            self.cursor_type,
+            self.show_cursor,
+        )
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        look = self._looks()
+        if look != self._look_drawn:
+            self._lines.clear()
+            self._look_drawn = look
+        self._look = look
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._look = None
+
+    def render_line(self, y: int) -> Strip:
+        """A row whose cells, place, cursor and look are as when it was last drawn is not drawn again.
+
+        DataTable draws every visible row again after any cell changes; a next
+        turn changes two rows of a hundred.  The row under the hover cursor is always drawn (DataTable
+        shows that cursor or not as the mouse comes and goes), the header when the mouse is on it.
+        """
+        if self.fixed_rows or self.fixed_columns:
+            return super().render_line(y)
+        key: tuple[Any, ...]
+        head = self.header_height if self.show_header else 0
+        if y < head:
+            if self.hover_row == -1:
+                return super().render_line(y)
+            key = ("header", y)
+        else:
+            index = y - head + self.scroll_offset.y
+            if not 0 <= index < len(self._rows) or index == self.hover_row:
+                return super().render_line(y)
+            cid = self._rows[index]
+            key = (index, cid, self._keys.get(cid), index == self.cursor_row)
+        look = self._look if self._look is not None else self._looks()
+        if look != self._look_drawn:
+            self._lines.clear()
+            self._look_drawn = look
+        strip = self._lines.get(key)
+        if strip is None:
+            if len(self._lines) > 4 * len(self._rows) + 64:
+                self._lines.clear()
+            strip = self._lines[key] = super().render_line(y)
+        return strip
+
     def _add_columns(self, widths: Widths) -> None:
         sizes = {
             "turn": 1,
