@@ -52,7 +52,7 @@ class Backdrop:
         self.made = made
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterable[Segment]:
-        key = (options.size, options.max_width, options.height)
+        key = (options.size, options.max_width, options.height, self.dialog.styles.background, self.dialog.app.theme)
         kept = self.dialog._backdrop
         if kept is None or kept[0] != key:
             kept = self.dialog._backdrop = (key, list(console.render(self.made, options)))
