@@ -20,13 +20,14 @@ from textual.binding import BindingType
 from textual.containers import Grid
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from screens import keys, logic
 from screens.doing import Doing
 from screens.fight_actions import FightActions
 from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
+from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
 from screens.widgets.log import LogView
 from tracker.dice import TypedRoller
@@ -94,7 +95,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
             yield DetailPane(self.system, id="detail")
             yield LogView(id="log")
         yield Static(self.keys_line(), id="keys", markup=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeysFooter(compact=True, show_command_palette=False)
 
     def keys_line(self) -> str:
         """The second row of keys: marks and the palette, then the system's own actions (all of them under x)."""

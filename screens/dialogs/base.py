@@ -11,12 +11,15 @@ a screen opens a dialog for a result.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, Self, TypeVar
 
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
 from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, OptionList
@@ -41,6 +44,21 @@ def _holder(app: App[Any]) -> KeyHolder | None:
     return app if hasattr(app, "hold_keys") and hasattr(app, "release_keys") else None
 
 
+class Backdrop:
+    """The screen under a dialog, dimmed, drawn once for the dialog's life (see :meth:`Dialog.render`)."""
+
+    def __init__(self, dialog: Dialog[Any], made: RenderableType) -> None:
+        self.dialog = dialog
+        self.made = made
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterable[Segment]:
+        key = (options.size, options.max_width, options.height, self.dialog.styles.background, self.dialog.app.theme)
+        kept = self.dialog._backdrop
+        if kept is None or kept[0] != key:
+            kept = self.dialog._backdrop = (key, list(console.render(self.made, options)))
+        return kept[1]
+
+
 class Dialog(ModalScreen[ResultType]):
     """Textual's ``dismiss`` pops whatever screen is on top; a second Enter or Escape
     queued before the dialog is gone would close the screen under it.  This one
@@ -61,6 +79,22 @@ class Dialog(ModalScreen[ResultType]):
     _dismissing = False
     _held_open = False  # the app holds keys until this dialog is mounted
     _held_result = False  # ... and from its dismiss until the asker took the result
+    _backdrop: tuple[Any, list[Segment]] | None = None  # the screen under it as last drawn, and for what size
+
+    def render(self) -> RenderableType:
+        """The dimmed screen under the dialog is drawn again only when that screen changes.
+
+        Textual draws it whole (every line of the screen under it, tinted) each
+        time the dialog's own background is repainted: several times while a
+        dialog opens (mount, focus, layout).  A change on the screen under it
+        reaches this screen as a refresh of the regions that changed.
+        """
+        return Backdrop(self, super().render())
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if regions:
+            self._backdrop = None
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def first_field(self) -> Widget | None:
         """The widget that gets the focus when the dialog opens (the first field the GM is likely to change)."""

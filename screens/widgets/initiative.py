@@ -10,10 +10,12 @@ clipped with an ellipsis.  Rows of combatants out of the fight are dimmed.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import NamedTuple
+from typing import Any, NamedTuple, Self
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from screens.guard import call
@@ -150,6 +152,7 @@ class InitiativeList(DataTable[Text]):
     DEFAULT_CSS = """
     InitiativeList { height: 1fr; scrollbar-size-vertical: 1; }
     """
+    _quiet = False  # while show updates cells: a repaint of the whole table is not needed
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=False, cell_padding=0)
@@ -158,8 +161,17 @@ class InitiativeList(DataTable[Text]):
         self._rows: list[str] = []
         self._keys: dict[str, tuple[tuple[str, str], ...]] = {}
         self._widths: Widths | None = None
+        self._made: dict[tuple[Row, str], tuple[tuple[Text, ...], tuple[tuple[str, str], ...]]] = {}  # cells of rows
         self._state: FightState | None = None
         self._width = 0
+        self._lines: dict[tuple[Any, ...], Strip] = {}  # drawn rows, by what they show (see render_line)
+        self._look: tuple[Any, ...] | None = None  # what every row's drawing depends on, during render_lines
+        self._look_ids: dict[tuple[Any, ...], int] = {}  # each look the rows in _lines were drawn in
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if self._quiet and not (regions or layout or recompose):
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def on_mount(self) -> None:
         self._add_columns(Widths(4, 4, 5, 20, 0))
@@ -192,6 +204,61 @@ class InitiativeList(DataTable[Text]):
             self.show(self._state)
 
     # -- drawing -------------------------------------------------------------
+    def _looks(self) -> tuple[Any, ...]:
+        """What the drawing of every row depends on beside its own cells: widths, scroll, styles, focus, theme."""
+        return (
+            self.size.width,
+            self.scroll_offset.x,
+            self._widths,
+            self.rich_style,
+            self.get_pseudo_class_state(),
+            self.app.theme,
+            self.cursor_type,
+            self.show_cursor,
+        )
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._look = self._looks()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._look = None
+
+    def render_line(self, y: int) -> Strip:
+        """A row whose cells, place, cursor and look are as when it was last drawn is not drawn again.
+
+        DataTable draws every visible row again after any cell changes; a next
+        turn changes two rows of a hundred.  Rows are kept in each look they were
+        drawn in (the list loses its focus while a dialog is open, and has it
+        again after).  The row under the hover cursor is always drawn (DataTable
+        shows that cursor or not as the mouse comes and goes), the header when
+        the mouse is on it.
+        """
+        if self.fixed_rows or self.fixed_columns:
+            return super().render_line(y)
+        key: tuple[Any, ...]
+        head = self.header_height if self.show_header else 0
+        if y < head:
+            if self.hover_row == -1:
+                return super().render_line(y)
+            key = ("header", y)
+        else:
+            index = y - head + self.scroll_offset.y
+            if not 0 <= index < len(self._rows) or index == self.hover_row:
+                return super().render_line(y)
+            cid = self._rows[index]
+            key = (index, cid, self._keys.get(cid), index == self.cursor_row)
+        look = self._look if self._look is not None else self._looks()
+        key = (self._look_ids.setdefault(look, len(self._look_ids)), *key)
+        strip = self._lines.get(key)
+        if strip is None:
+            if len(self._lines) > 8 * len(self._rows) + 64 or len(self._look_ids) > 16:
+                self._lines.clear()
+                self._look_ids.clear()
+                key = (self._look_ids.setdefault(look, 0), *key[1:])
+            strip = self._lines[key] = super().render_line(y)
+        return strip
+
     def _add_columns(self, widths: Widths) -> None:
         sizes = {
             "turn": 1,
@@ -233,13 +300,20 @@ class InitiativeList(DataTable[Text]):
         self._width = self._content_width()
         widths = measure(rows.values(), self._width)
         cells: dict[str, tuple[Text, ...]] = {}
+        keys: dict[str, tuple[tuple[str, str], ...]] = {}
+        made = self._made
+        if len(made) > 4 * len(present) + 64:
+            made.clear()
         for c in present:
             row = rows[c.id]
             conditions = row.conditions
             if len(conditions) > widths.conditions:
                 conditions = fit_conditions(state, c, widths.conditions)
-            cells[c.id] = self._cells_for(row, conditions)
-        keys = {cid: tuple((t.plain, str(t.style)) for t in made) for cid, made in cells.items()}
+            found = made.get((row, conditions))
+            if found is None:
+                drawn = self._cells_for(row, conditions)
+                found = made[row, conditions] = (drawn, tuple((t.plain, str(t.style)) for t in drawn))
+            cells[c.id], keys[c.id] = found
         ids = [c.id for c in present]
         selected = self.selected
         if widths != self._widths or ids != self._rows:
@@ -254,11 +328,19 @@ class InitiativeList(DataTable[Text]):
             self.marked = tuple(m for m in self.marked if m in rows)
             self.select(selected if selected in rows else state.current)
             return
-        for cid, key in keys.items():
-            old = self._keys.get(cid)
-            if old == key:
-                continue
-            for n, value in enumerate(cells[cid]):
-                if old is None or old[n] != key[n]:
-                    self.update_cell(cid, KEYS[n], value)
+        changed = []
+        self._quiet = True  # update_cell repaints the whole table: only the changed rows are repainted
+        try:
+            for index, (cid, key) in enumerate(keys.items()):
+                old = self._keys.get(cid)
+                if old == key:
+                    continue
+                changed.append(index)
+                for n, value in enumerate(cells[cid]):
+                    if old is None or old[n] != key[n]:
+                        self.update_cell(cid, KEYS[n], value)
+        finally:
+            self._quiet = False
         self._keys = keys
+        for index in changed:
+            self.refresh_row(index)

@@ -57,11 +57,18 @@ class LogView(RichLog):
         self._wrapped_at = 0
 
     def add(self, lines: Iterable[str], style: str = "") -> None:
+        """Write lines; once the log has its size, it scrolls to them at once (in the frame that shows the
+        action, not in one after it: RichLog scrolls after the next refresh)."""
+        width = self.scrollable_content_region.width
+        wrote = False
         for line in lines:
             self.kept.append((visible(line), style))
-            self.write(self._text(visible(line), style))
-        if self.scrollable_content_region.width:
-            self._wrapped_at = self.scrollable_content_region.width
+            self.write(self._text(visible(line), style), scroll_end=None if not width else False)
+            wrote = True
+        if width:
+            self._wrapped_at = width
+            if wrote and self.auto_scroll:
+                self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
