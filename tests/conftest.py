@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 
 import pytest
 from hypothesis import settings
@@ -14,6 +15,12 @@ from tracker import registry
 # runs ten times as many examples (here and where a test sets its own count: tests.support.examples)
 settings.register_profile("tracker", deadline=None, max_examples=examples(100))
 settings.load_profile("tracker")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers per core. The Pilot tests spend part of their time waiting for the app to
+    settle, so a second worker per core keeps the cores busy (on this 2-core machine: 161 s -> 130 s)."""
+    return max(2, 2 * (os.cpu_count() or 1))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
