@@ -4,12 +4,32 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
+import tempfile
 
-import pytest
-from hypothesis import settings
 
-from tests.support import examples, toy
-from tracker import registry
+def _keep_bytecode() -> None:
+    """Compiled modules are kept, in a cache folder outside the checkout, even where the environment says
+    PYTHONDONTWRITEBYTECODE (this machine's does).  Without them every xdist worker compiled and
+    assertion-rewrote every module from source again, and so did every app process a test starts (the
+    serve, crash and command-line tests): a tenth of the suite's CPU.  Set before anything of ours is
+    imported; the environment carries it to the workers and to the processes the tests start."""
+    if not (sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
+        return
+    prefix = sys.pycache_prefix or os.path.join(tempfile.gettempdir(), "gm-combat-tracker-pycache")
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+
+
+_keep_bytecode()
+
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+from tests.support import examples, toy  # noqa: E402
+from tracker import registry  # noqa: E402
 
 # shared, noisy machines: no per-example deadline (speed is measured in bench/); TRACKER_EXAMPLES=10 by hand
 # runs ten times as many examples (here and where a test sets its own count: tests.support.examples)
