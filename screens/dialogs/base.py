@@ -16,6 +16,7 @@ from typing import Any, Protocol, Self, TypeVar
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
+from textual import events
 from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
@@ -95,6 +96,22 @@ class Dialog(ModalScreen[ResultType]):
         if regions:
             self._backdrop = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A dialog's first layout is not a resize of the screens under it.
+
+        Textual lays a new screen out when it opens, which sends the screen a
+        Resize to the size it already has; a screen's Resize lays out again the
+        screen itself and every screen visible under it (the whole fight screen,
+        a hundred rows and its panes), which repaints the dimmed picture behind
+        the dialog once more: a third of the time a dialog took to open.  When
+        the dialog and every screen under it already have that size, nothing
+        needs laying out.  A real resize of the terminal (a new size) goes on
+        to Textual as before.
+        """
+        below = self.app.screen_stack[:-1] if self.is_current else []
+        if self.outer_size == event.size and all(s.outer_size == event.size for s in below):
+            event.prevent_default()
 
     def first_field(self) -> Widget | None:
         """The widget that gets the focus when the dialog opens (the first field the GM is likely to change)."""
