@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -138,21 +139,23 @@ def _paths(x: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
 def test_the_checkpoint_reader_is_as_strict_as_cattrs(tmp_path: Path, system_id: str) -> None:
     """The generated functions that read a checkpoint's state give what the strict cattrs converter gives,
     and accept nothing it refuses (damaged states: a field dropped, added, or of another JSON type)."""
-    import copy
     import random
 
     from tracker.model import FightState
+
+    def clone(raw: object) -> Any:  # a JSON tree copied (ten times quicker than copy.deepcopy)
+        return json.loads(json.dumps(raw))
 
     make_fight(system_id, 300, tmp_path / "f.jsonl", seed=2).close()
     timeline = saves.load(tmp_path / "f.jsonl").timeline()
     codec = checkpoint.state_codec(timeline.system)
     states = [json.loads(json.dumps(codec.encode(timeline.state_at(n)))) for n in (len(timeline) // 2, len(timeline))]
     for raw in states:
-        assert codec.decode(copy.deepcopy(raw)) == codec.converter.structure(copy.deepcopy(raw), FightState)
+        assert codec.decode(clone(raw)) == codec.converter.structure(clone(raw), FightState)
     rnd = random.Random(system_id)
     values = [None, 0, 1, 1.5, "", "x", True, [], {}, [1], ["a"], {"a": 1}, [{}], 2**70]
     for _ in range(1500):
-        raw = copy.deepcopy(rnd.choice(states))
+        raw = clone(rnd.choice(states))
         where = rnd.choice(_paths(raw)[1:])
         parent: dict | list = raw
         for k in where[:-1]:
@@ -165,10 +168,10 @@ def test_the_checkpoint_reader_is_as_strict_as_cattrs(tmp_path: Path, system_id:
         else:
             parent[where[-1]] = rnd.choice(values)  # type: ignore[index]
         try:
-            ours = codec.decode(copy.deepcopy(raw))
+            ours = codec.decode(clone(raw))
         except Exception:
             continue  # refused: the fight opens by folding
-        assert ours == codec.converter.structure(copy.deepcopy(raw), FightState), where
+        assert ours == codec.converter.structure(clone(raw), FightState), where
 
 
 def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path) -> None:
