@@ -251,7 +251,8 @@ def probe_run(argv_tail: list[str], ready: bytes, script: list[str], env: dict[s
         copy = records.with_name(records.stem + "-fight.jsonl")
         shutil.copyfile(argv_tail[1], copy)
         argv_tail = ["tracker", str(copy)]
-    term = Term([sys.executable, str(ROOT / "bench" / "probe.py"), str(records), *argv_tail], env)
+    probe = os.environ.get("BENCH_PROBE", str(ROOT / "bench" / "probe.py"))  # another probe, to trace one
+    term = Term([sys.executable, probe, str(records), *argv_tail], env)
     try:
         term.wait_for(ready, times=2 if argv_tail[0] == "tracker" else 1)
         term.quiet(0.5)

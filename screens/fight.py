@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from screens import keys, logic
+from screens.dialogs.base import forget_dialogs
 from screens.doing import Doing
 from screens.fight_actions import FightActions
 from screens.palette import FightCommands
@@ -122,6 +123,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
     def on_unmount(self) -> None:
         self.ready = False
         self.stop_serving()  # the players' view this screen started ends with it
+        forget_dialogs(self.app)  # the dialogs kept for opening again hold this fight
 
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)

@@ -10,15 +10,17 @@ a screen opens a dialog for a result.
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable, Iterable
+import weakref
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol, Self, TypeVar
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from textual import events
 from textual.actions import SkipAction
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.screen import ModalScreen
@@ -118,6 +120,10 @@ class Dialog(ModalScreen[ResultType]):
         return None
 
     def on_mount(self) -> None:
+        self._opened()
+
+    def _opened(self) -> None:
+        """Open: the first field focused, and the keys held while it opened let go (to it, in order)."""
         first = self.first_field()
         if first is not None:
             self.set_focus(first, scroll_visible=True)
@@ -126,6 +132,25 @@ class Dialog(ModalScreen[ResultType]):
             holder = _holder(self.app)
             if holder is not None:
                 holder.release_keys()
+
+    # -- opened again: a kept dialog takes a new one's contents instead of being built again ------------------------
+
+    _reopened = False
+
+    def shape(self) -> Hashable | None:
+        """What this dialog's widgets are made from, when a dialog of the same shape can show what this one
+        would (see :meth:`reopen_as`); None: it is always built anew."""
+        return None
+
+    def reopen_as(self, fresh: Self) -> None:
+        """Show what ``fresh`` (a dialog of the same shape, never mounted) would show, in this dialog's widgets:
+        its title, its values, the fight as it is now; nothing left of the last time (typed text, an error)."""
+        raise NotImplementedError
+
+    def on_screen_resume(self) -> None:
+        if self._reopened:
+            self._reopened = False
+            self._opened()
 
     def submits_on_enter(self, widget: Widget | None) -> bool:
         return (
@@ -181,8 +206,51 @@ class Dialog(ModalScreen[ResultType]):
         return super().dismiss(result)
 
 
+_kept: weakref.WeakKeyDictionary[App[Any], dict[Hashable, Dialog[Any]]] = weakref.WeakKeyDictionary()
+
+
+def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
+    """The dialog to open: a kept one of the same shape that took ``dialog``'s contents, else ``dialog`` (kept
+    from now on when it has a shape).
+
+    Building a dialog (composing, styling and laying out its widgets) is most of
+    the time it takes to open; a dialog opened again (quick damage, a condition,
+    an attack) only has its values set.  Kept dialogs are installed screens:
+    Textual keeps them when they close.  :func:`forget_dialogs` lets them go.
+    """
+    try:
+        shape = dialog.shape()
+        if shape is None:
+            return dialog
+        hash(shape)
+    except TypeError:  # a shape that cannot be a key: built anew
+        return dialog
+    kept = _kept.setdefault(app, {})
+    old = kept.get(shape)
+    if old is not None and old is not dialog and old.is_mounted and old not in app.screen_stack:
+        old.reopen_as(dialog)
+        old._reopened = True
+        old._dismissing = False
+        old._backdrop = None
+        return old
+    if old is None:
+        kept[shape] = dialog
+        app.install_screen(dialog, f"kept-dialog-{id(dialog)}")
+    return dialog
+
+
+def forget_dialogs(app: App[Any]) -> None:
+    """Let the kept dialogs go (they hold the fight they were last opened on); they are built anew next time."""
+    for dialog in _kept.pop(app, {}).values():
+        with contextlib.suppress(ScreenStackError):  # still open (the app is closing): it goes with the app
+            app.uninstall_screen(dialog)
+            if dialog.is_mounted:
+                dialog.remove()
+
+
 def ask(app: App[Any], dialog: Dialog[ResultType], then: Callable[[ResultType | None], None] | None = None) -> None:
     """Open ``dialog``; ``then`` gets its result.  Keys wait while it opens and while ``then`` runs."""
+    dialog = _reused(app, dialog)
     holder = _holder(app)
     if holder is not None:
         holder.hold_keys()

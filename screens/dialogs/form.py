@@ -9,7 +9,7 @@ rules accept it.  The title names who acts and on whom, and follows the fields.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from screens.dialogs.base import Dialog
 from screens.logic import shown
-from screens.widgets.fields import Choice, Cycle, TargetList, YesNo, combatant_cycle
+from screens.widgets.fields import Choice, Cycle, TargetList, YesNo, combatant_cycle, reset_combatant_cycle
 from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.model import FightState
@@ -85,6 +85,22 @@ def field_widget(param: C.Param, value: Any, state: FightState | None, choices: 
 
 def read_field(widget: Any) -> Any:
     return widget.value
+
+
+def set_field(widget: Widget, param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> None:
+    """Show ``value`` in a field made by :func:`field_widget` for ``param`` (a form opened again)."""
+    if isinstance(widget, TargetList):
+        widget.reset(choices, (value,) if isinstance(value, str) else tuple(value or ()))
+    elif isinstance(widget, Cycle) and param.kind == C.COMBATANT:
+        blank = not param.required or value is None
+        reset_combatant_cycle(widget, choices, value if isinstance(value, str) else None, blank=blank)
+    elif isinstance(widget, Cycle):
+        ok = value in param.choices
+        widget.reset([(c, c) for c in param.choices], value if ok else None, blank=not ok and not param.required)
+    elif isinstance(widget, YesNo):
+        widget.value = bool(value)
+    elif isinstance(widget, Input):
+        widget.value = shown(value, state)
 
 
 class FormDialog(Dialog[Any]):
@@ -186,6 +202,28 @@ class FormDialog(Dialog[Any]):
             with Horizontal(id="buttons"):
                 yield Button("OK", id="ok", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
+
+    def shape(self) -> Hashable | None:
+        """The fields (and whether there is help and a fight to choose combatants from) make the widgets."""
+        return (type(self), self.params, bool(self.help_text), self.state is not None)
+
+    def reopen_as(self, fresh: FormDialog) -> None:
+        self.title_text = fresh.title_text
+        self.check = fresh.check
+        self.values = fresh.values
+        self.state = fresh.state
+        self.help_text = fresh.help_text
+        self.choices = fresh.choices
+        self.who = fresh.who
+        self.focus_name = fresh.focus_name
+        self.set_focus(None)  # focused again when it opens: an Input selects its text again
+        for p in self.params:
+            set_field(self.query_one(f"#f-{p.name}"), p, self.values.get(p.name), self.state, self.choices)
+        self.query_one("#title", Label).update(self.title_line())
+        if self.help_text:
+            self.query_one("#help", Static).update(self.help_text)
+        self.query_one("#error", Static).update("")
+        self.query_one("#fields", VerticalScroll).scroll_home(animate=False)
 
     def first_field(self) -> Widget | None:
         if self.focus_name is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,28 @@ class PickDialog(Dialog[Any]):
         super().on_mount()
         if self.options:
             self.query_one(OptionList).highlighted = 0
+
+    def shape(self) -> Hashable | None:
+        return (type(self), tuple(label for label, _v in self.options), bool(self.help_text))
+
+    def reopen_as(self, fresh: PickDialog) -> None:
+        self.title_text = fresh.title_text
+        self.options = fresh.options  # the same labels; the values may be new
+        self.help_text = fresh.help_text
+        self.set_focus(None)
+        self.query_one("#title", Label).update(Text(self.title_text))
+        if self.help_text:
+            self.query_one("#help", Static).update(self.help_text)
+        if self.query_one("#filter", Input).value:
+            self.query_one("#filter", Input).value = ""  # its Changed shows the whole list again
+        self.shown_options = list(self.options)
+        ol = self.query_one(OptionList)
+        if ol.option_count != len(self.options):
+            ol.clear_options()
+            ol.add_options([Option(Text(label)) for label, _v in self.options])
+        if self.options:
+            ol.highlighted = 0
+        self.query_one("#error", Static).update("")
 
     @on(Input.Changed, "#filter")
     def _filter(self, event: Input.Changed) -> None:

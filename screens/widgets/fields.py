@@ -117,10 +117,20 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        self._set_options(options, value, blank=blank, dim=dim)
+
+    def _set_options(self, options: Sequence[tuple[str, Any]], value: Any, *, blank: bool, dim: Iterable[Any]) -> None:
         self.options: list[tuple[str, Any]] = ([("—", None)] if blank else []) + list(options)
         self.dim = set(dim)
         values = [v for _label, v in self.options]
         self.index = values.index(value) if value in values else (0 if blank or not self.options else -1)
+
+    def reset(
+        self, options: Sequence[tuple[str, Any]], value: Any = None, *, blank: bool = False, dim: Iterable[Any] = ()
+    ) -> None:
+        """Offer these options, with ``value`` chosen (a form opened again)."""
+        self._set_options(options, value, blank=blank, dim=dim)
+        self.refresh()
 
     @property
     def value(self) -> Any:
@@ -168,6 +178,10 @@ def combatant_cycle(choices: Sequence[Choice], value: str | None, *, blank: bool
     return Cycle([(c.label, c.id) for c in choices], value, blank=blank, dim=[c.id for c in choices if c.out], id=id)
 
 
+def reset_combatant_cycle(cycle: Cycle, choices: Sequence[Choice], value: str | None, *, blank: bool) -> None:
+    cycle.reset([(c.label, c.id) for c in choices], value, blank=blank, dim=[c.id for c in choices if c.out])
+
+
 class TargetList(_TypeToFind, Choices):
     """Several combatants; a count per combatant so one can be chosen more than once."""
 
@@ -189,11 +203,31 @@ class TargetList(_TypeToFind, Choices):
     ) -> None:
         self.choices = list(choices)
         self.repeat = repeat
-        self.counts: dict[str, int] = {}
+        self.counts = self._counted(chosen)
+        super().__init__(*[Option(self._prompt(c)) for c in self.choices], id=id, compact=True)
+
+    def _counted(self, chosen: Iterable[str]) -> dict[str, int]:
+        counts: dict[str, int] = {}
         for cid in chosen:
             if any(c.id == cid for c in self.choices):
-                self.counts[cid] = self.counts.get(cid, 0) + 1 if repeat else 1
-        super().__init__(*[Option(self._prompt(c)) for c in self.choices], id=id, compact=True)
+                counts[cid] = counts.get(cid, 0) + 1 if self.repeat else 1
+        return counts
+
+    def reset(self, choices: Sequence[Choice], chosen: Iterable[str] = ()) -> None:
+        """Offer these combatants, with ``chosen`` chosen (a form opened again): only the lines that differ
+        from what the list shows are drawn again."""
+        before = [self._prompt(c) for c in self.choices]
+        self.choices = list(choices)
+        self.counts = self._counted(chosen)
+        after = [self._prompt(c) for c in self.choices]
+        if len(after) != len(before):
+            self.clear_options()
+            self.add_options([Option(p) for p in after])
+        else:
+            for n, (old, new) in enumerate(zip(before, after, strict=True)):
+                if old != new:
+                    self.replace_option_prompt_at_index(n, new)
+        self._highlight_first_chosen()
 
     def _prompt(self, c: Choice) -> Text:
         n = self.counts.get(c.id, 0)
@@ -201,6 +235,9 @@ class TargetList(_TypeToFind, Choices):
         return Text.assemble((box + " ", "bold"), (c.label, "dim" if c.out and not n else ""))
 
     def on_mount(self) -> None:
+        self._highlight_first_chosen()
+
+    def _highlight_first_chosen(self) -> None:
         first = next((n for n, c in enumerate(self.choices) if c.id in self.counts), 0)
         if self.choices:
             self.highlighted = first

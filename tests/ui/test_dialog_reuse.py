@@ -1,0 +1,112 @@
+"""A dialog opened again is the one kept from last time, showing only what the new one would (issue #12/#13).
+
+Building a dialog's widgets is most of the time it takes to open, so a form of
+the same shape (quick damage, a condition, an attack, the actions list) is kept
+and given the new contents.  Nothing of last time may show through: not the
+typed text, not an error, not the last targets, not the last title.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Label, Static
+
+from screens.app import TrackerApp
+from screens.dialogs.form import FormDialog
+from screens.dialogs.pick import PickDialog
+from screens.fight import FightScreen
+from screens.start import StartScreen
+from screens.widgets.fields import TargetList
+from screens.widgets.initiative import InitiativeList
+from tests.ui.drive import build_fight, error_text, saved_state_matches
+from tests.ui.test_table_jobs import SYSTEMS, fast, opened
+
+
+def _title(app: TrackerApp) -> str:
+    return str(app.screen.query_one("#title", Label).content)
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_a_form_opened_again_shows_nothing_of_last_time(system_id: str, size: tuple[int, int], data_dir: Path) -> None:
+    asyncio.run(_again(build_fight(system_id, data_dir / f"{system_id}.jsonl").path, size))
+
+
+async def _again(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        table = screen.query_one(InitiativeList)
+        first, second = (c for c in screen.fight.state.present[:2])
+        table.select(first.id)
+        await fast(pilot, "minus")
+        dialog = app.screen
+        assert isinstance(dialog, FormDialog) and first.name in _title(app)
+        amount = dialog.query(Input)
+        if amount:  # a number the GM types (bnb, twod6, toy): a wrong one leaves an error under the form
+            await fast(pilot, *"zz", "enter")
+            assert error_text(app) and amount.first().value == "zz"
+        await fast(pilot, "escape")
+        assert isinstance(app.screen, FightScreen)
+
+        table.select(second.id)
+        await fast(pilot, "minus")
+        assert app.screen is dialog, "the same form, opened again"
+        assert second.name in _title(app) and first.name not in _title(app)
+        assert not error_text(app), "last time's error is gone"
+        assert all(not w.value for w in dialog.query(Input).results(Input)), "last time's text is gone"
+        assert dialog.query_one(TargetList).value == (second.id,), "the new target, only"
+        assert dialog.focused is not None and dialog.focused.id == f"f-{dialog.focus_name}"
+        first_before, second_before = screen.fight.state.get(first.id), screen.fight.state.get(second.id)
+        if amount:
+            await fast(pilot, "1", "enter")
+        else:  # a level (blackjack, zludge): its default is chosen
+            await fast(pilot, "enter")
+        assert isinstance(app.screen, FightScreen), error_text(app) if isinstance(app.screen, FormDialog) else ""
+        assert screen.fight.state.get(first.id) == first_before, "the first target is untouched"
+        assert screen.fight.state.get(second.id) != second_before, "the damage landed on the second"
+        assert saved_state_matches(app)
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "zludge"])
+def test_the_actions_list_opened_again_is_whole(system_id: str, data_dir: Path) -> None:
+    asyncio.run(_actions(build_fight(system_id, data_dir / f"{system_id}.jsonl").path))
+
+
+async def _actions(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await opened(pilot)
+        await fast(pilot, "x")
+        dialog = app.screen
+        assert isinstance(dialog, PickDialog)
+        count = len(dialog.shown_options)
+        await fast(pilot, *"zzzz")
+        assert dialog.shown_options == [] and "nothing matches" in str(dialog.query_one("#error", Static).content)
+        await fast(pilot, "escape", "x")
+        assert app.screen is dialog
+        assert dialog.query_one("#filter", Input).value == ""
+        assert len(dialog.shown_options) == count and not str(dialog.query_one("#error", Static).content)
+        assert dialog.focused is dialog.query_one("#filter")
+
+
+def test_a_new_fight_builds_its_dialogs_anew(data_dir: Path) -> None:
+    """The kept dialogs hold the fight they were opened on: leaving the fight lets them go."""
+    asyncio.run(_leave(build_fight("toy", data_dir / "t.jsonl").path))
+
+
+async def _leave(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await opened(pilot)
+        await fast(pilot, "minus")
+        kept = app.screen
+        assert isinstance(kept, FormDialog)
+        await fast(pilot, "escape", "ctrl+w")
+        for _ in range(10):
+            await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        assert not app.is_screen_installed(kept) and not kept.is_attached, "let go with the fight"
