@@ -229,6 +229,10 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
     old = kept.get(shape)
     if old is not None and old is not dialog and old.is_mounted and old not in app.screen_stack:
         old.reopen_as(dialog)
+        first = old.first_field()  # focused now: Textual would focus the first focusable widget on the way
+        old.set_focus(first, scroll_visible=first is not None)
+        if isinstance(first, Input) and first.select_on_focus:
+            first.select_all()  # as a field does when it gets the focus
         old._reopened = True
         old._dismissing = False
         old._backdrop = None

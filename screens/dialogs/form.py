@@ -216,7 +216,6 @@ class FormDialog(Dialog[Any]):
         self.choices = fresh.choices
         self.who = fresh.who
         self.focus_name = fresh.focus_name
-        self.set_focus(None)  # focused again when it opens: an Input selects its text again
         for p in self.params:
             set_field(self.query_one(f"#f-{p.name}"), p, self.values.get(p.name), self.state, self.choices)
         self.query_one("#title", Label).update(self.title_line())

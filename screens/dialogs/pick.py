@@ -66,7 +66,6 @@ class PickDialog(Dialog[Any]):
         self.title_text = fresh.title_text
         self.options = fresh.options  # the same labels; the values may be new
         self.help_text = fresh.help_text
-        self.set_focus(None)
         self.query_one("#title", Label).update(Text(self.title_text))
         if self.help_text:
             self.query_one("#help", Static).update(self.help_text)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Label, Static
+from textual.widgets.input import Selection
 
 from screens.app import TrackerApp
 from screens.dialogs.form import FormDialog
@@ -110,3 +111,29 @@ async def _leave(path: Path) -> None:
             await pilot.pause()
         assert isinstance(app.screen, StartScreen)
         assert not app.is_screen_installed(kept) and not kept.is_attached, "let go with the fight"
+
+
+def test_a_prefilled_field_opened_again_has_its_text_selected(data_dir: Path) -> None:
+    """As when a form is new: the focused field's text is selected, so what the GM types replaces it."""
+    asyncio.run(_prefilled(build_fight("toy", data_dir / "p.jsonl").path))
+
+
+async def _prefilled(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await opened(pilot)
+        await fast(pilot, "equals_sign", "enter")  # what to adjust: the first thing offered
+        dialog = app.screen
+        assert isinstance(dialog, FormDialog), dialog
+        field = dialog.focused
+        assert isinstance(field, Input) and field.value, "the adjust form starts on a prefilled number"
+        fresh = field.value
+        assert field.selection == Selection(0, len(fresh))
+        await fast(pilot, "end", *"99")
+        assert field.value == fresh + "99"
+        await fast(pilot, "escape", "equals_sign", "enter")
+        assert app.screen is dialog and dialog.focused is field
+        assert field.value == fresh and field.selection == Selection(0, len(fresh))
+        await fast(pilot, "7")
+        assert field.value == "7", "typing replaces the selected text"
+        await fast(pilot, "escape")
