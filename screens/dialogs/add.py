@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from tracker.plugin import Preset, System
 from tracker.text import NAME_MAX, visible
 
 CUSTOM = "Custom sheet (fill in the fields below)"
+CUSTOM_HINT = "Custom sheet · Tab: the fields · ctrl+s or Enter in a field adds"
 
 
 class AddDialog(Dialog[Any]):
@@ -50,14 +51,14 @@ class AddDialog(Dialog[Any]):
         )
         self.shown_presets: list[Preset | None] = [None, *self.presets]
         self.preset: Preset | None = None
-        self._filtered_for = ""
+        self._filtered_for: str | None = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text(f"Add combatants ({self.system.name})"), id="title")
             yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
             yield Choices(*self._options(), id="choices", compact=True)
-            yield Static("Custom sheet · Tab: the fields · ctrl+s or Enter in a field adds", id="preset", markup=False)
+            yield Static(CUSTOM_HINT, id="preset", markup=False)
             with VerticalScroll(id="fields"):
                 with Horizontal(classes="row"):
                     yield self._label("Name")
@@ -122,6 +123,31 @@ class AddDialog(Dialog[Any]):
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
         super().on_mount()
+
+    def shape(self) -> Hashable | None:
+        return (type(self), self.system.id)
+
+    def reopen_as(self, fresh: AddDialog) -> None:
+        """Empty again: every preset listed, the custom sheet for the asked kind, no text in any field."""
+        self.check = fresh.check
+        self.presets = fresh.presets
+        self.kind = fresh.kind
+        self.query_one("#filter", Input).value = ""
+        if self._filtered_for != "" or len(self.shown_presets) != len(self.presets) + 1:
+            self._filtered_for = None  # the list is made again, of every preset
+        self._apply_filter("")
+        self.query_one(OptionList).highlighted = 0
+        self.preset = None
+        self.query_one("#preset", Static).update(CUSTOM_HINT)
+        for wid, value in (("#a-name", ""), ("#a-count", "1"), ("#a-group", "")):
+            self.query_one(wid, Input).value = value
+        self.query_one("#a-hidden", Checkbox).value = False
+        self.query_one("#a-kind", Checkbox).value = self.kind == PC
+        for field in self.query("#sheet Input").results(Input):
+            field.value = ""
+        self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")  # the kind's fields, their hints
+        self.query_one("#error", Static).update("")
+        self.query_one("#fields", VerticalScroll).scroll_home(animate=False)
 
     def _fields(self) -> tuple[C.Param, ...]:
         return tuple(call(self.system.sheet_fields, self.kind, default=(), what="its sheet"))

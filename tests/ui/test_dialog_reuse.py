@@ -12,10 +12,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, Label, Static
+from textual.widgets import Checkbox, Input, Label, Static
 from textual.widgets.input import Selection
 
 from screens.app import TrackerApp
+from screens.dialogs.add import AddDialog
 from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
@@ -137,3 +138,39 @@ async def _prefilled(path: Path) -> None:
         await fast(pilot, "7")
         assert field.value == "7", "typing replaces the selected text"
         await fast(pilot, "escape")
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_add_dialog_opened_again_is_empty(system_id: str, data_dir: Path) -> None:
+    asyncio.run(_add_again(build_fight(system_id, data_dir / f"{system_id}.jsonl", start=False).path))
+
+
+async def _add_again(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        await fast(pilot, "A")
+        dialog = app.screen
+        assert isinstance(dialog, AddDialog)
+        everything = len(dialog.shown_presets)
+        await fast(pilot, *"qqqq", "enter")  # nothing matches: the custom sheet, named as typed
+        assert dialog.query_one("#a-name", Input).value == "qqqq"
+        await fast(pilot, "tab", "space")  # a player character: the PC's sheet
+        await fast(pilot, "ctrl+s")
+        count = len(screen.fight.state.present)
+        await fast(pilot, "escape", "A")
+        assert app.screen is dialog, "the same dialog, opened again"
+        assert dialog.query_one("#filter", Input).value == "" and dialog.focused is dialog.query_one("#filter")
+        assert len(dialog.shown_presets) == everything, "every preset listed again"
+        assert dialog.preset is None and not dialog.query_one("#a-kind", Checkbox).value, "an NPC, as asked"
+        assert [w.value for w in dialog.query("#fields Input").results(Input)] == [
+            "" if w.id != "a-count" else "1" for w in dialog.query("#fields Input").results(Input)
+        ], "no text left in any field"
+        assert not error_text(app)
+        names = [p.title for p in dialog._fields()]
+        shown = [str(lb.content) for lb in dialog.query("#sheet .label").results(Label)]
+        assert shown == names, "the NPC's sheet fields"
+        await fast(pilot, "down", "enter", *"Zed", "tab", "space", "enter")  # a custom PC named Zed, as new
+        zed = screen.fight.state.by_name("Zed")
+        assert zed is not None and zed.is_pc and len(screen.fight.state.present) == count + 1
+        assert saved_state_matches(app)
