@@ -34,6 +34,7 @@ class AddDialog(Dialog[Any]):
     """Returns an AddCombatant the rules accept (``check`` raises to keep the dialog open)."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
+    AUTO_FOCUS = ""  # first_field has the focus when it opens
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="add.cancel"),
         Binding("ctrl+s", "submit", "Add", id="add.submit"),

@@ -116,7 +116,10 @@ class Dialog(ModalScreen[ResultType]):
             event.prevent_default()
 
     def first_field(self) -> Widget | None:
-        """The widget that gets the focus when the dialog opens (the first field the GM is likely to change)."""
+        """The widget that gets the focus when the dialog opens (the first field the GM is likely to change).
+
+        A dialog that names one sets ``AUTO_FOCUS = ""``: Textual would otherwise focus its first focusable
+        widget on the way, and each change of focus restyles the widgets it touches."""
         return None
 
     def on_mount(self) -> None:
@@ -229,10 +232,7 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
     old = kept.get(shape)
     if old is not None and old is not dialog and old.is_mounted and old not in app.screen_stack:
         old.reopen_as(dialog)
-        first = old.first_field()  # focused now: Textual would focus the first focusable widget on the way
-        old.set_focus(first, scroll_visible=first is not None)
-        if isinstance(first, Input) and first.select_on_focus:
-            first.select_all()  # as a field does when it gets the focus
+        old.set_focus(None)  # focused once it shows (see :meth:`Dialog._opened`): a field selects its text again
         old._reopened = True
         old._dismissing = False
         old._backdrop = None

@@ -112,6 +112,7 @@ class FormDialog(Dialog[Any]):
     """
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
+    AUTO_FOCUS = ""  # first_field has the focus when it opens
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="form.cancel"),
         Binding("ctrl+s", "submit", "OK", id="form.submit"),

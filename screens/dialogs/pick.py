@@ -29,6 +29,7 @@ class PickDialog(Dialog[Any]):
     """Returns the chosen value, or None on Escape."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
+    AUTO_FOCUS = ""  # first_field has the focus when it opens
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="pick.cancel"),
         Binding("down", "to_list", "List", show=False, id="pick.list"),
