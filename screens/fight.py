@@ -84,6 +84,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self._last_current: str | None = None
         self._phase: tuple[bool, bool] | None = None
         self._said: dict[str, str] = {}  # what each line of the screen shows now
+        self.undo_note = ""  # "Undone: ..." above the list, until the next action
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -155,12 +156,13 @@ class FightScreen(FightActions, Doing, Screen[None]):
         return visible(f"{title}{self.system.name} · {phase} · dice {dice}")
 
     def reminder_text(self) -> str:
-        """The conditions on the combatant whose turn it is, with rounds left."""
+        """What an undo or redo just took back or did again; the conditions on the combatant whose turn it is."""
         s = self.fight.state
         c = s.find(s.current) if s.current else None
-        if c is None or not c.conditions:
-            return ""
-        return visible(f"{c.name}'s turn · remember: " + ", ".join(x.describe(s) for x in c.conditions))
+        lines = [self.undo_note] if self.undo_note else []
+        if c is not None and c.conditions:
+            lines.append(visible(f"{c.name}'s turn · remember: " + ", ".join(x.describe(s) for x in c.conditions)))
+        return "\n".join(lines)
 
     def refresh_view(self) -> None:
         s = self.fight.state
@@ -208,6 +210,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
             for n, ev in enumerate(events)
         ]
         self.query_one(LogView).add(lines)
+        self.undo_note = ""
         self.refresh_view()
 
     def add_log(self, lines: list[str], style: str = "") -> None:

@@ -42,6 +42,7 @@ class FightActions:
         system_keys: dict[str, str]
         marked: tuple[str, ...]
         ready: bool
+        undo_note: str
         app: App[Any]
         Closed: type[FightScreen.Closed]
 
@@ -385,7 +386,7 @@ class FightActions:
             self.refuse(str(e))
             return
         text = visible(step.describe())
-        self.notify(f"Undone: {text}", title="Undo", markup=False)
+        self.undo_note = f"Undone: {text}"  # above the list in the same frame (a toast came later, over the log)
         self.add_log([f"{self.fight.entries[-1].seq:>4} undone: {text}"], style="italic")
         self.refresh_view()
 
@@ -396,7 +397,7 @@ class FightActions:
             self.refuse(str(e))
             return
         text = visible(step.describe())
-        self.notify(f"Redone: {text}", title="Redo", markup=False)
+        self.undo_note = f"Redone: {text}"  # above the list in the same frame (a toast came later, over the log)
         self.add_log([f"{self.fight.entries[-1].seq:>4} redone: {text}"], style="italic")
         self.refresh_view()
 

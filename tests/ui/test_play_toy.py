@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from screens.app import TrackerApp
 from screens.dialogs.faces import FacesDialog
@@ -103,13 +103,17 @@ async def _play() -> None:
         await pilot.press("u")
         await pilot.pause()
         assert fight.state != before_undo and fight.can_redo
-        assert any(n.message.startswith("Undone: ") for n in app._notifications)
+        note = app.screen.query_one("#reminder", Static)
+        assert note.display and note.render_line(0).text.strip().startswith("Undone: "), "said above the list, at once"
         await pilot.press("U")
         await pilot.pause()
         assert fight.state == before_undo
+        assert note.render_line(0).text.strip().startswith("Redone: ")
 
         # typed-in dice: an impossible face is refused, then the faces are logged
         await pilot.press("T")
+        await pilot.pause()
+        assert not note.display, "the undo note goes with the next action"
         await pilot.press("x")
         await type_text(pilot, "hit")
         await pilot.press("enter")
