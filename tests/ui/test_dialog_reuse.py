@@ -174,3 +174,29 @@ async def _add_again(path: Path) -> None:
         zed = screen.fight.state.by_name("Zed")
         assert zed is not None and zed.is_pc and len(screen.fight.state.present) == count + 1
         assert saved_state_matches(app)
+
+
+def test_resizing_the_terminal_under_an_open_dialog_lays_out_every_screen(data_dir: Path) -> None:
+    """A dialog skips the layout Textual asks for when it opens at the size it has (see Dialog.on_resize);
+    a real resize still lays out the dialog and the fight screen under it."""
+    asyncio.run(_resize(build_fight("bnb", data_dir / "r.jsonl").path))
+
+
+async def _resize(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        await fast(pilot, "minus")
+        dialog = app.screen
+        assert isinstance(dialog, FormDialog)
+        for size in ((120, 36), (80, 24), (120, 36)):
+            await pilot.resize_terminal(*size)
+            for _ in range(4):
+                await pilot.pause()
+            assert tuple(dialog.outer_size) == size and tuple(screen.outer_size) == size
+            table = screen.query_one(InitiativeList)
+            assert table.outer_size.width == (size[0] if size[0] < 100 else size[0] * 3 // 5), table.outer_size
+        await fast(pilot, "escape")
+        assert app.screen is screen
+        bar = screen.query_one("#bar", Static)
+        assert bar.outer_size.width == 120 and "round" in bar.render_line(0).text
