@@ -125,10 +125,15 @@ class Dialog(ModalScreen[ResultType]):
     def on_mount(self) -> None:
         self._opened()
 
-    def _opened(self) -> None:
-        """Open: the first field focused, and the keys held while it opened let go (to it, in order)."""
+    def _opened(self, again: bool = False) -> None:
+        """Open: the first field focused, and the keys held while it opened let go (to it, in order).
+
+        Opened ``again``, the fields were put in view before it showed (Textual's scroll on focus would glide
+        there, a dozen frames in a long form)."""
         first = self.first_field()
-        if first is not None:
+        if first is not None and again:
+            self.set_focus(first, scroll_visible=False)  # in view already (see _reused)
+        elif first is not None:
             self.set_focus(first, scroll_visible=True)
         if self._held_open:
             self._held_open = False
@@ -153,7 +158,7 @@ class Dialog(ModalScreen[ResultType]):
     def on_screen_resume(self) -> None:
         if self._reopened:
             self._reopened = False
-            self._opened()
+            self._opened(again=True)
 
     def submits_on_enter(self, widget: Widget | None) -> bool:
         return (
@@ -233,6 +238,9 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
     if old is not None and old is not dialog and old.is_mounted and old not in app.screen_stack:
         old.reopen_as(dialog)
         old.set_focus(None)  # focused once it shows (see :meth:`Dialog._opened`): a field selects its text again
+        first = old.first_field()
+        if first is not None:
+            first.scroll_visible(animate=False)  # the fields are laid out from last time: in view at once
         old._reopened = True
         old._dismissing = False
         old._backdrop = None
