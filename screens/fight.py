@@ -164,6 +164,13 @@ class FightScreen(FightActions, Doing, Screen[None]):
             lines.append(visible(f"{c.name}'s turn · remember: " + ", ".join(x.describe(s) for x in c.conditions)))
         return "\n".join(lines)
 
+    def clear_undo_note(self) -> None:
+        """The undo note goes once the GM goes on to something else (a dialog opening: its line leaves
+        behind the dialog, not in the frame that shows the dialog's result)."""
+        if self.undo_note:
+            self.undo_note = ""
+            self._say("#reminder", self.reminder_text())
+
     def refresh_view(self) -> None:
         s = self.fight.state
         table = self.query_one(InitiativeList)

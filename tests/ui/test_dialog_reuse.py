@@ -201,3 +201,22 @@ async def _resize(path: Path) -> None:
         assert app.screen is screen
         bar = screen.query_one("#bar", Static)
         assert bar.outer_size.width == 120 and "round" in bar.render_line(0).text
+
+
+def test_the_undo_note_goes_when_the_gm_goes_on(data_dir: Path) -> None:
+    """Undo says what it took back above the list; opening a form (the next thing the GM does) takes the note
+    away, behind the form, so the form's result shows in one frame."""
+    asyncio.run(_undo_note(build_fight("bnb", data_dir / "n.jsonl").path))
+
+
+async def _undo_note(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        await fast(pilot, "n", "u")
+        note = screen.query_one("#reminder", Static)
+        assert note.display and note.render_line(0).text.startswith("Undone: ")
+        await fast(pilot, "minus")
+        assert isinstance(app.screen, FormDialog) and not note.display
+        await fast(pilot, "escape")
+        assert app.screen is screen and not note.display
