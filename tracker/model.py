@@ -252,8 +252,17 @@ class FightState:
         return self
 
     def update(self, cid: str, **changes: Any) -> FightState:
-        return self.replace(changed(self.get(cid), **changes))
+        cs = self.combatants
+        for i, c in enumerate(cs):
+            if c.id == cid:
+                return changed(self, combatants=(*cs[:i], changed(c, **changes), *cs[i + 1 :]))
+        raise KeyError(cid)
 
     def update_data(self, cid: str, **changes: Any) -> FightState:
-        c = self.get(cid)
-        return self.replace(changed(c, data=changed(c.data, **changes)))
+        """The combatant's system data with some fields changed (one pass over the combatants: folding a
+        long log calls this for most events)."""
+        cs = self.combatants
+        for i, c in enumerate(cs):
+            if c.id == cid:
+                return changed(self, combatants=(*cs[:i], changed(c, data=changed(c.data, **changes)), *cs[i + 1 :]))
+        raise KeyError(cid)
