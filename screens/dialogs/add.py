@@ -148,7 +148,7 @@ class AddDialog(Dialog[Any]):
             field.value = ""
         self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")  # the kind's fields, their hints
         self.query_one("#error", Static).update("")
-        self.query_one("#fields", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def _fields(self) -> tuple[C.Param, ...]:
         return tuple(call(self.system.sheet_fields, self.kind, default=(), what="its sheet"))

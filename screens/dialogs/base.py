@@ -240,7 +240,7 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
         old.set_focus(None)  # focused once it shows (see :meth:`Dialog._opened`): a field selects its text again
         first = old.first_field()
         if first is not None:
-            first.scroll_visible(animate=False)  # the fields are laid out from last time: in view at once
+            first.scroll_visible(animate=False, immediate=True)  # laid out from last time: in view at once
         old._reopened = True
         old._dismissing = False
         old._backdrop = None

@@ -223,7 +223,7 @@ class FormDialog(Dialog[Any]):
         if self.help_text:
             self.query_one("#help", Static).update(self.help_text)
         self.query_one("#error", Static).update("")
-        self.query_one("#fields", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def first_field(self) -> Widget | None:
         if self.focus_name is None:
