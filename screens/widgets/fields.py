@@ -205,6 +205,16 @@ class TargetList(_TypeToFind, Choices):
         self.repeat = repeat
         self.counts = self._counted(chosen)
         super().__init__(*[Option(self._prompt(c)) for c in self.choices], id=id, compact=True)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Six lines at most, fewer for a few combatants: a height set here, so a layout never measures every
+        option (a hundred combatants made each layout of a form render all hundred lines to count them).
+        A long name with its state word may take two lines in a form's field (about 40 columns)."""
+        lines = 0
+        for c in self.choices[:6]:
+            lines += 2 if len(c.label) + 4 > 40 else 1
+        self.styles.height = min(max(lines, 1), 6)
 
     def _counted(self, chosen: Iterable[str]) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -223,6 +233,7 @@ class TargetList(_TypeToFind, Choices):
         if len(after) != len(before):
             self.clear_options()
             self.add_options([Option(p) for p in after])
+            self._fit()
         else:
             for n, (old, new) in enumerate(zip(before, after, strict=True)):
                 if old != new:

@@ -25,6 +25,7 @@ from screens.widgets.fields import TargetList
 from screens.widgets.initiative import InitiativeList
 from tests.ui.drive import build_fight, error_text, saved_state_matches
 from tests.ui.test_table_jobs import SYSTEMS, fast, opened
+from tracker import commands as C
 
 
 def _title(app: TrackerApp) -> str:
@@ -220,3 +221,26 @@ async def _undo_note(path: Path) -> None:
         assert isinstance(app.screen, FormDialog) and not note.display
         await fast(pilot, "escape")
         assert app.screen is screen and not note.display
+
+
+def test_a_short_target_list_shows_every_line_of_a_long_name(data_dir: Path) -> None:
+    """The target list's height is set from its combatants (at most six lines): a long name that wraps in the
+    form's field still shows whole, with nothing to scroll."""
+    asyncio.run(_long_name(build_fight("bnb", data_dir / "l.jsonl").path))  # bnb: long labels, a narrow field
+
+
+async def _long_name(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        long = "Bartholomew Quickdraw of the Dusty Gulch"[:40]
+        screen.perform(C.AddCombatant(name=long, kind="pc", sheet={}))
+        await pilot.pause()
+        assert len(screen.fight.state.present) <= 5
+        screen.query_one(InitiativeList).select(screen.fight.state.by_name(long).id)  # type: ignore[union-attr]
+        await fast(pilot, "minus")
+        targets = app.screen.query_one(TargetList)
+        assert targets.max_scroll_y == 0, "every line in view"
+        shown = " ".join(targets.render_line(y).text for y in range(targets.size.height))
+        assert "Quickdraw" in shown and "Gulch" in shown, shown  # the name wraps onto a second line
+        await fast(pilot, "escape")
