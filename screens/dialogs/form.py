@@ -23,7 +23,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from screens.dialogs.base import Dialog
 from screens.logic import shown
-from screens.widgets.fields import Choice, Cycle, TargetList, YesNo, combatant_cycle, reset_combatant_cycle
+from screens.widgets.fields import Choice, Cycle, TargetList, YesNo, combatant_cycle, combatant_options
 from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.model import FightState
@@ -59,19 +59,31 @@ def with_label(message: str, params: Sequence[C.Param], labels: Mapping[str, str
     return message
 
 
+def _one(param: C.Param, value: Any) -> tuple[str | None, bool]:
+    """A one-combatant field's value, and whether it offers no one ("—")."""
+    return (value if isinstance(value, str) else None), not param.required or value is None
+
+
+def _several(value: Any) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(value or ())
+
+
+def _choice(param: C.Param, value: Any) -> tuple[list[tuple[str, str]], Any, bool]:
+    """A choice field's options, its value, and whether it offers none ("—")."""
+    ok = value in param.choices
+    return [(c, c) for c in param.choices], value if ok else None, not ok and not param.required
+
+
 def field_widget(param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> Widget:
     wid = f"f-{param.name}"
     if param.kind == C.COMBATANT and state is not None:
-        blank = not param.required or value is None
-        return combatant_cycle(choices, value if isinstance(value, str) else None, blank=blank, id=wid)
+        one, blank = _one(param, value)
+        return combatant_cycle(choices, one, blank=blank, id=wid)
     if param.kind == C.COMBATANTS and state is not None:
-        chosen = (value,) if isinstance(value, str) else tuple(value or ())
-        return TargetList(choices, chosen, id=wid)
+        return TargetList(choices, _several(value), id=wid)
     if param.kind == C.CHOICE:
-        ok = value in param.choices
-        return Cycle(
-            [(c, c) for c in param.choices], value if ok else None, blank=not ok and not param.required, id=wid
-        )
+        options, chosen, blank = _choice(param, value)
+        return Cycle(options, chosen, blank=blank, id=wid)
     if param.kind == C.BOOL:
         return YesNo("", bool(value), id=wid)  # the row's label names it
     return Input(
@@ -90,13 +102,14 @@ def read_field(widget: Any) -> Any:
 def set_field(widget: Widget, param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> None:
     """Show ``value`` in a field made by :func:`field_widget` for ``param`` (a form opened again)."""
     if isinstance(widget, TargetList):
-        widget.reset(choices, (value,) if isinstance(value, str) else tuple(value or ()))
+        widget.reset(choices, _several(value))
     elif isinstance(widget, Cycle) and param.kind == C.COMBATANT:
-        blank = not param.required or value is None
-        reset_combatant_cycle(widget, choices, value if isinstance(value, str) else None, blank=blank)
+        one, blank = _one(param, value)
+        options, dim = combatant_options(choices)
+        widget.reset(options, one, blank=blank, dim=dim)
     elif isinstance(widget, Cycle):
-        ok = value in param.choices
-        widget.reset([(c, c) for c in param.choices], value if ok else None, blank=not ok and not param.required)
+        options, chosen, blank = _choice(param, value)
+        widget.reset(options, chosen, blank=blank)
     elif isinstance(widget, YesNo):
         widget.value = bool(value)
     elif isinstance(widget, Input):

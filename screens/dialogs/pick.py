@@ -72,21 +72,19 @@ class PickDialog(Dialog[Any]):
             self.query_one("#help", Static).update(self.help_text)
         if self.query_one("#filter", Input).value:
             self.query_one("#filter", Input).value = ""  # its Changed shows the whole list again
-        self.shown_options = list(self.options)
-        ol = self.query_one(OptionList)
-        if ol.option_count != len(self.options):
-            ol.clear_options()
-            ol.add_options([Option(Text(label)) for label, _v in self.options])
-        if self.options:
-            ol.highlighted = 0
-        self.query_one("#error", Static).update("")
+        self._show("", rebuild=self.query_one(OptionList).option_count != len(self.options))
 
     @on(Input.Changed, "#filter")
     def _filter(self, event: Input.Changed) -> None:
-        self.shown_options = [(label, v) for label, v in self.options if matches(event.value, label)]
+        self._show(event.value)
+
+    def _show(self, query: str, rebuild: bool = True) -> None:
+        """The options matching ``query`` listed (``rebuild``: the list made again), the first highlighted."""
+        self.shown_options = [(label, v) for label, v in self.options if matches(query, label)]
         ol = self.query_one(OptionList)
-        ol.clear_options()
-        ol.add_options([Option(Text(label)) for label, _v in self.shown_options])
+        if rebuild:
+            ol.clear_options()
+            ol.add_options([Option(Text(label)) for label, _v in self.shown_options])
         if self.shown_options:
             ol.highlighted = 0
         self.query_one("#error", Static).update("" if self.shown_options else "nothing matches")

@@ -174,12 +174,14 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
         self.refresh()
 
 
+def combatant_options(choices: Sequence[Choice]) -> tuple[list[tuple[str, str]], list[str]]:
+    """A combatant chooser's options (label, id), and the ones shown dimmed (out of the fight)."""
+    return [(c.label, c.id) for c in choices], [c.id for c in choices if c.out]
+
+
 def combatant_cycle(choices: Sequence[Choice], value: str | None, *, blank: bool, id: str | None = None) -> Cycle:
-    return Cycle([(c.label, c.id) for c in choices], value, blank=blank, dim=[c.id for c in choices if c.out], id=id)
-
-
-def reset_combatant_cycle(cycle: Cycle, choices: Sequence[Choice], value: str | None, *, blank: bool) -> None:
-    cycle.reset([(c.label, c.id) for c in choices], value, blank=blank, dim=[c.id for c in choices if c.out])
+    options, dim = combatant_options(choices)
+    return Cycle(options, value, blank=blank, dim=dim, id=id)
 
 
 class TargetList(_TypeToFind, Choices):
