@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import importlib
 import sys
+import time
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,8 +69,11 @@ class TrackerApp(App[None]):
         replay_path: Path | None = None,
         seed: int | None = None,
         fights_dir: Path | None = None,
+        builds_ahead: bool = False,
     ) -> None:
         super().__init__()
+        self.builds_ahead = builds_ahead  # the fight screen builds its common dialogs while the GM is idle
+        self.last_key = 0.0  # time.monotonic() of the last key typed
         self.fights_dir: Path = fights_dir or saves.default_dir()
         self.open_path = open_path
         self.replay_path = replay_path
@@ -109,6 +113,7 @@ class TrackerApp(App[None]):
         if not isinstance(event, events.Key) or event.is_forwarded:
             await super().on_event(event)
             return
+        self.last_key = time.monotonic()
         if self._holds or self._held:
             self._held.append(event)
             return
@@ -282,7 +287,7 @@ class TrackerApp(App[None]):
 
 def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
     """Run the app in the terminal (the CLI's entry); after a crash, one line names the fight file and the code is 1."""
-    app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
+    app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir, builds_ahead=True)
     app.run()
     code = app.return_code or 0
     if code:

@@ -10,6 +10,8 @@ per system), the actions are in :mod:`screens.fight_actions`, the forms in
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -23,9 +25,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from screens import keys, logic
-from screens.dialogs.base import forget_dialogs
+from screens.dialogs.base import build_ahead, forget_dialogs
 from screens.doing import Doing
 from screens.fight_actions import FightActions
+from screens.guard import call
 from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
@@ -38,6 +41,7 @@ from tracker.plugin import System
 from tracker.text import visible
 
 WIDE = 110  # columns from which the detail pane sits beside the list, not below it
+QUIET = 0.4  # seconds without a key before a dialog is built ahead (see FightScreen.build_ahead)
 
 
 def shorten(path: Path) -> str:
@@ -85,6 +89,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self._phase: tuple[bool, bool] | None = None
         self._said: dict[str, str] = {}  # what each line of the screen shows now
         self.undo_note = ""  # "Undone: ..." above the list, until the next action
+        self._ahead: list[Callable[[], Any]] = []  # the dialogs still to build ahead
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -120,6 +125,39 @@ class FightScreen(FightActions, Doing, Screen[None]):
         release = getattr(self.app, "release_keys", None)
         if release is not None:
             release()  # held by the app while this screen opened
+        if getattr(self.app, "builds_ahead", False):
+            self.start_building_ahead()
+
+    def start_building_ahead(self) -> None:
+        """Build the common dialogs, one at a time, whenever the keyboard is quiet (see :meth:`build_ahead`)."""
+        self._ahead = self.likely_dialogs()
+        self.set_timer(QUIET, self.build_ahead)
+
+    @property
+    def ahead_left(self) -> int:
+        """How many dialogs are still to be built ahead."""
+        return len(self._ahead)
+
+    async def build_ahead(self) -> None:
+        """Build the next of the dialogs the GM opens most, once the keyboard has been quiet for a moment.
+
+        The first opening of a dialog builds its widgets (a tenth of a second or more for a long form); one built
+        ahead opens as fast as one opened again (see :func:`screens.dialogs.base.build_ahead`).  One dialog at a
+        time, only while this screen is on top and no key came for ``QUIET`` seconds: a key typed meanwhile waits
+        for at most one dialog's building."""
+        if not self.ready or not self._ahead:
+            return
+        if self.app.screen is not self or time.monotonic() - getattr(self.app, "last_key", 0.0) < QUIET:
+            self.set_timer(QUIET, self.build_ahead)
+            return
+        while self._ahead:
+            dialog = call(self._ahead[0], default=None, what="a form")
+            done = dialog is not None and await build_ahead(self.app, dialog)
+            self._ahead = self._ahead[1:]  # left only once built (see ahead_left)
+            if done:
+                break
+        if self._ahead:
+            self.set_timer(QUIET / 4, self.build_ahead)
 
     def on_unmount(self) -> None:
         self.ready = False

@@ -97,13 +97,16 @@ class FightActions:
 
     # -- the system's actions ------------------------------------------------
     def run_spec(self, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
-        from screens import forms
-
         if not spec.params:
             self.perform(spec.make({}))
             return
+        self.ask_command(self.spec_dialog(spec, values), self._used_marks)
+
+    def spec_dialog(self, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> Dialog[Any]:
+        from screens import forms
+
         key = next((k for k, n in self.system_keys.items() if n == spec.name), "")
-        self.ask_command(forms.spec_form(self.context(), spec, values, key), self._used_marks)
+        return forms.spec_form(self.context(), spec, values, key)
 
     def action_run_command(self, name: str) -> None:
         spec = logic.find_spec(self.system, name)
@@ -114,6 +117,15 @@ class FightActions:
 
     def action_actions(self) -> None:
         from screens.dialogs.base import ask
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.action_run_command(name)
+
+        ask(self.app, self.actions_dialog(), chosen)
+
+    def actions_dialog(self) -> Dialog[str]:
+        """Every action of the system, with its key, to pick from (x)."""
         from screens.dialogs.pick import PickDialog
 
         options = []
@@ -123,12 +135,7 @@ class FightActions:
             options.append((label, spec.name))
         who = self.selected
         title = f"Actions ({self.system.name})" + (f" · selected: {visible(self.fight.state.name(who))}" if who else "")
-
-        def chosen(name: str | None) -> None:
-            if name:
-                self.action_run_command(name)
-
-        ask(self.app, PickDialog(title, options), chosen)
+        return PickDialog(title, options)
 
     # -- turns and order -------------------------------------------------------
     def action_next_turn(self) -> None:
@@ -178,9 +185,12 @@ class FightActions:
 
     # -- combatants ------------------------------------------------------------
     def action_add(self) -> None:
+        self.ask_command(self.add_dialog())
+
+    def add_dialog(self) -> Dialog[Any]:
         from screens.dialogs.add import AddDialog
 
-        self.ask_command(AddDialog(self.system, self.probe))
+        return AddDialog(self.system, self.probe)
 
     def action_remove(self) -> None:
         from screens.dialogs.base import ask
@@ -210,22 +220,40 @@ class FightActions:
             self.notify("Marks cleared.")
 
     def action_damage(self) -> None:
-        from screens import forms
-
         if self._need_chosen():
-            self.ask_command(forms.harm_form(self.context(), heal=False), self._used_marks)
+            self.ask_command(self.harm_dialog(heal=False), self._used_marks)
 
     def action_heal(self) -> None:
+        if self._need_chosen():
+            self.ask_command(self.harm_dialog(heal=True), self._used_marks)
+
+    def harm_dialog(self, heal: bool) -> Dialog[Any]:
         from screens import forms
 
-        if self._need_chosen():
-            self.ask_command(forms.harm_form(self.context(), heal=True), self._used_marks)
+        return forms.harm_form(self.context(), heal=heal)
 
     def action_add_condition(self) -> None:
+        if self._need_chosen():
+            self.ask_command(self.condition_dialog(), self._used_marks)
+
+    def condition_dialog(self) -> Dialog[Any]:
         from screens import forms
 
-        if self._need_chosen():
-            self.ask_command(forms.condition_form(self.context()), self._used_marks)
+        return forms.condition_form(self.context())
+
+    def likely_dialogs(self) -> list[Callable[[], Dialog[Any]]]:
+        """The dialogs a GM opens most, most used first, for the fight screen to build while the table is quiet
+        (see :meth:`screens.fight.FightScreen.build_ahead`): quick damage, a condition, the system's own keyed
+        actions that ask something, healing, every action (x), add (A)."""
+        specs = [logic.find_spec(self.system, name) for name in self.system_keys.values()]
+        return [
+            partial(self.harm_dialog, heal=False),
+            self.condition_dialog,
+            *(partial(self.spec_dialog, spec) for spec in specs if spec is not None and spec.params),
+            partial(self.harm_dialog, heal=True),
+            self.actions_dialog,
+            self.add_dialog,
+        ]
 
     def action_remove_condition(self) -> None:
         from screens import forms
