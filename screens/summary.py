@@ -81,8 +81,7 @@ class HarmChart(PlotextPlot):
     def empty(self) -> bool:
         return not self.summary.sides and not self.summary.falls
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # PlotextPlot's own runs too (Textual calls each class's on_mount)
         self.plot(self.size.width or 80)
 
     def on_resize(self, event: events.Resize) -> None:

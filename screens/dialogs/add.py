@@ -121,9 +121,8 @@ class AddDialog(Dialog[Any]):
     def submits_on_enter(self, widget: Widget | None) -> bool:
         return super().submits_on_enter(widget) and getattr(widget, "id", None) != "filter"
 
-    def on_mount(self) -> None:
+    def on_mount(self) -> None:  # then Dialog's own (Textual calls each class's on_mount, the most derived first)
         self.query_one(OptionList).highlighted = 0
-        super().on_mount()
 
     def shape(self) -> Hashable | None:
         return (type(self), self.system.id)

@@ -55,8 +55,7 @@ class PickDialog(Dialog[Any]):
     def first_field(self) -> Widget | None:
         return self.query_one("#filter")
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:  # then Dialog's own (Textual calls each class's on_mount, the most derived first)
         if self.options:
             self.query_one(OptionList).highlighted = 0
 

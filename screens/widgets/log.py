@@ -70,8 +70,7 @@ class LogView(RichLog):
             if wrote and self.auto_scroll:
                 self.scroll_end(animate=False, immediate=True, x_axis=False)
 
-    def on_resize(self, event: events.Resize) -> None:
-        super().on_resize(event)
+    def on_resize(self, event: events.Resize) -> None:  # RichLog's own runs too (Textual calls each class's)
         self.call_after_refresh(self._rewrap)
 
     def _rewrap(self) -> None:

@@ -11,6 +11,7 @@ arrive in order, and the GM must never see a dialog he did not open.
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from screens.widgets.initiative import InitiativeList
 from tests.ui.drive import build_fight, error_text, saved_state_matches
 from tests.ui.test_table_jobs import SYSTEMS, fast, not_current, opened
 
-CHAR_KEYS = {"-": "minus", "+": "plus"}
+opened_as: list[bool] = []  # each dialog opening: as one opened again (kept), or built anew
 
 
 def dialog_keys(screen: FightScreen) -> list[str]:
@@ -49,13 +50,16 @@ def picture(app: TrackerApp) -> str:
     return app.export_screenshot()
 
 
-async def _open_each(pilot: Pilot, screen: FightScreen) -> dict[str, Any]:
+async def _open_each(pilot: Pilot, screen: FightScreen, built: bool) -> dict[str, Any]:
+    """Open each dialog, take its picture, close it; ``built``: each must open as one built before (kept)."""
     app = pilot.app
     out: dict[str, Any] = {}
     for key in dialog_keys(screen):
+        opened_as.clear()
         await fast(pilot, key)
         dialog = app.screen
         assert isinstance(dialog, Dialog), f"{key} opened {dialog}"
+        assert opened_as == [built], f"{key}: {'built ahead' if built else 'built on the key'} expected"
         for _ in range(3):
             await pilot.pause()
         out[key] = (type(dialog).__name__, picture(app), dialog.focused and dialog.focused.id)
@@ -66,7 +70,7 @@ async def _open_each(pilot: Pilot, screen: FightScreen) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("system_id", "size"),
-    [*((s, (80, 24)) for s in SYSTEMS), ("bnb", (120, 36)), ("twod6", (120, 36))],
+    [*((s, (80, 24)) for s in SYSTEMS if s != "toy"), ("twod6", (120, 36))],  # twod6: the longest forms
 )
 def test_a_dialog_built_ahead_opens_as_one_built_on_the_key(
     system_id: str, size: tuple[int, int], data_dir: Path, monkeypatch: pytest.MonkeyPatch
@@ -74,27 +78,40 @@ def test_a_dialog_built_ahead_opens_as_one_built_on_the_key(
     """Each dialog built ahead looks, to the last character and colour, as the same dialog built when its key is
     pressed; the fight screen under them is as it was.  At 120x36 the theme changes after the building."""
     monkeypatch.setattr(fight_screen, "QUIET", 0.05)
-    asyncio.run(_same(build_fight(system_id, data_dir / f"{system_id}.jsonl").path, size, flip=size[0] > 80))
+    opened_at = Dialog._opened
+
+    def noted(self: Dialog[Any], again: bool = False) -> None:
+        opened_as.append(again)
+        opened_at(self, again)
+
+    monkeypatch.setattr(Dialog, "_opened", noted)
+    path = build_fight(system_id, data_dir / f"{system_id}.jsonl").path
+    asyncio.run(_same(path, size, flip=size[0] > 80, whole=system_id == "bnb"))
 
 
-async def _same(path: Path, size: tuple[int, int], flip: bool) -> None:
+async def _same(path: Path, size: tuple[int, int], flip: bool, whole: bool) -> None:
     app = TrackerApp(open_path=path)
     async with app.run_test(size=size) as pilot:
         screen = await opened(pilot)
         screen.query_one(InitiativeList).select(not_current(screen))
         await fast(pilot)
         before = picture(app)
+        likely = screen.likely_dialogs()
+        if not whole:  # the dialogs compared below (every one of them in bnb, the system with the most)
+            keyed = [make for make in likely if isinstance(make, partial) and make.func == screen.spec_dialog]
+            likely = [likely[0], screen.condition_dialog, *keyed[:1], screen.actions_dialog, screen.add_dialog]
+            screen.likely_dialogs = lambda: likely  # type: ignore[method-assign]
         screen.start_building_ahead()
         await built(pilot, screen)
         assert app.screen is screen and app.screen_stack[-1] is screen, "nothing left open"
         assert isinstance(app.focused, InitiativeList), "the focus stays on the list"
-        assert all(is_kept(app, make()) for make in screen.likely_dialogs()), "every likely dialog was built"
+        assert all(is_kept(app, make()) for make in likely), "every likely dialog was built"
         assert picture(app) == before, "the fight screen is as it was"
         if flip:
             await fast(pilot, "ctrl+t")
-        ahead = await _open_each(pilot, screen)
+        ahead = await _open_each(pilot, screen, built=True)
         forget_dialogs(app)
-        anew = await _open_each(pilot, screen)
+        anew = await _open_each(pilot, screen, built=False)
         for key, shown in anew.items():
             assert ahead[key] == shown, f"{key}: built ahead, it looks other than built on the key"
 
@@ -136,8 +153,11 @@ async def _busy(path: Path) -> None:
             await pilot.press("down")
             await asyncio.sleep(0.1)
         assert screen.ahead_left == todo, "nothing built while the GM types"
-        await built(pilot, screen)
-        assert app.screen is screen
+        for _ in range(200):  # quiet now: the building starts
+            if screen.ahead_left < todo:
+                break
+            await asyncio.sleep(0.02)
+        assert screen.ahead_left < todo
 
 
 def test_the_tracker_command_builds_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
