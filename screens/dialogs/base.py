@@ -128,19 +128,24 @@ class Dialog(ModalScreen[ResultType]):
     def _opened(self, again: bool = False) -> None:
         """Open: the first field focused, and the keys held while it opened let go (to it, in order).
 
-        Opened ``again``, the fields were put in view before it showed (Textual's scroll on focus would glide
-        there, a dozen frames in a long form)."""
+        Opened ``again``, the fields were put in view before it showed.  Shown for the first time, the focused
+        field is scrolled into view once laid out, at once: Textual's scroll on focus glides there, a dozen
+        frames (a fifth of a second) in a long form."""
         first = self.first_field()
-        if first is not None and again and self._shown:
-            self.set_focus(first, scroll_visible=False)  # in view already (see _reused)
-        elif first is not None:
-            self.set_focus(first, scroll_visible=True)
+        if first is not None:
+            self.set_focus(first, scroll_visible=False)
+            if not (again and self._shown):  # else in view already (see _reused)
+                self.call_later(self._into_view, first)
         self._shown = self._shown or not self._ahead
         if self._held_open:
             self._held_open = False
             holder = _holder(self.app)
             if holder is not None:
                 holder.release_keys()
+
+    def _into_view(self, field: Widget) -> None:
+        if self.focused is field and not self.can_view_entire(field):
+            self.scroll_to_center(field, animate=False, origin_visible=True)
 
     # -- opened again: a kept dialog takes a new one's contents instead of being built again ------------------------
 

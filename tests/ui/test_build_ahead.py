@@ -60,8 +60,12 @@ async def _open_each(pilot: Pilot, screen: FightScreen, built: bool) -> dict[str
         dialog = app.screen
         assert isinstance(dialog, Dialog), f"{key} opened {dialog}"
         assert opened_as == [built], f"{key}: {'built ahead' if built else 'built on the key'} expected"
+        fields = dialog.query("#fields")
+        at = [f.scroll_y for f in fields]
         for _ in range(3):
             await pilot.pause()
+        assert [f.scroll_y for f in fields] == at, f"{key}: the fields still scroll after the dialog opened"
+        assert dialog.focused is not None and dialog.can_view_entire(dialog.focused), f"{key}: the focus in view"
         out[key] = (type(dialog).__name__, picture(app), dialog.focused and dialog.focused.id)
         await fast(pilot, "escape")
         assert app.screen is screen
