@@ -93,6 +93,7 @@ def probed(base: type[App[Any]], recorder: Recorder, noop_target: str) -> type[A
 
         def post_display_hook(self) -> None:
             recorder.frame(self)
+            super().post_display_hook()  # the app's own (after its first frame: the collector on, saving made ready)
 
         def on_mount(self) -> None:  # Textual calls each class's own on_mount: the app's runs too
             self._bench_watch = self.set_interval(0.05, self._bench_ahead)
