@@ -10,7 +10,6 @@ per system), the actions are in :mod:`screens.fight_actions`, the forms in
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -159,9 +158,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
                 break
         if self._ahead:
             self.set_timer(QUIET / 4, self.build_ahead)
-        else:  # the dialogs live as long as the screen: later collections need not walk them (as after launch)
-            gc.collect()
-            gc.freeze()
 
     def on_unmount(self) -> None:
         self.ready = False
