@@ -163,6 +163,16 @@ class TrackerApp(App[None]):
             gc.collect()
             gc.freeze()
             gc.enable()
+            self._frozen = True
+
+    _frozen = False  # what lived at the first frame is frozen (see _settle)
+
+    def thaw(self) -> None:
+        """Back on the start screen: what the first frame froze may hold a fight or a replay now closed (its
+        screen, its states: a long fight's are tens of megabytes); frozen, the collector would never free it."""
+        if self._frozen:
+            self._frozen = False
+            gc.unfreeze()
 
     # -- screens -----------------------------------------------------------
     def on_mount(self) -> None:

@@ -124,6 +124,7 @@ class StartScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self._thaw()
         self.systems, self.problems = registry.load_all()
         systems = self.query_one("#systems", OptionList)
         for s in self.systems:
@@ -162,6 +163,12 @@ class StartScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         if self.is_mounted:
             self.load_saves()
+        self._thaw()
+
+    def _thaw(self) -> None:
+        thaw = getattr(self.app, "thaw", None)
+        if thaw is not None:
+            thaw()  # a fight or a replay closed: what it held may go
 
     def action_choose(self) -> None:
         """Enter on a list: open what is highlighted before the next key is read (it goes to the fight)."""
