@@ -11,6 +11,7 @@ arrive in order, and the GM must never see a dialog he did not open.
 from __future__ import annotations
 
 import asyncio
+import random
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from screens.dialogs.base import Dialog, build_ahead, forget_dialogs, is_kept
 from screens.dialogs.form import FormDialog
 from screens.fight import FightScreen
 from screens.widgets.initiative import InitiativeList
+from tests.ui import test_robust as robust
 from tests.ui.drive import build_fight, error_text, saved_state_matches
 from tests.ui.test_table_jobs import SYSTEMS, fast, not_current, opened
 
@@ -172,3 +174,36 @@ def test_the_tracker_command_builds_ahead(monkeypatch: pytest.MonkeyPatch) -> No
 
     assert app_mod.run() == 0
     assert seen == [True]
+
+
+def test_random_keys_while_dialogs_are_built(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys at machine speed, with quiet moments between bursts where dialogs get built: no crash, nothing
+    left open, and what was done is saved (tests/ui/test_robust.py does the same without building ahead)."""
+    monkeypatch.setattr(fight_screen, "QUIET", 0.01)
+    built_now: list[bool] = []
+
+    async def counted(app: TrackerApp, dialog: Dialog[Any]) -> bool:
+        built_now.append(await build_ahead(app, dialog))
+        return built_now[-1]
+
+    monkeypatch.setattr(fight_screen, "build_ahead", counted)
+    path = build_fight("bnb", data_dir / "r.jsonl").path
+    asyncio.run(_random(path, random.Random(31)))
+    assert sum(built_now) >= 3, "dialogs were built between the bursts"
+
+
+async def _random(path: Path, rng: random.Random) -> None:
+    app = robust.StayingApp(open_path=path, builds_ahead=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, FightScreen))  # (a dialog may be building)
+        app.staying = True
+        start = len(screen.fight.entries)
+        for _ in range(12):  # 600 keys
+            await robust._keys(pilot, rng, list(robust.FIGHT_KEYS), robust.BATCH)
+            if rng.random() < 0.5:
+                await asyncio.sleep(0.05)  # quiet: the next dialog is built
+        await robust._back_to(pilot, FightScreen)
+        assert app.return_code is None and app.screen is screen
+        assert len(screen.fight.entries) > start, "the random keys did things"
+        assert saved_state_matches(app)
