@@ -114,10 +114,15 @@ class TrackerApp(App[None]):
             await super().on_event(event)
             return
         self.last_key = time.monotonic()
-        if self._holds or self._held:
+        if self._holds or self._held or self._unseen_on_top():
             self._held.append(event)
             return
         await self._take_key(event)
+
+    def _unseen_on_top(self) -> bool:
+        """A dialog being built ahead is on top (see screens.dialogs.base.build_ahead): no key may reach it, even
+        once a hold has timed out (HOLD_LIMIT) on a very slow machine; the keys wait for the screen the GM sees."""
+        return bool(self.screen_stack) and getattr(self.screen, "building", False)
 
     async def _take_key(self, event: events.Key) -> None:
         if not self.screen_stack:  # the app is closing (no screen left): keys still held go nowhere
@@ -144,7 +149,7 @@ class TrackerApp(App[None]):
             self.release_keys()
 
     async def on_tracker_app_keys_free(self, message: KeysFree) -> None:
-        while self._held and not self._holds:
+        while self._held and not self._holds and not self._unseen_on_top():
             await self._take_key(self._held.popleft())
 
     # -- after the first frame ------------------------------------------------

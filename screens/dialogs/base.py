@@ -151,6 +151,12 @@ class Dialog(ModalScreen[ResultType]):
 
     _reopened = False
     _ahead = False  # being built ahead, not shown (see build_ahead)
+
+    @property
+    def building(self) -> bool:
+        """Pushed only to be built (see :func:`build_ahead`): not shown, and no key may reach it."""
+        return self._ahead
+
     _shown = False  # shown once: laid out, its fields scrolled as they are
 
     def shape(self) -> Hashable | None:
@@ -291,10 +297,12 @@ async def build_ahead(app: App[Any], dialog: Dialog[Any]) -> bool:
         with app.batch_update():
             _reused(app, dialog)  # kept from now on
             dialog._ahead = True
-            await app.push_screen(dialog)
-            dialog._ahead = False
-            if app.screen is dialog:
-                app.pop_screen()
+            try:
+                await app.push_screen(dialog)
+                if app.screen is dialog:
+                    app.pop_screen()
+            finally:
+                dialog._ahead = False
             dialog.set_focus(None)  # focused when it opens
     finally:
         if holder is not None:

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from screens import fight as fight_screen
 from screens import logic
@@ -142,6 +144,39 @@ async def _typed_meanwhile(path: Path) -> None:
         assert app.screen is screen, error_text(app) if isinstance(app.screen, FormDialog) else app.screen
         assert screen.fight.state.get(target) != before, "the damage typed during the build landed"
         assert saved_state_matches(app)
+
+
+def test_no_key_reaches_a_dialog_being_built_even_once_the_hold_timed_out(data_dir: Path) -> None:
+    """On a very slow machine the hold on the keys gives up after HOLD_LIMIT; a dialog being built is still
+    on top then, unseen: the keys wait for the screen the GM sees, and do there what he meant."""
+    asyncio.run(_timed_out(build_fight("bnb", data_dir / "t.jsonl").path))
+
+
+async def _timed_out(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        target = not_current(screen)
+        screen.query_one(InitiativeList).select(target)
+        before = screen.fight.state.get(target)
+        dialog = screen.harm_dialog(heal=False)
+        building = asyncio.ensure_future(build_ahead(app, dialog))
+        for _ in range(20):
+            if app.screen is dialog:
+                break
+            await asyncio.sleep(0)
+        assert app.screen is dialog and dialog.building, "the dialog is on top, being built"
+        for _ in range(5):
+            app.release_keys()  # as the hold's time limit does: nothing holds the keys any more
+        for key, char in (("minus", "-"), ("1", "1"), ("enter", None)):
+            app.post_message(events.Key(key, char))
+        assert await building
+        for _ in range(8):
+            await pilot.pause()
+        assert app.screen is screen, error_text(app) if isinstance(app.screen, FormDialog) else app.screen
+        assert screen.fight.state.get(target) != before, "the keys did on the fight screen what the GM typed"
+        amount = dialog.query_one("#f-amount", Input)
+        assert amount.value == "1", "opened by the '-' (built ahead by then), then the 1 typed into it"
 
 
 def test_building_ahead_waits_for_a_quiet_keyboard(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
