@@ -41,7 +41,7 @@ def dialog_keys(screen: FightScreen) -> list[str]:
     return ["minus", "C", *own[:1], "x", "A"]
 
 
-async def built(pilot: Pilot, screen: FightScreen, limit: int = 400) -> None:
+async def built(pilot: Pilot, screen: FightScreen, limit: int = 2000) -> None:
     for _ in range(limit):
         if screen.ahead_left == 0:
             return
@@ -180,21 +180,31 @@ async def _timed_out(path: Path) -> None:
 
 
 def test_building_ahead_waits_for_a_quiet_keyboard(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fight_screen, "QUIET", 0.3)
+    monkeypatch.setattr(fight_screen, "QUIET", 1.0)  # twenty times the gap between the keys below
     asyncio.run(_busy(build_fight("zludge", data_dir / "z.jsonl").path))
 
 
 async def _busy(path: Path) -> None:
-    app = TrackerApp(open_path=path, builds_ahead=True)
+    app = TrackerApp(open_path=path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await opened(pilot)
+        typing = True
+
+        async def type_on() -> None:
+            while typing:
+                app.post_message(events.Key("down", None))
+                await asyncio.sleep(0.05)
+
+        typist = asyncio.ensure_future(type_on())
+        await asyncio.sleep(0.1)  # typing already
+        screen.start_building_ahead()
         todo = screen.ahead_left
         assert todo >= 5
-        for _ in range(12):  # a key every 0.1 s: never quiet for 0.3 s
-            await pilot.press("down")
-            await asyncio.sleep(0.1)
+        await asyncio.sleep(2.5)  # a key every 0.05 s: never quiet for a second
+        typing = False
+        await typist
         assert screen.ahead_left == todo, "nothing built while the GM types"
-        for _ in range(200):  # quiet now: the building starts
+        for _ in range(300):  # quiet now: the building starts
             if screen.ahead_left < todo:
                 break
             await asyncio.sleep(0.02)
@@ -224,7 +234,7 @@ def test_random_keys_while_dialogs_are_built(data_dir: Path, monkeypatch: pytest
     monkeypatch.setattr(fight_screen, "build_ahead", counted)
     path = build_fight("bnb", data_dir / "r.jsonl").path
     asyncio.run(_random(path, random.Random(31)))
-    assert sum(built_now) >= 3, "dialogs were built between the bursts"
+    assert sum(built_now) >= 2, "dialogs were built between the bursts"
 
 
 async def _random(path: Path, rng: random.Random) -> None:
@@ -237,7 +247,7 @@ async def _random(path: Path, rng: random.Random) -> None:
         for _ in range(12):  # 600 keys
             await robust._keys(pilot, rng, list(robust.FIGHT_KEYS), robust.BATCH)
             if rng.random() < 0.5:
-                await asyncio.sleep(0.05)  # quiet: the next dialog is built
+                await asyncio.sleep(0.1)  # quiet: the next dialog is built
         await robust._back_to(pilot, FightScreen)
         assert app.return_code is None and app.screen is screen
         assert len(screen.fight.entries) > start, "the random keys did things"

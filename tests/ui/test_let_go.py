@@ -35,7 +35,7 @@ def test_a_fight_closed_after_the_first_frame_is_freed(data_dir: Path) -> None:
 async def _closed(path: Path) -> None:
     app = TrackerApp(open_path=path)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):  # the first frame, then the app's settling: the collector on, what lives frozen
+        for _ in range(500):  # the first frame, then the app's settling: the collector on, what lives frozen
             if gc.isenabled():
                 break
             await asyncio.sleep(0.02)
