@@ -238,6 +238,17 @@ class Dialog(ModalScreen[ResultType]):
 _kept: weakref.WeakKeyDictionary[App[Any], dict[Hashable, Dialog[Any]]] = weakref.WeakKeyDictionary()
 
 
+def _shape(dialog: Dialog[Any]) -> Hashable | None:
+    """The dialog's shape as a key of the kept dialogs; None: it is always built anew (no shape, or one that
+    cannot be a key)."""
+    try:
+        shape = dialog.shape()
+        hash(shape)
+    except TypeError:
+        return None
+    return shape
+
+
 def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
     """The dialog to open: a kept one of the same shape that took ``dialog``'s contents, else ``dialog`` (kept
     from now on when it has a shape).
@@ -247,12 +258,8 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
     an attack) only has its values set.  Kept dialogs are installed screens:
     Textual keeps them when they close.  :func:`forget_dialogs` lets them go.
     """
-    try:
-        shape = dialog.shape()
-        if shape is None:
-            return dialog
-        hash(shape)
-    except TypeError:  # a shape that cannot be a key: built anew
+    shape = _shape(dialog)
+    if shape is None:
         return dialog
     kept = _kept.setdefault(app, {})
     old = kept.get(shape)
@@ -274,11 +281,8 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
 
 def is_kept(app: App[Any], dialog: Dialog[Any]) -> bool:
     """Whether a dialog of ``dialog``'s shape is kept (it would open as one opened again), or has no shape."""
-    try:
-        shape = dialog.shape()
-        return shape is None or shape in _kept.get(app, {})
-    except TypeError:
-        return True
+    shape = _shape(dialog)
+    return shape is None or shape in _kept.get(app, {})
 
 
 async def build_ahead(app: App[Any], dialog: Dialog[Any]) -> bool:
