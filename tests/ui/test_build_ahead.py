@@ -33,6 +33,13 @@ from tests.ui.drive import build_fight, error_text, saved_state_matches
 from tests.ui.test_table_jobs import SYSTEMS, fast, not_current, opened
 
 opened_as: list[bool] = []  # each dialog opening: as one opened again (kept), or built anew
+sized_at_open: list[list[tuple[str | None, Any]]] = []  # the scrolling parts' sizes as each dialog opened
+
+
+def scrolled_sizes(dialog: Dialog[Any]) -> list[tuple[str | None, Any]]:
+    """The size, inner size and scrollbar of each part of the dialog that scrolls (its fields, its list)."""
+    parts = dialog.query("#fields, #choices")
+    return [(w.id, (w.size, w.virtual_size, w.show_vertical_scrollbar and w.vertical_scrollbar.region)) for w in parts]
 
 
 def dialog_keys(screen: FightScreen) -> list[str]:
@@ -60,6 +67,7 @@ async def _open_each(pilot: Pilot, screen: FightScreen, built: bool) -> dict[str
     out: dict[str, Any] = {}
     for key in dialog_keys(screen):
         opened_as.clear()
+        sized_at_open.clear()
         await fast(pilot, key)
         dialog = app.screen
         assert isinstance(dialog, Dialog), f"{key} opened {dialog}"
@@ -70,6 +78,9 @@ async def _open_each(pilot: Pilot, screen: FightScreen, built: bool) -> dict[str
             await pilot.pause()
         assert [f.scroll_y for f in fields] == at, f"{key}: the fields still scroll after the dialog opened"
         assert dialog.focused is not None and dialog.can_view_entire(dialog.focused), f"{key}: the focus in view"
+
+        if built:  # laid out ahead: its first showing lays nothing out anew (no scrollbar comes, no field narrows)
+            assert sized_at_open == [scrolled_sizes(dialog)], f"{key}: laid out again when it showed"
         out[key] = (type(dialog).__name__, picture(app), dialog.focused and dialog.focused.id)
         await fast(pilot, "escape")
         assert app.screen is screen
@@ -89,7 +100,9 @@ def test_a_dialog_built_ahead_opens_as_one_built_on_the_key(
     opened_at = Dialog._opened
 
     def noted(self: Dialog[Any], again: bool = False) -> None:
-        opened_as.append(again)
+        if not self.building:
+            opened_as.append(again)
+            sized_at_open.append(scrolled_sizes(self))
         opened_at(self, again)
 
     monkeypatch.setattr(Dialog, "_opened", noted)
