@@ -172,6 +172,14 @@ class TrackerApp(App[None]):
 
     _frozen = False  # what lived at the first frame is frozen (see _settle)
 
+    def on_fight_screen_built_ahead(self, message: FightScreen.BuiltAhead) -> None:
+        """The dialogs built ahead are a few thousand widgets: collect once and freeze them with the rest, now,
+        while the GM is idle.  Left to the collector, its next full collection walked them all during a key (the
+        first quick damage in zludge opened in 105-127 ms instead of 50: a 52 ms collection, bench)."""
+        if self._frozen:
+            gc.collect()
+            gc.freeze()
+
     def thaw(self) -> None:
         """Back on the start screen: what the first frame froze may hold a fight or a replay now closed (its
         screen, its states: a long fight's are tens of megabytes); frozen, the collector would never free it."""

@@ -71,6 +71,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
     class Closed(Message):
         """The GM goes back to the start screen (the fight stays saved)."""
 
+    class BuiltAhead(Message):
+        """Every dialog built ahead is built (see :meth:`build_ahead`): a quiet moment the app may use."""
+
     def __new__(cls, fight: Fight, *args: Any, **kwargs: Any) -> FightScreen:
         """``FightScreen(fight)`` is the screen of that fight's system, with its keys bound."""
         if cls is FightScreen:
@@ -158,6 +161,8 @@ class FightScreen(FightActions, Doing, Screen[None]):
                 break
         if self._ahead:
             self.set_timer(QUIET / 4, self.build_ahead)
+        else:
+            self.post_message(self.BuiltAhead())
 
     def on_unmount(self) -> None:
         self.ready = False

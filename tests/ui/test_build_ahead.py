@@ -11,6 +11,7 @@ arrive in order, and the GM must never see a dialog he did not open.
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from functools import partial
 from pathlib import Path
@@ -247,3 +248,34 @@ async def _random(path: Path, rng: random.Random) -> None:
         assert app.return_code is None and app.screen is screen
         assert len(screen.fight.entries) > start, "the random keys did things"
         assert saved_state_matches(app)
+
+
+def test_what_is_built_ahead_is_frozen_out_of_the_collector(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``tracker`` app freezes what lives at its first frame out of the garbage collector; once its dialogs are
+    built ahead it collects and freezes again, while the GM is idle, so that no later full collection walks their
+    widgets during a key.  An app that froze nothing (the tests' apps) leaves the collector as it is."""
+    monkeypatch.setattr(fight_screen, "QUIET", 0.05)
+    path = build_fight("zludge", data_dir / "z.jsonl").path
+    try:
+        for froze in (False, True):
+            before, after = asyncio.run(_frozen_after_building(path, froze))
+            assert (after > before) is froze, (
+                f"froze at the first frame: {froze}; frozen before {before}, after {after}"
+            )
+    finally:  # what this test froze goes; what lives is frozen again, as tests/conftest.py left it
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+
+
+async def _frozen_after_building(path: Path, froze: bool) -> tuple[int, int]:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        app._frozen = froze  # as the tracker command's first frame leaves it (see TrackerApp._settle)
+        before = gc.get_freeze_count()
+        screen.start_building_ahead()
+        await built(pilot, screen)
+        for _ in range(3):
+            await pilot.pause()
+        return before, gc.get_freeze_count()
