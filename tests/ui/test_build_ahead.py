@@ -279,3 +279,33 @@ async def _frozen_after_building(path: Path, froze: bool) -> tuple[int, int]:
         for _ in range(3):
             await pilot.pause()
         return before, gc.get_freeze_count()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (70, 20)], ids=["same", "larger", "smaller"])
+def test_a_dialog_built_ahead_at_another_size_opens_with_its_field_in_view(
+    size: tuple[int, int], data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terminal resized between the building and the first opening: the long attack form (its focused
+    field far down) opens laid out for the new size, with the focused field in view, and stays still."""
+    monkeypatch.setattr(fight_screen, "QUIET", 0.05)
+    path = build_fight("twod6", data_dir / "t.jsonl").path
+    asyncio.run(_resized_between(path, size))
+
+
+async def _resized_between(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        screen.start_building_ahead()
+        await built(pilot, screen)
+        await pilot.resize_terminal(*size)
+        await fast(pilot)
+        await fast(pilot, "a")
+        dialog = app.screen
+        assert isinstance(dialog, FormDialog) and dialog.focused is not None
+        fields = dialog.query_one("#fields")
+        at = fields.scroll_y
+        for _ in range(3):
+            await pilot.pause()
+        assert fields.scroll_y == at, "the fields still scroll after the dialog opened"
+        assert dialog.can_view_entire(dialog.focused), f"the focused field {dialog.focused.id} is out of view"
