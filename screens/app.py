@@ -199,6 +199,9 @@ class TrackerApp(App[None]):
         if self.open_path is None and self.replay_path is not None:
             self.replay(self.replay_path)
 
+    def on_start_screen_shown(self, message: StartScreen.Shown) -> None:
+        self.thaw()
+
     def on_start_screen_new_fight(self, message: StartScreen.NewFight) -> None:
         try:
             self.new_fight(message.system)

@@ -88,6 +88,9 @@ class StartScreen(Screen[None]):
         Binding("enter", "choose", "Open", show=False, priority=True, id="start.choose"),
     ]
 
+    class Shown(Message):
+        """The start screen shows again: a fight or a replay closed, and what it held may go."""
+
     @dataclass
     class NewFight(Message):
         """Start a new fight in this system."""
@@ -166,9 +169,7 @@ class StartScreen(Screen[None]):
         self._thaw()
 
     def _thaw(self) -> None:
-        thaw = getattr(self.app, "thaw", None)
-        if thaw is not None:
-            thaw()  # a fight or a replay closed: what it held may go
+        self.post_message(self.Shown())
 
     def action_choose(self) -> None:
         """Enter on a list: open what is highlighted before the next key is read (it goes to the fight)."""
