@@ -189,6 +189,13 @@ class TrackerApp(App[None]):
 
     # -- screens -----------------------------------------------------------
     def on_mount(self) -> None:
+        """The first screen is pushed once the app's start is over: Textual mounts the app inside a batch update,
+        and a screen pushed from here would lay out and paint its first frame inside that batch, where the frame
+        is thrown away; only later partial frames would reach the terminal, with parts of the screen missing until
+        a layout repaints all of it (the continued fight's top bar came ~120 ms after its list, bench)."""
+        self.call_later(self._first_screen)
+
+    def _first_screen(self) -> None:
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
         if self.open_path is not None and self.continue_fight(self.open_path):
             return
