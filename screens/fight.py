@@ -243,6 +243,8 @@ class FightScreen(FightActions, Doing, Screen[None]):
         line = self.query_one(selector, Static)
         line.update(text, layout=layout)
         line.display = bool(text)
+        if layout:
+            self.refresh(layout=True)
 
     def show_detail(self) -> None:
         table = self.query_one(InitiativeList)

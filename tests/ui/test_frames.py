@@ -1,0 +1,96 @@
+"""What the terminal gets, frame by frame, from the real ``tracker`` command (issue #13).
+
+Pilot runs the app headless and never writes a frame, so these tests run the
+command in a pseudo-terminal and read its frames (see tests/ui/terminal.py).
+
+- Textual mounts an app inside a batch update, and a frame painted inside one is
+  thrown away.  The app once pushed the fight screen from its mount: the fight's
+  first whole frame was painted there and lost, the terminal got only the partial
+  frames after it, and the top bar (round, whose turn) came a layout later.
+- A line above the list that appears or grows (a prompt, the undo note) moves
+  the list down: the screen is laid out in the same frame, not 30-40 ms later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ui.drive import build_fight
+from tests.ui.terminal import Terminal
+
+ROWS, COLS = 32, 100
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_the_first_frame_of_a_continued_fight_is_whole(system_id: str, tmp_path: Path, data_dir: Path) -> None:
+    fight = build_fight(system_id, tmp_path / "fight.jsonl")
+    state = fight.state
+    name = state.name(state.current)
+    fight.close()
+    term = Terminal(["--save", str(fight.path)], data_dir, COLS, ROWS)
+    try:
+        first = term.wait_for(name)
+        frame = term.frames[first]
+        assert f"turn: {name}".encode() in frame, f"the first frame showing the fight has no top bar: {frame[:300]!r}"
+        assert all(c.name.encode() in frame for c in state.present), "the first frame showing the fight lacks rows"
+    finally:
+        term.close()
+
+
+def test_a_prompt_raised_by_damage_shows_in_the_frame_that_shows_the_damage(tmp_path: Path, data_dir: Path) -> None:
+    """The prompt line above the list grows the screen's top: it must not come a layout (30-40 ms) later."""
+    fight = build_fight("twod6", tmp_path / "fight.jsonl")
+    state = fight.state
+    name = state.name(state.current)
+    fight.close()
+    term = Terminal(["--save", str(fight.path)], data_dir, COLS, ROWS)
+    try:
+        term.wait_for(f"turn: {name}")
+        term.quiet(1.0)
+        before = len(term.frames)
+        term.press("minus", "1", "enter")
+        term.quiet(0.5)
+        shown = [f for f in term.frames[before:] if b"takes 1 wound" in f]
+        assert shown, "the damage never showed"
+        assert "⚠ ".encode() in shown[0], "the resolve-check prompt came in a later frame than the damage"
+    finally:
+        term.close()
+
+
+def test_the_key_bar_is_built_once_as_a_fight_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen changes its bindings several times as it opens (focus, its keys made ready); the key bar is
+    rebuilt a frame after each, and the keys are the same each time: one build is all the GM needs to see."""
+    from screens.app import TrackerApp
+    from screens.fight import FightScreen
+    from screens.widgets.footer import KeysFooter
+
+    builds: list[int] = []
+    compose = KeysFooter.compose
+
+    def counted(self: KeysFooter) -> Any:
+        made = list(compose(self))
+        if made:
+            builds.append(len(made))
+        return iter(made)
+
+    monkeypatch.setattr(KeysFooter, "compose", counted)
+    fight = build_fight("bnb", tmp_path / "fight.jsonl")
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=fight.path)
+        async with app.run_test(size=(COLS, ROWS)) as pilot:
+            for _ in range(10):
+                await pilot.pause()
+            assert isinstance(app.screen, FightScreen)
+            assert len(builds) == 1, f"the key bar was built {len(builds)} times"
+            await pilot.press("n")  # the next turn changes no key: not built again
+            for _ in range(5):
+                await pilot.pause()
+            assert len(builds) == 1, f"the key bar was built {len(builds)} times"
+
+    asyncio.run(run())
