@@ -86,10 +86,13 @@ class Terminal:
         while time.monotonic() < end and self._read(for_):
             pass
 
-    def press(self, *keys: str) -> None:
+    def press(self, *keys: str, gap: float = 0.0) -> None:
+        """Type ``keys`` (the app takes them in order, whatever it is doing meanwhile), ``gap`` seconds apart."""
         for key in keys:
             os.write(self.master, KEYS.get(key, key.encode()))
-            self.quiet(0.3)
+            end = time.monotonic() + gap
+            while time.monotonic() < end:
+                self._read(end - time.monotonic())
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

@@ -50,13 +50,11 @@ def test_a_prompt_raised_by_damage_shows_in_the_frame_that_shows_the_damage(tmp_
     term = Terminal(["--save", str(fight.path)], data_dir, COLS, ROWS)
     try:
         term.wait_for(f"turn: {name}")
-        term.quiet(1.0)
-        before = len(term.frames)
-        term.press("minus", "1", "enter")
-        term.quiet(0.5)
-        shown = [f for f in term.frames[before:] if b"takes 1 wound" in f]
-        assert shown, "the damage never showed"
-        assert "⚠ ".encode() in shown[0], "the resolve-check prompt came in a later frame than the damage"
+        term.quiet(1.0)  # the dialogs built ahead
+        term.press("minus", "1", "enter", gap=0.3)  # as a person types: each key is taken and shown first
+        damage = term.wait_for("takes 1 wound")
+        shown = term.frames[damage]
+        assert "⚠ ".encode() in shown, "the resolve-check prompt came in a later frame than the damage"
     finally:
         term.close()
 
