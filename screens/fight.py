@@ -234,6 +234,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if phase != self._phase:
             self._phase = phase
             self.refresh_bindings()
+        self.refresh(layout=True)  # see _say
 
     def _say(self, selector: str, text: str, layout: bool = True) -> None:
         """Show ``text`` in a line of the screen (hidden when empty); nothing is redrawn if it says the same."""
@@ -244,6 +245,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         line.update(text, layout=layout)
         line.display = bool(text)
         if layout:
+            # laid out with the frame that shows it: left to the line, the layout came a frame (30-40 ms) later
             self.refresh(layout=True)
 
     def show_detail(self) -> None:
