@@ -4,10 +4,12 @@ cattrs calls a hook per field; loading a long fight structures hundreds of
 thousands of records, so the common field types (int, str, bool, float,
 None-or-X, tuples of those, nested attrs classes, ``Any``, ``dict[str, Any]``)
 are checked inline in a function generated from the class's own fields
-(identifiers only, never data).  Anything else (other dicts, other unions)
-goes through the strict cattrs converter, made (and cattrs imported) only when
-such a type is first met.  The checks are exactly as strict: no coercion, no
-unknown keys.
+(identifiers only, never data); pairs (``tuple[str, int]``) and unions of
+records have functions of their own.  Anything else (other dicts, other
+unions) goes through the strict cattrs converter, made (and cattrs imported)
+only when such a type is first met.  The checks are as strict: no coercion, no
+unknown keys (a pair must be a list, where cattrs also takes a text of two
+letters: what ours refuses, the careful path reads).
 Short texts (ids, dice expressions, tags) are interned, so a long log holds
 one copy of each.
 """
@@ -83,6 +85,21 @@ def _tuple_of(item: Callable[[Any], Any]) -> Callable[[Any], tuple[Any, ...]]:
     return hook
 
 
+def _fixed_tuple(items: list[Callable[[Any], Any]]) -> Callable[[Any], tuple[Any, ...]]:
+    """``tuple[str, int]``: a list of exactly that many values, each read as its type (cattrs also takes
+    other sequences, such as a text for a pair of letters; a checkpoint writes lists, so only lists)."""
+    n = len(items)
+
+    def hook(v: Any) -> tuple[Any, ...]:
+        if type(v) is not list:
+            raise TypeError(f"expected a list, got {type(v).__name__}")
+        if len(v) != n:
+            raise ValueError(f"expected {n} values, got {len(v)}")
+        return tuple([item(x) for item, x in zip(items, v, strict=True)])
+
+    return hook
+
+
 def _ints(v: Any) -> tuple[int, ...]:
     if type(v) is not list:
         raise TypeError(f"expected a list, got {type(v).__name__}")
@@ -153,10 +170,47 @@ class Structurer:
             if args[0] is int:
                 return _ints
             return _tuple_of(self._field(args[0]))
+        if origin is tuple and args and Ellipsis not in args:
+            return _fixed_tuple([self._field(a) for a in args])
+        if origin in (typing.Union, types.UnionType):
+            records = tuple(a for a in args if a is not type(None))
+            if all(isinstance(a, type) and attrs.has(a) for a in records):
+                one = self._one_of(t, records)
+                return one if len(records) == len(args) else (lambda v: None if v is None else one(v))
         if isinstance(t, type) and attrs.has(t):
             return self._fn(t)
         conv = self.converter
         return lambda v: conv.structure(v, t)
+
+    def _one_of(self, t: Any, members: tuple[type, ...]) -> Callable[[Any], Any]:
+        """A union of records (``AttackResolved | SkillRolled``): the one record the object reads as.
+
+        cattrs picks the class by a required field only that class has, then reads the object as it.  When
+        each class has such a field, an object that reads as one of them (every field it needs, no other)
+        has that class's own field and none of the others': cattrs picks the same class.  One that reads
+        as none is refused.  A union cattrs tells apart otherwise (a class without a field of its own) is
+        left to cattrs."""
+        for m in members:  # cattrs tells them apart by a field only one has, required: else it decides alone
+            others = {f.name for o in members if o is not m for f in attrs.fields(o)}
+            if not {f.name for f in attrs.fields(m) if f.default is attrs.NOTHING} - others:
+                return lambda v: self.converter.structure(v, t)
+        fns = [self._fn(m) for m in members]
+        names = " or ".join(m.__name__ for m in members)
+
+        def one_of(v: Any) -> Any:
+            found = []
+            for fn in fns:
+                try:
+                    found.append(fn(v))
+                except Exception:
+                    continue
+            if len(found) == 1:
+                return found[0]
+            if not found:
+                raise TypeError(f"expected a {names}")
+            return self.converter.structure(v, t)
+
+        return one_of
 
     def _generate(self, cls: type) -> Callable[[Any], Any]:
         attrs.resolve_types(cls)

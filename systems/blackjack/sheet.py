@@ -19,12 +19,12 @@ Rulings made here (beyond RULINGS.md), each named in a test:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import cattrs
 
 from tracker.commands import BOOL, INT, Param
 from tracker.errors import Refused
@@ -34,9 +34,19 @@ from tracker.text import digits_end, digits_start, head_and_number, line_end, sp
 from .presets import WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
 
+if TYPE_CHECKING:
+    import cattrs
+
 THROWABLE = frozenset(name for name, w in WEAPONS.items() if w.throwable)
 
-_conv = cattrs.Converter()
+
+@functools.cache
+def _conv() -> cattrs.Converter:
+    """The converter for weapon and working records in sheets (made at the first sheet read: continuing a
+    fight to its first frame reads none, and cattrs' import is a tenth of this plug-in's launch)."""
+    import cattrs
+
+    return cattrs.Converter()
 
 
 # ---------------------------------------------------------------------------
@@ -201,7 +211,7 @@ def parse_weapons(text: Any) -> list[dict[str, Any]]:
                 numbered[key] = n + 1
             taken.add(name_i.lower())
             out.append(attrs.evolve(base, name=name_i))
-    return [_conv.unstructure(w) for w in out]
+    return [_conv().unstructure(w) for w in out]
 
 
 _CAST = re.compile("cast", re.IGNORECASE)  # four letters, matched where they must stand (constant time)
@@ -260,7 +270,7 @@ def parse_workings(text: Any) -> list[dict[str, Any]]:
             if not 1 <= level <= 9:
                 raise Refused(f"workings: {name}'s level (the lead to ingest) must be 1 to 9, not {level}")
             base = attrs.evolve(base, level=level)
-        out.append(_conv.unstructure(attrs.evolve(base, cast_today=bool(m[2]))))
+        out.append(_conv().unstructure(attrs.evolve(base, cast_today=bool(m[2]))))
     return out
 
 
@@ -483,7 +493,7 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
             resistances=tuple(s.get("resistances", ())),
             weaknesses=tuple(s.get("weaknesses", ())),
             immunities=tuple(s.get("immunities", ())),
-            dv_mods=tuple(_conv.structure(d, DvMod) for d in s.get("dv_mods", ())),
+            dv_mods=tuple(_conv().structure(d, DvMod) for d in s.get("dv_mods", ())),
             specials=str(s.get("specials", "")),
             size=str(s.get("size", "medium")),
             dead=bool(s.get("dead", False)),
@@ -494,7 +504,7 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
 
 def _weapon(record: Mapping[str, Any]) -> Weapon:
     """A weapon from its sheet record; one saved before throwing was known learns it from the catalogue."""
-    w = _conv.structure(record, Weapon)
+    w = _conv().structure(record, Weapon)
     if "throwable" not in record and re.sub(r" \d+$", "", w.name.lower()) in THROWABLE:
         w = attrs.evolve(w, throwable=True)
     return w
@@ -502,7 +512,7 @@ def _weapon(record: Mapping[str, Any]) -> Weapon:
 
 def _working(record: Mapping[str, Any]) -> Working:
     """A working from its sheet record; one saved before papers were known learns it from the catalogue."""
-    w = _conv.structure(record, Working)
+    w = _conv().structure(record, Working)
     base = WORKINGS.get(w.name.lower())
     if "paper" not in record and base is not None and base.paper:
         w = attrs.evolve(w, paper=True)

@@ -269,7 +269,7 @@ def old_parse_weapons(text: str) -> list[dict[str, Any]]:
                 n += 1
             taken.add(name_i.lower())
             out.append(attrs.evolve(base, name=name_i))
-    return [bj._conv.unstructure(w) for w in out]
+    return [bj._conv().unstructure(w) for w in out]
 
 
 def outcome(parse: Callable[[str], Any], text: str) -> Any:
