@@ -607,6 +607,7 @@ def _decode(
     last = len(raw_lines)
     torn = False
     loads, crc32 = format_loads, zlib.crc32
+    last_action = 0
     for number in range(2, last + 1):
         line = raw_lines[number - 1]
         raw_lines[number - 1] = b""  # each line's bytes go as soon as it is decoded (peak memory)
@@ -664,6 +665,9 @@ def _decode(
             data = record["event"]
             if type(data) is not dict:
                 raise LookupError
+            if action == last_action:  # the events of one action share its number (one int object, not one each)
+                action = last_action
+            last_action = action
             entry = entry_of(Entry, (seq, action, structure[tag](data)))
         except Exception:
             entry = decode(record, number)  # the careful path: upcasts, or says what is wrong

@@ -19,6 +19,7 @@ then loads the whole log and carries on.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -78,7 +79,7 @@ class ActionLog:
         self.base_state = self.initial if base_state is None else base_state
         self.base_entries = base_entries  # entries before this log (a partial log's older part)
         self._entries: list[Entry] = []
-        self._starts: list[int] = []  # index (in _entries) of each action's first entry
+        self._starts = array("q")  # index (in _entries) of each action's first entry (no int object each)
         self._actions: list[int] = []  # each action's number
         self._op: list[int] = []  # NORMAL, UNDO or REDO
         self._target: list[int] = []  # the action group an undo or redo takes back or again
