@@ -21,8 +21,13 @@ def changed(inst: Any, **changes: Any) -> Any:
     cls = type(inst)
     fn = _changers.get(cls)
     if fn is None:
-        fn = _changers[cls] = _make_changer(cls)
+        fn = _changer(cls)
     return fn(inst, changes)
+
+
+def _changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    fn = _changers[cls] = _make_changer(cls)
+    return fn
 
 
 def twin(cls: type) -> type | None:
@@ -260,9 +265,14 @@ class FightState:
 
     def update_data(self, cid: str, **changes: Any) -> FightState:
         """The combatant's system data with some fields changed (one pass over the combatants: folding a
-        long log calls this for most events)."""
+        long log calls this for most events, so the three copies call their classes' changers directly)."""
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return changed(self, combatants=(*cs[:i], changed(c, data=changed(c.data, **changes)), *cs[i + 1 :]))
+                d = c.data
+                new_d = (_changers.get(type(d)) or _changer(type(d)))(d, changes)
+                new_c = (_changers.get(Combatant) or _changer(Combatant))(c, {"data": new_d})
+                return (_changers.get(FightState) or _changer(FightState))(
+                    self, {"combatants": (*cs[:i], new_c, *cs[i + 1 :])}
+                )
         raise KeyError(cid)

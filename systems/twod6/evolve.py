@@ -70,7 +70,13 @@ def settle(state: FightState, cid: str) -> FightState:
 @evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
     # an extra turn and a failed roll's re-roll last until the next turn starts, anyone's
-    if any(isinstance(c.data, Data) and (c.data.extra_turn or c.data.last_failed) for c in state.combatants):
+    for c in state.combatants:  # (a plain loop: this runs at every turn of a long log's fold)
+        d = c.data
+        if isinstance(d, Data) and (d.extra_turn or d.last_failed):
+            break
+    else:
+        d = None
+    if d is not None:
         combatants = tuple(
             changed(c, data=changed(c.data, extra_turn=False, last_failed=None))
             if isinstance(c.data, Data) and (c.data.extra_turn or c.data.last_failed)
