@@ -192,19 +192,24 @@ class TrackerApp(App[None]):
         """The first screen is pushed once the app's start is over: Textual mounts the app inside a batch update,
         and a screen pushed from here would lay out and paint its first frame inside that batch, where the frame
         is thrown away; only later partial frames would reach the terminal, with parts of the screen missing until
-        a layout repaints all of it (the continued fight's top bar came ~120 ms after its list, bench)."""
+        a layout repaints all of it (the continued fight's top bar came ~120 ms after its list, bench).  Keys
+        typed meanwhile wait for it."""
+        self.hold_keys()
         self.call_later(self._first_screen)
 
     def _first_screen(self) -> None:
         """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
-        if self.open_path is not None and self.continue_fight(self.open_path):
-            return
-        from screens.start import StartScreen
+        try:
+            if self.open_path is not None and self.continue_fight(self.open_path):
+                return
+            from screens.start import StartScreen
 
-        self.hold_keys()  # released by the start screen once mounted
-        self.push_screen(StartScreen(self.fights_dir))
-        if self.open_path is None and self.replay_path is not None:
-            self.replay(self.replay_path)
+            self.hold_keys()  # released by the start screen once mounted
+            self.push_screen(StartScreen(self.fights_dir))
+            if self.open_path is None and self.replay_path is not None:
+                self.replay(self.replay_path)
+        finally:
+            self.release_keys()  # the screen pushed holds them now, until it is mounted
 
     def on_start_screen_shown(self, message: StartScreen.Shown) -> None:
         self.thaw()
