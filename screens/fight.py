@@ -234,7 +234,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if phase != self._phase:
             self._phase = phase
             self.refresh_bindings()
-        self.refresh(layout=True)  # see _say
+        self.refresh(repaint=False, layout=True)  # see _say
 
     def _say(self, selector: str, text: str, layout: bool = True) -> None:
         """Show ``text`` in a line of the screen (hidden when empty); nothing is redrawn if it says the same."""
@@ -245,8 +245,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
         line.update(text, layout=layout)
         line.display = bool(text)
         if layout:
-            # laid out with the frame that shows it: left to the line, the layout came a frame (30-40 ms) later
-            self.refresh(layout=True)
+            # laid out with the frame that shows it: left to the line, the layout came a frame (30-40 ms) later;
+            # a layout draws what it moves: no repaint of the whole screen (a second, full frame after each action)
+            self.refresh(repaint=False, layout=True)
 
     def show_detail(self) -> None:
         table = self.query_one(InitiativeList)

@@ -14,6 +14,7 @@ command in a pseudo-terminal and read its frames (see tests/ui/terminal.py).
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,33 @@ def test_a_prompt_raised_by_damage_shows_in_the_frame_that_shows_the_damage(tmp_
         damage = term.wait_for("takes 1 wound")
         shown = term.frames[damage]
         assert "⚠ ".encode() in shown, "the resolve-check prompt came in a later frame than the damage"
+    finally:
+        term.close()
+
+
+def rows_written(frame: bytes) -> set[int]:
+    """The terminal rows a frame writes to (Textual moves the cursor to each line it draws)."""
+    return {int(row) for row in re.findall(rb"\x1b\[(\d+);\d+H", frame)}
+
+
+def test_a_turn_repaints_what_it_changes_not_the_whole_screen(tmp_path: Path, data_dir: Path) -> None:
+    """Laying the screen out with an action's changes must not also ask for the whole screen to be drawn
+    again: a second, full frame came after each turn (10 KB at 100x32, ~8 ms of drawing)."""
+    fight = build_fight("bnb", tmp_path / "fight.jsonl")
+    state = fight.state
+    name = state.name(state.current)
+    fight.close()
+    term = Terminal(["--save", str(fight.path)], data_dir, COLS, ROWS)
+    try:
+        term.wait_for(f"turn: {name}")
+        term.quiet(1.0)  # the dialogs built ahead (each one's closing draws the screen again)
+        before = len(term.frames)
+        term.press("n")
+        term.quiet(0.5)
+        after = term.frames[before:]
+        assert after, "the turn drew nothing"
+        whole = [len(rows_written(f)) for f in after]
+        assert max(whole) < ROWS, f"a frame drew every row of the screen again: rows per frame {whole}"
     finally:
         term.close()
 
