@@ -195,8 +195,23 @@ class InitiativeList(DataTable[Text]):
         return tuple(self._rows)
 
     def select(self, cid: str | None) -> None:
-        if cid in self._rows:
-            self.move_cursor(row=self._rows.index(cid))
+        """Put the cursor on ``cid`` (the turn passing to it, or the list rebuilt).
+
+        When it is outside the rows in view, or in the last one with someone after it, the view moves first
+        so that it stands a quarter of the way down, with those who come next below it: the GM always sees
+        who is next, and a long fight's turn passing down the list moves the view about once a page, not one
+        row at every turn (which drew every row in view again).
+        """
+        if cid not in self._rows:
+            return
+        row = self._rows.index(cid)
+        head = self.header_height if self.show_header else 0
+        shown = self.scrollable_content_region.height - head  # rows in view
+        top = round(self.scroll_y)
+        last = top + shown - (2 if row < len(self._rows) - 1 else 1)  # the lowest place that shows the next
+        if shown > 1 and not top <= row <= last:
+            self.scroll_to(y=max(0, min(row - shown // 4, round(self.max_scroll_y))), animate=False, immediate=True)
+        self.move_cursor(row=row)
 
     def set_marked(self, marked: Collection[str]) -> None:
         self.marked = tuple(m for m in self._rows if m in set(marked))

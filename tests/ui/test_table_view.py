@@ -268,3 +268,46 @@ def test_the_add_list_offers_only_combatants(system_id: str) -> None:
     system = registry.load(system_id)
     offered = AddDialog(system, lambda c: c).presets
     assert offered and all(p.kind in ("pc", "npc") for p in offered)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_turn_passing_down_a_long_list_shows_who_comes_next(size: tuple[int, int], data_dir: Path) -> None:
+    """The view follows the turn a page at a time: the row after the combatant whose turn it is is always
+    drawn below it, and the view moves far less often than the turn passes (each move draws every row)."""
+    asyncio.run(_lead(data_dir / "long.jsonl", size))
+
+
+async def _lead(path: Path, size: tuple[int, int]) -> None:
+    import saves
+
+    system = registry.load("bnb")
+    fight = saves.new_fight(system, path, seed=3)
+    preset = next(p for p in system.presets() if p.kind != "pc")
+    fight.do(C.AddCombatant(name="", preset=preset.id, count=30))
+    fight.do(C.RollInitiative())
+    fight.do(C.StartFight())
+    fight.close()
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FightScreen)
+        table = screen.query_one(InitiativeList)
+        moves, turns, last_top = 0, 0, table.scroll_y
+        for _ in range(45):  # past the end of the round and back to the top
+            await pilot.press("n")
+            await pilot.pause()
+            state = screen.fight.state
+            order = [c.id for c in state.present]
+            at = order.index(state.current)
+            rows = drawn_rows(app)[1:]
+            mine = [n for n, r in enumerate(rows) if r.startswith("▶")]
+            assert mine, f"the combatant whose turn it is is not drawn: {rows}"
+            assert state.name(state.current) in rows[mine[0]]
+            if at + 1 < len(order):
+                below = rows[mine[0] + 1] if mine[0] + 1 < len(rows) else ""
+                assert state.name(order[at + 1]) in below, f"who comes next is not drawn below: {rows}"
+            turns += 1
+            if table.scroll_y != last_top:
+                moves, last_top = moves + 1, table.scroll_y
+        assert 0 < moves <= turns // 3, f"the view moved {moves} times in {turns} turns"
