@@ -14,7 +14,9 @@ command in a pseudo-terminal and read its frames (see tests/ui/terminal.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,42 +24,48 @@ import pytest
 
 from tests.ui.drive import build_fight
 from tests.ui.terminal import Terminal
+from tracker.model import FightState
 
 ROWS, COLS = 32, 100
 
 
-@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
-def test_the_first_frame_of_a_continued_fight_is_whole(system_id: str, tmp_path: Path, data_dir: Path) -> None:
+@contextlib.contextmanager
+def fight_in_terminal(
+    system_id: str, tmp_path: Path, data_dir: Path, settle: bool = True
+) -> Iterator[tuple[Terminal, FightState]]:
+    """The real command on a small started fight, once its top bar shows; ``settle``: and once its dialogs
+    are built ahead (each one built draws the screen again as it is put away: a test of the frames a key
+    makes waits for them)."""
     fight = build_fight(system_id, tmp_path / "fight.jsonl")
     state = fight.state
-    name = state.name(state.current)
     fight.close()
     term = Terminal(["--save", str(fight.path)], data_dir, COLS, ROWS)
     try:
+        term.wait_for(f"turn: {state.name(state.current)}")
+        if settle:
+            term.quiet(1.0)
+        yield term, state
+    finally:
+        term.close()
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_the_first_frame_of_a_continued_fight_is_whole(system_id: str, tmp_path: Path, data_dir: Path) -> None:
+    with fight_in_terminal(system_id, tmp_path, data_dir, settle=False) as (term, state):
+        name = state.name(state.current)
         first = term.wait_for(name)
         frame = term.frames[first]
         assert f"turn: {name}".encode() in frame, f"the first frame showing the fight has no top bar: {frame[:300]!r}"
         assert all(c.name.encode() in frame for c in state.present), "the first frame showing the fight lacks rows"
-    finally:
-        term.close()
 
 
 def test_a_prompt_raised_by_damage_shows_in_the_frame_that_shows_the_damage(tmp_path: Path, data_dir: Path) -> None:
     """The prompt line above the list grows the screen's top: it must not come a layout (30-40 ms) later."""
-    fight = build_fight("twod6", tmp_path / "fight.jsonl")
-    state = fight.state
-    name = state.name(state.current)
-    fight.close()
-    term = Terminal(["--save", str(fight.path)], data_dir, COLS, ROWS)
-    try:
-        term.wait_for(f"turn: {name}")
-        term.quiet(1.0)  # the dialogs built ahead
+    with fight_in_terminal("twod6", tmp_path, data_dir) as (term, _):
         term.press("minus", "1", "enter", gap=0.3)  # as a person types: each key is taken and shown first
         damage = term.wait_for("takes 1 wound")
         shown = term.frames[damage]
         assert "⚠ ".encode() in shown, "the resolve-check prompt came in a later frame than the damage"
-    finally:
-        term.close()
 
 
 def rows_written(frame: bytes) -> set[int]:
@@ -68,14 +76,7 @@ def rows_written(frame: bytes) -> set[int]:
 def test_a_turn_repaints_what_it_changes_not_the_whole_screen(tmp_path: Path, data_dir: Path) -> None:
     """Laying the screen out with an action's changes must not also ask for the whole screen to be drawn
     again: a second, full frame came after each turn (10 KB at 100x32, ~8 ms of drawing)."""
-    fight = build_fight("bnb", tmp_path / "fight.jsonl")
-    state = fight.state
-    name = state.name(state.current)
-    fight.close()
-    term = Terminal(["--save", str(fight.path)], data_dir, COLS, ROWS)
-    try:
-        term.wait_for(f"turn: {name}")
-        term.quiet(1.0)  # the dialogs built ahead (each one's closing draws the screen again)
+    with fight_in_terminal("bnb", tmp_path, data_dir) as (term, _):
         before = len(term.frames)
         term.press("n")
         term.quiet(0.5)
@@ -83,8 +84,6 @@ def test_a_turn_repaints_what_it_changes_not_the_whole_screen(tmp_path: Path, da
         assert after, "the turn drew nothing"
         whole = [len(rows_written(f)) for f in after]
         assert max(whole) < ROWS, f"a frame drew every row of the screen again: rows per frame {whole}"
-    finally:
-        term.close()
 
 
 def test_the_key_bar_is_built_once_as_a_fight_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
