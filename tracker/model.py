@@ -70,21 +70,30 @@ def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         return lambda inst, changes: attrs.evolve(inst, **changes)
     names = [f.name for f in fields]
     unfrozen = twin(cls)
-    lines = [
-        "def change(inst, changes):",
-        "    if not changes.keys() <= known:",
-        "        raise TypeError(f'{cls.__name__} has no field(s) {sorted(set(changes) - known)}')",
-    ]
+    known = frozenset(names)
+
+    def refuse(changes: dict[str, Any]) -> TypeError:
+        return TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}")
+
     # generated from the class's own field names (identifiers), never from data
-    namespace: dict[str, Any] = {"cls": cls, "twin": unfrozen, "known": frozenset(names), "new_": object.__new__}
+    namespace: dict[str, Any] = {"cls": cls, "twin": unfrozen, "known": known, "new_": object.__new__, "refuse": refuse}
+    lines = ["def change(inst, changes):"]
     if unfrozen is not None:
-        # filled as the unfrozen twin (plain slot stores), then made the frozen record
+        # filled as the unfrozen twin (plain slot stores), then made the frozen record; a name that is not a
+        # field has no slot to store into (the twin has no __dict__): AttributeError, refused as attrs.evolve does
         lines.append("    new = new_(twin)")
         lines += [f"    new.{n} = inst.{n}" for n in names]
-        lines += ["    for k, v in changes.items():", "        setattr(new, k, v)", "    new.__class__ = cls"]
+        lines += [
+            "    try:",
+            "        for k, v in changes.items():",
+            "            setattr(new, k, v)",
+            "    except AttributeError:",
+            "        raise refuse(changes) from None",
+            "    new.__class__ = cls",
+        ]
     else:
         namespace["set_"] = object.__setattr__
-        lines.append("    new = new_(cls)")
+        lines += ["    if not changes.keys() <= known:", "        raise refuse(changes)", "    new = new_(cls)"]
         lines += [f"    set_(new, {n!r}, inst.{n})" for n in names]
         lines += ["    for k, v in changes.items():", "        set_(new, k, v)"]
     lines.append("    return new")
