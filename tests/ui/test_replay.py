@@ -21,6 +21,7 @@ from screens.start import StartScreen
 from screens.summary import SummaryScreen
 from screens.widgets.initiative import InitiativeList, status_line
 from tests.support import toy
+from tests.ui.drive import press
 from tracker import AddCombatant, DismissPrompt, Fight, NextTurn, RollInitiative, SetInitiative, StartFight, registry
 from tracker.dice import DiceRequest, ScriptedRoller
 from tracker.errors import TrackerError
@@ -162,52 +163,50 @@ async def _replay_both_ways(system_id: str, folder: Path) -> None:
 
         # one event at a time, forward then back
         for k in range(1, 13):
-            await pilot.press("right")
+            await press(pilot, "right")
             shown_matches(screen, timeline, k)
         for k in range(11, 4, -1):
-            await pilot.press("left")
+            await press(pilot, "left")
             shown_matches(screen, timeline, k)
 
         # GM actions: the positions are action boundaries, where a plain replay of the log agrees
         p = screen.position
         for _ in range(6):
-            await pilot.press("right_square_bracket")
+            await press(pilot, "right_square_bracket")
             p = timeline.next_action(p)
             shown_matches(screen, timeline, p)
         check = Fight(loaded.system)
         check.load(loaded.entries[:p])
         assert screen.state == check.state
         for _ in range(3):
-            await pilot.press("left_square_bracket")
+            await press(pilot, "left_square_bracket")
             p = timeline.prev_action(p)
             shown_matches(screen, timeline, p)
 
         # rounds
-        await pilot.press("pagedown")
+        await press(pilot, "pagedown")
         p = timeline.next_round(p)
         shown_matches(screen, timeline, p)
-        await pilot.press("pagedown")
+        await press(pilot, "pagedown")
         p = timeline.next_round(p)
         shown_matches(screen, timeline, p)
-        await pilot.press("pageup")
+        await press(pilot, "pageup")
         p = timeline.prev_round(p)
         shown_matches(screen, timeline, p)
 
         # the end shows the summary first; the end state is the loaded fight's
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "end")
         assert isinstance(app.screen, SummaryScreen)
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
         shown_matches(screen, timeline, n)
         assert screen.state == loaded.fight().state
-        await pilot.press("home")
+        await press(pilot, "home")
         shown_matches(screen, timeline, 0)
 
         # a log line chosen with the cursor: the state after it
         screen.goto(20)
         screen.query_one(ReplayLog).focus()
-        await pilot.press("up", "up", "up", "enter")
+        await press(pilot, "up", "up", "up", "enter")
         shown_matches(screen, timeline, 17)
 
         # undone lines are marked in the log
@@ -218,11 +217,9 @@ async def _replay_both_ways(system_id: str, folder: Path) -> None:
         # continue from the middle into a new file
         middle = n // 2
         screen.goto(middle)
-        await pilot.press("c")
-        await pilot.pause()
+        await press(pilot, "c")
         assert isinstance(app.screen, ConfirmDialog)
-        await pilot.press("y")
-        await pilot.pause()
+        await press(pilot, "y")
         assert isinstance(app.screen, FightScreen)
         fight = app.screen.fight
         upto = timeline.end_of_action(middle)

@@ -26,7 +26,7 @@ from screens.app import TrackerApp
 from screens.fight import FightScreen
 from screens.start import StartScreen
 from screens.widgets.initiative import InitiativeList
-from tests.ui.drive import build_fight, saved_state_matches
+from tests.ui.drive import CHARS, build_fight, saved_state_matches
 
 # Everything but quitting and closing the fight, weighted toward the keys that do things;
 # every key that opens a dialog is here, and the command palette.
@@ -40,8 +40,6 @@ FIGHT_KEYS = (
 START_KEYS = ["n", "c", "up", "down", "tab", "f1", "question_mark", "escape", "ctrl+t", "ctrl+p", "pageup"]
 REPLAY_KEYS = ["right", "left", "right_square_bracket", "left_square_bracket", "pagedown", "pageup", "home"]
 REPLAY_KEYS += ["end", "z", "s", "e", "question_mark", "escape", "escape", "down", "up", "enter", "n", "y"]
-CHARS = {"space": " ", "plus": "+", "minus": "-", "question_mark": "?", "equals_sign": "="}
-CHARS.update({"left_square_bracket": "[", "right_square_bracket": "]"})
 PRESSES = int(os.environ.get("TRACKER_RANDOM_KEYS", "2000"))  # on the fight screen
 START_PRESSES = max(PRESSES // 10, 1)
 REPLAY_PRESSES = max(PRESSES * 3 // 40, 1)

@@ -27,11 +27,10 @@ from screens.fight import FightScreen
 from screens.forms import turn_commands
 from screens.start import StartScreen
 from screens.widgets.initiative import InitiativeList
-from tests.ui.drive import build_fight, error_text, saved_state_matches
+from tests.ui.drive import CHARS, build_fight, error_text, press, saved_state_matches
 from tracker import commands as C
 
 SYSTEMS = ["bnb", "blackjack", "zludge", "twod6", "toy"]
-CHARS = {"space": " ", "plus": "+", "minus": "-", "equals_sign": "="}
 
 
 async def fast(pilot: Pilot, *keys: str) -> None:
@@ -100,16 +99,14 @@ async def _selected(path: Path) -> None:
             assert not _cut_labels(app), f"{spec.name}: labels cut at 80x24: {_cut_labels(app)}"
             if actor and actor != subject:
                 assert dialog.raw()[actor] == state.current, f"{spec.name}: the current combatant acts"
-            await pilot.press("escape")
-            await pilot.pause()
+            await press(pilot, "escape")
             checked += 1
         assert checked
-        await pilot.press("A")  # the add dialog's sheet fields
+        await press(pilot, "A")  # the add dialog's sheet fields
         await pilot.pause()
         assert isinstance(app.screen, AddDialog)
         assert not _cut_labels(app), f"add: labels cut at 80x24: {_cut_labels(app)}"
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
         # the core's GM actions: condition, adjust, remove, quick damage all name the selected
         for key, kind in (
             ("C", FormDialog),
@@ -118,8 +115,7 @@ async def _selected(path: Path) -> None:
             ("equals_sign", PickDialog),
             ("delete", ConfirmDialog),
         ):
-            await pilot.press(key)
-            await pilot.pause()
+            await press(pilot, key)
             assert isinstance(app.screen, kind)
             dialog = app.screen
             assert not _cut_labels(app), f"{key}: labels cut at 80x24: {_cut_labels(app)}"
@@ -131,8 +127,7 @@ async def _selected(path: Path) -> None:
                 else dialog.title_text
             )
             assert name in title, (key, title)
-            await pilot.press("escape")
-            await pilot.pause()
+            await press(pilot, "escape")
         assert isinstance(app.screen, FightScreen)
 
 

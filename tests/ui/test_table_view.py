@@ -17,7 +17,7 @@ from screens.fight import FightScreen
 from screens.widgets.detail import DetailPane
 from screens.widgets.initiative import InitiativeList
 from screens.widgets.log import LogView
-from tests.ui.drive import build_fight, footer_keys
+from tests.ui.drive import build_fight, footer_keys, press
 from tracker import commands as C
 from tracker import registry
 from tracker.errors import Refused
@@ -295,8 +295,7 @@ async def _lead(path: Path, size: tuple[int, int]) -> None:
         table = screen.query_one(InitiativeList)
         moves, turns, last_top = 0, 0, table.scroll_y
         for _ in range(45):  # past the end of the round and back to the top
-            await pilot.press("n")
-            await pilot.pause()
+            await press(pilot, "n")
             state = screen.fight.state
             order = [c.id for c in state.present]
             at = order.index(state.current)
