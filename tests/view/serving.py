@@ -55,7 +55,12 @@ def fight_file(folder: Path) -> tuple[Path, str]:
 
 @contextlib.contextmanager
 def tracker_serve(path: Path, port: int, *extra: str) -> Iterator[subprocess.Popen[str]]:
-    """``tracker serve FILE --port N`` in its own session (so a failed test can still clean up)."""
+    """``tracker serve FILE --port N`` in its own session (so a failed test can still clean up).
+
+    It starts as from a terminal, Ctrl+C (SIGINT) stopping it: a suite started where SIGINT is ignored (a
+    background job of a script) would pass that on to it, and it would ignore the Ctrl+C the tests send."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the child starts with SIGINT's default
     proc = subprocess.Popen(
         [sys.executable, "-m", "screens", "serve", str(path), "--port", str(port), *extra],
         stdout=subprocess.PIPE,
