@@ -26,7 +26,7 @@ from screens.app import TrackerApp
 from screens.fight import FightScreen
 from screens.start import StartScreen
 from screens.widgets.initiative import InitiativeList
-from tests.ui.drive import CHARS, build_fight, saved_state_matches
+from tests.ui.drive import build_fight, post_keys, saved_state_matches
 
 # Everything but quitting and closing the fight, weighted toward the keys that do things;
 # every key that opens a dialog is here, and the command palette.
@@ -70,8 +70,7 @@ def test_random_keys_never_crash_the_app(data_dir: Path) -> None:
 async def _keys(pilot: Pilot, rng: random.Random, keys: list[str], count: int) -> None:
     """Post keys at machine speed, letting the app catch up after each batch."""
     while count > 0:
-        for key in [rng.choice(keys) for _ in range(min(BATCH, count))]:
-            pilot.app.post_message(events.Key(key, CHARS.get(key, key if len(key) == 1 else None)))
+        post_keys(pilot, *[rng.choice(keys) for _ in range(min(BATCH, count))])
         count -= BATCH
         await pilot.pause()
         assert pilot.app.return_code is None, "the app crashed"

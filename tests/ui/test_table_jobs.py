@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from rich.text import Text
-from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Static
@@ -27,7 +26,7 @@ from screens.fight import FightScreen
 from screens.forms import turn_commands
 from screens.start import StartScreen
 from screens.widgets.initiative import InitiativeList
-from tests.ui.drive import CHARS, build_fight, error_text, press, saved_state_matches
+from tests.ui.drive import build_fight, error_text, post_keys, press, saved_state_matches
 from tracker import commands as C
 
 SYSTEMS = ["bnb", "blackjack", "zludge", "twod6", "toy"]
@@ -35,9 +34,7 @@ SYSTEMS = ["bnb", "blackjack", "zludge", "twod6", "toy"]
 
 async def fast(pilot: Pilot, *keys: str) -> None:
     """Post keys with no wait between them (as a fast typist or a paste), then let the app catch up."""
-    for key in keys:
-        char = CHARS.get(key, key if len(key) == 1 else None)
-        pilot.app.post_message(events.Key(key, char))
+    post_keys(pilot, *keys)
     for _ in range(4):
         await pilot.pause()
 
