@@ -9,6 +9,7 @@ import attrs
 
 _changers: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 _twins: dict[type, type | None] = {}
+_setters: dict[tuple[type, str], Callable[[Any, Any], Any]] = {}
 
 
 def changed(inst: Any, **changes: Any) -> Any:
@@ -28,6 +29,36 @@ def changed(inst: Any, **changes: Any) -> Any:
 def _changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     fn = _changers[cls] = _make_changer(cls)
     return fn
+
+
+def setter(cls: type, name: str) -> Callable[[Any, Any], Any]:
+    """A function ``(record, value)`` -> a copy of the record with the one field ``name`` set to ``value``.
+
+    ``changed`` with one field, without its keyword dictionary and its loop over it: the fold's commonest
+    copies (a combatant with new system data, a state with new combatants) go through these.
+    """
+    fn = _setters.get((cls, name))
+    if fn is None:
+        fn = _setters[cls, name] = _make_setter(cls, name)
+    return fn
+
+
+def _make_setter(cls: type, name: str) -> Callable[[Any, Any], Any]:
+    names = [f.name for f in attrs.fields(cls)]
+    if name not in names:
+        raise TypeError(f"{cls.__name__} has no field {name!r}")
+    unfrozen = twin(cls)
+    if unfrozen is None or not _plain(cls):  # validators, converters, no slots: as changed() does it
+        change = _changer(cls)
+        return lambda inst, value: change(inst, {name: value})
+    namespace: dict[str, Any] = {"cls": cls, "twin": unfrozen, "new_": object.__new__}
+    # generated from the class's own field names (identifiers), never from data
+    lines = ["def put(inst, value):", "    new = new_(twin)"]
+    lines += [f"    new.{n} = inst.{n}" for n in names if n != name]
+    lines += [f"    new.{name} = value", "    new.__class__ = cls", "    return new"]
+    exec("\n".join(lines), namespace)
+    put: Callable[[Any, Any], Any] = namespace["put"]
+    return put
 
 
 def twin(cls: type) -> type | None:
@@ -60,13 +91,18 @@ def twin(cls: type) -> type | None:
     return made
 
 
-def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    fields = attrs.fields(cls)
-    if (
-        any(f.validator or f.converter for f in fields)
+def _plain(cls: type) -> bool:
+    """A slotted record with no validators, converters or post-init: a copy may skip ``__init__``."""
+    return not (
+        any(f.validator or f.converter for f in attrs.fields(cls))
         or hasattr(cls, "__attrs_post_init__")
         or not getattr(cls, "__slots__", None)
-    ):
+    )
+
+
+def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    fields = attrs.fields(cls)
+    if not _plain(cls):
         return lambda inst, changes: attrs.evolve(inst, **changes)
     names = [f.name for f in fields]
     unfrozen = twin(cls)
@@ -262,14 +298,14 @@ class FightState:
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return changed(self, combatants=(*cs[:i], combatant, *cs[i + 1 :]))
+                return _with_combatants(self, (*cs[:i], combatant, *cs[i + 1 :]))
         return self
 
     def update(self, cid: str, **changes: Any) -> FightState:
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return changed(self, combatants=(*cs[:i], changed(c, **changes), *cs[i + 1 :]))
+                return _with_combatants(self, (*cs[:i], changed(c, **changes), *cs[i + 1 :]))
         raise KeyError(cid)
 
     def update_data(self, cid: str, **changes: Any) -> FightState:
@@ -280,8 +316,17 @@ class FightState:
             if c.id == cid:
                 d = c.data
                 new_d = (_changers.get(type(d)) or _changer(type(d)))(d, changes)
-                new_c = (_changers.get(Combatant) or _changer(Combatant))(c, {"data": new_d})
-                return (_changers.get(FightState) or _changer(FightState))(
-                    self, {"combatants": (*cs[:i], new_c, *cs[i + 1 :])}
-                )
+                return _with_combatants(self, (*cs[:i], _with_data(c, new_d), *cs[i + 1 :]))
         raise KeyError(cid)
+
+    def put_data(self, cid: str, data: Any) -> FightState:
+        """The combatant's system data replaced by ``data`` (a record the caller changed itself)."""
+        cs = self.combatants
+        for i, c in enumerate(cs):
+            if c.id == cid:
+                return _with_combatants(self, (*cs[:i], _with_data(c, data), *cs[i + 1 :]))
+        raise KeyError(cid)
+
+
+_with_data = setter(Combatant, "data")
+_with_combatants = setter(FightState, "combatants")

@@ -25,9 +25,11 @@ from systems.bnb.sheet import DEAD, DYING, OK, UNCONSCIOUS, BnbData, LastSave, d
 from tracker.commands import Modifier
 from tracker.events import PromptResolved, RoundStarted
 from tracker.kit import Evolver
-from tracker.model import FightState, changed
+from tracker.model import Combatant, FightState, changed, setter
 
 evolve = Evolver("bnb.")
+_with_data = setter(Combatant, "data")
+_with_combatants = setter(FightState, "combatants")
 
 
 def _set(state: FightState, cid: str, **changes: Any) -> FightState:
@@ -50,10 +52,10 @@ def _failed(against: str, st: int, parts: tuple[Modifier, ...], ok: bool, damage
 @evolve.on(RoundStarted)
 def _round(state: FightState, event: RoundStarted) -> FightState:
     """A new round: every combatant's round's action is free again."""
-    return changed(
+    return _with_combatants(
         state,
-        combatants=tuple(
-            changed(c, data=changed(c.data, used=(), gunplay=False, reloaded=False))
+        tuple(
+            _with_data(c, changed(c.data, used=(), gunplay=False, reloaded=False))
             if isinstance(c.data, BnbData) and c.data.acted
             else c
             for c in state.combatants
@@ -66,6 +68,8 @@ def _legacy_prompt(state: FightState, event: PromptResolved) -> FightState:
     """Fights saved before the prompt ids were ``death_save:`` / ``lucky_streak:``: a dismissed
     ``death:<id>`` left the combatant unconscious, a closed ``lucky:<id>`` forfeited the re-roll.
     (Newer fights log those outcomes as events of their own.)"""
+    if not event.prompt_id.startswith(("death:", "lucky:")):  # (every prompt resolved comes here)
+        return state
     for c in state.combatants:
         if not isinstance(c.data, BnbData):
             continue
@@ -83,16 +87,16 @@ def _attack(state: FightState, event: AttackRolled) -> FightState:
     if not event.hit:
         return state
     t = _of(state, event.target)
+    changes: dict[str, Any] = {}  # (one copy of the target for the whole hit: a long log's fold has many)
     if event.amount > 0:
         if event.temporary:
-            state = _set(state, event.target, temp=t.temp + event.amount)
+            changes["temp"] = t.temp + event.amount
         else:
-            state = _set(state, event.target, damage=t.damage + event.amount, lost=t.lost + event.amount)
+            changes.update(damage=t.damage + event.amount, lost=t.lost + event.amount)
     if event.save is not None and not event.saved:
         dex = (Modifier(label="DEX", value=event.save_total - event.save.total),)
-        failed = _failed(SCATTERGUN_SAVE, event.save_st, dex, False, event.amount)
-        state = _set(state, event.target, last_save=failed)
-    return state
+        changes["last_save"] = _failed(SCATTERGUN_SAVE, event.save_st, dex, False, event.amount)
+    return _set(state, event.target, **changes) if changes else state
 
 
 @evolve.on(Dropped)

@@ -25,9 +25,11 @@ from systems.twod6.record import Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import FightState, changed
+from tracker.model import Combatant, FightState, changed, setter
 
 evolve = Evolver("twod6.")
+_with_data = setter(Combatant, "data")
+_with_combatants = setter(FightState, "combatants")
 
 
 def _data(state: FightState, cid: str) -> Data:
@@ -38,15 +40,20 @@ def _put(state: FightState, cid: str, **changes: object) -> FightState:
     return state.update_data(cid, **changes)
 
 
-def spend(state: FightState, cid: str, cost: str) -> FightState:
-    d = _data(state, cid)
+def spent(d: Data, cost: str) -> dict[str, object]:
+    """The action economy's fields after spending ``cost`` (none for a free action)."""
     if cost == "quick":
-        return _put(state, cid, quick=max(0, d.quick - 1))
+        return {"quick": max(0, d.quick - 1)}
     if cost == "half":
-        return _put(state, cid, half=max(0, d.half - 1))
+        return {"half": max(0, d.half - 1)}
     if cost == "full":
-        return _put(state, cid, half=0)
-    return state
+        return {"half": 0}
+    return {}
+
+
+def spend(state: FightState, cid: str, cost: str) -> FightState:
+    changes = spent(_data(state, cid), cost)
+    return _put(state, cid, **changes) if changes else state
 
 
 def settle(state: FightState, cid: str) -> FightState:
@@ -69,25 +76,26 @@ def settle(state: FightState, cid: str) -> FightState:
 
 @evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
-    # an extra turn and a failed roll's re-roll last until the next turn starts, anyone's
-    for c in state.combatants:  # (a plain loop: this runs at every turn of a long log's fold)
+    """An extra turn and a failed roll's re-roll last until the next turn starts, anyone's; the combatant whose
+    turn starts (not one resumed after a held action) gets its actions back.  One pass over the combatants and
+    one copy of the state: this runs at every turn of a long log's fold."""
+    if not e.resumed:
+        _data(state, e.id)  # the combatant is there, with a 2d6 record (else KeyError, TypeError)
+    combatants = list(state.combatants)
+    touched = False
+    for i, c in enumerate(combatants):
         d = c.data
-        if isinstance(d, Data) and (d.extra_turn or d.last_failed):
-            break
-    else:
-        d = None
-    if d is not None:
-        combatants = tuple(
-            changed(c, data=changed(c.data, extra_turn=False, last_failed=None))
-            if isinstance(c.data, Data) and (c.data.extra_turn or c.data.last_failed)
-            else c
-            for c in state.combatants
-        )
-        state = changed(state, combatants=combatants)
-    if e.resumed:
-        return state
-    d = _data(state, e.id)
-    return _put(state, e.id, quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False)
+        if not isinstance(d, Data):
+            continue
+        changes: dict[str, object] = {}
+        if d.extra_turn or d.last_failed:
+            changes = {"extra_turn": False, "last_failed": None}
+        if c.id == e.id and not e.resumed:
+            changes.update(quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False)
+        if changes:
+            combatants[i] = _with_data(c, changed(d, **changes))
+            touched = True
+    return _with_combatants(state, tuple(combatants)) if touched else state
 
 
 @evolve.on(TurnEnded)
@@ -158,9 +166,8 @@ def aimed(state: FightState, e: Aimed) -> FightState:
 
 @evolve.on(AttackRolled)
 def attack(state: FightState, e: AttackRolled) -> FightState:
-    state = spend(state, e.actor, e.cost)
     d = _data(state, e.actor)
-    changes: dict[str, object] = {}
+    changes = spent(d, e.cost)  # (one copy of the state for the whole attack: a long log's fold has many)
     if not e.keeps_stealth:
         changes["hidden_from"] = tuple(i for i in d.hidden_from if i != e.target)
     if not e.keeps_aim:
@@ -229,19 +236,21 @@ def healed(state: FightState, e: Healed) -> FightState:
 @evolve.on(ResolveRolled)
 def resolve(state: FightState, e: ResolveRolled) -> FightState:
     d = _data(state, e.actor)
-    failed = None
+    changes: dict[str, object] = {"last_failed": None}
     if e.passed:
         if e.reroll and e.stakes == "unconscious" and d.wounds > 0:
-            state = _put(state, e.actor, unconscious=False)
+            changes["unconscious"] = False
         if e.reroll and e.stakes == "death":  # the survivor of a death check is unconscious either way
-            state = _put(state, e.actor, dead=False, death_save_failed=False, unconscious=True)
+            changes.update(dead=False, death_save_failed=False, unconscious=True)
     else:
-        failed = Failed(kind="resolve", label="resolve check", parts=e.check.parts, dc=e.dc, stakes=e.stakes)
+        changes["last_failed"] = Failed(
+            kind="resolve", label="resolve check", parts=e.check.parts, dc=e.dc, stakes=e.stakes
+        )
         if e.stakes == "unconscious":
-            state = _put(state, e.actor, unconscious=True)
+            changes["unconscious"] = True
         else:
-            state = _put(state, e.actor, dead=True, death_save_failed=True)
-    return settle(_put(state, e.actor, last_failed=failed), e.actor)
+            changes.update(dead=True, death_save_failed=True)
+    return settle(_put(state, e.actor, **changes), e.actor)
 
 
 @evolve.on(CinematicSpent)

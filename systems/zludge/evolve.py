@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from tracker.events import Event, InitiativeSet, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import Combatant, FightState, changed
+from tracker.model import Combatant, FightState, changed, setter
 
 from .events import (
     ActionTaken,
@@ -38,14 +38,14 @@ from .events import (
     WoundsReopened,
     WoundsTreated,
 )
-from .fight import LastRoll, fight_data
+from .fight import LastRoll, ZludgeFight, fight_data
 from .model import Box, ZludgeData, data, taken_back
 
 apply = Evolver("zludge.")
 
 
 def _set(state: FightState, cid: str, d: ZludgeData) -> FightState:
-    return state.replace(changed(state.get(cid), data=d))
+    return state.put_data(cid, d)
 
 
 def _spend(d: ZludgeData, aspect: str, plot_point: bool) -> ZludgeData:
@@ -64,8 +64,7 @@ def _acted(d: ZludgeData) -> ZludgeData:
 def _turn(state: FightState, event: TurnStarted) -> FightState:
     if event.resumed:  # the same turn goes on after a held action stepped in
         return state
-    d = data(state.get(event.id))
-    return _set(state, event.id, changed(d, acted=True, spent=False, clipped=False))
+    return state.update_data(event.id, acted=True, spent=False, clipped=False)
 
 
 @apply.on(InitiativeSet)
@@ -90,19 +89,20 @@ def _ambush(state: FightState, event: AmbushDeclared) -> FightState:
 def _attack(state: FightState, event: AttackResolved) -> FightState:
     state = _set(state, event.actor, _acted(_spend(data(state.get(event.actor)), event.aspect, event.plot_point)))
     t = data(state.get(event.target))
-    return _set(state, event.target, _spend(t, event.defense_aspect, event.defense_plot_point))
+    spent = _spend(t, event.defense_aspect, event.defense_plot_point)
+    return state if spent is t else _set(state, event.target, spent)
 
 
 @apply.on(WoundMarked)
 def _wound(state: FightState, event: WoundMarked) -> FightState:
     d = data(state.get(event.target))
     if event.box is None:
-        d = changed(d, dead=True)
+        changes: dict[str, object] = {"dead": True}
     else:
-        d = changed(d, wounds=(*d.wounds, Box(level=event.box, wound=event.wound)))
+        changes = {"wounds": (*d.wounds, Box(level=event.box, wound=event.wound))}
     if event.wound == 0:
-        d = changed(d, clipped=True)
-    return _set(state, event.target, d)
+        changes["clipped"] = True
+    return state.update_data(event.target, **changes)
 
 
 @apply.on(HarmTakenBack)
@@ -230,17 +230,23 @@ def _tail(state: FightState, ev: AttackResolved | SkillRolled) -> int:
     return int(treated) + int(reopen)
 
 
+_with_fight_data = setter(FightState, "data")
+_with_last_roll = setter(ZludgeFight, "last_roll")
+
+
 def _set_last(state: FightState, last: LastRoll | None) -> FightState:
-    return changed(state, data=changed(fight_data(state), last_roll=last))
+    return _with_fight_data(state, _with_last_roll(fight_data(state), last))
 
 
 def evolve(state: FightState, event: Event) -> FightState:
     """Apply an event; keep the roll just made open to an aspect or plot point until a later action."""
     new = apply(state, event)
-    last = fight_data(state).last_roll
-    if isinstance(event, RollRevised) and last is not None:  # (apply refused a revision with no roll)
-        return _set_last(new, LastRoll(event=revised_event(last.event, event), before=last.before, tail=event.follow))
-    if isinstance(event, (AttackResolved, SkillRolled)):
+    if isinstance(event, RollRevised):
+        last = fight_data(state).last_roll
+        if last is not None:  # (apply refused a revision with no roll)
+            revised = revised_event(last.event, event)
+            return _set_last(new, LastRoll(event=revised, before=last.before, tail=event.follow))
+    elif isinstance(event, (AttackResolved, SkillRolled)):
         ids = tuple(dict.fromkeys(i for i in (event.actor, event.target) if i))
         before: tuple[Combatant, ...] = tuple(state.get(i) for i in ids)
         return _set_last(new, LastRoll(event=event, before=before, tail=_tail(state, event)))

@@ -1,4 +1,4 @@
-"""``tracker.model.changed``: the fold's copy of a frozen record, the same as ``attrs.evolve``."""
+"""``tracker.model.changed`` and ``setter``: the fold's copies of a frozen record, the same as ``attrs.evolve``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 from tracker.events import TurnStarted
-from tracker.model import Combatant, Condition, FightState, changed, twin
+from tracker.model import Combatant, Condition, FightState, changed, setter, twin
 
 
 @attrs.frozen(kw_only=True)
@@ -53,3 +53,36 @@ def test_a_validated_record_goes_through_attrs() -> None:
     assert changed(Checked(n=1), n=2) == Checked(n=2)
     with pytest.raises(ValueError):
         changed(Checked(n=1), n=-1)
+
+
+def test_a_setter_copies_the_record_with_one_field_set() -> None:
+    c = Combatant(id="c1", name="Alice", conditions=(Condition(name="Hex", value=2),), data=Inner(a=1))
+    put = setter(Combatant, "data")
+    assert setter(Combatant, "data") is put  # made once per class and field
+    new = put(c, Inner(a=2))
+    assert type(new) is Combatant and new == attrs.evolve(c, data=Inner(a=2))
+    assert c.data == Inner(a=1)  # the original is untouched
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        new.data = None  # type: ignore[misc]
+    s = FightState(system="toy", combatants=(c,), round=4)
+    assert setter(FightState, "combatants")(s, (new,)) == attrs.evolve(s, combatants=(new,))
+    with pytest.raises(TypeError, match="no field"):
+        setter(Inner, "c")
+    assert setter(Checked, "n")(Checked(n=1), 2) == Checked(n=2)  # a validated record: through attrs
+    with pytest.raises(ValueError):
+        setter(Checked, "n")(Checked(n=1), -1)
+
+
+def test_the_states_combatant_changes_are_attrs_evolve() -> None:
+    a = Combatant(id="c1", name="Alice", data=Inner(a=1))
+    b = Combatant(id="c2", name="Bob", data=Inner(a=5, b=(1,)))
+    s = FightState(system="toy", combatants=(a, b), round=2)
+    want = attrs.evolve(s, combatants=(a, attrs.evolve(b, data=Inner(a=6, b=(1,)))))
+    assert s.update_data("c2", a=6) == want
+    assert s.put_data("c2", Inner(a=6, b=(1,))) == want
+    assert s.update("c1", held=True) == attrs.evolve(s, combatants=(attrs.evolve(a, held=True), b))
+    assert s.replace(attrs.evolve(a, name="Al")).combatants[0].name == "Al"
+    assert s.replace(Combatant(id="c9", name="Nobody")) is s
+    for change in (lambda: s.update_data("c9", a=1), lambda: s.put_data("c9", None), lambda: s.update("c9")):
+        with pytest.raises(KeyError):
+            change()
