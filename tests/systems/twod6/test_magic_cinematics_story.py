@@ -173,6 +173,20 @@ def test_a_reroll_must_come_before_the_next_turn():
     refused(f, SpendCinematic(actor="c1", use="reroll"), "no failed check")
 
 
+def test_the_turn_that_starts_ends_every_open_reroll_and_gives_its_combatant_fresh_actions():
+    """Ruling (ours), folded in one pass: a failed resolve check stays open to a reroll until the next turn
+    starts, anyone's; that turn brings its own combatant's actions back, and no one else's."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(cinematics=1)), ("Cal", FIGHTER))
+    attack(f, roller, (4, 4, 3, 4), "c1", "c2")
+    roller.add(1, 2)
+    f.do(Resolve(actor="c2"))
+    assert data(f, "c2").unconscious and data(f, "c2").last_failed is not None and data(f, "c1").half == 0
+    f.do(NextTurn())  # Bob is out: Cal's turn
+    assert f.state.current == "c3" and data(f, "c2").last_failed is None and data(f, "c3").half == 2
+    refused(f, SpendCinematic(actor="c2", use="reroll"), "no failed check")
+    assert data(f, "c1").half == 0  # Ann's spent actions wait for her own turn
+
+
 def test_a_cinematic_ignores_a_failed_save_against_death():
     """Rule 8: ignore a failed save against death."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(cinematics=1)))
