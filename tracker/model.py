@@ -298,14 +298,14 @@ class FightState:
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return _with_combatants(self, (*cs[:i], combatant, *cs[i + 1 :]))
+                return with_combatants(self, (*cs[:i], combatant, *cs[i + 1 :]))
         return self
 
     def update(self, cid: str, **changes: Any) -> FightState:
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return _with_combatants(self, (*cs[:i], changed(c, **changes), *cs[i + 1 :]))
+                return with_combatants(self, (*cs[:i], changed(c, **changes), *cs[i + 1 :]))
         raise KeyError(cid)
 
     def update_data(self, cid: str, **changes: Any) -> FightState:
@@ -316,7 +316,7 @@ class FightState:
             if c.id == cid:
                 d = c.data
                 new_d = (_changers.get(type(d)) or _changer(type(d)))(d, changes)
-                return _with_combatants(self, (*cs[:i], _with_data(c, new_d), *cs[i + 1 :]))
+                return with_combatants(self, (*cs[:i], with_data(c, new_d), *cs[i + 1 :]))
         raise KeyError(cid)
 
     def put_data(self, cid: str, data: Any) -> FightState:
@@ -324,9 +324,11 @@ class FightState:
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return _with_combatants(self, (*cs[:i], _with_data(c, data), *cs[i + 1 :]))
+                return with_combatants(self, (*cs[:i], with_data(c, data), *cs[i + 1 :]))
         raise KeyError(cid)
 
 
-_with_data = setter(Combatant, "data")
-_with_combatants = setter(FightState, "combatants")
+with_data: Callable[[Combatant, Any], Combatant] = setter(Combatant, "data")
+"""The combatant with its system data replaced (the fold's commonest copy)."""
+with_combatants: Callable[[FightState, tuple[Combatant, ...]], FightState] = setter(FightState, "combatants")
+"""The state with its combatants replaced."""

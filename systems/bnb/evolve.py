@@ -25,11 +25,9 @@ from systems.bnb.sheet import DEAD, DYING, OK, UNCONSCIOUS, BnbData, LastSave, d
 from tracker.commands import Modifier
 from tracker.events import PromptResolved, RoundStarted
 from tracker.kit import Evolver
-from tracker.model import Combatant, FightState, changed, setter
+from tracker.model import FightState, changed, with_combatants, with_data
 
 evolve = Evolver("bnb.")
-_with_data = setter(Combatant, "data")
-_with_combatants = setter(FightState, "combatants")
 
 
 def _set(state: FightState, cid: str, **changes: Any) -> FightState:
@@ -52,10 +50,10 @@ def _failed(against: str, st: int, parts: tuple[Modifier, ...], ok: bool, damage
 @evolve.on(RoundStarted)
 def _round(state: FightState, event: RoundStarted) -> FightState:
     """A new round: every combatant's round's action is free again."""
-    return _with_combatants(
+    return with_combatants(
         state,
         tuple(
-            _with_data(c, changed(c.data, used=(), gunplay=False, reloaded=False))
+            with_data(c, changed(c.data, used=(), gunplay=False, reloaded=False))
             if isinstance(c.data, BnbData) and c.data.acted
             else c
             for c in state.combatants

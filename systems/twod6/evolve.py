@@ -25,11 +25,9 @@ from systems.twod6.record import Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import Combatant, FightState, changed, setter
+from tracker.model import FightState, changed, with_combatants, with_data
 
 evolve = Evolver("twod6.")
-_with_data = setter(Combatant, "data")
-_with_combatants = setter(FightState, "combatants")
 
 
 def _data(state: FightState, cid: str) -> Data:
@@ -93,9 +91,9 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
         if c.id == e.id and not e.resumed:
             changes.update(quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False)
         if changes:
-            combatants[i] = _with_data(c, changed(d, **changes))
+            combatants[i] = with_data(c, changed(d, **changes))
             touched = True
-    return _with_combatants(state, tuple(combatants)) if touched else state
+    return with_combatants(state, tuple(combatants)) if touched else state
 
 
 @evolve.on(TurnEnded)
