@@ -11,7 +11,9 @@ only when such a type is first met.  The checks are as strict: no coercion, no
 unknown keys (a pair must be a list, where cattrs also takes a text of two
 letters: what ours refuses, the careful path reads).
 Short texts (ids, dice expressions, tags) are interned, so a long log holds
-one copy of each.
+one copy of each; so are small frozen records of plain values (a modifier, a
+turn's start, a roll of the dice): once checked, an equal one read before is
+given again (see ``Structurer._shareable``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 
 Hook = Callable[[Any, Any], Any]
 _INTERN = 24
+SHARED = 1024  # different records kept per class, to be given again when met again (Structurer._shareable)
 
 
 def _s(v: Any) -> str:
@@ -222,6 +225,7 @@ class Structurer:
         unfrozen = twin(cls)
         if unfrozen is None:
             raise TypeError("no unfrozen twin")
+        shared = self._shareable(cls, fields)
         ns: dict[str, Any] = {
             "cls": cls,
             "twin": unfrozen,
@@ -232,6 +236,8 @@ class Structurer:
             "_s": _s,
             "_i": _i,
             "_b": _b,
+            "memo": {},
+            "SHARED": SHARED,
         }
         # the record is filled as its unfrozen twin (plain slot stores) and made the record at the end;
         # the commonest checks are written out inline (no call per field), exactly as strict as the hooks
@@ -240,9 +246,10 @@ class Structurer:
             "def structure(d):",
             "    if type(d) is not dict:",
             "        raise TypeError(f'expected an object, got {type(d).__name__}')",
-            "    o = new(twin)",
-            f"    k = {required}",  # the fields found: any other key is one the record does not have
         ]
+        if not shared:
+            lines.append("    o = new(twin)")
+        lines.append(f"    k = {required}")  # the fields found: any other key is one the record does not have
         for n, f in enumerate(fields):
             given = self._overrides.get((cls, f.name))
             if given is not None:
@@ -266,16 +273,61 @@ class Structurer:
                 lines.append("    else:")
                 lines.append("        k += 1")
                 lines += [f"        {c}" for c in check]
-            lines.append(f"    o.{f.name} = v")
+            lines.append(f"    a{n} = v" if shared else f"    o.{f.name} = v")
         lines += [
             "    if len(d) != k:",
             "        raise KeyError(f'unknown field(s) {sorted(set(d) - known)[:3]}')",
-            "    o.__class__ = cls",
-            "    return o",
         ]
+        if shared:  # checked as strictly as any record; then the one record already made of these values
+            names = [f.name for f in fields]
+            # a class with more different records than SHARED (a round's start, a note) stops looking them up
+            lines[1:1] = ["    global memo", "    m = memo"]
+            lines += [
+                "    if m is not None:",
+                f"        key = ({''.join(f'a{n}, ' for n in range(len(names)))})",
+                "        o = m.get(key)",
+                "        if o is not None:",
+                "            return o",
+                "    o = new(twin)",
+                *(f"    o.{name} = a{n}" for n, name in enumerate(names)),
+                "    o.__class__ = cls",
+                "    if m is not None:",
+                "        m[key] = o",
+                "        if len(m) >= SHARED:",
+                "            memo = None",
+                "    return o",
+            ]
+        else:
+            lines += ["    o.__class__ = cls", "    return o"]
         exec("\n".join(lines), ns)  # generated from the class's own field names (identifiers), never from data
         fn: Callable[[Any], Any] = ns["structure"]
         return fn
+
+    def _shareable(self, cls: type, fields: Any) -> bool:
+        """A frozen record of texts, whole numbers, flags (each maybe None) and tuples of whole numbers, none read
+        by an override: equal ones may be one object (a long log holds tens of thousands of the same modifier, the
+        same turn's start, the same roll of the dice)."""
+        if not fields or any(self._overrides.get((cls, f.name)) for f in fields):
+            return False
+        for f in fields:
+            t = f.type
+            if typing.get_origin(t) in (typing.Union, types.UnionType):
+                args = typing.get_args(t)
+                if len(args) != 2 or type(None) not in args:
+                    return False
+                t = args[0] if args[1] is type(None) else args[1]
+            if isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
+                return False
+            if t not in (int, str, bool) and not (typing.get_origin(t) is tuple and typing.get_args(t) == (int, ...)):
+                return False
+        probe: Any = object.__new__(cls)
+        try:
+            setattr(probe, fields[0].name, None)
+        except attrs.exceptions.FrozenInstanceError:
+            return True
+        except Exception:  # a class of its own making: not shared
+            return False
+        return False  # not frozen: a record someone may change is never given twice
 
     def _inline(self, t: Any, n: int, ns: dict[str, Any]) -> list[str]:
         """Statements that check (and, for a text, intern) ``v`` as a field of type ``t``."""

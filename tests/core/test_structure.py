@@ -83,3 +83,69 @@ def test_a_union_cattrs_tells_apart_otherwise_is_left_to_it() -> None:
     with pytest.raises(Exception):  # noqa: B017 -- cattrs cannot tell A from B: neither has a required field of its own
         fn({"v": {"x": 1, "y": 2}})  # (only B reads it, but cattrs refuses it)
     assert asked, "a union cattrs cannot tell apart was read without it"
+
+
+@attrs.frozen(kw_only=True)
+class Roll:
+    expr: str
+    faces: tuple[int, ...]
+    kept: tuple[int, ...] = ()
+    note: str | None = None
+    critical: bool = False
+
+
+@attrs.define(kw_only=True)
+class Tally:  # not frozen: may be changed, so never given twice
+    name: str
+    count: int
+
+
+def test_equal_plain_records_are_one_record_and_as_strictly_read() -> None:
+    """A long log holds tens of thousands of the same modifier or turn's start: once read, an equal one is the
+    same object (less memory, less to free).  Reading one is as strict as ever, before and after it is kept."""
+    hit, roll = structurer().fn(Hit), structurer().fn(Roll)
+    first = hit({"target": "o1", "damage": 3})
+    assert hit({"target": "o1", "damage": 3}) is first
+    assert hit({"target": "o1", "damage": 4}) == Hit(target="o1", damage=4) != first
+    a = roll({"expr": "2d6", "faces": [3, 4], "critical": False})
+    assert roll({"expr": "2d6", "faces": [3, 4]}) is a, "a default given or left out: the same record"
+    assert a == Roll(expr="2d6", faces=(3, 4))
+    assert roll({"expr": "2d6", "faces": [3, 4], "note": "x"}) is not a
+    for bad in (
+        {"target": "o1", "damage": True},  # True == 1: a bool must not pass for a kept whole number
+        {"target": "o1", "damage": 3.0},
+        {"target": "o1", "damage": 3, "extra": 1},
+        {"target": "o1"},
+        {"target": b"o1", "damage": 3},
+    ):
+        with pytest.raises((TypeError, KeyError)):
+            hit(bad)
+    hit({"target": "o1", "damage": 1})
+    with pytest.raises(TypeError):
+        hit({"target": "o1", "damage": True})
+    for bad_roll in ({"expr": "2d6", "faces": [3, True]}, {"expr": "2d6", "faces": "34"}, {"expr": "2d6"}):
+        with pytest.raises((TypeError, KeyError)):
+            roll(bad_roll)
+
+
+def test_records_that_can_change_or_hold_other_values_are_never_shared() -> None:
+    tally = structurer().fn(Tally)
+    assert tally({"name": "a", "count": 1}) is not tally({"name": "a", "count": 1})
+    holder = structurer().fn(Holder)
+    assert holder({"skills": [["Melee", 2]]}) is not holder({"skills": [["Melee", 2]]})
+    check = structurer().fn(Check)
+    assert check({"skill": "Medic", "total": 2}) is check({"skill": "Medic", "total": 2})
+
+
+def test_a_class_with_many_different_records_stops_keeping_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's start (its number) or a note is seldom met twice: past SHARED different ones, none is kept."""
+    from saves import structure
+
+    monkeypatch.setattr(structure, "SHARED", 3)
+    hit = structurer().fn(Hit)
+    first, second = hit({"target": "o1", "damage": 0}), hit({"target": "o1", "damage": 1})
+    assert hit({"target": "o1", "damage": 0}) is first and hit({"target": "o1", "damage": 1}) is second
+    third = hit({"target": "o1", "damage": 2})  # the third different one: no more are kept
+    for n, made in enumerate((first, second, third)):
+        again = hit({"target": "o1", "damage": n})
+        assert again == made and again is not made, "past SHARED, each is made anew"
