@@ -149,3 +149,25 @@ def test_a_class_with_many_different_records_stops_keeping_them(monkeypatch: pyt
     for n, made in enumerate((first, second, third)):
         again = hit({"target": "o1", "damage": n})
         assert again == made and again is not made, "past SHARED, each is made anew"
+
+
+def test_a_saved_fight_reads_back_with_its_repeated_events_shared(tmp_path: Any) -> None:
+    """Through the fight file: the turns of a long fight are a few records each, read many times over."""
+    import saves
+    from tracker import commands as C
+    from tracker import registry
+    from tracker.events import TurnStarted
+
+    fight = saves.new_fight(registry.load("toy"), tmp_path / "f.jsonl", seed=1)
+    fight.do(C.AddCombatant(name="Hero", kind="pc", sheet={"hp": "5"}))
+    fight.do(C.AddCombatant(name="Orc", kind="npc", sheet={"hp": "5"}))
+    fight.do(C.RollInitiative())
+    fight.do(C.StartFight())
+    for _ in range(6):
+        fight.do(C.NextTurn())
+    fight.close()
+    loaded = saves.load(tmp_path / "f.jsonl")
+    turns = [e.event for e in loaded.entries if type(e.event) is TurnStarted]
+    assert len(turns) == 7 and {t.id for t in turns} == {c.id for c in loaded.fight().state.combatants}
+    assert len({id(t) for t in turns}) == len(set(turns)) == 2, "each combatant's turn start is one record"
+    assert loaded.fight().state == fight.state
