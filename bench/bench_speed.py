@@ -479,6 +479,26 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "OVER"
 
 
+def machine_reference(repeat: int = 5) -> float:
+    """CPU ms of a fixed pure-Python workload (JSON, dicts, small objects, best of ``repeat``): the same on any
+    day of the same code, so it says how fast the machine is this run.  The ratios above compare with a floor
+    measured alongside; the absolute targets (+16 ms, 50 ms) do not, and move with this figure."""
+    text = json.dumps(
+        [{"id": f"c{i}", "hp": i % 17, "tags": ["a", "b", str(i)], "ok": i % 3 == 0} for i in range(2000)]
+    )
+    times = []
+    for _ in range(repeat):
+        t0 = time.process_time()
+        for _ in range(20):
+            rows = json.loads(text)
+            by: dict[str, list[int]] = {}
+            for r in rows:
+                by.setdefault(r["tags"][2][-1], []).append(r["hp"] * 2 + len(r["id"]))
+            sorted((k, sum(v)) for k, v in by.items())
+        times.append(time.process_time() - t0)
+    return min(times) * 1000
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--systems", default=",".join(SYSTEMS))
@@ -499,6 +519,8 @@ def main() -> None:
     env = env_for(tmp / "data")
     table = Table()
     print(f"tracker launched as: {' '.join(entry_point())}", flush=True)
+    machine = [machine_reference()]
+    print(f"machine reference: {machine[0]:.0f} ms (see machine_reference)", flush=True)
     try:
         for sid in args.systems.split(","):
             print(f"{sid}:", flush=True)
@@ -595,7 +617,12 @@ def main() -> None:
                     verdict(first <= 100),
                 )
     finally:
+        machine.append(machine_reference())
         table.print()
+        print(
+            f"\nmachine reference (a fixed pure-Python workload, CPU): {machine[0]:.0f} ms at the start, "
+            f"{machine[1]:.0f} ms at the end; compare it across runs before comparing the ms above"
+        )
         shutil.rmtree(tmp, ignore_errors=True)
 
 
