@@ -32,6 +32,12 @@ Run:  python bench/bench_speed.py [--systems bnb,zludge] [--runs 7] [--repeat 12
    opening is shown beside the median, and the slowest first opening of each
    system has its own row (issue #12: every dialog opens at once, <= 100 ms).
 
+Below the table, a machine reference: the CPU time of a fixed pure-Python
+workload at the start and at the end of the run.  On a shared machine it moves
+(up to 2x within minutes on the one these were measured on); the ratios are to
+floors measured alongside, but the absolute targets of 4 and 5 move with it, so
+compare it before comparing two runs.
+
 The fights are made by ``bench/fights.py`` (a seeded random GM) into
 ``--fights DIR`` (kept and reused; a temporary folder by default: the
 100,000-event ones take a minute or so each to play).
