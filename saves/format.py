@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import zlib
 from collections.abc import Callable
@@ -86,6 +87,21 @@ def seal(body: str) -> str:
     """A JSON object's text with its checksum added (the line as written, without the newline)."""
     crc = zlib.crc32(body.encode("utf-8"))
     return f'{body[:-1]},"crc":"{crc:08x}"}}'
+
+
+# An event line exactly as ``Codec.encode`` writes it, ``json.dumps`` without spaces, the keys in this order:
+#   {"seq":7,"action":3,"of":2,"type":"bnb.attack_rolled","v":1,"event":{...},"crc":"0123abcd"}
+# EVENT_HEAD reads its start (seq, action and of as written: no sign, no leading zero; their digits, at most
+# HEAD_END - 32 together, in the range of any JSON parser here); EVENT_REST what follows up to the checksum
+# (type, v, the event's fields: the same bytes say the same event).  Such a line is valid JSON exactly when
+# its event's fields are a valid JSON object on their own, nested less deeply than the parser's limit: the
+# load loop reads an event met before by these bytes alone (see ``saves.store._decode``).
+EVENT_HEAD = re.compile(rb'\{"seq":([1-9][0-9]*),"action":([1-9][0-9]*),"of":([1-9][0-9]*),"type":"')
+HEAD_END = 32 + 18
+EVENT_REST = re.compile(rb'"type":"([a-z0-9_.]{1,80})","v":([1-9][0-9]{0,8}),"event":(?=\{)', re.DOTALL)
+CRC_AT = b',"crc":"'  # where a line's checksum starts, 18 bytes before its end
+NESTING = 512  # brackets in an event's fields read alone: deeper ones are read in their line (a parser may
+# refuse deep nesting, the stdlib's at Python's recursion limit, and the line is one level deeper)
 
 
 class Damaged(Exception):
@@ -243,13 +259,15 @@ class Codec:
             if cls.TYPE in self.types:
                 raise TrackerError(f"two event classes share the tag {cls.TYPE!r}")
             self.types[cls.TYPE] = cls
-        from saves.structure import Structurer
+        from saves.structure import Structurer, unchangeable_test
 
         # hooks are made when a type is first met (opening from a checkpoint meets few)
         fast = Structurer(lambda: self.converter)
         types = self.types
         self._structure = _Lazy(lambda tag: fast.hook(types[tag]))
         self.structure_fns = _Lazy(lambda tag: fast.fn(types[tag]))  # tag -> structure(fields) (the load loop)
+        # tag -> whether an event as read can never change (then one read may stand for the same bytes again)
+        self.unchangeable = _Lazy(lambda tag: unchangeable_test(types[tag]))
         self.versions = {t: c.VERSION for t, c in self.types.items()}
         self._unstructure = _Lazy(lambda cls: self.converter.get_unstructure_hook(cls))
         self.upcasters = dict(getattr(system, "upcasters", {}) or {})

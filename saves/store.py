@@ -29,9 +29,14 @@ import platformdirs
 
 from saves import checkpoint
 from saves.format import (
+    CRC_AT,
+    EVENT_HEAD,
+    EVENT_REST,
     FORMAT_VERSION,
+    HEAD_END,
     MAX_FILE,
     MAX_LINE,
+    NESTING,
     Codec,
     Damaged,
     Header,
@@ -50,6 +55,7 @@ from tracker import registry
 from tracker.dice import Roller, SeededRoller
 from tracker.engine import Entry, Fight, LogError, Step
 from tracker.errors import Refused, TrackerError
+from tracker.events import Event
 from tracker.log import ActionLog
 from tracker.model import FightState
 from tracker.plugin import System
@@ -596,8 +602,13 @@ def _decode(
     Returns the entries, their line numbers, each entry's ``of``, the
     checkpoints, and whether a torn last line was dropped.
     """
-    structure, versions = codec.structure_fns, codec.versions
+    structure, versions, unchangeable = codec.structure_fns, codec.versions, codec.unchangeable
     decode = codec.decode
+    head = None if old else EVENT_HEAD.match
+    # The events read so far, by the bytes they were read from (type, v and fields): a long fight says the
+    # same thing many times over (each combatant's turn starting and ending is half of its lines), and the
+    # same bytes are the same event, read as strictly.  Only events that can never change are kept.
+    seen: dict[bytes, Event] = {}
     entry_of = tuple.__new__  # Entry(seq, action, event) without NamedTuple's Python-level __new__
     entries: list[Entry] = []
     lines: list[int] = []
@@ -611,6 +622,34 @@ def _decode(
     for number in range(2, last + 1):
         line = raw_lines[number - 1]
         raw_lines[number - 1] = b""  # each line's bytes go as soon as it is decoded (peak memory)
+        m = head(line) if head is not None else None
+        if m is not None:  # a line as written: its checksum, then its event (met before, or read now)
+            end = m.end()
+            sealed = line[-10:-2]
+            if (
+                end <= HEAD_END
+                and line[-18:-10] == CRC_AT
+                and line[-2:] == b'"}'
+                and sealed.isalnum()  # (no JSON escape, no space: the bytes are the text the careful way reads)
+                and len(line) <= MAX_LINE
+                and crc32(line[:-18] + b"}") == _hex(sealed)
+            ):
+                key = line[end - 8 : -18]
+                event = seen.get(key)
+                if event is None:
+                    event = _first_read(key, versions, structure, loads, unchangeable, seen)
+                if event is not None:
+                    seq_b, action_b, of_b = m.groups()
+                    action = int(action_b)
+                    if action == last_action:  # the events of one action share its number (one int object)
+                        action = last_action
+                    last_action = action
+                    entries.append(entry_of(Entry, (int(seq_b), action, event)))
+                    lines.append(number)
+                    ofs.append(int(of_b))
+                    continue
+            # a checksum that does not match, an event that does not read: the line is read as below,
+            # which says what is wrong with it (or reads it the careful way)
         try:
             if len(line) > MAX_LINE:
                 raise ValueError(f"the line is too long ({len(line):,} bytes)")
@@ -686,6 +725,46 @@ def _decode(
             of = record.get("of", 0)
             ofs.append(of if type(of) is int else 0)
     return entries, lines, ofs, checkpoints, torn
+
+
+def _hex(text: bytes) -> int:
+    """A checksum's eight letters as a number (-1, never a checksum, when they are not hex digits)."""
+    try:
+        return int(text, 16)
+    except ValueError:
+        return -1
+
+
+def _first_read(
+    key: bytes,
+    versions: dict[str, int],
+    structure: Any,
+    loads: Callable[[bytes], Any],
+    unchangeable: Any,
+    seen: dict[bytes, Event],
+) -> Event | None:
+    """The event of a line of the written shape, read from ``key`` (its type, v and fields: ``EVENT_REST``) and
+    kept in ``seen`` under it if it can never change; None when anything is not as the common case has it (an
+    older version, fields that do not read): the caller reads the line as a whole then, and says what is wrong."""
+    m = EVENT_REST.match(key)
+    if m is None:
+        return None
+    tag = m.group(1).decode("ascii")
+    if versions.get(tag) != int(m.group(2)):
+        return None
+    fields = key[m.end() :]
+    if fields.count(b"{") + fields.count(b"[") >= NESTING:
+        return None
+    try:
+        data = loads(fields)
+        if type(data) is not dict:
+            return None
+        event: Event = structure[tag](data)
+    except Exception:
+        return None
+    if unchangeable[tag](event):
+        seen[key] = event
+    return event
 
 
 def _check_groups(entries: list[Entry], lines: list[int], ofs: list[int], warnings: list[str]) -> None:

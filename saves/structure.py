@@ -103,6 +103,83 @@ def _fixed_tuple(items: list[Callable[[Any], Any]]) -> Callable[[Any], tuple[Any
     return hook
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_ALWAYS, _CHECK, _NEVER = 2, 1, 0
+_kinds: dict[type, int] = {}
+
+
+def _frozen_class(cls: type) -> bool:
+    """A frozen attrs class (its records refuse to be changed)."""
+    if not attrs.has(cls):
+        return False
+    fields = attrs.fields(cls)
+    probe: Any = object.__new__(cls)
+    try:
+        setattr(probe, fields[0].name if fields else "_probe", None)
+    except attrs.exceptions.FrozenInstanceError:
+        return True
+    except Exception:
+        return False
+    return False
+
+
+def _kind_of_type(t: Any) -> int:
+    """What a value of type ``t`` read from JSON can be: never changed (_ALWAYS), maybe a list or a dict
+    (``Any``: _CHECK, look at the value), or changeable (_NEVER: a dict, a list, an unfrozen record)."""
+    if t in _PLAIN or t is Any:
+        return _ALWAYS if t is not Any else _CHECK
+    origin = typing.get_origin(t)
+    args = typing.get_args(t)
+    if origin in (typing.Union, types.UnionType) or origin is tuple:
+        return min((_kind_of_type(a) for a in args if a is not Ellipsis), default=_ALWAYS)
+    if origin is typing.Literal:
+        return _ALWAYS if all(type(a) in _PLAIN for a in args) else _NEVER
+    if isinstance(t, type) and attrs.has(t):
+        return _kind_of_class(t)
+    return _NEVER
+
+
+def _kind_of_class(cls: type) -> int:
+    kind = _kinds.get(cls)
+    if kind is None:
+        _kinds[cls] = _CHECK  # a class that holds itself: its values are looked at
+        try:
+            attrs.resolve_types(cls)
+            fields = attrs.fields(cls)
+            kind = min((_kind_of_type(f.type) for f in fields), default=_ALWAYS) if _frozen_class(cls) else _NEVER
+        except Exception:
+            kind = _NEVER
+        _kinds[cls] = kind
+    return kind
+
+
+def unchangeable(value: Any) -> bool:
+    """The value (as read from JSON and structured) can never change: plain values, tuples of them, frozen
+    records of them; a list, a dict or a record that can be changed anywhere in it says no."""
+    t = type(value)
+    if t in _PLAIN:
+        return True
+    if t is tuple:
+        return all(unchangeable(x) for x in value)
+    if attrs.has(t):
+        kind = _kind_of_class(t)
+        if kind == _CHECK:
+            return all(unchangeable(getattr(value, f.name)) for f in attrs.fields(t))
+        return kind == _ALWAYS
+    return False
+
+
+def unchangeable_test(cls: type) -> Callable[[Any], bool]:
+    """A test of whether a record of ``cls`` as read can never change (see :func:`unchangeable`): settled by
+    the class's field types where they settle it, by looking at the values where a field is ``Any``."""
+    kind = _kind_of_class(cls)
+    if kind == _ALWAYS:
+        return lambda _v: True
+    if kind == _NEVER:
+        return lambda _v: False
+    return unchangeable
+
+
 def _ints(v: Any) -> tuple[int, ...]:
     if type(v) is not list:
         raise TypeError(f"expected a list, got {type(v).__name__}")

@@ -171,3 +171,60 @@ def test_a_saved_fight_reads_back_with_its_repeated_events_shared(tmp_path: Any)
     assert len(turns) == 7 and {t.id for t in turns} == {c.id for c in loaded.fight().state.combatants}
     assert len({id(t) for t in turns}) == len(set(turns)) == 2, "each combatant's turn start is one record"
     assert loaded.fight().state == fight.state
+
+
+@attrs.frozen(kw_only=True)
+class Loose:
+    value: Any
+    pairs: tuple[tuple[str, Any], ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class Bag:
+    sheet: dict[str, Any] = attrs.field(factory=dict)
+
+
+def test_what_can_never_change_is_told_by_the_types_or_the_values() -> None:
+    from saves.structure import unchangeable_test
+
+    assert unchangeable_test(Hit)(Hit(target="o1", damage=3))
+    assert unchangeable_test(Roll)(Roll(expr="2d6", faces=(3, 4)))
+    assert not unchangeable_test(Tally)(Tally(name="a", count=1)), "not frozen"
+    assert not unchangeable_test(Bag)(Bag(sheet={})), "a dict may be changed, even an empty one"
+    loose = unchangeable_test(Loose)
+    assert loose(Loose(value=3, pairs=(("a", "b"), ("c", None))))
+    assert loose(Loose(value=(1, ("x", 2.5))))
+    assert not loose(Loose(value=[1]))
+    assert not loose(Loose(value=3, pairs=(("a", {"b": 1}),)))
+    assert not loose(Loose(value=Tally(name="a", count=1)))
+
+
+def test_a_long_fight_reads_each_event_once_per_different_line(tmp_path: Any) -> None:
+    """Loading reads an event met before by its bytes: equal lines (but for seq, action, of and the checksum)
+    give one event object, if that event can never change; one holding a dict (a prompt's parameters, a new
+    combatant's sheet) is read anew each time."""
+    import saves
+    from bench.fights import make_fight
+    from tracker.events import CombatantAdded, PromptRaised
+
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 400, path, seed=3)
+    loaded = saves.load(path)
+    by_value: dict[Any, list[Any]] = {}
+    for e in loaded.entries:
+        by_value.setdefault((type(e.event), repr(e.event)), []).append(e.event)
+    shared = mutable = 0
+    for (cls, _), events in by_value.items():
+        if len(events) < 2:
+            continue
+        if cls in (PromptRaised, CombatantAdded):
+            assert len({id(ev) for ev in events}) == len(events), "an event holding a dict is never given twice"
+            mutable += 1
+        else:
+            assert len({id(ev) for ev in events}) == 1, f"{cls.__name__}: equal lines, one event"
+            shared += 1
+    assert shared > 10 and mutable >= 1
+    again = saves.load(path)
+    assert again.entries == loaded.entries
+    t1, t2 = loaded.timeline(), again.timeline()
+    assert t1.state_at(len(t1)) == t2.state_at(len(t2))
