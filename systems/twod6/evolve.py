@@ -25,7 +25,7 @@ from systems.twod6.record import Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import FightState, changed, with_combatants, with_data
+from tracker.model import FightState, setter, with_combatants, with_data
 
 evolve = Evolver("twod6.")
 
@@ -72,6 +72,12 @@ def settle(state: FightState, cid: str) -> FightState:
 # the core's events
 
 
+# a turn's start: what ends at anyone's (an extra turn, a re-roll), what the combatant whose turn it is gets back
+_ends = setter(Data, "extra_turn", "last_failed")
+_begins = setter(Data, "quick", "half", "distracted", "graceful_used")
+_ends_and_begins = setter(Data, "extra_turn", "last_failed", "quick", "half", "distracted", "graceful_used")
+
+
 @evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
     """An extra turn and a failed roll's re-roll last until the next turn starts, anyone's; the combatant whose
@@ -85,14 +91,16 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
         d = c.data
         if not isinstance(d, Data):
             continue
-        changes: dict[str, object] = {}
-        if d.extra_turn or d.last_failed:
-            changes = {"extra_turn": False, "last_failed": None}
+        ends = d.extra_turn or d.last_failed
         if c.id == e.id and not e.resumed:
-            changes.update(quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False)
-        if changes:
-            combatants[i] = with_data(c, changed(d, **changes))
-            touched = True
+            half = max(0, 2 - d.distracted)
+            d = _ends_and_begins(d, False, None, 2, half, 0, False) if ends else _begins(d, 2, half, 0, False)
+        elif ends:
+            d = _ends(d, False, None)
+        else:
+            continue
+        combatants[i] = with_data(c, d)
+        touched = True
     return with_combatants(state, tuple(combatants)) if touched else state
 
 

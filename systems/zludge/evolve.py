@@ -44,6 +44,9 @@ from .model import Box, ZludgeData, data, taken_back
 apply = Evolver("zludge.")
 
 
+_turn_begun = setter(ZludgeData, "acted", "spent", "clipped")  # (a turn's start, an action: the fold's commonest)
+
+
 def _set(state: FightState, cid: str, d: ZludgeData) -> FightState:
     return state.put_data(cid, d)
 
@@ -57,14 +60,14 @@ def _spend(d: ZludgeData, aspect: str, plot_point: bool) -> ZludgeData:
 
 
 def _acted(d: ZludgeData) -> ZludgeData:
-    return changed(d, acted=True, spent=True, clipped=False)
+    return _turn_begun(d, True, True, False)
 
 
 @apply.on(TurnStarted)
 def _turn(state: FightState, event: TurnStarted) -> FightState:
     if event.resumed:  # the same turn goes on after a held action stepped in
         return state
-    return state.update_data(event.id, acted=True, spent=False, clipped=False)
+    return state.set_data(event.id, _turn_begun, True, False, False)
 
 
 @apply.on(InitiativeSet)

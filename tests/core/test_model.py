@@ -73,6 +73,25 @@ def test_a_setter_copies_the_record_with_one_field_set() -> None:
         setter(Checked, "n")(Checked(n=1), -1)
 
 
+def test_a_setter_of_several_fields_sets_them_in_one_copy() -> None:
+    s = FightState(system="toy", round=4, turn=1, interrupted="c2", title="x")
+    put = setter(FightState, "turn", "interrupted")
+    assert setter(FightState, "turn", "interrupted") is put
+    assert setter(FightState, "interrupted", "turn") is not put  # the values come in the order of the names
+    assert put(s, 3, None) == attrs.evolve(s, turn=3, interrupted=None)
+    assert setter(FightState, "interrupted", "turn")(s, None, 3) == put(s, 3, None)
+    assert s.turn == 1 and s.interrupted == "c2"
+    with pytest.raises(TypeError, match="no field"):
+        setter(FightState, "turn", "nope")
+    with pytest.raises(TypeError, match="twice"):
+        setter(FightState, "turn", "turn")
+    with pytest.raises(TypeError):
+        setter(FightState)
+    assert setter(Checked, "n")(Checked(n=1), 2) == Checked(n=2)
+    with pytest.raises(ValueError):
+        setter(Checked, "n")(Checked(n=1), -1)
+
+
 def test_the_states_combatant_changes_are_attrs_evolve() -> None:
     a = Combatant(id="c1", name="Alice", data=Inner(a=1))
     b = Combatant(id="c2", name="Bob", data=Inner(a=5, b=(1,)))
@@ -80,9 +99,15 @@ def test_the_states_combatant_changes_are_attrs_evolve() -> None:
     want = attrs.evolve(s, combatants=(a, attrs.evolve(b, data=Inner(a=6, b=(1,)))))
     assert s.update_data("c2", a=6) == want
     assert s.put_data("c2", Inner(a=6, b=(1,))) == want
+    assert s.set_data("c2", setter(Inner, "a"), 6) == want
     assert s.update("c1", held=True) == attrs.evolve(s, combatants=(attrs.evolve(a, held=True), b))
     assert s.replace(attrs.evolve(a, name="Al")).combatants[0].name == "Al"
     assert s.replace(Combatant(id="c9", name="Nobody")) is s
-    for change in (lambda: s.update_data("c9", a=1), lambda: s.put_data("c9", None), lambda: s.update("c9")):
+    for change in (
+        lambda: s.update_data("c9", a=1),
+        lambda: s.put_data("c9", None),
+        lambda: s.set_data("c9", setter(Inner, "a"), 1),
+        lambda: s.update("c9"),
+    ):
         with pytest.raises(KeyError):
             change()
