@@ -175,7 +175,8 @@ def attack(state: FightState, e: AttackRolled) -> FightState:
     d = _data(state, e.actor)
     changes = spent(d, e.cost)  # (one copy of the state for the whole attack: a long log's fold has many)
     if not e.keeps_stealth:
-        changes["hidden_from"] = tuple(i for i in d.hidden_from if i != e.target)
+        hidden = d.hidden_from
+        changes["hidden_from"] = tuple(i for i in hidden if i != e.target) if e.target in hidden else hidden
     if not e.keeps_aim:
         changes["aim"] = 0
     changes["last_failed"] = (

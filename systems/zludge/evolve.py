@@ -19,7 +19,7 @@ counts its follow-ups from the roll and the state, as the old code did.
 
 from __future__ import annotations
 
-from tracker.events import Event, InitiativeSet, TurnStarted
+from tracker.events import Event, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
 from tracker.model import Combatant, FightState, changed, setter
 
@@ -235,6 +235,7 @@ def _tail(state: FightState, ev: AttackResolved | SkillRolled) -> int:
 
 _with_fight_data = setter(FightState, "data")
 _with_last_roll = setter(ZludgeFight, "last_roll")
+_with_tail = setter(LastRoll, "tail")
 
 
 def _set_last(state: FightState, last: LastRoll | None) -> FightState:
@@ -244,16 +245,27 @@ def _set_last(state: FightState, last: LastRoll | None) -> FightState:
 def evolve(state: FightState, event: Event) -> FightState:
     """Apply an event; keep the roll just made open to an aspect or plot point until a later action."""
     new = apply(state, event)
+    kind = type(event)
+    if kind is TurnStarted or kind is TurnEnded:  # (half of a long log: neither a roll nor its revision)
+        fd = new.data
+        last = fd.last_roll if type(fd) is ZludgeFight else None
+        if last is None:
+            return new
+        return _set_last(new, _with_tail(last, last.tail - 1) if last.tail > 0 else None)
     if isinstance(event, RollRevised):
         last = fight_data(state).last_roll
         if last is not None:  # (apply refused a revision with no roll)
             revised = revised_event(last.event, event)
             return _set_last(new, LastRoll(event=revised, before=last.before, tail=event.follow))
     elif isinstance(event, (AttackResolved, SkillRolled)):
-        ids = tuple(dict.fromkeys(i for i in (event.actor, event.target) if i))
-        before: tuple[Combatant, ...] = tuple(state.get(i) for i in ids)
+        a, t = event.actor, event.target
+        before: tuple[Combatant, ...]
+        if a and t and a != t:  # (the common case of the line below)
+            before = (state.get(a), state.get(t))
+        else:
+            before = tuple(state.get(i) for i in dict.fromkeys(i for i in (a, t) if i))
         return _set_last(new, LastRoll(event=event, before=before, tail=_tail(state, event)))
     last = fight_data(new).last_roll
     if last is not None:
-        return _set_last(new, changed(last, tail=last.tail - 1) if last.tail > 0 else None)
+        return _set_last(new, _with_tail(last, last.tail - 1) if last.tail > 0 else None)
     return new
