@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, NamedTuple, Self
 
+from rich.padding import Padding
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
@@ -167,6 +169,8 @@ class InitiativeList(DataTable[Text]):
         self._lines: dict[tuple[Any, ...], Strip] = {}  # drawn rows, by what they show (see render_line)
         self._look: tuple[Any, ...] | None = None  # what every row's drawing depends on, during render_lines
         self._look_ids: dict[tuple[Any, ...], int] = {}  # each look the rows in _lines were drawn in
+        self._cells: dict[str, tuple[Text, ...]] = {}  # each row's cells, as given to the table
+        self._fitted: dict[tuple[str, str, str | None, int], list[Segment]] = {}  # a cell's text fitted to a width
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         if self._quiet and not (regions or layout or recompose):
@@ -271,8 +275,56 @@ class InitiativeList(DataTable[Text]):
                 self._lines.clear()
                 self._look_ids.clear()
                 key = (self._look_ids.setdefault(look, 0), *key[1:])
-            strip = self._lines[key] = super().render_line(y)
+            drawn = None if y < head else self._row_strip(y - head + self.scroll_offset.y)
+            strip = self._lines[key] = drawn if drawn is not None else super().render_line(y)
         return strip
+
+    def _row_strip(self, index: int) -> Strip | None:
+        """Row ``index`` drawn as DataTable draws it (every character, style and click target the same: see
+        tests/ui/test_table_view.py), from its cells fitted to their columns once; None where this does not
+        apply (a row not drawn by :meth:`show`).
+
+        DataTable renders every cell of a changed row through Rich's whole layout machinery (a padding, a
+        sandwich of styles, a wrap) again after any cell of the table changed: about a millisecond a row, the
+        most of what a next turn's frame drew in the list.  The parts are the same: each cell's text fitted to
+        its column's width (kept), under the row's style with the cell's place as its click target, the
+        cursor's style on top; the row's end filled out to the list's width.
+        """
+        cid = self._rows[index]
+        cells = self._cells.get(cid)
+        columns = self.ordered_columns
+        if cells is None or len(cells) != len(columns):  # not a row of show's (the rows have no labels)
+            return None
+        console = self.app.console
+        base = self.rich_style
+        cursor = self.show_cursor and self.cursor_type == "row" and index == self.cursor_row
+        lit = self.get_component_rich_style("datatable--cursor") if cursor else Style()
+        post = Style.from_color(color=lit.color) if self.cursor_foreground_priority == "css" else Style.null()
+        if self.cursor_background_priority == "css":
+            post += Style.from_color(bgcolor=lit.bgcolor)
+        segments: list[Segment] = []
+        used = 0
+        fitted = self._fitted
+        if len(fitted) > 4096:
+            fitted.clear()
+        for n, (column, cell) in enumerate(zip(columns, cells, strict=True)):
+            width = column.get_render_width(self)
+            used += width
+            if not width:  # a column not shown (no one has a condition): DataTable leaves an empty, unstyled mark
+                segments.append(Segment(""))
+                continue
+            fit_key = (cell.plain, str(cell.style), cell.overflow, width)
+            core = fitted.get(fit_key)
+            if core is None:
+                options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+                core = fitted[fit_key] = console.render_lines(Padding(cell, (0, self.cell_padding)), options)[0]
+            pre = base + Style.from_meta({"row": index, "column": n}) + lit
+            segments.extend(Segment.apply_style(core, style=pre, post_style=post))
+        width = self.size.width
+        ends = base + lit + Style.from_meta({"row": index, "column": 0, "out_of_bounds": True})
+        segments.append(Segment(" " * max(0, width - used), ends))
+        x = self.scroll_offset.x
+        return Strip(segments).crop(x, x + width).adjust_cell_length(width, base).simplify()
 
     def _add_columns(self, widths: Widths) -> None:
         sizes = {
@@ -329,6 +381,7 @@ class InitiativeList(DataTable[Text]):
                 drawn = self._cells_for(row, conditions)
                 found = made[row, conditions] = (drawn, tuple((t.plain, str(t.style)) for t in drawn))
             cells[c.id], keys[c.id] = found
+        self._cells = cells
         ids = [c.id for c in present]
         selected = self.selected
         if widths != self._widths or ids != self._rows:

@@ -1,0 +1,91 @@
+"""The initiative list draws a changed row itself (InitiativeList._row_strip): it must be DataTable's drawing.
+
+Every row of a fight in every system is drawn both ways and compared segment by
+segment (text, colour, style and the click target each cell carries), in the
+looks a GM meets: the cursor on a row or not, the list focused or not, marks,
+a dead combatant dimmed, a hidden one, a condition, a long name clipped (wide
+characters too), the dark and the light theme, at 80x24 and 120x36.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from rich.segment import Segment
+from textual.widgets import DataTable
+
+from screens.app import TrackerApp
+from screens.fight import FightScreen
+from screens.widgets.initiative import InitiativeList
+from tests.ui.drive import build_fight, custom_sheet, press
+from tests.ui.test_table_view import DEAD, SYSTEMS
+from tracker import commands as C
+
+LONG = "Bartholomew 狼の the Unreasonably Named"  # clipped, with characters two cells wide
+
+
+def segments(strip: object) -> list[tuple[str, object]]:
+    return [(s.text, s.style) for s in strip if isinstance(s, Segment)]  # type: ignore[attr-defined]
+
+
+def compare_every_row(table: InitiativeList, look: str) -> int:
+    """Each data row in view, drawn by the list and by DataTable, is the same; returns how many were compared."""
+    head = table.header_height if table.show_header else 0
+    compared = 0
+    for y in range(head, table.size.height):
+        index = y - head + table.scroll_offset.y
+        if not 0 <= index < len(table.ids) or index == table.hover_row:
+            continue
+        ours = table._row_strip(index)
+        assert ours is not None, f"{look}: row {index} not drawn by the list"
+        theirs = DataTable.render_line(table, y)
+        assert segments(ours) == segments(theirs), f"{look}: row {index} ({table.ids[index]}) drawn differently"
+        assert ours.cell_length == theirs.cell_length == table.size.width, look
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_a_row_drawn_by_the_list_is_the_row_datatable_draws(system_id: str, data_dir: Path) -> None:
+    asyncio.run(_same_rows(system_id, data_dir / f"{system_id}.jsonl"))
+
+
+async def _same_rows(system_id: str, path: Path) -> None:
+    fight = build_fight(system_id, path)
+    npcs = [c for c in fight.state.present if not c.is_pc]
+    field, value = DEAD[system_id]
+    fight.do(C.Adjust(id=npcs[0].id, field=field, value=value))
+    fight.do(C.AddCombatant(name=LONG, kind="npc", sheet=custom_sheet(fight.system, "npc"), hidden=True))
+    fight.close()
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FightScreen)
+        table = screen.query_one(InitiativeList)
+        compared = compare_every_row(table, "no conditions: no conditions column")
+        assert table.ordered_columns[-1].width == 0, "no one has a condition yet: that column takes no room"
+        screen.perform(C.AddCondition(id=npcs[1].id, name="Pinned", rounds=2))
+        await pilot.pause()
+        for size in ((80, 24), (120, 36)):
+            await pilot.resize_terminal(*size)
+            for theme, focused in (("dark", True), ("dark", False), ("light", True)):
+                if theme == "light":
+                    await press(pilot, "ctrl+t")
+                if focused:
+                    table.focus()
+                else:
+                    screen.set_focus(None)
+                for row in (0, len(table.ids) - 1):
+                    table.move_cursor(row=row)
+                    await pilot.pause()
+                    compared += compare_every_row(table, f"{size} {theme} focused={focused} cursor={row}")
+                if focused:
+                    await press(pilot, "space")  # a mark on the row under the cursor
+                    compared += compare_every_row(table, f"{size} {theme} marked")
+                    await press(pilot, "escape")
+            await press(pilot, "ctrl+t")  # back to the dark theme
+        assert compared > 40, compared
+        assert any("…" in s.text for y in range(table.size.height) for s in table.render_line(y)), "a name clipped"
