@@ -129,8 +129,10 @@ def read_bytes(path: Path, limit: int = MAX_FILE, *, start: int = 0) -> bytes:
             os.lseek(fd, start, os.SEEK_SET)
         chunks: list[bytes] = []
         total = 0
+        want = max(st.st_size - start, 0) + 1  # the file in one read (one buffer, no copy to join them)
         while True:
-            chunk = os.read(fd, min(1 << 22, limit + 1 - total))
+            chunk = os.read(fd, min(max(want, 1 << 16), limit + 1 - total))
+            want = 1 << 22
             if not chunk:
                 break
             chunks.append(chunk)
@@ -630,9 +632,9 @@ def _decode(
                 end <= HEAD_END
                 and line[-18:-10] == CRC_AT
                 and line[-2:] == b'"}'
-                and sealed.isalnum()  # (no JSON escape, no space: the bytes are the text the careful way reads)
+                and not sealed.translate(None, b"0123456789abcdef")  # as written: eight lowercase hex digits
                 and len(line) <= MAX_LINE
-                and crc32(line[:-18] + b"}") == _hex(sealed)
+                and crc32(line[:-18] + b"}") == int(sealed, 16)
             ):
                 key = line[end - 8 : -18]
                 event = seen.get(key)
@@ -725,14 +727,6 @@ def _decode(
             of = record.get("of", 0)
             ofs.append(of if type(of) is int else 0)
     return entries, lines, ofs, checkpoints, torn
-
-
-def _hex(text: bytes) -> int:
-    """A checksum's eight letters as a number (-1, never a checksum, when they are not hex digits)."""
-    try:
-        return int(text, 16)
-    except ValueError:
-        return -1
 
 
 def _first_read(

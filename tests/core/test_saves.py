@@ -236,3 +236,33 @@ def test_codec_round_trips_every_event_of_a_played_fight(tmp_path: Path) -> None
     codec = Codec(toy)
     for entry in live.entries:
         assert codec.decode(json.loads(codec.encode(entry)), 2) == Entry(entry.seq, entry.action, entry.event)
+
+
+def test_a_file_is_read_whole_in_any_pieces_and_never_past_the_limit(tmp_path, monkeypatch) -> None:
+    """read_bytes reads the file in one go when it can (its size from fstat), and in pieces as they come (a short
+    read, a file that grew since): always all of it, from ``start``, and never more than ``limit``."""
+    import os
+
+    from saves import store
+
+    path = tmp_path / "f.jsonl"
+    data = bytes(range(256)) * 5000
+    path.write_bytes(data)
+    assert store.read_bytes(path) == data
+    assert store.read_bytes(path, start=1000) == data[1000:]
+    assert store.read_bytes(path, limit=len(data)) == data
+    with pytest.raises(store.LoadError, match="too big"):
+        store.read_bytes(path, limit=len(data) - 1)
+    real_read, real_fstat = os.read, os.fstat
+    monkeypatch.setattr(os, "read", lambda fd, n: real_read(fd, min(n, 777)))  # short reads
+    assert store.read_bytes(path) == data
+    monkeypatch.setattr(os, "read", real_read)
+
+    class Smaller:  # the file grew after fstat: more than its size then is read, still bounded by the limit
+        def __init__(self, st: os.stat_result) -> None:
+            self.st_mode, self.st_size = st.st_mode, 10
+
+    monkeypatch.setattr(os, "fstat", lambda fd: Smaller(real_fstat(fd)))
+    assert store.read_bytes(path) == data
+    with pytest.raises(store.LoadError, match="too big"):
+        store.read_bytes(path, limit=len(data) - 1)
