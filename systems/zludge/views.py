@@ -15,6 +15,9 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from tracker.model import Combatant
 from tracker.plugin import FIT, Standing
 
@@ -103,6 +106,35 @@ def gear(d: ZludgeData) -> str:
     return ", ".join(parts)
 
 
+KEPT = 4096  # the most combatants whose status is kept (see by_combatant)
+
+
+def by_combatant(describe: Callable[[Combatant], str]) -> Callable[[Combatant], str]:
+    """``describe(c)`` kept for the very combatant object it was worked out for.
+
+    A combatant is immutable and these texts are made from it alone (not from the rest of the fight), so
+    the same object always reads the same; a changed combatant is a new object and is described anew.  The
+    initiative list asks for every row's status after every action: a hundred combatants' texts were about
+    1.4 ms of each key (a next turn changes one or two of them).  The object is kept with its text, so its
+    id is not reused while its text is kept.
+    """
+    kept: dict[int, tuple[Combatant, str]] = {}
+
+    @functools.wraps(describe)
+    def described(c: Combatant) -> str:
+        found = kept.get(id(c))
+        if found is not None and found[0] is c:
+            return found[1]
+        if len(kept) >= KEPT:
+            kept.clear()
+        text = describe(c)
+        kept[id(c)] = (c, text)
+        return text
+
+    return described
+
+
+@by_combatant
 def status(c: Combatant) -> str:
     d = data(c)
     word = standing(c).word

@@ -127,3 +127,26 @@ def test_public_says_unconscious_when_fatigue_knocks_out_someone_less_hurt():
     f.do(MarkWound(target="c1", level=1))
     f.do(MarkFatigue(target="c1", level=4))
     assert system.public(f.state, f.state.get("c1")) == "unconscious"
+
+
+def test_a_status_is_kept_for_the_same_combatant_object_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list asks for every row's status after each action; the text is kept per combatant object
+    (immutable), so a wound, an undo or a fatigue box reads anew, and the kept texts stay bounded."""
+    from systems.zludge import views
+
+    f = duel()
+    before = f.state.get("c1")
+    first = system.status(f.state, before)
+    assert system.status(f.state, before) is first, "the same object: the kept text"
+    f.do(MarkWound(target="c1", level=2))
+    hurt = f.state.get("c1")
+    assert hurt is not before
+    assert system.status(f.state, hurt) == views.status.__wrapped__(hurt) != first, "a new object reads anew"
+    f.undo()
+    assert system.status(f.state, f.state.get("c1")) == first
+    f.do(MarkFatigue(target="c1", level=1))
+    assert system.status(f.state, f.state.get("c1")) == views.status.__wrapped__(f.state.get("c1"))
+    monkeypatch.setattr(views, "KEPT", 2)
+    seen = [f.state.get(c) for c in ("c1", "c2")]
+    for c in seen * 3:
+        assert system.status(f.state, c) == views.status.__wrapped__(c)
