@@ -7,6 +7,9 @@ tripled attack's death check) are decided in ``rules.react`` and logged as their
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from systems.twod6.events import (
     NO_COST,
     ActionTaken,
@@ -25,7 +28,7 @@ from systems.twod6.record import Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import FightState, setter, with_combatants, with_data
+from tracker.model import FightState, changed, setter, with_combatants, with_data
 
 evolve = Evolver("twod6.")
 
@@ -36,6 +39,16 @@ def _data(state: FightState, cid: str) -> Data:
 
 def _put(state: FightState, cid: str, **changes: object) -> FightState:
     return state.update_data(cid, **changes)
+
+
+def _change(state: FightState, cid: str, fn: Callable[..., Data], *args: Any) -> FightState:
+    """The combatant's record made anew by ``fn(record, *args)``, in one pass over the combatants (``_data``
+    then ``_put`` make two; the fold's commonest events come here)."""
+    cs = state.combatants
+    for i, c in enumerate(cs):
+        if c.id == cid:
+            return with_combatants(state, (*cs[:i], with_data(c, fn(data(c), *args)), *cs[i + 1 :]))
+    raise KeyError(cid)
 
 
 def spent(d: Data, cost: str) -> dict[str, object]:
@@ -172,7 +185,10 @@ def aimed(state: FightState, e: Aimed) -> FightState:
 
 @evolve.on(AttackRolled)
 def attack(state: FightState, e: AttackRolled) -> FightState:
-    d = _data(state, e.actor)
+    return _change(state, e.actor, _attacked, e)
+
+
+def _attacked(d: Data, e: AttackRolled) -> Data:
     changes = spent(d, e.cost)  # (one copy of the state for the whole attack: a long log's fold has many)
     if not e.keeps_stealth:
         hidden = d.hidden_from
@@ -193,7 +209,7 @@ def attack(state: FightState, e: AttackRolled) -> FightState:
             defense_skill=e.defense_skill,
         )
     )
-    return _put(state, e.actor, **changes)
+    return changed(d, **changes)
 
 
 @evolve.on(EffectApplied)
@@ -226,18 +242,28 @@ def effect(state: FightState, e: EffectApplied) -> FightState:
 
 @evolve.on(Wounded)
 def wounded(state: FightState, e: Wounded) -> FightState:
-    d = _data(state, e.target)
+    return settle(_change(state, e.target, _wounded, e), e.target)
+
+
+_harmed = setter(Data, "wounds", "unconscious", "dead")
+
+
+def _wounded(d: Data, e: Wounded) -> Data:
     new = d.wounds - e.wounds
     dead = d.dead or d.wounds == 0 or new < 0
-    state = _put(state, e.target, wounds=max(0, new), unconscious=d.unconscious or new <= 0, dead=dead)
-    return settle(state, e.target)
+    return _harmed(d, max(0, new), d.unconscious or new <= 0, dead)
 
 
 @evolve.on(Healed)
 def healed(state: FightState, e: Healed) -> FightState:
-    d = _data(state, e.target)
-    wounds = min(d.max_wounds, d.wounds + e.wounds)
-    return _put(state, e.target, wounds=wounds, unconscious=d.unconscious and not e.wakes)
+    return _change(state, e.target, _healed, e)
+
+
+_wounds_and_waking = setter(Data, "wounds", "unconscious")
+
+
+def _healed(d: Data, e: Healed) -> Data:
+    return _wounds_and_waking(d, min(d.max_wounds, d.wounds + e.wounds), d.unconscious and not e.wakes)
 
 
 @evolve.on(ResolveRolled)

@@ -88,24 +88,35 @@ def _ambush(state: FightState, event: AmbushDeclared) -> FightState:
     return changed(state, data=changed(fight_data(state), ambushers=event.ambushers))
 
 
+def _attacker(d: ZludgeData, event: AttackResolved) -> ZludgeData:
+    return _acted(_spend(d, event.aspect, event.plot_point))
+
+
 @apply.on(AttackResolved)
 def _attack(state: FightState, event: AttackResolved) -> FightState:
-    state = _set(state, event.actor, _acted(_spend(data(state.get(event.actor)), event.aspect, event.plot_point)))
+    state = state.set_data(event.actor, _attacker, event)  # (one pass over the combatants: folds do many)
     t = data(state.get(event.target))
     spent = _spend(t, event.defense_aspect, event.defense_plot_point)
     return state if spent is t else _set(state, event.target, spent)
 
 
+_with_dead = setter(ZludgeData, "dead")
+_dead_clipped = setter(ZludgeData, "dead", "clipped")
+_with_wounds = setter(ZludgeData, "wounds")
+_wounds_clipped = setter(ZludgeData, "wounds", "clipped")
+
+
+def _wounded(d: ZludgeData, event: WoundMarked) -> ZludgeData:
+    clipped = event.wound == 0
+    if event.box is None:
+        return _dead_clipped(d, True, True) if clipped else _with_dead(d, True)
+    wounds = (*d.wounds, Box(level=event.box, wound=event.wound))
+    return _wounds_clipped(d, wounds, True) if clipped else _with_wounds(d, wounds)
+
+
 @apply.on(WoundMarked)
 def _wound(state: FightState, event: WoundMarked) -> FightState:
-    d = data(state.get(event.target))
-    if event.box is None:
-        changes: dict[str, object] = {"dead": True}
-    else:
-        changes = {"wounds": (*d.wounds, Box(level=event.box, wound=event.wound))}
-    if event.wound == 0:
-        changes["clipped"] = True
-    return state.update_data(event.target, **changes)
+    return state.set_data(event.target, _wounded, event)
 
 
 @apply.on(HarmTakenBack)
@@ -143,14 +154,20 @@ def _reopened(state: FightState, event: WoundsReopened) -> FightState:
     return _set(state, event.target, changed(d, wounds=wounds))
 
 
-@apply.on(BoxCleared)
-def _cleared(state: FightState, event: BoxCleared) -> FightState:
-    d = data(state.get(event.target))
-    boxes = d.wounds if event.track == "wounds" else d.fatigue
+_with_fatigue = setter(ZludgeData, "fatigue")
+
+
+def _box_cleared(d: ZludgeData, event: BoxCleared) -> ZludgeData:
+    wounds = event.track == "wounds"
+    boxes = d.wounds if wounds else d.fatigue
     idx = max(n for n, b in enumerate(boxes) if b.level == event.level)
     kept = boxes[:idx] + boxes[idx + 1 :]
-    d = changed(d, wounds=kept) if event.track == "wounds" else changed(d, fatigue=kept)
-    return _set(state, event.target, d)
+    return _with_wounds(d, kept) if wounds else _with_fatigue(d, kept)
+
+
+@apply.on(BoxCleared)
+def _cleared(state: FightState, event: BoxCleared) -> FightState:
+    return state.set_data(event.target, _box_cleared, event)
 
 
 @apply.on(AspectsRefreshed)
