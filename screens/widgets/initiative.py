@@ -98,10 +98,13 @@ class Row(NamedTuple):
     hidden: bool
 
 
-def row_for(system: System, state: FightState, c: Combatant, marked: bool = False) -> Row:
+def row_for(
+    system: System, state: FightState, c: Combatant, marked: bool = False, tied: Collection[str] | None = None
+) -> Row:
+    """``tied``: everyone in a tie for initiative, when the caller has worked it out once for every row."""
     stand = standing(system, state, c)
     init = "" if c.initiative is None else str(c.initiative)
-    if state.tied_with(c.id):
+    if c.id in tied if tied is not None else state.tied_with(c.id):
         init += "="
     name = visible(c.name) + (" (PC)" if c.is_pc else "")
     return Row(
@@ -363,7 +366,8 @@ class InitiativeList(DataTable[Text]):
         self._state = state
         present = state.present
         marked = set(self.marked)
-        rows = {c.id: row_for(self.system, state, c, c.id in marked) for c in present}
+        tied = {cid for group in state.ties for cid in group}
+        rows = {c.id: row_for(self.system, state, c, c.id in marked, tied) for c in present}
         self._width = self._content_width()
         widths = measure(rows.values(), self._width)
         cells: dict[str, tuple[Text, ...]] = {}

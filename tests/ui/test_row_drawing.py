@@ -89,3 +89,22 @@ async def _same_rows(system_id: str, path: Path) -> None:
             await press(pilot, "ctrl+t")  # back to the dark theme
         assert compared > 40, compared
         assert any("…" in s.text for y in range(table.size.height) for s in table.render_line(y)), "a name clipped"
+
+
+def test_a_tie_for_initiative_is_marked_on_the_tied_rows_only(data_dir: Path) -> None:
+    asyncio.run(_ties(data_dir / "ties.jsonl"))
+
+
+async def _ties(path: Path) -> None:
+    fight = build_fight("toy", path, start=False)
+    a, b, c = (x.id for x in fight.state.present)
+    fight.do(C.SetInitiative(values={a: 7, b: 7, c: 12}))
+    assert fight.state.tied_with(a) == fight.state.tied_with(b) != ()
+    fight.close()
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(InitiativeList)
+        drawn = {cid: table.render_line(1 + table.ids.index(cid)).text for cid in (a, b, c)}
+        assert " 7=" in drawn[a] and " 7=" in drawn[b], drawn
+        assert " 12 " in drawn[c] and "12=" not in drawn[c], drawn
