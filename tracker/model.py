@@ -278,8 +278,10 @@ class FightState:
     @property
     def present(self) -> tuple[Combatant, ...]:
         """Combatants not removed, in initiative order first, then the rest."""
-        placed = [self.get(i) for i in self.order]
-        rest = [c for c in self.combatants if not c.removed and c.id not in self.order]
+        by_id = {c.id: c for c in self.combatants}
+        placed = [by_id[i] for i in self.order]  # a KeyError names an id in the order with no combatant, as get does
+        ordered = set(self.order)
+        rest = [c for c in self.combatants if not c.removed and c.id not in ordered]
         return tuple(placed + rest)
 
     @property
