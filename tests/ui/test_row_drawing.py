@@ -91,7 +91,7 @@ async def _same_rows(system_id: str, path: Path) -> None:
         assert any("…" in s.text for y in range(table.size.height) for s in table.render_line(y)), "a name clipped"
 
 
-def test_a_tie_for_initiative_is_marked_on_the_tied_rows_only(data_dir: Path) -> None:
+def test_a_tie_is_marked_on_the_tied_rows_only_and_a_click_selects_a_row(data_dir: Path) -> None:
     asyncio.run(_ties(data_dir / "ties.jsonl"))
 
 
@@ -108,3 +108,7 @@ async def _ties(path: Path) -> None:
         drawn = {cid: table.render_line(1 + table.ids.index(cid)).text for cid in (a, b, c)}
         assert " 7=" in drawn[a] and " 7=" in drawn[b], drawn
         assert " 12 " in drawn[c] and "12=" not in drawn[c], drawn
+        await pilot.click(InitiativeList, offset=(6, 3))  # the third row: each cell carries its place for the mouse
+        await pilot.pause()
+        assert table.selected == table.ids[2], "a click on a row selects that combatant"
+        assert isinstance(app.screen, FightScreen)
