@@ -214,20 +214,32 @@ class ActionLog:
         n = len(entries)
         starts, actions, ops, targets = self._starts, self._actions, self._op, self._target
         dones, undones = self._done, self._undone
-        base = len(self._entries)
+        own = self._entries
+        base = len(own)
         undo_t, redo_t = E.Undone, E.Redone
+        new_seq, new_action = self.new_seq, self.new_action
+        done = dones[-1] if dones else self._base_done
+        k = len(starts)
+        added = 0  # entries[:added] are in the log's list (the others are added at once, at the end)
         i = 0
         try:
             while i < n:
                 first = entries[i]
                 action = first.action
                 kind = type(first.event)
-                if kind is undo_t or kind is redo_t or first.seq != self.new_seq or action < self.new_action:
+                if kind is undo_t or kind is redo_t or first.seq != new_seq or action < new_action:
                     j = i + 1
                     while j < n and entries[j].action == action:
                         j += 1
                     group = entries[i:j]
+                    own.extend(entries[added:i])
+                    added = i
+                    self.new_seq, self.new_action = new_seq, new_action
                     self._push(group, *self.check(group))
+                    added = j
+                    new_seq, new_action = self.new_seq, self.new_action
+                    done = dones[-1]
+                    k = len(starts)
                     i = j
                     continue
                 seq = first.seq + 1
@@ -243,22 +255,23 @@ class ActionLog:
                         raise LogError(f"event {e.seq}: an undo or redo must stand alone in its action")
                     seq += 1
                     j += 1
-                done = dones[-1] if dones else self._base_done
-                k = len(starts)
                 starts.append(base + i)
                 actions.append(action)
                 ops.append(NORMAL)
                 targets.append(-1)
-                dones.append((k, done))
+                done = (k, done)
+                dones.append(done)
                 undones.append(None)
-                self._entries.extend(entries[i:j])
-                self.new_seq = seq
-                self.new_action = action + 1
+                k += 1
+                new_seq = seq
+                new_action = action + 1
                 i = j
         except LogError as e:
             e.seq = entries[i].seq
             raise
         finally:
+            own.extend(entries[added:i])  # (the actions added, up to one that does not make sense)
+            self.new_seq, self.new_action = new_seq, new_action
             self._rounds = None
             self._marks = None
 

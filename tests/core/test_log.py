@@ -74,3 +74,27 @@ def test_a_sink_that_fails_leaves_the_fight_as_it_was() -> None:
     assert f.state == state and list(f.entries) == entries and f.log.groups == 1
     f.do(AddCombatant(name="Goblin", count=2, sheet={"hp": 3}))  # taken on the retry
     assert [c.name for c in f.state.combatants] == ["Goblin 1", "Goblin 2"]
+
+
+def test_extending_with_a_bad_action_keeps_the_actions_before_it() -> None:
+    """``extend`` adds what it reads up to an action that does not make sense (the entries and the stacks of the
+    good ones, in any mix of ordinary actions, undos and redos), names that action, and goes on from there."""
+    from tracker.log import ActionLog
+
+    entries = story().entries
+    k = next(i for i, e in enumerate(entries) if isinstance(e.event, Undone))
+    for cut in (1, k - 1, k, k + 1, len(entries) - 1):
+        log = ActionLog(toy)
+        bad = [*entries[:cut], entries[cut]._replace(seq=entries[cut].seq + 5), *entries[cut + 1 :]]
+        with pytest.raises(LogError) as err:
+            log.extend(bad)
+        start = cut
+        while start > 0 and entries[start - 1].action == entries[cut].action:
+            start -= 1
+        assert err.value.seq == bad[start].seq, "the error names the first event of the action at fault"
+        assert log.loaded == list(entries[:start]) and len(log) == start
+        assert log.new_seq == start + 1 and log.groups == len({e.action for e in entries[:start]})
+        log.extend(entries[start:])  # the rest, as it should have been: the whole log
+        whole = ActionLog(toy)
+        whole.extend(entries)
+        assert log.loaded == whole.loaded and log.stacks() == whole.stacks() and log.state == whole.state
