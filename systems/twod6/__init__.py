@@ -157,8 +157,8 @@ class TwoD6System(BaseSystem):
     def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
         return rules.react(self, before, events, after)
 
-    def evolve(self, state: FightState, event: Event) -> FightState:
-        return evolve(state, event)
+    # the Evolver itself (not a method calling it: a long log's fold calls it for every event)
+    evolve = staticmethod(evolve)
 
     def harm_params(self, heal: bool) -> tuple[Param, ...]:
         if heal:

@@ -96,16 +96,19 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
     """An extra turn and a failed roll's re-roll last until the next turn starts, anyone's; the combatant whose
     turn starts (not one resumed after a held action) gets its actions back.  One pass over the combatants and
     one copy of the state: this runs at every turn of a long log's fold."""
-    if not e.resumed:
-        _data(state, e.id)  # the combatant is there, with a 2d6 record (else KeyError, TypeError)
+    begins = not e.resumed
     combatants = list(state.combatants)
-    touched = False
+    touched = found = False
     for i, c in enumerate(combatants):
         d = c.data
-        if not isinstance(d, Data):
+        mine = begins and c.id == e.id
+        if mine:
+            d = data(c)  # (a 2d6 record, else TypeError)
+            found = True
+        elif not isinstance(d, Data):
             continue
         ends = d.extra_turn or d.last_failed
-        if c.id == e.id and not e.resumed:
+        if mine:
             half = max(0, 2 - d.distracted)
             d = _ends_and_begins(d, False, None, 2, half, 0, False) if ends else _begins(d, 2, half, 0, False)
         elif ends:
@@ -114,6 +117,8 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
             continue
         combatants[i] = with_data(c, d)
         touched = True
+    if begins and not found:
+        raise KeyError(e.id)  # (the combatant whose turn starts is there)
     return with_combatants(state, tuple(combatants)) if touched else state
 
 

@@ -163,8 +163,8 @@ class ZludgeSystem(BaseSystem):
             return super().decide(state, command, dice)
         return rules.decide(self, state, command, dice)
 
-    def evolve(self, state: FightState, event: Event) -> FightState:
-        return evolve_state(state, event)
+    # the module's evolve itself (not a method calling it: a long log's fold calls it for every event)
+    evolve = staticmethod(evolve_state)
 
     def harm_params(self, heal: bool) -> tuple[Param, ...]:
         return commands.harm_params(heal)

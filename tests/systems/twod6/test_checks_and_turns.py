@@ -293,3 +293,24 @@ def test_status_shows_what_the_current_combatant_has_left():
     assert system.status(f.state, f.state.get("c1")) == "Wounds 3/3 · 2 quick, 1 half"
     assert "Actions left: 2 quick, 1 half" in system.detail(f.state, f.state.get("c1"))
     assert "quick" not in system.status(f.state, f.state.get("c2"))
+
+
+def test_a_turn_start_for_someone_not_there_or_not_of_2d6_is_refused_by_the_fold() -> None:
+    """The turn's start checks its combatant in the same pass that gives it its actions back: one not in the
+    fight is a KeyError, one without a 2d6 record a TypeError; a resumed turn gives nothing back and needs neither."""
+    import attrs
+    import pytest
+
+    from systems.twod6.evolve import evolve
+    from tracker.events import TurnStarted
+
+    f, _roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    s = f.state
+    with pytest.raises(KeyError):
+        evolve(s, TurnStarted(id="c9", index=0))
+    odd = attrs.evolve(s, combatants=(attrs.evolve(s.combatants[0], data=None), s.combatants[1]))
+    with pytest.raises(TypeError, match="no 2d6 Gamma record"):
+        evolve(odd, TurnStarted(id="c1", index=0))
+    assert evolve(s, TurnStarted(id="c9", index=0, resumed=True)) == s
+    after = evolve(s, TurnStarted(id="c2", index=1))
+    assert after.combatants[0] is s.combatants[0] and after.get("c2").data.quick == 2
