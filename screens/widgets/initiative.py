@@ -173,7 +173,7 @@ class InitiativeList(DataTable[Text]):
         self._look: tuple[Any, ...] | None = None  # what every row's drawing depends on, during render_lines
         self._look_ids: dict[tuple[Any, ...], int] = {}  # each look the rows in _lines were drawn in
         self._cells: dict[str, tuple[Text, ...]] = {}  # each row's cells, as given to the table
-        self._fitted: dict[tuple[str, str, str | None, int], list[Segment]] = {}  # a cell's text fitted to a width
+        self._fitted: dict[tuple[Any, ...], list[Segment]] = {}  # a cell's text fitted to a width
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
         if self._quiet and not (regions or layout or recompose):
@@ -284,7 +284,7 @@ class InitiativeList(DataTable[Text]):
 
     def _row_strip(self, index: int) -> Strip | None:
         """Row ``index`` drawn as DataTable draws it (every character, style and click target the same: see
-        tests/ui/test_table_view.py), from its cells fitted to their columns once; None where this does not
+        tests/ui/test_row_drawing.py), from its cells fitted to their columns once; None where this does not
         apply (a row not drawn by :meth:`show`).
 
         DataTable renders every cell of a changed row through Rich's whole layout machinery (a padding, a
@@ -316,7 +316,9 @@ class InitiativeList(DataTable[Text]):
             if not width:  # a column not shown (no one has a condition): DataTable leaves an empty, unstyled mark
                 segments.append(Segment(""))
                 continue
-            fit_key = (cell.plain, str(cell.style), cell.overflow, width)
+            if cell.spans:  # (the list's cells are one style each)
+                return None
+            fit_key = (cell.plain, str(cell.style), cell.overflow, cell.no_wrap, cell.justify, width)
             core = fitted.get(fit_key)
             if core is None:
                 options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
