@@ -266,6 +266,7 @@ class Codec:
         types = self.types
         self._structure = _Lazy(lambda tag: fast.hook(types[tag]))
         self.structure_fns = _Lazy(lambda tag: fast.fn(types[tag]))  # tag -> structure(fields) (the load loop)
+        self.split_fns = _Lazy(lambda tag: fast.splitter(types[tag]))  # tag -> read(fields' bytes, loads) or None
         # tag -> whether an event as read can never change (then one read may stand for the same bytes again)
         self.unchangeable = _Lazy(lambda tag: unchangeable_test(types[tag]))
         self.versions = {t: c.VERSION for t, c in self.types.items()}

@@ -605,6 +605,7 @@ def _decode(
     checkpoints, and whether a torn last line was dropped.
     """
     structure, versions, unchangeable = codec.structure_fns, codec.versions, codec.unchangeable
+    split = codec.split_fns
     decode = codec.decode
     head = None if old else EVENT_HEAD.match
     # The events read so far, by the bytes they were read from (type, v and fields): a long fight says the
@@ -639,7 +640,7 @@ def _decode(
                 key = line[end - 8 : -18]
                 event = seen.get(key)
                 if event is None:
-                    event = _first_read(key, versions, structure, loads, unchangeable, seen)
+                    event = _first_read(key, versions, structure, loads, unchangeable, seen, split)
                 if event is not None:
                     seq_b, action_b, of_b = m.groups()
                     action = int(action_b)
@@ -736,6 +737,7 @@ def _first_read(
     loads: Callable[[bytes], Any],
     unchangeable: Any,
     seen: dict[bytes, Event],
+    split: Any,
 ) -> Event | None:
     """The event of a line of the written shape, read from ``key`` (its type, v and fields: ``EVENT_REST``) and
     kept in ``seen`` under it if it can never change; None when anything is not as the common case has it (an
@@ -749,13 +751,15 @@ def _first_read(
     fields = key[m.end() :]
     if fields.count(b"{") + fields.count(b"[") >= NESTING:
         return None
-    try:
-        data = loads(fields)
-        if type(data) is not dict:
+    event: Event | None = split[tag](fields, loads)  # value by value, each met before or read now
+    if event is None:  # not as written: the object as a whole
+        try:
+            data = loads(fields)
+            if type(data) is not dict:
+                return None
+            event = structure[tag](data)
+        except Exception:
             return None
-        event: Event = structure[tag](data)
-    except Exception:
-        return None
     if unchangeable[tag](event):
         seen[key] = event
     return event

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 Hook = Callable[[Any, Any], Any]
 _INTERN = 24
 SHARED = 1024  # different records kept per class, to be given again when met again (Structurer._shareable)
+SHARED_VALUES = 4096  # different values kept per field of an event read by its pieces (Structurer.splitter)
 
 
 def _s(v: Any) -> str:
@@ -379,6 +380,68 @@ class Structurer:
         exec("\n".join(lines), ns)  # generated from the class's own field names (identifiers), never from data
         fn: Callable[[Any], Any] = ns["structure"]
         return fn
+
+    def splitter(self, cls: type) -> Callable[[bytes, Callable[[bytes], Any]], Any]:
+        """A reader of ``cls`` from the bytes of its JSON object as written (every field, in the class's order,
+        no spaces), value by value: ``read(text, loads)`` gives the record, or None when the text is not so.
+
+        Each value's bytes are read (``loads``, then the field's structure function) once; the same bytes in
+        the same field are the same value again (kept if it can never change).  Sound because the object is
+        cut at the next field's ``,"name":``: a cut inside a value (a text, a nested record with a field of
+        that name) leaves that piece unbalanced, never a JSON value of its own, and the caller reads the whole
+        object when any piece does not read.  Every piece a JSON value, put back together they are the text:
+        the object is valid JSON, with exactly these fields, each the value its piece reads as."""
+        try:
+            attrs.resolve_types(cls)
+            fields = attrs.fields(cls)
+            if not fields or twin(cls) is None or any(f.validator or f.converter for f in fields):
+                raise TypeError("not a plain record")
+            if hasattr(cls, "__attrs_post_init__"):
+                raise TypeError("not a plain record")
+            fns = [self._overrides.get((cls, f.name)) or self._field(f.type) for f in fields]
+        except Exception:
+            return lambda _text, _loads: None
+        names = [f.name for f in fields]
+        ns: dict[str, Any] = {"cls": cls, "twin": twin(cls), "new": object.__new__}
+        lines = [f"def make({', '.join(f'v{n}' for n in range(len(names)))}):", "    o = new(twin)"]
+        lines += [f"    o.{name} = v{n}" for n, name in enumerate(names)]
+        lines += ["    o.__class__ = cls", "    return o"]
+        exec("\n".join(lines), ns)  # generated from the class's own field names (identifiers), never from data
+        make = ns["make"]
+        first = b'{"' + names[0].encode() + b'":'
+        cuts = [b',"' + name.encode() + b'":' for name in names[1:]]
+        kept: list[dict[bytes, Any]] = [{} for _ in names]
+        last = len(names) - 1
+        missing = object()
+
+        def read(text: bytes, loads: Callable[[bytes], Any]) -> Any:
+            if not text.startswith(first) or text[-1:] != b"}":
+                return None
+            pos = len(first)
+            values = []
+            for n, fn in enumerate(fns):
+                if n < last:
+                    cut = cuts[n]
+                    end = text.find(cut, pos)
+                    if end < 0:
+                        return None
+                    piece = text[pos:end]
+                    pos = end + len(cut)
+                else:
+                    piece = text[pos:-1]
+                memo = kept[n]
+                v = memo.get(piece, missing)
+                if v is missing:
+                    try:
+                        v = fn(loads(piece))
+                    except Exception:
+                        return None
+                    if len(memo) < SHARED_VALUES and unchangeable(v):
+                        memo[piece] = v
+                values.append(v)
+            return make(*values)
+
+        return read
 
     def _shareable(self, cls: type, fields: Any) -> bool:
         """A frozen record of texts, whole numbers, flags (each maybe None) and tuples of whole numbers, none read

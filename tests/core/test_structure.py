@@ -228,3 +228,60 @@ def test_a_long_fight_reads_each_event_once_per_different_line(tmp_path: Any) ->
     assert again.entries == loaded.entries
     t1, t2 = loaded.timeline(), again.timeline()
     assert t1.state_at(len(t1)) == t2.state_at(len(t2))
+
+
+def test_an_object_read_by_its_pieces_is_the_object_read_whole() -> None:
+    """``Structurer.splitter`` reads an event's fields value by value (each piece's bytes met before are the same
+    value): whatever the bytes, it reads what the whole-object function reads, or says None (then the whole is
+    read).  Checked on real attack lines of twod6 (nested records, tuples, texts), edited and flipped at random."""
+    import json
+    import random
+    import re
+
+    import orjson
+
+    from bench.fights import make_fight
+    from saves.format import codec_for
+    from tracker import registry
+
+    system = registry.load("twod6")
+    codec = codec_for(system)
+    fight = make_fight("twod6", 300, None, seed=4)
+    texts = [
+        json.dumps(codec.converter.unstructure(e.event), separators=(",", ":"), ensure_ascii=False).encode()
+        for e in fight.entries
+    ]
+    cls = dict(codec.types)
+    tags = [type(e.event).TYPE for e in fight.entries]
+    rng = random.Random(8)
+    counts = {"read": 0, "none": 0}
+    structurer = Structurer(lambda: codec.converter)
+    splitters = {tag: structurer.splitter(c) for tag, c in cls.items()}  # one each: pieces met in other lines
+    for _ in range(3000):
+        k = rng.randrange(len(texts))
+        text = bytearray(texts[k])
+        for _flip in range(rng.choice((0, 1, 1, 2))):
+            near = [m.start() + rng.randrange(-1, 3) for m in re.finditer(rb',"|\]|\}', text)]  # near a cut
+            i = min(
+                max(rng.choice(near) if near and rng.random() < 0.5 else rng.randrange(len(text)), 0), len(text) - 1
+            )
+            text[i] = rng.choice(b'{}[]",:0123456789abcx\\ ') if rng.random() < 0.7 else text[i] ^ 1
+        if rng.random() < 0.05:
+            text += rng.choice((b" ", b"}", b"]", b',"x":1}'))
+        edited = bytes(text)
+        split = splitters[tags[k]]
+        got = split(edited, orjson.loads)
+        again = split(edited, orjson.loads)  # its pieces met before now
+        whole_fn = structurer.fn(cls[tags[k]])
+        try:
+            whole = whole_fn(orjson.loads(edited))
+        except Exception:
+            whole = None
+        if got is None:
+            counts["none"] += 1
+            assert again is None
+            continue
+        counts["read"] += 1
+        assert whole is not None, edited
+        assert got == whole == again, edited
+    assert counts["read"] > 500 and counts["none"] > 500, counts
