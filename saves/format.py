@@ -46,10 +46,36 @@ from tracker.record import Record
 if TYPE_CHECKING:
     import cattrs
 
+DEEPEST = 10_000  # brackets one inside another in a line: deeper is refused before any parser sees it
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)  # a JSON text's string (brackets inside do not nest)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def too_deep(data: bytes) -> bool:
+    """More than DEEPEST brackets one inside another, outside strings.  A line of fewer bytes or brackets than
+    that cannot be (the common case costs a length check); orjson 3.8 crashes the whole process (a segmentation
+    fault, no exception) on some 200,000 levels, which a crafted line of under 1 MB reaches."""
+    if len(data) <= DEEPEST or data.count(b"[") + data.count(b"{") <= DEEPEST:
+        return False
+    depth = deepest = 0
+    for b in _STRING.sub(b'""', data).translate(None, _NOT_BRACKETS):
+        if b == 91 or b == 123:  # [ {
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest > DEEPEST
+
+
 try:  # a faster, stricter parser when installed (it refuses NaN and Infinity too)
     import orjson
 
-    _loads: Callable[[bytes], Any] = orjson.loads
+    def _loads(data: bytes) -> Any:
+        if too_deep(data):
+            raise ValueError(f"nested more than {DEEPEST:,} deep")
+        return orjson.loads(data)
+
     _ParseErrors: tuple[type[BaseException], ...] = (orjson.JSONDecodeError, ValueError, TypeError, RecursionError)
 except ImportError:  # pragma: no cover - orjson is a dependency
 

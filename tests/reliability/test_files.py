@@ -144,6 +144,8 @@ def crafted(tmp_path: Path) -> dict[str, Path]:
 
     put("nested", b"[" * 100_000 + b"\n")
     put("nested_event", b"\n".join([lines[0], seal_raw(b'{"seq":' + b"[" * 100_000 + b"}"), *lines[1:]]))
+    deep = b"[" * 300_000 + b"]" * 300_000  # a valid JSON value, sealed: orjson 3.8 crashed the process on it
+    put("deep_event", b"\n".join([lines[0], seal_raw(b'{"seq":' + deep + b"}"), *lines[1:]]))
     put("bignum", b"\n".join([lines[0], seal_raw(b'{"seq":' + b"9" * 5000 + b"}"), *lines[2:]]))
     rec = json.loads(lines[1])
     put("of_text", with_line(1, {**rec, "of": "3"}))
@@ -181,6 +183,7 @@ def test_crafted_files_give_one_line_errors_in_bounded_time_and_memory(tmp_path:
     for name in (
         "nested",
         "nested_event",
+        "deep_event",
         "fifo",
         "zero",
         "seed_long",
@@ -192,6 +195,25 @@ def test_crafted_files_give_one_line_errors_in_bounded_time_and_memory(tmp_path:
             r = run_cli(*args, str(files[name]), timeout=30, memory=1 << 30)
             assert r.returncode == 1, (name, args, r.stdout, r.stderr)
             assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1, (name, r.stderr)
+
+
+def test_a_last_line_nested_too_deep_is_dropped_as_damaged_not_a_crash(tmp_path: Path) -> None:
+    """The last line is read too (a torn last write is dropped with a warning): nested 300,000 deep, sealed,
+    it crashed orjson 3.8 and the whole process with it.  In a fresh process, so a crash cannot hide."""
+    path = a_fight(tmp_path, "bnb", 60)
+    good = saves.load(path).fight().state
+    with path.open("ab") as f:
+        f.write(seal_raw(b'{"x":' + b"[" * 300_000 + b"]" * 300_000 + b"}") + b"\n")
+    probe = (
+        "import sys, saves; f = saves.load(sys.argv[1]); print(f.warnings); "
+        "print(f.fight().state == saves.load(sys.argv[2]).fight().state)"
+    )
+    same = tmp_path / "same.jsonl"
+    same.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:-1]))
+    r = subprocess.run([sys.executable, "-c", probe, str(path), str(same)], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-500:]
+    assert "cut off or damaged" in r.stdout and r.stdout.strip().endswith("True"), r.stdout
+    assert saves.load(same).fight().state == good
 
 
 def test_infinity_in_a_sheet_is_refused_at_the_command(tmp_path: Path) -> None:
