@@ -38,9 +38,11 @@ settings.load_profile("tracker")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: two workers per core. The Pilot tests spend part of their time waiting for the app to
-    settle, so a second worker per core keeps the cores busy (on this 2-core machine: 161 s -> 130 s)."""
-    return max(2, 2 * (os.cpu_count() or 1))
+    """``-n auto``: three workers per core. The Pilot tests spend part of their time waiting for the app to
+    settle, and the serve and crash tests for the processes they start, so more workers than cores keep the
+    cores busy (on this 2-core machine, once the suite's CPU came down to ~135 s: 4 workers 90-91 s,
+    6 workers 84 s, 8 workers 85 s with more CPU spent starting them)."""
+    return max(2, 3 * (os.cpu_count() or 1))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
