@@ -43,7 +43,8 @@ def _put(state: FightState, cid: str, **changes: object) -> FightState:
 
 def _change(state: FightState, cid: str, fn: Callable[..., Data], *args: Any) -> FightState:
     """The combatant's record made anew by ``fn(record, *args)``, in one pass over the combatants (``_data``
-    then ``_put`` make two; the fold's commonest events come here)."""
+    then ``_put`` make two; the fold's commonest events come here).  ``FightState.set_data`` without its
+    blind trust in the record: one that is not 2d6's is a TypeError naming the combatant, as ``data`` says."""
     cs = state.combatants
     for i, c in enumerate(cs):
         if c.id == cid:
