@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Grid
+from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -98,9 +98,12 @@ class FightScreen(FightActions, Doing, Screen[None]):
     def compose(self) -> ComposeResult:
         self._arrange(self.app.size.width)  # before the widgets are styled: setting it later restyles them all
         yield Static("", id="bar", markup=False)
-        yield Static("", id="prompts", markup=False)
-        yield Static("", id="reminder", markup=False)
         with Grid(id="main"):
+            # docked at the grid's top, not above it: when a line appears the grid keeps its size (its own
+            # lines, 4 ms to draw anew at a new size, stay as drawn); only the panes under them are laid out again
+            with Vertical(id="notes"):
+                yield Static("", id="prompts", markup=False)
+                yield Static("", id="reminder", markup=False)
             yield InitiativeList(self.system, id="order")
             yield DetailPane(self.system, id="detail")
             yield LogView(id="log")

@@ -145,3 +145,45 @@ def test_a_key_typed_while_the_app_starts_reaches_the_fight(tmp_path: Path) -> N
             assert type(app.screen).__name__ == "AddDialog", f"the key typed at the start was lost: {stack}"
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_the_prompt_and_the_reminder_stack_over_the_list_and_the_grid_keeps_its_size(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Both lines sit at the top of the panes' grid, not above it: when one appears the grid keeps its place
+    and size (drawing it anew at a new size was 4 ms of twod6's quick damage); the panes under the lines move
+    down.  Each line shows whole, one under the other, above the list: neither covers the other."""
+    from screens.app import TrackerApp
+    from screens.fight import FightScreen
+    from tracker import commands as C
+
+    fight = build_fight("twod6", tmp_path / "fight.jsonl")
+    current = fight.state.current
+    assert current is not None
+    fight.do(C.AddCondition(id=current, name="Pinned", rounds=3))  # the reminder line, at its turn
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=fight.path)
+        async with app.run_test(size=size) as pilot:
+            for _ in range(5):
+                await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            grid, order = screen.query_one("#main"), screen.query_one("#order")
+            prompts, reminder = screen.query_one("#prompts"), screen.query_one("#reminder")
+            assert reminder.display and not prompts.display
+            grid_before, list_before = grid.region, order.region
+            await pilot.press("minus", "1", "enter")  # a wound on the current combatant: a resolve prompt
+            for _ in range(5):
+                await pilot.pause()
+            assert screen.fight.state.prompts and prompts.display and reminder.display
+            assert grid.region == grid_before, "the grid moved or changed size as the prompt appeared"
+            top, under, panes = prompts.region, reminder.region, order.region
+            assert top.height >= len(screen.fight.state.prompts) and under.height >= 1
+            assert top.y == grid.region.y and top.bottom <= under.y and under.bottom <= panes.y, (top, under, panes)
+            assert panes.y > list_before.y, (panes, list_before)
+            assert "⚠" in str(prompts.render()) and "Pinned" in str(reminder.render())
+
+    asyncio.run(run())
