@@ -50,8 +50,9 @@ def quick_harm(d: Draft, cmd: Damage | Heal, dice: Roller) -> None:
 def react(before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
     """Whoever drops to 0 HP, by a hit, quick damage or a GM adjust, is down: a prompt for the GM."""
     out: list[Event] = []
+    was_by_id = {c.id: c for c in before.combatants}  # one lookup each, not a search per combatant
     for c in after.combatants:
-        was = before.find(c.id)
+        was = was_by_id.get(c.id)
         if c.removed or data(c).hp > 0 or was is None or data(was).hp <= 0:
             continue
         if open_prompt(after, "down", c.id) is None:

@@ -195,8 +195,9 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
     """Falls the decision left unsettled (a GM adjust), dismissed death saves, Lucky Streak offers, removals."""
     out: list[Event] = []
     # 1. HP at 0 or below by any path that did not settle it itself (a GM adjust of HP or temporary damage)
+    was_by_id = {c.id: c for c in before.combatants}  # one lookup each, not a search per combatant
     for now in after.combatants:
-        was = before.find(now.id)
+        was = was_by_id.get(now.id)
         if now.removed or was is None:
             continue
         out += fall(was, now, _striker(events, now.id))
