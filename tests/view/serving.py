@@ -58,17 +58,25 @@ def tracker_serve(path: Path, port: int, *extra: str) -> Iterator[subprocess.Pop
     """``tracker serve FILE --port N`` in its own session (so a failed test can still clean up).
 
     It starts as from a terminal, Ctrl+C (SIGINT) stopping it: a suite started where SIGINT is ignored (a
-    background job of a script) would pass that on to it, and it would ignore the Ctrl+C the tests send."""
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    background job of a script) would pass that on to it, and it would ignore the Ctrl+C the tests send.
+    The test process ignores SIGINT again once the child is started, as it did: left on, the SIGINT that
+    execnet sends a worker still busy 5 s after the run's end raised KeyboardInterrupt in it (a warning
+    printed after the last test)."""
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # the child starts with SIGINT's default
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "screens", "serve", str(path), "--port", str(port), *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=env(),
-        start_new_session=True,
-    )
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "screens", "serve", str(path), "--port", str(port), *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env(),
+            start_new_session=True,
+        )
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         deadline = time.monotonic() + 30
         while not answers(port):
