@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, NamedTuple, Self
 
+from rich.cells import cell_len, set_cell_size
 from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
@@ -39,7 +40,9 @@ ELLIPSIS = "…"
 OUT = Style(bold=True, color="red3")  # a word that takes the combatant out of the fight
 AT_RISK = Style(bold=True, color="dark_orange3")  # dying, held…: still in, but mind it
 DIM = Style(dim=True)
+BOLD = Style(bold=True)
 MARK = Style(bold=True, color="dark_cyan")
+NO_STYLE = Style()
 
 
 def status_line(system: System, state: FightState, c: Combatant) -> str:
@@ -68,6 +71,36 @@ def clip(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     return text[: width - 1].rstrip() + ELLIPSIS
+
+
+def fitted_cell(cell: Text, width: int) -> list[Segment] | None:
+    """``cell`` fitted to ``width`` columns on one line as Rich draws it (``console.render_lines`` of it in a
+    ``Padding`` of nothing, without wrapping), made directly: Rich's whole layout machinery costs about a
+    millisecond a row, most of what drawing the list's first frame costs.  None where this does not
+    apply (several styles, another justification or a style named by a string, a character that is not
+    printable, a text too long that would wrap, no room): draw it with Rich.
+
+    Rich's own rules kept: a cut text ends in an ellipsis at ``width`` cells (wide characters counted as
+    two, a half one padded); an empty text shows no segment of its own unless it has no style; the rest
+    of the width is spaces with no style.  (tests/ui/test_row_drawing.py compares both ways.)
+    """
+    style = cell.style
+    if not (style == "" or isinstance(style, Style)) or cell.spans or cell.justify not in (None, "default", "left"):
+        return None
+    plain = cell.plain
+    if width <= 0 or cell.end != "\n" or not plain.isprintable():
+        return None
+    length = cell_len(plain)
+    if length > width:
+        if not (cell.no_wrap and cell.overflow == "ellipsis"):
+            return None
+        plain = set_cell_size(plain, width - 1) + ELLIPSIS
+        length = cell_len(plain)
+    shown = style if isinstance(style, Style) and style else None  # a style that changes nothing is no style
+    segments = [Segment(plain, shown)] if plain or shown is None else []
+    if length < width:
+        segments.append(Segment(" " * (width - length), NO_STYLE))
+    return segments
 
 
 def fit_conditions(state: FightState, c: Combatant, width: int) -> str:
@@ -321,8 +354,11 @@ class InitiativeList(DataTable[Text]):
             fit_key = (cell.plain, str(cell.style), cell.overflow, cell.no_wrap, cell.justify, width)
             core = fitted.get(fit_key)
             if core is None:
-                options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
-                core = fitted[fit_key] = console.render_lines(Padding(cell, (0, self.cell_padding)), options)[0]
+                core = fitted_cell(cell, width) if not self.cell_padding else None
+                if core is None:
+                    options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+                    core = console.render_lines(Padding(cell, (0, self.cell_padding)), options)[0]
+                fitted[fit_key] = core
             pre = base + Style.from_meta({"row": index, "column": n}) + lit
             segments.extend(Segment.apply_style(core, style=pre, post_style=post))
         width = self.size.width
@@ -351,11 +387,11 @@ class InitiativeList(DataTable[Text]):
 
     def _cells_for(self, row: Row, conditions: str) -> tuple[Text, ...]:
         """The cells of a row: long text is kept whole and cut with an ellipsis where it is drawn."""
-        base = DIM if row.out else (Style(bold=True) if row.current else Style())
+        base = DIM if row.out else (BOLD if row.current else NO_STYLE)
         word_style = (OUT + DIM) if row.out else AT_RISK
         name_style = base + Style(italic=True) if row.hidden else base
         return (
-            Text("▶" if row.current else " ", style="bold"),
+            Text("▶" if row.current else " ", style=BOLD),
             Text("● " if row.marked else "  ", style=MARK),
             Text(row.name, style=name_style, no_wrap=True, overflow="ellipsis"),
             Text(" " + row.init, style=base),

@@ -13,12 +13,19 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.padding import Padding
 from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
 from textual.widgets import DataTable
 
 from screens.app import TrackerApp
 from screens.fight import FightScreen
-from screens.widgets.initiative import InitiativeList
+from screens.widgets.initiative import BOLD, DIM, InitiativeList, fitted_cell
+from tests.support import examples
 from tests.ui.drive import build_fight, custom_sheet, press
 from tests.ui.test_table_view import DEAD, SYSTEMS
 from tracker import commands as C
@@ -117,3 +124,45 @@ async def _ties(path: Path) -> None:
         await pilot.pause()
         assert table.selected == table.ids[2], "a click on a row selects that combatant"
         assert isinstance(app.screen, FightScreen)
+
+
+CHARS = "ab Z狼の…▶●■□|-=(+.\t\n\x1b"
+STYLES = (
+    "",
+    "bold",
+    "none",
+    Style(),
+    Style(bold=True),
+    Style(dim=True),
+    Style(bold=True, color="red3") + Style(dim=True),
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    text=st.text(alphabet=CHARS, max_size=14),
+    style=st.sampled_from(STYLES),
+    no_wrap=st.booleans(),
+    ellipsis=st.booleans(),
+    width=st.integers(min_value=0, max_value=16),
+)
+def test_a_cell_fitted_directly_is_the_cell_rich_draws(
+    text: str, style: str | Style, no_wrap: bool, ellipsis: bool, width: int
+) -> None:
+    """fitted_cell (the list's own fitting of a cell to its column) gives Rich's segments, or leaves it to Rich."""
+    cell = Text(text, style=style, no_wrap=no_wrap, overflow="ellipsis" if ellipsis else None)
+    ours = fitted_cell(cell, width)
+    if ours is None:
+        return
+    console = Console(width=100)
+    options = console.options.update_dimensions(width, 1).update(no_wrap=True)
+    theirs = console.render_lines(Padding(cell, (0, 0)), options)[0]
+    assert segments(ours) == segments(theirs)
+
+
+def test_the_cells_of_the_list_are_fitted_directly() -> None:
+    """The cells the list makes take the direct way (a string style or several spans would send them to Rich)."""
+    cell = Text("Bartholomew 狼の", style=BOLD + Style(italic=True), no_wrap=True, overflow="ellipsis")
+    assert segments(fitted_cell(cell, 13) or []) == [("Bartholomew …", cell.style)]
+    assert segments(fitted_cell(Text("▶", style=BOLD), 1) or []) == [("▶", BOLD)]
+    assert segments(fitted_cell(Text("", style=DIM), 3) or []) == [("   ", Style())]
