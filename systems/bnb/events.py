@@ -236,6 +236,13 @@ class TemporaryHealed(Event):
         return f"{state.name(self.id)} rests {self.hours} hour(s): {self.healed} temporary damage heals{woke}"
 
 
+def _how(roll: Roll, amount: int) -> str:
+    """The roll or sum behind a quick amount, ": 3+4 = 7", "2d6 [2,5] = 7"; nothing when the GM typed just the
+    number the line already says ("loses 2 HP", not "loses 2 HP: 2")."""
+    rolled = roll.describe()
+    return "" if rolled == str(amount) else f": {rolled}"
+
+
 @attrs.frozen(kw_only=True, repr=False, eq=False)
 class HpLost(Event):
     """Quick damage from the GM: HP lost, lethal or temporary (fists), through the same harm path as a blow."""
@@ -250,7 +257,7 @@ class HpLost(Event):
     def describe(self, state: FightState) -> str:
         kind = " temporary" if self.temporary else ""
         why = f" ({self.note})" if self.note else ""
-        return f"{state.name(self.id)} loses {self.amount}{kind} HP: {self.roll.describe()}{why}"
+        return f"{state.name(self.id)} loses {self.amount}{kind} HP{_how(self.roll, self.amount)}{why}"
 
 
 @attrs.frozen(kw_only=True, repr=False, eq=False)
@@ -272,7 +279,7 @@ class HpHealed(Event):
             return f"{state.name(self.id)} is at full HP: nothing to heal ({self.roll.describe()}){why}"
         parts = [f"{n} {what}" for n, what in ((self.temporary, "temporary"), (self.lethal, "lethal")) if n]
         up = ", and is back on their feet" if self.revived else ""
-        return f"{state.name(self.id)} regains {healed} HP ({' + '.join(parts)}): {self.roll.describe()}{up}{why}"
+        return f"{state.name(self.id)} regains {healed} HP ({' + '.join(parts)}){_how(self.roll, healed)}{up}{why}"
 
 
 @attrs.frozen(kw_only=True, repr=False, eq=False)

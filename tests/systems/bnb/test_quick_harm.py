@@ -62,6 +62,21 @@ def test_quick_damage_takes_sums_and_dice_and_logs_the_faces():
     assert "2d6+1 [2,5] = 8" in line and "fell off the roof" in line
 
 
+def test_a_quick_amount_typed_as_a_number_is_said_once_in_the_log():
+    """Ruling (as twod6's wounds): a plain number is not repeated after the line that says it; a sum or dice
+    still show how the amount came."""
+    f, _ = new_fight()
+    dusty = add_pc(f, "Dusty", hp=20)
+    (ev,) = f.do(Damage(targets=(dusty,), amount="2"))
+    assert ev.describe(f.state) == "Dusty loses 2 HP"
+    (ev,) = f.do(Damage(targets=(dusty,), amount="3+4"))
+    assert ev.describe(f.state) == "Dusty loses 7 HP: 3+4 = 7"
+    (ev,) = f.do(Heal(targets=(dusty,), amount="2"))
+    assert ev.describe(f.state) == "Dusty regains 2 HP (2 lethal)"
+    (ev,) = f.do(Heal(targets=(dusty,), amount="20"))
+    assert ev.describe(f.state) == "Dusty regains 7 HP (7 lethal): 20"
+
+
 def test_quick_temporary_damage_knocks_out_with_no_death_save():
     """Temporary damage (fists) that brings HP to 0 or below knocks out: no death save."""
     f, _ = new_fight()
