@@ -36,6 +36,7 @@ Hook = Callable[[Any, Any], Any]
 _INTERN = 24
 SHARED = 1024  # different records kept per class, to be given again when met again (Structurer._shareable)
 SHARED_VALUES = 4096  # different values kept per field of an event read by its pieces (Structurer.splitter)
+TIER = 32  # records of a class read field by field before its function is generated (see Structurer._fn)
 
 
 def _s(v: Any) -> str:
@@ -204,7 +205,9 @@ class Structurer:
     ) -> None:
         self._converter = converter
         self._overrides = dict(overrides or {})
-        self._hooks: dict[type, Callable[[Any], Any]] = {}
+        self._hooks: dict[type, Callable[[Any], Any]] = {}  # what fn(cls) gives: read field by field, then generated
+        self._made: dict[type, Callable[[Any], Any]] = {}  # the generated functions
+        self._memos: dict[type, list[dict[Any, Any] | None]] = {}  # the records given again, per shared class
 
     @property
     def converter(self) -> cattrs.Converter:
@@ -219,17 +222,120 @@ class Structurer:
         return self._fn(cls)
 
     def _fn(self, cls: type) -> Callable[[Any], Any]:
+        """Tiered: the first TIER records of a class are read field by field, by a function made of the fields'
+        own (no code compiled: opening a fight reads one checkpoint and its last few events, and compiling the
+        generated functions of the classes they hold was ~10 ms of the launch); then by the generated one,
+        which a long load spends its time in.  Both are the same reading: the same checks in the same order,
+        the same errors, the same records given again."""
         fn = self._hooks.get(cls)
         if fn is None:
             try:
-                fn = self._generate(cls)
+                fn = self._tiered(cls)
             except Exception:  # an unusual class: cattrs does it (as strictly, more slowly)
                 conv = self.converter
                 fn = lambda v, _c=cls: conv.structure(v, _c)  # noqa: E731
             self._hooks[cls] = fn
         return fn
 
-    def _field(self, t: Any) -> Callable[[Any], Any]:
+    def _made_fn(self, cls: type) -> Callable[[Any], Any]:
+        """The generated function of ``cls`` (cattrs' for an unusual class), made now if it is not yet."""
+        fn = self._made.get(cls)
+        if fn is None:
+            try:
+                fn = self._generate(cls)
+            except Exception:
+                fn = self._fn(cls)  # an unusual class: cattrs (the tiered reading refused it too)
+            self._made[cls] = fn
+        return fn
+
+    def _tiered(self, cls: type) -> Callable[[Any], Any]:
+        plain = self._plain(cls)
+        made = self._made
+        calls = 0
+        now: Callable[[Any], Any] | None = None
+
+        def structure(d: Any) -> Any:
+            nonlocal calls, now
+            if now is not None:
+                return now(d)
+            fn = made.get(cls)  # generated already, as the field of a class generated before it
+            if fn is None:
+                calls += 1
+                if calls <= TIER:
+                    return plain(d)
+                fn = self._made_fn(cls)
+            now = self._hooks[cls] = fn
+            return fn(d)
+
+        return structure
+
+    def _plain(self, cls: type) -> Callable[[Any], Any]:
+        """``cls`` read field by field, exactly as its generated function reads it (see :meth:`_generate`)."""
+        fields = self._plain_record(cls)
+        unfrozen: Any = twin(cls)
+        new: Any = object.__new__
+        known = frozenset(f.name for f in fields)
+        required = sum(1 for f in fields if f.default is attrs.NOTHING)
+        nothing = attrs.NOTHING
+        steps: list[tuple[str, Callable[[Any], Any], bool, Callable[[], Any] | None, Any]] = []
+        for f in fields:
+            check = self._overrides.get((cls, f.name)) or self._field(f.type)
+            factory = f.default.factory if isinstance(f.default, attrs.Factory) else None  # type: ignore[arg-type]
+            steps.append((f.name, check, f.default is nothing, factory, f.default))
+        box = self._memos.setdefault(cls, [{}]) if self._shareable(cls, fields) else None
+
+        def structure(d: Any) -> Any:
+            if type(d) is not dict:
+                raise TypeError(f"expected an object, got {type(d).__name__}")
+            k = required
+            values = []
+            for name, check, needed, factory, default in steps:
+                if needed:
+                    v = check(d[name])
+                else:
+                    v = d.get(name, nothing)
+                    if v is nothing:
+                        v = factory() if factory is not None else default
+                    else:
+                        k += 1
+                        v = check(v)
+                values.append(v)
+            if len(d) != k:
+                raise KeyError(f"unknown field(s) {sorted(set(d) - known)[:3]}")
+            memo = box[0] if box is not None else None
+            if memo is not None:
+                key = tuple(values)
+                o = memo.get(key)
+                if o is not None:
+                    return o
+            o = new(unfrozen)
+            for (name, *_), v in zip(steps, values, strict=True):
+                setattr(o, name, v)
+            o.__class__ = cls
+            if memo is not None:
+                memo[key] = o
+                if len(memo) >= SHARED and box is not None:
+                    box[0] = None
+            return o
+
+        return structure
+
+    def _plain_record(self, cls: type) -> Any:
+        """The fields of a class whose records are read field by field (by both tiers); TypeError if it is not
+        one (validators, converters, a post-init, no slots, no unfrozen twin: cattrs reads it)."""
+        attrs.resolve_types(cls)
+        fields = attrs.fields(cls)
+        if any(f.validator or f.converter for f in fields) or hasattr(cls, "__attrs_post_init__"):
+            raise TypeError("not a plain record")
+        if not getattr(cls, "__slots__", None):
+            raise TypeError("no slots")
+        if twin(cls) is None:
+            raise TypeError("no unfrozen twin")
+        return fields
+
+    def _field(self, t: Any, made: bool = False) -> Callable[[Any], Any]:
+        """The structure function of a field of type ``t``; ``made``: records in it by their generated
+        functions (for a generated function: the fields of a class read in bulk are read in bulk)."""
         if t is int:
             return _i
         if t is str:
@@ -245,25 +351,25 @@ class Structurer:
         if origin is dict and args == (str, Any):
             return _str_dict
         if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
-            inner = self._field(args[0] if args[1] is type(None) else args[1])
+            inner = self._field(args[0] if args[1] is type(None) else args[1], made)
             return lambda v: None if v is None else inner(v)
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
             if args[0] is int:
                 return _ints
-            return _tuple_of(self._field(args[0]))
+            return _tuple_of(self._field(args[0], made))
         if origin is tuple and args and Ellipsis not in args:
-            return _fixed_tuple([self._field(a) for a in args])
+            return _fixed_tuple([self._field(a, made) for a in args])
         if origin in (typing.Union, types.UnionType):
             records = tuple(a for a in args if a is not type(None))
             if all(isinstance(a, type) and attrs.has(a) for a in records):
-                one = self._one_of(t, records)
+                one = self._one_of(t, records, made)
                 return one if len(records) == len(args) else (lambda v: None if v is None else one(v))
         if isinstance(t, type) and attrs.has(t):
-            return self._fn(t)
+            return self._made_fn(t) if made else self._fn(t)
         conv = self.converter
         return lambda v: conv.structure(v, t)
 
-    def _one_of(self, t: Any, members: tuple[type, ...]) -> Callable[[Any], Any]:
+    def _one_of(self, t: Any, members: tuple[type, ...], made: bool = False) -> Callable[[Any], Any]:
         """A union of records (``AttackResolved | SkillRolled``): the one record the object reads as.
 
         cattrs picks the class by a required field only that class has, then reads the object as it.  When
@@ -275,7 +381,7 @@ class Structurer:
             others = {f.name for o in members if o is not m for f in attrs.fields(o)}
             if not {f.name for f in attrs.fields(m) if f.default is attrs.NOTHING} - others:
                 return lambda v: self.converter.structure(v, t)
-        fns = [self._fn(m) for m in members]
+        fns = [self._made_fn(m) if made else self._fn(m) for m in members]
         names = " or ".join(m.__name__ for m in members)
 
         def one_of(v: Any) -> Any:
@@ -294,15 +400,8 @@ class Structurer:
         return one_of
 
     def _generate(self, cls: type) -> Callable[[Any], Any]:
-        attrs.resolve_types(cls)
-        fields = attrs.fields(cls)
-        if any(f.validator or f.converter for f in fields) or hasattr(cls, "__attrs_post_init__"):
-            raise TypeError("not a plain record")
-        if not getattr(cls, "__slots__", None):
-            raise TypeError("no slots")
+        fields = self._plain_record(cls)
         unfrozen = twin(cls)
-        if unfrozen is None:
-            raise TypeError("no unfrozen twin")
         shared = self._shareable(cls, fields)
         ns: dict[str, Any] = {
             "cls": cls,
@@ -314,7 +413,7 @@ class Structurer:
             "_s": _s,
             "_i": _i,
             "_b": _b,
-            "memo": {},
+            "memo": self._memos.setdefault(cls, [{}])[0] if shared else None,  # the records the first tier gave
             "SHARED": SHARED,
         }
         # the record is filled as its unfrozen twin (plain slot stores) and made the record at the end;
@@ -402,12 +501,27 @@ class Structurer:
         except Exception:
             return lambda _text, _loads: None
         names = [f.name for f in fields]
-        ns: dict[str, Any] = {"cls": cls, "twin": twin(cls), "new": object.__new__}
-        lines = [f"def make({', '.join(f'v{n}' for n in range(len(names)))}):", "    o = new(twin)"]
-        lines += [f"    o.{name} = v{n}" for n, name in enumerate(names)]
-        lines += ["    o.__class__ = cls", "    return o"]
-        exec("\n".join(lines), ns)  # generated from the class's own field names (identifiers), never from data
-        make = ns["make"]
+        unfrozen: Any = twin(cls)
+        new: Any = object.__new__
+
+        def make(*values: Any) -> Any:  # the first TIER records (see _fn); then the generated make, below
+            o = new(unfrozen)
+            for name, v in zip(names, values, strict=True):
+                setattr(o, name, v)
+            o.__class__ = cls
+            return o
+
+        def made() -> Callable[..., Any]:
+            """The generated make, and the fields' generated functions: the class is read in bulk."""
+            ns: dict[str, Any] = {"cls": cls, "twin": unfrozen, "new": new}
+            lines = [f"def make({', '.join(f'v{n}' for n in range(len(names)))}):", "    o = new(twin)"]
+            lines += [f"    o.{name} = v{n}" for n, name in enumerate(names)]
+            lines += ["    o.__class__ = cls", "    return o"]
+            exec("\n".join(lines), ns)  # generated from the class's own field names (identifiers), never from data
+            fns[:] = [self._overrides.get((cls, f.name)) or self._field(f.type, made=True) for f in fields]
+            return ns["make"]
+
+        reads = 0
         first = b'{"' + names[0].encode() + b'":'
         cuts = [b',"' + name.encode() + b'":' for name in names[1:]]
         kept: list[dict[bytes, Any]] = [{} for _ in names]
@@ -415,8 +529,13 @@ class Structurer:
         missing = object()
 
         def read(text: bytes, loads: Callable[[bytes], Any]) -> Any:
+            nonlocal reads, make
             if not text.startswith(first) or text[-1:] != b"}":
                 return None
+            if reads <= TIER:
+                reads += 1
+                if reads > TIER:
+                    make = made()
             pos = len(first)
             values = []
             for n, fn in enumerate(fns):
@@ -483,5 +602,5 @@ class Structurer:
             inner = args[0] if args[1] is type(None) else args[1]
             if inner in (int, bool, str):
                 return ["if v is not None:", *(f"    {c}" for c in self._inline(inner, n, ns))]
-        ns[f"h{n}"] = self._field(t)
+        ns[f"h{n}"] = self._field(t, made=True)
         return [f"v = h{n}(v)"]

@@ -285,3 +285,65 @@ def test_an_object_read_by_its_pieces_is_the_object_read_whole() -> None:
         assert whole is not None, edited
         assert got == whole == again, edited
     assert counts["read"] > 500 and counts["none"] > 500, counts
+
+
+def _outcome(fn: Any, raw: Any) -> Any:
+    """What reading ``raw`` gives: the record, or the error (its type and words)."""
+    try:
+        return ("read", fn(raw))
+    except Exception as e:  # the error itself is what is compared
+        return ("refused", type(e), str(e))
+
+
+def _spoiled(raw: dict[str, Any]) -> list[Any]:
+    """The object with one thing wrong each time: not an object, a field missing, one too many, a wrong value."""
+    out: list[Any] = [[raw], dict(raw, unknown_field=1), dict(raw, u1=1, u2=2, u3=3, u4=4)]
+    for name, value in raw.items():
+        out.append({k: v for k, v in raw.items() if k != name})
+        wrong = "text" if not isinstance(value, str) else 7
+        out.append(dict(raw, **{name: wrong}))
+        out.append(dict(raw, **{name: None}))
+    return out
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_the_first_tier_reads_every_record_as_the_generated_functions_do(system_id: str, tmp_path: Any) -> None:
+    """A class's first records are read field by field (no code compiled as a fight opens), later ones by its
+    generated function (saves.structure.TIER): every event of a played fight, and each spoiled in every field,
+    reads the same both ways -- the same record, or the same refusal in the same words."""
+    import json
+
+    from bench.fights import make_fight
+    from saves.format import Codec
+    from tracker import registry
+
+    path = tmp_path / "f.jsonl"
+    make_fight(system_id, events=300, path=path)
+    types = Codec(registry.load(system_id)).types
+    plain, made = Structurer(strict_converter), Structurer(strict_converter)
+    compared = refused = 0
+    for line in path.read_text("utf-8").splitlines()[1:]:
+        record = json.loads(line)
+        if "event" not in record:
+            continue
+        cls = types[record["type"]]
+        for raw in (record["event"], *_spoiled(record["event"])):
+            ours, theirs = _outcome(plain._plain(cls), raw), _outcome(made._made_fn(cls), raw)
+            assert ours == theirs, (cls.__name__, raw)
+            compared += 1
+            refused += ours[0] == "refused"
+    assert compared > 1000 and refused > 500, (compared, refused)
+
+
+def test_a_class_read_often_is_read_by_its_generated_function_and_keeps_giving_the_same_records() -> None:
+    """Past TIER records a class's function is the generated one; records kept by the first tier are given again
+    by the second (a long log holds one of each)."""
+    from saves import structure
+
+    s = structurer()
+    read = s.fn(Hit)
+    first = [read({"target": "o1", "damage": n % 4}) for n in range(structure.TIER)]
+    assert s.fn(Hit) is read and Hit not in s._made, "read field by field: nothing generated yet"
+    later = [read({"target": "o1", "damage": n % 4}) for n in range(8)]
+    assert Hit in s._made and s.fn(Hit) is s._made[Hit], "the generated function took over"
+    assert all(a is b for a, b in zip(first[:4], later[:4], strict=True)), "the same records given again"
