@@ -1,4 +1,4 @@
-"""Fast, strict structuring of event records: one generated function per attrs class.
+"""Fast, strict structuring of event records: one generated function per attrs class, once it is read often.
 
 cattrs calls a hook per field; loading a long fight structures hundreds of
 thousands of records, so the common field types (int, str, bool, float,
@@ -14,6 +14,9 @@ Short texts (ids, dice expressions, tags) are interned, so a long log holds
 one copy of each; so are small frozen records of plain values (a modifier, a
 turn's start, a roll of the dice): once checked, an equal one read before is
 given again (see ``Structurer._shareable``).
+A class's first ``TIER`` records are read field by field, by the same checks
+without compiling anything (opening a fight meets a few records of many
+classes); then its generated function takes over (see ``Structurer._fn``).
 """
 
 from __future__ import annotations
