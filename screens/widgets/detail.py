@@ -24,8 +24,9 @@ def detail_text(system: System, state: FightState, cid: str | None, marked: int 
     head = f"{c.kind.upper()}{' · ' + c.group if c.group else ''}"
     if c.initiative is not None:
         head += f" · init {c.initiative}"
-    if not body.startswith(c.name):
-        head = f"{c.name} · {head}"
+    first = body.split("\n", 1)[0]
+    if not (first == c.name or first.startswith((f"{c.name} ·", f"{c.name} ("))):  # the system's own title
+        head = f"{c.name} · {head}"  # (a first line that only begins with the name, "Hero: clipped", is none)
     word = standing(system, state, c).word
     lines = [visible(head) + (f" · {word.upper()}" if word else ""), body]
     if c.conditions and "Conditions:" not in body:  # a system may list them itself
