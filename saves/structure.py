@@ -241,13 +241,19 @@ class Structurer:
         return fn
 
     def _made_fn(self, cls: type) -> Callable[[Any], Any]:
-        """The generated function of ``cls`` (cattrs' for an unusual class), made now if it is not yet."""
+        """The generated function of ``cls``, made now if it is not yet; where none can be generated, the
+        field-by-field reading, or cattrs' for an unusual class (never the tiered function: it would call
+        itself)."""
         fn = self._made.get(cls)
         if fn is None:
             try:
                 fn = self._generate(cls)
             except Exception:
-                fn = self._fn(cls)  # an unusual class: cattrs (the tiered reading refused it too)
+                try:
+                    fn = self._plain(cls)
+                except Exception:
+                    conv = self.converter
+                    fn = lambda v, _c=cls: conv.structure(v, _c)  # noqa: E731
             self._made[cls] = fn
         return fn
 
@@ -317,8 +323,8 @@ class Structurer:
             o.__class__ = cls
             if memo is not None:
                 memo[key] = o
-                if len(memo) >= SHARED and box is not None:
-                    box[0] = None
+                if len(memo) >= SHARED:
+                    box[0] = None  # type: ignore[index]
             return o
 
         return structure

@@ -347,3 +347,22 @@ def test_a_class_read_often_is_read_by_its_generated_function_and_keeps_giving_t
     later = [read({"target": "o1", "damage": n % 4}) for n in range(8)]
     assert Hit in s._made and s.fn(Hit) is s._made[Hit], "the generated function took over"
     assert all(a is b for a, b in zip(first[:4], later[:4], strict=True)), "the same records given again"
+
+
+def test_a_class_whose_function_cannot_be_generated_is_still_read_past_the_first_tier(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should generating fail, the field-by-field reading goes on (it never hands the class back to itself)."""
+    from saves import structure
+
+    s = structurer()
+
+    def refuse(cls: type) -> Any:
+        raise TypeError("cannot generate")
+
+    monkeypatch.setattr(s, "_generate", refuse)
+    read = s.fn(Hit)
+    got = [read({"target": "o1", "damage": n}) for n in range(structure.TIER + 5)]
+    assert got[-1] == Hit(target="o1", damage=structure.TIER + 4)
+    with pytest.raises(KeyError, match="unknown field"):
+        read({"target": "o1", "damage": 1, "extra": 2})
