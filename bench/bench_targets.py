@@ -5,7 +5,7 @@ Run:  python bench/bench_targets.py [--events 100000] [--runs 7] [--systems bnb,
 Target 3 -- load + full replay (what check, export and the summary need):
 ``saves.load`` + the timeline folded to the end, against the floor measured
 in the same run (``json.loads`` of every line of the same file); CPU time,
-best of 3.  Peak Python memory (tracemalloc) of the same.  Targets: <= 2x the
+the two alternated, best of 5 each.  Peak Python memory (tracemalloc) of the same.  Targets: <= 2x the
 floor, < 100 MB.
 
 Target 2 -- open a fight to continue it: the real ``tracker --save FILE``
@@ -67,16 +67,6 @@ def load_and_replay(path: Path) -> None:
     loaded = saves.load(path)
     timeline = loaded.timeline()
     timeline.state_at(len(timeline))
-
-
-def best(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return min(times)
 
 
 def best_alternated(*fns, repeat: int = 5) -> list[float]:
