@@ -29,6 +29,7 @@ from textual.message_pump import MessagePump
 from textual.timer import Timer
 
 import saves
+from screens import collector
 from screens.fight import FightScreen
 from tracker.errors import TrackerError
 from tracker.plugin import System
@@ -85,6 +86,7 @@ class TrackerApp(App[None]):
         self._held: deque[events.Key] = deque()
         self._hold_timer: Timer | None = None
         self._first_frame = False
+        self.collector = collector.IdleCollector(lambda: self.last_key)
         if open_path is not None and not open_path.exists():
             self.new_path, self.open_path = open_path, None
 
@@ -161,7 +163,8 @@ class TrackerApp(App[None]):
     def _settle(self) -> None:
         """The start is over: what saving needs is made (the first action does not wait for it); if the CLI
         held the garbage collector off (see ``screens.cli``), collect once, freeze what lives on (the modules,
-        classes and the screen: later collections skip them) and turn it on."""
+        classes and the screen: later collections skip them) and turn it on; from then on it collects while the GM
+        is idle (:mod:`screens.collector`)."""
         if self.fight is not None:
             self.fight.prepare()
         if not gc.isenabled():
@@ -169,6 +172,8 @@ class TrackerApp(App[None]):
             gc.freeze()
             gc.enable()
             self._frozen = True
+        self.collector.start()  # from now on the collector runs while the GM is idle (see screens.collector)
+        self.set_interval(collector.EVERY, self.collector.tick)
 
     _frozen = False  # what lived at the first frame is frozen (see _settle)
 
@@ -319,6 +324,7 @@ class TrackerApp(App[None]):
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
     def on_unmount(self) -> None:
+        self.collector.stop()
         if self.fight is not None:
             self.fight.close()
 
