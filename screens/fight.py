@@ -22,7 +22,7 @@ from textual.binding import BindingType
 from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from screens import keys, logic
 from screens.dialogs.base import build_ahead, forget_dialogs
@@ -285,12 +285,12 @@ class FightScreen(FightActions, Doing, Screen[None]):
             return s.started and not s.ended
         return True
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(InitiativeList.Highlighted)
+    def _highlighted(self, event: InitiativeList.Highlighted) -> None:
         self.show_detail()
 
-    @on(DataTable.RowSelected)
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(InitiativeList.Chosen)
+    def _row_chosen(self, event: InitiativeList.Chosen) -> None:
         self.action_actions()
 
     # -- selection -----------------------------------------------------------

@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Footer, Static
 
 import saves
 from saves.export import fresh_recap_path, recap, write_recap
@@ -284,9 +284,9 @@ class ReplayScreen(Screen[None]):
             self._summary_shown_at_end = True
             self.action_summary()
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.query_one(DetailPane).show(self.state, event.row_key.value)
+    @on(InitiativeList.Highlighted)
+    def _highlighted(self, event: InitiativeList.Highlighted) -> None:
+        self.query_one(DetailPane).show(self.state, event.cid)
 
     @on(ReplayLog.Chosen)
     def _chosen(self, event: ReplayLog.Chosen) -> None:

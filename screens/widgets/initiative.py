@@ -9,17 +9,20 @@ clipped with an ellipsis.  Rows of combatants out of the fight are dimmed.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any, NamedTuple, Self
+from collections.abc import Collection, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Region
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import DataTable
 
 from screens.guard import call
 from tracker.model import Combatant, FightState
@@ -181,40 +184,132 @@ def measure(rows: Collection[Row], width: int) -> Widths:
     return Widths(name, init, state, max(rest - conditions - 1, 0), conditions)
 
 
-class InitiativeList(DataTable[Text]):
-    """Rows keyed by combatant id; only changed cells are updated, columns re-measured on every change.
+class InitiativeList(ScrollView, can_focus=True):
+    """The list itself: a header line, then a line per combatant, keyed by id, under a row cursor.
 
-    Read-only use (the replay screen): call :meth:`show` with any state.
+    Drawn line by line (Textual's line API): a change of one combatant draws its
+    line again, nothing else; each line is kept in the look it was drawn in (the
+    list loses its focus while a dialog is open, and has it again after).  It
+    draws what Textual's ``DataTable`` drew with a row cursor (the same styles
+    and click targets, line for line: the snapshots did not change when it
+    replaced it), without the table's generality: cells of any height, columns
+    measured by Rich, caches thrown away at any change (a launch measured every
+    cell of every row, and any change of a column's width did again).
+
+    Keys: up/down, PgUp/PgDn (a page), Home/End (the first and the last row;
+    also ctrl+Home/ctrl+End).  A click selects a row, a click on the selected
+    row chooses it (:class:`Chosen`).  Read-only use (the replay screen): call
+    :meth:`show` with any state.
     """
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor(-1)", "Cursor up", show=False),
+        Binding("down", "cursor(1)", "Cursor down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home,ctrl+home", "first", "First", show=False),
+        Binding("end,ctrl+end", "last", "Last", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "initiative-list--header",
+        "initiative-list--cursor",
+        "initiative-list--hover",
+    }
+    # DataTable's looks for what the list shows (the theme's cursor, header and hover colours)
     DEFAULT_CSS = """
-    InitiativeList { height: 1fr; scrollbar-size-vertical: 1; }
+    InitiativeList {
+        height: 1fr; scrollbar-size-vertical: 1;
+        background: $surface;
+        color: $foreground;
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .initiative-list--cursor {
+                background: $block-cursor-background;
+                color: $block-cursor-foreground;
+                text-style: $block-cursor-text-style;
+            }
+            & > .initiative-list--header { background-tint: $foreground 5%; }
+        }
+        & > .initiative-list--header { text-style: bold; background: $panel; color: $foreground; }
+        &:ansi > .initiative-list--header { background: ansi_bright_blue; color: ansi_default; }
+        & > .initiative-list--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        & > .initiative-list--hover { background: $block-hover-background; }
+    }
     """
-    _quiet = False  # while show updates cells: a repaint of the whole table is not needed
+
+    class Highlighted(Message):
+        """The selection moved to another combatant (``cid``; None: the list is empty)."""
+
+        def __init__(self, table: InitiativeList, cid: str | None) -> None:
+            super().__init__()
+            self.table = table
+            self.cid = cid
+
+        @property
+        def control(self) -> InitiativeList:
+            return self.table
+
+    class Chosen(Message):
+        """The selected row was clicked again (as Enter on it)."""
+
+        def __init__(self, table: InitiativeList, cid: str) -> None:
+            super().__init__()
+            self.table = table
+            self.cid = cid
+
+        @property
+        def control(self) -> InitiativeList:
+            return self.table
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False, cell_padding=0)
+        super().__init__(id=id)
         self.system = system
         self.marked: tuple[str, ...] = ()
+        self.cursor_row = 0
+        self.hover_row = -1  # the row under the mouse (-1: none, or a key was pressed since)
         self._rows: list[str] = []
         self._keys: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._cells: dict[str, tuple[Text, ...]] = {}  # each row's cells
         self._widths: Widths | None = None
+        self._sizes: tuple[int, ...] = ()  # each column's width on screen
+        self._labels: tuple[Text, ...] = ()  # the header's cells
         self._made: dict[tuple[Row, str], tuple[tuple[Text, ...], tuple[tuple[str, str], ...]]] = {}  # cells of rows
         self._state: FightState | None = None
         self._width = 0
-        self._lines: dict[tuple[Any, ...], Strip] = {}  # drawn rows, by what they show (see render_line)
-        self._look: tuple[Any, ...] | None = None  # what every row's drawing depends on, during render_lines
-        self._look_ids: dict[tuple[Any, ...], int] = {}  # each look the rows in _lines were drawn in
-        self._cells: dict[str, tuple[Text, ...]] = {}  # each row's cells, as given to the table
+        self._lines: dict[tuple[Any, ...], Strip] = {}  # drawn lines, by what they show (see render_line)
+        self._look: tuple[Any, ...] | None = None  # what every line's drawing depends on, during render_lines
+        self._look_ids: dict[tuple[Any, ...], int] = {}  # each look the lines in _lines were drawn in
         self._fitted: dict[tuple[Any, ...], list[Segment]] = {}  # a cell's text fitted to a width
+        self._set_columns(Widths(4, 4, 5, 20, 0))
 
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
-        if self._quiet and not (regions or layout or recompose):
-            return self
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+    # -- what it shows ---------------------------------------------------------
+    @property
+    def selected(self) -> str | None:
+        if not 0 <= self.cursor_row < len(self._rows):
+            return None
+        return self._rows[self.cursor_row]
 
-    def on_mount(self) -> None:
-        self._add_columns(Widths(4, 4, 5, 20, 0))
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(self._rows)
+
+    @property
+    def widths(self) -> tuple[int, ...]:
+        """Each column's width on screen: turn, mark, name, init, state, status, conditions (0: not shown)."""
+        return self._sizes
+
+    def cells(self, cid: str) -> tuple[Text, ...]:
+        """The cells of ``cid``'s row, one per column, before they are fitted to the columns' widths."""
+        return self._cells[cid]
+
+    @property
+    def shown_rows(self) -> int:
+        """How many rows the list has room for under its header."""
+        return max(self.scrollable_content_region.height - 1, 0)
 
     def on_resize(self) -> None:
         if self._state is not None and self._content_width() != self._width:
@@ -224,16 +319,7 @@ class InitiativeList(DataTable[Text]):
         width = self.scrollable_content_region.width
         return width if width > 0 else 80
 
-    @property
-    def selected(self) -> str | None:
-        if not self._rows or self.cursor_row < 0 or self.cursor_row >= len(self._rows):
-            return None
-        return self._rows[self.cursor_row]
-
-    @property
-    def ids(self) -> tuple[str, ...]:
-        return tuple(self._rows)
-
+    # -- the cursor ------------------------------------------------------------
     def select(self, cid: str | None) -> None:
         """Put the cursor on ``cid`` (the turn passing to it, or the list rebuilt).
 
@@ -242,16 +328,94 @@ class InitiativeList(DataTable[Text]):
         who is next, and a long fight's turn passing down the list moves the view about once a page, not one
         row at every turn (which drew every row in view again).
         """
+        before = self.selected
+        self._select(cid)
+        self._tell(before)
+
+    def move_cursor(self, row: int) -> None:
+        """Put the cursor on ``row`` (kept within the rows) and keep it in view."""
+        before = self.selected
+        self._move(row)
+        self._tell(before)
+
+    def _tell(self, before: str | None) -> None:
+        if self.selected != before:
+            self.post_message(self.Highlighted(self, self.selected))
+
+    def _select(self, cid: str | None) -> None:
         if cid not in self._rows:
             return
         row = self._rows.index(cid)
-        head = self.header_height if self.show_header else 0
-        shown = self.scrollable_content_region.height - head  # rows in view
+        shown = self.shown_rows
         top = round(self.scroll_y)
         last = top + shown - (2 if row < len(self._rows) - 1 else 1)  # the lowest place that shows the next
         if shown > 1 and not top <= row <= last:
             self.scroll_to(y=max(0, min(row - shown // 4, round(self.max_scroll_y))), animate=False, immediate=True)
-        self.move_cursor(row=row)
+        self._move(row)
+
+    def _move(self, row: int) -> None:
+        old = self.cursor_row
+        self.cursor_row = max(0, min(row, len(self._rows) - 1))
+        if self.cursor_row != old:
+            self.refresh_lines(old + 1)
+            self.refresh_lines(self.cursor_row + 1)
+        shown = self.shown_rows
+        top = round(self.scroll_y)
+        if shown and self.cursor_row < top:
+            self.scroll_to(y=self.cursor_row, animate=False, immediate=True)
+        elif shown and self.cursor_row >= top + shown:
+            self.scroll_to(y=self.cursor_row - shown + 1, animate=False, immediate=True)
+
+    def _keyed(self) -> None:
+        """A key moves the cursor: the mouse's row is no longer lit (as DataTable)."""
+        if self.hover_row >= 0:
+            self.refresh_lines(self.hover_row + 1)
+            self.hover_row = -1
+
+    def action_cursor(self, by: int) -> None:
+        self._keyed()
+        self.move_cursor(self.cursor_row + by)
+
+    def action_page(self, by: int) -> None:
+        """A page down (or up): the cursor and the view move by the rows in view."""
+        self._keyed()
+        page = max(self.shown_rows - 1, 1)
+        self.scroll_to(y=max(0, min(round(self.scroll_y) + by * page, round(self.max_scroll_y))), animate=False)
+        self.move_cursor(self.cursor_row + by * page)
+
+    def action_first(self) -> None:
+        self._keyed()
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        self._keyed()
+        self.move_cursor(len(self._rows) - 1)
+
+    def _row_at(self, event: events.MouseEvent) -> int | None:
+        row = event.style.meta.get("row")
+        return row if isinstance(row, int) and 0 <= row < len(self._rows) else None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        row = self._row_at(event)
+        hover = -1 if row is None else row
+        if hover != self.hover_row:
+            for old_or_new in (self.hover_row, hover):
+                if old_or_new >= 0:
+                    self.refresh_lines(old_or_new + 1)
+            self.hover_row = hover
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._keyed()
+
+    def on_click(self, event: events.Click) -> None:
+        row = self._row_at(event)
+        if row is None:
+            return
+        event.stop()
+        if row == self.cursor_row:
+            self.post_message(self.Chosen(self, self._rows[row]))
+        else:
+            self.move_cursor(row)
 
     def set_marked(self, marked: Collection[str]) -> None:
         self.marked = tuple(m for m in self._rows if m in set(marked))
@@ -260,16 +424,14 @@ class InitiativeList(DataTable[Text]):
 
     # -- drawing -------------------------------------------------------------
     def _looks(self) -> tuple[Any, ...]:
-        """What the drawing of every row depends on beside its own cells: widths, scroll, styles, focus, theme."""
+        """What the drawing of every line depends on beside its own cells: widths, scroll, styles, focus, theme."""
         return (
             self.size.width,
             self.scroll_offset.x,
-            self._widths,
+            self._sizes,
             self.rich_style,
             self.get_pseudo_class_state(),
             self.app.theme,
-            self.cursor_type,
-            self.show_cursor,
         )
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -280,29 +442,16 @@ class InitiativeList(DataTable[Text]):
             self._look = None
 
     def render_line(self, y: int) -> Strip:
-        """A row whose cells, place, cursor and look are as when it was last drawn is not drawn again.
-
-        DataTable draws every visible row again after any cell changes; a next
-        turn changes two rows of a hundred.  Rows are kept in each look they were
-        drawn in (the list loses its focus while a dialog is open, and has it
-        again after).  The row under the hover cursor is always drawn (DataTable
-        shows that cursor or not as the mouse comes and goes), the header when
-        the mouse is on it.
-        """
-        if self.fixed_rows or self.fixed_columns:
-            return super().render_line(y)
-        key: tuple[Any, ...]
-        head = self.header_height if self.show_header else 0
-        if y < head:
-            if self.hover_row == -1:
-                return super().render_line(y)
-            key = ("header", y)
+        """Line ``y`` of the list as it shows now; a line whose cells, place, cursor and look are as when it was
+        last drawn is not drawn again (a next turn changes two rows of a hundred)."""
+        if y == 0:
+            key: tuple[Any, ...] = ("header",)
         else:
-            index = y - head + self.scroll_offset.y
-            if not 0 <= index < len(self._rows) or index == self.hover_row:
-                return super().render_line(y)
+            index = y - 1 + self.scroll_offset.y
+            if not 0 <= index < len(self._rows):
+                return Strip.blank(self.size.width, self.rich_style)
             cid = self._rows[index]
-            key = (index, cid, self._keys.get(cid), index == self.cursor_row)
+            key = (index, cid, self._keys.get(cid), index == self.cursor_row, index == self.hover_row)
         look = self._look if self._look is not None else self._looks()
         key = (self._look_ids.setdefault(look, len(self._look_ids)), *key)
         strip = self._lines.get(key)
@@ -311,63 +460,52 @@ class InitiativeList(DataTable[Text]):
                 self._lines.clear()
                 self._look_ids.clear()
                 key = (self._look_ids.setdefault(look, 0), *key[1:])
-            drawn = None if y < head else self._row_strip(y - head + self.scroll_offset.y)
-            strip = self._lines[key] = drawn if drawn is not None else super().render_line(y)
+            strip = self._lines[key] = self._header_strip() if y == 0 else self._row_strip(index)
         return strip
 
-    def _row_strip(self, index: int) -> Strip | None:
-        """Row ``index`` drawn as DataTable draws it (every character, style and click target the same: see
-        tests/ui/test_row_drawing.py), from its cells fitted to their columns once; None where this does not
-        apply (a row not drawn by :meth:`show`).
-
-        DataTable renders every cell of a changed row through Rich's whole layout machinery (a padding, a
-        sandwich of styles, a wrap) again after any cell of the table changed: about a millisecond a row, the
-        most of what a next turn's frame drew in the list.  The parts are the same: each cell's text fitted to
-        its column's width (kept), under the row's style with the cell's place as its click target, the
-        cursor's style on top; the row's end filled out to the list's width.
-        """
-        cid = self._rows[index]
-        cells = self._cells.get(cid)
-        columns = self.ordered_columns
-        if cells is None or len(cells) != len(columns):  # not a row of show's (the rows have no labels)
-            return None
-        console = self.app.console
-        base = self.rich_style
-        cursor = self.show_cursor and self.cursor_type == "row" and index == self.cursor_row
-        lit = self.get_component_rich_style("datatable--cursor") if cursor else Style()
-        post = Style.from_color(color=lit.color) if self.cursor_foreground_priority == "css" else Style.null()
-        if self.cursor_background_priority == "css":
-            post += Style.from_color(bgcolor=lit.bgcolor)
-        segments: list[Segment] = []
-        used = 0
+    def _fit(self, cell: Text, width: int) -> list[Segment]:
+        """``cell`` fitted to ``width`` columns on one line, as Rich draws it (kept)."""
         fitted = self._fitted
-        if len(fitted) > 4096:
-            fitted.clear()
-        for n, (column, cell) in enumerate(zip(columns, cells, strict=True)):
-            width = column.get_render_width(self)
-            used += width
-            if not width:  # a column not shown (no one has a condition): DataTable leaves an empty, unstyled mark
-                segments.append(Segment(""))
-                continue
-            if cell.spans:  # (the list's cells are one style each)
-                return None
-            fit_key = (cell.plain, str(cell.style), cell.overflow, cell.no_wrap, cell.justify, width)
-            core = fitted.get(fit_key)
-            if core is None:
-                core = fitted_cell(cell, width) if not self.cell_padding else None
-                if core is None:
-                    options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
-                    core = console.render_lines(Padding(cell, (0, self.cell_padding)), options)[0]
-                fitted[fit_key] = core
-            pre = base + Style.from_meta({"row": index, "column": n}) + lit
-            segments.extend(Segment.apply_style(core, style=pre, post_style=post))
-        width = self.size.width
-        ends = base + lit + Style.from_meta({"row": index, "column": 0, "out_of_bounds": True})
-        segments.append(Segment(" " * max(0, width - used), ends))
-        x = self.scroll_offset.x
-        return Strip(segments).crop(x, x + width).adjust_cell_length(width, base).simplify()
+        fit_key = (cell.plain, str(cell.style), cell.overflow, cell.no_wrap, cell.justify, width)
+        found = fitted.get(fit_key)
+        if found is None:
+            if len(fitted) > 4096:
+                fitted.clear()
+            found = fitted_cell(cell, width)
+            if found is None:
+                options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+                found = self.app.console.render_lines(Padding(cell, (0, 0)), options)[0]
+            fitted[fit_key] = found
+        return found
 
-    def _add_columns(self, widths: Widths) -> None:
+    def _strip(self, cells: Sequence[Text], index: int, style: Style, lit: Style) -> Strip:
+        """A line of cells, each fitted to its column under ``style`` (and ``lit``, the cursor or the mouse's
+        light, on top) with its place as its click target, the line's end filled out to the list's width."""
+        post = Style.from_color(color=lit.color) + Style.from_color(bgcolor=lit.bgcolor)
+        segments: list[Segment] = []
+        for n, (width, cell) in enumerate(zip(self._sizes, cells, strict=True)):
+            if not width:  # a column not shown (no one has a condition)
+                continue
+            pre = style + Style.from_meta({"row": index, "column": n}) + lit
+            segments.extend(Segment.apply_style(self._fit(cell, width), style=pre, post_style=post))
+        width = self.size.width
+        ends = style + lit + Style.from_meta({"row": index, "column": 0, "out_of_bounds": True})
+        segments.append(Segment(" " * max(0, width - sum(self._sizes)), ends))
+        x = self.scroll_offset.x
+        return Strip(segments).crop(x, x + width).adjust_cell_length(width, self.rich_style).simplify()
+
+    def _header_strip(self) -> Strip:
+        return self._strip(self._labels, -1, self.get_component_styles("initiative-list--header").rich_style, Style())
+
+    def _row_strip(self, index: int) -> Strip:
+        lit = Style()
+        if index == self.hover_row:
+            lit += self.get_component_rich_style("initiative-list--hover")
+        if index == self.cursor_row:
+            lit += self.get_component_rich_style("initiative-list--cursor")
+        return self._strip(self._cells[self._rows[index]], index, self.rich_style, lit)
+
+    def _set_columns(self, widths: Widths) -> None:
         sizes = {
             "turn": 1,
             "mark": 2,
@@ -377,13 +515,16 @@ class InitiativeList(DataTable[Text]):
             "status": widths.status,
             "conditions": widths.conditions + 1 if widths.conditions else 0,
         }
+        labels = []
         for key, label in COLUMNS:
             width = sizes[key]
             head = " " + label if key in ("init", "state") else label
             if key == "conditions":
                 head = " " + (label if len(label) < width else "Cond.") if width else ""
-            self.add_column(Text(clip(head, width), style="bold"), key=key, width=width)
+            labels.append(Text(clip(head, width), style=BOLD))
         self._widths = widths
+        self._sizes = tuple(sizes[key] for key in KEYS)
+        self._labels = tuple(labels)
 
     def _cells_for(self, row: Row, conditions: str) -> tuple[Text, ...]:
         """The cells of a row: long text is kept whole and cut with an ellipsis where it is drawn."""
@@ -401,6 +542,7 @@ class InitiativeList(DataTable[Text]):
         )
 
     def show(self, state: FightState) -> None:
+        """Show ``state``: the columns measured again, the rows that changed drawn again."""
         self._state = state
         present = state.present
         marked = set(self.marked)
@@ -423,34 +565,23 @@ class InitiativeList(DataTable[Text]):
                 drawn = self._cells_for(row, conditions)
                 found = made[row, conditions] = (drawn, tuple((t.plain, str(t.style)) for t in drawn))
             cells[c.id], keys[c.id] = found
-        self._cells = cells
         ids = [c.id for c in present]
         selected = self.selected
-        if widths != self._widths or ids != self._rows:
-            with self.app.batch_update():
-                self.clear(columns=widths != self._widths)
-                if widths != self._widths:
-                    self._add_columns(widths)
-                for cid in ids:
-                    self.add_row(*cells[cid], key=cid)
+        old_keys = self._keys
+        self._cells, self._keys = cells, keys
+        if widths != self._widths:
+            self._set_columns(widths)
+            self.refresh()  # every line: the look holds the widths
+        if ids != self._rows:
             self._rows = ids
-            self._keys = keys
             self.marked = tuple(m for m in self.marked if m in rows)
-            self.select(selected if selected in rows else state.current)
+            self.virtual_size = Size(sum(self._sizes), len(ids) + 1)
+            self.refresh()
+            self.cursor_row = ids.index(selected) if selected in rows else 0
+            self._select(selected if selected in rows else state.current)
+            self._tell(selected)
             return
-        changed = []
-        self._quiet = True  # update_cell repaints the whole table: only the changed rows are repainted
-        try:
-            for index, (cid, key) in enumerate(keys.items()):
-                old = self._keys.get(cid)
-                if old == key:
-                    continue
-                changed.append(index)
-                for n, value in enumerate(cells[cid]):
-                    if old is None or old[n] != key[n]:
-                        self.update_cell(cid, KEYS[n], value)
-        finally:
-            self._quiet = False
-        self._keys = keys
-        for index in changed:
-            self.refresh_row(index)
+        self.virtual_size = Size(sum(self._sizes), len(ids) + 1)
+        for index, cid in enumerate(ids):
+            if old_keys.get(cid) != keys[cid]:
+                self.refresh_lines(index + 1)

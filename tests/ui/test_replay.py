@@ -132,10 +132,10 @@ def shown_matches(screen: ReplayScreen, timeline: Timeline, position: int) -> No
     assert screen.state == state
     table = screen.query_one(InitiativeList)
     present = state.present
-    assert table.row_count == len(present)
-    for row, c in enumerate(present):
-        assert str(table.get_cell_at((row, 2))).startswith(c.name)
-        assert str(table.get_cell_at((row, 5))) == status_line(timeline.system, state, c)
+    assert table.ids == tuple(c.id for c in present)
+    for c in present:
+        assert str(table.cells(c.id)[2]).startswith(c.name)
+        assert str(table.cells(c.id)[5]) == status_line(timeline.system, state, c)
 
 
 def messages(app: TrackerApp) -> list[str]:

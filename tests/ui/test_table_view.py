@@ -50,7 +50,7 @@ def drawn_row(app: TrackerApp, name: str) -> str:
 
 def row_is_dim(app: TrackerApp, cid: str) -> bool:
     table = app.screen.query_one(InitiativeList)
-    return all(cell.style and "dim" in str(cell.style) for cell in table.get_row(cid)[2:6])
+    return all(cell.style and "dim" in str(cell.style) for cell in table.cells(cid)[2:6])
 
 
 async def at_sizes(pilot: Pilot, check) -> None:
@@ -169,7 +169,7 @@ async def _columns(path: Path) -> None:
         screen = app.screen
         assert isinstance(screen, FightScreen)
         table = screen.query_one(InitiativeList)
-        before = [col.width for col in table.columns.values()]
+        before = table.widths
         long = "Bartholomew the Unreasonably Long-Named"  # 39 characters
         screen.perform(C.AddCombatant(name=long, kind="npc", sheet={"hp": 5}))
         await pilot.pause()
@@ -181,7 +181,7 @@ async def _columns(path: Path) -> None:
         assert "Pinned (2r)" in drawn_row(app, goblin.name)
         await pilot.press("u", "u")
         await pilot.pause()
-        assert [col.width for col in table.columns.values()] == before, "undo shrinks the columns back"
+        assert table.widths == before, "undo shrinks the columns back"
 
 
 def test_footer_shows_the_core_keys_at_80_columns(data_dir: Path) -> None:
