@@ -527,6 +527,8 @@ class FightActions:
         for key, name in self.system_keys.items():
             lines.append(f"  {key:<6} {self._title(name)}")
         lines += [
+            "  ↑ ↓    Select a combatant (PgUp/PgDn a page, Home/End the first or the last; a click selects,",
+            "         a click on the selected one: its actions)",
             "  tab    Log (then PgUp/PgDn, Home/End scroll it; tab again: the list)",
             "  ctrl+p Command palette",
             "  ctrl+t Light/dark theme",
