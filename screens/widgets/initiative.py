@@ -241,8 +241,8 @@ class InitiativeList(ScrollView, can_focus=True):
     }
     """
 
-    class Highlighted(Message):
-        """The selection moved to another combatant (``cid``; None: the list is empty)."""
+    class _About(Message):
+        """A message about a row of the list (``cid``: its combatant)."""
 
         def __init__(self, table: InitiativeList, cid: str | None) -> None:
             super().__init__()
@@ -253,17 +253,11 @@ class InitiativeList(ScrollView, can_focus=True):
         def control(self) -> InitiativeList:
             return self.table
 
-    class Chosen(Message):
+    class Highlighted(_About):
+        """The selection moved to another combatant (``cid``; None: the list is empty)."""
+
+    class Chosen(_About):
         """The selected row was clicked again (as Enter on it)."""
-
-        def __init__(self, table: InitiativeList, cid: str) -> None:
-            super().__init__()
-            self.table = table
-            self.cid = cid
-
-        @property
-        def control(self) -> InitiativeList:
-            return self.table
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
         super().__init__(id=id)
