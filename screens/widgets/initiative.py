@@ -360,29 +360,30 @@ class InitiativeList(ScrollView, can_focus=True):
         elif shown and self.cursor_row >= top + shown:
             self.scroll_to(y=self.cursor_row - shown + 1, animate=False, immediate=True)
 
-    def _keyed(self) -> None:
-        """A key moves the cursor: the mouse's row is no longer lit (as DataTable)."""
+    def _unlight(self) -> None:
+        """The mouse's row is no longer lit: a key moved the cursor, or the mouse left (as DataTable)."""
         if self.hover_row >= 0:
             self.refresh_lines(self.hover_row + 1)
             self.hover_row = -1
 
     def action_cursor(self, by: int) -> None:
-        self._keyed()
+        self._unlight()
         self.move_cursor(self.cursor_row + by)
 
     def action_page(self, by: int) -> None:
         """A page down (or up): the cursor and the view move by the rows in view."""
-        self._keyed()
+        self._unlight()
         page = max(self.shown_rows - 1, 1)
-        self.scroll_to(y=max(0, min(round(self.scroll_y) + by * page, round(self.max_scroll_y))), animate=False)
+        top = max(0, min(round(self.scroll_y) + by * page, round(self.max_scroll_y)))
+        self.scroll_to(y=top, animate=False, immediate=True)
         self.move_cursor(self.cursor_row + by * page)
 
     def action_first(self) -> None:
-        self._keyed()
+        self._unlight()
         self.move_cursor(0)
 
     def action_last(self) -> None:
-        self._keyed()
+        self._unlight()
         self.move_cursor(len(self._rows) - 1)
 
     def _row_at(self, event: events.MouseEvent) -> int | None:
@@ -399,7 +400,7 @@ class InitiativeList(ScrollView, can_focus=True):
             self.hover_row = hover
 
     def on_leave(self, event: events.Leave) -> None:
-        self._keyed()
+        self._unlight()
 
     def on_click(self, event: events.Click) -> None:
         row = self._row_at(event)
