@@ -108,7 +108,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
             yield DetailPane(self.system, id="detail")
             yield LogView(id="log")
         yield Static(self.keys_line(), id="keys", markup=False)
-        yield KeysFooter(compact=True, show_command_palette=False)
+        yield KeysFooter()
 
     def keys_line(self) -> str:
         """The second row of keys: marks and the palette, then the system's own actions (all of them under x)."""

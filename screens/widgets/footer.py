@@ -1,48 +1,187 @@
-"""The key bar: Textual's footer, rebuilt only when the keys it shows change.
+"""The key bar: the screen's keys on one line, drawn as Textual's compact footer draws them, as one widget.
 
-Textual's footer removes and mounts all its keys again whenever the screen's
-bindings may have changed: each time a dialog opens over the screen, and again
-when it closes.  The keys shown are nearly always the same.
+Textual's ``Footer`` is a container of one widget per key (eleven on the fight
+screen): each is composed, mounted, styled and laid out as the fight opens, and
+restyled each time a dialog closes over the screen (the screen resumes and
+every widget on it is styled again).  This bar is one widget that draws the
+line itself (``render_line``), with the footer's own theme colours, spacing and
+looks: a key and its description, a key the screen refuses dimmed, the key
+under the mouse lit (a click on it presses it), its tooltip.  It is redrawn
+when the keys it shows change, never rebuilt.
+
+Key groups (``Binding.group``) are drawn as single keys: no key of ours has
+one.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from textual.app import ComposeResult
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.color import Color
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.strip import Strip
+from textual.widget import Widget
 
 
-class KeysFooter(Footer):
-    _shown: Any = None  # what the keys said when they were last built
+class Key(NamedTuple):
+    """One key the bar shows, and where: columns ``x`` to ``x + width``."""
 
-    def _keys_now(self) -> Any:
-        return (
-            tuple(
-                (binding, enabled, tooltip) for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
-            ),
-            self.compact,
-            self.show_command_palette,
-            self.app.ENABLE_COMMAND_PALETTE,
-        )
+    key: str  # what pressing it sends (the binding's key)
+    display: str  # how the key is shown ("^p", "-")
+    description: str
+    enabled: bool
+    tooltip: str
+    x: int
+    width: int
 
-    def compose(self) -> ComposeResult:
-        shown = self._keys_now()
-        made = list(super().compose())
-        if made:
-            self._shown = shown
-        yield from made
 
-    def bindings_changed(self, screen: Screen[Any]) -> None:
-        if self._shown is not None and screen is self.screen and self._keys_now() == self._shown:
+def keys_shown(screen: Screen[Any], display: Any) -> tuple[Key, ...]:
+    """The keys a footer shows for ``screen``: its active bindings marked to be shown, the first binding of each
+    action, laid out as the compact footer lays them (key, a space, description; one column between keys)."""
+    out: list[Key] = []
+    seen: set[str] = set()
+    x = 0
+    for _node, binding, enabled, tooltip in screen.active_bindings.values():
+        if not binding.show or binding.action in seen:
+            continue
+        seen.add(binding.action)
+        shown = display(binding)
+        width = cell_len(shown) + (1 + cell_len(binding.description) if binding.description else 0)
+        out.append(Key(binding.key, shown, binding.description, enabled, tooltip, x, width))
+        x += width + 1
+    return tuple(out)
+
+
+class KeysFooter(Widget, can_focus=False):
+    """The screen's keys, docked at the bottom (see the module's docstring)."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {
+        "keys-footer--item",
+        "keys-footer--key",
+        "keys-footer--description",
+        "keys-footer--hover",
+    }
+    # Textual's footer's looks (Footer and FooterKey, compact), in the theme's footer colours
+    DEFAULT_CSS = """
+    KeysFooter {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        &.-pointing { pointer: pointer; }
+        & > .keys-footer--item { background: $footer-item-background; }
+        & > .keys-footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .keys-footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        & > .keys-footer--hover { color: $footer-key-foreground; background: $block-hover-background; }
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.keys: tuple[Key, ...] = ()
+        self.hover = -1  # the index of the key under the mouse (-1: none)
+
+    @property
+    def descriptions(self) -> list[str]:
+        """What the keys shown say, as the GM reads them."""
+        return [k.description for k in self.keys]
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[Any]) -> None:
+        if screen is not self.screen:
             return
-        super().bindings_changed(screen)
+        keys = keys_shown(screen, self.app.get_key_display)
+        if keys != self.keys:
+            self.keys = keys
+            self._light(-1)
+            self.refresh()
 
-    async def recompose(self) -> None:
-        """Asked for after each change of the bindings, and done a frame later: a screen that opens changes them
-        several times before that (focus, its keys made ready), and once built for the first of those the keys
-        are already what the later ones would build (three rebuilds of 13-27 ms each at launch, before)."""
-        if self._shown is not None and self.is_attached and self._keys_now() == self._shown:
+    # -- drawing -----------------------------------------------------------
+    def _layer(self, name: str, background: Color, color: Color) -> tuple[Color, Color]:
+        """A component's background laid over ``background``, and its colour (else ``color``)."""
+        styles = self.get_component_styles(name)
+        if styles.has_rule("background"):
+            background = background + styles.background
+        if styles.has_rule("color"):
+            color = styles.color
+        return background, color
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        _, background = self.background_colors
+        base = Style(bgcolor=background.rich_color)  # between the keys and after them: the footer's background
+        if y != 0 or not self.keys:
+            return Strip.blank(width, base)
+        color = self.styles.color
+        segments: list[Segment] = []
+        at = 0
+        for n, key in enumerate(self.keys):
+            if key.x > at:
+                segments.append(Segment(" " * (key.x - at), base))
+            bg, fg = self._layer("keys-footer--hover" if n == self.hover else "keys-footer--item", background, color)
+            dim = None if key.enabled else True
+            key_bg, key_fg = self._layer("keys-footer--key", bg, fg)
+            bold = self.get_component_styles("keys-footer--key").text_style.bold
+            segments.append(Segment(key.display, _style(key_bg, key_fg, bold=bold, dim=dim)))
+            if key.description:
+                text_bg, text_fg = self._layer("keys-footer--description", bg, fg)
+                segments.append(Segment(" " + key.description, _style(text_bg, text_fg, dim=dim)))
+            at = key.x + key.width
+        return Strip(segments).adjust_cell_length(width, base).crop(0, width)
+
+    # -- the mouse ---------------------------------------------------------
+    def _key_at(self, x: int) -> int:
+        for n, key in enumerate(self.keys):
+            if key.x <= x < key.x + key.width:
+                return n
+        return -1
+
+    def _light(self, n: int) -> None:
+        if n != self.hover:
+            self.hover = n
+            self.set_class(n >= 0, "-pointing")
+            self.tooltip = (self.keys[n].tooltip or None) if n >= 0 else None
+            self.refresh()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._light(self._key_at(event.x))
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._light(-1)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        n = self._key_at(event.x)
+        if n < 0:
             return
-        await super().recompose()
+        if self.keys[n].enabled:
+            self.app.simulate_key(self.keys[n].key)
+        else:
+            self.app.bell()
+
+
+def _style(background: Color, color: Color, *, bold: bool | None = None, dim: bool | None = None) -> Style:
+    """A Rich style of a colour over a background (the colour's alpha blended as Textual blends it)."""
+    return Style(
+        color=(background + color).rich_color if (background.a or color.a) else None,
+        bgcolor=background.rich_color if background.a else None,
+        bold=bold,
+        dim=dim,
+    )

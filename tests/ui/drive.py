@@ -95,10 +95,10 @@ def error_text(app: TrackerApp) -> str:
 
 
 def footer_keys(app: TrackerApp) -> list[str]:
-    """The footer's descriptions, as the GM reads them."""
-    from textual.widgets._footer import FooterKey
+    """The fight screen's key bar's descriptions, as the GM reads them."""
+    from screens.widgets.footer import KeysFooter
 
-    return [k.description for k in app.screen.query(FooterKey)]
+    return app.screen.query_one(KeysFooter).descriptions
 
 
 def saved_state_matches(app: TrackerApp) -> bool:

@@ -193,10 +193,12 @@ async def _footer(path: Path) -> None:
     app = TrackerApp(open_path=path)
     async with app.run_test(size=SIZES[0]) as pilot:
         await pilot.pause()
-        from textual.widgets._footer import FooterKey
+        from screens.widgets.footer import KeysFooter
 
         def all_in_view() -> bool:
-            return all(k.region.right <= 80 and k.region.width > 0 for k in app.screen.query(FooterKey))
+            bar = app.screen.query_one(KeysFooter)
+            drawn = "".join(s.text for s in bar.render_line(0))
+            return all(k.x + k.width <= 80 and f"{k.display} {k.description}" in drawn for k in bar.keys)
 
         setup = footer_keys(app)
         assert {"Add", "Init", "Start", "Undo", "Redo", "Adjust", "Cond", "Dice", "Help", "Act"} <= set(setup)
