@@ -13,9 +13,12 @@ from collections import deque
 from collections.abc import Iterable
 
 from rich.console import Console
+from rich.measure import measure_renderables
+from rich.segment import Segment
 from rich.text import Text
-from textual import events
-from textual.widgets import RichLog
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from screens.logic import LOG_KEEP
 from tracker.text import visible
@@ -36,54 +39,91 @@ def hanging(line: str, style: str, width: int, console: Console) -> Text:
     return Text("\n", style=style).join(Text.assemble(head if i == 0 else pad, part) for i, part in enumerate(lines))
 
 
-class LogView(RichLog):
-    """Keeps the last lines only; the fight file keeps everything."""
+class LogView(ScrollView, can_focus=True):
+    """Keeps the last lines only; the fight file keeps everything.
+
+    Drawn line by line (Textual's line API) as ``RichLog`` drew it: each line
+    wrapped at the log's width when it is first drawn at that width, the view
+    at the end after each line written.  RichLog waited for its first Resize to
+    wrap what was written before (the lines of the fight just opened), a frame
+    after the first: the first frame showed an empty log, the next its oldest
+    lines, the one after its newest.  This log wraps at its width as it draws,
+    so the first frame shows the newest lines.
+    """
 
     DEFAULT_CSS = """
     LogView {
-        height: 1fr; border: round $primary-muted; background: $surface;
+        height: 1fr; border: round $primary-muted; background: $surface; color: $foreground;
         border-title-color: $text-muted; border-subtitle-color: $text-muted;
-        scrollbar-gutter: stable; scrollbar-size-vertical: 1; overflow-x: hidden;
+        overflow-y: scroll; scrollbar-gutter: stable; scrollbar-size-vertical: 1; overflow-x: hidden;
+        &:focus { background-tint: $foreground 5%; border: round $primary; }
     }
-    LogView:focus { border: round $primary; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(
-            id=id, max_lines=LOG_KEEP, min_width=1, wrap=True, markup=False, highlight=False, auto_scroll=True
-        )
+        super().__init__(id=id)
         self.border_title = "Log (Tab, PgUp/PgDn)"
         self.kept: deque[tuple[str, str]] = deque(maxlen=LOG_KEEP)
-        self._wrapped_at = 0
+        self._width = 0  # the width the lines are wrapped at (0: not yet)
+        self._strips: list[Strip] = []  # every kept line, wrapped at that width
+        self._counts: deque[int] = deque()  # how many of them each kept line is
+        self._widest = 0
+
+    @property
+    def lines(self) -> list[Strip]:
+        """The log's lines as drawn, wrapped at its width."""
+        self._ensure(self.scrollable_content_region.width)
+        return self._strips
 
     def add(self, lines: Iterable[str], style: str = "") -> None:
-        """Write lines; once the log has its size, it scrolls to them at once (in the frame that shows the
-        action, not in one after it: RichLog scrolls after the next refresh)."""
-        width = self.scrollable_content_region.width
+        """Write lines; the log shows them at once (in the frame that shows the action)."""
         wrote = False
         for line in lines:
-            self.kept.append((visible(line), style))
-            self.write(self._text(visible(line), style), scroll_end=None if not width else False)
+            text = visible(line)
+            if len(self.kept) == self.kept.maxlen and self._counts:
+                del self._strips[: self._counts.popleft()]  # the oldest line goes
+            self.kept.append((text, style))
+            if self._width:
+                self._append(text, style)
             wrote = True
-        if width:
-            self._wrapped_at = width
-            if wrote and self.auto_scroll:
-                self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if wrote and self._width:
+            self._sized(at_end=True)
+        self.refresh()
 
-    def on_resize(self, event: events.Resize) -> None:  # RichLog's own runs too (Textual calls each class's)
-        self.call_after_refresh(self._rewrap)
+    def _append(self, text: str, style: str) -> None:
+        """One kept line wrapped at the width, as RichLog wraps a ``Text`` it writes (no minimum width)."""
+        console = self.app.console
+        renderable = hanging(text, style, self._width, console)
+        renderable.expand_tabs()
+        width = max(min(measure_renderables(console, console.options, [renderable]).maximum, self._width), 1)
+        lines = list(Segment.split_lines(console.render(renderable, console.options.update_width(width))))
+        strips = Strip.from_lines(lines) if lines else [Strip.blank(width)]
+        self._strips.extend(strips)
+        self._counts.append(len(strips))
+        self._widest = max(self._widest, width if not lines else max(s.cell_length for s in strips))
 
-    def _rewrap(self) -> None:
-        """Lines are wrapped when written: write them again at a new width."""
-        width = self.scrollable_content_region.width
-        if not width or width == self._wrapped_at:
+    def _ensure(self, width: int) -> None:
+        """The lines wrapped at ``width``: again if it changed (the view stays at the end if it was there)."""
+        if not width or width == self._width:
             return
-        self._wrapped_at = width
-        at_end = self.is_vertical_scroll_end or self.max_scroll_y == 0
-        self.clear()
-        for line, style in self.kept:
-            self.write(self._text(line, style), scroll_end=at_end)
+        at_end = not self._width or self.max_scroll_y == 0 or self.scroll_y >= self.max_scroll_y
+        self._width, self._strips, self._widest = width, [], 0
+        self._counts.clear()
+        for text, style in self.kept:
+            self._append(text, style)
+        self._sized(at_end)
 
-    def _text(self, line: str, style: str) -> Text:
+    def _sized(self, at_end: bool) -> None:
+        self.virtual_size = Size(self._widest, len(self._strips))
+        if at_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        return hanging(line, style, width, self.app.console) if width else Text(line, style=style)
+        self._ensure(width)  # (drawn before the log has had its Resize: the first frame of a fight)
+        scroll_x, scroll_y = self.scroll_offset
+        style = self.rich_style
+        index = scroll_y + y
+        if index >= len(self._strips):
+            return Strip.blank(width, style).apply_style(style)
+        return self._strips[index].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)

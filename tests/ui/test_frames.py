@@ -21,9 +21,12 @@ from pathlib import Path
 
 import pytest
 
+import saves
+from screens import logic
 from tests.ui.drive import build_fight
 from tests.ui.terminal import Terminal
 from tracker.model import FightState
+from tracker.text import visible
 
 ROWS, COLS = 32, 100
 
@@ -56,6 +59,11 @@ def test_the_first_frame_of_a_continued_fight_is_whole(system_id: str, tmp_path:
         frame = term.frames[first]
         assert f"turn: {name}".encode() in frame, f"the first frame showing the fight has no top bar: {frame[:300]!r}"
         assert all(c.name.encode() in frame for c in state.present), "the first frame showing the fight lacks rows"
+        # its keys and the log's newest line too: the key bar was built a frame or more later, and the log
+        # (a RichLog) first drew nothing, then its oldest lines, then its newest
+        assert b" Help" in frame and b" Next" in frame, "the first frame showing the fight has no keys"
+        newest = visible(logic.entry_lines(saves.load(tmp_path / "fight.jsonl").fight(), limit=1)[-1])
+        assert newest[:30].encode() in frame, f"the first frame's log lacks its newest line {newest[:30]!r}"
 
 
 def test_a_prompt_raised_by_damage_shows_in_the_frame_that_shows_the_damage(tmp_path: Path, data_dir: Path) -> None:
