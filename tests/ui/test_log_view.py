@@ -12,6 +12,7 @@ top and a page up, in the dark and the light theme, at two widths, focused.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from rich.segment import Segment
@@ -159,5 +160,37 @@ def test_a_log_scrolled_back_stays_there_when_the_width_changes_and_one_at_the_e
             await pilot.resize_terminal(120, 16)
             await pilot.pause()
             assert log.scroll_y == 0 < log.max_scroll_y, "scrolled back it stays where it was"
+
+    asyncio.run(run())
+
+
+def test_a_log_at_the_end_wraps_its_last_lines_first_and_the_rest_once_drawn() -> None:
+    """The view at the end needs its last lines only: the older ones are wrapped once it is drawn, and the lines
+    shown do not move when they are (at the end; or scrolled back meanwhile, as far as the last lines allow:
+    lines of three rows fill a view of 14 rows with 15)."""
+
+    async def run() -> None:
+        app = Beside()
+        async with app.run_test(size=(100, 16)) as pilot:
+            log = app.query_one(LogView)
+            later: list[Any] = []
+            log.call_after_refresh = lambda callback, *args: later.append(callback)  # type: ignore[method-assign,assignment]
+            log.add(
+                [f"{n:>4} the line number {n}, long enough to wrap into three rows at this width" for n in range(60)]
+            )
+            for back in (0, 1):
+                log.styles.width = 40 + back
+                await pilot.pause()  # drawn at the new width: its last lines wrapped, the rest left for later
+                rest = [c for c in later if getattr(c, "__name__", "") == "_wrap_rest"]
+                assert rest and 0 < log._first < 60 and len(log._strips) == 15, (log._first, len(log._strips))
+                assert log.scroll_y == log.max_scroll_y == 1
+                log.scroll_to(y=log.scroll_y - back, animate=False, immediate=True)
+                shown = [log.render_line(y).text for y in range(log.size.height)]
+                assert " 59 the line number 59" in "".join(shown)
+                rest[-1]()
+                later.clear()
+                assert log._first == 0 and len(log._strips) == sum(log._counts) == 3 * 60
+                assert [log.render_line(y).text for y in range(log.size.height)] == shown, "the view did not move"
+                assert log.max_scroll_y - log.scroll_y == back
 
     asyncio.run(run())
