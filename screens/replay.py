@@ -26,11 +26,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 import saves
 from saves.export import fresh_recap_path, recap, write_recap
 from screens.widgets.detail import DetailPane
+from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
 from tracker.errors import TrackerError
 from tracker.events import Redone, TurnEnded, Undone
@@ -231,7 +232,7 @@ class ReplayScreen(Screen[None]):
                     markup=False,
                 )
         yield ReplayLog(self.timeline, id="log")
-        yield Footer(compact=True)
+        yield KeysFooter(palette=True)
 
     def on_mount(self) -> None:
         log = self.query_one(ReplayLog)

@@ -22,13 +22,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 import saves
 from screens.dialogs.base import ask
 from screens.dialogs.help import HelpDialog
 from screens.widgets.fields import Choices
+from screens.widgets.footer import KeysFooter
 from tracker import registry
 from tracker.plugin import System
 from tracker.text import visible
@@ -124,7 +125,7 @@ class StartScreen(Screen[None]):
             yield Static("", id="problems", markup=False)
             yield Label("Continue a saved fight (c, Enter) · replay it (v)", classes="heading")
             yield Choices(Option("Reading the saved fights…", disabled=True), id="saves")
-        yield Footer(compact=True)
+        yield KeysFooter(palette=True)
 
     def on_mount(self) -> None:
         self._thaw()

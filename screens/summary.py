@@ -12,9 +12,10 @@ from textual.binding import Binding
 from textual.color import Color
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
+from screens.widgets.footer import KeysFooter
 from tracker.summary import OTHER, SIDE_NAMES, Summary
 
 SIDE_COLOURS = {"pc": "success", "npc": "error", OTHER: "warning"}  # theme variables
@@ -187,7 +188,7 @@ class SummaryScreen(Screen[None]):
                 yield chart
             yield Static("Who fell", classes="heading", markup=False)
             yield Static(falls_text(self.summary), id="falls", markup=False)
-        yield Footer(compact=True)
+        yield KeysFooter(palette=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#fighters", DataTable)

@@ -9,8 +9,9 @@ looks: a key and its description, a key the screen refuses dimmed, the key
 under the mouse lit (a click on it presses it), its tooltip.  It is redrawn
 when the keys it shows change, never rebuilt.
 
-Key groups (``Binding.group``) are drawn as single keys: no key of ours has
-one.
+With ``palette``, the command palette's key is drawn at the right end, after
+a thin rule, as the footer draws it.  Key groups (``Binding.group``) are drawn
+as single keys: no key of ours has one.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class KeysFooter(Widget, can_focus=False):
         "keys-footer--key",
         "keys-footer--description",
         "keys-footer--hover",
+        "keys-footer--rule",
     }
     # Textual's footer's looks (Footer and FooterKey, compact), in the theme's footer colours
     DEFAULT_CSS = """
@@ -85,11 +87,13 @@ class KeysFooter(Widget, can_focus=False):
             background: $footer-description-background;
         }
         & > .keys-footer--hover { color: $footer-key-foreground; background: $block-hover-background; }
+        & > .keys-footer--rule { color: $foreground 20%; }
     }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, palette: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.palette = palette  # the command palette's key at the right end
         self.keys: tuple[Key, ...] = ()
         self.hover = -1  # the index of the key under the mouse (-1: none)
 
@@ -109,10 +113,32 @@ class KeysFooter(Widget, can_focus=False):
         if screen is not self.screen:
             return
         keys = keys_shown(screen, self.app.get_key_display)
+        found = screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.palette and self.app.ENABLE_COMMAND_PALETTE and found is not None:
+            _node, binding, enabled, _tooltip = found
+            shown = self.app.get_key_display(binding)
+            width = cell_len(shown) + 1 + cell_len(binding.description)
+            # at the right end (x counted from it, see placed), after its rule
+            keys += (
+                Key(
+                    binding.key,
+                    shown,
+                    binding.description,
+                    enabled,
+                    binding.tooltip or binding.description,
+                    -width,
+                    width,
+                ),
+            )
         if keys != self.keys:
             self.keys = keys
             self._light(-1)
             self.refresh()
+
+    def placed(self) -> tuple[Key, ...]:
+        """The keys at their columns (the palette's, counted from the right end, placed at the width)."""
+        width = self.size.width
+        return tuple(k if k.x >= 0 else k._replace(x=width + k.x - 1) for k in self.keys)  # (its margin: 1)
 
     # -- drawing -----------------------------------------------------------
     def _layer(self, name: str, background: Color, color: Color) -> tuple[Color, Color]:
@@ -130,29 +156,49 @@ class KeysFooter(Widget, can_focus=False):
         base = Style(bgcolor=background.rich_color)  # between the keys and after them: the footer's background
         if y != 0 or not self.keys:
             return Strip.blank(width, base)
-        color = self.styles.color
         segments: list[Segment] = []
+        palette: list[Segment] = []
         at = 0
-        for n, key in enumerate(self.keys):
+        for n, key in enumerate(self.placed()):
+            if self.keys[n].x < 0:  # the palette's key, after its rule: drawn over the others below
+                palette = self._drawn(n, key, background, rule=True)
+                continue
             if key.x > at:
                 segments.append(Segment(" " * (key.x - at), base))
-            bg, fg = self._layer("keys-footer--hover" if n == self.hover else "keys-footer--item", background, color)
-            dim = None if key.enabled else True
-            key_bg, key_fg = self._layer("keys-footer--key", bg, fg)
-            bold = self.get_component_styles("keys-footer--key").text_style.bold
-            segments.append(Segment(key.display, _style(key_bg, key_fg, bold=bold, dim=dim)))
-            if key.description:
-                text_bg, text_fg = self._layer("keys-footer--description", bg, fg)
-                segments.append(Segment(" " + key.description, _style(text_bg, text_fg, dim=dim)))
+            segments += self._drawn(n, key, background)
             at = key.x + key.width
-        return Strip(segments).adjust_cell_length(width, base).crop(0, width)
+        line = Strip(segments).adjust_cell_length(width, base)
+        if palette:
+            x = self.placed()[-1].x - 1
+            line = Strip.join([line.crop(0, x), Strip(palette), line.crop(x + Strip(palette).cell_length)])
+        return line.crop(0, width)
+
+    def _drawn(self, n: int, key: Key, background: Color, rule: bool = False) -> list[Segment]:
+        """A key as the footer draws it: its key, a space and its description (its rule before it)."""
+        bg, fg = self._layer(
+            "keys-footer--hover" if n == self.hover else "keys-footer--item", background, self.styles.color
+        )
+        dim = None if key.enabled else True
+        out = []
+        if rule:
+            # (a rule's colour is laid over the bar's background, as Textual lays a border's, not the key's)
+            color = background + self.get_component_styles("keys-footer--rule").color
+            out.append(Segment("▏", Style(color=color.rich_color, bgcolor=bg.rich_color if bg.a else None, dim=dim)))
+        key_bg, key_fg = self._layer("keys-footer--key", bg, fg)
+        bold = self.get_component_styles("keys-footer--key").text_style.bold
+        out.append(Segment(key.display, _style(key_bg, key_fg, bold=bold, dim=dim)))
+        if key.description:
+            text_bg, text_fg = self._layer("keys-footer--description", bg, fg)
+            out.append(Segment(" " + key.description, _style(text_bg, text_fg, dim=dim)))
+        return out
 
     # -- the mouse ---------------------------------------------------------
     def _key_at(self, x: int) -> int:
-        for n, key in enumerate(self.keys):
-            if key.x <= x < key.x + key.width:
-                return n
-        return -1
+        found = -1
+        for n, key in enumerate(self.placed()):
+            if key.x - (1 if self.keys[n].x < 0 else 0) <= x < key.x + key.width:
+                found = n  # (the palette's key is over the others)
+        return found
 
     def _light(self, n: int) -> None:
         if n != self.hover:

@@ -19,6 +19,7 @@ import pytest
 from rich.segment import Segment
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Footer, Label
 
@@ -45,15 +46,18 @@ class Keys(App[None]):
         Binding("ctrl+w", "noop('back')", "Back to the start"),
     ]
 
-    def __init__(self, ours: bool) -> None:
+    def __init__(self, ours: bool, palette: bool = False) -> None:
         super().__init__()
-        self.ours = ours
+        self.ours, self.palette = ours, palette
         self.done: list[str] = []
         self.bells = 0
 
     def compose(self) -> ComposeResult:
         yield Label("keys")
-        yield KeysFooter() if self.ours else Footer(compact=True, show_command_palette=False)
+        if self.ours:
+            yield KeysFooter(palette=self.palette)
+        else:
+            yield Footer(compact=True, show_command_palette=self.palette)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return None if action == "refused" else True
@@ -88,18 +92,18 @@ def cells(strip: Strip) -> list[tuple[str, Any, Any, bool, bool]]:
 def textuals_line(app: Keys) -> Strip:
     """The footer's line as the screen shows it: its background, and each key widget drawn at its place."""
     footer = app.query_one(Footer)
-    line = footer.render_line(0)
+    line = footer.render_lines(Region(0, 0, footer.size.width, 1))[0]
     for key in footer.children:
         x = key.region.x - footer.region.x
         if key.region.width <= 0 or x >= footer.size.width:
             continue
-        drawn = key.render_line(0).crop(0, footer.size.width - x)
+        drawn = key.render_lines(Region(0, 0, key.region.width, 1))[0].crop(0, footer.size.width - x)
         line = Strip.join([line.crop(0, x), drawn, line.crop(x + drawn.cell_length)])
     return line
 
 
-async def drawn(ours: bool, theme: str, width: int, hover: str | None) -> Strip:
-    app = Keys(ours)
+async def drawn(ours: bool, theme: str, width: int, hover: str | None, palette: bool = False) -> Strip:
+    app = Keys(ours, palette)
     async with app.run_test(size=(width, 6)) as pilot:
         app.theme = theme
         for _ in range(4):
@@ -107,22 +111,36 @@ async def drawn(ours: bool, theme: str, width: int, hover: str | None) -> Strip:
         if hover is not None:
             if ours:
                 bar = app.query_one(KeysFooter)
-                key = next(k for k in bar.keys if k.description == hover)
+                key = next(k for k in bar.placed() if k.description == hover)
                 await pilot.hover(KeysFooter, offset=(key.x + 1, 0))
             else:
                 widget = next(k for k in app.query_one(Footer).children if getattr(k, "description", "") == hover)
                 await pilot.hover(widget, offset=(1, 0))
             for _ in range(3):
                 await pilot.pause()
-        return app.query_one(KeysFooter).render_line(0) if ours else textuals_line(app)
+        if ours:
+            bar = app.query_one(KeysFooter)
+            return bar.render_lines(Region(0, 0, bar.size.width, 1))[0]  # (as the screen draws it)
+        return textuals_line(app)
 
 
 @pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize(("width", "hover"), [(100, None), (100, "Dmg"), (100, "Refused"), (30, None)])
-def test_the_bar_draws_what_textuals_footer_drew(theme: str, width: int, hover: str | None) -> None:
+@pytest.mark.parametrize(
+    ("width", "hover", "palette"),
+    [
+        (100, None, False),
+        (100, "Dmg", False),
+        (100, "Refused", False),
+        (30, None, False),
+        (100, None, True),
+        (100, "palette", True),
+        (50, "Dmg", True),
+    ],
+)
+def test_the_bar_draws_what_textuals_footer_drew(theme: str, width: int, hover: str | None, palette: bool) -> None:
     async def run() -> None:
-        theirs = await drawn(False, theme, width, hover)
-        ours = await drawn(True, theme, width, hover)
+        theirs = await drawn(False, theme, width, hover, palette)
+        ours = await drawn(True, theme, width, hover, palette)
         assert "Hidden" not in ours.text and "n Next - Dmg" in ours.text
         assert cells(ours) == cells(theirs), f"\n ours:   {ours.text!r}\n theirs: {theirs.text!r}"
 
@@ -138,7 +156,8 @@ def test_a_key_refused_is_dimmed_and_a_key_lit_is_not_the_others() -> None:
         by_char_plain, by_char_lit = cells(plain), cells(lit)
         text = plain.text
         dmg, refused = text.index("- Dmg"), text.index("r Refused")
-        assert by_char_plain[refused][4] and not by_char_plain[dmg][4], "the refused key is dim, the others not"
+        # dimmed (the screen draws a dim key in a colour nearer its background), the others not
+        assert by_char_plain[refused][1] != by_char_plain[dmg][1] and by_char_plain[refused][0:1] == ("r",)
         assert by_char_lit[dmg][2] != by_char_plain[dmg][2], "the key under the mouse is lit"
         assert by_char_lit[refused] == by_char_plain[refused], "only the key under the mouse"
 
@@ -212,3 +231,32 @@ def test_the_fight_screen_shows_its_keys_on_one_line(system_id: str, size: tuple
             assert screen.fight.state.current == before, "the click on Undo took the turn back"
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_start_and_replay_screens_show_their_keys_and_the_palette_at_the_right(
+    size: tuple[int, int], data_dir: Path
+) -> None:
+    """The other screens' bars (Textual's footer before, with its command palette key docked right): their keys
+    from the first frame, the palette's key at the right end, a click on it opens the palette."""
+    from textual.command import CommandPalette
+
+    path = data_dir / "fight.jsonl"
+    build_fight("bnb", path).close()
+
+    async def run(app: TrackerApp, first: str) -> None:
+        async with app.run_test(size=size) as pilot:
+            for _ in range(4):
+                await pilot.pause()
+            bar = app.screen.query_one(KeysFooter)
+            line = bar.render_line(0).text
+            assert line.startswith(first) and line.endswith("▏^p palette "), line
+            palette = bar.placed()[-1]
+            assert palette.description == "palette" and palette.x + palette.width == size[0] - 1
+            await pilot.click(KeysFooter, offset=(palette.x + 1, 0))
+            for _ in range(3):
+                await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+
+    asyncio.run(run(TrackerApp(fights_dir=data_dir), "n New fight c Continue v Replay"))
+    asyncio.run(run(TrackerApp(replay_path=path), ""))
