@@ -16,12 +16,14 @@ as single keys: no key of ours has one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.binding import Binding
 from textual.color import Color
 from textual.screen import Screen
 from textual.strip import Strip
@@ -40,7 +42,7 @@ class Key(NamedTuple):
     width: int
 
 
-def keys_shown(screen: Screen[Any], display: Any) -> tuple[Key, ...]:
+def keys_shown(screen: Screen[Any], display: Callable[[Binding], str]) -> tuple[Key, ...]:
     """The keys a footer shows for ``screen``: its active bindings marked to be shown, the first binding of each
     action, laid out as the compact footer lays them (key, a space, description; one column between keys)."""
     out: list[Key] = []
