@@ -192,3 +192,17 @@ def test_the_prompt_and_the_reminder_stack_over_the_list_and_the_grid_keeps_its_
             assert "⚠" in str(prompts.render()) and "Pinned" in str(reminder.render())
 
     asyncio.run(run())
+
+
+def test_the_first_frame_of_the_start_screen_has_its_keys(data_dir: Path) -> None:
+    """``tracker`` with no fight: the start screen's first frame shows its keys (Textual's footer drew them about
+    125 ms after the screen)."""
+    term = Terminal([], data_dir, COLS, ROWS)
+    try:
+        first = term.wait_for("New fight")
+        frame = term.frames[first]
+        assert b" Quit" in frame and b"^p" in frame and b" palette" in frame, (
+            "the start screen's first frame has no keys"
+        )
+    finally:
+        term.close()
