@@ -86,7 +86,8 @@ class Choices(OptionList):
 
 
 class Cycle(_TypeToFind, Widget, can_focus=True):
-    """One value of a few (or one combatant of many) on one line: ←/→ or space step, letters jump.
+    """One value of a few (or one combatant of many) on one line: ←/→ or space step, letters jump, a number
+    no option says jumps to that place (the n of the n/N shown).
 
     Lighter than a drop-down (one widget, no overlay), so a form opens at once;
     Enter is the form's.  ``value`` is the chosen value (None: nothing chosen).
@@ -162,6 +163,11 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
 
     def on_key(self, event: events.Key) -> None:
         found = self._typed(event, [label for label, _v in self.options], max(self.index, 0))
+        if found is None and event.character is not None and event.character.isdigit() and self._query.isdigit():
+            # a number no option says picks the option at that place, the n of the n/N the field shows
+            # ("2" on blackjack's injury levels: moderate); an option that says it wins (zludge's "2" level)
+            place = int(self._query)
+            found = place - 1 if 1 <= place <= len(self.options) else None
         if found is not None:
             event.stop()
             event.prevent_default()

@@ -25,6 +25,7 @@ from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
 from screens.forms import turn_commands
 from screens.start import StartScreen
+from screens.widgets.fields import Cycle
 from screens.widgets.initiative import InitiativeList
 from tests.ui.drive import build_fight, error_text, post_keys, press, saved_state_matches
 from tracker import commands as C
@@ -167,6 +168,43 @@ async def _damage(path: Path) -> None:
         assert isinstance(app.screen, FormDialog) and "not an amount" in error_text(app)
         await pilot.press("escape")
         assert saved_state_matches(app)
+
+
+@pytest.mark.parametrize(
+    ("system_id", "shown", "said"),
+    [
+        ("blackjack", "‹ moderate ›  2/5", "injury (damage): moderate"),
+        ("zludge", "‹ 2 Very Hurt ›  3/5", "2-level wound"),
+    ],
+)
+def test_a_number_picks_a_level_by_its_place_unless_a_level_says_it(
+    system_id: str, shown: str, said: str, data_dir: Path
+) -> None:
+    """Ruling (the GM's expectation): in a level picker a number no level says picks the level at that place,
+    the n of the n/N it shows; blackjack's "2" is its second level, moderate.  Zludge's levels say their number:
+    its "2" is the 2-level wound, as before.  A number past the last level picks nothing."""
+    asyncio.run(_level_by_number(build_fight(system_id, data_dir / "n.jsonl").path, shown, said))
+
+
+async def _level_by_number(path: Path, shown: str, said: str) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        target = not_current(screen)
+        screen.query_one(InitiativeList).select(target)
+        await fast(pilot, "minus")
+        assert isinstance(app.screen, FormDialog)
+        picker = app.focused
+        assert isinstance(picker, Cycle)
+        first = picker.value
+        await fast(pilot, "9")  # no ninth level, and none says 9: nothing moves
+        assert picker.value == first
+        await pilot.pause(1.1)  # (a new search: typed letters are one search within a second)
+        await fast(pilot, "2")
+        assert shown in picker.render().plain and picker.value != first
+        await fast(pilot, "enter")
+        assert not isinstance(app.screen, FormDialog)
+        assert said in screen.query_one("#log").lines[-1].text + screen.query_one("#log").lines[-2].text
 
 
 def test_marked_combatants_take_damage_in_one_undo_step(data_dir: Path) -> None:
