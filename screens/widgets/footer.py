@@ -16,7 +16,7 @@ as single keys: no key of ours has one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from rich.cells import cell_len
@@ -42,13 +42,14 @@ class Key(NamedTuple):
     width: int
 
 
-def keys_shown(screen: Screen[Any], display: Callable[[Binding], str]) -> tuple[Key, ...]:
-    """The keys a footer shows for ``screen``: its active bindings marked to be shown, the first binding of each
-    action, laid out as the compact footer lays them (key, a space, description; one column between keys)."""
+def keys_shown(bindings: Iterable[Any], display: Callable[[Binding], str]) -> tuple[Key, ...]:
+    """The keys a footer shows of a screen's active bindings (``Screen.active_bindings.values()``): those marked
+    to be shown, the first binding of each action, laid out as the compact footer lays them (key, a space,
+    description; one column between keys)."""
     out: list[Key] = []
     seen: set[str] = set()
     x = 0
-    for _node, binding, enabled, tooltip in screen.active_bindings.values():
+    for _node, binding, enabled, tooltip in bindings:
         if not binding.show or binding.action in seen:
             continue
         seen.add(binding.action)
@@ -114,8 +115,9 @@ class KeysFooter(Widget, can_focus=False):
     def _bindings_changed(self, screen: Screen[Any]) -> None:
         if screen is not self.screen:
             return
-        keys = keys_shown(screen, self.app.get_key_display)
-        found = screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        active = screen.active_bindings  # (worked out from the focus chain each time it is asked for)
+        keys = keys_shown(active.values(), self.app.get_key_display)
+        found = active.get(self.app.COMMAND_PALETTE_BINDING)
         if self.palette and self.app.ENABLE_COMMAND_PALETTE and found is not None:
             _node, binding, enabled, _tooltip = found
             shown = self.app.get_key_display(binding)
@@ -159,20 +161,21 @@ class KeysFooter(Widget, can_focus=False):
         if y != 0 or not self.keys:
             return Strip.blank(width, base)
         segments: list[Segment] = []
-        palette: list[Segment] = []
+        palette: Strip | None = None
+        placed = self.placed()
         at = 0
-        for n, key in enumerate(self.placed()):
+        for n, key in enumerate(placed):
             if self.keys[n].x < 0:  # the palette's key, after its rule: drawn over the others below
-                palette = self._drawn(n, key, background, rule=True)
+                palette = Strip(self._drawn(n, key, background, rule=True))
                 continue
             if key.x > at:
                 segments.append(Segment(" " * (key.x - at), base))
             segments += self._drawn(n, key, background)
             at = key.x + key.width
         line = Strip(segments).adjust_cell_length(width, base)
-        if palette:
-            x = self.placed()[-1].x - 1
-            line = Strip.join([line.crop(0, x), Strip(palette), line.crop(x + Strip(palette).cell_length)])
+        if palette is not None:
+            x = placed[-1].x - 1  # (its rule's column)
+            line = Strip.join([line.crop(0, x), palette, line.crop(x + palette.cell_length)])
         return line.crop(0, width)
 
     def _drawn(self, n: int, key: Key, background: Color, rule: bool = False) -> list[Segment]:

@@ -150,13 +150,12 @@ class LogView(ScrollView, can_focus=True):
         self._counts.extend(counts)
         self._first = 0
         self._strips[:0] = head
-        self.virtual_size = Size(self._widest, len(self._strips))
-        if at_end:
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
-        else:
+        self._sized(at_end)
+        if not at_end:
             self.scroll_to(y=self.scroll_y + len(head), animate=False, immediate=True)
 
     def _sized(self, at_end: bool) -> None:
+        """The scroll area fitted to the lines wrapped; the view at the end if it is to be."""
         self.virtual_size = Size(self._widest, len(self._strips))
         if at_end:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
