@@ -31,7 +31,8 @@ from screens.dialogs.help import HelpDialog
 from screens.widgets.fields import Choices
 from screens.widgets.footer import KeysFooter
 from tracker import registry
-from tracker.plugin import System
+from tracker.errors import TrackerError
+from tracker.plugin import About, System
 from tracker.text import visible
 
 SAVES_SHOWN = 20
@@ -113,7 +114,7 @@ class StartScreen(Screen[None]):
     def __init__(self, fights_dir: Path | None = None) -> None:
         super().__init__()
         self.fights_dir = fights_dir or saves.default_dir()
-        self.systems: list[System] = []
+        self.systems: list[About] = []  # as they describe themselves: a system is loaded when chosen
         self.problems: list[str] = []
         self.saved: list[Any] = []
 
@@ -129,7 +130,7 @@ class StartScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._thaw()
-        self.systems, self.problems = registry.load_all()
+        self.systems, self.problems = registry.described()
         systems = self.query_one("#systems", OptionList)
         for s in self.systems:
             systems.add_option(Option(Text(f"{s.name} — {s.summary}" if s.summary else s.name)))
@@ -180,7 +181,9 @@ class StartScreen(Screen[None]):
         n = box.highlighted
         message: Message | None = None
         if box.id == "systems" and n < len(self.systems):
-            message = self.NewFight(self.systems[n])
+            message = self._new_fight(n)
+            if message is None:  # said why; the list must not take the Enter and try again
+                return
         elif box.id == "saves" and n < len(self.saved) and self.saved[n].header is not None:
             message = self.Continue(self.saved[n].path)
         if message is None:
@@ -190,10 +193,21 @@ class StartScreen(Screen[None]):
             hold()  # released by the app once it has opened the fight
         self.post_message(message)
 
+    def _new_fight(self, n: int) -> Message | None:
+        """A new fight in the n-th system, loaded now; one that fails to load is said, and nothing starts."""
+        try:
+            system = registry.load(self.systems[n].id)
+        except TrackerError as e:
+            self.notify(str(e), title="Cannot start", severity="error", timeout=10, markup=False)
+            return None
+        return self.NewFight(system)
+
     @on(OptionList.OptionSelected, "#systems")
     def _new(self, event: OptionList.OptionSelected) -> None:
         if self.is_current and event.option_index < len(self.systems):
-            self.post_message(self.NewFight(self.systems[event.option_index]))
+            message = self._new_fight(event.option_index)
+            if message is not None:
+                self.post_message(message)
 
     @on(OptionList.OptionSelected, "#saves")
     def _continue(self, event: OptionList.OptionSelected) -> None:

@@ -65,6 +65,29 @@ class Standing(Record):
 
 FIT = Standing()
 
+
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class About(Record):
+    """What a system says of itself before it is loaded: enough to list it (the start screen) and no more.
+
+    A plug-in's entry-point module may define ``ABOUT = About(...)`` and make its
+    system on first use (a module ``__getattr__`` for the entry point's attribute),
+    so listing the installed systems imports no rules, no events, no commands
+    (:func:`tracker.registry.described`).  The system it makes says the same id,
+    name, version and summary (its class takes them from ``ABOUT``).  A plug-in
+    without ``ABOUT`` is loaded to be listed.
+    """
+
+    id: str
+    name: str
+    version: str = "0"
+    summary: str = ""
+
+    @classmethod
+    def of(cls, system: System) -> About:
+        return cls(id=system.id, name=system.name, version=system.version, summary=system.summary)
+
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 

@@ -3,6 +3,10 @@
 Listing systems reads entry-point metadata only and imports none of them; a
 plug-in that fails to load is reported, not fatal.
 
+Listing them with their names (the start screen, :func:`described`) imports
+each entry point's module for its ``ABOUT`` (see :class:`tracker.plugin.About`)
+and loads only a plug-in that has none.
+
 Loading one system (what opening a fight does) first reads the installed
 distributions' ``entry_points.txt`` files itself, in the order
 ``importlib.metadata`` would (the folders of ``sys.path``, first distribution
@@ -24,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from tracker.errors import TrackerError
-from tracker.plugin import System
+from tracker.plugin import About, System
 from tracker.record import Record
 
 if TYPE_CHECKING:
@@ -136,6 +140,48 @@ def _scan(group: str) -> list[_Found] | None:
                     name, _, value = line.partition("=")
                     out.append(_Found(name.strip(), value.strip()))
     return out
+
+
+def _entries() -> list[EntryPoint | _Found]:
+    """The group's entry points, one per name (the first, as ``importlib.metadata`` orders them)."""
+    scanned = _scan(GROUP)
+    found: list[EntryPoint | _Found] = list(scanned) if scanned is not None else list(entry_points(group=GROUP))
+    out: dict[str, EntryPoint | _Found] = {}
+    for ep in found:
+        out.setdefault(ep.name, ep)
+    return list(out.values())
+
+
+def _about(ep: EntryPoint | _Found) -> About:
+    """The entry's ``ABOUT`` (its module imported, not its attribute), or the system loaded and asked."""
+    module = ep.value.partition(":")[0].strip()
+    try:
+        about = getattr(importlib.import_module(module), "ABOUT", None)
+    except Exception as e:  # a broken plug-in is reported, never fatal
+        raise TrackerError(f"the system '{ep.name}' failed to load: {type(e).__name__}: {e}") from e
+    if isinstance(about, About) and about.id == ep.name:
+        return about
+    return About.of(load(ep.name))
+
+
+def described() -> tuple[list[About], list[str]]:
+    """Every installed system as it describes itself, sorted by id, and one message per system that cannot say.
+
+    No plug-in that has an ``ABOUT`` is loaded: :func:`load` it when it is chosen."""
+    abouts: list[About] = []
+    problems: list[str] = []
+    listed = set()
+    for ep in sorted(_entries(), key=lambda e: e.name):
+        listed.add(ep.name)
+        if ep.name in _extra:  # registered over the installed one (tests, embedding): as load() gives it
+            abouts.append(About.of(_extra[ep.name]))
+            continue
+        try:
+            abouts.append(_about(ep))
+        except TrackerError as e:
+            problems.append(str(e))
+    abouts += [About.of(s) for i, s in _extra.items() if i not in listed]
+    return abouts, problems
 
 
 def _entry(system_id: str) -> EntryPoint | _Found | None:

@@ -1,181 +1,31 @@
 """Blackjack: the weird-west Core Rules with Blackjack saves, injury slots and lead-working.
 
-The book has no initiative: the order is the GM's (PCs as added, then NPCs),
-reorderable at any time; rounds are counted as usual.
-
-Where things are: :mod:`.commands` (verbs and their forms), :mod:`.rules` (the
-deciders by family, and ``react``), :mod:`.evolve`, :mod:`.events`,
-:mod:`.checks` (the Blackjack save), :mod:`.records` and :mod:`.sheet` (the
-combatant's record and its sheet), :mod:`.presets` (the book's catalogues and
-stat lines), :mod:`.show` (status, detail, standing, the players' view),
-:mod:`.adjust` (GM adjust). Rulings beyond RULINGS.md are in each module's
-docstring, each with its test.
+The plug-in itself (its rules, events, commands and rulings) is in
+:mod:`systems.blackjack.plugin`; this module is what listing the installed systems
+imports: ``ABOUT``, and ``system`` (the entry point) made on first use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
-from tracker.commands import CHOICE, CommandSpec, Param
-from tracker.dice import Roll, Roller
-from tracker.events import Adjusted, Event, OrderSet
-from tracker.model import Combatant, FightState
-from tracker.plugin import BaseSystem, Preset, Standing, Tally
+from tracker.plugin import About
 
-from . import adjust, rules, show
-from .commands import SPECS, Attack, CastWorking, IngestLead, Reload
-from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked
-from .evolve import evolve
-from .presets import presets, weapon_table
-from .records import LEVELS, BJData, BJFight, data
-from .sheet import check_sheet, make_data, sheet_fields
+if TYPE_CHECKING:
+    from systems.blackjack.plugin import BlackjackSystem
 
-DAMAGE_LEVELS = (*LEVELS[:2], "severe", "grievous", "fatal")
-HEAL_LEVELS = ("worst", *LEVELS)
+ABOUT = About(
+    id="blackjack",
+    name="Blackjack (weird-west Core Rules)",
+    version="1.1",
+    summary="Blackjack saves (DV < d20 ≤ stat), injury slots that escalate, shots and lead, lead-working powderburn",
+)
 
 
-class BlackjackSystem(BaseSystem):
-    id = "blackjack"
-    name = "Blackjack (weird-west Core Rules)"
-    version = "1.1"
-    summary = "Blackjack saves (DV < d20 ≤ stat), injury slots that escalate, shots and lead, lead-working powderburn"
-    event_types = EVENT_TYPES
-    fight_only = ("floor",)  # not carried by a party kept as it is now
-    # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not
-    turn_commands = (Attack, Reload, IngestLead, CastWorking)
+def __getattr__(name: str) -> BlackjackSystem:
+    """``system``, made on first use (the entry point ``systems.blackjack:system`` asks for it)."""
+    if name == "system":
+        from systems.blackjack.plugin import system
 
-    # -- sheets --------------------------------------------------------------
-    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
-        return sheet_fields(kind)
-
-    def presets(self) -> tuple[Preset, ...]:
-        return presets()
-
-    def new_combatant(
-        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
-    ) -> tuple[dict[str, Any], tuple[Roll, ...]]:
-        return check_sheet(kind, sheet), ()
-
-    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> BJData:
-        return make_data(kind, sheet)
-
-    def initial_data(self) -> BJFight:
-        return BJFight()
-
-    # -- order ---------------------------------------------------------------
-    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
-        """The book has no initiative: the GM's order, PCs as added, then NPCs."""
-        return [OrderSet(order=self.default_order(state), note="no initiative in this book: PCs, then NPCs, as added")]
-
-    def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
-        return data(combatant).standing
-
-    # -- commands ------------------------------------------------------------
-    def commands(self) -> tuple[CommandSpec, ...]:
-        return SPECS
-
-    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
-        return rules.decide(self, state, command, dice)
-
-    def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
-        return rules.react(before, events, after)
-
-    def evolve(self, state: FightState, event: Event) -> FightState:
-        return evolve(state, event)
-
-    def harm_params(self, heal: bool) -> tuple[Param, ...]:
-        """Harm is an injury level; healing is a treatment clearing one injury of a level (or the worst)."""
-        if heal:
-            return (
-                Param(
-                    name="amount",
-                    kind=CHOICE,
-                    choices=HEAL_LEVELS,
-                    default="worst",
-                    label="Injury treated",
-                    help="treatment clears one injury of this level (not one bound to a paper)",
-                ),
-            )
-        return (
-            Param(
-                name="amount",
-                kind=CHOICE,
-                choices=DAMAGE_LEVELS,
-                default="lesser",
-                label="Injury level",
-                help="marked like any injury: a full level moves it up; Fatal kills; grievous only on monster tracks",
-            ),
-        )
-
-    # -- showing -------------------------------------------------------------
-    def standing(self, state: FightState, combatant: Combatant) -> Standing:
-        return show.standing(state, combatant)
-
-    def status(self, state: FightState, combatant: Combatant) -> str:
-        return show.status(state, combatant)
-
-    def detail(self, state: FightState, combatant: Combatant) -> str:
-        return show.detail(state, combatant)
-
-    def public(self, state: FightState, combatant: Combatant) -> str:
-        return show.public(state, combatant)
-
-    def help(self) -> str:
-        actions = "\n".join(f"  [{s.key or '-'}] {s.title}: {s.help}" for s in SPECS)
-        return (
-            "Blackjack save: d20, success when DV < roll ≤ stat (ACC shootin' and throwin', BODY melee and danger,\n"
-            "CTRL nerve and workings). NPCs save ≤ Threat + 8 (⌈Threat/2⌉ + 8 deficient). Each injury +1 DV; DV\n"
-            "never below 0, and a social save whose DV goes negative passes with no roll.\n"
-            "Rolling over a stat marks it; 3 marks raise it by 1 (max 19).\n"
-            "A PC attacking: DV = target's Threat + weapon/range notes + its DV modifiers + own injuries.\n"
-            "An NPC attacking rolls its own save; for specials each target saves against the NPC's Threat.\n"
-            "Anyone can attack with Fists (lesser). Hand axes, hatchets and knives can be thrown at nearby range\n"
-            "(ACC); the thrown weapon lies on the floor until the GM gives it back.\n"
-            "Injuries: Lesser 2, Moderate 2, Severe 1 (monsters may have Grievous); a full level pushes up; Fatal kills.\n"
-            "Severe: dying, needs help or will die. Quick damage is an injury level; quick healing treats one injury.\n"
-            "Lead: each shot spends one; reload = 1 lead and an action. Workings: ingest N lead (an action), cast\n"
-            "(an action), Nd6: each 6 is powderburn (lesser) or a catastrophe. Once a day safely; again costs a\n"
-            "lesser powderburn first. A Hex or a Naming lasts until its paper is destroyed.\n"
-            "Morale: 2d6 over Morale breaks a side, prompted during the fight at its first casualty, half out, or a\n"
-            "lone NPC with 2 moderate injuries. Sides are NPC groups (ungrouped NPCs are one side).\n"
-            "Order: no initiative; the GM's order (PCs, then NPCs), reorderable.\n\n"
-            f"Actions:\n{actions}\n\nWeapons and attacks:\n{weapon_table()}"
-        )
-
-    # -- GM adjust -------------------------------------------------------------
-    def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
-        return adjust.adjustable(combatant)
-
-    def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
-        checked = adjust.check(combatant, field, value)
-        return super().check_adjust(state, combatant, field, value) if checked is None else checked
-
-    def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
-        applied = adjust.apply(combatant, field, value)
-        return super().adjust(state, combatant, field, value) if applied is None else applied
-
-    def tally(self, state: FightState, event: Event) -> Tally | None:
-        if isinstance(event, AttackMade):
-            return Tally(actor=event.actor, target=event.target, hit=event.hit)
-        if isinstance(event, InjuryMarked):
-            return Tally(target=event.target, harm=0 if event.index < 0 else 1, fell=event.fatal)
-        if isinstance(event, MoraleChecked):
-            return Tally(target=event.broken[0] if event.broken else None, fell=bool(event.broken))
-        if isinstance(event, Adjusted) and event.field in ("injury_list", "injuries"):
-            # injuries the GM wrote in: one harm each, as an injury marked by the rules
-            c = state.find(event.id)
-            if c is None:
-                return None
-            added = _injuries(self.adjust(state, c, event.field, event.value)) - _injuries(c)
-            return Tally(target=c.id, harm=added) if added > 0 else None
-        return None
-
-
-def _injuries(c: Combatant) -> int:
-    return sum(len(row) for row in data(c).injuries)
-
-
-system = BlackjackSystem()
-
-__all__ = ["BlackjackSystem", "system"]
+        return system
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
+from textual.widget import Widget
 from textual.widgets import OptionList
 
 import saves
 from screens.app import TrackerApp
+from screens.fight import FightScreen
 from screens.replay import ReplayScreen
 from screens.start import StartScreen
 from tests.support import toy
 from tests.ui.test_replay import toy_fight
-from tracker import AddCombatant, NameFight, SetInitiative, StartFight
+from tracker import AddCombatant, NameFight, SetInitiative, StartFight, registry
 from tracker.dice import ScriptedRoller
 
 SIZE = (100, 30)
@@ -130,3 +134,44 @@ async def _one_key() -> None:
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
         assert app.screen.path == path
+
+
+def drawn_text(widget: Widget) -> str:
+    """What the widget draws, line by line, as the GM reads it."""
+    size = widget.size
+    return "\n".join(strip.text for strip in widget.render_lines(Region(0, 0, size.width, size.height)))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_a_system_that_fails_to_load_is_listed_and_refused_when_chosen(
+    size: tuple[int, int], data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list reads what each system says of itself (no plug-in is loaded to list it): one whose rules are
+    broken is listed, and choosing it says why it cannot start, on the start screen, which goes on working."""
+    eps = [
+        EntryPoint(name="bnb", value="systems.bnb:system", group=registry.GROUP),
+        EntryPoint(name="halfbroken", value="tests.support.half_broken:system", group=registry.GROUP),
+    ]
+    monkeypatch.setattr(registry, "_scan", lambda group: None)
+    monkeypatch.setattr(registry, "entry_points", lambda group: eps)
+    asyncio.run(_half_broken(size))
+
+
+async def _half_broken(size: tuple[int, int]) -> None:
+    app = TrackerApp()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(app)
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        listed = drawn_text(app.screen.query_one("#systems", OptionList))
+        assert "Blood & Bullets — Old West" in listed and "Half Broken — says what it is" in listed
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, StartScreen)
+        await pilot.pause()
+        toasts = " ".join(drawn_text(t) for t in app.screen.query("Toast"))
+        assert "Cannot start" in toasts and "'halfbroken' failed to load: ImportError" in toasts
+        assert len(app.screen.query("Toast")) == 1  # said once (the list did not take the Enter too)
+        await pilot.press("up", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FightScreen) and app.screen.system.id == "bnb"

@@ -1,0 +1,331 @@
+"""Blood & Bullets (Simon Washbourne, 2012): d20 vs Defence Class, exploding d6 damage, Gun-play, death saves.
+
+See RULINGS.md (bnb) and the rulings in ``rules/`` (one docstring per family),
+``sheet.py``, ``presets.py`` and ``checks.py``.
+
+Rulings on GM adjustments and on what the GM and the players see (the book is silent):
+- HP set by the GM come off temporary damage first, then lethal damage; lethal
+  damage never goes below 0. Setting HP (or temporary damage) to 0 or below
+  runs the same fall as a blow: dying and a death save (a minor NPC dies),
+  or knocked out when temporary damage rose; setting HP does not count as HP
+  lost in this fight (binding wounds). Setting the status by hand raises no
+  prompt: it is the GM's word. (test_gm_adjust_hp_to_zero_or_below_*,
+  test_gm_adjust_within_the_living_or_of_the_status_raises_nothing)
+- "acted" clears (no) or marks (yes) the round's action: the attacks, Gun-play
+  or reload already made this round, so the GM can allow a second weapon.
+- Lucky Streaks used are adjustable for Gamblers only, up to the day's
+  allowance; "minor" for NPCs only. (test_gm_adjust_fields_fit_the_combatant_and_log_the_old_shots)
+- Standing: dead; dying (at or below 0 HP, the death save still to roll);
+  unconscious (survived the death save, needs medical help); knocked out
+  (temporary damage); all four are out of the fight, except one dropped by a
+  simultaneous actor whose turn this round is still ahead (its blow still
+  lands). (test_standing_*)
+- The players see an NPC as unhurt, hurt, badly hurt (at or below half its
+  HP), down (at or below 0 HP, or dying, unconscious or knocked out) or dead;
+  never a number. (test_public_*)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from systems.bnb import ABOUT, rules
+from systems.bnb.commands import SPECS
+from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
+from systems.bnb.evolve import evolve
+from systems.bnb.presets import PRESETS
+from systems.bnb.rules.common import ACTED, simultaneous_drop
+from systems.bnb.sheet import (
+    DEAD,
+    DYING,
+    KNOCKED_OUT,
+    OK,
+    STATUSES,
+    UNCONSCIOUS,
+    BnbData,
+    check_sheet,
+    data,
+    make_data,
+    sheet_fields,
+)
+from systems.bnb.tables import ATTRIBUTES, GAMBLER, lucky_streaks
+from tracker.commands import BOOL, CHOICE, INT, CommandSpec, Delay, Param
+from tracker.dice import Roll, Roller, roll
+from tracker.errors import Refused
+from tracker.events import Adjusted, Event
+from tracker.model import NPC, Combatant, FightState, changed
+from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally, initiative_events
+
+HELP = """\
+Blood & Bullets: d20 + to-hit + STR (melee) or DEX (missile) + Sure Shot/Close Fighter (+1)
++ range (+2 short, +1 medium, +0 long; 3× range at most) − cover (1–4) ≥ the target's DC.
+NPCs and critters without a class attack at their HD (at most +15), never their DEX.
+Natural 20 hits for maximum damage (first die counts as 6, and explodes); natural 1 misses.
+Damage: weapon dice + its ± (+ STR in melee, +1 favoured weapon); each 6 rolls another d6,
+at most level ÷ 2 extra dice (critters: HD ÷ 2). * weapons roll 2d6, keep the highest.
+Initiative: d20 + modifier, PCs and important NPCs alone, an NPC group once; ties by DEX,
+then level/HD, else simultaneous (their blows land even if one drops). A PC may hold its action
+and act any time later in the round, never before its turn; NPCs may not hold.
+A surprise round is only for the side granted it. One weapon a round, at its rate of fire
+(RoF ½: every other round); a reload takes the round (GM adjust "acted" to clear the round's action).
+At 0 HP or below: death save d20 + CON − 1 per HP below 0 (+2 Shootist) ≥ ST, else dead
+(minor NPCs die at once; fists' temporary damage only knocks out). Quick damage and GM adjusts
+of HP cross 0 the same way. Gamblers may re-roll any failed save with Lucky Streak.
+Actions: a Attack · g Gun-play (Shootist, one attack per level at ≤1 HD foes) · m Critter attacks
+· b Scattergun blast · r Reload (the round's action) · d Death save · s Saving throw
+· l Lucky Streak (Gambler) · y Loyalty check · w Bind wounds (after the fight)
+· h Rest (temporary damage heals per hour)."""
+
+_STANDING = {
+    DEAD: "dead",
+    DYING: "dying",
+    UNCONSCIOUS: "unconscious",
+    KNOCKED_OUT: "knocked out",
+}
+
+_STANDING_DETAIL = {
+    DEAD: "Dead.",
+    DYING: "Dying: at or below 0 HP, the death save still to roll.",
+    UNCONSCIOUS: "Unconscious: survived the death save, needs medical help.",
+    KNOCKED_OUT: "Knocked out by temporary damage: comes to when HP rise above 0.",
+}
+
+
+class BnbSystem(BaseSystem):
+    id = ABOUT.id
+    name = ABOUT.name
+    version = ABOUT.version
+    summary = ABOUT.summary
+    event_types = EVENT_TYPES
+    fight_only = ("acted",)  # not carried by a party kept as it is now
+
+    # -- sheets --------------------------------------------------------------
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
+        return sheet_fields(kind)
+
+    def presets(self) -> tuple[Preset, ...]:
+        return PRESETS
+
+    def new_combatant(
+        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
+    ) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+        return check_sheet(kind, sheet, dice)
+
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> BnbData:
+        return make_data(kind, sheet)
+
+    # -- initiative ----------------------------------------------------------
+    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
+        """One d20 (+ modifier) per PC and important NPC, one per NPC group, shared by its members."""
+        batches: dict[tuple[str, str], list[Combatant]] = {}
+        for cid in ids:
+            c = state.get(cid)
+            shared = c.kind == NPC and c.group and not data(c).important
+            key = ("group", c.group or "") if shared else ("one", c.id)
+            batches.setdefault(key, []).append(c)
+        rolled: dict[str, tuple[int, Roll | None, str]] = {}
+        for (how, name), members in batches.items():
+            first = members[0]
+            mod = data(first).init_mod
+            label = f"{name} initiative" if how == "group" else f"{first.name} initiative"
+            r = roll(f"1d20{mod:+d}" if mod else "1d20", dice, label)
+            note = f"group roll for {name}" if how == "group" and len(members) > 1 else ""
+            for m in members:
+                rolled[m.id] = (r.total, r, note)
+        return initiative_events(state, rolled, key=self.initiative_tiebreak)
+
+    def initiative_tiebreak(self, combatant: Combatant) -> tuple[Any, ...]:
+        d = data(combatant)
+        level = d.level * 100 if d.cls else d.hd.rank
+        return (d.score("DEX"), level)
+
+    def check_core(self, state: FightState, command: Any) -> None:
+        if isinstance(command, Delay):
+            cid = command.id or state.current
+            c = state.find(cid) if cid else None
+            if c is not None and c.kind == NPC:
+                raise Refused(
+                    f"NPCs may not withhold their action: only PCs wait to act later in the round ({c.name} is an NPC)"
+                )
+
+    def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
+        d = combatant.data
+        if not isinstance(d, BnbData):
+            return True
+        if d.active:
+            return True
+        # dropped by a simultaneous actor: its turn this round still comes, if it is still ahead
+        order = state.order
+        return simultaneous_drop(state, combatant) and combatant.id in order and order.index(combatant.id) > state.turn
+
+    # -- commands ------------------------------------------------------------
+    def commands(self) -> tuple[CommandSpec, ...]:
+        return SPECS
+
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        return rules.decide(self, state, command, dice)
+
+    def evolve(self, state: FightState, event: Event) -> FightState:
+        return evolve(state, event)
+
+    def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+        return rules.react(before, events, after)
+
+    def harm_params(self, heal: bool) -> tuple[Param, ...]:
+        if heal:
+            return (
+                Param(
+                    name="amount",
+                    label="HP regained",
+                    help="7, 3+4 or 2d6+1: temporary damage heals first, never above maximum",
+                ),
+            )
+        return (
+            Param(name="amount", label="HP lost", help="7, 3+4 or 2d6+1; at 0 HP or below: a death save"),
+            Param(
+                name="temporary",
+                kind=BOOL,
+                label="Temporary (fists: knocks out, no death save)",
+                default=False,
+                required=False,
+            ),
+        )
+
+    # -- showing -------------------------------------------------------------
+    def standing(self, state: FightState, combatant: Combatant) -> Standing:
+        if combatant.removed or not isinstance(combatant.data, BnbData):
+            return super().standing(state, combatant)
+        status = data(combatant).status
+        if status == OK:
+            return FIT
+        # out of the fight, unless a simultaneous actor dropped it and its turn this round is still ahead
+        return Standing(
+            word=_STANDING.get(status, status), out=status == DEAD or not self.takes_turns(state, combatant)
+        )
+
+    def status(self, state: FightState, c: Combatant) -> str:
+        d = data(c)
+        parts = [f"HP {d.hp}/{d.max_hp}" + (f" (temp {d.temp})" if d.temp else ""), f"DC {d.dc}"]
+        if d.cls == GAMBLER:
+            parts.append(f"luck {lucky_streaks(d.level) - d.lucky_used}")
+        if d.minor:
+            parts.append("minor")
+        guns = [f"{g.name} {g.shots}/{g.spec.shots}" for g in d.firearms]
+        if guns:
+            parts.append(", ".join(guns))
+        return " · ".join(parts)
+
+    def detail(self, state: FightState, c: Combatant) -> str:
+        d = data(c)
+        lines: list[str] = []
+        if d.status in _STANDING_DETAIL:
+            lines.append(_STANDING_DETAIL[d.status])
+        who = (
+            f"{d.cls} level {d.level} (HD {d.hd})"
+            if d.cls
+            else f"HD {d.hd}" + (" · minor (dies at 0 HP)" if d.minor else "")
+        )
+        lines += [
+            who,
+            f"HP {d.hp}/{d.max_hp} (lethal {d.damage}, temporary {d.temp}) · DC {d.dc} · to-hit +{d.to_hit}"
+            f" · ST {d.st} · initiative {d.init_mod:+d}",
+        ]
+        if d.cls:
+            lines.append(" ".join(f"{a} {v}" for a, v in zip(ATTRIBUTES, d.scores, strict=True)))
+        else:
+            lines.append(f"DEX {d.score('DEX')} (initiative ties, DEX saves; attacks at HD)")
+        for g in d.weapons:
+            shots = f" · {g.shots}/{g.spec.shots} loaded" if g.spec.firearm else ""
+            fav = " · +1 (favoured)" if g.weapon == d.favoured else ""
+            lines.append(f"{g.name}: {g.spec.describe()}{shots}{fav}")
+        for n in d.natural:
+            lines.append(f"{n.name}: 1d{n.sides}")
+        if d.cls == GAMBLER:
+            per_day = lucky_streaks(d.level)
+            lines.append(f"Lucky Streak: {per_day - d.lucky_used} of {per_day} left today")
+        if d.acted:
+            used = ", ".join(dict.fromkeys(u for u in d.used if u != ACTED))
+            what = "Gun-play" if d.gunplay else "a reload" if d.reloaded else used or "the round's action (GM)"
+            lines.append(f"This round: {what}")
+        if d.loyalty_next:
+            lines.append(f"next loyalty check {d.loyalty_next:+d}")
+        if d.lost:
+            lines.append(f"HP lost in this fight: {d.lost}" + (" (bound)" if d.bound else ""))
+        return "\n".join(lines)
+
+    def public(self, state: FightState, combatant: Combatant) -> str:
+        """unhurt / hurt / badly hurt (at or below half HP) / down / dead: never a number."""
+        if combatant.removed or not isinstance(combatant.data, BnbData):
+            return super().public(state, combatant)
+        d = data(combatant)
+        if d.status == DEAD:
+            return "dead"
+        if d.status != OK or d.hp <= 0:
+            return "down"
+        if d.hp >= d.max_hp:
+            return "unhurt"
+        return "badly hurt" if 2 * d.hp <= d.max_hp else "hurt"
+
+    def help(self) -> str:
+        return HELP
+
+    # -- GM adjust -----------------------------------------------------------
+    def adjustable(self, state: FightState, c: Combatant) -> tuple[Param, ...]:
+        d = data(c)
+        out = [
+            Param(name="hp", kind=INT, label="HP (0 or below: dying, death save)", min=-99, max=d.max_hp),
+            Param(name="temp", kind=INT, label="Temporary damage", min=0, max=999),
+            Param(name="status", kind=CHOICE, choices=STATUSES, label="Status"),
+            Param(name="dc", kind=INT, label="Defence Class", min=0, max=30),
+            Param(name="acted", kind=BOOL, label="Has acted this round (no: may attack or reload again)"),
+        ]
+        if c.kind == NPC:
+            out.append(Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)"))
+        if d.cls == GAMBLER:
+            per_day = lucky_streaks(d.level)
+            out.append(Param(name="lucky_used", kind=INT, label="Lucky Streaks used today", min=0, max=per_day))
+        out += [
+            Param(name=f"shots:{g.name}", kind=INT, label=f"{g.name} shots", min=0, max=g.spec.shots)
+            for g in d.firearms
+        ]
+        return tuple(out)
+
+    def adjust(self, state: FightState, c: Combatant, field: str, value: Any) -> Combatant:
+        d = data(c)
+        if field == "hp":
+            # the HP the GM sets come off temporary damage first, then lethal damage
+            total = d.max_hp - value
+            temp = max(0, min(d.temp, total))
+            return changed(c, data=changed(d, damage=total - temp, temp=temp))
+        if field == "acted":
+            if value:
+                return changed(c, data=changed(d, used=(*d.used, ACTED)))
+            return changed(c, data=changed(d, used=(), gunplay=False, reloaded=False))
+        if field.startswith("shots:"):
+            name = field.split(":", 1)[1]
+            weapons = tuple(changed(g, shots=value) if g.name == name else g for g in d.weapons)
+            return changed(c, data=changed(d, weapons=weapons))
+        return super().adjust(state, c, field, value)
+
+    def tally(self, state: FightState, event: Event) -> Tally | None:
+        if isinstance(event, AttackRolled):
+            return Tally(actor=event.actor, target=event.target, hit=event.hit, harm=event.amount)
+        if isinstance(event, HpLost):
+            return Tally(target=event.id, harm=event.amount)
+        if isinstance(event, Dropped):
+            return Tally(actor=event.by, target=event.id, fell=True)
+        if isinstance(event, Adjusted) and event.field in ("hp", "temp") and type(event.value) is int:
+            # the GM lowering HP (or adding temporary damage) harmed them as much
+            c = state.find(event.id)
+            if c is None or not isinstance(c.data, BnbData):
+                return None
+            d = data(c)
+            lost = d.hp - event.value if event.field == "hp" else event.value - d.temp
+            return Tally(target=c.id, harm=lost) if lost > 0 else None
+        return None
+
+
+system = BnbSystem()
+
+__all__ = ["BnbSystem", "system"]

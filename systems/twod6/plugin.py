@@ -1,0 +1,358 @@
+"""2d6 Core Rules Gamma: opposed 2d6 checks with rolling criticals, wounds with resolve
+thresholds, and an action economy of quick, half-round and full-round actions.
+
+The plug-in: ``commands`` (verbs and forms), ``rules`` (decide, by family, and react), ``evolve``,
+``events``, ``sheet``, ``checks`` (the 2d6 roll), ``presets``.  Each module's docstring keeps the
+rulings of our own that it implements, each with its test.  In this module, each with its test:
+
+- The GM may set who grapples a combatant (the holder's side follows; empty frees both)
+  (test_gm_frees_a_grapple_and_both_sides_let_go), its useless limbs as text ("left leg -3")
+  (test_gm_heals_or_sets_useless_limbs_as_text) and the half-round actions it loses next turn
+  (test_gm_sets_the_half_round_actions_lost_next_turn); lowering the most wounds lowers the wounds
+  left with it (test_lowering_the_most_wounds_lowers_the_wounds_left).
+- Initiative ties reroll the whole initiative check (2d6 + PER + AGI) among the tied only, again and
+  again while they still tie, and the rerolls only order the tied (the initiative shown stays the
+  first roll); initiative the GM sets by hand is not rerolled
+  (test_initiative_is_2d6_plus_per_plus_agi_and_ties_reroll_among_the_tied).
+- What the GM sees: ``standing`` is "dead" or "unconscious" (out of the fight); ``status`` starts
+  with the wounds, then the actions left to the current combatant, then flags, cinematics last;
+  ``public`` tells the players fresh / wounded / badly wounded (1 left) / down / dead, never a number
+  (test_standing_status_and_public_for_each_state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from systems.twod6 import ABOUT, rules
+from systems.twod6.checks import two_d6
+from systems.twod6.commands import SPECS
+from systems.twod6.events import EVENT_TYPES, AttackRolled, EffectApplied, InitiativeTieRolled, ResolveRolled, Wounded
+from systems.twod6.evolve import evolve
+from systems.twod6.presets import PRESETS
+from systems.twod6.record import Data, data, make_data
+from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_limbs, sheet_fields
+from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Param
+from tracker.dice import Roll, Roller
+from tracker.errors import Refused
+from tracker.events import Adjusted, Event, InitiativeSet, OrderSet
+from tracker.kit import need
+from tracker.model import Combatant, FightState, changed
+from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally
+
+MAX_TIE_ROUNDS = 20
+
+HELP = """2d6 Core Rules Gamma
+Checks: 2d6 + skill ranks + stat + item ≥ DC. Snake eyes (2) fail; 11 or 12 count as 11 and roll
+2d6 more (no bonuses), again on 11/12. Opposed in combat: tie to the defender.
+Initiative: 2d6 + PER + AGI; ties reroll among the tied; the order is kept.
+Turn: two quick actions and two half-round actions (or one full-round). Attack: full-round
+(half with Multiattack). Aim: full-round, +PER (min +1) on the next ranged check, ×2 with Sniper
+on shooting, archery or throwing; spent by the next such check (a melee attack keeps it).
+Attack vs defense: shooting/archery are defended by 2d6 + armor alone (or Repel Attack).
+Armor light/medium/heavy: +1/+2/+3 defense, −1/−2/−3 on melee attacks, throwing, casting and
+athletics (a melee parry too, as the book's worked example counts it); medium or heavy without Armor Proficiency defends at +1 only.
+Favored Enemy: +1 on attack and defense against that race. Stealth first: a weapon attack meets armor only.
+Declare the result first: wound, disarm, distract; melee also knock out, trip, shove, grapple (unarmed).
+×2: the declared result lands, then a second result (or a second wound), or a limb and a wound.
+×3: also DC 7 resolve or die (rolled first), then unconscious either way.
+Wounds 3 + TOU (+1 Extra Wound): at 2 left DC 7, at 1 left DC 9 resolve or unconscious; at 0
+unconscious, then DC 7 (−3) or die; any wound at 0 kills. Unconscious: −3, no bonus on defense.
+Quick damage and healing count wounds (1, 1+1, 1d3); healing from 0 wakes.
+Cinematics: extra turn, reroll a failed check, automatic critical (before the roll), ignore death.
+Keys: a attack · i aim · m move/other · s stealth · k skill check · b break grapple · n negate ·
+r resolve · d doubled result · v vicious parry/spell turning · c cinematic"""
+
+
+_ADJUST_NAMES: frozenset[str] | None = None
+
+
+class TwoD6System(BaseSystem):
+    id = ABOUT.id
+    name = ABOUT.name
+    version = ABOUT.version
+    summary = ABOUT.summary
+    event_types = EVENT_TYPES
+    fight_only = (
+        "quick",
+        "half",
+        "aim",
+        "distracted",
+        "grappled_by",
+        "prone",
+        "negated",
+        "disarmed",
+    )  # not carried by a party kept as it is now
+
+    # -- sheets -------------------------------------------------------------
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
+        return sheet_fields(kind)
+
+    def presets(self) -> tuple[Preset, ...]:
+        return PRESETS
+
+    def new_combatant(
+        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
+    ) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+        return check_sheet(sheet), ()
+
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> Data:
+        return make_data(kind, sheet)
+
+    # -- initiative -----------------------------------------------------------
+    def _init_roll(self, c: Combatant, dice: Roller, label: str) -> Roll:
+        r = two_d6(dice, label)
+        d = data(c)
+        mod = d.stat("per") + d.stat("agi")
+        return attrs.evolve(r, expr=f"2d6{mod:+d}" if mod else "2d6", modifier=mod, total=r.total + mod)
+
+    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
+        events: list[Event] = []
+        keys: dict[str, tuple[int, ...]] = {}
+        for i in ids:
+            c = state.get(i)
+            r = self._init_roll(c, dice, f"{c.name} initiative")
+            events.append(InitiativeSet(id=i, value=r.total, roll=r, note="2d6 + PER + AGI"))
+            keys[i] = (r.total,)
+        for c in state.combatants:
+            if not c.removed and c.id not in keys and c.initiative is not None:
+                keys[c.id] = (c.initiative, *data(c).init_tiebreak)
+        # a tie that involves a fresh roll rerolls among all who share that initiative
+        pending = [g for g in _groups(keys, lambda k: k[:1]) if len(g) > 1 and any(i in ids for i in g)]
+        for g in pending:
+            for i in g:
+                keys[i] = keys[i][:1]
+        for _ in range(MAX_TIE_ROUNDS):
+            if not pending:
+                break
+            nxt: list[tuple[str, ...]] = []
+            for g in pending:
+                depth = len(keys[g[0]]) - 1
+                rolls = tuple(self._init_roll(state.get(i), dice, f"{state.name(i)} initiative tie") for i in g)
+                values = tuple(r.total for r in rolls)
+                events.append(InitiativeTieRolled(ids=g, rolls=rolls, values=values, depth=depth))
+                for i, v in zip(g, values, strict=True):
+                    keys[i] = (*keys[i], v)
+                nxt += [h for h in _groups({i: keys[i] for i in g}, lambda k: k) if len(h) > 1]
+            pending = nxt
+        order = tuple(sorted(keys, key=lambda i: keys[i], reverse=True))
+        ties = tuple(g for g in _groups(keys, lambda k: k) if len(g) > 1)
+        rest = tuple(c.id for c in state.combatants if not c.removed and c.id not in keys)
+        events.append(OrderSet(order=order + rest, ties=ties, note="by initiative"))
+        return events
+
+    # -- turns, commands ---------------------------------------------------------
+    def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
+        return not data(combatant).down
+
+    def commands(self) -> tuple[CommandSpec, ...]:
+        return SPECS
+
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        return rules.decide(self, state, command, dice)
+
+    def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+        return rules.react(self, before, events, after)
+
+    # the Evolver itself (not a method calling it: a long log's fold calls it for every event)
+    evolve = staticmethod(evolve)
+
+    def harm_params(self, heal: bool) -> tuple[Param, ...]:
+        if heal:
+            return (Param(name="amount", label="Wounds regained", help="1, 1+1 or 1d3; never above the maximum"),)
+        return (Param(name="amount", label="Wounds", help="1, 1+1 or 1d3; thresholds call for resolve checks"),)
+
+    # -- showing ---------------------------------------------------------------
+    def standing(self, state: FightState, combatant: Combatant) -> Standing:
+        if combatant.removed:
+            return super().standing(state, combatant)
+        d = data(combatant)
+        if d.dead:
+            return Standing(word="dead", out=True)
+        if d.unconscious:
+            return Standing(word="unconscious", out=True)
+        return FIT
+
+    def public(self, state: FightState, combatant: Combatant) -> str:
+        """Fresh, wounded, badly wounded (1 left), down (unconscious) or dead: never a number."""
+        if combatant.removed:
+            return "gone"
+        d = data(combatant)
+        if d.dead:
+            return "dead"
+        if d.unconscious:
+            return "down"
+        if d.wounds >= d.max_wounds:
+            return "fresh"
+        return "badly wounded" if d.wounds <= 1 else "wounded"
+
+    def _actions_left(self, state: FightState, c: Combatant) -> str:
+        d = data(c)
+        if d.down or (state.current != c.id and not d.extra_turn):
+            return ""
+        return f"{d.quick} quick, {d.half} half"
+
+    def _flags(self, state: FightState, c: Combatant) -> list[str]:
+        d = data(c)
+        flags = [
+            name
+            for name, on in (
+                ("prone", d.prone),
+                ("disarmed", d.disarmed),
+                ("negated", d.negated),
+                ("extra turn", d.extra_turn),
+            )
+            if on
+        ]
+        if d.grappled_by:
+            flags.append(f"grappled by {state.name(d.grappled_by)}")
+        if d.grappling:
+            flags.append(f"grappling {state.name(d.grappling)}")
+        flags += [f"{limb.name} {limb.penalty:+d}" for limb in d.limbs]
+        if d.aim:
+            flags.append(f"aim {d.aim:+d}" + (" (×2 Sniper)" if d.aim_sniper else ""))
+        if d.distracted:
+            flags.append(f"distracted −{d.distracted} half")
+        if d.hidden_from:
+            flags.append("hidden from " + ", ".join(state.name(i) for i in d.hidden_from))
+        return flags
+
+    def status(self, state: FightState, c: Combatant) -> str:
+        """Wounds first, then the actions left (current combatant), flags, cinematics last.
+
+        The list's status column is about 29 characters wide at 80x24: "Wounds 3/3 · 2 quick, 2 half"
+        fits; what follows may be cut, and the detail pane says it all.
+        """
+        d = data(c)
+        bits = [f"Wounds {d.wounds}/{d.max_wounds}", self._actions_left(state, c), *self._flags(state, c)]
+        if d.cinematics:
+            bits.append(f"cin {d.cinematics}")
+        return " · ".join(b for b in bits if b)
+
+    def detail(self, state: FightState, c: Combatant) -> str:
+        d = data(c)
+        word = self.standing(state, c).word
+        head = f"Wounds {d.wounds}/{d.max_wounds}" + (f" — {word.upper()}" if word else "")
+        left = self._actions_left(state, c)
+        flags = self._flags(state, c)
+        lines = [
+            head,
+            f"Actions left: {left}" + (" (or one full-round)" if d.half == 2 else "") if left else "",
+            "Now: " + ", ".join(flags) if flags else "",
+            " ".join(f"{k.upper()} {d.stat(k):+d}" for k in STATS),
+            "Skills: " + (", ".join(f"{n} {r}" for n, r in d.skills) or "none"),
+            "Talents: " + (", ".join(d.talents) or "none"),
+            "Items: " + (", ".join(f"{i.name} ({i.skill} {i.bonus:+d})" for i in d.items) or "none"),
+            f"Armor: {d.armor}{' (fine)' if d.fine_armor else ''} (defense {d.armor_defense:+d}, "
+            f"penalty {d.armor_penalty:+d})",
+            f"Race: {d.race}" if d.race else "",
+            f"Cinematics: {d.cinematics}",
+        ]
+        return "\n".join(x for x in lines if x)
+
+    def help(self) -> str:
+        return HELP
+
+    # -- GM adjust ---------------------------------------------------------------
+    def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
+        d = data(combatant)
+        return (
+            Param(name="wounds", kind=INT, label="Wounds left", min=0, max=d.max_wounds),
+            Param(name="max_wounds", kind=INT, label="Most wounds", min=1, max=20),
+            Param(name="cinematics", kind=INT, label="Cinematics", min=0, max=99),
+            Param(name="quick", kind=INT, label="Quick actions left", min=0, max=2),
+            Param(name="half", kind=INT, label="Half-round actions left", min=0, max=2),
+            Param(name="aim", kind=INT, label="Aim bonus", min=0, max=20),
+            Param(name="unconscious", kind=BOOL, label="Unconscious"),
+            Param(name="dead", kind=BOOL, label="Dead"),
+            Param(name="prone", kind=BOOL, label="Prone"),
+            Param(name="disarmed", kind=BOOL, label="Disarmed"),
+            Param(name="negated", kind=BOOL, label="Powers negated"),
+            Param(name="distracted", kind=INT, label="Half-round actions lost next turn", min=0, max=2),
+            Param(
+                name="grappled_by",
+                kind=COMBATANT,
+                label="Grappled by",
+                required=False,
+                help="who holds this combatant; empty: free (the holder lets go too)",
+            ),
+            Param(
+                name="useless_limbs",
+                kind=STR,
+                label="Useless limbs",
+                required=False,
+                help="name and penalty, comma-separated: left leg -3, arm -2; empty: none",
+            ),
+            *(Param(name=k, kind=INT, label=k.upper(), min=STAT_MIN, max=STAT_MAX) for k in STATS),
+        )
+
+    def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
+        if field == "grappled_by":
+            text = str(value or "").strip()
+            if not text:
+                return None
+            holder = need(state, text, "grappler")
+            if holder.id == combatant.id:
+                raise Refused(f"{combatant.name} cannot grapple itself")
+            if data(holder).down:
+                raise Refused(f"{holder.name} is {'dead' if data(holder).dead else 'unconscious'}: out of any grapple")
+            return holder.id
+        if field == "useless_limbs":
+            return ", ".join(f"{x.name} {x.penalty:+d}" for x in parse_limbs(str(value or "")))
+        checked = super().check_adjust(state, combatant, field, value)
+        d = data(combatant)
+        if field == "unconscious" and not checked and d.wounds == 0 and not d.dead:
+            raise Refused(
+                f"{combatant.name} has 0 wounds: unconscious until regaining a wound (heal or set the wounds first)"
+            )
+        return checked
+
+    def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
+        d = data(combatant)
+        if field == "useless_limbs":
+            return changed(combatant, data=changed(d, limbs=parse_limbs(str(value or ""))))
+        if field in STATS:
+            stats = tuple(value if k == field else d.stat(k) for k in STATS)
+            return changed(combatant, data=changed(d, stats=stats))
+        if field not in self._adjustable_names(state, combatant):
+            raise Refused(f"{combatant.name} has no value '{field}' to adjust")
+        return super().adjust(state, combatant, field, value)
+
+    def _adjustable_names(self, state: FightState, combatant: Combatant) -> frozenset[str]:
+        """The names of the adjustable values: the same for every combatant (only their bounds differ), so
+        found once; replaying a log applies adjustments without building the forms each time."""
+        global _ADJUST_NAMES
+        if _ADJUST_NAMES is None:
+            _ADJUST_NAMES = frozenset(p.name for p in self.adjustable(state, combatant))
+        return _ADJUST_NAMES
+
+    def tally(self, state: FightState, event: Event) -> Tally | None:
+        if isinstance(event, AttackRolled):
+            return Tally(actor=event.actor, target=event.target, hit=event.hit)
+        if isinstance(event, Wounded):
+            before = data(state.get(event.target))
+            left = before.wounds - event.wounds
+            return Tally(actor=event.by, target=event.target, harm=event.wounds, fell=not before.down and left <= 0)
+        if isinstance(event, EffectApplied) and event.effect in ("unconscious", "dead"):
+            return Tally(actor=event.by, target=event.target, fell=not data(state.get(event.target)).down)
+        if isinstance(event, ResolveRolled) and not event.passed:
+            return Tally(target=event.actor, fell=not data(state.get(event.actor)).down)
+        if isinstance(event, Adjusted) and event.field == "wounds" and type(event.value) is int:
+            # the GM taking wounds off harmed them as much
+            c = state.find(event.id)
+            lost = 0 if c is None else data(c).wounds - event.value
+            return Tally(target=event.id, harm=lost) if lost > 0 else None
+        return None
+
+
+def _groups(keys: Mapping[str, tuple[int, ...]], key: Any) -> list[tuple[str, ...]]:
+    seen: dict[tuple[int, ...], list[str]] = {}
+    for i in sorted(keys, key=lambda i: keys[i], reverse=True):
+        seen.setdefault(key(keys[i]), []).append(i)
+    return [tuple(g) for g in seen.values()]
+
+
+system = TwoD6System()

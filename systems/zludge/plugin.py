@@ -1,0 +1,254 @@
+"""Zludge 1.0 Alpha: 4dF on the ladder, attack against defense rolls, wound boxes by damage level, fatigue.
+
+The plug-in: ``commands`` (the commands and their forms), ``rules/`` (decide,
+by family: initiative, attacks, harm, actions, invoke), ``evolve`` (one
+function per event), ``events``, ``model`` (the records), ``sheet`` (the
+sheet form and its checks), ``checks`` (the roll), ``views`` (status, detail,
+standing, public), ``presets``.  Each module's docstring keeps its rulings;
+the general ones made here where the book and RULINGS.md are silent (binding
+for the code, the tests and the help):
+
+- *Acting*: a combatant "acts" when its turn starts (each turn is its one action):
+  that ends flat-footedness and clears the clip, so a clip's -1 weighs on the
+  defense rolls made before the victim's next turn, not on that turn's action.
+  Zludge actions (attack, skill roll, first aid, other action) are taken on one's
+  own turn, one per turn, while the fight runs; before or after it they are free.
+- *Penalties*: every physical roll (attack, defense, initiative, physical checks)
+  takes the worst of clipped and wound penalty plus the fatigue penalty; first aid
+  (Medical) is not physical and takes only fatigue.  Exhausted is -3 to every
+  roll the GM still allows (RULINGS, second pass: "most actions not possible").
+- *Fatigue beyond Unconscious*: with no fatigue box left the combatant stays
+  Unconscious; the extra fatigue is logged and lost (it does not become a wound).
+- *Skill modifier*: -1 + ranks (+2 for a specialization that applies, rank
+  modifier at most +4) + the skill's attribute, if the sheet names one.  The rank
+  pyramid is not checked (the tracker holds only the fight's skills).
+- *GM adjust* edits skills, attributes, aspects and the aspects checked off
+  today as the sheet writes them (attributes may go beyond ±1: the GM says so);
+  wounds and fatigue change through mark_wound, mark_fatigue, clear_box and the
+  quick damage and heal.  An adjust of Durability, Endurance or Fortitude that
+  would leave more checked boxes at a level than the track holds is refused.
+- *Initiative*: unconscious combatants do not roll; ties that stay tied after 20
+  rerolls act simultaneously.
+- *Presets*: the weapons and armor of the book's level lists are reference data
+  (preset kinds "weapon" and "armor"), not combatants; the people are NPCs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from tracker.commands import CommandSpec, Param, StartFight
+from tracker.dice import Roll, Roller
+from tracker.errors import Refused
+from tracker.events import Adjusted, Event
+from tracker.kit import need
+from tracker.model import Combatant, FightState
+from tracker.plugin import BaseSystem, Preset, Standing, Tally
+
+from . import ABOUT, commands, events, rules, views
+from .evolve import evolve as evolve_state
+from .fight import ZludgeFight, fight_data
+from .model import (
+    FATIGUE_STATES,
+    INCAPACITATED,
+    WOUND_STATES,
+    ZludgeData,
+    capacity,
+    compact_track,
+    data,
+    overfull,
+    parse_track,
+)
+from .presets import presets as _presets
+from .sheet import (
+    TEXT_FIELDS,
+    apply_text_adjust,
+    build_data,
+    check_text_adjust,
+    normalize,
+)
+from .sheet import adjustable as _adjustable
+from .sheet import sheet_fields as _sheet_fields
+
+HELP = """Zludge: 4dF (each die -1, 0, +1) + skill modifier, read on the ladder
++4 Superb, +3 Great, +2 Good, +1 Decent, 0 Fair, -1 Poor, -2 Bad, -3 Terrible, -4 Abysmal.
+Skills default to -1 Poor; each rank +1 (at most 3), a specialization +2 (rank modifier at most +4),
+plus its attribute. Bulky armor's penalty falls on every Athletics and Acrobatics roll.
+
+Initiative: Reflexes roll, highest first, ties roll again among themselves (same modifiers); the order is kept.
+  Ambush (ambush_initiative): ambushers roll Stealth, victims the average of Reflexes and Alertness
+  rounded up; unseen ambushers may get a surprise action (start the fight with them as surprise).
+Flat-footed until its first turn: no defense roll, fixed defense -1 stationary / 0 moving.
+Attack: Melee/Ranged/Unarmed roll vs the defense roll (Acrobatics, or Melee/Unarmed against close attacks).
+  Less: miss. Equal: clipped, 0-level damage. More: weapon level - armor level; +4 or more: +1 level.
+  Unarmed attacks are 0-level. 0-level damage checks a Scratched box and clips (-1 until the victim's
+  next action); below 0: no damage.
+  Called shot -2 picks the location; else 1d6: 1 head, 2-3 torso, 4 right arm, 5 left arm, 6 legs,
+  rolled for every attack on armor that does not cover every location (it counts only where it covers).
+  Situational modifiers ±1 each, labelled. Aspect (once a day): +1 or reroll. One plot point: +1.
+  Before the roll in the action's form, or after it with invoke (i), before anything else happens.
+Wounds: Scratched 3, Hurt 2, Very Hurt 1, Incapacitated 1, Comatose 1 boxes; a full level checks the next
+  higher free box; none above Comatose: death. Durability (0-3 ranks) adds a box to levels 0, 1, 2 in turn;
+  Fortitude +1/-1: one Scratched box more/less.
+Penalties: Hurt -1, Very Hurt -2, Incapacitated -3 (prone, cannot attack), Comatose -4 (unconscious);
+  the worst of clip and wound applies; fatigue adds (Tired -1, Very Tired -2, Exhausted -3 and prone,
+  Unconscious: no actions).
+First aid: a Medical roll of 0 or more makes each wound impair one level less; a failed physical check
+  may reopen them (reopen_wounds).
+Quick damage: a damage level 0-4 checks one box per target like an attack (fatigue: physical fatigue).
+  Quick heal: not during a fight (wounds heal over weeks); after it, clears one box of the level.
+
+Actions: attack (a), invoke (i: aspect or plot point after the roll), ambush_initiative (A),
+  roll_skill (r), first_aid (f), reopen_wounds, mark_wound (w), mark_fatigue (t), clear_box,
+  refresh_aspects, act (o: any other action)."""
+
+
+class ZludgeSystem(BaseSystem):
+    id = ABOUT.id
+    name = ABOUT.name
+    version = ABOUT.version
+    summary = ABOUT.summary
+    event_types = events.EVENT_TYPES
+    fight_only = ("acted", "clipped")  # not carried by a party kept as it is now
+
+    # -- sheets --------------------------------------------------------------
+    def sheet_fields(self, kind: str) -> tuple[Param, ...]:
+        return _sheet_fields(kind)
+
+    def presets(self) -> tuple[Preset, ...]:
+        return _presets()
+
+    def new_combatant(
+        self, state: FightState, kind: str, sheet: Mapping[str, Any], dice: Roller
+    ) -> tuple[dict[str, Any], tuple[Roll, ...]]:
+        parsed, _ = super().new_combatant(state, kind, sheet, dice)
+        return normalize(kind, parsed), ()
+
+    def make_data(self, kind: str, sheet: Mapping[str, Any]) -> ZludgeData:
+        return build_data(normalize(kind, sheet, strict=False))
+
+    def initial_data(self) -> ZludgeFight:
+        return ZludgeFight()
+
+    # -- order ---------------------------------------------------------------
+    def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
+        return rules.initiative(state, ids, dice)
+
+    def initiative_tiebreak(self, combatant: Combatant) -> tuple[Any, ...]:
+        return tuple(data(combatant).init_tiebreak) if combatant.data else ()
+
+    def check_core(self, state: FightState, command: Any) -> None:
+        if isinstance(command, StartFight) and command.surprise:
+            ambushers = fight_data(state).ambushers
+            for cid in command.surprise:
+                c = need(state, cid)
+                if c.id not in ambushers:
+                    raise Refused(
+                        f"only an unseen ambusher gets a surprise action, and {c.name} is not one "
+                        "(roll ambush initiative naming the ambushers first)"
+                    )
+
+    def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
+        return not data(combatant).unconscious
+
+    # -- commands ------------------------------------------------------------
+    def commands(self) -> tuple[CommandSpec, ...]:
+        return commands.specs()
+
+    def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        if not rules.rules.knows(command):
+            return super().decide(state, command, dice)
+        return rules.decide(self, state, command, dice)
+
+    # the module's evolve itself (not a method calling it: a long log's fold calls it for every event)
+    evolve = staticmethod(evolve_state)
+
+    def harm_params(self, heal: bool) -> tuple[Param, ...]:
+        return commands.harm_params(heal)
+
+    def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
+        """Harm raises no prompt in Zludge (see ``rules.harm``); a combatant removed leaves its prompt closed."""
+        return rules.react(before, events, after)
+
+    # -- showing -------------------------------------------------------------
+    def standing(self, state: FightState, combatant: Combatant) -> Standing:
+        if combatant.removed:
+            return super().standing(state, combatant)
+        return views.standing(combatant)
+
+    def status(self, state: FightState, combatant: Combatant) -> str:
+        return views.status(combatant)
+
+    def detail(self, state: FightState, combatant: Combatant) -> str:
+        return views.detail(combatant)
+
+    def public(self, state: FightState, combatant: Combatant) -> str:
+        return views.public(combatant)
+
+    def help(self) -> str:
+        return HELP
+
+    # -- GM adjust -----------------------------------------------------------
+    def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
+        return _adjustable()
+
+    def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
+        if field in TEXT_FIELDS:
+            return check_text_adjust(data(combatant), field, value)
+        if field in TRACK_FIELDS:
+            d = data(combatant)
+            fatigue = field == "fatigue_track"
+            cap, names = (d.fatigue_capacity, FATIGUE_STATES) if fatigue else (d.wound_capacity, WOUND_STATES)
+            return compact_track(parse_track(str(value or ""), cap, names, fatigue), cap)
+        checked = super().check_adjust(state, combatant, field, value)
+        d = data(combatant)
+        if field in ("durability", "fortitude"):
+            ranks, fort = (checked, d.fortitude) if field == "durability" else (d.durability, checked)
+            _check_track(combatant.name, d.wounds, capacity(ranks, fort), WOUND_STATES, field)
+        if field == "endurance":
+            _check_track(combatant.name, d.fatigue, capacity(checked, 0), FATIGUE_STATES, field)
+        return checked
+
+    def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
+        if field in TRACK_FIELDS:
+            d = data(combatant)
+            fatigue = field == "fatigue_track"
+            cap, names = (d.fatigue_capacity, FATIGUE_STATES) if fatigue else (d.wound_capacity, WOUND_STATES)
+            boxes = parse_track(str(value or ""), cap, names, fatigue)
+            record = attrs.evolve(d, fatigue=boxes) if fatigue else attrs.evolve(d, wounds=boxes)
+            return attrs.evolve(combatant, data=record)
+        if field in TEXT_FIELDS:
+            return attrs.evolve(combatant, data=apply_text_adjust(data(combatant), field, str(value or "")))
+        return super().adjust(state, combatant, field, value)
+
+    def tally(self, state: FightState, event: Event) -> Tally | None:
+        if isinstance(event, events.AttackResolved):
+            return Tally(actor=event.actor, target=event.target, hit=event.outcome != "miss")
+        if isinstance(event, events.WoundMarked):
+            before = data(state.get(event.target))
+            fell = event.box is None or (event.box >= INCAPACITATED and before.wound_effect < INCAPACITATED)
+            return Tally(target=event.target, harm=1, fell=fell)
+        if isinstance(event, Adjusted) and event.field == "wound_track" and isinstance(event.value, str):
+            before = data(state.get(event.id))
+            added = sum(ch.isdigit() for ch in event.value) - len(before.wounds)
+            return Tally(target=event.id, harm=added) if added > 0 else None
+        return None
+
+
+TRACK_FIELDS = ("wound_track", "fatigue_track")
+
+
+def _check_track(name: str, boxes: Any, cap: tuple[int, ...], names: tuple[str, ...], field: str) -> None:
+    lvl = overfull(boxes, cap)
+    if lvl is not None:
+        have = sum(1 for b in boxes if b.level == lvl)
+        raise Refused(
+            f"{name} has {have} {names[lvl]} boxes checked and that {field} leaves room for {cap[lvl]}: "
+            "clear a box first"
+        )
+
+
+system = ZludgeSystem()
