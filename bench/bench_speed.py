@@ -2,6 +2,11 @@
 
 Run:  python bench/bench_speed.py [--systems bnb,zludge] [--runs 7] [--repeat 12] [--fights DIR] [--only 1,4,5]
 
+0. Not one of the issue's targets, beside them: the start screen (``tracker``
+   with no fight, the README's command), launched as 1 is, to the first frame
+   showing its last system and its key bar's last key (``palette``), with no
+   saved fight; alternated with the bare app.
+
 1. Continue a 2,500-event fight: the real ``tracker`` entry point (the
    console script; ``python -m screens`` if it is not installed) with
    ``--save FILE``, a fresh interpreter per run under a pseudo-terminal (100x32),
@@ -198,6 +203,23 @@ def launches(path: Path, name: str, runs: int, env: dict[str, str]) -> tuple[lis
     for _ in range(runs):
         floor.append(until_shown(bare, b"bare-app-ready", env, times=1))
         ours.append(until_shown(tracker, name.encode(), env, also=KEY_BAR))
+    return ours, floor
+
+
+def start_launches(runs: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
+    """(tracker, bare) launch times of the start screen, alternated, ``runs`` each."""
+    from tracker import registry
+
+    abouts, _ = registry.described()
+    last = abouts[-1].name.split()[0].encode()  # the list's last system (its first word: a line may wrap)
+    tracker = entry_point()
+    bare = [sys.executable, "-c", bench_targets.BARE]
+    until_shown(bare, b"bare-app-ready", env, times=1)
+    until_shown(tracker, last, env, times=1, also=b"palette")
+    ours, floor = [], []
+    for _ in range(runs):
+        floor.append(until_shown(bare, b"bare-app-ready", env, times=1))
+        ours.append(until_shown(tracker, last, env, times=1, also=b"palette"))
     return ours, floor
 
 
@@ -518,7 +540,7 @@ def machine_reference(repeat: int = 5) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--systems", default=",".join(SYSTEMS))
-    ap.add_argument("--only", default="1,2,3,4,5", help="which targets (default: all)")
+    ap.add_argument("--only", default="0,1,2,3,4,5", help="which figures (default: all; 0 the start screen)")
     ap.add_argument("--runs", type=int, default=7, help="launches of each app per figure (at least 7)")
     ap.add_argument("--repeat", type=int, default=12, help="rounds of keys and of dialogs")
     ap.add_argument("--events", type=int, default=2500)
@@ -538,6 +560,18 @@ def main() -> None:
     machine = [machine_reference()]
     print(f"machine reference: {machine[0]:.0f} ms (see machine_reference)", flush=True)
     try:
+        if 0 in only:
+            ours, bare = start_launches(runs, env)
+            r = med(ours) / med(bare)
+            table.add(
+                "all",
+                "0. the start screen (no fight): launch to first frame",
+                f"{med(ours):.0f} ms",
+                f"bare app {med(bare):.0f} ms",
+                "(none; as 1)",
+                f"{r:.2f}x",
+                "",
+            )
         for sid in args.systems.split(","):
             print(f"{sid}:", flush=True)
             if 1 in only:
