@@ -1,4 +1,5 @@
 """2d6 Core Rules Gamma: opposed 2d6 checks with rolling criticals, wounds with resolve
+thresholds, and an action economy of quick, half-round and full-round actions.
 
 The plug-in itself (its rules, events, commands and rulings) is in
 :mod:`systems.twod6.plugin`; this module is what listing the installed systems
