@@ -59,18 +59,29 @@ def _find(labels: Sequence[str], query: str, start: int) -> int | None:
 
 
 class _TypeToFind:
-    """Letters typed on a closed list pick the option they name."""
+    """Letters typed on a closed list pick the option they name: those typed within a second are one search,
+    and a key that continues no search starts a new one ("9" on five levels, then "2": the "2" is its own)."""
 
     _query = ""
     _last = 0.0
 
-    def _typed(self, event: events.Key, labels: Sequence[str], start: int) -> int | None:
+    def _typed(self, event: events.Key, labels: Sequence[str], start: int, places: int = 0) -> int | None:
+        """The option the typed text picks, or None; ``places``: that many options, and a number no option
+        says picks the option at that place (the n of the n/N a one-line picker shows)."""
         if event.character is None or not event.is_printable or event.character in " +-":
             return None
         now = event.time
-        self._query = (self._query if now - self._last < TYPE_RESET else "") + event.character
+        typed = (self._query if now - self._last < TYPE_RESET else "") + event.character
         self._last = now
-        return _find(labels, self._query, start)
+        for query in dict.fromkeys((typed, event.character)):  # the search so far, else this key alone
+            found = _find(labels, query, start)
+            if found is None and places and query.isdigit() and 1 <= int(query) <= places:
+                found = int(query) - 1
+            if found is not None:
+                self._query = query
+                return found
+        self._query = typed
+        return None
 
 
 class Choices(OptionList):
@@ -162,12 +173,9 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
         self._move_to(len(self.options) - 1)
 
     def on_key(self, event: events.Key) -> None:
-        found = self._typed(event, [label for label, _v in self.options], max(self.index, 0))
-        if found is None and event.character is not None and event.character.isdigit() and self._query.isdigit():
-            # a number no option says picks the option at that place, the n of the n/N the field shows
-            # ("2" on blackjack's injury levels: moderate); an option that says it wins (zludge's "2" level)
-            place = int(self._query)
-            found = place - 1 if 1 <= place <= len(self.options) else None
+        # a number no option says picks the option at that place ("2" on blackjack's injury levels: moderate);
+        # an option that says it wins (zludge's "2" level)
+        found = self._typed(event, [label for label, _v in self.options], max(self.index, 0), len(self.options))
         if found is not None:
             event.stop()
             event.prevent_default()

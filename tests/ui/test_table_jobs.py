@@ -182,7 +182,8 @@ def test_a_number_picks_a_level_by_its_place_unless_a_level_says_it(
 ) -> None:
     """Ruling (the GM's expectation): in a level picker a number no level says picks the level at that place,
     the n of the n/N it shows; blackjack's "2" is its second level, moderate.  Zludge's levels say their number:
-    its "2" is the 2-level wound, as before.  A number past the last level picks nothing."""
+    its "2" is the 2-level wound, as before.  A number past the last level picks nothing, and the next key typed at
+    once is read on its own (a mistyped "9", then "2": moderate)."""
     asyncio.run(_level_by_number(build_fight(system_id, data_dir / "n.jsonl").path, shown, said))
 
 
@@ -199,12 +200,38 @@ async def _level_by_number(path: Path, shown: str, said: str) -> None:
         first = picker.value
         await fast(pilot, "9")  # no ninth level, and none says 9: nothing moves
         assert picker.value == first
-        await pilot.pause(1.1)  # (a new search: typed letters are one search within a second)
-        await fast(pilot, "2")
+        await fast(pilot, "2")  # at once: "92" is no search, so the "2" starts its own
         assert shown in picker.render().plain and picker.value != first
         await fast(pilot, "enter")
         assert not isinstance(app.screen, FormDialog)
         assert said in screen.query_one("#log").lines[-1].text + screen.query_one("#log").lines[-2].text
+
+
+def test_letters_typed_on_a_picker_are_one_search_and_a_key_that_continues_none_starts_anew() -> None:
+    asyncio.run(_letters())
+
+
+async def _letters() -> None:
+    from textual.app import App, ComposeResult
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Cycle([("Hero", "c1"), ("Grunt 1", "c2"), ("Grunt 2", "c3"), ("Scout", "c4")], "c1")
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = app.query_one(Cycle)
+        picker.focus()
+        await pilot.press(*"gr")  # one search: "gr"
+        assert picker.value == "c2"
+        await pilot.press("q")  # "grq" is no search, nor is "q": it stays
+        assert picker.value == "c2"
+        await pilot.press("s")  # "grqs" is none: "s" on its own, the scout
+        assert picker.value == "c4"
+        await pilot.press("4")  # no option says 4: the fourth place, the scout still
+        assert picker.value == "c4"
+        await pilot.press("2")  # "42" is none, no 42nd place: the "2" on its own says Grunt 2
+        assert picker.value == "c3"
 
 
 def test_marked_combatants_take_damage_in_one_undo_step(data_dir: Path) -> None:
