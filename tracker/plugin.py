@@ -9,6 +9,7 @@ event (so it can react to ``TurnStarted`` and friends) and must raise
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -71,11 +72,11 @@ class About(Record):
     """What a system says of itself before it is loaded: enough to list it (the start screen) and no more.
 
     A plug-in's entry-point module may define ``ABOUT = About(...)`` and make its
-    system on first use (a module ``__getattr__`` for the entry point's attribute),
-    so listing the installed systems imports no rules, no events, no commands
+    system on first use (``__getattr__ = made_on_first_use(...)``), so listing the
+    installed systems imports no rules, no events, no commands
     (:func:`tracker.registry.described`).  The system it makes says the same id,
-    name, version and summary (its class takes them from ``ABOUT``).  A plug-in
-    without ``ABOUT`` is loaded to be listed.
+    name, version and summary (its class says ``about = ABOUT``: see
+    :class:`BaseSystem`).  A plug-in without ``ABOUT`` is loaded to be listed.
     """
 
     id: str
@@ -86,6 +87,18 @@ class About(Record):
     @classmethod
     def of(cls, system: System) -> About:
         return cls(id=system.id, name=system.name, version=system.version, summary=system.summary)
+
+
+def made_on_first_use(module: str, name: str = "system") -> Callable[[str], Any]:
+    """A light entry-point module's ``__getattr__``: ``name`` is imported from ``module`` when first asked for
+    (the entry point ``pkg:system`` asks for it; listing the systems reads ``ABOUT`` only)."""
+
+    def __getattr__(attr: str) -> Any:
+        if attr == name:
+            return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {module.rpartition('.')[0]!r} has no attribute {attr!r}")
+
+    return __getattr__
 
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -202,6 +215,9 @@ class BaseSystem(Generic[DataT]):
     name: ClassVar[str] = "Base"
     version: ClassVar[str] = "0"
     summary: ClassVar[str] = ""
+    # what the plug-in says of itself before it is loaded (its light module's ABOUT): a subclass that sets it
+    # takes its id, name, version and summary from it, so what the start screen lists is what loads
+    about: ClassVar[About | None] = None
     event_types: ClassVar[tuple[type[Event], ...]] = ()
     upcasters: ClassVar[Mapping[tuple[str, int], Upcaster]] = {}
     # Command types that are actions taken on the actor's own turn: once the
@@ -213,6 +229,12 @@ class BaseSystem(Generic[DataT]):
     # who grapples whom, a weapon on the floor): a party saved "as it is now"
     # does not carry them into the next fight.
     fight_only: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        about = cls.__dict__.get("about")
+        if isinstance(about, About):
+            cls.id, cls.name, cls.version, cls.summary = about.id, about.name, about.version, about.summary
 
     def data(self, combatant: Combatant) -> DataT:
         """The combatant's record, typed as this system's."""

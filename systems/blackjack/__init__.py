@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About
+from tracker.plugin import About, made_on_first_use
 
 if TYPE_CHECKING:
-    from systems.blackjack.plugin import BlackjackSystem
+    from systems.blackjack.plugin import system
 
 ABOUT = About(
     id="blackjack",
@@ -21,11 +21,6 @@ ABOUT = About(
     summary="Blackjack saves (DV < d20 ≤ stat), injury slots that escalate, shots and lead, lead-working powderburn",
 )
 
+__getattr__ = made_on_first_use("systems.blackjack.plugin")  # ``system``, the entry point
 
-def __getattr__(name: str) -> BlackjackSystem:
-    """``system``, made on first use (the entry point ``systems.blackjack:system`` asks for it)."""
-    if name == "system":
-        from systems.blackjack.plugin import system
-
-        return system
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["ABOUT", "system"]

@@ -36,10 +36,7 @@ HEAL_LEVELS = ("worst", *LEVELS)
 
 
 class BlackjackSystem(BaseSystem):
-    id = ABOUT.id
-    name = ABOUT.name
-    version = ABOUT.version
-    summary = ABOUT.summary
+    about = ABOUT
     event_types = EVENT_TYPES
     fight_only = ("floor",)  # not carried by a party kept as it is now
     # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About
+from tracker.plugin import About, made_on_first_use
 
 if TYPE_CHECKING:
-    from systems.bnb.plugin import BnbSystem
+    from systems.bnb.plugin import system
 
 ABOUT = About(
     id="bnb",
@@ -21,11 +21,6 @@ ABOUT = About(
     summary="Old West: d20 vs Defence Class, exploding d6 damage, Gun-play, death saves",
 )
 
+__getattr__ = made_on_first_use("systems.bnb.plugin")  # ``system``, the entry point
 
-def __getattr__(name: str) -> BnbSystem:
-    """``system``, made on first use (the entry point ``systems.bnb:system`` asks for it)."""
-    if name == "system":
-        from systems.bnb.plugin import system
-
-        return system
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["ABOUT", "system"]

@@ -93,10 +93,7 @@ _STANDING_DETAIL = {
 
 
 class BnbSystem(BaseSystem):
-    id = ABOUT.id
-    name = ABOUT.name
-    version = ABOUT.version
-    summary = ABOUT.summary
+    about = ABOUT
     event_types = EVENT_TYPES
     fight_only = ("acted",)  # not carried by a party kept as it is now
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About
+from tracker.plugin import About, made_on_first_use
 
 if TYPE_CHECKING:
-    from systems.twod6.plugin import TwoD6System
+    from systems.twod6.plugin import system
 
 ABOUT = About(
     id="twod6",
@@ -22,11 +22,6 @@ ABOUT = About(
     summary="2d6 opposed checks, critical 11s that roll again, wounds with resolve thresholds, action economy",
 )
 
+__getattr__ = made_on_first_use("systems.twod6.plugin")  # ``system``, the entry point
 
-def __getattr__(name: str) -> TwoD6System:
-    """``system``, made on first use (the entry point ``systems.twod6:system`` asks for it)."""
-    if name == "system":
-        from systems.twod6.plugin import system
-
-        return system
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["ABOUT", "system"]

@@ -71,10 +71,7 @@ _ADJUST_NAMES: frozenset[str] | None = None
 
 
 class TwoD6System(BaseSystem):
-    id = ABOUT.id
-    name = ABOUT.name
-    version = ABOUT.version
-    summary = ABOUT.summary
+    about = ABOUT
     event_types = EVENT_TYPES
     fight_only = (
         "quick",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About
+from tracker.plugin import About, made_on_first_use
 
 if TYPE_CHECKING:
-    from systems.zludge.plugin import ZludgeSystem
+    from systems.zludge.plugin import system
 
 ABOUT = About(
     id="zludge",
@@ -21,11 +21,6 @@ ABOUT = About(
     summary="Zludge 1.0 Alpha: 4dF ladder, attack vs defense rolls, wound boxes by damage level, fatigue track",
 )
 
+__getattr__ = made_on_first_use("systems.zludge.plugin")  # ``system``, the entry point
 
-def __getattr__(name: str) -> ZludgeSystem:
-    """``system``, made on first use (the entry point ``systems.zludge:system`` asks for it)."""
-    if name == "system":
-        from systems.zludge.plugin import system
-
-        return system
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["ABOUT", "system"]

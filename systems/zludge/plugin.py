@@ -107,10 +107,7 @@ Actions: attack (a), invoke (i: aspect or plot point after the roll), ambush_ini
 
 
 class ZludgeSystem(BaseSystem):
-    id = ABOUT.id
-    name = ABOUT.name
-    version = ABOUT.version
-    summary = ABOUT.summary
+    about = ABOUT
     event_types = events.EVENT_TYPES
     fight_only = ("acted", "clipped")  # not carried by a party kept as it is now
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.toy import ToySystem
+from tests.support.toy import system as toy_system
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.plugin import About, System
@@ -135,3 +136,20 @@ def test_a_registered_system_is_listed_as_it_loads_even_over_an_installed_one(
         assert [a.name for a in abouts if a.id == "bnb"] == ["Not Blood & Bullets"]
     finally:
         registry.unregister("bnb")
+
+
+def test_a_system_class_takes_what_it_says_of_itself_from_its_about() -> None:
+    class Said(ToySystem):
+        about = About(id="said", name="Said", version="2", summary="what the start screen lists")
+
+    assert (Said.id, Said.name, Said.version, Said.summary) == ("said", "Said", "2", "what the start screen lists")
+    assert About.of(Said()) == Said.about
+
+
+def test_a_light_module_makes_its_system_on_first_use_and_nothing_else() -> None:
+    from tracker.plugin import made_on_first_use
+
+    lookup = made_on_first_use("tests.support.toy")
+    assert lookup("system") is toy_system
+    with pytest.raises(AttributeError, match="no attribute 'other'"):
+        lookup("other")
