@@ -15,6 +15,9 @@ Run:  python bench/bench_speed.py [--systems bnb,zludge] [--runs 7] [--repeat 12
    last key (``Help``: the screen with its keys, as the GM can use it);
    alternated with a bare Textual app (a label and a footer) launched the same
    way, to its label.  Medians of ``--runs`` runs each.  Target: <= 1.3x.
+   Beside it, a floor: the bare app that first imports the core, the saves and
+   the system (what any screen of the fight needs before it can draw), launched
+   in the same alternation.
 2. The same for a 100,000-event fight.  Target: <= 1.3x.
 3. Load + full replay of the 100,000-event fight against the ``json.loads``
    floor (the two alternated, best CPU time of 5 each), and its peak memory:
@@ -193,17 +196,29 @@ def until_shown(
         term.close()
 
 
-def launches(path: Path, name: str, runs: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
-    """(tracker, bare) launch times, alternated, ``runs`` each."""
+def launches(
+    path: Path, name: str, runs: int, env: dict[str, str], model: str = ""
+) -> tuple[list[float], list[float], list[float]]:
+    """(tracker, bare, bare + model) launch times, alternated, ``runs`` each; ``model``: a system whose core,
+    saves and plug-in the third app imports before the bare app's label (none: that list is empty)."""
     tracker = [*entry_point(), "--save", str(path)]
     bare = [sys.executable, "-c", bench_targets.BARE]
+    with_model = [
+        sys.executable,
+        "-c",
+        f"import saves\nfrom tracker import registry\nregistry.load({model!r})\n{bench_targets.BARE}",
+    ]
     until_shown(bare, b"bare-app-ready", env, times=1)  # warm the disk cache once for both
     until_shown(tracker, name.encode(), env, also=KEY_BAR)
-    ours, floor = [], []
+    if model:
+        until_shown(with_model, b"bare-app-ready", env, times=1)
+    ours, floor, modelled = [], [], []
     for _ in range(runs):
         floor.append(until_shown(bare, b"bare-app-ready", env, times=1))
         ours.append(until_shown(tracker, name.encode(), env, also=KEY_BAR))
-    return ours, floor
+        if model:
+            modelled.append(until_shown(with_model, b"bare-app-ready", env, times=1))
+    return ours, floor, modelled
 
 
 def start_launches(runs: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
@@ -576,7 +591,7 @@ def main() -> None:
             print(f"{sid}:", flush=True)
             if 1 in only:
                 path, name = fight_file(folder, sid, "short", args.events, args.combatants)
-                ours, bare = launches(path, name, runs, env)
+                ours, bare, modelled = launches(path, name, runs, env, model=sid)
                 r = med(ours) / med(bare)
                 table.add(
                     sid,
@@ -587,10 +602,19 @@ def main() -> None:
                     f"{r:.2f}x",
                     verdict(r <= 1.3),
                 )
+                table.add(
+                    sid,
+                    "1. beside it: the bare app importing the core, saves and this system first (no screen, no file)",
+                    f"{med(modelled):.0f} ms",
+                    f"bare app {med(bare):.0f} ms",
+                    "",
+                    f"{med(modelled) / med(bare):.2f}x",
+                    "",
+                )
             if only & {2, 3}:
                 path, name = fight_file(folder, sid, "long", args.long, args.combatants)
             if 2 in only:
-                ours, bare = launches(path, name, runs, env)
+                ours, bare, _ = launches(path, name, runs, env)
                 r = med(ours) / med(bare)
                 table.add(
                     sid,
