@@ -216,13 +216,13 @@ def load(system_id: str) -> System:
 
 
 def load_all() -> tuple[list[System], list[str]]:
-    """Every installed system that loads, and one message per system that does not."""
+    """Every installed system that loads, and one message per system that does not (listed as
+    :func:`described` lists them)."""
+    abouts, problems = described()
     systems: list[System] = []
-    problems: list[str] = []
-    ids = [e.id for e in available()] + [i for i in _extra if i not in {e.id for e in available()}]
-    for system_id in ids:
+    for about in abouts:
         try:
-            systems.append(load(system_id))
+            systems.append(load(about.id))
         except TrackerError as e:
             problems.append(str(e))
     return systems, problems
