@@ -26,6 +26,7 @@ Nothing here evaluates or unpickles anything.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -68,24 +69,66 @@ def too_deep(data: bytes) -> bool:
     return deepest > DEEPEST
 
 
-try:  # a faster, stricter parser when installed (it refuses NaN and Infinity too)
+# Two parsers with one verdict.  orjson reads a whole log (fast, and strict: no NaN, no Infinity, no lone
+# surrogate), but importing it costs a launch about 4 ms (it brings datetime, uuid and zoneinfo), while opening a
+# fight reads only its header, its last checkpoint and the tail after it.  So ``parse`` reads a line with the
+# standard library's json first, under hooks that refuse everything orjson reads differently or refuses (an int
+# outside 64 bits, which orjson makes a float; a number too large for a float; NaN and Infinity; a \uD8.. escape,
+# the only way to a lone surrogate; bytes that are not UTF-8), and hands anything refused to orjson, whose value
+# or error it then gives.  A line json takes is one orjson reads to the same value (a property test checks it).
+_ParseErrors: tuple[type[BaseException], ...] = (ValueError, TypeError, RecursionError)  # orjson's is a ValueError
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1  # what orjson reads as an int
+
+
+class _Unsure(Exception):
+    """Raised by the json hooks: orjson gives the verdict on this line."""
+
+
+def _int_as_orjson(text: str) -> int:
+    value = int(text)
+    if not _INT_MIN <= value <= _INT_MAX:
+        raise _Unsure
+    return value
+
+
+def _float_as_orjson(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Unsure
+    return value
+
+
+def _unsure(_text: str) -> Any:
+    raise _Unsure
+
+
+_decode_json = json.JSONDecoder(parse_int=_int_as_orjson, parse_float=_float_as_orjson, parse_constant=_unsure).decode
+
+
+@functools.cache
+def bulk_loads() -> Callable[[bytes], Any]:
+    """orjson's ``loads`` behind the nesting check (orjson imported on the first call): for reading many lines."""
     import orjson
 
-    def _loads(data: bytes) -> Any:
+    orjson_loads = orjson.loads
+
+    def loads(data: bytes) -> Any:
         if too_deep(data):
             raise ValueError(f"nested more than {DEEPEST:,} deep")
-        return orjson.loads(data)
+        return orjson_loads(data)
 
-    _ParseErrors: tuple[type[BaseException], ...] = (orjson.JSONDecodeError, ValueError, TypeError, RecursionError)
-except ImportError:  # pragma: no cover - orjson is a dependency
+    return loads
 
-    def _bad_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not allowed")
 
-    def _loads(data: bytes) -> Any:
-        return json.loads(data, parse_constant=_bad_constant)
+def quick_loads(data: bytes) -> Any:
+    """The value ``bulk_loads()`` gives (or its error) for one line, without importing orjson when json suffices."""
+    if b"\\ud" not in data and b"\\uD" not in data:
+        try:
+            return _decode_json(data.decode())
+        except (_Unsure, ValueError, RecursionError):
+            pass
+    return bulk_loads()(data)
 
-    _ParseErrors = (ValueError, TypeError, RecursionError, UnicodeDecodeError)
 
 FORMAT_VERSION = 2
 MAX_LINE = 1 << 20  # bytes in one line (a header, an event or a checkpoint)
@@ -154,7 +197,7 @@ def unseal(line: bytes) -> bytes | None:
 def parse(data: bytes) -> Any:
     """Strict JSON (no NaN, no Infinity, bounded nesting); ValueError with the reason."""
     try:
-        return _loads(data)
+        return quick_loads(data)
     except _ParseErrors as e:
         raise ValueError(_short(e)) from None
 

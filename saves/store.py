@@ -42,14 +42,15 @@ from saves.format import (
     Header,
     LoadError,
     SaveError,
+    bulk_loads,
     codec_for,
     header_from,
     header_line,
     parse,
+    quick_loads,
     unseal,
     upgrade,
 )
-from saves.format import _loads as format_loads
 from saves.format import _short as _short_error
 from tracker import registry
 from tracker.dice import Roller, SeededRoller
@@ -597,12 +598,19 @@ def _tail_offsets(
 
 
 def _decode(
-    codec: Codec, raw_lines: list[bytes], old: bool, head_raw: dict[str, Any], warnings: list[str]
+    codec: Codec,
+    raw_lines: list[bytes],
+    old: bool,
+    head_raw: dict[str, Any],
+    warnings: list[str],
+    loads: Callable[[bytes], Any] | None = None,
 ) -> tuple[list[Entry], list[int], list[int], list[Checkpoint], bool]:
     """Check, parse and decode every line after the header (the hot path of loading).
 
     Returns the entries, their line numbers, each entry's ``of``, the
-    checkpoints, and whether a torn last line was dropped.
+    checkpoints, and whether a torn last line was dropped.  ``loads`` reads a
+    line (default: orjson's, for many lines; the tail read at launch passes
+    ``quick_loads``, which gives the same values without importing orjson).
     """
     structure, versions, unchangeable = codec.structure_fns, codec.versions, codec.unchangeable
     split = codec.split_fns
@@ -620,7 +628,7 @@ def _decode(
     records: list[tuple[int, dict[str, Any]]] = []
     last = len(raw_lines)
     torn = False
-    loads, crc32 = format_loads, zlib.crc32
+    loads, crc32 = loads or bulk_loads(), zlib.crc32
     last_action = 0
     for number in range(2, last + 1):
         line = raw_lines[number - 1]
@@ -900,7 +908,7 @@ def _from_checkpoint(p: Path) -> tuple[Header, System, ActionLog, dict[int, int]
             return None
         codec = codec_for(system)
         warnings: list[str] = []
-        entries, numbers, ofs, _cps, torn = _decode(codec, [b"", *tail_lines], False, {}, warnings)
+        entries, numbers, ofs, _cps, torn = _decode(codec, [b"", *tail_lines], False, {}, warnings, quick_loads)
         if torn or warnings:
             return None
         _check_groups(entries, numbers, ofs, warnings)
