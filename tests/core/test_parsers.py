@@ -144,7 +144,7 @@ def test_the_texts_the_two_parsers_read_differently_get_orjsons_verdict(data: by
 @pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
 def test_opening_a_fight_from_its_checkpoint_imports_no_orjson(tmp_path: Path, system_id: str) -> None:
     """The point of the quick reader: a fight opened from its checkpoint and its tail (the launch) never imports
-    orjson (about 4 ms of the launch: it brings zoneinfo and sysconfig); reading the whole log does."""
+    orjson (about 3 ms of the app's launch: it brings zoneinfo and sysconfig); reading the whole log does."""
     path = tmp_path / "f.jsonl"
     make_fight(system_id, 600, path, seed=1).close()
     code = (
