@@ -16,7 +16,7 @@ from bench.fights import GM, make_fight
 from saves import checkpoint
 from saves.checker import check
 from saves.format import seal
-from tests.support import examples
+from tests.support import examples, in_new_interpreter
 from tracker import NextTurn
 from tracker.dice import SeededRoller
 
@@ -197,9 +197,6 @@ def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path, system_id: 
     converters cost the first frame: 15-25 ms); ``prepare`` makes the converters that saving needs.  Every
     system's state reads without it: its pairs (``tuple[str, int]``), its unions of records (zludge's last
     roll), and the plug-in itself imports none (blackjack's sheets make their converter when first read)."""
-    import subprocess
-    import sys
-
     path = tmp_path / "f.jsonl"
     make_fight(system_id, 600, path, seed=1).close()
     code = (
@@ -207,8 +204,10 @@ def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path, system_id: 
         "assert f.log.partial; print('cattrs' in sys.modules); f.prepare(); print('cattrs' in sys.modules); "
         "f.close()"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]  # prepare (the app calls it after the first frame) makes them
+    assert in_new_interpreter(code, str(path)) == [
+        "False",
+        "True",
+    ]  # prepare (the app calls it after the first frame) makes them
 
 
 def test_a_tail_that_undoes_what_the_checkpoint_folded_in_opens_the_same_fight(often: None, tmp_path: Path) -> None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from hypothesis import strategies as st
 
 from bench.fights import make_fight
 from saves.format import bulk_loads, parse, quick_loads
+from tests.support import in_new_interpreter
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -152,8 +151,7 @@ def test_opening_a_fight_from_its_checkpoint_imports_no_orjson(tmp_path: Path, s
         "print(f.log.partial, 'orjson' in sys.modules); f.close(); saves.load(Path(sys.argv[1])); "
         "print('orjson' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["True", "False", "True"]
+    assert in_new_interpreter(code, str(path)) == ["True", "False", "True"]
 
 
 def test_parse_says_what_orjson_says_of_a_bad_line() -> None:
