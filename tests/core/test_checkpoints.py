@@ -204,10 +204,8 @@ def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path, system_id: 
         "assert f.log.partial; print('cattrs' in sys.modules); f.prepare(); print('cattrs' in sys.modules); "
         "f.close()"
     )
-    assert in_new_interpreter(code, str(path)) == [
-        "False",
-        "True",
-    ]  # prepare (the app calls it after the first frame) makes them
+    # prepare (the app calls it after the first frame) makes them
+    assert in_new_interpreter(code, str(path)) == ["False", "True"]
 
 
 def test_a_tail_that_undoes_what_the_checkpoint_folded_in_opens_the_same_fight(often: None, tmp_path: Path) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 # hypothesis's examples per property: sized for CI; TRACKER_EXAMPLES=10 runs ten times as many by hand
 EXAMPLES_SCALE = max(float(os.environ.get("TRACKER_EXAMPLES", "1") or 1), 0.01)
@@ -15,8 +17,5 @@ def examples(n: int) -> int:
 
 def in_new_interpreter(code: str, *args: str) -> list[str]:
     """What ``code`` prints, word by word, run by a fresh Python (nothing imported yet: the app's launch)."""
-    import subprocess
-    import sys
-
     out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
     return out.stdout.split()
