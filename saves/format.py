@@ -42,7 +42,7 @@ from tracker.engine import Entry
 from tracker.errors import TrackerError
 from tracker.events import CORE_EVENTS, Event
 from tracker.plugin import System
-from tracker.record import Record
+from tracker.record import Record, record
 
 if TYPE_CHECKING:
     import cattrs
@@ -212,7 +212,7 @@ def _short(e: BaseException) -> str:
 # -- the header ------------------------------------------------------------------
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Header(Record):
     format: int = FORMAT_VERSION
     system: str

@@ -60,7 +60,7 @@ from tracker.events import Event
 from tracker.log import ActionLog
 from tracker.model import FightState
 from tracker.plugin import System
-from tracker.record import Record
+from tracker.record import Record, record
 from tracker.replay import Timeline
 
 APP_NAME = "gm-combat-tracker"
@@ -333,7 +333,7 @@ class SavedFight(Fight):
 # -- loading ------------------------------------------------------------------------------
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class Checkpoint(Record):
     """A checkpoint line met while loading (kept as its bytes: its state is parsed only to check it)."""
 
@@ -348,7 +348,7 @@ class Checkpoint(Record):
         return record.get("checkpoint") if type(record) is dict else None
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class Loaded(Record):
     """A fight log read from disk and checked by folding it."""
 
@@ -986,7 +986,7 @@ def _lines(codec: Codec, entries: Sequence[Entry]) -> bytes:
 # -- the list of saved fights ------------------------------------------------------------
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class SaveInfo(Record):
     """What the start screen shows of a saved fight (read cheaply; ``problem`` says why one is damaged)."""
 

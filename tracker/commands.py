@@ -16,7 +16,7 @@ import attrs
 from tracker.dice import parse as parse_dice
 from tracker.errors import Refused, TrackerError
 from tracker.model import Condition, FightState
-from tracker.record import Record
+from tracker.record import Record, record
 
 # parameter kinds a UI knows how to ask for
 INT = "int"
@@ -30,7 +30,7 @@ DICE = "dice"  # a dice expression
 PARAM_KINDS = (INT, STR, BOOL, CHOICE, COMBATANT, COMBATANTS, MODIFIERS, DICE)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Modifier(Record):
     """A labelled situational modifier; it shows in the log with its label."""
 
@@ -58,7 +58,7 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     return tuple(out)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Param(Record):
     name: str
     kind: str = STR
@@ -132,14 +132,16 @@ class Param(Record):
         return text
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CommandSpec(Record):
     """A command a system offers, declared so the app can build its form."""
 
     name: str
     title: str
     build: Callable[..., Any]
-    params: tuple[Param, ...] = ()
+    # the params; or (see tracker.kit.spec) a function that works them out of the command's fields when first
+    # asked for, so that listing a system's actions (the key bar of a fight's first frame) builds no command class
+    declared: tuple[Param, ...] | Callable[[], tuple[Param, ...]] = attrs.field(default=(), alias="params")
     key: str | None = None
     help: str = ""
     actor: str | None = "actor"  # the param that defaults to the current combatant (who acts on its turn)
@@ -150,6 +152,15 @@ class CommandSpec(Record):
     # starting values that depend on the acting combatant (its best attack skill, say);
     # called by a UI with the state and the actor's id once it knows who acts
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """The form's parameters, in order (worked out once, on first use, when the spec was given a function)."""
+        declared = self.declared
+        if callable(declared):
+            declared = declared()
+            object.__setattr__(self, "declared", declared)  # a cache of what the function gives, always the same
+        return declared
 
     def defaults_for(self, state: FightState, actor: str | None) -> dict[str, Any]:
         """The actor-dependent starting values; a failing hook gives none (the form still opens)."""
@@ -173,7 +184,7 @@ class CommandSpec(Record):
 # core commands, known to every system
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AddCombatant(Record):
     """Add one combatant, or ``count`` of them as a group ("4 Outlaws")."""
 
@@ -187,63 +198,63 @@ class AddCombatant(Record):
     alias: str = ""  # the players' view's name for it when NPC names are hidden (default: the preset's name)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RemoveCombatant(Record):
     id: str
     reason: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RenameCombatant(Record):
     id: str
     name: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RollInitiative(Record):
     """Roll initiative by the system's procedure (all, or just ``ids``)."""
 
     ids: tuple[str, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SetInitiative(Record):
     """Initiative values the GM gives (e.g. rolled on real dice and added up)."""
 
     values: Mapping[str, int] = attrs.field(hash=False)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class MoveInOrder(Record):
     id: str
     position: int  # 0-based place in the order
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class StartFight(Record):
     surprise: tuple[str, ...] = ()  # ids that act in a surprise round before round 1
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class NextTurn(Record):
     pass
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Delay(Record):
     """The current combatant holds its action to act later in the round."""
 
     id: str | None = None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ActNow(Record):
     """A held combatant acts now, before whoever is current."""
 
     id: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AddCondition(Record):
     id: str
     name: str
@@ -254,13 +265,13 @@ class AddCondition(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RemoveCondition(Record):
     id: str
     name: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Adjust(Record):
     """GM adjust of any tracked value (core fields or the system's own)."""
 
@@ -270,13 +281,13 @@ class Adjust(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Note(Record):
     text: str
     id: str | None = None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DismissPrompt(Record):
     """The GM settles a prompt by ruling, without the roll."""
 
@@ -284,12 +295,12 @@ class DismissPrompt(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class EndFight(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Damage(Record):
     """Quick harm to one or more combatants, in the system's own measure, through its own harm path.
 
@@ -305,7 +316,7 @@ class Damage(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Heal(Record):
     """Quick healing, in the system's own measure; a system that cannot heal in combat refuses it."""
 
@@ -314,33 +325,33 @@ class Heal(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Hide(Record):
     """Keep combatants from the players' view."""
 
     ids: tuple[str, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Reveal(Record):
     """Show hidden combatants in the players' view."""
 
     ids: tuple[str, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class NameFight(Record):
     name: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SetDiceMode(Record):
     """The GM rolls physical dice and types the faces in (``typed``), or the tracker rolls."""
 
     typed: bool
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SetView(Record):
     """What the players' view shows: NPC numbers, NPC names, dice results."""
 

@@ -21,10 +21,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-import attrs
-
 from tracker.errors import TrackerError
-from tracker.record import Record
+from tracker.record import Record, record
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -48,7 +46,7 @@ class FacesNeeded(Exception):
         self.request = request
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class DiceRequest(Record):
     """One request for faces: ``count`` dice showing ``lo``..``hi``."""
 
@@ -165,7 +163,7 @@ def parse_faces(text: str) -> list[int]:
     return out
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class DiceExpr(Record):
     """A parsed dice expression."""
 
@@ -229,7 +227,7 @@ def _keep(faces: tuple[int, ...], high: int | None, low: int | None) -> tuple[in
     return faces
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class Roll(Record):
     """One roll with its faces: what was rolled, what was kept, what exploded."""
 

@@ -13,10 +13,10 @@ import attrs
 
 from tracker.dice import Roll
 from tracker.model import Condition, FightState, Prompt
-from tracker.record import Record
+from tracker.record import Record, record
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Event(Record):
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
@@ -52,7 +52,7 @@ def _rolls_text(rolls: tuple[Roll, ...]) -> str:
     return "; ".join(r.describe() for r in rolls)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CombatantAdded(Event):
     TYPE = "combatant_added"
     id: str
@@ -71,7 +71,7 @@ class CombatantAdded(Event):
         return f"{self.name}{grp} joins the fight as {self.kind.upper()}{extra}{secret}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CombatantRemoved(Event):
     TYPE = "combatant_removed"
     id: str
@@ -82,7 +82,7 @@ class CombatantRemoved(Event):
         return f"{state.name(self.id)} leaves the fight{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CombatantRenamed(Event):
     TYPE = "combatant_renamed"
     id: str
@@ -92,7 +92,7 @@ class CombatantRenamed(Event):
         return f"{state.name(self.id)} is renamed {self.name}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class InitiativeSet(Event):
     TYPE = "initiative_set"
     id: str
@@ -107,7 +107,7 @@ class InitiativeSet(Event):
         return f"{state.name(self.id)} initiative {self.value}{how}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class OrderSet(Event):
     TYPE = "order_set"
     order: tuple[str, ...]
@@ -123,7 +123,7 @@ class OrderSet(Event):
         return f"Order: {names}{tie}{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class FightStarted(Event):
     TYPE = "fight_started"
     surprise: tuple[str, ...] = ()
@@ -134,7 +134,7 @@ class FightStarted(Event):
         return "The fight begins"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RoundStarted(Event):
     TYPE = "round_started"
     round: int
@@ -143,7 +143,7 @@ class RoundStarted(Event):
         return "Surprise round" if self.round == 0 else f"Round {self.round}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class TurnStarted(Event):
     TYPE = "turn_started"
     id: str
@@ -154,7 +154,7 @@ class TurnStarted(Event):
         return f"{state.name(self.id)}'s turn"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class TurnEnded(Event):
     TYPE = "turn_ended"
     id: str
@@ -163,7 +163,7 @@ class TurnEnded(Event):
         return f"{state.name(self.id)} ends the turn"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class TurnDelayed(Event):
     TYPE = "turn_delayed"
     id: str
@@ -172,7 +172,7 @@ class TurnDelayed(Event):
         return f"{state.name(self.id)} holds the action"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class HeldActionTaken(Event):
     """A held combatant steps in now, before whoever is current."""
 
@@ -185,7 +185,7 @@ class HeldActionTaken(Event):
         return f"{state.name(self.id)} acts now{before}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ConditionAdded(Event):
     TYPE = "condition_added"
     id: str
@@ -199,7 +199,7 @@ class ConditionAdded(Event):
         return f"{state.name(self.id)} is {c.describe().split(' (')[0]}{dur}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ConditionRemoved(Event):
     TYPE = "condition_removed"
     id: str
@@ -211,7 +211,7 @@ class ConditionRemoved(Event):
         return f"{state.name(self.id)} is no longer {self.name}{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Adjusted(Event):
     """A GM adjustment of any tracked value."""
 
@@ -227,7 +227,7 @@ class Adjusted(Event):
         return f"GM sets {state.name(self.id)}'s {self.field}: {self.old!r} → {self.value!r}{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class NoteAdded(Event):
     TYPE = "note_added"
     text: str
@@ -238,7 +238,7 @@ class NoteAdded(Event):
         return f"Note{who}: {self.text}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class PromptRaised(Event):
     TYPE = "prompt_raised"
     prompt: Prompt
@@ -247,7 +247,7 @@ class PromptRaised(Event):
         return f"! {self.prompt.text}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class PromptResolved(Event):
     TYPE = "prompt_resolved"
     prompt_id: str
@@ -259,7 +259,7 @@ class PromptResolved(Event):
         return f"Resolved: {text}{how}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class FightEnded(Event):
     TYPE = "fight_ended"
     note: str = ""
@@ -268,7 +268,7 @@ class FightEnded(Event):
         return "The fight ends" + (f": {self.note}" if self.note else "")
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CombatantsHidden(Event):
     TYPE = "combatants_hidden"
     ids: tuple[str, ...]
@@ -277,7 +277,7 @@ class CombatantsHidden(Event):
         return "Hidden from the players: " + ", ".join(state.name(i) for i in self.ids)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CombatantsRevealed(Event):
     TYPE = "combatants_revealed"
     ids: tuple[str, ...]
@@ -286,7 +286,7 @@ class CombatantsRevealed(Event):
         return "Revealed to the players: " + ", ".join(state.name(i) for i in self.ids)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class FightNamed(Event):
     TYPE = "fight_named"
     name: str
@@ -295,7 +295,7 @@ class FightNamed(Event):
         return f"The fight is called {self.name}" if not state.title else f"The fight is renamed {self.name}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DiceModeSet(Event):
     TYPE = "dice_mode_set"
     typed: bool
@@ -304,7 +304,7 @@ class DiceModeSet(Event):
         return "Dice typed in by the GM from now on" if self.typed else "Dice rolled by the tracker from now on"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ViewSet(Event):
     """What the players' view shows."""
 
@@ -330,7 +330,7 @@ class ViewSet(Event):
         return "Players' view " + "; ".join(parts)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Undone(Event):
     """The GM took back one whole action (all of its events)."""
 
@@ -341,7 +341,7 @@ class Undone(Event):
         return f"Undo of action {self.action}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Redone(Event):
     TYPE = "redone"
     action: int

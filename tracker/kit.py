@@ -204,7 +204,8 @@ def spec(
     hide: Iterable[str] = (),
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None,
 ) -> CommandSpec:
-    """A :class:`~tracker.commands.CommandSpec` whose params come from ``command``'s attrs fields.
+    """A :class:`~tracker.commands.CommandSpec` whose params come from ``command``'s attrs fields (worked out
+    when first asked for: the command class is built then, see :mod:`tracker.record`).
 
     Each field gives a Param of the kind its type says (``str`` named actor,
     target, id… is a combatant; ``tuple[str, ...]`` several combatants;
@@ -215,34 +216,39 @@ def spec(
     combatant (None for a GM action), ``subject`` the one that starts on the
     GM's selected (or marked) combatants.
     """
-    attrs.resolve_types(command)
     given = dict(fields or {})
     names = dict(labels or {})
-    hidden = set(hide)
-    params: list[Param] = []
-    for f in attrs.fields(command):
-        if f.name in hidden:
-            continue
-        if f.name in given:
-            params.append(given.pop(f.name))
-            continue
-        kind = _kind_of(f.name, f.type)
-        if kind is None:
-            raise TypeError(f"{command.__name__}.{f.name}: say how to ask for it (fields=...)")
-        has_default = f.default is not attrs.NOTHING
-        default = None
-        if has_default and not isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
-            default = f.default
-        params.append(
-            Param(name=f.name, kind=kind, label=names.get(f.name, ""), default=default, required=not has_default)
-        )
-    if given:
-        raise TypeError(f"{command.__name__} has no field(s) {sorted(given)}")
+    hidden = frozenset(hide)
+
+    def params() -> tuple[Param, ...]:
+        attrs.resolve_types(command)
+        left = dict(given)
+        out: list[Param] = []
+        for f in attrs.fields(command):
+            if f.name in hidden:
+                continue
+            if f.name in left:
+                out.append(left.pop(f.name))
+                continue
+            kind = _kind_of(f.name, f.type)
+            if kind is None:
+                raise TypeError(f"{command.__name__}.{f.name}: say how to ask for it (fields=...)")
+            has_default = f.default is not attrs.NOTHING
+            default = None
+            if has_default and not isinstance(f.default, attrs.Factory):  # type: ignore[arg-type]
+                default = f.default
+            out.append(
+                Param(name=f.name, kind=kind, label=names.get(f.name, ""), default=default, required=not has_default)
+            )
+        if left:
+            raise TypeError(f"{command.__name__} has no field(s) {sorted(left)}")
+        return tuple(out)
+
     return CommandSpec(
         name=name,
         title=title,
         build=command,
-        params=tuple(params),
+        params=params,
         key=key,
         help=help,
         actor=actor,

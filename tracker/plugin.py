@@ -20,10 +20,10 @@ from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
 from tracker.model import NPC, PC, Combatant, FightState, changed
-from tracker.record import Record
+from tracker.record import Record, record
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Preset(Record):
     """A ready-made sheet from the book: a critter, an NPC type, an archetype.
 
@@ -39,7 +39,7 @@ class Preset(Record):
     category: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Tally(Record):
     """What an event meant for the fight summary (hits, misses, harm)."""
 
@@ -50,7 +50,7 @@ class Tally(Record):
     fell: bool = False  # the target dropped (dead, unconscious, fled)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Standing(Record):
     """How a combatant stands in the fight, for the initiative list and the players' view.
 
@@ -67,7 +67,7 @@ class Standing(Record):
 FIT = Standing()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class About(Record):
     """What a system says of itself before it is loaded: enough to list it (the start screen) and no more.
 

@@ -1,22 +1,41 @@
-"""One ``__repr__``, ``__eq__`` and ``__hash__`` for the many small frozen attrs classes (events, commands).
+"""The many small frozen attrs classes (events, commands, records): built by attrs on first use, one shared
+``__repr__``, ``__eq__`` and ``__hash__``.
 
-attrs compiles a fresh repr, eq and hash for every class it builds, which is
-most of the cost of defining one (about a millisecond each, and a plug-in and
-the core define a hundred of them at import).  A class that inherits
-:class:`Record` and is declared ``@attrs.frozen(kw_only=True, repr=False,
-eq=False)`` gets these three from here instead, with the same results: the
-repr attrs would write, equality of the same class on the same fields, and a
-hash over the fields attrs would hash.
+A class that inherits :class:`Record` is declared ``@record(kw_only=True,
+repr=False, eq=False)`` (or without ``kw_only``).  To a type checker that *is*
+``attrs.frozen`` (mypy's attrs plugin reads the fields and ``__init__``); at
+run time the decorator only makes the class slotted, with the same slots attrs
+would give it, and attrs builds the rest (``__init__``, ``__attrs_attrs__``,
+the frozen ``__setattr__``) the first time the class is used: its first
+instance, or the first look at its attrs attributes (``attrs.fields``,
+``attrs.has``, cattrs).  Building a class costs attrs about a quarter of a
+millisecond (a compiled ``__init__`` and its attributes); the core and a
+plug-in declare a hundred or more, and opening a fight uses a few dozen of them
+(issue #13: the launch).  :func:`build_pending` builds the rest when there is
+time (the app does, while the GM looks at the first frame), and a test builds
+every class of every system so that a misdeclared one is found there.
+
+The class is the same object before and after: attrs builds a twin from the
+same fields and the class takes the twin's generated members, so references
+taken at import (``isinstance``, dispatch tables, ``TYPE`` maps) stay good.
+Records get these three from here instead of attrs' own, with the same
+results: the repr attrs would write, equality of the same class on the same
+fields, and a hash over the fields attrs would hash.
 """
 
 from __future__ import annotations
 
+import threading
+import types
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
 _specs: dict[type, tuple[tuple[tuple[str, Any], ...], Any, Any]] = {}
+
+T = TypeVar("T", bound=type)
 
 
 def _values(names: list[str]) -> Any:
@@ -40,8 +59,193 @@ def _spec(cls: type) -> tuple[tuple[tuple[str, Any], ...], Any, Any]:
     return spec
 
 
-class Record:
-    """Mixed into frozen attrs classes declared with ``repr=False, eq=False``."""
+# -- built on first use ---------------------------------------------------------------------------------------
+
+_COUNTING = type(attrs.field())  # what attrs.field() gives in a class body
+_CLASS_VARS = ("typing.ClassVar", "t.ClassVar", "ClassVar", "typing_extensions.ClassVar")
+_NOT_TAKEN = ("__slots__", "__dict__", "__weakref__", "__doc__")  # of the twin's members
+_SLOT_KINDS = (types.MemberDescriptorType, types.GetSetDescriptorType)
+_OPTIONS = frozenset({"kw_only", "repr", "eq"})
+# what attrs gives a class that its built bases have too: a waiting class must not answer with its base's
+_OWN = ("__attrs_attrs__", "__attrs_props__", "__match_args__")
+
+
+class _Plan:
+    """What attrs needs to build a class declared with :func:`record`: its fields (attrs.field() each, in order),
+    their annotations and the decorator's options."""
+
+    __slots__ = ("annotations", "fields", "options")
+
+    def __init__(self, fields: dict[str, Any], annotations: dict[str, Any], options: dict[str, Any]) -> None:
+        self.fields = fields
+        self.annotations = annotations
+        self.options = options
+
+
+_pending: dict[type, _Plan] = {}
+_lock = threading.RLock()
+
+
+def _is_class_var(annotation: Any) -> bool:
+    """attrs' own test (annotations are strings here: ``from __future__ import annotations``)."""
+    text = str(annotation)
+    if text[:1] in ("'", '"') and text[-1:] == text[:1]:
+        text = text[1:-1]
+    return text.startswith(_CLASS_VARS)
+
+
+class _BuiltOnRead:
+    """Stands in a waiting class for an attribute attrs will give it (``__attrs_attrs__``...): read, it builds
+    the class and gives what attrs made, never the same attribute of a base already built."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        _build_with_bases(owner)
+        if isinstance(owner.__dict__.get(self.name), _BuiltOnRead):
+            raise AttributeError(self.name)  # attrs gave it nothing of that name (and it is removed)
+        return getattr(owner, self.name)
+
+
+class _Deferred(type):
+    """The metaclass of :class:`Record`: a look at an attribute a class does not have yet builds it (and its
+    bases) first, and looks again."""
+
+    if not TYPE_CHECKING:  # to a type checker, a record class has exactly the attributes it declares
+
+        def __getattr__(cls, name: str) -> Any:
+            if _pending and _build_with_bases(cls):
+                return getattr(cls, name)
+            raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
+
+
+def _build_with_bases(cls: type) -> bool:
+    """Build ``cls`` and every base of it still waiting, bases first; whether any was."""
+    waiting = [c for c in reversed(cls.__mro__) if c in _pending]
+    for c in waiting:
+        _build(c)
+    return bool(waiting)
+
+
+def _build(cls: type) -> None:
+    with _lock:
+        plan = _pending.pop(cls, None)
+        if plan is None:
+            return
+        try:
+            for base in reversed(cls.__mro__[1:]):
+                if base in _pending:
+                    _build(base)
+            # the twin: the same bases, fields and hooks, built by attrs as @attrs.frozen builds a class
+            body: dict[str, Any] = {
+                "__annotations__": dict(plan.annotations),
+                "__module__": cls.__module__,
+                "__qualname__": cls.__qualname__,
+            }
+            for hook in ("__attrs_pre_init__", "__attrs_post_init__"):
+                if hook in cls.__dict__:
+                    body[hook] = cls.__dict__[hook]
+            twin = types.new_class(cls.__name__, cls.__bases__, exec_body=lambda ns: ns.update(body))
+            made = attrs.frozen(twin, these=dict(plan.fields), **plan.options)
+            for name, value in made.__dict__.items():
+                if name in body or name in _NOT_TAKEN or isinstance(value, _SLOT_KINDS):
+                    continue
+                type.__setattr__(cls, name, value)
+            for name in _OWN:
+                if isinstance(cls.__dict__.get(name), _BuiltOnRead):
+                    type.__delattr__(cls, name)
+        except BaseException:
+            _pending[cls] = plan  # as it was: the next use says the same
+            raise
+
+
+def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    """A waiting class's ``__init__``: build the class, then initialise as attrs does."""
+    cls = type(self)
+    _build_with_bases(cls)
+    cls.__init__(self, *args, **kwargs)
+
+
+def _declare(cls: type, options: dict[str, Any]) -> type:
+    if not isinstance(cls, _Deferred):
+        raise TypeError(f"@record is for subclasses of Record, not {cls.__qualname__}")
+    body = dict(cls.__dict__)
+    annotations = body.get("__annotations__", {})
+    fields: dict[str, Any] = {}
+    for name, annotation in annotations.items():
+        if _is_class_var(annotation):
+            continue
+        value = body.pop(name, attrs.NOTHING)
+        fields[name] = value if type(value) is _COUNTING else attrs.field(default=value)
+    stray = [name for name, value in body.items() if type(value) is _COUNTING]
+    if stray:
+        raise TypeError(f"{cls.__qualname__}: attrs.field() without an annotation: {', '.join(stray)}")
+    taken: set[str] = set()
+    weakref = False
+    for base in cls.__mro__[1:-1]:
+        slots = base.__dict__.get("__slots__", ())
+        taken.update((slots,) if isinstance(slots, str) else slots)
+        weakref = weakref or "__weakref__" in base.__dict__
+    body.pop("__dict__", None)
+    body.pop("__weakref__", None)
+    body["__slots__"] = (*(n for n in fields if n not in taken), *(() if weakref else ("__weakref__",)))
+    body["__init__"] = _first_init
+    body.update((name, _BuiltOnRead(name)) for name in _OWN)
+    body["__qualname__"] = cls.__qualname__
+    slotted = type(cls)(cls.__name__, cls.__bases__, body)
+    _repoint_cells(body, cls, slotted)
+    _pending[slotted] = _Plan(fields, {n: annotations[n] for n in fields}, options)
+    return slotted
+
+
+def _repoint_cells(body: dict[str, Any], old: type, new: type) -> None:
+    """Methods that name their class (``super()``, ``__class__``) name the slotted one, as attrs does."""
+    for value in body.values():
+        if isinstance(value, classmethod | staticmethod):
+            value = value.__func__
+        elif isinstance(value, property):
+            value = value.fget
+        for cell in getattr(value, "__closure__", None) or ():
+            try:
+                if cell.cell_contents is old:
+                    cell.cell_contents = new
+            except ValueError:  # an empty cell
+                continue
+
+
+if TYPE_CHECKING:
+    from attrs import frozen as record
+else:
+
+    def record(maybe_cls: T | None = None, /, **options: Any) -> T | Callable[[T], T]:
+        """``@attrs.frozen(kw_only=..., repr=False, eq=False)`` for a :class:`Record`, built on first use."""
+        if not options.keys() <= _OPTIONS or options.get("repr", True) or options.get("eq", True):
+            raise TypeError(f"@record takes kw_only, repr=False and eq=False, not {sorted(options)}")
+
+        def declare(cls: T) -> T:
+            return _declare(cls, options)
+
+        return declare if maybe_cls is None else declare(maybe_cls)
+
+
+def build_pending(limit: int | None = None) -> int:
+    """Build up to ``limit`` (all if None) of the classes still waiting; how many wait after."""
+    with _lock:
+        for cls in list(_pending)[:limit]:
+            _build_with_bases(cls)
+        return len(_pending)
+
+
+def waiting() -> tuple[type, ...]:
+    """The record classes not built yet."""
+    return tuple(_pending)
+
+
+class Record(metaclass=_Deferred):
+    """Mixed into frozen record classes declared with :func:`record` (``repr=False, eq=False``)."""
 
     __slots__ = ()
 

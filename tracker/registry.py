@@ -25,11 +25,9 @@ from collections.abc import Iterable
 from functools import reduce
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from tracker.errors import TrackerError
 from tracker.plugin import About, System
-from tracker.record import Record
+from tracker.record import Record, record
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -48,7 +46,7 @@ class SystemNotInstalled(TrackerError):
     pass
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class SystemEntry(Record):
     id: str
     target: str  # "module:attr"

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import attrs
-
 from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
-from tracker.record import Record
+from tracker.record import Record, record
 
 RANGES = ("auto", "close", "nearby", "far")
 IMPACTS = ("none", "advantage", "disadvantage")
@@ -16,7 +14,7 @@ STAT_CHOICES = ("ACC", "BODY", "CTRL")
 MOVES = ("attack", "defend", "flourish")
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Attack(Record):
     """Shoot, strike, throw or use a special; several targets for a volley or a blast."""
 
@@ -32,7 +30,7 @@ class Attack(Record):
     deficient: bool = False
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class MakeSave(Record):
     actor: str
     stat: str = "BODY"
@@ -47,19 +45,19 @@ class MakeSave(Record):
     social: bool = False  # negotiation: a DV below 0 passes with no roll
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Reload(Record):
     actor: str
     weapon: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class IngestLead(Record):
     actor: str
     amount: int = 1
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CastWorking(Record):
     actor: str
     working: str
@@ -68,7 +66,7 @@ class CastWorking(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ResolveSixes(Record):
     """Per six of a working: powderburn or catastrophe (the GM's choice for that die)."""
 
@@ -78,13 +76,13 @@ class ResolveSixes(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class MoraleCheck(Record):
     actor: str
     outcome: str = "flees"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Argue(Record):
     actor: str
     npc: str
@@ -93,7 +91,7 @@ class Argue(Record):
     less_to_lose: str = "npc"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Injure(Record):
     target: str
     level: str = "lesser"
@@ -101,18 +99,18 @@ class Injure(Record):
     tags: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Treat(Record):
     target: str
     level: str = "worst"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Rest(Record):
     ids: tuple[str, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DestroyPaper(Record):
     """The paper of a Hex or a Naming is destroyed: what it bound on the target goes with it."""
 

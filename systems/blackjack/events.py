@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import attrs
-
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
-from tracker.record import Record
+from tracker.record import Record, record
 
 from .records import PaperBond, data
 
@@ -16,7 +14,7 @@ OVER = "over"  # rolled over the stat: fails, and a PC marks the stat
 UNDER = "under"  # at or under the DV: fails, no mark
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DvPart(Record):
     label: str
     value: int
@@ -25,7 +23,7 @@ class DvPart(Record):
         return f"{self.label} {self.value:+d}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SaveRoll(Record):
     """One Blackjack save: success when DV < d20 ≤ limit."""
 
@@ -59,7 +57,7 @@ class SaveRoll(Record):
         return f"{self.stat} save {self.roll.describe()} needs ≤ {self.limit} over {dv}: {res}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SaveRolled(Event):
     TYPE = "blackjack.save_rolled"
     actor: str
@@ -71,7 +69,7 @@ class SaveRolled(Event):
         return f"{state.name(self.actor)} saves{why}: {self.save.describe()}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AttackMade(Event):
     """One attack (one shot of a volley, one target of a blast)."""
 
@@ -101,7 +99,7 @@ class AttackMade(Event):
         return f"{a} {verb}{how} ({self.range}{who}): {self.save.describe()} → {res}{floor}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class InjuryMarked(Event):
     """An injury and its way up the track ("lesser → slots full → moderate")."""
 
@@ -117,7 +115,7 @@ class InjuryMarked(Event):
         return f"{state.name(self.target)} injury ({self.name}): {' → '.join(self.steps)}{end}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class InjuryCleared(Event):
     TYPE = "blackjack.injury_cleared"
     target: str
@@ -131,7 +129,7 @@ class InjuryCleared(Event):
         return f"{state.name(self.target)}'s {self.level} injury ({self.name}) is cleared{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RechargeRolled(Event):
     TYPE = "blackjack.recharge_rolled"
     actor: str
@@ -146,7 +144,7 @@ class RechargeRolled(Event):
         return f"{state.name(self.actor)}'s {self.weapon} recharge ({self.need}+): {self.roll.describe()} → {res}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Reloaded(Event):
     TYPE = "blackjack.reloaded"
     actor: str
@@ -162,7 +160,7 @@ class Reloaded(Event):
         return f"{state.name(self.actor)} {what} the {self.weapon}{cost}{extra}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class LeadIngested(Event):
     TYPE = "blackjack.lead_ingested"
     actor: str
@@ -172,7 +170,7 @@ class LeadIngested(Event):
         return f"{state.name(self.actor)} ingests {self.amount} lead"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class WorkingCast(Event):
     TYPE = "blackjack.working_cast"
     actor: str
@@ -191,7 +189,7 @@ class WorkingCast(Event):
         return f"{state.name(self.actor)} casts {self.working}{on} with {self.lead} lead{again}, {self.roll.describe()}{six}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class WorkingTookEffect(Event):
     TYPE = "blackjack.working_took_effect"
     actor: str
@@ -207,7 +205,7 @@ class WorkingTookEffect(Event):
         return f"{self.working}{on} {res}{note}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SixesResolved(Event):
     TYPE = "blackjack.sixes_resolved"
     actor: str
@@ -219,7 +217,7 @@ class SixesResolved(Event):
         return f"{state.name(self.actor)}'s sixes: {', '.join(self.choices)}{note}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class MoraleChecked(Event):
     TYPE = "blackjack.morale_checked"
     side: str
@@ -238,7 +236,7 @@ class MoraleChecked(Event):
         return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ArguinRound(Event):
     TYPE = "blackjack.arguin_round"
     pc: str
@@ -256,7 +254,7 @@ class ArguinRound(Event):
         )
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ArguinLost(Event):
     TYPE = "blackjack.arguin_lost"
     loser: str
@@ -268,7 +266,7 @@ class ArguinLost(Event):
         return f"{state.name(self.loser)} is publicly shamed and loses the argument to {state.name(self.winner)}{note}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Rested(Event):
     TYPE = "blackjack.rested"
     ids: tuple[str, ...]
@@ -281,7 +279,7 @@ class Rested(Event):
         )
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SavePassed(Event):
     """A social save whose DV, before the floor at 0, is below 0: it passes with no roll."""
 
@@ -301,7 +299,7 @@ class SavePassed(Event):
         )
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class WorkingStopped(Event):
     """A working that was not cast: the powderburn of casting it again dropped or killed the caster."""
 
@@ -315,7 +313,7 @@ class WorkingStopped(Event):
         return f"{state.name(self.actor)}'s {self.working} is not cast{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class PaperBound(Event):
     """An injury or condition a working laid that only destroying its paper removes."""
 
@@ -328,7 +326,7 @@ class PaperBound(Event):
         return f"{state.name(self.target)}'s {self.bond.describe()}{by}: only destroying the paper removes it"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class PaperDestroyed(Event):
     """The GM says a working's paper is destroyed: what it bound on the target goes with it."""
 

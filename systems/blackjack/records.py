@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import math
 
-import attrs
-
 from tracker.model import PC, Combatant, FightState
-from tracker.record import Record
+from tracker.record import Record, record
 
 LEVELS = ("lesser", "moderate", "severe", "grievous")
 FATAL = "fatal"
@@ -21,7 +19,7 @@ STATS = ("acc", "body", "ctrl")
 REV = 2
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Weapon(Record):
     name: str
     kind: str = "melee"  # firearm | bow | blowgun | thrown | melee | natural | special
@@ -70,7 +68,7 @@ class Weapon(Record):
         return s
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Working(Record):
     name: str
     level: int = 1
@@ -84,7 +82,7 @@ class Working(Record):
     paper: bool = False  # its effect lasts until the paper is destroyed (Hex, Naming)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DvMod(Record):
     """A DV modifier the combatant imposes on attacks with some tags (Ironscales)."""
 
@@ -93,7 +91,7 @@ class DvMod(Record):
     value: int
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class PaperBond(Record):
     """An effect bound to a paper (Naming's agony, a Hex): only destroying the paper removes it.
 
@@ -110,7 +108,7 @@ class PaperBond(Record):
         return f"{what} ({self.working}'s paper)"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class BJData(Record):
     kind: str = PC
     acc: int = 10
@@ -215,7 +213,7 @@ class BJData(Record):
         return ", ".join(w.name for w in self.weapons if w.dropped)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class BJFight(Record):
     """The fight-level record.
 

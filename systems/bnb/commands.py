@@ -9,15 +9,13 @@ GM's selected combatant, never silently on whoever's turn it is.
 
 from __future__ import annotations
 
-import attrs
-
 from systems.bnb.tables import SAVES
 from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
-from tracker.record import Record
+from tracker.record import Record, record
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Attack(Record):
     """One attack with a weapon (or one of a critter's listed attacks)."""
 
@@ -32,7 +30,7 @@ class Attack(Record):
     two_hands: bool = False  # the spear used two-handed
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class CritterAttacks(Record):
     """Every attack on a critter's stat line, at one target."""
 
@@ -42,7 +40,7 @@ class CritterAttacks(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class GunPlay(Record):
     """A Shootist's Gun-play: one attack per level at foes of 1 HD or fewer."""
 
@@ -54,7 +52,7 @@ class GunPlay(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Blast(Record):
     """One scattergun shot at every target within 5 ft of the aimed point."""
 
@@ -66,19 +64,19 @@ class Blast(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Reload(Record):
     actor: str
     gun: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DeathSave(Record):
     actor: str  # the one saving (kept as "actor": prompts in saved fights name it so)
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SavingThrow(Record):
     actor: str
     against: str = "other"
@@ -86,24 +84,24 @@ class SavingThrow(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class LuckyStreak(Record):
     actor: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class LoyaltyCheck(Record):
     actor: str
     leader: str | None = None
     modifiers: tuple[Modifier, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class BindWounds(Record):
     actor: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Recover(Record):
     """Hours pass: temporary damage (fists) heals per hour, 1 HP per level (HD) an hour."""
 

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import attrs
-
 from systems.bnb.sheet import data
 from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
+from tracker.record import record
 
 
 def parts_text(parts: tuple[Modifier, ...]) -> str:
     return ", ".join(p.describe() for p in parts if p.value) or "no modifiers"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AttackRolled(Event):
     """One attack: the d20 against DC and, on a hit, the damage."""
 
@@ -70,7 +69,7 @@ class AttackRolled(Event):
         return s + f"hit for {self.amount}{kind} damage ({self.damage.describe()}{extra})"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Dropped(Event):
     """HP at 0 or below: dying (a death save is due), dead (a minor NPC) or knocked out (temporary damage)."""
 
@@ -89,7 +88,7 @@ class Dropped(Event):
         return f"{state.name(self.id)} at {self.hp} HP {how}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ShotsFired(Event):
     TYPE: ClassVar[str] = "bnb.shots_fired"
     actor: str
@@ -104,7 +103,7 @@ class ShotsFired(Event):
         return f"{c.name} fires {self.count} shot(s) from the {self.gun} ({left} left)"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class HeldFire(Event):
     TYPE: ClassVar[str] = "bnb.held_fire"
     actor: str
@@ -115,7 +114,7 @@ class HeldFire(Event):
         return f"{state.name(self.actor)} holds fire at {state.name(self.target)}: {self.reason}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Reloaded(Event):
     TYPE: ClassVar[str] = "bnb.reloaded"
     actor: str
@@ -134,7 +133,7 @@ def vs_st(roll: Roll, parts: tuple[Modifier, ...], total: int, st: int) -> str:
     return f"{roll.describe()} ({parts_text(parts)}) = {total} vs ST {st}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DeathSaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.death_save_rolled"
     id: str
@@ -149,7 +148,7 @@ class DeathSaveRolled(Event):
         return f"{state.name(self.id)} saves vs death: {vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.save_rolled"
     id: str
@@ -167,7 +166,7 @@ class SaveRolled(Event):
         )
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class LuckyStreakUsed(Event):
     TYPE: ClassVar[str] = "bnb.lucky_streak_used"
     id: str
@@ -194,7 +193,7 @@ class LuckyStreakUsed(Event):
         )
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class LoyaltyChecked(Event):
     TYPE: ClassVar[str] = "bnb.loyalty_checked"
     id: str
@@ -212,7 +211,7 @@ class LoyaltyChecked(Event):
         )
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class WoundsBound(Event):
     TYPE: ClassVar[str] = "bnb.wounds_bound"
     id: str
@@ -223,7 +222,7 @@ class WoundsBound(Event):
         return f"{state.name(self.id)}'s wounds are bound: {self.roll.describe()}, {self.healed} HP back"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class TemporaryHealed(Event):
     TYPE: ClassVar[str] = "bnb.temporary_healed"
     id: str
@@ -243,7 +242,7 @@ def _how(roll: Roll, amount: int) -> str:
     return "" if rolled == str(amount) else f": {rolled}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class HpLost(Event):
     """Quick damage from the GM: HP lost, lethal or temporary (fists), through the same harm path as a blow."""
 
@@ -260,7 +259,7 @@ class HpLost(Event):
         return f"{state.name(self.id)} loses {self.amount}{kind} HP{_how(self.roll, self.amount)}{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class HpHealed(Event):
     """Quick healing from the GM: temporary damage heals first, then lethal damage; never above maximum."""
 
@@ -282,7 +281,7 @@ class HpHealed(Event):
         return f"{state.name(self.id)} regains {healed} HP ({' + '.join(parts)}){_how(self.roll, healed)}{up}{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class DeathSaveWaived(Event):
     """The GM settled a death save without the roll: the combatant lives, unconscious (Ruling)."""
 

@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import attrs
-
 from systems.bnb.tables import (
     ATTRIBUTES,
     CLASS_TABLES,
@@ -43,14 +41,14 @@ from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
 from tracker.dice import DiceRequest, Roll, Roller
 from tracker.errors import Refused
 from tracker.model import PC, Combatant
-from tracker.record import Record
+from tracker.record import Record, record
 
 OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
 STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
 ONE_HD = Hd(dice=1)  # frozen: one shared default
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class LastSave(Record):
     """A failed saving throw a Gambler may re-roll with Lucky Streak."""
 
@@ -60,7 +58,7 @@ class LastSave(Record):
     damage: int = 0  # a scattergun's save for half: the full damage taken (a success halves it)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class BnbData(Record):
     """A combatant's Blood & Bullets record."""
 

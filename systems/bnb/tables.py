@@ -8,7 +8,7 @@ import re
 import attrs
 
 from tracker.errors import Refused
-from tracker.record import Record
+from tracker.record import Record, record
 
 ATTRIBUTES = ("STR", "INT", "WIS", "CON", "DEX", "CHA")
 CLASSES = ("Shootist", "Gambler", "Trailblazer")
@@ -32,7 +32,7 @@ def modifier(score: int) -> int:
     return 3
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class Level(Record):
     hd: str  # "3+1"
     to_hit: int
@@ -69,7 +69,7 @@ MISSILE = "missile"
 FIREARM = "firearm"
 
 
-@attrs.frozen(repr=False, eq=False)
+@record(repr=False, eq=False)
 class Weapon(Record):
     """One weapon of Tables 10–12.
 
@@ -181,7 +181,7 @@ def find_weapon(name: str) -> Weapon | None:
 # what a combatant carries and its Hit Dice, read from a sheet's text
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Carried(Record):
     """A weapon a combatant carries; a firearm keeps its loaded shots."""
 
@@ -195,7 +195,7 @@ class Carried(Record):
         return WEAPON_BY_ID[self.weapon]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Natural(Record):
     """A critter's listed attack ("Claws", "Hoof, d3")."""
 
@@ -203,7 +203,7 @@ class Natural(Record):
     sides: int = 6
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Hd(Record):
     dice: int
     plus: int = 0

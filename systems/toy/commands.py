@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import attrs
-
 from tracker.commands import DICE, CommandSpec, Param
 from tracker.kit import spec
-from tracker.record import Record
+from tracker.record import Record, record
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Hit(Record):
     """The actor attacks the target: d20 ≥ 10 hits, then ``damage`` dice."""
 
@@ -18,7 +16,7 @@ class Hit(Record):
     damage: str = "1d6"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Shrug(Record):
     """A downed combatant gets up at 1 HP (the answer to a ``down`` prompt)."""
 

@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import attrs
-
 from tracker.commands import INT, Param
 from tracker.model import Combatant
-from tracker.record import Record
+from tracker.record import Record, record
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ToyData(Record):
     hp: int
     max_hp: int

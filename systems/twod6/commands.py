@@ -11,14 +11,12 @@ Ruling (ours): the attack form starts on the attacker's best-ranked attack skill
 
 from __future__ import annotations
 
-import attrs
-
 from systems.twod6.record import data
 from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING
 from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
 from tracker.model import FightState
-from tracker.record import Record
+from tracker.record import Record, record
 
 BLAST_SKILL = "Cast (Blast)"
 ENTANGLE_SKILL = "Cast (Entangle)"
@@ -47,7 +45,7 @@ ACTIONS = {
 CINEMATIC_USES = ("extra turn", "reroll", "ignore death")
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Attack(Record):
     actor: str
     targets: tuple[str, ...]
@@ -66,19 +64,19 @@ class Attack(Record):
     defense_critical: bool = False
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Aim(Record):
     actor: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Act(Record):
     actor: str
     action: str
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Sneak(Record):
     """Stealth against the targets' Notice before an attack."""
 
@@ -89,7 +87,7 @@ class Sneak(Record):
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SkillCheck(Record):
     actor: str
     skill: str
@@ -101,7 +99,7 @@ class SkillCheck(Record):
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class BreakGrapple(Record):
     actor: str
     stat: str = "auto"
@@ -109,7 +107,7 @@ class BreakGrapple(Record):
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Negate(Record):
     actor: str
     target: str
@@ -119,7 +117,7 @@ class Negate(Record):
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Resolve(Record):
     actor: str
     stakes: str = "unconscious"
@@ -128,7 +126,7 @@ class Resolve(Record):
     auto_critical: bool = False
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ChooseDouble(Record):
     """After a doubled (or tripled) attack: the second result, a second wound, or a limb."""
 
@@ -139,7 +137,7 @@ class ChooseDouble(Record):
     penalty: int = -2
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Riposte(Record):
     """Vicious Parry (disarm, trip, shove or grapple the attacker) or Spell Turning."""
 
@@ -148,7 +146,7 @@ class Riposte(Record):
     result: str = "disarm"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SpendCinematic(Record):
     actor: str
     use: str = "extra turn"

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import attrs
-
 from systems.twod6.sheet import (
     ARMOR_LEVEL,
     ARMOR_PROFICIENCY,
@@ -22,10 +20,10 @@ from systems.twod6.sheet import (
     split_talent,
 )
 from tracker.model import Combatant
-from tracker.record import Record
+from tracker.record import Record, record
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Failed(Record):
     """The combatant's last failed check, kept so a cinematic can reroll it."""
 
@@ -43,7 +41,7 @@ class Failed(Record):
     against: tuple[tuple[str, Any], ...] = ()  # opposed: (target id, the CheckRoll it lost to), each
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Data(Record):
     """Everything the tracker keeps for one 2d6 combatant."""
 

@@ -17,11 +17,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-import attrs
-
 from tracker.commands import BOOL, CHOICE, INT, STR, Param
 from tracker.errors import Refused
-from tracker.record import Record
+from tracker.record import Record, record
 from tracker.text import head_and_number
 
 STATS = ("str", "agi", "dex", "tou", "int", "wil", "cha", "per")
@@ -165,7 +163,7 @@ def parse_talents(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Item(Record):
     name: str
     skill: str
@@ -188,7 +186,7 @@ def items_text(items: tuple[Item, ...]) -> str:
     return "; ".join(f"{i.name}: {i.skill} {i.bonus:+d}" for i in items)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Limb(Record):
     name: str
     penalty: int

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import attrs
-
 from tracker.commands import Modifier
 from tracker.dice import DiceError, Roll, Roller, roll
 from tracker.errors import Refused
 from tracker.model import Combatant, FightState
-from tracker.record import Record
+from tracker.record import Record, record
 
 from .commands import ASPECT_USES
 from .model import COMATOSE, EXHAUSTED, FATIGUE_STATES, INCAPACITATED, WOUND_STATES, data
@@ -33,7 +31,7 @@ def fudge(dice: Roller, label: str) -> Roll:
     return r
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SkillRoll(Record):
     roll: Roll
     rerolled: Roll | None
@@ -43,7 +41,7 @@ class SkillRoll(Record):
     plot_point: bool
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Boosts(Record):
     """What a combatant spends on one roll: an aspect invocation and a plot point."""
 

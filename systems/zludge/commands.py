@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import attrs
-
 from tracker.commands import BOOL, CHOICE, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
-from tracker.record import Record
+from tracker.record import Record, record
 
 from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES
 
@@ -15,7 +13,7 @@ ASPECT_USES = ("+1", "reroll")
 LEVEL_CHOICES = tuple(f"{n} {name}" for n, name in enumerate(WOUND_STATES))
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Attack(Record):
     actor: str
     target: str
@@ -38,7 +36,7 @@ class Attack(Record):
     armor_level: int | None = None  # None: the target's armor
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class InvokeAfter(Record):
     """An aspect or a plot point spent after seeing the roll just made (attack, defense or skill roll)."""
 
@@ -48,12 +46,12 @@ class InvokeAfter(Record):
     plot_points: int = 0
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AmbushInitiative(Record):
     ambushers: tuple[str, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RollSkill(Record):
     actor: str
     skill: str
@@ -67,7 +65,7 @@ class RollSkill(Record):
     as_action: bool = True
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class FirstAid(Record):
     actor: str
     target: str
@@ -78,20 +76,20 @@ class FirstAid(Record):
     plot_points: int = 0
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ReopenWounds(Record):
     target: str
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class MarkWound(Record):
     target: str
     level: int
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class MarkFatigue(Record):
     target: str
     level: int = 0
@@ -99,7 +97,7 @@ class MarkFatigue(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ClearBox(Record):
     target: str
     track: str = "wounds"
@@ -107,12 +105,12 @@ class ClearBox(Record):
     note: str = ""
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RefreshAspects(Record):
     ids: tuple[str, ...] = ()
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class TakeAction(Record):
     actor: str
     text: str

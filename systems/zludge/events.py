@@ -7,12 +7,11 @@ a field added later has a default that reads an older file as it was written:
 
 from __future__ import annotations
 
-import attrs
-
 from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
+from tracker.record import record
 
 from .model import FATIGUE_STATES, WOUND_STATES, Box, ladder
 
@@ -34,7 +33,7 @@ def roll_text(roll: Roll, rerolled: Roll | None, mods: tuple[Modifier, ...], tot
 HELPLESS = ("prone", "unconscious")  # labels of a helpless defender's fixed defense
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class TieRerolled(Event):
     """Combatants tied on initiative roll again among themselves."""
 
@@ -54,7 +53,7 @@ class TieRerolled(Event):
         return "Initiative tie, rolled again: " + "; ".join(parts)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AmbushDeclared(Event):
     """An ambush: the ambushers roll Stealth and may take a surprise action."""
 
@@ -65,7 +64,7 @@ class AmbushDeclared(Event):
         return "Ambush by " + ", ".join(state.name(i) for i in self.ambushers)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AttackResolved(Event):
     """One attack: the attack roll against the defense roll (or the fixed defense), and what it did."""
 
@@ -148,7 +147,7 @@ def attack_result(outcome: str, target: str, margin: int, damage: int | None) ->
     return f"hits {target} by {margin}:{crit} {dmg}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class RollRevised(Event):
     """An aspect or plot point spent after seeing the roll just made: its total (or dice) and outcome change.
 
@@ -198,7 +197,7 @@ class RollRevised(Event):
         return f"{who} {' and '.join(spent)} after the roll: {change} against {ladder(self.against or 0)}: now {now}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class WoundMarked(Event):
     """A wound checks a box; a full level pushes it to the next free higher box; none left: death."""
 
@@ -219,7 +218,7 @@ class WoundMarked(Event):
         return f"{t} takes a {self.wound}-level wound{why}{up}: checks {an(WOUND_STATES[self.box])} box{clip}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class HarmTakenBack(Event):
     """An aspect or plot point after the roll changed its outcome: the harm its earlier reading did is undone.
 
@@ -259,7 +258,7 @@ class HarmTakenBack(Event):
         return f"{name}: {taken} from the earlier reading taken back"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class FatigueMarked(Event):
     TYPE = "zludge.fatigue_marked"
     target: str
@@ -279,7 +278,7 @@ class FatigueMarked(Event):
         return f"{t} takes {self.level}-level {kind}{why}{up}: checks {an(FATIGUE_STATES[self.box])} box"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class SkillRolled(Event):
     """A skill roll (a test): first aid, a physical check, anything the GM calls for."""
 
@@ -322,7 +321,7 @@ class SkillRolled(Event):
         return f"{a} rolls {what} ({self.skill} {roll}): {result}{tail}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class WoundsTreated(Event):
     """First aid: each wound's effect is one level lower; the boxes stay."""
 
@@ -334,7 +333,7 @@ class WoundsTreated(Event):
         return f"{state.name(self.target)}'s {self.boxes} wound(s) treated: each impairs one level less"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class WoundsReopened(Event):
     TYPE = "zludge.wounds_reopened"
     target: str
@@ -345,7 +344,7 @@ class WoundsReopened(Event):
         return f"{state.name(self.target)}'s wounds reopen: full penalties again{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class BoxCleared(Event):
     TYPE = "zludge.box_cleared"
     target: str
@@ -359,7 +358,7 @@ class BoxCleared(Event):
         return f"{state.name(self.target)}: {an(names[self.level])} box is cleared{why}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class AspectsRefreshed(Event):
     TYPE = "zludge.aspects_refreshed"
     ids: tuple[str, ...]
@@ -368,7 +367,7 @@ class AspectsRefreshed(Event):
         return "A new day: aspects refreshed for " + ", ".join(state.name(i) for i in self.ids)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ActionTaken(Event):
     """Any other action (move, reload, aim, shout): it is the combatant's action for the turn."""
 

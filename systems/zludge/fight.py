@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from tracker.model import Combatant, FightState
-from tracker.record import Record
+from tracker.record import Record, record
 
 from .events import AttackResolved, SkillRolled
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class LastRoll(Record):
     """The roll just made, still open to an aspect or plot point spent after it.
 
@@ -34,7 +32,7 @@ class LastRoll(Record):
         return self.tail == 0
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ZludgeFight(Record):
     ambushers: tuple[str, ...] = ()
     last_roll: LastRoll | None = None

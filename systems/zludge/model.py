@@ -11,7 +11,7 @@ import attrs
 from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.model import Combatant
-from tracker.record import Record
+from tracker.record import Record, record
 
 LADDER = {
     4: "Superb",
@@ -48,7 +48,7 @@ LOCATIONS = ("head", "torso", "right arm", "left arm", "legs")
 BULKY_SKILLS = ("Athletics", "Acrobatics")  # the skills bulky armor penalises
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Skill(Record):
     """A skill: ranks bought, specializations (sub-skills), the attribute it is based on."""
 
@@ -66,7 +66,7 @@ class Skill(Record):
         return s
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class Box(Record):
     """One checked box: its level on the track and the level of the wound that made it."""
 
@@ -76,7 +76,7 @@ class Box(Record):
     physical: bool = False  # fatigue only: marked P
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@record(kw_only=True, repr=False, eq=False)
 class ZludgeData(Record):
     attributes: tuple[tuple[str, int], ...] = ()
     fortitude: int = 0

@@ -1,0 +1,282 @@
+"""Records declared with ``@record`` are built by attrs on first use, and then are what ``@attrs.frozen`` makes.
+
+Each declaration below is made twice, once with ``@record`` and once with
+``@attrs.frozen(...)`` (built at once), and the two are compared: fields,
+slots, ``__init__`` (defaults, factories, validators, converters, keyword-only
+and its errors), frozenness, repr, equality, hash, evolve, cattrs.
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+import attrs
+import cattrs
+import pytest
+
+from bench.fights import SYSTEMS, make_fight
+from tests.support import in_new_interpreter
+from tracker import record as R
+from tracker import registry
+from tracker.record import Record, record
+
+Decorator = Callable[[type], type]
+LAZY: Decorator = record(kw_only=True, repr=False, eq=False)
+EAGER: Decorator = attrs.frozen(kw_only=True, repr=False, eq=False)
+
+
+def _positive(_inst: Any, attribute: Any, value: int) -> None:
+    if value < 0:
+        raise ValueError(f"{attribute.name} must be >= 0")
+
+
+def declare(make: Decorator) -> dict[str, type]:
+    """The same family of records, declared with ``make``."""
+
+    @make
+    class Base(Record):
+        KIND: ClassVar[str] = "base"
+        TAG = "untyped class attribute"
+        name: str
+        hp: int = attrs.field(default=0, validator=_positive)
+
+        def describe(self) -> str:
+            return f"{self.name} ({self.hp})"
+
+    @make
+    class Hurt(Base):
+        KIND = "hurt"
+        wounds: tuple[str, ...] = ()
+        notes: list[str] = attrs.field(factory=list, hash=False)
+        level: int = attrs.field(default="2", converter=int)
+        seen: int = attrs.field(default=0)
+
+        @seen.validator
+        def _not_too_many(self, attribute: Any, value: int) -> None:
+            if value > 9:
+                raise ValueError("seen at most 9 times")
+
+        def __attrs_post_init__(self) -> None:
+            if "bad" in self.wounds:
+                raise ValueError("a bad wound")
+
+        def describe(self) -> str:
+            return super().describe() + f" {len(self.wounds)} wounds"
+
+        @property
+        def cls_name(self) -> str:
+            return __class__.__name__  # type: ignore[name-defined]  # the cell names the class as built
+
+    return {"Base": Base, "Hurt": Hurt}
+
+
+def _shape(cls: type) -> list[tuple[Any, ...]]:
+    return [
+        (
+            a.name,
+            a.default if not isinstance(a.default, attrs.Factory) else ("factory", a.default.factory),  # type: ignore[arg-type]
+            a.kw_only,
+            a.type,
+            a.init,
+            a.eq,
+            a.hash,
+            a.repr,
+            a.validator is not None,
+            a.converter is not None,
+            a.inherited,
+        )
+        for a in attrs.fields(cls)
+    ]
+
+
+def _slots(cls: type) -> list[str]:
+    return sorted(s for c in cls.__mro__ for s in c.__dict__.get("__slots__", ()))
+
+
+@pytest.mark.parametrize("name", ["Base", "Hurt"])
+def test_a_record_built_on_first_use_is_what_attrs_frozen_makes(name: str) -> None:
+    lazy, eager = declare(LAZY)[name], declare(EAGER)[name]
+    assert lazy in R.waiting()
+    assert _shape(lazy) == _shape(eager)  # attrs.fields builds it
+    assert lazy not in R.waiting()
+    assert _slots(lazy) == _slots(eager)
+    assert lazy.__match_args__ == eager.__match_args__  # type: ignore[attr-defined]
+    assert lazy.KIND == eager.KIND  # type: ignore[attr-defined]
+    assert lazy.TAG == eager.TAG == "untyped class attribute"  # type: ignore[attr-defined]
+    a, b = lazy(name="Ann", hp=3), eager(name="Ann", hp=3)
+    assert repr(a).replace(lazy.__qualname__, "X") == repr(b).replace(eager.__qualname__, "X")
+    assert a == lazy(name="Ann", hp=3) and a != lazy(name="Ann", hp=4)
+    assert hash(a) == hash(lazy(name="Ann", hp=3))
+    assert not hasattr(a, "__dict__") and not hasattr(b, "__dict__")
+    assert weakref.ref(a)() is a
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        a.hp = 4  # type: ignore[misc]
+    assert attrs.evolve(a, hp=5).hp == 5
+    assert copy.copy(a) == a and copy.deepcopy(a) == a
+    for bad in ({"hp": 1}, {"name": "Ann", "hp": -1}, {"name": "Ann", "speed": 2}):
+        with pytest.raises((TypeError, ValueError)) as made_lazy:
+            lazy(**bad)
+        with pytest.raises((TypeError, ValueError)) as made_eager:
+            eager(**bad)
+        assert type(made_lazy.value) is type(made_eager.value)
+        assert str(made_lazy.value).replace(lazy.__qualname__, "X") == str(made_eager.value).replace(
+            eager.__qualname__, "X"
+        )
+    with pytest.raises(TypeError):
+        lazy("Ann")  # keyword-only, as declared
+
+
+def test_the_subclass_keeps_its_hooks_converters_and_super() -> None:
+    made = declare(LAZY)
+    hurt = made["Hurt"]
+    h = hurt(name="Bo", wounds=("cut",), level="3")
+    assert h.level == 3 and h.notes == [] and h.describe() == "Bo (0) 1 wounds"
+    assert h.cls_name == "Hurt"
+    assert made["Base"] not in R.waiting()  # built first, for its subclass
+    with pytest.raises(ValueError, match="a bad wound"):
+        hurt(name="Bo", wounds=("bad",))
+    with pytest.raises(ValueError, match="seen at most 9"):
+        hurt(name="Bo", seen=10)
+    assert isinstance(h, made["Base"])
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda cls: cls(name="x"),
+        lambda cls: attrs.fields(cls),
+        lambda cls: attrs.has(cls),
+        lambda cls: cattrs.Converter().structure({"name": "x", "hp": 2}, cls),
+        lambda cls: cls.__match_args__,
+        lambda cls: getattr(cls, "__attrs_post_init__", None),
+    ],
+    ids=["instance", "fields", "has", "cattrs", "match_args", "a missing attribute"],
+)
+def test_every_first_use_builds_the_class(use: Callable[[type], Any]) -> None:
+    base = declare(LAZY)["Base"]
+    assert base in R.waiting()
+    use(base)
+    assert base not in R.waiting()
+    assert "__attrs_attrs__" in base.__dict__
+
+
+def test_a_waiting_subclass_of_a_built_base_answers_for_itself() -> None:
+    """Not with its base's attrs attributes (``attrs.fields``, ``attrs.has``, cattrs, ``__match_args__``)."""
+    made = declare(LAZY)
+    base, hurt = made["Base"], made["Hurt"]
+    attrs.fields(base)
+    assert hurt in R.waiting()
+    assert hurt.__match_args__ == ()  # type: ignore[attr-defined]  # keyword-only, its own
+    assert [a.name for a in attrs.fields(hurt)] == ["name", "hp", "wounds", "notes", "level", "seen"]
+    eager = declare(EAGER)["Hurt"]
+    raw = {"name": "c", "hp": 1, "wounds": ["cut"], "notes": [], "level": 4, "seen": 1}
+    assert cattrs.Converter().structure(raw, hurt).describe() == cattrs.Converter().structure(raw, eager).describe()
+
+
+def test_the_class_is_the_same_object_before_and_after() -> None:
+    made = declare(LAZY)
+    base = made["Base"]
+    table = {base: "kept"}
+    inst = base(name="a")
+    assert type(inst) is base and table[type(inst)] == "kept"
+    with pytest.raises(AttributeError):
+        base.no_such_thing  # noqa: B018 -- a missing attribute still is one, once built
+
+
+def test_a_misdeclared_record_says_so_at_each_use_and_stays_waiting() -> None:
+    @record(repr=False, eq=False)
+    class Bad(Record):
+        a: int = 1
+        b: int  # a mandatory field after a default, not keyword-only: attrs refuses it
+
+    try:
+        for _ in range(2):
+            with pytest.raises(ValueError, match="No mandatory attributes allowed after an attribute with a default"):
+                Bad(1, 2)  # type: ignore[call-arg]
+            assert Bad in R.waiting()
+    finally:
+        R._pending.pop(Bad, None)  # not left for another test's build_pending
+
+
+def test_record_is_for_records_with_the_shared_repr_and_eq() -> None:
+    with pytest.raises(TypeError, match="subclasses of Record"):
+
+        @record(kw_only=True, repr=False, eq=False)
+        class Plain:
+            a: int
+
+    with pytest.raises(TypeError, match="repr=False and eq=False"):
+        record(kw_only=True)  # type: ignore[call-overload]
+
+    with pytest.raises(TypeError, match="without an annotation"):
+
+        @record(kw_only=True, repr=False, eq=False)
+        class Stray(Record):
+            a = attrs.field(default=1)
+
+
+def test_attrs_frozen_on_a_record_subclass_still_works() -> None:
+    """A plug-in may declare its events with plain ``@attrs.frozen`` (docs/PLUGINS.md): built at once, on a base
+    that is built first."""
+    base = declare(LAZY)["Base"]
+
+    @attrs.frozen(kw_only=True)
+    class Theirs(base):  # type: ignore[valid-type,misc]
+        extra: int = 1
+
+    assert [a.name for a in attrs.fields(Theirs)] == ["name", "hp", "extra"]
+    assert Theirs(name="t").describe() == "t (0)"
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_every_record_of_a_system_builds_as_declared(sid: str) -> None:
+    """A class declared wrong would only say so when first used: build them all here."""
+    registry.load(sid)
+    records = [c for c in _subclasses(Record) if c.__module__.split(".")[0] in ("tracker", "saves", "systems")]
+    assert len(records) > 60
+    for cls in records:
+        names = [a.name for a in attrs.fields(cls)]  # built here if it was waiting
+        assert set(names) <= set(_slots(cls)), cls  # every field has its slot
+        assert cls.__init__ is not R._first_init, cls  # type: ignore[comparison-overlap]
+        assert not any("__dict__" in c.__dict__ for c in cls.__mro__[:-1]), cls
+    assert not set(records) & set(R.waiting())
+
+
+def test_build_pending_builds_what_waits() -> None:
+    made = declare(LAZY)
+    assert set(made.values()) <= set(R.waiting())
+    left = R.build_pending(1)
+    assert left == len(R.waiting())
+    R.build_pending()
+    assert not set(made.values()) & set(R.waiting())
+
+
+def _subclasses(cls: type) -> list[type]:
+    out, todo = [], [cls]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            if "__attrs_attrs__" in sub.__dict__ or sub in R.waiting():
+                out.append(sub)
+            todo.append(sub)
+    return out
+
+
+@pytest.mark.parametrize("sid", SYSTEMS)
+def test_opening_a_fight_builds_no_command_class(sid: str, tmp_path: Path) -> None:
+    """Opening a fight (the app's launch) builds the state's and the log's records, not the system's commands
+    (they wait for the first form or command: issue #13)."""
+    path = tmp_path / "fight.jsonl"
+    make_fight(sid, 300, path, seed=2)
+    code = (
+        "import sys; import saves; from tracker import record, registry; "
+        "f = saves.open_fight(sys.argv[1]); system = registry.load(sys.argv[2]); "
+        "mine = [s.build for s in system.commands() if isinstance(s.build, type)]; "
+        "waiting = set(record.waiting()); "
+        "print(len(mine), sum(c in waiting for c in mine), f.state.round > 0)"
+    )
+    declared, unbuilt, played = in_new_interpreter(code, str(path), sid)
+    assert int(declared) > 3 and unbuilt == declared and played == "True"
