@@ -71,8 +71,8 @@ _OWN = ("__attrs_attrs__", "__attrs_props__", "__match_args__")
 
 
 class _Plan:
-    """What attrs needs to build a class declared with :func:`record`: its fields (attrs.field() each, in order),
-    their annotations and the decorator's options."""
+    """What attrs needs to build a class declared with :func:`record`: its fields in order (each an attrs.field(),
+    a plain default, or attrs.NOTHING), their annotations and the decorator's options."""
 
     __slots__ = ("annotations", "fields", "options")
 
@@ -149,7 +149,8 @@ def _build(cls: type) -> None:
                 if hook in cls.__dict__:
                     body[hook] = cls.__dict__[hook]
             twin = types.new_class(cls.__name__, cls.__bases__, exec_body=lambda ns: ns.update(body))
-            made = attrs.frozen(twin, these=dict(plan.fields), **plan.options)
+            these = {n: v if type(v) is _COUNTING else attrs.field(default=v) for n, v in plan.fields.items()}
+            made = attrs.frozen(twin, these=these, **plan.options)
             for name, value in made.__dict__.items():
                 if name in body or name in _NOT_TAKEN or isinstance(value, _SLOT_KINDS):
                     continue
@@ -178,8 +179,7 @@ def _declare(cls: type, options: dict[str, Any]) -> type:
     for name, annotation in annotations.items():
         if _is_class_var(annotation):
             continue
-        value = body.pop(name, attrs.NOTHING)
-        fields[name] = value if type(value) is _COUNTING else attrs.field(default=value)
+        fields[name] = body.pop(name, attrs.NOTHING)  # attrs.field(), a default or none: made a field when built
     stray = [name for name, value in body.items() if type(value) is _COUNTING]
     if stray:
         raise TypeError(f"{cls.__qualname__}: attrs.field() without an annotation: {', '.join(stray)}")
@@ -208,7 +208,10 @@ def _repoint_cells(body: dict[str, Any], old: type, new: type) -> None:
             value = value.__func__
         elif isinstance(value, property):
             value = value.fget
-        for cell in getattr(value, "__closure__", None) or ():
+        code = getattr(value, "__code__", None)
+        if code is None or "__class__" not in code.co_freevars:
+            continue
+        for cell in value.__closure__ or ():
             try:
                 if cell.cell_contents is old:
                     cell.cell_contents = new
