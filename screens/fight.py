@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
+from textual.command import Provider
 from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.screen import Screen
@@ -29,7 +30,6 @@ from screens.dialogs.base import build_ahead, forget_dialogs
 from screens.doing import Doing
 from screens.fight_actions import FightActions
 from screens.guard import call
-from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
@@ -63,9 +63,16 @@ def _for_system(base: type[FightScreen], system: System) -> type[FightScreen]:
     return made
 
 
+def _fight_commands() -> type[Provider]:
+    """The palette's fight commands, imported when the palette first opens (not for the first frame)."""
+    from screens.palette import FightCommands
+
+    return FightCommands
+
+
 class FightScreen(FightActions, Doing, Screen[None]):
     CSS_PATH = Path(__file__).with_name("fight.tcss")
-    COMMANDS = {FightCommands}
+    COMMANDS = {_fight_commands}
     BINDINGS: ClassVar[list[BindingType]] = list(keys.CORE)
 
     @dataclass
