@@ -7,8 +7,10 @@ repr=False, eq=False)`` (or without ``kw_only``).  To a type checker that *is*
 run time the decorator only makes the class slotted, with the same slots attrs
 would give it, and attrs builds the rest (``__init__``, ``__attrs_attrs__``,
 the frozen ``__setattr__``) the first time the class is used: its first
-instance, or the first look at its attrs attributes (``attrs.fields``,
-``attrs.has``, cattrs).  Building a class costs attrs about a quarter of a
+instance, or the first look at its attrs attributes (``__attrs_attrs__`` and
+``__match_args__``: ``attrs.fields``, ``attrs.has``, cattrs; a waiting class
+holds stand-ins for them, so it never answers with those of a base already
+built).  Building a class costs attrs about a quarter of a
 millisecond (a compiled ``__init__`` and its attributes); the core and a
 plug-in declare a hundred or more, and opening a fight uses a few dozen of them
 (issue #13: the launch).  :func:`build_pending` builds the rest when there is
@@ -18,6 +20,10 @@ every class of every system so that a misdeclared one is found there.
 The class is the same object before and after: attrs builds a twin from the
 same fields and the class takes the twin's generated members, so references
 taken at import (``isinstance``, dispatch tables, ``TYPE`` maps) stay good.
+It is a plain class (no metaclass: one with ``__getattr__`` made every
+``isinstance`` and class attribute slower, and the replay of 100,000 events
+5% slower).  As with attrs' own slotted classes, a base's ``__init_subclass__``
+also sees the classes made along the way (the slotted class, the twin).
 Records get these three from here instead of attrs' own, with the same
 results: the repr attrs would write, equality of the same class on the same
 fields, and a hash over the fields attrs would hash.
@@ -110,18 +116,6 @@ class _BuiltOnRead:
         return getattr(owner, self.name)
 
 
-class _Deferred(type):
-    """The metaclass of :class:`Record`: a look at an attribute a class does not have yet builds it (and its
-    bases) first, and looks again."""
-
-    if not TYPE_CHECKING:  # to a type checker, a record class has exactly the attributes it declares
-
-        def __getattr__(cls, name: str) -> Any:
-            if _pending and _build_with_bases(cls):
-                return getattr(cls, name)
-            raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
-
-
 def _build_with_bases(cls: type) -> bool:
     """Build ``cls`` and every base of it still waiting, bases first; whether any was."""
     waiting = [c for c in reversed(cls.__mro__) if c in _pending]
@@ -171,7 +165,7 @@ def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
 
 
 def _declare(cls: type, options: dict[str, Any]) -> type:
-    if not isinstance(cls, _Deferred):
+    if not issubclass(cls, Record):
         raise TypeError(f"@record is for subclasses of Record, not {cls.__qualname__}")
     body = dict(cls.__dict__)
     annotations = body.get("__annotations__", {})
@@ -195,7 +189,7 @@ def _declare(cls: type, options: dict[str, Any]) -> type:
     body["__init__"] = _first_init
     body.update((name, _BuiltOnRead(name)) for name in _OWN)
     body["__qualname__"] = cls.__qualname__
-    slotted = type(cls)(cls.__name__, cls.__bases__, body)
+    slotted = type(cls.__name__, cls.__bases__, body)
     _repoint_cells(body, cls, slotted)
     _pending[slotted] = _Plan(fields, {n: annotations[n] for n in fields}, options)
     return slotted
@@ -247,7 +241,7 @@ def waiting() -> tuple[type, ...]:
     return tuple(_pending)
 
 
-class Record(metaclass=_Deferred):
+class Record:
     """Mixed into frozen record classes declared with :func:`record` (``repr=False, eq=False``)."""
 
     __slots__ = ()
