@@ -117,11 +117,13 @@ class _BuiltOnRead:
 
 
 def _build_with_bases(cls: type) -> bool:
-    """Build ``cls`` and every base of it still waiting, bases first; whether any was."""
-    waiting = [c for c in reversed(cls.__mro__) if c in _pending]
-    for c in waiting:
-        _build(c)
-    return bool(waiting)
+    """Build ``cls`` and every base of it still waiting, bases first; whether any was.  (Under the lock: a
+    class another thread is building is no longer waiting, but not built yet.)"""
+    with _lock:
+        waiting = [c for c in reversed(cls.__mro__) if c in _pending]
+        for c in waiting:
+            _build(c)
+        return bool(waiting)
 
 
 def _build(cls: type) -> None:

@@ -9,6 +9,8 @@ and its errors), frozenness, repr, equality, hash, evolve, cattrs.
 from __future__ import annotations
 
 import copy
+import threading
+import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -281,3 +283,25 @@ def test_opening_a_fight_builds_no_command_class(sid: str, tmp_path: Path) -> No
     )
     declared, unbuilt, played = in_new_interpreter(code, str(path), sid)
     assert int(declared) > 3 and unbuilt == declared and played == "True"
+
+
+def test_a_class_another_thread_is_building_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One thread builds the class (slowly here); another that looks at it meanwhile waits and sees it built."""
+    base = declare(LAZY)["Base"]
+    frozen = attrs.frozen
+    started = threading.Event()
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        time.sleep(0.2)
+        return frozen(*args, **kwargs)
+
+    monkeypatch.setattr(attrs, "frozen", slow)
+    seen: list[Any] = []
+    builder = threading.Thread(target=lambda: seen.append(base(name="a")))
+    builder.start()
+    assert started.wait(5)
+    names = [a.name for a in attrs.fields(base)]  # while the builder sleeps in attrs
+    made = base(name="b")
+    builder.join()
+    assert names == ["name", "hp"] and made.name == "b" and seen[0].name == "a"
