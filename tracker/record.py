@@ -117,8 +117,8 @@ class _BuiltOnRead:
 
 
 def _build_with_bases(cls: type) -> bool:
-    """Build ``cls`` and every base of it still waiting, bases first; whether any was.  (Under the lock: a
-    class another thread is building is no longer waiting, but not built yet.)"""
+    """Build ``cls`` and every base of it still waiting, bases first (the MRO from its root); whether any was.
+    (Under the lock: a class another thread is building is no longer waiting, but not built yet.)"""
     with _lock:
         waiting = [c for c in reversed(cls.__mro__) if c in _pending]
         for c in waiting:
@@ -127,36 +127,31 @@ def _build_with_bases(cls: type) -> bool:
 
 
 def _build(cls: type) -> None:
-    with _lock:
-        plan = _pending.pop(cls, None)
-        if plan is None:
-            return
-        try:
-            for base in reversed(cls.__mro__[1:]):
-                if base in _pending:
-                    _build(base)
-            # the twin: the same bases, fields and hooks, built by attrs as @attrs.frozen builds a class
-            body: dict[str, Any] = {
-                "__annotations__": dict(plan.annotations),
-                "__module__": cls.__module__,
-                "__qualname__": cls.__qualname__,
-            }
-            for hook in ("__attrs_pre_init__", "__attrs_post_init__"):
-                if hook in cls.__dict__:
-                    body[hook] = cls.__dict__[hook]
-            twin = types.new_class(cls.__name__, cls.__bases__, exec_body=lambda ns: ns.update(body))
-            these = {n: v if type(v) is _COUNTING else attrs.field(default=v) for n, v in plan.fields.items()}
-            made = attrs.frozen(twin, these=these, **plan.options)
-            for name, value in made.__dict__.items():
-                if name in body or name in _NOT_TAKEN or isinstance(value, _SLOT_KINDS):
-                    continue
-                type.__setattr__(cls, name, value)
-            for name in _OWN:
-                if isinstance(cls.__dict__.get(name), _BuiltOnRead):
-                    type.__delattr__(cls, name)
-        except BaseException:
-            _pending[cls] = plan  # as it was: the next use says the same
-            raise
+    """Build one waiting class whose bases are built (called by :func:`_build_with_bases`, under the lock)."""
+    plan = _pending.pop(cls)
+    try:
+        # the twin: the same bases, fields and hooks, built by attrs as @attrs.frozen builds a class
+        body: dict[str, Any] = {
+            "__annotations__": dict(plan.annotations),
+            "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__,
+        }
+        for hook in ("__attrs_pre_init__", "__attrs_post_init__"):
+            if hook in cls.__dict__:
+                body[hook] = cls.__dict__[hook]
+        twin = types.new_class(cls.__name__, cls.__bases__, exec_body=lambda ns: ns.update(body))
+        these = {n: v if type(v) is _COUNTING else attrs.field(default=v) for n, v in plan.fields.items()}
+        made = attrs.frozen(twin, these=these, **plan.options)
+        for name, value in made.__dict__.items():
+            if name in body or name in _NOT_TAKEN or isinstance(value, _SLOT_KINDS):
+                continue
+            type.__setattr__(cls, name, value)
+        for name in _OWN:
+            if isinstance(cls.__dict__.get(name), _BuiltOnRead):
+                type.__delattr__(cls, name)
+    except BaseException:
+        _pending[cls] = plan  # as it was: the next use says the same
+        raise
 
 
 def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
