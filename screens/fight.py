@@ -101,6 +101,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self._said: dict[str, str] = {}  # what each line of the screen shows now
         self.undo_note = ""  # "Undone: ..." above the list, until the next action
         self._ahead: list[Callable[[], Any]] = []  # the dialogs still to build ahead
+        self._shown = False  # resumed once: the push that shows it
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -141,6 +142,15 @@ class FightScreen(FightActions, Doing, Screen[None]):
             release()  # held by the app while this screen opened
         if getattr(self.app, "builds_ahead", False):
             self.start_building_ahead()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """The push that shows this screen restyles none of it: each widget was styled as it was mounted, a moment
+        before, and Textual's restyle of the whole screen on resuming it was about 3 ms of the launch (issue #13).
+        Later resumes (a dialog closed, maybe after a change of theme) restyle as Textual does.  (This handler
+        runs before the Screen's own, which reads ``refresh_styles``.)"""
+        if not self._shown:
+            self._shown = True
+            event.refresh_styles = False
 
     def start_building_ahead(self) -> None:
         """Build the common dialogs, one at a time, whenever the keyboard is quiet (see :meth:`build_ahead`)."""
