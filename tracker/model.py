@@ -7,6 +7,8 @@ from typing import Any
 
 import attrs
 
+from tracker.record import Record, record
+
 _changers: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 _twins: dict[type, type | None] = {}
 _setters: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
@@ -152,8 +154,8 @@ NPC = "npc"
 KINDS = (PC, NPC)
 
 
-@attrs.frozen(kw_only=True)
-class Condition:
+@record(kw_only=True, repr=False, eq=False)
+class Condition(Record):
     """A named condition on a combatant, optionally ending by itself.
 
     With ``rounds`` set it ends at the ``ends_at`` ("start" or "end") of
@@ -188,8 +190,8 @@ class Condition:
         return max(self.expires_round - max(state.round, 0), 0)
 
 
-@attrs.frozen(kw_only=True)
-class Prompt:
+@record(kw_only=True, repr=False, eq=False)
+class Prompt(Record):
     """Something the GM must resolve before play goes on (a death save, a morale check)."""
 
     id: str
@@ -200,8 +202,8 @@ class Prompt:
     params: dict[str, Any] = attrs.field(factory=dict, hash=False)
 
 
-@attrs.frozen(kw_only=True)
-class Combatant:
+@record(kw_only=True, repr=False, eq=False)
+class Combatant(Record):
     id: str
     name: str
     kind: str = NPC
@@ -225,8 +227,8 @@ class Combatant:
         return None
 
 
-@attrs.frozen(kw_only=True)
-class ViewOptions:
+@record(kw_only=True, repr=False, eq=False)
+class ViewOptions(Record):
     """What the players' view shows of this fight (the GM's choice, logged)."""
 
     npc_numbers: bool = False  # HP, Threat, DV, stats of NPCs
@@ -234,8 +236,8 @@ class ViewOptions:
     dice: bool = True  # dice results in the public log lines
 
 
-@attrs.frozen(kw_only=True)
-class FightState:
+@record(kw_only=True, repr=False, eq=False)
+class FightState(Record):
     """Everything the tracker knows about one fight at one moment."""
 
     system: str
