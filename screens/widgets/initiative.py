@@ -429,6 +429,11 @@ class InitiativeList(ScrollView, can_focus=True):
             self.app.theme,
         )
 
+    def _base(self) -> Style:
+        """The list's own style (``rich_style``: Textual works it out anew from every ancestor at each read), read
+        once for all the lines of a drawing."""
+        return self._look[3] if self._look is not None else self.rich_style
+
     def render_lines(self, crop: Region) -> list[Strip]:
         self._look = self._looks()
         try:
@@ -444,7 +449,7 @@ class InitiativeList(ScrollView, can_focus=True):
         else:
             index = y - 1 + self.scroll_offset.y
             if not 0 <= index < len(self._rows):
-                return Strip.blank(self.size.width, self.rich_style)
+                return Strip.blank(self.size.width, self._base())
             cid = self._rows[index]
             key = (index, cid, self._keys.get(cid), index == self.cursor_row, index == self.hover_row)
         look = self._look if self._look is not None else self._looks()
@@ -487,7 +492,7 @@ class InitiativeList(ScrollView, can_focus=True):
         ends = style + lit + Style.from_meta({"row": index, "column": 0, "out_of_bounds": True})
         segments.append(Segment(" " * max(0, width - sum(self._sizes)), ends))
         x = self.scroll_offset.x
-        return Strip(segments).crop(x, x + width).adjust_cell_length(width, self.rich_style).simplify()
+        return Strip(segments).crop(x, x + width).adjust_cell_length(width, self._base()).simplify()
 
     def _header_strip(self) -> Strip:
         return self._strip(self._labels, -1, self.get_component_styles("initiative-list--header").rich_style, Style())
@@ -498,7 +503,7 @@ class InitiativeList(ScrollView, can_focus=True):
             lit += self.get_component_rich_style("initiative-list--hover")
         if index == self.cursor_row:
             lit += self.get_component_rich_style("initiative-list--cursor")
-        return self._strip(self._cells[self._rows[index]], index, self.rich_style, lit)
+        return self._strip(self._cells[self._rows[index]], index, self._base(), lit)
 
     def _set_columns(self, widths: Widths) -> None:
         sizes = {

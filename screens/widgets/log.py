@@ -16,8 +16,9 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.measure import measure_renderables
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -70,6 +71,7 @@ class LogView(ScrollView, can_focus=True):
         self._strips: list[Strip] = []  # the kept lines from there, wrapped at that width
         self._counts: deque[int] = deque()  # how many of them each of those lines is
         self._widest = 0
+        self._style: Style | None = None  # the log's own style, during a drawing (see render_lines)
 
     @property
     def lines(self) -> list[Strip]:
@@ -167,11 +169,20 @@ class LogView(ScrollView, can_focus=True):
         if at_end:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``, the log's own style read once for all of them (``rich_style``: Textual works it
+        out anew from every ancestor at each read)."""
+        self._style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._style = None
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         self._ensure(width)  # (drawn before the log has had its Resize: the first frame of a fight)
         scroll_x, scroll_y = self.scroll_offset
-        style = self.rich_style
+        style = self._style if self._style is not None else self.rich_style
         index = scroll_y + y
         if index >= len(self._strips):
             return Strip.blank(width, style).apply_style(style)
