@@ -41,6 +41,12 @@ if TYPE_CHECKING:
 # screens.start, screens.palette, screens.replay.
 
 HOLD_LIMIT = 2.0  # seconds: a dialog that never opens must not swallow the keyboard
+# How long the main thread may keep the interpreter before a thread waiting for it gets it (Python's default:
+# 5 ms).  Textual's writer thread puts each frame on the terminal; when the main thread goes on working after a
+# frame (the fight screen's first frame is followed by Textual's second layout of the new screen and the log's
+# older lines), the writer waited for it twice, once to write and once after the write: half the launches showed
+# the fight 9 ms after it was drawn, the other half at once (bench; issue #13).  At 0.5 ms it waits at most ~1 ms.
+SWITCH_INTERVAL = 0.0005
 
 
 class TrackerApp(App[None]):
@@ -329,7 +335,12 @@ class TrackerApp(App[None]):
 def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
     """Run the app in the terminal (the CLI's entry); after a crash, one line names the fight file and the code is 1."""
     app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir, builds_ahead=True)
-    app.run()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, SWITCH_INTERVAL))  # frames reach the terminal when drawn (see above)
+    try:
+        app.run()
+    finally:
+        sys.setswitchinterval(interval)
     code = app.return_code or 0
     if code:
         where = app.last_fight
