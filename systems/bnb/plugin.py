@@ -34,7 +34,6 @@ from systems.bnb import ABOUT, rules
 from systems.bnb.commands import SPECS
 from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve
-from systems.bnb.presets import PRESETS
 from systems.bnb.rules.common import ACTED, simultaneous_drop
 from systems.bnb.sheet import (
     DEAD,
@@ -102,6 +101,9 @@ class BnbSystem(BaseSystem):
         return sheet_fields(kind)
 
     def presets(self) -> tuple[Preset, ...]:
+        """The book's presets, imported when first asked for (the add dialog): a fight opens without them."""
+        from systems.bnb.presets import PRESETS
+
         return PRESETS
 
     def new_combatant(

@@ -208,6 +208,19 @@ def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path, system_id: 
     assert in_new_interpreter(code, str(path)) == ["False", "True"]
 
 
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])  # installed (a new interpreter)
+def test_opening_a_fight_imports_no_presets(tmp_path: Path, system_id: str) -> None:
+    """The book's presets (the add dialog's catalogue) are imported when first asked for, not when a fight opens
+    (0.3-0.7 ms of the launch); asked for, they are all there."""
+    path = tmp_path / "f.jsonl"
+    make_fight(system_id, 100, path, seed=1).close()
+    code = (
+        "import sys, saves; from pathlib import Path; f = saves.open_fight(Path(sys.argv[1])); "
+        "print(any(m.endswith('.presets') for m in sys.modules)); print(len(f.system.presets()) > 5); f.close()"
+    )
+    assert in_new_interpreter(code, str(path)) == ["False", "True"]
+
+
 def test_a_tail_that_undoes_what_the_checkpoint_folded_in_opens_the_same_fight(often: None, tmp_path: Path) -> None:
     """The example hypothesis found: the fight stopped (no closing checkpoint) just after an undo of the action
     the last checkpoint was taken after; opening folds the whole file, and the fight goes on as it was."""
