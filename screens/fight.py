@@ -105,7 +105,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        self._arrange(self.app.size.width)  # before the widgets are styled: setting it later restyles them all
+        # before the widgets are styled (setting it later restyles them all), and without restyling the screen
+        # itself: its own rules do not depend on it (only its widgets' do), and it was 0.4 ms of the launch
+        self._arrange(self.app.size.width, restyle=False)
         yield Static("", id="bar", markup=False)
         with Grid(id="main"):
             # docked at the grid's top, not above it: when a line appears the grid keeps its size (its own
@@ -194,11 +196,11 @@ class FightScreen(FightActions, Doing, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)
 
-    def _arrange(self, width: int) -> None:
+    def _arrange(self, width: int, restyle: bool = True) -> None:
         """Wide: the detail pane beside the list; narrow (80 columns): below it, beside the log."""
         wide = width >= WIDE
-        self.set_class(wide, "wide")
-        self.set_class(not wide, "narrow")
+        self.set_class(wide, "wide", update=restyle)
+        self.set_class(not wide, "narrow", update=restyle)
 
     def _title(self, name: str) -> str:
         spec = logic.find_spec(self.system, name)
