@@ -7,7 +7,6 @@ shows any control character an older file still holds as a visible escape.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,8 +17,13 @@ NOTE_MAX = 1000  # a note, a reason, a ruling
 TEXT_MAX = 2000  # one field of a sheet (a weapon list, talents)
 SHEET_MAX = 16000  # all the text of one sheet together
 
-# C0 and C1 controls, DEL, and the bidi overrides that can disguise text
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 controls, DEL, and the bidi overrides that can disguise text: a set and a translation table, not a
+# regular expression (compiling that character class, for its code points up to U+2069, was 0.45 ms of every
+# launch; issue #13)
+CONTROLS = frozenset(
+    chr(c) for c in (*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+)
+_ESCAPES = {ord(ch): ch.encode("unicode_escape").decode("ascii") for ch in CONTROLS}
 
 
 def clean(text: Any, what: str, limit: int = NAME_MAX, *, required: bool = False) -> str:
@@ -27,7 +31,7 @@ def clean(text: Any, what: str, limit: int = NAME_MAX, *, required: bool = False
     s = "" if text is None else str(text).strip()
     if required and not s:
         raise Refused(f"{what}: a value is needed")
-    if _CONTROL.search(s):
+    if not CONTROLS.isdisjoint(s):
         raise Refused(f"{what}: control characters (like Escape or a line break) are not allowed")
     if len(s) > limit:
         raise Refused(f"{what}: at most {limit} characters ({len(s)} given)")
@@ -66,7 +70,7 @@ def _texts(value: Any, depth: int) -> list[str]:
 
 def visible(text: str) -> str:
     """``text`` with any control character shown as an escape (``\\x1b``), never passed to a terminal."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return text if CONTROLS.isdisjoint(text) else text.translate(_ESCAPES)
 
 
 # ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from tracker import (
     SetInitiative,
     SetView,
     StartFight,
+    text,
 )
 from tracker import events as E
 from tracker.commands import BOOL, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, Modifier
@@ -310,3 +311,31 @@ def test_evolver_refuses_an_own_event_it_does_not_know() -> None:
     with pytest.raises(UnknownEvent):
         ev(state, HitRolled(actor="a", target="b", attack=Roll("1d20", "", (1,), (1,)), hit=False))
     assert ev(state, E.NoteAdded(text="x")) is state
+
+
+def test_control_characters_are_the_ones_the_regular_expression_named() -> None:
+    """``clean`` and ``visible`` find control characters with a set and a translation table (compiling the
+    regular expression they used was 0.45 ms of the launch): the same characters, the same escapes, for every
+    code point of the planes it named and a text mixing them."""
+    import re
+
+    old = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+    def old_visible(text: str) -> str:
+        return old.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+    found = 0
+    for code in range(0x3000):
+        ch = chr(code)
+        assert (ch in text.CONTROLS) is bool(old.search(ch)), hex(code)
+        assert visible(f"a{ch}b") == old_visible(f"a{ch}b"), hex(code)
+        refused = False
+        try:
+            text.clean(f"a{ch}b", "name")
+        except Refused:
+            refused = True
+        assert refused is bool(old.search(ch)), hex(code)
+        found += ch in text.CONTROLS
+    assert found == 32 + 33 + 5 + 4
+    mixed = "".join(chr(c) for c in range(0x2080)) * 2
+    assert visible(mixed) == old_visible(mixed)
