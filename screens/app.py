@@ -16,7 +16,6 @@ import importlib
 import sys
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,7 +62,6 @@ class TrackerApp(App[None]):
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, id="app.theme"),
     ]
 
-    @dataclass
     class KeysFree(Message):
         """Nothing holds the keys any more: let the held ones on, in order."""
 

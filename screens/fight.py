@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -75,7 +74,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
     COMMANDS = {_fight_commands}
     BINDINGS: ClassVar[list[BindingType]] = list(keys.CORE)
 
-    @dataclass
     class Closed(Message):
         """The GM goes back to the start screen (the fight stays saved)."""
 
