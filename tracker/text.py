@@ -23,7 +23,12 @@ SHEET_MAX = 16000  # all the text of one sheet together
 CONTROLS = frozenset(
     chr(c) for c in (*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 )
-_ESCAPES = {ord(ch): ch.encode("unicode_escape").decode("ascii") for ch in CONTROLS}
+# each as Python's "unicode_escape" codec writes it (\t, \x1b, \u202e), without importing the codec
+_ESCAPES = {
+    ord(ch): {"\t": "\\t", "\n": "\\n", "\r": "\\r"}.get(ch)
+    or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+    for ch in CONTROLS
+}
 
 
 def clean(text: Any, what: str, limit: int = NAME_MAX, *, required: bool = False) -> str:
