@@ -25,7 +25,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from screens import keys, logic
-from screens.dialogs.base import build_ahead, forget_dialogs
 from screens.doing import Doing
 from screens.fight_actions import FightActions
 from screens.guard import call
@@ -174,6 +173,8 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if self.app.screen is not self or time.monotonic() - getattr(self.app, "last_key", 0.0) < QUIET:
             self.set_timer(QUIET, self.build_ahead)
             return
+        from screens.dialogs.base import build_ahead  # (the dialogs' module is not needed for the first frame)
+
         while self._ahead:
             dialog = call(self._ahead[0], default=None, what="a form")
             done = dialog is not None and await build_ahead(self.app, dialog)
@@ -189,6 +190,8 @@ class FightScreen(FightActions, Doing, Screen[None]):
     def on_unmount(self) -> None:
         self.ready = False
         self.stop_serving()  # the players' view this screen started ends with it
+        from screens.dialogs.base import forget_dialogs
+
         forget_dialogs(self.app)  # the dialogs kept for opening again hold this fight
 
     def on_resize(self, event: events.Resize) -> None:

@@ -25,6 +25,7 @@ from textual.widgets import Input
 from screens import fight as fight_screen
 from screens import logic
 from screens.app import TrackerApp
+from screens.dialogs import base as dialogs_base
 from screens.dialogs.base import Dialog, build_ahead, forget_dialogs, is_kept
 from screens.dialogs.form import FormDialog
 from screens.fight import FightScreen
@@ -231,7 +232,7 @@ def test_random_keys_while_dialogs_are_built(data_dir: Path, monkeypatch: pytest
         built_now.append(await build_ahead(app, dialog))
         return built_now[-1]
 
-    monkeypatch.setattr(fight_screen, "build_ahead", counted)
+    monkeypatch.setattr(dialogs_base, "build_ahead", counted)  # (the fight screen imports it from there when needed)
     path = build_fight("bnb", data_dir / "r.jsonl").path
     asyncio.run(_random(path, random.Random(31)))
     assert sum(built_now) >= 2, "dialogs were built between the bursts"
