@@ -17,7 +17,7 @@ import sys
 import time
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
@@ -25,6 +25,7 @@ from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
+from textual.screen import Screen
 from textual.timer import Timer
 
 import saves
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 # screens.start, screens.palette, screens.replay.
 
 HOLD_LIMIT = 2.0  # seconds: a dialog that never opens must not swallow the keyboard
+# The app's screen stacks (Textual's modes).  LAUNCH is the first, whose first screen is the fight given to
+# continue (see TrackerApp.get_default_screen); START takes over if that fight is closed.
+LAUNCH, START = "launch", "start"
 # How long the main thread may keep the interpreter before a thread waiting for it gets it (Python's default:
 # 5 ms).  Textual's writer thread puts each frame on the terminal; when the main thread goes on working after a
 # frame (the fight screen's first frame is followed by Textual's second layout of the new screen and the log's
@@ -53,6 +57,7 @@ class TrackerApp(App[None]):
     fight is saved there; ``replay_path`` opens it in the replay screen."""
 
     TITLE = "GM combat tracker"
+    DEFAULT_MODE = LAUNCH  # (not declared as a mode: Textual asks get_default_screen for its first screen)
     # the fight screen's sheet too: read with the app's, so pushing the fight screen reparses no stylesheet (and
     # restyles no widget of a screen already open); the dialogs' sheet is read with the first dialog, which the
     # fight screen builds ahead while the GM is idle (read here, it was 2 ms of every launch: issue #13)
@@ -157,7 +162,7 @@ class TrackerApp(App[None]):
 
     # -- after the first frame ------------------------------------------------
     def post_display_hook(self) -> None:
-        if not self._first_frame and len(self.screen_stack) > 1:  # a frame of a screen of ours is written
+        if not self._first_frame and type(self.screen) is not Screen:  # a frame of a screen of ours is written
             self._first_frame = True
             self.set_timer(0.05, self._settle)  # once the writer thread has it on the terminal
 
@@ -194,8 +199,30 @@ class TrackerApp(App[None]):
             gc.unfreeze()
 
     # -- screens -----------------------------------------------------------
+    def get_default_screen(self) -> Screen[Any]:
+        """A fight given to continue is the app's first screen: no empty screen under it is composed, styled and
+        laid out first (5-6 ms of the launch, issue #13).  Opened here, as the app starts (nothing is drawn yet;
+        Textual lays this screen out once its start is over, as it does an app's own first screen); if it cannot
+        be, an empty screen, with the start screen pushed on it once the start is over, which says what went
+        wrong (see :meth:`_first_screen`)."""
+        if self.open_path is not None and not self._launched:
+            self._launched = True  # (asked once: the launch's stack is never made again)
+            try:
+                fight = saves.open_fight(self.open_path)
+            except TrackerError as e:
+                self._not_opened = e
+            else:
+                self.fight = fight
+                self.last_fight = fight.path
+                self.hold_keys()  # released by the fight screen once mounted
+                return FightScreen(fight)
+        return super().get_default_screen()
+
+    _not_opened: TrackerError | None = None  # why the fight given could not be opened at the start
+    _launched = False
+
     def on_mount(self) -> None:
-        """The first screen is pushed once the app's start is over: Textual mounts the app inside a batch update,
+        """The start screen is pushed once the app's start is over: Textual mounts the app inside a batch update,
         and a screen pushed from here would lay out and paint its first frame inside that batch, where the frame
         is thrown away; only later partial frames would reach the terminal, with parts of the screen missing until
         a layout repaints all of it (the continued fight's top bar came ~120 ms after its list, bench).  Keys
@@ -204,14 +231,17 @@ class TrackerApp(App[None]):
         self.call_later(self._first_screen)
 
     def _first_screen(self) -> None:
-        """Straight to the fight when given one (the start screen, with its imports, only if it fails)."""
+        """The start screen, with its imports, unless the fight given is the first screen (get_default_screen);
+        if it could not be opened, the start screen says why."""
         try:
-            if self.open_path is not None and self.continue_fight(self.open_path):
+            if isinstance(self.screen, FightScreen):
                 return
             from screens.start import StartScreen
 
             self.hold_keys()  # released by the start screen once mounted
             self.push_screen(StartScreen(self.fights_dir))
+            if self._not_opened is not None and self.open_path is not None:
+                self._cannot_open(self.open_path, self._not_opened)
             if self.open_path is None and self.replay_path is not None:
                 self.replay(self.replay_path)
         finally:
@@ -239,9 +269,19 @@ class TrackerApp(App[None]):
         """Back to the start screen; the fight stays saved (first under "continue")."""
         if not self.screen_stack or not isinstance(self.screen, FightScreen):  # (no screen: the app is closing)
             return
+        if not self.is_running or self.return_code is not None:  # the app is ending: its screens are being
+            return  # closed (no new stack of screens now: Textual goes through them)
         from screens.start import StartScreen
 
-        if not any(isinstance(s, StartScreen) for s in self.screen_stack):
+        if self.current_mode == LAUNCH and len(self.screen_stack) == 1:
+            # the fight given at launch, the first screen (Textual replaces no first screen): the start screen
+            # gets a stack of its own, and the launch's stack is removed, the fight's screen with it
+            fights_dir = self.fights_dir
+            self.add_mode(START, lambda: StartScreen(fights_dir))
+            self.switch_mode(START)
+            self.add_mode(LAUNCH, Screen)  # known to Textual as a mode only now, so that it can be removed
+            self.remove_mode(LAUNCH)
+        elif not any(isinstance(s, StartScreen) for s in self.screen_stack):
             self.switch_screen(StartScreen(self.fights_dir))
         else:
             self.pop_screen()
@@ -261,14 +301,17 @@ class TrackerApp(App[None]):
     def continue_fight(self, path: Path) -> bool:
         try:
             fight = saves.open_fight(path)
-        except saves.FightInUse as e:
-            self.offer_read_only(path, str(e))
-            return False
         except TrackerError as e:
-            self.notify(str(e), title="Cannot open", severity="error", timeout=10, markup=False)
+            self._cannot_open(path, e)
             return False
         self._show(fight)
         return True
+
+    def _cannot_open(self, path: Path, e: TrackerError) -> None:
+        if isinstance(e, saves.FightInUse):
+            self.offer_read_only(path, str(e))
+        else:
+            self.notify(str(e), title="Cannot open", severity="error", timeout=10, markup=False)
 
     def offer_read_only(self, path: Path, why: str) -> None:
         """A fight open for writing elsewhere: say so, and offer to replay it read-only (or show it to players)."""

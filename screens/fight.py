@@ -193,6 +193,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
         from screens.dialogs.base import forget_dialogs
 
         forget_dialogs(self.app)  # the dialogs kept for opening again hold this fight
+        # and the screen lets go of the fight itself: Textual keeps the app's first screen to the end (the fight
+        # given at launch is that screen), and the fight's states are tens of megabytes in a long fight
+        del self.fight
 
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)
