@@ -16,7 +16,7 @@ from bench.fights import GM, make_fight
 from saves import checkpoint
 from saves.checker import check
 from saves.format import seal
-from tests.support import examples, in_new_interpreter
+from tests.support import examples, opened_in_new_interpreter
 from tracker import NextTurn
 from tracker.dice import SeededRoller
 
@@ -197,42 +197,28 @@ def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path, system_id: 
     converters cost the first frame: 15-25 ms); ``prepare`` makes the converters that saving needs.  Every
     system's state reads without it: its pairs (``tuple[str, int]``), its unions of records (zludge's last
     roll), and the plug-in itself imports none (blackjack's sheets make their converter when first read)."""
-    path = tmp_path / "f.jsonl"
-    make_fight(system_id, 600, path, seed=1).close()
-    code = (
-        "import sys, saves; from pathlib import Path; f = saves.open_fight(Path(sys.argv[1])); "
-        "assert f.log.partial; print('cattrs' in sys.modules); f.prepare(); print('cattrs' in sys.modules); "
-        "f.close()"
-    )
+    then = "assert f.log.partial; print('cattrs' in sys.modules); f.prepare(); print('cattrs' in sys.modules)"
     # prepare (the app calls it after the first frame) makes them
-    assert in_new_interpreter(code, str(path)) == ["False", "True"]
+    assert opened_in_new_interpreter(tmp_path / "f.jsonl", system_id, 600, then) == ["False", "True"]
 
 
 @pytest.mark.parametrize("system_id", ["bnb", "twod6"])  # installed (a new interpreter)
 def test_opening_a_fight_imports_no_presets(tmp_path: Path, system_id: str) -> None:
     """The book's presets (the add dialog's catalogue) are imported when first asked for, not when a fight opens
     (0.3-0.7 ms of the launch); asked for, they are all there."""
-    path = tmp_path / "f.jsonl"
-    make_fight(system_id, 100, path, seed=1).close()
-    code = (
-        "import sys, saves; from pathlib import Path; f = saves.open_fight(Path(sys.argv[1])); "
-        "print(any(m.endswith('.presets') for m in sys.modules)); print(len(f.system.presets()) > 5); f.close()"
-    )
-    assert in_new_interpreter(code, str(path)) == ["False", "True"]
+    then = "print(any(m.endswith('.presets') for m in sys.modules)); print(len(f.system.presets()) > 5)"
+    assert opened_in_new_interpreter(tmp_path / "f.jsonl", system_id, 100, then) == ["False", "True"]
 
 
 @pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])  # installed (a new interpreter)
 def test_opening_a_fight_compiles_no_dice_pattern(tmp_path: Path, system_id: str) -> None:
     """The dice expression's pattern (0.2 ms to compile) is compiled when a first expression is read, not when a
     fight opens and shows its log; it reads them as before once asked."""
-    path = tmp_path / "f.jsonl"
-    make_fight(system_id, 100, path, seed=1).close()
-    code = (
-        "import sys, saves; from pathlib import Path; from screens import logic; from tracker import dice; "
-        "f = saves.open_fight(Path(sys.argv[1])); logic.entry_lines(f, limit=logic.LOG_OPEN); "
-        "print(dice._expr.cache_info().currsize); print(dice.parse('2d6+1').sides); f.close()"
+    then = (
+        "from screens import logic; from tracker import dice; logic.entry_lines(f, limit=logic.LOG_OPEN); "
+        "print(dice._expr.cache_info().currsize); print(dice.parse('2d6+1').sides)"
     )
-    assert in_new_interpreter(code, str(path)) == ["0", "6"]
+    assert opened_in_new_interpreter(tmp_path / "f.jsonl", system_id, 100, then) == ["0", "6"]
 
 
 def test_a_tail_that_undoes_what_the_checkpoint_folded_in_opens_the_same_fight(often: None, tmp_path: Path) -> None:

@@ -18,9 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.fights import make_fight
 from saves.format import bulk_loads, parse, quick_loads
-from tests.support import in_new_interpreter
+from tests.support import opened_in_new_interpreter
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -144,14 +143,11 @@ def test_the_texts_the_two_parsers_read_differently_get_orjsons_verdict(data: by
 def test_opening_a_fight_from_its_checkpoint_imports_no_orjson(tmp_path: Path, system_id: str) -> None:
     """The point of the quick reader: a fight opened from its checkpoint and its tail (the launch) never imports
     orjson (about 3 ms of the app's launch: it brings zoneinfo and sysconfig); reading the whole log does."""
-    path = tmp_path / "f.jsonl"
-    make_fight(system_id, 600, path, seed=1).close()
-    code = (
-        "import sys, saves; from pathlib import Path; f = saves.open_fight(Path(sys.argv[1])); "
+    then = (
         "print(f.log.partial, 'orjson' in sys.modules); f.close(); saves.load(Path(sys.argv[1])); "
         "print('orjson' in sys.modules)"
     )
-    assert in_new_interpreter(code, str(path)) == ["True", "False", "True"]
+    assert opened_in_new_interpreter(tmp_path / "f.jsonl", system_id, 600, then) == ["True", "False", "True"]
 
 
 def test_parse_says_what_orjson_says_of_a_bad_line() -> None:
