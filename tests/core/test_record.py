@@ -11,10 +11,11 @@ from __future__ import annotations
 import copy
 import threading
 import time
+import typing
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import cattrs
@@ -25,6 +26,9 @@ from tests.support import in_new_interpreter
 from tracker import record as R
 from tracker import registry
 from tracker.record import Record, record
+
+if TYPE_CHECKING:
+    from decimal import Decimal  # a name the type checker knows, and the module does not at run time
 
 Decorator = Callable[[type], type]
 LAZY: Decorator = record(kw_only=True, repr=False, eq=False)
@@ -77,6 +81,7 @@ def declare(make: Decorator) -> dict[str, type]:
 
 
 def _shape(cls: type) -> list[tuple[Any, ...]]:
+    attrs.resolve_types(cls)  # (a record's types are evaluated as it is built; attrs.frozen's stay texts until now)
     return [
         (
             a.name,
@@ -305,3 +310,26 @@ def test_a_class_another_thread_is_building_is_waited_for(monkeypatch: pytest.Mo
     made = base(name="b")
     builder.join()
     assert names == ["name", "hp"] and made.name == "b" and seen[0].name == "a"
+
+
+@record(kw_only=True, repr=False, eq=False)
+class _Stats(Record):
+    quick: int = 2
+    names: tuple[str, ...] = ()
+    later: Decimal | None = None
+
+
+_Stats.int = property(lambda self: 1)  # type: ignore[attr-defined]  # as twod6 gives its data its stats, after
+
+
+def test_a_records_field_types_are_read_in_its_module_not_in_its_class() -> None:
+    """As a record is built, its fields' annotations are evaluated in its module, as
+    ``attrs.resolve_types(cls, localns={})`` reads them (saves.checkpoint): an attribute of the class named like
+    a type (twod6's ``int`` stat) does not stand for it; a name the module does not know at run time stays a
+    text, which ``attrs.resolve_types`` refuses later as it always did; ``typing.get_type_hints`` agrees."""
+    fields = attrs.fields(_Stats)
+    assert fields.quick.type is int and fields.names.type == tuple[str, ...]
+    assert fields.later.type == "Decimal | None"
+    assert typing.get_type_hints(_Stats, localns={"Decimal": float})["quick"] is int
+    with pytest.raises(NameError):
+        attrs.resolve_types(_Stats)
