@@ -143,8 +143,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
             self.start_building_ahead()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """The push that shows this screen restyles none of it: each widget was styled as it was mounted, a moment
-        before, and Textual's restyle of the whole screen on resuming it was about 3 ms of the launch (issue #13).
+        """The first resume, which shows this screen (its push, or the app's start for the fight given at launch),
+        restyles none of it: each widget was styled as it was mounted, a moment before, and Textual's restyle of
+        the whole screen on resuming it was about 3 ms of the launch (issue #13).
         Later resumes (a dialog closed, maybe after a change of theme) restyle as Textual does.  (This handler
         runs before the Screen's own, which reads ``refresh_styles``.)"""
         if not self._shown:

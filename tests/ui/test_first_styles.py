@@ -1,6 +1,6 @@
 """The fight screen, once shown, is styled as a restyle of the whole screen would style it (issue #13).
 
-Textual restyles a screen when it is resumed; the push that shows the fight screen skips that restyle (its
+Textual restyles a screen when it is resumed; the first resume, which shows the fight screen, skips that restyle (its
 widgets were styled as they were mounted, a moment before: about 3 ms of the launch).  If anything set between
 the mounting and the first frame (a class, the theme) were left unstyled by that, a restyle would change it:
 this test restyles the whole screen and finds every rule of every widget, and of its parts (the list's cursor,
