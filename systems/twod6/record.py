@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from systems.twod6.checks import CheckRoll
 from systems.twod6.sheet import (
     ARMOR_LEVEL,
     ARMOR_PROFICIENCY,
@@ -19,6 +20,7 @@ from systems.twod6.sheet import (
     parse_talents,
     split_talent,
 )
+from tracker.commands import Modifier
 from tracker.model import Combatant
 from tracker.record import Record, record
 
@@ -29,16 +31,16 @@ class Failed(Record):
 
     kind: str  # "attack", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
     label: str
-    parts: tuple[Any, ...] = ()
+    parts: tuple[Modifier, ...] = ()
     target: str | None = None
     skill: str = ""
     result: str = ""
-    defense: Any = None  # the defense CheckRoll an attack lost to
+    defense: CheckRoll | None = None  # the defense an attack lost to (opposed: the actor's own roll)
     defense_skill: str = ""
     dc: int = 0
     stakes: str = ""
     ranged: bool = False
-    against: tuple[tuple[str, Any], ...] = ()  # opposed: (target id, the CheckRoll it lost to), each
+    against: tuple[tuple[str, CheckRoll], ...] = ()  # opposed: (target id, the roll it lost to), each
 
 
 @record(kw_only=True, repr=False, eq=False)

@@ -134,6 +134,17 @@ def test_a_state_that_does_not_come_back_equal_is_not_checkpointed(
     again.close()
 
 
+@pytest.mark.parametrize("system_id", sorted(ROUND_TRIPS))
+def test_every_state_of_a_fight_comes_back_equal(system_id: str) -> None:
+    """Every state a realistic fight passes through can be checkpointed: a state that does not come back
+    equal is skipped, which pushes the next checkpoint back and makes opening fold a longer tail (a 2d6
+    failed attack's rolls, once typed ``Any``, came back as dicts in a fifth of the states)."""
+    fight = make_fight(system_id, 1500, seed=3)
+    log = fight.log
+    refused = [log._actions[k] for k in range(log.groups) if checkpoint.checkpoint_line(log, k, 0) is None]
+    assert refused == []
+
+
 def test_the_generator_is_deterministic() -> None:
     a = make_fight("blackjack", 300, seed=9)
     b = make_fight("blackjack", 300, seed=9)
@@ -222,10 +233,17 @@ def test_opening_a_fight_compiles_no_dice_pattern(tmp_path: Path, system_id: str
 
 
 def test_a_tail_that_undoes_what_the_checkpoint_folded_in_opens_the_same_fight(often: None, tmp_path: Path) -> None:
-    """The example hypothesis found: the fight stopped (no closing checkpoint) just after an undo of the action
-    the last checkpoint was taken after; opening folds the whole file, and the fight goes on as it was."""
+    """The case hypothesis found: the fight stopped just after an undo of the action the last checkpoint was
+    taken after (no later checkpoint can be cut then); opening folds the whole file, and the fight goes on."""
     path = tmp_path / "f.jsonl"
-    live = make_fight("twod6", 90, path, seed=149)
+    live = make_fight("twod6", 90, path, seed=149, close=False)
+    cps = checkpoint_lines(path)
+    assert cps
+    for _ in range(40):  # undo back across the last checkpoint
+        if tail_reaches_back(path, cps[-1]) or not live.can_undo:
+            break
+        live.undo()
+    live.close()  # type: ignore[attr-defined]
     cps = checkpoint_lines(path)
     assert cps and tail_reaches_back(path, cps[-1])
     again = saves.open_fight(path)

@@ -85,6 +85,8 @@ def decide_cinematic(d: Draft, cmd: SpendCinematic, dice: Roller) -> None:
                 d.add(EffectApplied(target=c.id, effect="freed", by=tid))
     elif failed.kind == "attack":
         t = need(state, failed.target or "", "target")
+        if failed.defense is None:  # every failed attack keeps the defense it lost to (evolve.attack)
+            raise Refused(f"the failed {failed.label} kept no defense roll to reroll against")
         resolve_attack(
             d,
             c.id,
