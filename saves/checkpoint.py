@@ -34,13 +34,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from saves.format import MAX_LINE, Damaged, Header, parse, seal, strict_converter, unseal
 from saves.structure import Structurer
 from tracker.log import ActionLog, NeedOlder, Older
 from tracker.model import Combatant, FightState
 from tracker.plugin import System
+from tracker.record import is_record, resolved_fields
 
 if TYPE_CHECKING:
     import cattrs
@@ -135,12 +134,11 @@ class StateCodec:
 def _resolve(cls: Any, seen: set[Any]) -> None:
     """Resolve a data class's annotations against its module only (a class attribute named like a type,
     such as a ``int`` stat property, must not shadow the type), and those of the classes it holds."""
-    if not (isinstance(cls, type) and attrs.has(cls)) or cls in seen:
+    if not is_record(cls) or cls in seen:
         return
     seen.add(cls)
     with contextlib.suppress(Exception):
-        attrs.resolve_types(cls, localns={})
-        for f in attrs.fields(cls):
+        for f in resolved_fields(cls, module_only=True):
             for t in (f.type, *typing.get_args(f.type)):
                 for inner in (t, *typing.get_args(t)):
                     _resolve(inner, seen)

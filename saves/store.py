@@ -60,7 +60,7 @@ from tracker.events import Event
 from tracker.log import ActionLog
 from tracker.model import FightState
 from tracker.plugin import System
-from tracker.record import Record, record
+from tracker.record import Record, field, record
 from tracker.replay import Timeline
 
 APP_NAME = "gm-combat-tracker"
@@ -340,7 +340,7 @@ class Checkpoint(Record):
     line: int
     seq: int
     action: int
-    raw: bytes = attrs.field(eq=False, repr=False)
+    raw: bytes = field(eq=False, repr=False)
 
     @property
     def data(self) -> Any:
@@ -359,10 +359,10 @@ class Loaded(Record):
     lines: Sequence[int]  # the file line of each entry
     warnings: tuple[str, ...] = ()
     torn: bool = False
-    log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)
-    checkpoints: tuple[Checkpoint, ...] = attrs.field(default=(), eq=False, repr=False)
+    log: ActionLog | None = field(default=None, eq=False, repr=False)
+    checkpoints: tuple[Checkpoint, ...] = field(default=(), eq=False, repr=False)
     old_format: bool = False
-    offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)  # line -> byte offset (the last lines)
+    offsets: dict[int, int] = field(factory=dict, eq=False, repr=False)  # line -> byte offset (the last lines)
 
     def _folded(self) -> ActionLog:
         log = self.log

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from tracker.model import twin
+from tracker.record import is_record, resolved_fields
 
 if TYPE_CHECKING:
     import cattrs
@@ -115,9 +116,9 @@ _kinds: dict[type, int] = {}
 
 def _frozen_class(cls: type) -> bool:
     """A frozen attrs class (its records refuse to be changed)."""
-    if not attrs.has(cls):
+    if not is_record(cls):
         return False
-    fields = attrs.fields(cls)
+    fields = resolved_fields(cls)
     probe: Any = object.__new__(cls)
     try:
         setattr(probe, fields[0].name if fields else "_probe", None)
@@ -139,7 +140,7 @@ def _kind_of_type(t: Any) -> int:
         return min((_kind_of_type(a) for a in args if a is not Ellipsis), default=_ALWAYS)
     if origin is typing.Literal:
         return _ALWAYS if all(type(a) in _PLAIN for a in args) else _NEVER
-    if isinstance(t, type) and attrs.has(t):
+    if is_record(t):
         return _kind_of_class(t)
     return _NEVER
 
@@ -149,8 +150,7 @@ def _kind_of_class(cls: type) -> int:
     if kind is None:
         _kinds[cls] = _CHECK  # a class that holds itself: its values are looked at
         try:
-            attrs.resolve_types(cls)
-            fields = attrs.fields(cls)
+            fields = resolved_fields(cls)
             kind = min((_kind_of_type(f.type) for f in fields), default=_ALWAYS) if _frozen_class(cls) else _NEVER
         except Exception:
             kind = _NEVER
@@ -166,10 +166,10 @@ def unchangeable(value: Any) -> bool:
         return True
     if t is tuple:
         return all(unchangeable(x) for x in value)
-    if attrs.has(t):
+    if is_record(t):
         kind = _kind_of_class(t)
         if kind == _CHECK:
-            return all(unchangeable(getattr(value, f.name)) for f in attrs.fields(t))
+            return all(unchangeable(getattr(value, f.name)) for f in resolved_fields(t))
         return kind == _ALWAYS
     return False
 
@@ -332,8 +332,7 @@ class Structurer:
     def _plain_record(self, cls: type) -> Any:
         """The fields of a class whose records are read field by field (by both tiers); TypeError if it is not
         one (validators, converters, a post-init, no slots, no unfrozen twin: cattrs reads it)."""
-        attrs.resolve_types(cls)
-        fields = attrs.fields(cls)
+        fields = resolved_fields(cls)
         if any(f.validator or f.converter for f in fields) or hasattr(cls, "__attrs_post_init__"):
             raise TypeError("not a plain record")
         if not getattr(cls, "__slots__", None):
@@ -370,10 +369,10 @@ class Structurer:
             return _fixed_tuple([self._field(a, made) for a in args])
         if origin in (typing.Union, types.UnionType):
             records = tuple(a for a in args if a is not type(None))
-            if all(isinstance(a, type) and attrs.has(a) for a in records):
+            if all(is_record(a) for a in records):
                 one = self._one_of(t, records, made)
                 return one if len(records) == len(args) else (lambda v: None if v is None else one(v))
-        if isinstance(t, type) and attrs.has(t):
+        if is_record(t):
             return self._made_fn(t) if made else self._fn(t)
         conv = self.converter
         return lambda v: conv.structure(v, t)
@@ -387,8 +386,8 @@ class Structurer:
         as none is refused.  A union cattrs tells apart otherwise (a class without a field of its own) is
         left to cattrs."""
         for m in members:  # cattrs tells them apart by a field only one has, required: else it decides alone
-            others = {f.name for o in members if o is not m for f in attrs.fields(o)}
-            if not {f.name for f in attrs.fields(m) if f.default is attrs.NOTHING} - others:
+            others = {f.name for o in members if o is not m for f in resolved_fields(o)}
+            if not {f.name for f in resolved_fields(m) if f.default is attrs.NOTHING} - others:
                 return lambda v: self.converter.structure(v, t)
         fns = [self._made_fn(m) if made else self._fn(m) for m in members]
         names = " or ".join(m.__name__ for m in members)
@@ -500,8 +499,7 @@ class Structurer:
         object when any piece does not read.  Every piece a JSON value, put back together they are the text:
         the object is valid JSON, with exactly these fields, each the value its piece reads as."""
         try:
-            attrs.resolve_types(cls)
-            fields = attrs.fields(cls)
+            fields = resolved_fields(cls)
             if not fields or twin(cls) is None or any(f.validator or f.converter for f in fields):
                 raise TypeError("not a plain record")
             if hasattr(cls, "__attrs_post_init__"):

@@ -16,7 +16,7 @@ import attrs
 from tracker.dice import parse as parse_dice
 from tracker.errors import Refused, TrackerError
 from tracker.model import Condition, FightState
-from tracker.record import Record, record
+from tracker.record import Record, field, record
 
 # parameter kinds a UI knows how to ask for
 INT = "int"
@@ -191,7 +191,7 @@ class AddCombatant(Record):
     name: str
     kind: str = "npc"
     group: str | None = None
-    sheet: Mapping[str, Any] = attrs.field(factory=dict, hash=False)
+    sheet: Mapping[str, Any] = field(factory=dict, hash=False)
     preset: str | None = None
     count: int = 1
     hidden: bool = False  # kept from the players' view until revealed
@@ -221,7 +221,7 @@ class RollInitiative(Record):
 class SetInitiative(Record):
     """Initiative values the GM gives (e.g. rolled on real dice and added up)."""
 
-    values: Mapping[str, int] = attrs.field(hash=False)
+    values: Mapping[str, int] = field(hash=False)
 
 
 @record(kw_only=True, repr=False, eq=False)

@@ -13,7 +13,7 @@ import attrs
 
 from tracker.dice import Roll
 from tracker.model import Condition, FightState, Prompt
-from tracker.record import Record, record
+from tracker.record import Record, field, record
 
 
 @record(kw_only=True, repr=False, eq=False)
@@ -59,7 +59,7 @@ class CombatantAdded(Event):
     name: str
     kind: str
     group: str | None = None
-    sheet: dict[str, Any] = attrs.field(factory=dict, hash=False)
+    sheet: dict[str, Any] = field(factory=dict, hash=False)
     rolls: tuple[Roll, ...] = ()
     hidden: bool = False
     alias: str = ""

@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from tracker.record import Record, record
+from tracker.record import Record, field, record, record_fields
 
 _changers: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
 _twins: dict[type, type | None] = {}
@@ -48,7 +48,7 @@ def setter(cls: type, *names: str) -> Callable[..., Any]:
 
 
 def _make_setter(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
-    fields = [f.name for f in attrs.fields(cls)]
+    fields = [f.name for f in record_fields(cls)]
     for name in names:
         if name not in fields:
             raise TypeError(f"{cls.__name__} has no field {name!r}")
@@ -105,14 +105,14 @@ def twin(cls: type) -> type | None:
 def _plain(cls: type) -> bool:
     """A slotted record with no validators, converters or post-init: a copy may skip ``__init__``."""
     return not (
-        any(f.validator or f.converter for f in attrs.fields(cls))
+        any(f.validator or f.converter for f in record_fields(cls))
         or hasattr(cls, "__attrs_post_init__")
         or not getattr(cls, "__slots__", None)
     )
 
 
 def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    fields = attrs.fields(cls)
+    fields = record_fields(cls)
     if not _plain(cls):
         return lambda inst, changes: attrs.evolve(inst, **changes)
     names = [f.name for f in fields]
@@ -199,7 +199,7 @@ class Prompt(Record):
     text: str
     combatant: str | None = None
     command: str | None = None
-    params: dict[str, Any] = attrs.field(factory=dict, hash=False)
+    params: dict[str, Any] = field(factory=dict, hash=False)
 
 
 @record(kw_only=True, repr=False, eq=False)
@@ -255,7 +255,7 @@ class FightState(Record):
     next_id: int = 1
     title: str = ""  # the fight's name (asked at start, renamable)
     typed_dice: bool = False  # the GM rolls physical dice and types the faces in
-    view: ViewOptions = attrs.field(factory=ViewOptions)
+    view: ViewOptions = field(factory=ViewOptions)
     data: Any = None  # the system's fight-level record
 
     # -- lookups ---------------------------------------------------------

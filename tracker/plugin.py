@@ -13,14 +13,12 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-import attrs
-
 from tracker.commands import Damage, Heal, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
 from tracker.model import NPC, PC, Combatant, FightState, changed
-from tracker.record import Record, record
+from tracker.record import Record, field, record
 
 
 @record(kw_only=True, repr=False, eq=False)
@@ -33,7 +31,7 @@ class Preset(Record):
 
     id: str
     name: str
-    sheet: Mapping[str, Any] = attrs.field(hash=False)
+    sheet: Mapping[str, Any] = field(hash=False)
     kind: str = NPC
     summary: str = ""
     category: str = ""

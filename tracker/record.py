@@ -58,7 +58,7 @@ def _values(names: list[str]) -> Any:
 def _spec(cls: type) -> tuple[tuple[tuple[str, Any], ...], Any, Any]:
     spec = _specs.get(cls)
     if spec is None:
-        fields = attrs.fields(cls)
+        fields = record_fields(cls)
         shown = tuple((a.name, repr if a.repr is True else a.repr) for a in fields if a.repr is not False)
         eq = _values([a.name for a in fields if a.eq])
         hashed = _values([a.name for a in fields if (a.eq if a.hash is None else a.hash)])
@@ -75,6 +75,9 @@ _SLOT_KINDS = (types.MemberDescriptorType, types.GetSetDescriptorType)
 _OPTIONS = frozenset({"kw_only", "repr", "eq"})
 # what attrs gives a class that its built bases have too: a waiting class must not answer with its base's
 _OWN = ("__attrs_attrs__", "__attrs_props__", "__match_args__")
+# what attrs gives a slotted class that an instance of a waiting class may be asked for (copy, pickle)
+_STATE = ("__getstate__", "__setstate__")
+_DEFAULT = "tracker.record.default"  # a field()'s default in its metadata, read without building the class
 
 
 class _Plan:
@@ -114,7 +117,7 @@ class _BuiltOnRead:
         _build_with_bases(owner)
         if isinstance(owner.__dict__.get(self.name), _BuiltOnRead):
             raise AttributeError(self.name)  # attrs gave it nothing of that name (and it is removed)
-        return getattr(owner, self.name)
+        return getattr(owner if instance is None else instance, self.name)
 
 
 def _build_with_bases(cls: type) -> bool:
@@ -147,9 +150,10 @@ def _build(cls: type) -> None:
             if name in body or name in _NOT_TAKEN or isinstance(value, _SLOT_KINDS):
                 continue
             type.__setattr__(cls, name, value)
-        for name in _OWN:
+        for name in (*_OWN, *_STATE):
             if isinstance(cls.__dict__.get(name), _BuiltOnRead):
                 type.__delattr__(cls, name)
+        _light.pop(cls, None)
     except BaseException:
         _pending[cls] = plan  # as it was: the next use says the same
         raise
@@ -198,6 +202,130 @@ def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls.__init__(self, *args, **kwargs)
 
 
+def _frozen_setattr(self: Any, name: str, value: Any) -> None:
+    """A waiting class's ``__setattr__``: refused, as attrs refuses it once the class is built."""
+    raise attrs.exceptions.FrozenInstanceError
+
+
+def _frozen_delattr(self: Any, name: str) -> None:
+    raise attrs.exceptions.FrozenInstanceError
+
+
+# -- the fields of a waiting class, read from its declaration -------------------------------------------------
+
+
+class _Field:
+    """A field of a waiting class as attrs will make it: the attributes of ``attrs.Attribute`` that the model
+    and saves read (no validator, no converter, always in ``__init__``, named as its argument)."""
+
+    __slots__ = ("alias", "converter", "default", "eq", "hash", "init", "kw_only", "name", "repr", "type", "validator")
+
+    def __init__(
+        self, name: str, type: Any, default: Any, eq: bool, hash: bool | None, repr: Any, kw_only: bool
+    ) -> None:
+        self.name = self.alias = name
+        self.type = type
+        self.default = default
+        self.eq = eq
+        self.hash = hash
+        self.repr = repr
+        self.kw_only = kw_only
+        self.init = True
+        self.validator = self.converter = None
+
+    def __repr__(self) -> str:
+        return f"_Field(name={self.name!r}, type={self.type!r}, default={self.default!r})"
+
+
+_light: dict[type, tuple[_Field, ...]] = {}  # the fields of waiting classes, read so far
+
+
+def _read_fields(cls: type, plan: _Plan) -> tuple[_Field, ...] | None:
+    """The fields attrs will give ``cls``, told from its declaration; None where that is not sure (a base with
+    fields, an ``attrs.field()`` not made by :func:`field`, a private name, an init hook): attrs then says."""
+    for base in cls.__mro__[1:-1]:
+        base_plan = _pending.get(base)
+        if base_plan.fields if base_plan is not None else base.__dict__.get("__attrs_attrs__"):
+            return None
+    if any(hasattr(cls, hook) for hook in ("__attrs_pre_init__", "__attrs_post_init__", "__attrs_init__")):
+        return None
+    kw_only = bool(plan.options.get("kw_only", False))
+    plan.annotations = types_ = _evaluated(cls, plan.annotations)
+    out: list[_Field] = []
+    defaulted = False
+    for name, value in plan.fields.items():
+        if name.startswith("_"):
+            return None
+        if type(value) is _COUNTING:
+            made = value.metadata
+            if _DEFAULT not in made or not value.init or value.converter is not None or value.on_setattr is not None:
+                return None
+            if value.alias not in (None, name):
+                return None
+            f = _Field(
+                name, types_[name], made[_DEFAULT], value.eq, value.hash, value.repr, kw_only or bool(value.kw_only)
+            )
+        else:
+            f = _Field(name, types_[name], value, True, None, True, kw_only)
+        if not f.kw_only:
+            if f.default is attrs.NOTHING and defaulted:
+                return None  # attrs refuses a mandatory field after a default: let it say so
+            defaulted = defaulted or f.default is not attrs.NOTHING
+        out.append(f)
+    return tuple(out)
+
+
+def record_fields(cls: type) -> tuple[Any, ...]:
+    """``attrs.fields(cls)``; for a class still waiting, read from its declaration where that can be, and the
+    class stays waiting (reading a fight's checkpoint and tail, saves.structure makes its records field by field
+    and builds none of their classes: issue #13).  Each field has the ``attrs.Attribute`` attributes the model
+    and saves read: ``name``, ``type`` (evaluated in the class's module, or the text when it cannot be yet),
+    ``default`` (``attrs.NOTHING``, the value, or an ``attrs.Factory``), ``eq``, ``hash``, ``repr``, ``init``,
+    ``kw_only``, ``alias``, ``validator`` and ``converter``.  Otherwise the class is built and attrs answers."""
+    got = _light.get(cls)
+    if got is not None:
+        return got
+    with _lock:
+        plan = _pending.get(cls)
+        if plan is not None:
+            got = _read_fields(cls, plan)
+            if got is not None:
+                _light[cls] = got
+                return got
+    return attrs.fields(cls)
+
+
+def resolved_fields(cls: type, *, module_only: bool = False) -> tuple[Any, ...]:
+    """:func:`record_fields` with every type evaluated: where one is still a text, ``attrs.resolve_types`` reads
+    it (in the class's module only with ``module_only``, as a checkpoint reads a state's types)."""
+    got = record_fields(cls)
+    if any(type(f.type) is str for f in got):
+        if module_only:
+            attrs.resolve_types(cls, localns={})
+        else:
+            attrs.resolve_types(cls)
+        got = attrs.fields(cls)
+    return got
+
+
+def is_record(cls: Any) -> bool:
+    """``attrs.has(cls)``, without building a waiting class."""
+    return isinstance(cls, type) and (cls in _pending or attrs.has(cls))
+
+
+if TYPE_CHECKING:
+    from attrs import field
+else:
+
+    def field(
+        *, default: Any = attrs.NOTHING, factory: Any = None, eq: bool = True, repr: bool = True, hash: Any = None
+    ) -> Any:
+        """``attrs.field`` for a record, whose default a waiting class tells without being built (see
+        :func:`record_fields`; a field made so takes no validator)."""
+        value = attrs.Factory(factory) if factory is not None else default
+        return attrs.field(default=value, eq=eq, repr=repr, hash=hash, metadata={_DEFAULT: value})
+
+
 def _declare(cls: type, options: dict[str, Any]) -> type:
     if not issubclass(cls, Record):
         raise TypeError(f"@record is for subclasses of Record, not {cls.__qualname__}")
@@ -222,6 +350,10 @@ def _declare(cls: type, options: dict[str, Any]) -> type:
     body["__slots__"] = (*(n for n in fields if n not in taken), *(() if weakref else ("__weakref__",)))
     body["__init__"] = _first_init
     body.update((name, _BuiltOnRead(name)) for name in _OWN)
+    # a waiting class's records (made field by field: saves.structure) are frozen too, and copy as attrs's do
+    body.update((name, _BuiltOnRead(name)) for name in _STATE if name not in body)
+    body.setdefault("__setattr__", _frozen_setattr)
+    body.setdefault("__delattr__", _frozen_delattr)
     body["__qualname__"] = cls.__qualname__
     slotted = type(cls.__name__, cls.__bases__, body)
     _repoint_cells(body, cls, slotted)
