@@ -251,6 +251,15 @@ class FormDialog(Dialog[Any]):
         return {p.name: read_field(self.query_one(f"#f-{p.name}")) for p in self.params}
 
     def action_submit(self) -> None:
+        for p in self.params:
+            field = self.query_one(f"#f-{p.name}")
+            if isinstance(field, Cycle) and field.missed:  # typed, and it named no option: not the one shown
+                self.show_error(
+                    f"{self.labels[p.name]}: no option '{visible(field.missed)}'. "
+                    "Choose with ← → or type its first letters (Backspace clears what was typed)."
+                )
+                field.focus()
+                return
         try:
             result = self.check(self.raw())
         except TrackerError as e:

@@ -102,7 +102,12 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
 
     Lighter than a drop-down (one widget, no overlay), so a form opens at once;
     Enter is the form's.  ``value`` is the chosen value (None: nothing chosen).
+    ``missed``: what the GM typed that names no option ("zz"), shown on the line
+    until a step, a match or Backspace; the form does not submit over it (the
+    GM meant some option, and it is not the one shown).
     """
+
+    missed = ""
 
     DEFAULT_CSS = """
     Cycle { height: 1; width: 1fr; background: $boost; padding: 0 1; }
@@ -136,6 +141,7 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
         self.dim = set(dim)
         values = [v for _label, v in self.options]
         self.index = values.index(value) if value in values else (0 if blank or not self.options else -1)
+        self.missed = ""
 
     def reset(
         self, options: Sequence[tuple[str, Any]], value: Any = None, *, blank: bool = False, dim: Iterable[Any] = ()
@@ -150,14 +156,21 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
 
     def render(self) -> Text:
         if not 0 <= self.index < len(self.options):
-            return Text("choose: ← → or type", style="dim")
-        label, value = self.options[self.index]
-        text = Text.assemble(("‹ ", "dim"), (label, "dim" if value in self.dim else "bold"), (" ›", "dim"))
-        if self.has_focus and len(self.options) > 1:
-            text.append(f"  {self.index + 1}/{len(self.options)} · ← → or type", style="dim")
+            text = Text("choose: ← → or type", style="dim")
+        else:
+            label, value = self.options[self.index]
+            text = Text.assemble(("‹ ", "dim"), (label, "dim" if value in self.dim else "bold"), (" ›", "dim"))
+            if self.has_focus and len(self.options) > 1 and not self.missed:
+                text.append(f"  {self.index + 1}/{len(self.options)} · ← → or type", style="dim")
+        if self.missed:
+            text.append(f"  no option '{visible(self.missed)}'", style="bold red")
+            text.append(" · ← → or type", style="dim")
         return text
 
     def _move_to(self, index: int) -> None:
+        if self.missed:
+            self.missed = ""
+            self.refresh()
         if self.options and index != self.index:
             self.index = index % len(self.options)
             self.refresh()
@@ -175,11 +188,20 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
     def on_key(self, event: events.Key) -> None:
         # a number no option says picks the option at that place ("2" on blackjack's injury levels: moderate);
         # an option that says it wins (zludge's "2" level)
+        if event.key == "backspace" and self.missed:
+            event.stop()
+            event.prevent_default()
+            self.missed = self._query = ""
+            self.refresh()
+            return
         found = self._typed(event, [label for label, _v in self.options], max(self.index, 0), len(self.options))
         if found is not None:
             event.stop()
             event.prevent_default()
             self._move_to(found)
+        elif event.character is not None and event.is_printable and event.character not in " +-":
+            self.missed = self._query  # (the key goes on: a binding of the form's still answers it)
+            self.refresh()
 
     def on_focus(self) -> None:
         self.refresh()

@@ -27,7 +27,7 @@ from screens.forms import turn_commands
 from screens.start import StartScreen
 from screens.widgets.fields import Cycle
 from screens.widgets.initiative import InitiativeList
-from tests.ui.drive import build_fight, error_text, post_keys, press, saved_state_matches
+from tests.ui.drive import build_fight, error_text, post_keys, press, saved_state_matches, type_text
 from tracker import commands as C
 
 SYSTEMS = ["bnb", "blackjack", "zludge", "twod6", "toy"]
@@ -417,3 +417,48 @@ async def _harm_help(path: Path) -> None:
         assert isinstance(app.screen, FormDialog)
         help_text = str(app.screen.query_one("#help", Static).content)
         assert "Injury level" in help_text and "2d6" not in help_text, help_text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_a_key_that_names_no_option_is_said_and_enter_does_not_take_the_one_shown(
+    system_id: str, size: tuple[int, int], data_dir: Path
+) -> None:
+    """Ruling (the GM's expectation): letters typed on a picker that name no option ("zz" on the injury
+    levels) are said on its line, and Enter does not go on with the option shown (the GM meant another):
+    the form says so and nothing is logged.  Backspace clears what was typed; a step or a match does too.
+    Blackjack's and Zludge's damage level, and every system's condition form (its end and its combatant)."""
+    asyncio.run(_missed(build_fight(system_id, data_dir / "z.jsonl").path, system_id, size))
+
+
+async def _missed(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        log = screen.fight.log
+        before = len(log)
+        await press(pilot, "minus" if system_id in ("blackjack", "zludge") else "C")
+        assert isinstance(app.screen, FormDialog)
+        if not isinstance(app.focused, Cycle):  # the condition form: a name, then its pickers
+            await type_text(pilot, "dazed")
+            for _ in range(8):
+                await press(pilot, "tab")
+                if isinstance(app.focused, Cycle):
+                    break
+        picker = app.focused
+        assert isinstance(picker, Cycle)
+        shown = picker.value
+        await press(pilot, "z", "z")
+        line = picker.render_line(0).text
+        assert picker.missed == "zz" and "no option 'zz'" in line, line  # drawn, in the width the form gives it
+        await press(pilot, "enter")
+        assert isinstance(app.screen, FormDialog), "Enter did not go on with the option shown"
+        assert "no option 'zz'" in error_text(app) and app.focused is picker
+        assert len(log) == before and picker.value == shown
+        await press(pilot, "backspace")
+        assert picker.missed == "" and "no option" not in picker.render_line(0).text
+        await press(pilot, "z", "right")  # a step clears it too
+        assert picker.missed == "" and picker.value != shown
+        await press(pilot, "left", "enter")
+        assert not isinstance(app.screen, FormDialog)
+        assert len(log) > before and saved_state_matches(app)
