@@ -13,7 +13,14 @@ holds stand-ins for them, so it never answers with those of a base already
 built).  Building a class costs attrs about a quarter of a
 millisecond (a compiled ``__init__`` and its attributes); the core and a
 plug-in declare a hundred or more, and opening a fight uses a few dozen of them
-(issue #13: the launch).  :func:`build_pending` builds the rest when there is
+(issue #13: the launch).  Most of them need not be built even then: a class
+whose fields can be told from its declaration (plain defaults or
+:func:`field`; no validator, converter, alias, private name, init hook or base
+with fields) answers :func:`record_fields` from it, and its first instance gets
+the ``__init__`` attrs would write (:func:`_init_for`); its records are frozen
+from the start.  saves and the model read fields through
+:func:`record_fields`, so reading a fight's checkpoint and tail builds almost
+no class.  :func:`build_pending` builds the rest when there is
 time (the app does, while the GM looks at the first frame), and a test builds
 every class of every system so that a misdeclared one is found there.
 
@@ -196,10 +203,72 @@ def _evaluated(cls: type, annotations: dict[str, Any]) -> dict[str, Any]:
 
 
 def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    """A waiting class's ``__init__``: build the class, then initialise as attrs does."""
+    """A waiting class's ``__init__``: the ``__init__`` attrs would write for it (see :func:`_init_for`), and the
+    class stays waiting; or, where its fields cannot be told from its declaration, the class is built.  Then it
+    initialises as attrs does."""
     cls = type(self)
-    _build_with_bases(cls)
+    with _lock:
+        if cls.__dict__.get("__init__") is _first_init:
+            plan = _pending.get(cls)
+            fields = _light.get(cls) or (_read_fields(cls, plan) if plan is not None else None)
+            init = _init_for(cls, fields) if fields is not None else None
+            if init is not None:
+                _light[cls] = fields  # type: ignore[assignment]
+                type.__setattr__(cls, "__init__", init)
+            else:
+                _build_with_bases(cls)
+        else:
+            _build_with_bases(cls)
     cls.__init__(self, *args, **kwargs)
+
+
+_NOT_FIELD_NAMES = frozenset({"self", "NOTHING", "_setattr", "_setattr_get"})
+
+
+def _init_for(cls: type, fields: tuple[_Field, ...]) -> Callable[..., None] | None:
+    """The ``__init__`` attrs writes for a frozen slotted class with these fields (none with a validator, a
+    converter or a factory that takes self; no init hooks): the same parameters, defaults and annotations, the
+    same stores past the frozen ``__setattr__``.  A few dozen microseconds to compile, where attrs building the
+    whole class takes a quarter of a millisecond; attrs's own replaces it when the class is built.  None for a
+    field name it would not write so."""
+    namespace: dict[str, Any] = {"NOTHING": attrs.NOTHING, "_setattr_get": object.__setattr__.__get__}
+    positional: list[str] = []
+    keywords: list[str] = []
+    lines = ["_setattr = _setattr_get(self)"]
+    for n, f in enumerate(fields):
+        if f.name in _NOT_FIELD_NAMES or not f.name.isidentifier():
+            return None
+        default = f.default
+        if default is attrs.NOTHING:
+            param = f.name
+            lines.append(f"_setattr({f.name!r}, {f.name})")
+        elif isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+            if default.takes_self:
+                return None
+            namespace[f"_factory{n}"] = default.factory
+            param = f"{f.name}=NOTHING"
+            lines += [
+                f"if {f.name} is not NOTHING:",
+                f"    _setattr({f.name!r}, {f.name})",
+                "else:",
+                f"    _setattr({f.name!r}, _factory{n}())",
+            ]
+        else:
+            namespace[f"_default{n}"] = default
+            param = f"{f.name}=_default{n}"
+            lines.append(f"_setattr({f.name!r}, {f.name})")
+        (keywords if f.kw_only else positional).append(param)
+    params = ["self", *positional, *(("*", *keywords) if keywords else ())]
+    if not fields:
+        lines = ["pass"]
+    source = f"def __init__({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in lines)
+    # generated from the class's own field names (identifiers), never from data
+    exec(compile(source, f"<record __init__ {cls.__module__}.{cls.__qualname__}>", "exec"), namespace)
+    init: Callable[..., None] = namespace["__init__"]
+    init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    return init
 
 
 def _frozen_setattr(self: Any, name: str, value: Any) -> None:

@@ -9,6 +9,7 @@ and its errors), frozenness, repr, equality, hash, evolve, cattrs.
 from __future__ import annotations
 
 import copy
+import inspect
 import threading
 import time
 import typing
@@ -340,15 +341,17 @@ def test_a_records_field_types_are_read_in_its_module_not_in_its_class() -> None
 _COMPARED = ("name", "type", "default", "validator", "converter", "eq", "hash", "repr", "init", "kw_only", "alias")
 
 _READ_THEN_BUILT = """
-import json, sys, attrs
+import inspect, json, sys, attrs
 from tracker import record as R, registry
 KEYS = sys.argv[1].split(",")
 for sid in sys.argv[2:]:
     registry.load(sid)
 import saves.store, screens.app, screens.fight
 read = {cls: R._read_fields(cls, R._pending[cls]) for cls in R.waiting()}
+inits = {cls: R._init_for(cls, light) for cls, light in read.items() if light is not None}
+signatures = {cls: str(inspect.signature(init)) for cls, init in inits.items() if init is not None}
 R.build_pending()
-out = {"read": 0, "not_read": [], "differ": []}
+out = {"read": 0, "not_read": [], "differ": [], "no_init": [], "init_differs": []}
 for cls, light in read.items():
     name = f"{cls.__module__}.{cls.__qualname__}"
     if light is None:
@@ -361,18 +364,24 @@ for cls, light in read.items():
     theirs = [[repr(getattr(f, k)) for k in keys] for f in made]
     if mine != theirs:
         out["differ"].append([name, mine, theirs])
+    if cls not in signatures:
+        out["no_init"].append(name)
+    elif signatures[cls] != str(inspect.signature(cls.__init__)):
+        out["init_differs"].append([name, signatures[cls], str(inspect.signature(cls.__init__))])
 print(json.dumps(out))
 """
 
 
 def test_the_fields_read_from_a_declaration_are_the_fields_attrs_makes() -> None:
     """Every waiting record of the core, saves, the screens and every system: the fields told from its
-    declaration (before it is built) are, attribute by attribute, those attrs gives it once built; and every one
-    can be told so (one that cannot is built to answer: opening a fight would build it)."""
+    declaration (before it is built) are, attribute by attribute, those attrs gives it once built, and the
+    ``__init__`` made from them has the signature of attrs's (parameters, kinds, defaults, annotations); and
+    every one can be told so (one that cannot is built to answer: opening a fight would build it)."""
     import json
 
     out = json.loads(" ".join(in_new_interpreter(_READ_THEN_BUILT, ",".join(_COMPARED), *SYSTEMS)))
     assert out["differ"] == []
+    assert out["init_differs"] == [] and out["no_init"] == []  # the __init__ made for it is attrs's, as a signature
     assert out["read"] > 150
     assert out["not_read"] == []
 
@@ -451,3 +460,26 @@ def test_a_record_of_a_waiting_class_is_frozen_and_copies() -> None:
     assert plain in R.waiting()
     assert copy.copy(b) == b and copy.deepcopy(b) == b
     assert plain not in R.waiting()
+
+
+def test_a_first_instance_of_a_class_told_from_its_declaration_leaves_it_waiting() -> None:
+    """Its __init__ is the one attrs writes: defaults, a new value from each factory, keyword-only arguments
+    refused as attrs refuses them, frozen; attrs's own replaces it when the class is built, with equal records."""
+    plain = _plain()
+    a = plain(name="Ann")
+    assert plain in R.waiting() and plain.__init__ is not R._first_init  # type: ignore[comparison-overlap]
+    b = plain(name="Ann", hp=2, notes=("x",))
+    assert (a.name, a.hp, a.notes, a.seen) == ("Ann", 0, (), {}) and (b.hp, b.notes) == (2, ("x",))
+    assert a.seen is not plain(name="Bo").seen  # a new dict from the factory each time
+    with pytest.raises(TypeError, match="required keyword-only argument: 'name'"):
+        plain()
+    with pytest.raises(TypeError, match="positional"):
+        plain("Ann")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'speed'"):
+        plain(name="Ann", speed=2)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        a.hp = 3
+    before = inspect.signature(plain.__init__)
+    R.build_pending()
+    assert plain not in R.waiting() and inspect.signature(plain.__init__) == before
+    assert plain(name="Ann") == a and plain(name="Ann", hp=2, notes=("x",)) == b
