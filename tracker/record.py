@@ -209,11 +209,9 @@ def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     with _lock:
         if cls.__dict__.get("__init__") is _first_init:
-            plan = _pending.get(cls)
-            fields = _light.get(cls) or (_read_fields(cls, plan) if plan is not None else None)
+            fields = _told(cls)
             init = _init_for(cls, fields) if fields is not None else None
             if init is not None:
-                _light[cls] = fields  # type: ignore[assignment]
                 type.__setattr__(cls, "__init__", init)
             else:
                 _build_with_bases(cls)
@@ -355,13 +353,20 @@ def record_fields(cls: type) -> tuple[Any, ...]:
     if got is not None:
         return got
     with _lock:
+        got = _told(cls)
+    return got if got is not None else attrs.fields(cls)
+
+
+def _told(cls: type) -> tuple[_Field, ...] | None:
+    """The fields of a waiting class told from its declaration (kept), or None (under the lock)."""
+    got = _light.get(cls)
+    if got is None:
         plan = _pending.get(cls)
         if plan is not None:
             got = _read_fields(cls, plan)
             if got is not None:
                 _light[cls] = got
-                return got
-    return attrs.fields(cls)
+    return got
 
 
 def resolved_fields(cls: type, *, module_only: bool = False) -> tuple[Any, ...]:
