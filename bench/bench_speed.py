@@ -14,15 +14,15 @@ Run:  python bench/bench_speed.py [--systems bnb,zludge] [--runs 7] [--repeat 12
    combatant whose turn it is (in the bar and in the list) and the key bar's
    last key (``Help``: the screen with its keys, as the GM can use it);
    alternated with a bare Textual app (a label and a footer) launched the same
-   way, to its label.  Medians of ``--runs`` runs each.  Target: <= 1.3x.
+   way, to its label.  Medians of ``--runs`` runs each.  Target: <= 1.5x (issue #43).
    Beside it, a floor: the bare app that first imports the core, the saves and
    the system (what any screen of the fight needs before it can draw), launched
    in the same alternation.
-2. The same for a 100,000-event fight.  Target: <= 1.3x.
+2. The same for a 100,000-event fight.  Target: <= 1.5x.
 3. Load + full replay of the 100,000-event fight against the ``json.loads``
    floor (the two alternated, best CPU time of 5 each), and its peak memory:
-   measured by ``bench/bench_targets.py``'s own functions.  Targets: <= 2x
-   the floor, < 100 MB.
+   measured by ``bench/bench_targets.py``'s own functions.  Targets: <= 2.5x
+   the floor, < 120 MB.
 4. Next turn, undo, redo and quick damage (its Enter) in a fight of
    ``--combatants`` combatants: the app runs in a pseudo-terminal; each key is
    timed from writing it to the terminal to the moment the screen (emulated by
@@ -41,7 +41,7 @@ Run:  python bench/bench_speed.py [--systems bnb,zludge] [--runs 7] [--repeat 12
    its first opening: the keys of 4 and 5 are sent once the app says it has
    built them (a GM looks at the fight before the first key); the first
    opening is shown beside the median, and the slowest first opening of each
-   system has its own row (issue #12: every dialog opens at once, <= 100 ms).
+   system has its own row (issue #43: every dialog's first opening <= 150 ms).
 
 Below the table, a machine reference: the CPU time of a fixed pure-Python
 workload at the start and at the end of the run.  On a shared machine it moves
@@ -84,6 +84,14 @@ from bench.fights import GM, SYSTEMS, make_fight
 
 ROOT = Path(__file__).resolve().parents[1]
 COLS, ROWS = 100, 32
+
+# The targets (issue #43, "must hold"): launch and opening a long fight against the bare app, load + replay
+# against the json.loads floor, its peak memory, a dialog's first opening; keys (+16 ms) and dialog medians
+# (50 ms) are below.
+LAUNCH = 1.5
+REPLAY = 2.5
+PEAK_MB = 120
+FIRST_DIALOG_MS = 150
 KEY_BYTES = {
     "f11": b"\x1b[23~",
     "f12": b"\x1b[24~",
@@ -598,9 +606,9 @@ def main() -> None:
                     f"1. continue a {args.events:,}-event fight: launch to first frame",
                     f"{med(ours):.0f} ms",
                     f"bare app {med(bare):.0f} ms",
-                    "<= 1.3x",
+                    f"<= {LAUNCH}x",
                     f"{r:.2f}x",
-                    verdict(r <= 1.3),
+                    verdict(r <= LAUNCH),
                 )
                 table.add(
                     sid,
@@ -621,9 +629,9 @@ def main() -> None:
                     f"2. open a {args.long:,}-event fight: launch to first frame",
                     f"{med(ours):.0f} ms",
                     f"bare app {med(bare):.0f} ms",
-                    "<= 1.3x",
+                    f"<= {LAUNCH}x",
                     f"{r:.2f}x",
-                    verdict(r <= 1.3),
+                    verdict(r <= LAUNCH),
                 )
             if 3 in only:
                 gc.collect()
@@ -637,12 +645,18 @@ def main() -> None:
                     f"3. load + full replay of {args.long:,} events (CPU, best of 5, alternated)",
                     f"{t_load * 1000:.0f} ms",
                     f"json.loads {t_floor * 1000:.0f} ms",
-                    "<= 2x",
+                    f"<= {REPLAY}x",
                     f"{r:.2f}x",
-                    verdict(r <= 2),
+                    verdict(r <= REPLAY),
                 )
                 table.add(
-                    sid, "3. its peak memory (tracemalloc)", f"{mem:.0f} MB", "", "< 100 MB", "", verdict(mem < 100)
+                    sid,
+                    "3. its peak memory (tracemalloc)",
+                    f"{mem:.0f} MB",
+                    "",
+                    f"< {PEAK_MB} MB",
+                    "",
+                    verdict(mem < PEAK_MB),
                 )
             if only & {4, 5}:
                 path, name = fight_file(folder, sid, "crowd", args.events, args.combatants)
@@ -687,9 +701,9 @@ def main() -> None:
                     "5. dialog open, first time (issue #12: at once): the slowest of the above",
                     f"{first:.0f} ms ({worst})",
                     "",
-                    "<= 100 ms",
+                    f"<= {FIRST_DIALOG_MS} ms",
                     "",
-                    verdict(first <= 100),
+                    verdict(first <= FIRST_DIALOG_MS),
                 )
     finally:
         machine.append(machine_reference())
