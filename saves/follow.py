@@ -57,7 +57,7 @@ WAITING = "waiting"  # no file there (yet)
 BAD = "bad"  # a file that is not a fight this tracker can read; the message says why
 
 
-READ_CHUNK = 1 << 22  # bytes read at once (more than a line's cap, MAX_LINE)
+READ_CHUNK = 1 << 22  # bytes read at once: more than a line's cap (MAX_LINE), so a whole line always fits
 POLL_READ = 1 << 25  # bytes taken in one poll at most
 
 _KINDS = (
@@ -113,8 +113,8 @@ def cannot_read(shown: str, e: OSError) -> str:
     return f"Cannot read {shown}: {_WHY.get(e.errno or 0, e.strerror or str(e))}"
 
 
-def read_chunk(path: Path, offset: int, limit: int = READ_CHUNK) -> tuple[bytes, int]:
-    """Up to ``limit`` bytes of ``path`` from byte ``offset`` on, and the file's size.
+def read_chunk(path: Path, offset: int, limit: int | None = None) -> tuple[bytes, int]:
+    """Up to ``limit`` bytes (``READ_CHUNK``) of ``path`` from byte ``offset`` on, and the file's size.
 
     Opened without blocking and checked before anything is read: a FIFO, a
     device or a folder raises LoadError at once, and so does a file over the
@@ -131,7 +131,7 @@ def read_chunk(path: Path, offset: int, limit: int = READ_CHUNK) -> tuple[bytes,
             raise LoadError(too_big(path.name, st.st_size))
         if st.st_size <= offset:
             return b"", st.st_size
-        return os.pread(fd, min(limit, st.st_size - offset), offset), st.st_size
+        return os.pread(fd, min(limit or READ_CHUNK, st.st_size - offset), offset), st.st_size
     finally:
         os.close(fd)
 
