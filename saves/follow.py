@@ -131,7 +131,8 @@ def read_chunk(path: Path, offset: int, limit: int | None = None) -> tuple[bytes
             raise LoadError(too_big(path.name, st.st_size))
         if st.st_size <= offset:
             return b"", st.st_size
-        return os.pread(fd, min(limit or READ_CHUNK, st.st_size - offset), offset), st.st_size
+        os.lseek(fd, offset, os.SEEK_SET)
+        return os.read(fd, min(limit or READ_CHUNK, st.st_size - offset)), st.st_size
     finally:
         os.close(fd)
 
