@@ -1,26 +1,34 @@
 """A fight log as a readable Markdown recap: who fought, each round's actions with their rolls, the outcome.
 
-:func:`write_recap` writes it safely: never onto the fight file it came
-from, never through a symlink, never over an existing file unless asked.
+Every line of a recap is text, whatever the file says: a control character in
+a name, a note or a plug-in's words is shown as an escape (``\\x1b``), never
+written to a terminal or a file (:func:`recap` escapes each line it returns).
+
+:func:`write_recap` writes it safely: never onto a fight file (the one it came
+from or any other, told by its first line), never through a symlink, never
+over an existing file unless asked.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from pathlib import Path
 
-from saves.format import SaveError
+from saves.format import SaveError, parse
 from saves.store import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
 from tracker.replay import Timeline
 from tracker.summary import SIDE_NAMES, Summary, summarize
+from tracker.text import visible
 
 
 def describe_safely(timeline: Timeline, i: int) -> str:
-    """Line ``i`` in words; a plug-in failing to describe its event gives a placeholder, not a crash."""
+    """Line ``i`` in words, control characters escaped; a plug-in failing to describe its event gives a
+    placeholder, not a crash."""
     try:
-        return timeline.describe(i)
+        return visible(timeline.describe(i))
     except Exception as e:
         return f"{type(timeline.entries[i].event).__name__} ({type(e).__name__} while describing it)"
 
@@ -94,7 +102,7 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
         out.append("Still open: " + "; ".join(p.text for p in final.prompts))
     out.append("")
     out.extend(_figures(timeline))
-    return "\n".join(out)
+    return "\n".join(visible(line) for line in out)
 
 
 def _figures(timeline: Timeline) -> list[str]:
@@ -160,10 +168,16 @@ def write_recap(text: str, target: Path, *, source: Path, force: bool = False) -
     """
     if target.is_symlink():
         raise SaveError(f"{target} is a symbolic link; a recap is never written through one")
+    if target.suffix == FIGHT_SUFFIX:
+        raise SaveError(f"{target} is named like a fight file (.jsonl); give the recap a name ending in .md")
     if target.exists():
         with contextlib.suppress(OSError):
             if os.path.samefile(target, source):
                 raise SaveError(f"{target} is the fight file itself; choose another name for the recap")
+        if is_fight_file(target):
+            raise SaveError(
+                f"{target} is a fight file; a recap never replaces one (--force or not): choose another name"
+            )
         if not force:
             raise SaveError(f"{target} already exists; use --force to replace it")
         if not target.is_file():
@@ -181,6 +195,31 @@ def write_recap(text: str, target: Path, *, source: Path, force: bool = False) -
             tmp.unlink()
         raise SaveError(f"cannot write {target}: {e.strerror or e}") from None
     return target
+
+
+FIGHT_SUFFIX = ".jsonl"
+HEAD_READ = 1 << 16  # a fight's first line (its header) is far shorter
+
+
+def is_fight_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file whose first line is a fight header (whatever its name)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        first = os.read(fd, HEAD_READ).partition(b"\n")[0]
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    try:
+        head = parse(first)  # a sealed line is JSON too (its checksum one more key): a damaged header still counts
+    except (ValueError, RecursionError):
+        return False
+    return type(head) is dict and "format" in head and "system" in head
 
 
 def _write_new(path: Path, data: bytes) -> None:

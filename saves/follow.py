@@ -9,15 +9,25 @@ waited for.  If the file shrinks or is replaced, it is read again from the
 start; if it is not there (yet), the follower waits for it.  The file is opened
 for reading only and no lock is taken: the writer's lock is the writer's.
 
-Everything that knows the line format is in :func:`read_lines` and
-:func:`decode_lines`; a change of format (checksums, checkpoint lines) is
-adapted there.
+Only a regular file is read, and never one the loader would refuse: a FIFO, a
+device or a folder is refused at once (opened without blocking, then checked),
+and so is a file over the loader's size cap (``MAX_FILE``).  Lines are taken
+one at a time from reads of at most ``READ_CHUNK`` bytes, and one poll takes at
+most ``POLL_READ`` bytes (a big file is read over several polls, the view
+answering keys in between), so memory while refusing a bad file stays within a
+small multiple of one read.
+
+Everything that knows the line format is in :func:`read_chunk`,
+:func:`lines_of` and :func:`decode_lines`; a change of format (checksums,
+checkpoint lines) is adapted there.
 """
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +36,7 @@ import attrs
 from saves import store
 from saves.format import (
     FORMAT_VERSION,
+    MAX_FILE,
     MAX_LINE,
     Codec,
     Damaged,
@@ -46,24 +57,95 @@ WAITING = "waiting"  # no file there (yet)
 BAD = "bad"  # a file that is not a fight this tracker can read; the message says why
 
 
-def read_lines(path: Path, offset: int) -> tuple[list[bytes], int, int]:
-    """The complete lines of ``path`` from byte ``offset`` on, the offset after them, and the file size.
+READ_CHUNK = 1 << 22  # bytes read at once: more than a line's cap (MAX_LINE), so a whole line always fits
+POLL_READ = 1 << 25  # bytes taken in one poll at most
 
-    A last line without its line end is left for the next read.  Relies on:
-    lines end with ``\\n``; the file only grows by appending (checked by the
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_a_file(shown: str, mode: int) -> str:
+    """What to tell the GM when the path names something other than a regular file."""
+    kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+    return (
+        f"{shown} is {kind}, not a fight file: give the players' view a fight's .jsonl file "
+        "(`tracker where` shows the folder of fights)"
+    )
+
+
+def too_big(shown: str, size: int) -> str:
+    return (
+        f"{shown} is too big for a fight file ({size:,} bytes; at most {MAX_FILE:,}): "
+        "it is not a fight this tracker wrote"
+    )
+
+
+def refusal(path: Path) -> str | None:
+    """Why ``path`` can never be followed (not a regular file, over the size cap), named as given; None if it
+    can be, or is not there yet (the view waits for it).  Checked without opening it: nothing blocks."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return cannot_read(str(path), e)
+    if not stat.S_ISREG(st.st_mode):
+        return not_a_file(str(path), st.st_mode)
+    if st.st_size > MAX_FILE:
+        return too_big(str(path), st.st_size)
+    return None
+
+
+_WHY = {
+    errno.ELOOP: "it is a symbolic link that leads round in a loop; give the fight file itself",
+    errno.EACCES: "you have no permission to read it",
+    errno.ENXIO: "it is not a file (a socket or a device with nothing behind it); give a fight's .jsonl file",
+    errno.ENOTDIR: "a folder in its path is a file",
+}
+
+
+def cannot_read(shown: str, e: OSError) -> str:
+    return f"Cannot read {shown}: {_WHY.get(e.errno or 0, e.strerror or str(e))}"
+
+
+def read_chunk(path: Path, offset: int, limit: int | None = None) -> tuple[bytes, int]:
+    """Up to ``limit`` bytes (``READ_CHUNK``) of ``path`` from byte ``offset`` on, and the file's size.
+
+    Opened without blocking and checked before anything is read: a FIFO, a
+    device or a folder raises LoadError at once, and so does a file over the
+    loader's cap.  Relies on: the file only grows by appending (checked by the
     caller, which reloads when the size drops below ``offset`` or the file is
     replaced).
     """
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size <= offset:
-            return [], offset, size
-        f.seek(offset)
-        data = f.read(size - offset)
-    end = data.rfind(b"\n")
-    if end < 0:
-        return [], offset, size
-    return data[: end + 1].split(b"\n")[:-1], offset + end + 1, size
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise LoadError(not_a_file(path.name, st.st_mode))
+        if st.st_size > MAX_FILE:
+            raise LoadError(too_big(path.name, st.st_size))
+        if st.st_size <= offset:
+            return b"", st.st_size
+        os.lseek(fd, offset, os.SEEK_SET)
+        return os.read(fd, min(limit or READ_CHUNK, st.st_size - offset)), st.st_size
+    finally:
+        os.close(fd)
+
+
+def lines_of(data: bytes) -> Iterator[bytes]:
+    """Each line of ``data`` (which ends with a line end), one at a time: never a list of them all."""
+    start = 0
+    while True:
+        end = data.find(b"\n", start)
+        if end < 0:
+            return
+        yield data[start:end]
+        start = end + 1
 
 
 def _record(raw: bytes, line: int) -> Any:
@@ -82,7 +164,7 @@ def _record(raw: bytes, line: int) -> Any:
         raise LoadError(f"not valid JSON ({e})", line) from None
 
 
-def decode_lines(codec: Codec, lines: Sequence[bytes], first_line: int) -> list[tuple[Entry, int]]:
+def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[tuple[Entry, int]]:
     """Each event line as an entry and the size ("of") of the GM action it belongs to.
 
     Relies on: one sealed JSON object per line (format 2: a checksum on each),
@@ -136,6 +218,7 @@ class Follower:
         self._pending: list[tuple[Entry, int]] = []  # an action not yet complete
         self._stuck = False  # a bad file: wait until it changes
         self._legacy = False  # an older format: read whole (upgraded) at each change
+        self._unshown = False  # lines taken (over several polls) and not shown yet
 
     def _waiting_text(self) -> str:
         return f"Waiting for the fight file {self.path.name} …"
@@ -149,7 +232,8 @@ class Follower:
         return self.snapshot
 
     def poll(self) -> Snapshot | None:
-        """Read what was added since the last poll; a new snapshot if anything changed."""
+        """Read what was added since the last poll (``POLL_READ`` bytes at most); a new snapshot if anything
+        changed."""
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
@@ -158,7 +242,11 @@ class Follower:
             self._reset()
             return self._emit(status=WAITING, problem=self._waiting_text())
         except OSError as e:
-            return self._fail(f"Cannot read {self.path.name}: {e.strerror or e}")
+            return self._refuse(cannot_read(self.path.name, e))
+        if not stat.S_ISREG(st.st_mode):  # never opened: a FIFO would block, a device never ends
+            return self._refuse(not_a_file(self.path.name, st.st_mode))
+        if st.st_size > MAX_FILE:
+            return self._refuse(too_big(self.path.name, st.st_size))
         identity = (st.st_dev, st.st_ino)
         if self._identity is not None and (identity != self._identity or st.st_size < self._offset):
             self._reset()  # replaced or shrunk: read it again from the start
@@ -169,12 +257,12 @@ class Follower:
             self._reset()
             self._identity = identity
         try:
-            return self._read(st.st_mtime_ns)
+            return self._read(st.st_size, st.st_mtime_ns)
         except FileNotFoundError:
             self._reset()
             return self._emit(status=WAITING, problem=self._waiting_text())
         except OSError as e:
-            return self._fail(f"Cannot read {self.path.name}: {e.strerror or e}")
+            return self._fail(cannot_read(self.path.name, e))
         except TrackerError as e:
             return self._fail(str(e))
 
@@ -183,31 +271,60 @@ class Follower:
         self._fight = None  # never a half-folded state
         return self._emit(status=BAD, problem=message)
 
-    def _read(self, mtime: int) -> Snapshot | None:
-        lines, offset, size = read_lines(self.path, self._offset)
-        self._size, self._mtime = size, mtime
-        if not lines:
+    def _refuse(self, message: str) -> Snapshot | None:
+        """A path that cannot be read as it is: said once (not at every poll), then waited on until it changes."""
+        if self._stuck and self.snapshot.status == BAD and self.snapshot.problem == message:
+            return None
+        self._reset()
+        return self._fail(message)
+
+    def _read(self, size: int, mtime: int) -> Snapshot | None:
+        self._size, self._mtime = size, mtime  # a file that fails is read again only once it changes
+        taken = 0
+        while True:
+            data, size = read_chunk(self.path, self._offset)
+            end = data.rfind(b"\n")
+            if end < 0:
+                if len(data) > MAX_LINE:
+                    raise LoadError("the line is too long", self._line + 1)
+                break  # nothing new, or a line still being written
+            self._take(data if end + 1 == len(data) else data[: end + 1], size)
+            taken += end + 1
+            if self._offset >= size or taken >= POLL_READ:
+                break
+        self._size = size
+        if self._offset < size and taken >= POLL_READ:  # the view answers keys between polls; the fight is
+            self._size = -1  # shown once it is all read: the next poll reads on
+            if self.snapshot.fight is not None:
+                return None
+            return self._emit(status=WAITING, problem=f"Reading {self.path.name} … {100 * self._offset // size}%")
+        if not taken and not self._unshown:
             if self._header is None and size > 0 and self.snapshot.status != WAITING:
                 return self._emit(status=WAITING, problem=self._waiting_text())
             return None
+        self._unshown = False
+        return self._emit()
+
+    def _take(self, data: bytes, size: int) -> None:
+        """Fold the complete lines in ``data`` (read at the follower's offset)."""
+        self._unshown = True
+        lines = lines_of(data)
         first = self._line + 1
         if self._header is None and not self._legacy:
-            head, lines = lines[0], lines[1:]
-            self._open_header(head)
-            first = 2
+            self._open_header(next(lines))
+            first += 1
         if self._legacy:
-            loaded = store.load(self.path)  # upgrades the format; a torn tail is dropped
+            loaded = store.load(self.path)  # upgrades the format (a torn tail is dropped): read whole, once
             self._header, self._system, self._fight = loaded.header, loaded.system, loaded.fight()
-            self._offset = offset
-            return self._emit()
+            self._offset = size
+            return
         new = decode_lines(self._codec, lines, first) if self._codec else []
-        self._offset = offset
-        self._line = first - 1 + len(lines)
+        self._offset += len(data)
+        self._line += data.count(b"\n")
         if self._fight is None:
             assert self._system is not None
             self._fight = Fight(self._system)
         self._fold(new)
-        return self._emit()
 
     def _open_header(self, raw: bytes) -> None:
         name = self.path.name

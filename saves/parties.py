@@ -1,13 +1,19 @@
-"""Party files: the PCs of a fight kept in a small JSON file, to add them to the next fight."""
+"""Party files: the PCs of a fight kept in a small JSON file, to add them to the next fight.
+
+They are private like fights: the file 0600, its folder 0700 (made so, or
+made private again, when a party is saved).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
-from saves.store import default_dir
+from saves.store import DIR_MODE, FILE_MODE, default_dir, make_private_dir
 from tracker import commands as C
 from tracker.engine import CORE_FIELDS, Fight
 from tracker.errors import Refused, TrackerError
@@ -99,12 +105,24 @@ def save_party(name: str, system_id: str, members: list[dict[str, Any]], folder:
     if not members:
         raise Refused("there are no PCs in this fight to save as a party")
     target = (folder or parties_dir()) / f"{clean}.json"
+    data = json.dumps({"name": clean, "system": system_id, "members": members}, indent=2).encode("utf-8")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps({"name": clean, "system": system_id, "members": members}, indent=2), "utf-8")
-        tmp.replace(target)
+        make_private_dir(target.parent)
+        with contextlib.suppress(OSError):  # a folder an older tracker made 0755: private now, like fights'
+            os.chmod(target.parent, DIR_MODE)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        try:
+            os.fchmod(fd, FILE_MODE)  # a stale temporary file keeps its mode otherwise
+            done = 0
+            while done < len(data):
+                done += os.write(fd, data[done:])
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
     except OSError as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
         raise TrackerError(f"cannot save the party to {target}: {e.strerror or e}") from None
     return target
 

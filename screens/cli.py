@@ -79,7 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args)
     except TrackerError as e:
-        print(f"tracker: {e}", file=sys.stderr)
+        from tracker.text import visible
+
+        print(f"tracker: {visible(str(e))}", file=sys.stderr)  # a message may quote the file
         return 1
     except KeyboardInterrupt:
         return 130
@@ -90,7 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tracker: the file is too deeply nested or too big to handle ({type(e).__name__})", file=sys.stderr)
         return 1
     except Exception as e:  # a plug-in failing on what a file holds: still one line, never a traceback
-        text = " ".join(str(e).split())[:200]
+        from tracker.text import visible
+
+        text = visible(" ".join(str(e).split())[:200])
         print(f"tracker: {type(e).__name__} while working on the fight{': ' + text if text else ''}", file=sys.stderr)
         return 1
     finally:
@@ -135,8 +139,13 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
             sys.stdout.write(text)
         return 0
     if args.cmd == "table":
+        from saves.follow import refusal
         from screens import table  # Textual is imported only when an app starts
+        from tracker.errors import TrackerError
 
+        problem = refusal(args.file)  # a FIFO or a device is never opened (it would block or never end)
+        if problem:
+            raise TrackerError(problem)
         table.run(args.file, light=args.light, large=args.large, served=args.served)
         return 0
     if args.cmd == "serve":
@@ -185,10 +194,11 @@ def _systems() -> int:
 def _print_replay(loaded: saves.Loaded) -> int:
     from saves.export import describe_safely
     from tracker.events import TurnEnded
+    from tracker.text import visible
 
     timeline = loaded.timeline()
     for w in loaded.warnings:
-        print(f"warning: {w}")
+        print(f"warning: {visible(w)}")
     for i, entry in enumerate(timeline.entries):
         if isinstance(entry.event, TurnEnded):
             continue

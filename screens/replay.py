@@ -8,6 +8,11 @@ steps go into them, and with "skip undone" (z) steps pass over them as if the
 mistake had never been made.  From any point the fight can go on in a new
 file (the original is never changed), and the summary and the Markdown recap
 are one key away.
+
+Whatever the file says is shown as text: names, notes, conditions and the
+fight's name never reach markup (widgets get :class:`~rich.text.Text` or
+``markup=False``) and any control character is shown as an escape
+(:func:`tracker.text.visible`), even in a file whose checksums hold.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from tracker.errors import TrackerError
 from tracker.events import Redone, TurnEnded, Undone
 from tracker.model import FightState
 from tracker.replay import Timeline
+from tracker.text import visible
 
 
 def _b(key: str, action: str, description: str, show: bool = False, display: str | None = None) -> Binding:
@@ -99,7 +105,7 @@ class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
         t = self.timeline
         ev = t.entries[i].event
         try:
-            text = t.describe(i)
+            text = visible(t.describe(i))
         except Exception as e:  # a plug-in's describe must not take the screen down
             return f"{type(ev).__name__} ({type(e).__name__} while describing it)"
         if isinstance(ev, Undone | Redone):
@@ -236,12 +242,12 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         log = self.query_one(ReplayLog)
-        log.border_subtitle = f"replay of {self.path.name} (read-only)"
+        log.border_subtitle = Text(visible(f"replay of {self.path.name} (read-only)"))  # Text: never markup
         notice = self.query_one("#notice", Static)
         if self.loaded.warnings:
-            notice.update("⚠ Damaged file: " + "; ".join(self.loaded.warnings))
+            notice.update(visible("⚠ Damaged file: " + "; ".join(self.loaded.warnings)))
             for w in self.loaded.warnings:
-                self.notify(w, title="Damaged file", severity="warning", timeout=10)
+                self.notify(visible(w), title="Damaged file", severity="warning", timeout=10, markup=False)
         notice.display = bool(self.loaded.warnings)
         self.goto(self.position)
         log.focus()
@@ -261,7 +267,7 @@ class ReplayScreen(Screen[None]):
             phase = ("surprise round" if s.round == 0 else f"round {s.round}") + f" · turn: {s.name(s.current)}"
         where = "start" if self.position == 0 else ("end" if self.position == n else f"event {self.position}")
         skip = " · skipping undone" if self.skip_undone else ""
-        return f"REPLAY · {self.system.name} · {where} of {n} · {phase}{skip}"
+        return visible(f"REPLAY · {self.system.name} · {where} of {n} · {phase}{skip}")
 
     # -- showing a point of the log --------------------------------------------
     def goto(self, position: int) -> None:
@@ -278,7 +284,7 @@ class ReplayScreen(Screen[None]):
         self.query_one("#bar", Static).update(self.bar_text())
         prompts = self.query_one("#prompts", Static)
         if s.prompts:
-            prompts.update("\n".join(f"⚠ {p.text}" for p in s.prompts))
+            prompts.update("\n".join(f"⚠ {visible(p.text)}" for p in s.prompts))
         prompts.display = bool(s.prompts)
         self.query_one(ReplayLog).show_position(self.position)
         if arrived and n and not self._summary_shown_at_end:
@@ -356,12 +362,13 @@ class ReplayScreen(Screen[None]):
         try:
             write_recap(recap(self.loaded, self.timeline), target, source=self.path)
         except TrackerError as e:
-            self.notify(str(e), title="Not exported", severity="error")
+            self.notify(visible(str(e)), title="Not exported", severity="error", markup=False)
             return
         except Exception as e:  # a plug-in failing to describe its events
-            self.notify(f"the recap failed: {type(e).__name__}: {e}", title="Not exported", severity="error")
+            message = visible(f"the recap failed: {type(e).__name__}: {e}")
+            self.notify(message, title="Not exported", severity="error", markup=False)
             return
-        self.notify(f"Recap written to {target}", title="Export", timeout=8)
+        self.notify(visible(f"Recap written to {target}"), title="Export", timeout=8, markup=False)
 
     def action_continue_here(self) -> None:
         from screens.dialogs.confirm import ConfirmDialog
@@ -375,7 +382,8 @@ class ReplayScreen(Screen[None]):
                 self.continue_from(self.position)
 
         self.app.push_screen(
-            ConfirmDialog(f"Go on playing from {where} in a new file? ({self.path.name} is not changed)"), answer
+            ConfirmDialog(visible(f"Go on playing from {where} in a new file? ({self.path.name} is not changed)")),
+            answer,
         )
 
     def continue_from(self, position: int) -> None:
@@ -385,7 +393,7 @@ class ReplayScreen(Screen[None]):
         try:
             fight = saves.continue_from(self.path, position)
         except TrackerError as e:
-            self.notify(str(e), title="Cannot continue", severity="error", timeout=8)
+            self.notify(visible(str(e)), title="Cannot continue", severity="error", timeout=8, markup=False)
             return
         app = self.app
         old = getattr(app, "fight", None)
@@ -393,7 +401,12 @@ class ReplayScreen(Screen[None]):
             old.close()
         app.fight = fight  # type: ignore[attr-defined]
         app.switch_screen(FightScreen(fight))
-        app.notify(f"Continuing in {fight.path.name}; {self.path.name} is unchanged.", title="New file", timeout=8)
+        app.notify(
+            visible(f"Continuing in {fight.path.name}; {self.path.name} is unchanged."),
+            title="New file",
+            timeout=8,
+            markup=False,
+        )
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -416,8 +429,8 @@ class ReplayScreen(Screen[None]):
             "In the log: ▶ marks the last event shown; later lines are dimmed;",
             "struck-through lines belong to actions the GM undid (and did not redo).",
         ]
-        head = f"Replay of {self.path} — read-only: nothing here changes the file."
-        warn = [f"Warning: {w}" for w in self.loaded.warnings]
+        head = visible(f"Replay of {self.path} — read-only: nothing here changes the file.")
+        warn = [f"Warning: {visible(w)}" for w in self.loaded.warnings]
         return "\n".join([head, *warn, "", "Keys", *keys, "", *marks])
 
     def action_help(self) -> None:

@@ -36,8 +36,9 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from saves.follow import Follower
+from saves.follow import Follower, refusal
 from tracker.errors import TrackerError
+from tracker.text import visible
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -109,13 +110,13 @@ def public_url_for(host: str, port: int, public_url: str | None = None) -> str:
 
 
 def fight_name(path: Path) -> str:
-    """The fight's name as the file says now ("" if it has none, or no file yet)."""
+    """The fight's name as the file says now ("" if it has none, or no file yet), control characters escaped."""
     follower = Follower(path)
     follower.poll()
     snap = follower.snapshot
     if snap.fight is not None and snap.fight.state.title:
-        return snap.fight.state.title
-    return snap.header.title if snap.header is not None else ""
+        return visible(snap.fight.state.title)
+    return visible(snap.header.title) if snap.header is not None else ""
 
 
 def page_title(name: str) -> str:
@@ -246,6 +247,9 @@ def start_serving(
     clear reason.
     """
     path = Path(path)
+    problem = refusal(path)  # a FIFO or a device is never opened (it would block or never end)
+    if problem:
+        raise ServeError(problem)
     if port == 0:
         port = _free_port(host)
     elif not 0 < port < 65536:

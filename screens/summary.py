@@ -1,4 +1,10 @@
-"""The summary of a fight: figures per combatant, who fell when, and harm per round per side as a chart."""
+"""The summary of a fight: figures per combatant, who fell when, and harm per round per side as a chart.
+
+Names are shown as text: the table's cells are :class:`~rich.text.Text` (a
+``str`` cell would be read as markup, and a name like ``[/]`` would crash the
+screen), the other widgets take no markup, and control characters are shown
+as escapes (:func:`tracker.text.visible`).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ from textual_plotext import PlotextPlot
 
 from screens.widgets.footer import KeysFooter
 from tracker.summary import OTHER, SIDE_NAMES, Summary
+from tracker.text import visible
 
 SIDE_COLOURS = {"pc": "success", "npc": "error", OTHER: "warning"}  # theme variables
 FALL = "✝"
@@ -153,7 +160,8 @@ def falls_text(s: Summary, limit: int = FALLS_SHOWN) -> str:
     parts = []
     for f in s.falls[:limit]:
         when = "before round 1" if f.round == 0 else f"round {f.round}"
-        parts.append(f"{FALL} {f.who} fell in {when} (event {f.seq})" + (f", felled by {f.by}" if f.by else ""))
+        by = f", felled by {visible(f.by)}" if f.by else ""
+        parts.append(f"{FALL} {visible(f.who)} fell in {when} (event {f.seq}){by}")
     if len(s.falls) > limit:
         parts.append(f"… and {len(s.falls) - limit} more falls (the recap lists them all)")
     return "\n".join(parts)
@@ -175,7 +183,7 @@ class SummaryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         parts = ["Fight summary", self.fight_title, self.system_name]
-        yield Static(" · ".join(p for p in parts if p), id="title", markup=False)
+        yield Static(visible(" · ".join(p for p in parts if p)), id="title", markup=False)
         with VerticalScroll(id="body"):
             yield Static(figures_text(self.summary), id="figures", markup=False)
             yield DataTable(id="fighters", cursor_type="row", zebra_stripes=True, show_cursor=False)
@@ -199,8 +207,8 @@ class SummaryScreen(Screen[None]):
                 fell += f" ×{f.falls}"
             if f.left and f.fell_round is None:
                 fell = "left"
-            table.add_row(
-                f.name,
+            table.add_row(  # Text, never str: a DataTable reads a str cell as markup
+                Text(visible(f.name)),
                 f.side.upper(),
                 str(f.turns),
                 str(f.hits),

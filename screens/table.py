@@ -10,6 +10,11 @@ What the players see is a projection of the fight (:func:`project`): hidden
 combatants never appear; NPCs go by their alias when the GM hides NPC names;
 an NPC's state is the plug-in's public descriptor unless the GM shows NPC
 numbers; the log shows only public events (:func:`public_lines`).
+
+Every word the projection gives is text, whatever the file says: control
+characters are shown as escapes (:func:`tracker.text.visible`, applied once,
+where :func:`project` builds what is shown), and every widget gets
+:class:`~rich.text.Text`, never markup.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from tracker import events as E
 from tracker.engine import Fight, Step, evolve
 from tracker.model import Combatant, Condition, FightState, changed
 from tracker.plugin import System
+from tracker.text import visible as shown_as_text
 
 LOG_STEPS = 12  # how many of the latest GM actions the public log looks at
 LOG_LINES = 8  # how many public lines it keeps
@@ -173,9 +179,9 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
             Row(
                 cid=c.id,
                 place=str(place) if c.id in state.order else "·",
-                name=names[c.id],
-                state=state_text(system, state, c),
-                conditions=", ".join(conds),
+                name=shown_as_text(names[c.id]),
+                state=shown_as_text(state_text(system, state, c)),
+                conditions=shown_as_text(", ".join(conds)),
                 current=c.id == current,
                 on_deck=c.id == deck,
                 out=bool(standing and standing.out),
@@ -183,12 +189,12 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
             )
         )
     return Public(
-        title=state.title or title or "The fight",
+        title=shown_as_text(state.title or title or "The fight"),
         round=round_text(state),
-        up=names.get(current or "", ""),
-        on_deck=names.get(deck or "", ""),
+        up=shown_as_text(names.get(current or "", "")),
+        on_deck=shown_as_text(names.get(deck or "", "")),
         rows=tuple(rows),
-        log=public_log(system, fight.steps[-LOG_STEPS:], state)[-LOG_LINES:],
+        log=tuple(shown_as_text(line) for line in public_log(system, fight.steps[-LOG_STEPS:], state)[-LOG_LINES:]),
     )
 
 
@@ -446,10 +452,10 @@ class TableApp(App[None]):
         if snap.fight is None:
             self.shown = None
             title = snap.header.title if snap.header and snap.header.title else "Players' view"
-            self.query_one("#title", Static).update(Text(title))
+            self.query_one("#title", Static).update(Text(shown_as_text(title)))
             self.query_one("#round", Static).update("")
             self.query_one("#turn", Static).update("")
-            problem.update(Text(snap.problem or "No fight to show."))
+            problem.update(Text(shown_as_text(snap.problem or "No fight to show.")))
             self.set_class(True, "-problem")
             self.set_class(snap.status == WAITING, "-waiting")
             return
