@@ -49,7 +49,7 @@ from tracker.events import Event, PromptRaised
 from tracker.model import NPC, PC, Combatant, FightState, Prompt
 from tracker.plugin import BaseSystem, System
 
-__all__ = ["HOOKS", "PluginError", "check_prompts", "check_system"]
+__all__ = ["HOOKS", "PluginError", "check_prompts", "check_system", "sample_sheet", "sample_value"]
 
 
 class PluginError(TrackerError):
@@ -207,16 +207,20 @@ def _harm_forms(system: System) -> list[str]:
 # -- GM adjust -------------------------------------------------------------------------------------------------------
 
 
-def _sample_value(p: Param) -> Any:
-    if p.default is not None:
-        return p.default
+def sample_value(p: Param) -> str:
+    """A value, as the GM would type it, that a sheet field without a default accepts."""
     if p.kind == INT:
-        return p.min if p.min is not None else 0 if p.max is None or p.max >= 0 else p.max
-    if p.kind == BOOL:
-        return False
+        return str(p.min if p.min is not None else 1)
     if p.kind == CHOICE and p.choices:
         return p.choices[0]
-    return "1"
+    if p.kind == BOOL:
+        return "no"
+    return "x"
+
+
+def sample_sheet(system: System, kind: str) -> dict[str, str]:
+    """A sheet of ``kind`` ("pc" or "npc") with a sample value for each field that needs one."""
+    return {p.name: sample_value(p) for p in system.sheet_fields(kind) if p.default is None and p.required}
 
 
 def _sample_sheets(system: System, kind: str) -> Iterable[tuple[str, Mapping[str, Any], bool]]:
@@ -225,8 +229,7 @@ def _sample_sheets(system: System, kind: str) -> Iterable[tuple[str, Mapping[str
         if preset.kind == kind:
             yield f"its preset '{preset.id}'", preset.sheet, True
             return
-    sheet = {p.name: _sample_value(p) for p in system.sheet_fields(kind) if p.required and p.default is None}
-    yield f"a sample {kind.upper()}", sheet, False
+    yield f"a sample {kind.upper()}", sample_sheet(system, kind), False
 
 
 def _adjust_fields(system: System) -> list[str]:
@@ -243,7 +246,12 @@ def _adjust_fields(system: System) -> list[str]:
                 continue
             for p in system.adjustable(state, c):
                 try:
-                    value = system.check_adjust(state, c, p.name, getattr(c.data, p.name, _sample_value(p)))
+                    value = system.check_adjust(
+                        state,
+                        c,
+                        p.name,
+                        getattr(c.data, p.name, p.default if p.default is not None else sample_value(p)),
+                    )
                     system.adjust(state, c, p.name, value)
                 except Refused:
                     continue  # the rules refuse the sample value: not the plug-in's fault
