@@ -89,7 +89,7 @@ def test_every_built_in_system_passes_every_check(system_id: str) -> None:
 
 
 def test_the_toy_passes_every_check() -> None:
-    from systems.toy import system
+    from systems.toy.plugin import system
 
     check_system(system)
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from systems.toy import Hit, ToySystem, system
+from systems.toy.commands import Hit
+from systems.toy.plugin import ToySystem, system
 from systems.toy.sheet import data
 from tests.support import in_new_interpreter
 from tracker import AddCombatant
