@@ -88,7 +88,7 @@ def check_prompts(system: System, events: Sequence[Event]) -> None:
             continue
         if specs is None:
             specs = {spec.name: spec for spec in system.commands()}
-        problem = _prompt_problem(event.prompt, specs, system.prompt_data)
+        problem = _prompt_problem(event.prompt, specs, _prompt_data_of(system))
         if problem:
             raise PluginError(f"the system '{system.id}' raised a broken prompt: {problem}")
 
@@ -265,11 +265,17 @@ def _adjust_fields(system: System) -> list[str]:
     return problems
 
 
+def _prompt_data_of(system: System) -> Mapping[str, tuple[str, ...]]:
+    """``BaseSystem.prompt_data`` (like ``fight_only``, not required of a plug-in that is no BaseSystem)."""
+    data: Mapping[str, tuple[str, ...]] = getattr(system, "prompt_data", {})
+    return data
+
+
 def _prompt_data(system: System) -> list[str]:
     offered = [spec.name for spec in system.commands()]
     return [
         f"prompt_data names the command '{name}', which the system does not offer{_suggest(name, offered)}"
-        for name in system.prompt_data
+        for name in _prompt_data_of(system)
         if name not in offered
     ]
 
