@@ -348,3 +348,20 @@ def test_an_entry_point_whose_system_says_another_id_is_refused(monkeypatch: pyt
     monkeypatch.setattr(registry, "entry_points", lambda group: eps)
     with pytest.raises(PluginError, match="the system 'small' says its id is 'tiny'"):
         registry.load("small")
+
+
+def test_a_plugin_whose_hook_fails_while_it_is_checked_is_reported_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Failing(Tiny):
+        def harm_params(self, heal: bool) -> tuple[Param, ...]:
+            raise KeyError("amount")
+
+    module = types.ModuleType("tiny_plugin_xyz")
+    module.system = Failing()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tiny_plugin_xyz", module)
+    monkeypatch.setattr(registry, "_cache", {})
+    eps = [EntryPoint(name="tiny", value="tiny_plugin_xyz:system", group=registry.GROUP)]
+    monkeypatch.setattr(registry, "_scan", lambda group: None)
+    monkeypatch.setattr(registry, "entry_points", lambda group: eps)
+    systems, problems = registry.load_all()
+    assert "tiny" not in {s.id for s in systems}
+    assert problems == ["the system 'tiny' failed its checks: KeyError: 'amount'"]
