@@ -34,8 +34,9 @@ class Report:
         if not loaded.needs_repair:
             return ""
         if loaded.torn or any("was dropped" in w for w in loaded.warnings):
+            what = "the damaged last line" if loaded.torn and not loaded.no_line_end else "the unfinished end"
             return (
-                "continuing it (tracker --save FILE) first sets the unfinished end aside in FILE.torn-<time> "
+                f"continuing it (tracker --save FILE) first sets {what} aside in FILE.torn-<time> "
                 "(kept) and cuts the file back to its last whole action; it goes on in the same file"
             )
         return "continuing it (tracker --save FILE) first adds the missing line end; nothing is lost"

@@ -146,6 +146,43 @@ def open_regular(path: Path) -> tuple[int, os.stat_result]:
     return fd, st
 
 
+def check_save_path(path: Path) -> None:
+    """Refuse at once, in the GM's words, a save path that can never hold a fight: a FIFO, a device, a socket, a
+    symbolic link (a fight is written only to a file itself, never through a link), a link that loops.  A path that
+    does not exist yet (a new fight) and a folder (to keep fights in) pass."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise SaveError(f"cannot use {path} to save fights: {e.strerror or e}") from None
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            real = os.stat(path)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise SaveError(
+                    f"{path} is a symbolic link that loops back on itself (it leads to no file): "
+                    "remove it, or give the path of a fight file (.jsonl) or of a folder"
+                ) from None
+            raise SaveError(
+                f"{path} is a symbolic link to nothing ({e.strerror or e}): "
+                "remove it, or give the path of a fight file (.jsonl) or of a folder"
+            ) from None
+        if stat.S_ISDIR(real.st_mode):
+            return
+        raise SaveError(
+            f"{path} is a symbolic link: a fight is written only to the file itself, never through a link; "
+            f"give its real path ({os.path.realpath(path)})"
+        )
+    if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
+        return
+    raise SaveError(
+        f"{path} is {_kind(st.st_mode)}, not a fight file: give the path of a fight file (.jsonl) or of a folder "
+        "to keep fights in"
+    )
+
+
 def _unreadable(path: Path, e: OSError) -> str:
     if e.errno == errno.ELOOP:
         return (
@@ -373,10 +410,13 @@ class SaveWriter:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError as e:
+            if e.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # a link, a FIFO with no reader, a folder
+                check_save_path(path)
             raise SaveError(f"cannot write the fight to {path}: {e.strerror or e}") from None
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise SaveError(f"{path.name} is not a regular file")
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise SaveError(f"{path.name} is {_kind(mode)}, not a fight file: give the path of a fight file")
             _lock(fd, path)
             self.size = os.fstat(fd).st_size  # the last good length
         except BaseException:

@@ -145,7 +145,10 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
     fights_dir = None
     if args.save:
         target = Path(args.save).expanduser()
-        if target.suffix == ".jsonl" or target.is_file():
+        saves.store.check_save_path(target)  # a FIFO, a device, a link: said now, before any screen opens
+        if target.is_dir():
+            fights_dir = target
+        elif target.suffix == ".jsonl" or target.is_file():
             open_path = target
         else:
             fights_dir = target
@@ -185,6 +188,9 @@ def _check(path: Path) -> int:
         )
         return 1
     then = report.on_continuing.replace("FILE", str(path))
+    if loaded.torn and not loaded.no_line_end:  # a whole last line that does not read: damage, not a crash
+        print(f"{path}: damaged — its last line is whole but damaged; replay and export leave it out ({what}); {then}")
+        return 1
     print(f"{path}: good — {what}" + (f"; {then}" if then else ""))
     return 0
 
