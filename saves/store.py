@@ -763,9 +763,8 @@ def damaged_words(path: Path, e: LoadError) -> str:
     where = f"line {e.line}" if e.line else "a line"
     why = str(e).removeprefix(f"line {e.line}: ") if e.line else str(e)
     return (
-        f"{path.name} is damaged at {where} ({why}): replay, export and check refuse it, so it cannot go on in this "
-        "file. Continue from the last good action in a new file (the fight up to the action before the damage; "
-        f"{path.name} is left as it is)"
+        f"{path.name} is damaged at {where}: it cannot go on in this file (replay, export and check refuse it). "
+        f"Continue from the last good action in a new file ({path.name} is left as it is). What is wrong: {why}"
     )
 
 
@@ -1245,8 +1244,8 @@ def open_fight(path: str | Path, *, roller: Roller | None = None) -> SavedFight:
     :class:`FightInUse`.
     """
     p = Path(path)
-    if not p.exists() and not p.is_symlink():
-        load(p)  # the clear "no fight file" error
+    fd, _st = open_regular(p)  # no such file, a FIFO, a device, a folder, a link loop: said in the GM's words
+    os.close(fd)
     writer: SaveWriter | None = _lock_only(p)  # first, so no one appends between reading and writing
     try:
         assert writer is not None
