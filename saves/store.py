@@ -990,7 +990,7 @@ def _dropped_last(raw_lines: FileLines, number: int, at: int | None) -> str:
     if not raw_lines.ends_with_newline:
         return (
             f"line {number}, the last, was cut off (the last write did not finish: a crash or power cut) "
-            "and was left out"
+            "and was dropped"
         )
     why = "it does not read as a fight line"
     if at is not None:
@@ -998,7 +998,7 @@ def _dropped_last(raw_lines: FileLines, number: int, at: int | None) -> str:
         why = _why_damaged(line)
     return (
         f"line {number}, the last, is damaged ({why}); it is whole, so this is not a crash cutting a write short: "
-        "the file was changed or the disk damaged it; the line was left out"
+        "the file was changed or the disk damaged it; the line was dropped"
     )
 
 
