@@ -20,11 +20,26 @@ from tracker.model import FightState
 class Report:
     loaded: Loaded
     final: FightState
-    problems: tuple[str, ...]
+    problems: tuple[str, ...]  # what replay, export or the fight screen cannot do with this file
+    checkpoints: tuple[str, ...] = ()  # checkpoints that disagree with the events (the events win; all else works)
 
     @property
     def good(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.checkpoints
+
+    @property
+    def on_continuing(self) -> str:
+        """What continuing this fight does first, in the GM's words ('' if nothing: it just goes on)."""
+        loaded = self.loaded
+        if not loaded.needs_repair:
+            return ""
+        if loaded.torn or any("was dropped" in w for w in loaded.warnings):
+            what = "the damaged last line" if loaded.torn and not loaded.no_line_end else "the unfinished end"
+            return (
+                f"continuing it (tracker --save FILE) first sets {what} aside in FILE.torn-<time> "
+                "(kept) and cuts the file back to its last whole action; it goes on in the same file"
+            )
+        return "continuing it (tracker --save FILE) first adds the missing line end; nothing is lost"
 
 
 def check(path: str | Path) -> Report:
@@ -58,8 +73,7 @@ def check(path: str | Path) -> Report:
             make()
         except Exception as e:
             problems.append(f"{what} cannot be made: {_what(e)}")
-    problems.extend(verify(loaded, timeline))
-    return Report(loaded, final, tuple(problems))
+    return Report(loaded, final, tuple(problems), tuple(verify(loaded, timeline)))
 
 
 def _what(e: Exception) -> str:

@@ -308,31 +308,41 @@ def partial_log(system: System, cp: dict[str, Any]) -> ActionLog:
 
 def verify(loaded: Any, timeline: Any) -> list[str]:
     """Problems with the checkpoints of a loaded fight: each is compared with the fold (the fold wins)."""
-    import cattrs
-
     problems: list[str] = []
     if not loaded.checkpoints:
         return problems
-    codec = state_codec(loaded.system)
-    n = len(timeline)
     for cp in loaded.checkpoints:
-        data = cp.data
-        where = f"line {cp.line}: the checkpoint after event {cp.seq}"
-        try:
-            if not 0 <= cp.seq <= n or (cp.seq < n and timeline.end_of_action(cp.seq) != cp.seq):
-                raise ValueError("it does not fall between two actions of the log")
-            state = codec.decode(data.get("state"))
-            if state != timeline.state_at(cp.seq):
-                raise ValueError("its state differs from the log's")
-            groups = len(timeline.action_starts) if cp.seq >= n else timeline._group_at(cp.seq)
-            tops = timeline.stack_tops(groups, TOP)
-            if (data.get("done"), data.get("done_n"), data.get("undone"), data.get("undone_n")) != tops:
-                raise ValueError("its undo and redo stacks differ from the log's")
-            if _int(data, "action") != (timeline.entries[cp.seq - 1].action if cp.seq else 0):
-                raise ValueError("its action number differs from the log's")
-        except (ValueError, TypeError, cattrs.BaseValidationError, KeyError, AttributeError) as e:
-            problems.append(f"{where} disagrees with the log ({_why(e)}); the log wins")
+        why = disagreement(loaded.system, timeline, cp.seq, cp.data)
+        if why is not None:
+            where = f"line {cp.line}: the checkpoint after event {cp.seq}"
+            problems.append(f"{where} disagrees with the events ({why}); the events win")
     return problems
+
+
+def disagreement(system: System, timeline: Any, seq: int, data: Any) -> str | None:
+    """Why one checkpoint (its fields ``data``, taken after entry ``seq``) disagrees with the fold of the events
+    (``timeline``), or None when it agrees: its place, its state, its undo and redo stacks, its action number."""
+    import cattrs
+
+    codec = state_codec(system)
+    n = len(timeline)
+    try:
+        if type(data) is not dict:
+            raise ValueError("it is not a checkpoint record")
+        if not 0 <= seq <= n or (seq < n and timeline.end_of_action(seq) != seq):
+            raise ValueError("it does not fall between two actions of the log")
+        state = codec.decode(data.get("state"))
+        if state != timeline.state_at(seq):
+            raise ValueError("its state differs from the log's")
+        groups = len(timeline.action_starts) if seq >= n else timeline._group_at(seq)
+        tops = timeline.stack_tops(groups, TOP)
+        if (data.get("done"), data.get("done_n"), data.get("undone"), data.get("undone_n")) != tops:
+            raise ValueError("its undo and redo stacks differ from the log's")
+        if _int(data, "action") != (timeline.entries[seq - 1].action if seq else 0):
+            raise ValueError("its action number differs from the log's")
+    except (ValueError, TypeError, cattrs.BaseValidationError, KeyError, AttributeError) as e:
+        return _why(e)
+    return None
 
 
 def _why(e: Exception) -> str:

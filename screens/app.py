@@ -288,6 +288,11 @@ class TrackerApp(App[None]):
         if self.fight is not None:
             self.fight.close()
             self.fight = None
+        following, self._next_fight = self._next_fight, None
+        if following is not None:
+            self._show(following)
+
+    _next_fight: saves.store.SavedFight | None = None  # the fight to show once the one on screen is closed
 
     def new_fight(self, system: System) -> None:
         try:
@@ -310,8 +315,39 @@ class TrackerApp(App[None]):
     def _cannot_open(self, path: Path, e: TrackerError) -> None:
         if isinstance(e, saves.FightInUse):
             self.offer_read_only(path, str(e))
+        elif isinstance(e, saves.LoadError) and e.line is not None and e.line > 1:
+            words = saves.store.damaged_words(path, e)
+            self.notify(words, title="Damaged file", severity="error", timeout=30, markup=False)
+            self.offer_continue_before(path, e.line, words)
         else:
             self.notify(str(e), title="Cannot open", severity="error", timeout=10, markup=False)
+
+    def offer_continue_before(self, path: Path, line: int | None, why: str) -> None:
+        """A fight damaged at ``line`` (not its last action): offer to go on from the last good action before it
+        in a new file (``saves.continue_before``; the damaged file is left as it is)."""
+        if line is None or line < 2:
+            return
+        from screens.dialogs.base import ask
+        from screens.dialogs.pick import PickDialog
+
+        options = [("Continue from the last good action, in a new file", "continue"), ("Leave it", "")]
+
+        def chosen(what: str | None) -> None:
+            if what != "continue":
+                return
+            try:
+                fight = saves.continue_before(path, line)
+            except TrackerError as e:
+                self.notify(str(e), title="Cannot continue", severity="error", timeout=10, markup=False)
+                return
+            screen = self.screen
+            if isinstance(screen, FightScreen) and self.fight is not None and self.fight.path == path:
+                self._next_fight = fight  # shown once the damaged fight's screen is closed (and its file let go)
+                screen.post_message(FightScreen.Closed())
+            else:
+                self._show(fight)
+
+        self.call_later(ask, self, PickDialog(f"{path.name} is damaged", options, help=why), chosen)
 
     def offer_read_only(self, path: Path, why: str) -> None:
         """A fight open for writing elsewhere: say so, and offer to replay it read-only (or show it to players)."""

@@ -111,22 +111,7 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
         print(saves.default_dir())
         return 0
     if args.cmd == "check":
-        from saves.checker import check
-
-        report = check(args.file)
-        loaded, final = report.loaded, report.final
-        for w in loaded.warnings:
-            print(f"warning: {w}")
-        if not report.good:
-            for p in report.problems:
-                print(f"problem: {p}")
-            print(f"{args.file}: bad — {len(report.problems)} problem(s); replay, export or continuing would fail")
-            return 1
-        print(
-            f"{args.file}: good — {loaded.system.name}, {len(loaded.entries)} events, "
-            f"round {final.round}, {len(final.present)} combatants"
-        )
-        return 0
+        return _check(args.file)
     if args.cmd == "export":
         from saves import export
 
@@ -169,11 +154,54 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
     fights_dir = None
     if args.save:
         target = Path(args.save).expanduser()
-        if target.suffix == ".jsonl" or target.is_file():
+        saves.store.check_save_path(target)  # a FIFO, a device, a link: said now, before any screen opens
+        if target.is_dir():
+            fights_dir = target
+        elif target.suffix == ".jsonl" or target.is_file():
             open_path = target
         else:
             fights_dir = target
     return _app(open_path=open_path, fights_dir=fights_dir)
+
+
+def _check(path: Path) -> int:
+    """``tracker check FILE``: what is wrong, and what replay, export and continuing do about it."""
+    from saves.checker import check
+    from saves.format import LoadError
+
+    try:
+        report = check(path)
+    except LoadError as e:
+        print(f"tracker: {e}", file=sys.stderr)
+        if e.line is not None and e.line > 1:
+            print(
+                f"{path}: damaged at line {e.line}; the fight up to the action before it can go on in a new file: "
+                f"open it in the app (tracker --save {path}) and it offers to ({path.name} is not changed)"
+            )
+        return 1
+    loaded, final = report.loaded, report.final
+    for w in loaded.warnings:
+        print(f"warning: {w}")
+    for p in report.problems:
+        print(f"problem: {p}")
+    for p in report.checkpoints:
+        print(f"problem: {p}")
+    if report.problems:
+        print(f"{path}: bad — {len(report.problems)} problem(s); replay, export or continuing would fail")
+        return 1
+    what = f"{loaded.system.name}, {len(loaded.entries)} events, round {final.round}, {len(final.present)} combatants"
+    if report.checkpoints:
+        print(
+            f"{path}: a checkpoint disagrees with the events; the events win; replay, export and continuing use "
+            f"the events ({what}; the next checkpoint written replaces it)"
+        )
+        return 1
+    then = report.on_continuing.replace("FILE", str(path))
+    if loaded.torn and not loaded.no_line_end:  # a whole last line that does not read: damage, not a crash
+        print(f"{path}: damaged — its last line is whole but damaged; replay and export leave it out ({what}); {then}")
+        return 1
+    print(f"{path}: good — {what}" + (f"; {then}" if then else ""))
+    return 0
 
 
 def _systems() -> int:

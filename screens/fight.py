@@ -10,12 +10,13 @@ per system), the actions are in :mod:`screens.fight_actions`, the forms in
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.command import Provider
@@ -41,6 +42,7 @@ from tracker.text import visible
 
 WIDE = 110  # columns from which the detail pane sits beside the list, not below it
 QUIET = 0.4  # seconds without a key before a dialog is built ahead (see FightScreen.build_ahead)
+CHECK_AFTER = 0.25  # seconds after the screen is mounted before the checkpoint it opened from is checked
 
 
 def shorten(path: Path) -> str:
@@ -133,7 +135,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
         table.select(self.fight.state.current)
         self.set_focus(table)
         for warning in getattr(self.fight, "warnings", ()):
-            self.notify(visible(warning), title="Recovered", severity="warning", timeout=10, markup=False)
+            self.notify(visible(warning), title="Recovered", severity="warning", timeout=15, markup=False)
+        if getattr(self.fight, "needs_check", False):  # once the first frame is out (it must not wait for the check)
+            self.set_timer(CHECK_AFTER, self.check_checkpoint)
         self.ready = True
         self.refresh_bindings()
         release = getattr(self.app, "release_keys", None)
@@ -141,6 +145,49 @@ class FightScreen(FightActions, Doing, Screen[None]):
             release()  # held by the app while this screen opened
         if getattr(self.app, "builds_ahead", False):
             self.start_building_ahead()
+
+    # -- the checkpoint this fight was opened from, checked against its events ------------------
+    @work(thread=True, exclusive=True, group="checkpoint-check", exit_on_error=False)
+    def check_checkpoint(self) -> None:
+        """Wait, off the UI thread, for the check of the checkpoint the fight was opened from (see
+        ``saves.store.SavedFight``: nothing is written until it is over), then act on it on the UI thread."""
+        fight = self.fight
+        wait = getattr(fight, "wait_checked", None)
+        if wait is None:
+            return
+        wait()
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self.checked, fight)
+
+    def checked(self, fight: Fight) -> None:
+        """The check is over: say what it found (a checkpoint that lied, a damaged line) and show the fight as its
+        events have it.  (A first action taken during the check may have settled it already: then the action's
+        refusal said so, and only the view is brought up to date here.)"""
+        if getattr(self, "fight", None) is not fight:
+            return  # this screen is gone, or shows another fight
+        saved: Any = fight
+        said_now = saved.needs_check
+        result = saved.settle_check()
+        if result is None or result.good:
+            return
+        if said_now:
+            self.notify(
+                visible(result.message),
+                title="Damaged file" if result.damaged else "Checkpoint",
+                severity="error",
+                timeout=30,
+                markup=False,
+            )
+        if result.log is not None:  # the fight is now the fold of the events: shown anew
+            log = self.query_one(LogView)
+            log.add(["── the fight as its events have it (a checkpoint disagreed) ──"], style="bold")
+            log.add(logic.entry_lines(self.fight, limit=logic.LOG_OPEN))
+            self.refresh_view()
+            self.query_one(InitiativeList).select(self.fight.state.current)
+        if result.damaged and said_now:
+            offer = getattr(self.app, "offer_continue_before", None)
+            if offer is not None:
+                offer(saved.path, result.line, result.message)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """The first resume, which shows this screen (its push, or the app's start for the fight given at launch),

@@ -75,23 +75,33 @@ def test_continuing_a_fight_appends_to_the_same_file(tmp_path: Path) -> None:
     assert saves.load(path).fight().state == again.state
 
 
-def test_a_torn_last_line_is_dropped_with_a_warning_and_the_file_is_not_rewritten(tmp_path: Path) -> None:
+def test_a_torn_last_line_is_dropped_with_a_warning_and_repaired_in_place_once(tmp_path: Path) -> None:
     path = tmp_path / "f.jsonl"
     live = played(path, 15, 3)
     live.close()  # one writer at a time
     good = saves.load(path).fight().state
-    with open(path, "a", encoding="utf-8") as f:
-        f.write('{"seq": 99, "action": 42, "of": 1, "ty')
+    whole = path.read_bytes()
+    torn = b'{"seq": 99, "action": 42, "of": 1, "ty'
+    with open(path, "ab") as f:
+        f.write(torn)
     before = digest(path)
     loaded = saves.load(path)
-    assert loaded.torn
+    assert loaded.torn and loaded.needs_repair
     assert "cut off" in loaded.warnings[0]
     assert loaded.fight().state == good == live.state
+    assert digest(path) == before, "loading never changes the file"
     again = saves.open_fight(path)
-    assert digest(path) == before, "the damaged file is never rewritten"
-    assert again.path != path and again.path.name.endswith("-recovered.jsonl")
+    assert again.path == path, "the fight goes on in the same file"
+    assert path.read_bytes() == whole, "cut back to its last whole action"
+    (aside,) = tmp_path.glob("f.jsonl.torn-*")
+    assert aside.read_bytes() == torn, "the torn bytes are kept aside"
+    assert "kept in " + aside.name in again.warnings[0]
     again.do(NextTurn())
-    assert saves.load(again.path).fight().state == again.state
+    again.close()
+    third = saves.open_fight(path)  # opened again: the same fight, with what was done since
+    assert third.warnings == () and third.state == again.state
+    third.close()
+    assert list(tmp_path.glob("f.jsonl.torn-*")) == [aside] and not list(tmp_path.glob("*-recovered*"))
 
 
 def test_an_action_cut_short_by_a_crash_is_dropped_whole(tmp_path: Path) -> None:

@@ -47,8 +47,12 @@ def test_a_power_cut_at_a_line_end_inside_an_action(tmp_path: Path) -> None:
     assert [type(e.event).__name__ for e in loaded.entries] == ["NoteAdded"]
     assert any("action 2 was cut short (1 of its 3 events)" in w for w in loaded.warnings)
     again = saves.open_fight(path)
-    assert again.path.name.endswith("-recovered.jsonl")  # the damaged file is never rewritten
+    assert again.path == path  # repaired in place: the goblin's line set aside, the fight goes on in the file
+    assert [type(e.event).__name__ for e in again.entries] == ["NoteAdded"]
+    (aside,) = tmp_path.glob("f.jsonl.torn-*")
+    assert aside.read_bytes() == lines[2] + b"\n"
     again.close()
+    assert saves.load(path).warnings == ()
 
 
 # -- 4: checksums and strict decoding; older files keep loading ----------------------------------------
@@ -212,7 +216,8 @@ def test_a_last_line_nested_too_deep_is_dropped_as_damaged_not_a_crash(tmp_path:
     same.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:-1]))
     r = subprocess.run([sys.executable, "-c", probe, str(path), str(same)], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-500:]
-    assert "cut off or damaged" in r.stdout and r.stdout.strip().endswith("True"), r.stdout
+    assert "the last, is damaged" in r.stdout and r.stdout.strip().endswith("True"), r.stdout
+    assert "did not finish" not in r.stdout, "a whole line with a bad content is damage, not a torn write"
     assert saves.load(same).fight().state == good
 
 
