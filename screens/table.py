@@ -199,6 +199,10 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
 
 
 # -- the public log ------------------------------------------------------------
+#
+# An event's line for the players is its own public description
+# (:meth:`tracker.events.Event.describe_public`), never the GM's text: prompts,
+# instructions and the notes the GM typed stay with the GM.
 
 _CORE = frozenset(E.CORE_EVENTS)
 
@@ -272,16 +276,11 @@ def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str
         if c is None or not shows_numbers(now, c):
             return None
         return f"GM sets {nm(ev.id)}'s {ev.field} to {ev.value}"
-    if isinstance(ev, E.PromptRaised):
-        who = now.find(ev.prompt.combatant or "")
-        if who is None or not shows_numbers(now, who):
-            return None
-        return ev.prompt.text
     if isinstance(ev, E.FightEnded):
         return "The fight ends"
     if isinstance(ev, E.CombatantsRevealed):
         return ", ".join(nm(i) for i in ev.ids) + (" appears" if len(ev.ids) == 1 else " appear")
-    return None  # notes, renames, initiative rolls, hiding, view and dice settings: for the GM only
+    return None  # prompts, notes, renames, initiative rolls, hiding, view and dice settings: for the GM only
 
 
 def _system_line(
@@ -289,11 +288,11 @@ def _system_line(
 ) -> str | None:
     nm = names.get
     npcs = [i for i in mentioned if not now.get(i).is_pc]
-    # the GM's own text only about PCs, or with NPC numbers shown (a line about no one: only then too)
+    # the event's public text only about PCs, or with NPC numbers shown (a line about no one: only then too)
     open_numbers = now.view.npc_numbers or bool(mentioned and not npcs)
     rolls = _safe(ev.all_rolls) or ()
     if open_numbers and (now.view.dice or not rolls):
-        text = _safe(ev.describe, _public_state(before, names))
+        text = _safe(ev.describe_public, _public_state(before, names))
         return str(text) if text else None
     tally = _safe(system.tally, before, ev)
     if tally is None or not (tally.actor or tally.target):
@@ -480,7 +479,17 @@ class TableApp(App[None]):
         room = max(2, min(LOG_LINES, (self.size.height - 12) // 2))
         if self.large:
             room = min(room, 3)
-        self.query_one("#log", Static).update(Text("\n".join(view.log[-room:])))
+        width = max(10, self.size.width - 2)  # the log's padding
+        kept: list[str] = []
+        for line in reversed(view.log):  # the newest lines, counting the rows a long one wraps to
+            rows = len(Text(line).wrap(self.console, width))
+            if kept and rows > room:
+                break
+            kept.insert(0, line)
+            room -= rows
+            if room <= 0:
+                break
+        self.query_one("#log", Static).update(Text("\n".join(kept)))
 
     def on_resize(self) -> None:
         if self.shown is not None:
