@@ -20,7 +20,7 @@ from saves.format import SaveError, parse
 from saves.store import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
 from tracker.replay import Timeline
-from tracker.summary import SIDE_NAMES, Summary, summarize
+from tracker.summary import SIDE_NAMES, Summary, end_state, summarize
 from tracker.text import visible
 
 
@@ -31,13 +31,6 @@ def describe_safely(timeline: Timeline, i: int) -> str:
         return visible(timeline.describe(i))
     except Exception as e:
         return f"{type(timeline.entries[i].event).__name__} ({type(e).__name__} while describing it)"
-
-
-def _status(system: object, state: object, c: object) -> str:
-    try:
-        return system.status(state, c) or "-"  # type: ignore[attr-defined]
-    except Exception as e:  # a plug-in failing on a damaged state: a placeholder, not a crash
-        return f"({type(e).__name__} while describing it)"
 
 
 def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
@@ -61,7 +54,7 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
     out.append("| Name | Side | Group | Initiative | Condition at the end |")
     out.append("|---|---|---|---|---|")
     for c in final.combatants:
-        status = "left the fight" if c.removed else _status(system, final, c)
+        status = end_state(system, final, c)
         conds = ", ".join(x.describe() for x in c.conditions)
         if conds:
             status += f"; {conds}"
@@ -96,7 +89,7 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
     out.append("## Outcome")
     out.append("")
     for c in final.present:
-        out.append(f"- {c.name}: {_status(system, final, c)}")
+        out.append(f"- {c.name}: {end_state(system, final, c)}")
     if final.prompts:
         out.append("")
         out.append("Still open: " + "; ".join(p.text for p in final.prompts))

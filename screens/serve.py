@@ -44,6 +44,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 MAX_VIEWERS = 24  # browsers served at once: each one is an app process
 WILDCARDS = ("0.0.0.0", "::", "")
+VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
 
 
 class ServeError(TrackerError):
@@ -383,6 +384,16 @@ def _server_main(argv: list[str] | None = None) -> int:
 
         async def on_startup(self, app: web.Application) -> None:
             pass
+
+        async def handle_index(self, request: web.Request) -> web.StreamResponse:
+            """textual-serve's page, laid out at the device's width: a phone gets a view it can read.
+
+            (Without a viewport tag a phone lays the page out 980 px wide and shrinks it to fit.)
+            """
+            page = await super().handle_index(request)
+            if isinstance(page, web.Response) and page.text:
+                page.text = page.text.replace("<head>", "<head>\n" + VIEWPORT, 1)
+            return page
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             if self.sessions >= self.max_viewers:

@@ -205,8 +205,8 @@ class SummaryScreen(Screen[None]):
             fell = "-" if f.fell_round is None else ("before R1" if f.fell_round == 0 else f"R{f.fell_round}")
             if f.falls > 1:
                 fell += f" ×{f.falls}"
-            if f.left and f.fell_round is None:
-                fell = "left"
+            if f.left:  # removed from the fight: after falling, both
+                fell = "left" if f.fell_round is None else f"{fell}, left"
             table.add_row(  # Text, never str: a DataTable reads a str cell as markup
                 Text(visible(f.name)),
                 f.side.upper(),
@@ -253,6 +253,7 @@ class SummaryScreen(Screen[None]):
                 "Dealt / Taken: harm dealt and taken. Harm a GM adjustment made is harm taken, dealt by the GM.",
                 "Fell: the round of the first fall (×N: fell N times, up again in between). A fall is counted",
                 "whatever took them out of the fight: an attack, quick damage or a GM adjustment.",
+                'Left: removed from the fight by the GM ("R1, left": fell in round 1, then removed).',
                 "Rolls +/−: rolls above / below the mean of their dice expression.",
                 "The chart shows harm dealt per round by each side; ✝ under a round: someone fell in it.",
                 "Long fights group rounds. The recap (e in the replay) has the same figures as a table.",

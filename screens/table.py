@@ -199,6 +199,10 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
 
 
 # -- the public log ------------------------------------------------------------
+#
+# An event's line for the players is its own public description
+# (:meth:`tracker.events.Event.describe_public`), never the GM's text: prompts,
+# instructions and the notes the GM typed stay with the GM.
 
 _CORE = frozenset(E.CORE_EVENTS)
 
@@ -272,16 +276,11 @@ def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str
         if c is None or not shows_numbers(now, c):
             return None
         return f"GM sets {nm(ev.id)}'s {ev.field} to {ev.value}"
-    if isinstance(ev, E.PromptRaised):
-        who = now.find(ev.prompt.combatant or "")
-        if who is None or not shows_numbers(now, who):
-            return None
-        return ev.prompt.text
     if isinstance(ev, E.FightEnded):
         return "The fight ends"
     if isinstance(ev, E.CombatantsRevealed):
         return ", ".join(nm(i) for i in ev.ids) + (" appears" if len(ev.ids) == 1 else " appear")
-    return None  # notes, renames, initiative rolls, hiding, view and dice settings: for the GM only
+    return None  # prompts, notes, renames, initiative rolls, hiding, view and dice settings: for the GM only
 
 
 def _system_line(
@@ -289,11 +288,11 @@ def _system_line(
 ) -> str | None:
     nm = names.get
     npcs = [i for i in mentioned if not now.get(i).is_pc]
-    # the GM's own text only about PCs, or with NPC numbers shown (a line about no one: only then too)
+    # the event's public text only about PCs, or with NPC numbers shown (a line about no one: only then too)
     open_numbers = now.view.npc_numbers or bool(mentioned and not npcs)
     rolls = _safe(ev.all_rolls) or ()
     if open_numbers and (now.view.dice or not rolls):
-        text = _safe(ev.describe, _public_state(before, names))
+        text = _safe(ev.describe_public, _public_state(before, names))
         return str(text) if text else None
     tally = _safe(system.tally, before, ev)
     if tally is None or not (tally.actor or tally.target):
@@ -381,6 +380,10 @@ def public_log(system: System, steps: Iterable[Step], now: FightState) -> tuple[
 # the app
 
 COLUMNS = (("mark", " "), ("place", "#"), ("name", "Name"), ("state", "State"), ("conditions", "Conditions"))
+# Below this many columns (a phone: a 390 px browser gives 40 to 43) the table folds: the turn mark,
+# the name and the state (its word first), the conditions wrapped under the state; no place column.
+NARROW = 60
+NARROW_COLUMNS = (("mark", " "), ("name", "Name"), ("state", "State"))
 
 
 class TableApp(App[None]):
@@ -412,6 +415,7 @@ class TableApp(App[None]):
         self.served = served
         self.poll_every = poll
         self.shown: Public | None = None
+        self._layout: tuple[int, ...] = ()  # the table's column widths when narrow (empty: wide)
         self._server_pid = os.getppid()
 
     def compose(self) -> ComposeResult:
@@ -427,9 +431,6 @@ class TableApp(App[None]):
     def on_mount(self) -> None:
         self.theme = "textual-light" if self.light else "textual-dark"
         self.set_class(self.large, "-large")
-        table = self.query_one("#order", DataTable)
-        for key, label in COLUMNS:
-            table.add_column(label, key=key)
         self.update_view(force=True)
         self.set_interval(self.poll_every, self.update_view)
         if self.served:
@@ -480,31 +481,71 @@ class TableApp(App[None]):
         room = max(2, min(LOG_LINES, (self.size.height - 12) // 2))
         if self.large:
             room = min(room, 3)
-        self.query_one("#log", Static).update(Text("\n".join(view.log[-room:])))
+        width = max(10, self.size.width - 2)  # the log's padding
+        kept: list[str] = []
+        for line in reversed(view.log):  # the newest lines, counting the rows a long one wraps to
+            rows = len(Text(line).wrap(self.console, width))
+            if kept and rows > room:
+                break
+            kept.insert(0, line)
+            room -= rows
+            if room <= 0:
+                break
+        self.query_one("#log", Static).update(Text("\n".join(kept)))
 
     def on_resize(self) -> None:
+        self.call_after_refresh(self._refit)  # the app's size is the new one only after this event
+
+    def _refit(self) -> None:
         if self.shown is not None:
+            self._fill(self.shown)
             self._show_log(self.shown)
 
-    def _fill(self, view: Public) -> None:
-        table = self.query_one("#order", DataTable)
-        height = 2 if self.large else 1
-        with self.batch_update():
+    @property
+    def narrow(self) -> bool:
+        """A phone's width: name and state only (see :data:`NARROW`)."""
+        return self.size.width < NARROW
+
+    def _columns(self, table: DataTable[Any], view: Public) -> None:
+        """The columns for the width: all of them, or (narrow) the name and the state sharing the room."""
+        layout: tuple[int, ...] = ()  # wide: the columns fit their content
+        if self.narrow:
+            room = max(self.size.width - 2 * len(NARROW_COLUMNS) - 1 - 2, 12)  # cell padding, the mark, a scrollbar
+            longest = max([len(r.name) + (5 if r.pc else 0) for r in view.rows] + [4])
+            name = min(longest, max(8, room * 2 // 5))
+            layout = (1, name, room - name)
+        if table.columns and layout == self._layout:
             table.clear()
+            return
+        self._layout = layout
+        table.clear(columns=True)
+        if not layout:
+            for key, label in COLUMNS:
+                table.add_column(label, key=key)
+            return
+        for (key, label), width in zip(NARROW_COLUMNS, layout, strict=True):
+            table.add_column(label, key=key, width=width)
+
+    def _fill(self, view: Public) -> None:
+        table: DataTable[Any] = self.query_one("#order", DataTable)
+        narrow = self.narrow
+        height = None if narrow else (2 if self.large else 1)  # narrow: as many lines as a cell wraps to
+        with self.batch_update():
+            self._columns(table, view)
             current = None
             for n, row in enumerate(view.rows):
                 style = "bold" if row.current else ("dim" if row.out else "")
-                mark = "▶" if row.current else ("·" if row.on_deck else " ")
-                name = row.name + (" (PC)" if row.pc else "")
-                table.add_row(  # Text, never str: names are shown literally, never as markup
-                    Text(mark, style="bold"),
-                    Text(row.place, style=style),
-                    Text(name, style=style),
-                    Text(row.state, style=style),
-                    Text(row.conditions, style=style),
-                    key=row.cid,
-                    height=height,
-                )
+                mark = Text("▶" if row.current else ("·" if row.on_deck else " "), style="bold")
+                name = Text(row.name + (" (PC)" if row.pc else ""), style=style)
+                state = Text(row.state, style=style)
+                # Text, never str: names are shown literally, never as markup
+                if narrow:
+                    if row.conditions:
+                        state.append("\n" + row.conditions, style=f"{style} italic".strip())
+                    table.add_row(mark, name, state, key=row.cid, height=height)
+                else:
+                    place, conditions = Text(row.place, style=style), Text(row.conditions, style=style)
+                    table.add_row(mark, place, name, state, conditions, key=row.cid, height=height)
                 if row.current:
                     current = n
             table.show_cursor = current is not None  # the cursor marks whose turn it is

@@ -20,10 +20,24 @@ from tracker.record import Record, field, record
 class Event(Record):
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
+    GM_WORDS: ClassVar[tuple[str, ...]] = ()  # text fields the GM typed (notes, causes): not for the players
 
     def describe(self, state: FightState) -> str:
         """One line for the log, in the GM's words (``state`` is the state before it)."""
         return type(self).__name__
+
+    def describe_public(self, state: FightState) -> str | None:
+        """One line for the players' view, or None when the event is the GM's alone.
+
+        The event's own text without what is addressed to the GM: no instruction,
+        no prompt, no note the GM typed.  Default: :meth:`describe` with the fields
+        named in ``GM_WORDS`` left empty; an event whose GM text carries
+        instructions overrides it (``state`` is the state before it, with
+        combatants under their public names).
+        """
+        if not self.GM_WORDS:
+            return self.describe(state)
+        return attrs.evolve(self, **dict.fromkeys(self.GM_WORDS, "")).describe(state)
 
     def all_rolls(self) -> tuple[Roll, ...]:
         """Every roll this event carries, also inside nested records and tuples.
@@ -237,6 +251,9 @@ class NoteAdded(Event):
         who = f" [{state.name(self.id)}]" if self.id else ""
         return f"Note{who}: {self.text}"
 
+    def describe_public(self, state: FightState) -> str | None:
+        return None  # the GM's own words
+
 
 @record(kw_only=True, repr=False, eq=False)
 class PromptRaised(Event):
@@ -245,6 +262,9 @@ class PromptRaised(Event):
 
     def describe(self, state: FightState) -> str:
         return f"! {self.prompt.text}"
+
+    def describe_public(self, state: FightState) -> str | None:
+        return None  # prompts are the GM's: what to roll or choose next
 
 
 @record(kw_only=True, repr=False, eq=False)
@@ -257,6 +277,9 @@ class PromptResolved(Event):
         text = next((p.text for p in state.prompts if p.id == self.prompt_id), self.prompt_id)
         how = f": {self.note}" if self.note else ""
         return f"Resolved: {text}{how}"
+
+    def describe_public(self, state: FightState) -> str | None:
+        return None  # the prompt and the GM's note on it; what it led to has events of its own
 
 
 @record(kw_only=True, repr=False, eq=False)

@@ -25,7 +25,7 @@ from tracker.events import (
     Undone,
 )
 from tracker.model import PC, Combatant, FightState
-from tracker.plugin import System, Tally
+from tracker.plugin import Standing, System, Tally
 from tracker.replay import Timeline
 
 OTHER = "other"  # the side of harm without a known actor (a GM adjustment, say)
@@ -87,6 +87,48 @@ class Summary:
     def sides(self) -> tuple[str, ...]:
         seen = {side for _r, by in self.harm_by_round for side in by}
         return tuple(s for s in ("pc", "npc", OTHER) if s in seen)
+
+
+# -- how a combatant stands at the end -------------------------------------------
+
+
+def _guarded(fn: object, *args: object) -> object:
+    try:
+        return fn(*args)  # type: ignore[operator]
+    except Exception:  # a plug-in failing on a damaged state: no word, not a crash
+        return None
+
+
+def standing_word(system: System, state: FightState, c: Combatant) -> str:
+    """The state word a GM must never miss (dead, dying, fled, unconscious…; "" when fit).
+
+    For a combatant removed from the fight, the word it had when it was removed
+    (its record is kept as it was): "dead" for an NPC removed after dying.
+    """
+    found = _guarded(system.standing, state, attrs.evolve(c, removed=False) if c.removed else c)
+    word = found.word if isinstance(found, Standing) else ""
+    if c.removed and word in ("gone", "out"):  # the core's own words for having left
+        return ""
+    return word
+
+
+def end_state(system: System, state: FightState, c: Combatant) -> str:
+    """A combatant's state, its state word first: "dead · HP -3/2 · DC 10".
+
+    A removed combatant says both what it was and that it was removed: "dead,
+    then removed" ("removed from the fight" when it was fit).  The system's status
+    follows the word unless it already says it.
+    """
+    word = standing_word(system, state, c)
+    if c.removed:
+        return f"{word}, then removed" if word else "removed from the fight"
+    status = _guarded(system.status, state, c)
+    status = status if isinstance(status, str) else "(status unavailable)"
+    if not word:
+        return status or "-"
+    if status.lower().startswith(word.lower()):
+        return status
+    return f"{word} · {status}" if status else word
 
 
 # -- expected value of a dice expression ----------------------------------------

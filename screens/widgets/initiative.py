@@ -46,6 +46,7 @@ DIM = Style(dim=True)
 BOLD = Style(bold=True)
 MARK = Style(bold=True, color="dark_cyan")
 NO_STYLE = Style()
+HIDDEN_TAG = " (hidden)"  # after the name of a combatant hidden from the players (also in italics)
 
 
 def status_line(system: System, state: FightState, c: Combatant) -> str:
@@ -142,7 +143,7 @@ def row_for(
     init = "" if c.initiative is None else str(c.initiative)
     if c.id in tied if tied is not None else state.tied_with(c.id):
         init += "="
-    name = visible(c.name) + (" (PC)" if c.is_pc else "")
+    name = visible(c.name) + (" (PC)" if c.is_pc else "") + (HIDDEN_TAG if c.hidden else "")
     return Row(
         current=state.current == c.id,
         marked=marked,
@@ -154,6 +155,13 @@ def row_for(
         conditions=conditions_text(state, c),
         hidden=c.hidden,
     )
+
+
+def fit_name(row: Row, width: int) -> Row:
+    """A hidden combatant's name cut before its tag, never the tag: "Sergeant Ba… (hidden)"."""
+    if not row.hidden or len(row.name) <= width or not row.name.endswith(HIDDEN_TAG):
+        return row
+    return row._replace(name=clip(row.name[: -len(HIDDEN_TAG)], width - len(HIDDEN_TAG)) + HIDDEN_TAG)
 
 
 class Widths(NamedTuple):
@@ -557,6 +565,7 @@ class InitiativeList(ScrollView, can_focus=True):
             made.clear()
         for c in present:
             row = rows[c.id]
+            row = fit_name(row, widths.name)
             conditions = row.conditions
             if len(conditions) > widths.conditions:
                 conditions = fit_conditions(state, c, widths.conditions)

@@ -336,6 +336,8 @@ class PaperDestroyed(Event):
     caster: str = ""
     note: str = ""
 
+    GM_WORDS = ("note",)
+
     def describe(self, state: FightState) -> str:
         by = f" (by {state.name(self.caster)})" if self.caster else ""
         note = f" — {self.note}" if self.note else ""

@@ -253,6 +253,8 @@ class HpLost(Event):
     temporary: bool = False
     note: str = ""
 
+    GM_WORDS = ("note",)
+
     def describe(self, state: FightState) -> str:
         kind = " temporary" if self.temporary else ""
         why = f" ({self.note})" if self.note else ""
@@ -270,6 +272,8 @@ class HpHealed(Event):
     lethal: int = 0  # lethal damage healed
     revived: bool = False  # back above 0 HP: knocked out, dying or unconscious no more
     note: str = ""
+
+    GM_WORDS = ("note",)
 
     def describe(self, state: FightState) -> str:
         why = f" ({self.note})" if self.note else ""

@@ -45,6 +45,8 @@ class ActionTaken(Event):
     cost: str
     note: str = ""
 
+    GM_WORDS = ("note",)
+
     def describe(self, state: FightState) -> str:
         note = f": {self.note}" if self.note else ""
         return f"{state.name(self.actor)}: {self.action}{note}{_cost(self.cost)}"
@@ -141,6 +143,8 @@ class Wounded(Event):
     roll: Roll | None = None
     note: str = ""
 
+    GM_WORDS = ("note",)
+
     def describe(self, state: FightState) -> str:
         c = state.get(self.target)
         d = c.data
@@ -167,6 +171,8 @@ class Healed(Event):
     roll: Roll
     wakes: bool = False
     note: str = ""
+
+    GM_WORDS = ("note",)
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.target)

@@ -208,6 +208,8 @@ class WoundMarked(Event):
     full: tuple[int, ...] = ()  # full levels passed on the way up
     source: str = ""
 
+    GM_WORDS = ("source",)
+
     def describe(self, state: FightState) -> str:
         t = state.name(self.target)
         why = f" ({self.source})" if self.source else ""
@@ -267,6 +269,8 @@ class FatigueMarked(Event):
     full: tuple[int, ...] = ()
     physical: bool = False
     source: str = ""
+
+    GM_WORDS = ("source",)
 
     def describe(self, state: FightState) -> str:
         t = state.name(self.target)
@@ -339,6 +343,8 @@ class WoundsReopened(Event):
     target: str
     note: str = ""
 
+    GM_WORDS = ("note",)
+
     def describe(self, state: FightState) -> str:
         why = f" ({self.note})" if self.note else ""
         return f"{state.name(self.target)}'s wounds reopen: full penalties again{why}"
@@ -351,6 +357,8 @@ class BoxCleared(Event):
     track: str  # wounds or fatigue
     level: int
     note: str = ""
+
+    GM_WORDS = ("note",)
 
     def describe(self, state: FightState) -> str:
         names = WOUND_STATES if self.track == "wounds" else FATIGUE_STATES
