@@ -292,10 +292,19 @@ def note_form(ctx: Context) -> FormDialog:
 
 
 def ruling_form(ctx: Context) -> FormDialog:
+    """Settle the first prompt by ruling: a note for the log, and the outcome the GM rules (one of the prompt's
+    own, picked, never assumed: Enter without one names it and goes to it).  It starts on the note, so a ruling
+    typed at once is text, never letters that step a picker.  A prompt from an older file names no outcomes:
+    it just closes."""
     prompt = ctx.state.prompts[0]
-    param = C.Param(name="ruling", label="Ruling", required=False, help="what the GM rules instead of the roll")
+    note = C.Param(name="ruling", label="Ruling", required=False, help="what the GM rules instead of the roll")
+    outcome = C.Param(name="outcome", kind=C.CHOICE, choices=prompt.outcomes, label="Outcome")
+    params = (note, outcome) if prompt.outcomes else (note,)
 
     def check(raw: dict[str, Any]) -> Any:
-        return ctx.probe(C.DismissPrompt(prompt_id=prompt.id, note=str(raw.get("ruling") or "").strip()))
+        ruled = str(outcome.parse(raw.get("outcome"))) if prompt.outcomes else ""
+        text = str(raw.get("ruling") or "").strip()
+        return ctx.probe(C.DismissPrompt(prompt_id=prompt.id, note=text, outcome=ruled))
 
-    return FormDialog(f"Settle by ruling: {visible(prompt.text)}", (param,), check)
+    help = f"Outcomes: {', '.join(prompt.outcomes)} (← → or first letters)." if prompt.outcomes else ""
+    return FormDialog(f"Settle by ruling: {visible(prompt.text)}", params, check, help=help, focus="ruling")

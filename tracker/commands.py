@@ -289,10 +289,12 @@ class Note(Record):
 
 @record(kw_only=True, repr=False, eq=False)
 class DismissPrompt(Record):
-    """The GM settles a prompt by ruling, without the roll."""
+    """The GM settles a prompt by ruling, without the roll: ``outcome`` is one of the prompt's outcomes
+    ("dies" on a death save); empty, the prompt closes as it did before prompts named their outcomes."""
 
     prompt_id: str
     note: str = ""
+    outcome: str = ""
 
 
 @record(kw_only=True, repr=False, eq=False)

@@ -421,10 +421,16 @@ def _note(system: System, state: FightState, cmd: C.Note, dice: Roller) -> list[
 
 
 def _dismiss(system: System, state: FightState, cmd: C.DismissPrompt, dice: Roller) -> list[E.Event]:
-    if not any(p.id == cmd.prompt_id for p in state.prompts):
+    """The ruling's outcome is checked here; the system's ``react`` applies it (a death save ruled "dies")."""
+    prompt = next((p for p in state.prompts if p.id == cmd.prompt_id), None)
+    if prompt is None:
         raise Refused(f"there is no open prompt '{cmd.prompt_id}'")
     note = clean(cmd.note, "Ruling", NOTE_MAX)
-    return [E.PromptResolved(prompt_id=cmd.prompt_id, note=note or "settled by GM ruling")]
+    outcome = cmd.outcome.strip() if isinstance(cmd.outcome, str) else ""
+    if outcome and outcome not in prompt.outcomes:
+        said = ", ".join(prompt.outcomes) if prompt.outcomes else "none (it closes as it is)"
+        raise Refused(f"Outcome: '{outcome}' is not an outcome of this prompt; its outcomes: {said}")
+    return [E.PromptResolved(prompt_id=cmd.prompt_id, note=note or "settled by GM ruling", outcome=outcome)]
 
 
 def _end(system: System, state: FightState, cmd: C.EndFight, dice: Roller) -> list[E.Event]:

@@ -252,11 +252,13 @@ class PromptResolved(Event):
     TYPE = "prompt_resolved"
     prompt_id: str
     note: str = ""
+    outcome: str = ""  # the outcome a GM's ruling chose (one of the prompt's outcomes); "" before they were named
 
     def describe(self, state: FightState) -> str:
         text = next((p.text for p in state.prompts if p.id == self.prompt_id), self.prompt_id)
         how = f": {self.note}" if self.note else ""
-        return f"Resolved: {text}{how}"
+        ruled = f" — ruled: {self.outcome}" if self.outcome else ""
+        return f"Resolved: {text}{ruled}{how}"
 
 
 @record(kw_only=True, repr=False, eq=False)

@@ -200,6 +200,7 @@ class Prompt(Record):
     combatant: str | None = None
     command: str | None = None
     params: dict[str, Any] = field(factory=dict, hash=False)
+    outcomes: tuple[str, ...] = ()  # what a GM's ruling may settle it as ("lives", "dies"); () in older files
 
 
 @record(kw_only=True, repr=False, eq=False)

@@ -263,7 +263,11 @@ class FormDialog(Dialog[Any]):
         try:
             result = self.check(self.raw())
         except TrackerError as e:
-            self.show_error(with_label(str(e), self.params, self.labels))
+            said = with_label(str(e), self.params, self.labels)
+            self.show_error(said)
+            named = next((p for p in self.params if said.startswith(f"{self.labels[p.name]}:")), None)
+            if named is not None:  # the field the message names takes the focus: the GM fixes it there
+                self.query_one(f"#f-{named.name}").focus()
             return
         except Exception as e:  # a plug-in's form code must not crash the app
             self.show_error(f"{type(e).__name__}: {e}")

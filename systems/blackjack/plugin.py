@@ -25,7 +25,7 @@ from tracker.plugin import BaseSystem, Preset, Standing, Tally
 
 from . import ABOUT, adjust, rules, show
 from .commands import SPECS, Attack, CastWorking, IngestLead, Reload
-from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked
+from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked, MoraleRuled
 from .evolve import evolve
 from .presets import presets, weapon_table
 from .records import LEVELS, BJData, BJFight, data
@@ -76,7 +76,7 @@ class BlackjackSystem(BaseSystem):
         return rules.decide(self, state, command, dice)
 
     def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
-        return rules.react(before, events, after)
+        return rules.react(before, events, after, self)
 
     def evolve(self, state: FightState, event: Event) -> FightState:
         return evolve(state, event)
@@ -157,7 +157,7 @@ class BlackjackSystem(BaseSystem):
             return Tally(actor=event.actor, target=event.target, hit=event.hit)
         if isinstance(event, InjuryMarked):
             return Tally(target=event.target, harm=0 if event.index < 0 else 1, fell=event.fatal)
-        if isinstance(event, MoraleChecked):
+        if isinstance(event, MoraleChecked | MoraleRuled):
             return Tally(target=event.broken[0] if event.broken else None, fell=bool(event.broken))
         if isinstance(event, Adjusted) and event.field in ("injury_list", "injuries"):
             # injuries the GM wrote in: one harm each, as an injury marked by the rules
