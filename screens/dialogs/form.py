@@ -68,7 +68,7 @@ def _several(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value or ())
 
 
-def _choice(param: C.Param, value: Any) -> tuple[list[tuple[str, str]], Any, bool]:
+def choice_options(param: C.Param, value: Any) -> tuple[list[tuple[str, str]], Any, bool]:
     """A choice field's options, its value, and whether it offers none ("—")."""
     ok = value in param.choices
     return [(c, c) for c in param.choices], value if ok else None, not ok and not param.required
@@ -82,7 +82,7 @@ def field_widget(param: C.Param, value: Any, state: FightState | None, choices: 
     if param.kind == C.COMBATANTS and state is not None:
         return TargetList(choices, _several(value), id=wid)
     if param.kind == C.CHOICE:
-        options, chosen, blank = _choice(param, value)
+        options, chosen, blank = choice_options(param, value)
         return Cycle(options, chosen, blank=blank, id=wid)
     if param.kind == C.BOOL:
         return YesNo("", bool(value), id=wid)  # the row's label names it
@@ -108,7 +108,7 @@ def set_field(widget: Widget, param: C.Param, value: Any, state: FightState | No
         options, dim = combatant_options(choices)
         widget.reset(options, one, blank=blank, dim=dim)
     elif isinstance(widget, Cycle):
-        options, chosen, blank = _choice(param, value)
+        options, chosen, blank = choice_options(param, value)
         widget.reset(options, chosen, blank=blank)
     elif isinstance(widget, YesNo):
         widget.value = bool(value)

@@ -13,9 +13,10 @@ import pytest
 from textual.pilot import Pilot
 
 from screens.app import TrackerApp
+from screens.dialogs.add import AddDialog
 from screens.dialogs.form import FormDialog
 from screens.fight import FightScreen
-from tests.ui.drive import build_fight, error_text, press, saved_state_matches, type_text
+from tests.ui.drive import KEYS, build_fight, error_text, post_keys, press, saved_state_matches, type_text
 from tests.view.helpers import screen_text
 from tracker import commands as C
 
@@ -92,3 +93,139 @@ async def _ruling(path, system_id, size, target, keys, said, after) -> None:
         assert saved_state_matches(app)
         await press(pilot, "u")
         assert screen.fight.state.prompts[0] == prompt
+
+
+# -- item 1 (and #43's add-dialog item): the add dialog's preset, kind and fields always agree --------------------
+
+BURSTS = {  # system: (an NPC preset typed in one burst, a PC preset typed in one burst)
+    "bnb": ("outlaw", "gambler"),
+    "blackjack": ("outlaw", "gunslinger"),
+    "twod6": ("bandit", "knife fighter"),
+}
+
+
+async def _burst(pilot: Pilot, text: str) -> None:
+    """Keys as a paste or SSH sends them: all in the queue at once, none waited for."""
+    post_keys(pilot, *[KEYS.get(ch, ch) for ch in text])
+    for _ in range(6):
+        await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "twod6"])
+def test_a_preset_typed_in_one_burst_adds_that_presets_kind(system_id: str, size: tuple[int, int], data_dir) -> None:
+    fight = build_fight(system_id, data_dir / "a.jsonl", start=False)
+    path = fight.path
+    fight.close()
+    asyncio.run(_bursts(path, system_id, size))
+
+
+async def _bursts(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        for typed, kind in zip(BURSTS[system_id], ("npc", "pc"), strict=True):
+            await press(pilot, "A")
+            assert isinstance(app.screen, AddDialog)
+            await _burst(pilot, typed)
+            post_keys(pilot, "enter")  # at once: the first match taken, on to its name
+            await _burst(pilot, "")
+            text = screen_text(app)
+            shown = app.screen.preset
+            assert shown is not None and shown.kind == kind and typed.split()[0] in shown.name.lower(), text
+            assert ("Player character (space): yes" in text) == (kind == "pc"), text  # the preset's kind, shown
+            await press(pilot, "ctrl+s")
+            assert isinstance(app.screen, FightScreen), error_text(app)
+            added = screen.fight.state.combatants[-1]
+            assert added.kind == kind and added.name.lower().startswith(typed.split()[0]), added
+            assert (f"{added.name} (PC)" in screen_text(app)) == (kind == "pc")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_kind_follows_the_preset_taken_and_can_be_changed_in_the_form(size: tuple[int, int], data_dir) -> None:
+    fight = build_fight("twod6", data_dir / "k.jsonl", start=False)
+    path = fight.path
+    fight.close()
+    asyncio.run(_kind_changed(path, size))
+
+
+async def _kind_changed(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        await press(pilot, "A")
+        await _burst(pilot, "knife fighter")
+        post_keys(pilot, "enter")
+        await _burst(pilot, "")
+        assert "Player character (space): yes" in screen_text(app)
+        app.screen.query_one("#a-kind").focus()
+        await press(pilot, "space")  # the GM makes the preset an NPC
+        assert "Player character (space): no" in screen_text(app)
+        await press(pilot, "ctrl+s")
+        added = screen.fight.state.combatants[-1]
+        assert added.kind == "npc" and added.name == "Knife Fighter"
+        assert "Knife Fighter (PC)" not in screen_text(app)
+
+
+SHEET_PICKS = {  # system: the kind whose sheet has a choice or a yes/no field, and the fields to set
+    "bnb": ("npc", {"minor": True}),
+    "blackjack": ("npc", {"dead": True}),
+    "zludge": ("npc", {"weapon_skill": "+", "high_powered": True}),
+    "twod6": ("pc", {"armor": "+", "fine_armor": True}),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", list(SHEET_PICKS))
+def test_the_add_dialog_shows_choice_and_yes_no_sheet_fields_as_pickers_and_toggles(
+    system_id: str, size: tuple[int, int], data_dir
+) -> None:
+    """#43: as command forms do: a choice is a picker (‹ value ›), a yes/no a toggle that draws nothing when off."""
+    fight = build_fight(system_id, data_dir / "s.jsonl", start=False)
+    path = fight.path
+    fight.close()
+    asyncio.run(_sheet_pickers(path, system_id, size))
+
+
+async def _sheet_pickers(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    from screens.widgets.fields import Cycle, YesNo
+
+    kind, picks = SHEET_PICKS[system_id]
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        await press(pilot, "A")
+        dialog = app.screen
+        assert isinstance(dialog, AddDialog)
+        if (kind == "pc") != dialog.query_one("#a-kind").value:
+            dialog.query_one("#a-kind").focus()
+            await press(pilot, "space")
+        dialog.query_one("#a-name").focus()
+        await type_text(pilot, "Zed")
+        expected = {}
+        for name, how in picks.items():
+            widget = dialog.query_one(f"#s-{name}")
+            widget.focus()
+            await pilot.pause()
+            if how == "+":
+                assert isinstance(widget, Cycle)
+                before = widget.value
+                await press(pilot, "right")
+                assert widget.value != before
+                expected[name] = widget.value
+                assert f"‹ {widget.value} ›" in screen_text(app)
+            else:
+                assert isinstance(widget, YesNo) and not widget.value
+                await press(pilot, "space")
+                expected[name] = True
+        for name in expected:
+            row = dialog.query_one(f"#s-{name}").render_line(0).text
+            assert "X" in row or "‹" in row, row
+        await press(pilot, "ctrl+s")
+        assert isinstance(app.screen, FightScreen), error_text(app)
+        added = screen.fight.state.combatants[-1]
+        assert added.name == "Zed" and added.kind == kind
+        entry = screen.fight.entries[-1].event
+        for name, value in expected.items():  # the sheet the rules kept, or the combatant's record
+            got = getattr(added.data, name) if hasattr(added.data, name) else entry.sheet[name]
+            assert {"yes": "true"}.get(str(got).lower(), str(got).lower()) == str(value).lower(), (name, got)
