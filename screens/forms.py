@@ -19,7 +19,7 @@ from screens.widgets.initiative import standing
 from tracker import commands as C
 from tracker.engine import CORE_FIELDS
 from tracker.errors import Refused
-from tracker.model import FightState
+from tracker.model import KINDS, FightState
 from tracker.plugin import System
 from tracker.text import NAME_MAX, visible
 
@@ -181,6 +181,7 @@ def adjust_fields(ctx: Context, cid: str) -> list[tuple[str, C.Param]]:
     own = tuple(call(ctx.system.adjustable, s, c, default=(), what="its adjustable values"))
     core = (
         C.Param(name="name", label="Name", help=f"at most {NAME_MAX} characters"),
+        C.Param(name="kind", kind=C.CHOICE, choices=KINDS, label="Kind (pc: a player character)"),
         C.Param(name="group", label="Group", required=False),
         C.Param(name="initiative", kind=C.INT, label="Initiative"),
     )

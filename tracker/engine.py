@@ -400,6 +400,8 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
             return _rename(system, state, C.RenameCombatant(id=c.id, name=str(value)), dice)
         if field == "kind" and value not in KINDS:
             raise Refused(f"kind must be one of {', '.join(KINDS)}")
+        if field == "kind" and value == c.kind:
+            raise Refused(f"{c.name} is already {'a PC' if value == 'pc' else 'an NPC'}")
         if field == "initiative":
             value = C.Param(name="initiative", kind=C.INT).parse(value)
         if field == "group":

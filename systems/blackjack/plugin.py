@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.commands import CHOICE, CommandSpec, Param
+from tracker.commands import CHOICE, Adjust, CommandSpec, Param
 from tracker.dice import Roll, Roller
+from tracker.errors import Refused
 from tracker.events import Adjusted, Event, OrderSet
 from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Standing, Tally
@@ -141,6 +142,17 @@ class BlackjackSystem(BaseSystem):
         )
 
     # -- GM adjust -------------------------------------------------------------
+    def check_core(self, state: FightState, command: Any) -> None:
+        """A PC saves on its stats, an NPC on its Threat: the sheet is the kind's, so the kind stays."""
+        if isinstance(command, Adjust) and command.field == "kind":
+            c = state.find(command.id) or state.by_name(command.id)
+            if c is not None and command.value != c.kind:
+                other = "a PC" if c.kind == "npc" else "an NPC"
+                raise Refused(
+                    f"{c.name}'s sheet is {'a Threat and Morale' if c.kind == 'npc' else 'stats'}: "
+                    f"remove {c.name} and add it again as {other}"
+                )
+
     def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
         return adjust.adjustable(combatant)
 

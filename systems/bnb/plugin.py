@@ -274,6 +274,7 @@ class BnbSystem(BaseSystem):
         d = data(c)
         out = [
             Param(name="hp", kind=INT, label="HP (0 or below: dying, death save)", min=-99, max=d.max_hp),
+            Param(name="max_hp", kind=INT, label="HP maximum (the damage taken stays)", min=1, max=999),
             Param(name="temp", kind=INT, label="Temporary damage", min=0, max=999),
             Param(name="status", kind=CHOICE, choices=STATUSES, label="Status"),
             Param(name="dc", kind=INT, label="Defence Class", min=0, max=30),

@@ -229,3 +229,65 @@ async def _sheet_pickers(path: Path, system_id: str, size: tuple[int, int]) -> N
         for name, value in expected.items():  # the sheet the rules kept, or the combatant's record
             got = getattr(added.data, name) if hasattr(added.data, name) else entry.sheet[name]
             assert {"yes": "true"}.get(str(got).lower(), str(got).lower()) == str(value).lower(), (name, got)
+
+
+# -- item 3: maxima and kind corrected afterwards with `=` ------------------------------------------------------
+
+
+async def _adjust(pilot: Pilot, screen: FightScreen, cid: str, field: str, keys: list[str]) -> None:
+    from screens.widgets.initiative import InitiativeList
+
+    screen.query_one(InitiativeList).select(cid)
+    await press(pilot, "equals_sign")
+    await type_text(pilot, field)
+    await press(pilot, "enter")
+    assert isinstance(pilot.app.screen, FormDialog), screen_text(pilot.app)
+    await press(pilot, *keys)
+    await press(pilot, "enter")
+    assert isinstance(pilot.app.screen, FightScreen), error_text(pilot.app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_bnb_hp_maximum_is_corrected_with_adjust_and_undone(size: tuple[int, int], data_dir) -> None:
+    fight = build_fight("bnb", data_dir / "m.jsonl")
+    fight.do(C.AddCombatant(name="Kid", kind="pc", preset="shootist"))
+    kid = fight.state.combatants[-1]
+    rolled = kid.data.max_hp
+    path = fight.path
+    fight.close()
+    asyncio.run(_max_hp(path, kid.id, rolled, size))
+
+
+async def _max_hp(path: Path, kid: str, rolled: int, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        assert f"HP {rolled}/{rolled}" in screen_text(app)
+        want = rolled + 5
+        await _adjust(pilot, screen, kid, "hp max", [*str(want)])
+        assert f"HP {want}/{want}" in screen_text(app), screen_text(app)
+        assert screen.fight.state.get(kid).data.max_hp == want and saved_state_matches(app)
+        await press(pilot, "u")
+        assert f"HP {rolled}/{rolled}" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "zludge", "twod6"])
+def test_a_kind_is_corrected_with_adjust_and_undone(system_id: str, size: tuple[int, int], data_dir) -> None:
+    fight = build_fight(system_id, data_dir / "k.jsonl")
+    hero = fight.state.by_name("Hero").id
+    path = fight.path
+    fight.close()
+    asyncio.run(_kind(path, hero, size))
+
+
+async def _kind(path: Path, hero: str, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        assert "Hero (PC)" in screen_text(app)
+        await _adjust(pilot, screen, hero, "kind", ["n"])
+        assert "Hero (PC)" not in screen_text(app) and not screen.fight.state.get(hero).is_pc
+        assert "kind" in log_said(screen, 3).lower(), log_said(screen, 3)
+        await press(pilot, "u")
+        assert "Hero (PC)" in screen_text(app)
