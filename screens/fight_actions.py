@@ -144,6 +144,33 @@ class FightActions:
     def action_roll_initiative(self) -> None:
         self.perform(C.RollInitiative())
 
+    def action_initiative_running(self) -> None:
+        """`I` in a running fight: roll for those without an initiative (reinforcements) and slot them in; with
+        none, offer to roll the whole order again from the next round (asked first), or say why not."""
+        from screens.dialogs.base import ask
+        from screens.dialogs.confirm import ConfirmDialog
+
+        s = self.fight.state
+        if any(c.initiative is None for c in s.present):
+            self.perform(C.RollInitiative())
+            return
+        reroll = C.RollInitiative(reroll=True)
+        try:
+            self.probe(reroll)
+        except TrackerError as e:
+            self.refuse(str(e))
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.perform(reroll)
+
+        question = (
+            f"Everyone has an initiative. Roll the whole order again? The new order starts with round "
+            f"{s.round + 1}; this round goes on as it is."
+        )
+        ask(self.app, ConfirmDialog(question), answer)
+
     def action_set_initiative(self) -> None:
         from screens import forms
 

@@ -134,6 +134,17 @@ class FightStarted(Event):
         return "The fight begins"
 
 
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RerollPlanned(Event):
+    """The GM chose to roll the whole initiative order again: it is rolled when the next round starts."""
+
+    TYPE = "reroll_planned"
+    round: int  # the round the new order starts
+
+    def describe(self, state: FightState) -> str:
+        return f"Initiative will be rolled again for everyone at the start of round {self.round}"
+
+
 @record(kw_only=True, repr=False, eq=False)
 class RoundStarted(Event):
     TYPE = "round_started"
@@ -360,6 +371,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     OrderSet,
     FightStarted,
     RoundStarted,
+    RerollPlanned,
     TurnStarted,
     TurnEnded,
     TurnDelayed,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.commands import CHOICE, Adjust, CommandSpec, Param
+from tracker.commands import CHOICE, Adjust, CommandSpec, Param, RollInitiative
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event, OrderSet
@@ -143,7 +143,12 @@ class BlackjackSystem(BaseSystem):
 
     # -- GM adjust -------------------------------------------------------------
     def check_core(self, state: FightState, command: Any) -> None:
-        """A PC saves on its stats, an NPC on its Threat: the sheet is the kind's, so the kind stays."""
+        """A PC saves on its stats, an NPC on its Threat: the sheet is the kind's, so the kind stays.  The book
+        has no initiative: in a running fight the GM's order stays as the GM made it."""
+        if isinstance(command, RollInitiative) and state.started and not state.ended:
+            raise Refused(
+                "this book has no initiative: the order is the GM's (newcomers join at its end; [ and ] move them)"
+            )
         if isinstance(command, Adjust) and command.field == "kind":
             c = state.find(command.id) or state.by_name(command.id)
             if c is not None and command.value != c.kind:

@@ -126,6 +126,12 @@ class BnbSystem(BaseSystem):
         rolled: dict[str, tuple[int, Roll | None, str]] = {}
         for (how, name), members in batches.items():
             first = members[0]
+            kin = [c for c in state.present if how == "group" and c.id not in ids and c.initiative is not None]
+            shared_with = next((c for c in kin if c.kind == NPC and c.group == name and not data(c).important), None)
+            if shared_with is not None and shared_with.initiative is not None:  # (a reinforcement joins its group)
+                for m in members:
+                    rolled[m.id] = (shared_with.initiative, None, f"shares the {name} group's roll")
+                continue
             mod = data(first).init_mod
             label = f"{name} initiative" if how == "group" else f"{first.name} initiative"
             r = roll(f"1d20{mod:+d}" if mod else "1d20", dice, label)

@@ -16,9 +16,19 @@ from screens.app import TrackerApp
 from screens.dialogs.add import AddDialog
 from screens.dialogs.form import FormDialog
 from screens.fight import FightScreen
-from tests.ui.drive import KEYS, build_fight, error_text, post_keys, press, saved_state_matches, type_text
+from tests.ui.drive import (
+    KEYS,
+    build_fight,
+    custom_sheet,
+    error_text,
+    post_keys,
+    press,
+    saved_state_matches,
+    type_text,
+)
 from tests.view.helpers import screen_text
 from tracker import commands as C
+from tracker import registry
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -201,7 +211,9 @@ async def _sheet_pickers(path: Path, system_id: str, size: tuple[int, int]) -> N
             dialog.query_one("#a-kind").focus()
             await press(pilot, "space")
         dialog.query_one("#a-name").focus()
+        await pilot.pause()
         await type_text(pilot, "Zed")
+        assert dialog.query_one("#a-name").value == "Zed"
         expected = {}
         for name, how in picks.items():
             widget = dialog.query_one(f"#s-{name}")
@@ -291,3 +303,56 @@ async def _kind(path: Path, hero: str, size: tuple[int, int]) -> None:
         assert "kind" in log_said(screen, 3).lower(), log_said(screen, 3)
         await press(pilot, "u")
         assert "Hero (PC)" in screen_text(app)
+
+
+# -- item 4: initiative in a running fight ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "zludge", "twod6", "blackjack"])
+def test_i_in_a_running_fight_slots_in_a_newcomer_then_asks_before_a_reroll(
+    system_id: str, size: tuple[int, int], data_dir
+) -> None:
+    fight = build_fight(system_id, data_dir / "i.jsonl")
+    fight.do(C.NextTurn())
+    fight.do(C.AddCombatant(name="Late", kind="pc", sheet=custom_sheet(registry.load(system_id), "pc")))
+    path = fight.path
+    fight.close()
+    asyncio.run(_initiative(path, system_id, size))
+
+
+async def _initiative(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    from screens.dialogs.confirm import ConfirmDialog
+
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        s = screen.fight.state
+        late = s.by_name("Late").id
+        others = {c.id: c.initiative for c in s.present if c.id != late}
+        turn, current, order = (s.round, s.turn), s.current, [i for i in s.order if i != late]
+        await press(pilot, "I")
+        s = screen.fight.state
+        if system_id == "blackjack":  # no initiative in the book: said, nothing logged
+            said = " ".join(n.message for n in app._notifications)  # (the toast: as test_fight_actions reads it)
+            assert "no initiative" in said and s.order[-1] == late
+            return
+        assert s.get(late).initiative is not None and "Late initiative" in log_said(screen)
+        assert {c.id: c.initiative for c in s.present if c.id != late} == others  # everyone else's roll
+        assert [i for i in s.order if i != late] == order and s.current == current and s.round == turn[0]
+        await press(pilot, "I")  # everyone has one: asked first
+        assert isinstance(app.screen, ConfirmDialog)
+        assert f"starts with round {turn[0] + 1}" in screen_text(app)
+        await press(pilot, "n")
+        assert not screen.fight.state.reroll_next_round
+        await press(pilot, "I", "y")
+        assert screen.fight.state.reroll_next_round and screen.fight.state.current == current
+        assert f"at the start of round {turn[0] + 1}" in log_said(screen, 4)
+        for _ in range(len(screen.fight.state.order) + 1):
+            if screen.fight.state.round > turn[0]:
+                break
+            if screen.fight.state.prompts:
+                break
+            await press(pilot, "n")
+        if screen.fight.state.round > turn[0]:
+            assert not screen.fight.state.reroll_next_round
