@@ -16,7 +16,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from screens.dialogs.base import Dialog
-from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, with_label
+from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, unfocusable, with_label
 from screens.dialogs.pick import matches
 from screens.guard import call
 from screens.widgets.fields import Choices, Cycle, YesNo
@@ -92,8 +92,8 @@ class AddDialog(Dialog[Any]):
                 yield Vertical(*self._sheet_rows(self._fields()), id="sheet")
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Add", id="ok", variant="primary", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield unfocusable(Button("Add", id="ok", variant="primary", compact=True))
+                yield unfocusable(Button("Cancel", id="cancel", compact=True))
 
     def _label(self, text: str) -> Label:
         label = Label(Text(text), classes="label")

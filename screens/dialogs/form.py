@@ -74,6 +74,13 @@ def choice_options(param: C.Param, value: Any) -> tuple[list[tuple[str, str]], A
     return [(c, c) for c in param.choices], value if ok else None, not ok and not param.required
 
 
+def unfocusable(button: Button) -> Button:
+    """A form's button is for the mouse: Enter submits from any field, Escape cancels, so Tab and Enter never
+    land on Cancel (``1 Tab Tab text Enter`` cancelled a form and logged nothing)."""
+    button.can_focus = False
+    return button
+
+
 def field_widget(param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> Widget:
     wid = f"f-{param.name}"
     if param.kind == C.COMBATANT and state is not None:
@@ -120,7 +127,10 @@ class FormDialog(Dialog[Any]):
     """One row per parameter; Enter or ctrl+s submits, Escape cancels.
 
     ``focus``: the field the GM is likely to change (default: the first one
-    without a value, else the first that is not a combatant).  ``who``: the
+    needed without a value, else the first needed that is not a combatant,
+    else an optional empty one).  The focused row is marked (▌ and a bold label,
+    not only a shade); Enter submits from any field (the buttons take no focus:
+    Tab never lands on Cancel).  ``who``: the
     actor and subject fields, named in the title as they change.
     """
 
@@ -163,6 +173,7 @@ class FormDialog(Dialog[Any]):
         combatant = (C.COMBATANT, C.COMBATANTS)
         for test in (
             lambda p: empty(p) and p.required and p.default is None,
+            lambda p: p.required and p.kind not in combatant,  # what the GM came to set (a level), not a note
             lambda p: empty(p) and p.kind not in combatant,
             lambda p: p.kind not in combatant,
             lambda p: True,
@@ -214,8 +225,8 @@ class FormDialog(Dialog[Any]):
                         yield field_widget(p, self.values.get(p.name), self.state, self.choices)
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("OK", id="ok", variant="primary", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield unfocusable(Button("OK", id="ok", variant="primary", compact=True))
+                yield unfocusable(Button("Cancel", id="cancel", compact=True))
 
     def shape(self) -> Hashable | None:
         """The fields (and whether there is help and a fight to choose combatants from) make the widgets."""

@@ -356,3 +356,70 @@ async def _initiative(path: Path, system_id: str, size: tuple[int, int]) -> None
             await press(pilot, "n")
         if screen.fight.state.round > turn[0]:
             assert not screen.fight.state.reroll_next_round
+
+
+# -- item 5 (forms): focus that cannot mislead --------------------------------------------------------------------
+
+
+def _row_of(app: TrackerApp, label: str) -> str:
+    return next(line for line in screen_text(app).splitlines() if label in line)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_form_marks_its_focused_field_and_starts_on_what_the_gm_came_to_change(size, data_dir) -> None:
+    """zludge's mark-fatigue form starts on the level (not on "Cause"); the focused row carries a mark."""
+    path = build_fight("zludge", data_dir / "f.jsonl").path
+    asyncio.run(_fatigue_form(path, size))
+
+
+async def _fatigue_form(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await opened(pilot)
+        await press(pilot, "t")
+        assert isinstance(app.screen, FormDialog)
+        assert app.focused is not None and app.focused.id == "f-level", app.focused
+        assert "▌Fatigue level" in _row_of(app, "Fatigue level")
+        assert "▌" not in _row_of(app, "Cause").split("Cause")[0].split("█")[-1]
+        await press(pilot, "tab")
+        assert "▌" not in _row_of(app, "Fatigue level").split("Fatigue level")[0].split("█")[-1]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_enter_in_a_form_submits_or_names_what_is_missing_never_cancels(system_id, size, data_dir) -> None:
+    path = build_fight(system_id, data_dir / "c.jsonl").path
+    asyncio.run(_never_cancel(path, size))
+
+
+async def _never_cancel(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        before = len(screen.fight.log)
+        await press(pilot, "C")  # the condition form: name, rounds, ends…, on
+        await type_text(pilot, "dazed")
+        for _ in range(12):  # Tab through every field and past the end: never onto OK or Cancel
+            await press(pilot, "tab")
+            assert app.focused is not None and app.focused.id not in ("ok", "cancel"), app.focused
+        await press(pilot, "enter")
+        assert not isinstance(app.screen, FormDialog) or error_text(app), "Enter submits or says what is missing"
+        assert isinstance(app.screen, FormDialog) or len(screen.fight.log) > before
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_check_box_draws_nothing_when_off(size, data_dir) -> None:
+    path = build_fight("bnb", data_dir / "v.jsonl").path
+    asyncio.run(_boxes(path, size))
+
+
+async def _boxes(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await opened(pilot)
+        await press(pilot, "A")
+        hidden = _row_of(app, "Hidden from the players")
+        assert "▐ ▌ Hidden from the players: no" in hidden and "X" not in hidden, hidden
+        app.screen.query_one("#a-hidden").focus()
+        await press(pilot, "space")
+        assert "▐X▌ Hidden from the players: yes" in _row_of(app, "Hidden from the players")
