@@ -65,7 +65,23 @@ class FightActions:
     def context(self) -> forms.Context:
         from screens import forms
 
-        return forms.Context.of(self.system, self.fight.state, self.selected, self.marked, self.probe)
+        return forms.Context.of(
+            self.system, self.fight.state, self.selected, self.marked, self.probe, self._last_targets()
+        )
+
+    def _last_targets(self, back: int = 400) -> dict[str, tuple[str, ...]]:
+        """Each actor's targets in its latest attack still in effect (the last ``back`` entries are read)."""
+        log = self.fight.log
+        out: dict[str, tuple[str, ...]] = {}
+        for index in range(len(log) - 1, max(len(log) - back, 0) - 1, -1):
+            ev = log.entry(index).event
+            actor = getattr(ev, "actor", None)
+            targets = getattr(ev, "targets", None) or (getattr(ev, "target", None),)
+            if not isinstance(actor, str) or actor in out or not all(isinstance(t, str) for t in targets):
+                continue
+            if targets != (actor,) and not log.is_undone(index):
+                out[actor] = tuple(str(t) for t in targets if t != actor)
+        return out
 
     def ask_command(self, dialog: Dialog[Any], after: Callable[[], None] | None = None) -> None:
         """Open a form; do the command (or commands) it returns."""

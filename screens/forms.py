@@ -8,7 +8,7 @@ the form with nothing logged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from screens import logic
@@ -35,16 +35,23 @@ class Context(NamedTuple):
     marked: tuple[str, ...]
     probe: Probe
     choices: tuple[Choice, ...] = ()  # every combatant in the fight, with its standing word
+    last_targets: Mapping[str, tuple[str, ...]] = {}  # each actor's latest targets (attacks still in effect)
 
     @classmethod
     def of(
-        cls, system: System, state: FightState, selected: str | None, marked: tuple[str, ...], probe: Probe
+        cls,
+        system: System,
+        state: FightState,
+        selected: str | None,
+        marked: tuple[str, ...],
+        probe: Probe,
+        last_targets: Mapping[str, tuple[str, ...]] | None = None,
     ) -> Context:
         choices = []
         for c in state.present:
             s = standing(system, state, c)
             choices.append(Choice(c.id, c.name, s.word, s.out))
-        return cls(system, state, selected, marked, probe, tuple(choices))
+        return cls(system, state, selected, marked, probe, tuple(choices), dict(last_targets or {}))
 
     @property
     def out(self) -> set[str]:
@@ -71,6 +78,7 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
         values = logic.prefill(
             spec, state, ctx.selected, marked=ctx.marked, out=ctx.out, turn_commands=turn_commands(ctx.system)
         )
+        _aim_at_last_target(ctx, spec, values, actor, subject)
 
     def check(raw: dict[str, Any]) -> Any:
         return ctx.probe(spec.make(logic.form_values(state, spec.params, raw)))
@@ -79,6 +87,30 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
     return FormDialog(
         spec.title, spec.params, check, values=values, state=state, help=help, choices=ctx.choices, who=(actor, subject)
     )
+
+
+def _aim_at_last_target(
+    ctx: Context, spec: C.CommandSpec, values: dict[str, Any], actor: str | None, subject: str | None
+) -> None:
+    """An attack form whose GM has not picked an enemy (the selection sits on the actor, or on an ally) starts on
+    the actor's last target still standing, else on the first foe: each NPC is not retargeted by hand."""
+    acting = values.get(actor) if actor else None
+    me = ctx.state.find(acting) if isinstance(acting, str) else None
+    if me is None or not subject or subject == actor or ctx.marked:
+        return
+    picked = ctx.state.find(ctx.selected) if ctx.selected else None
+    if picked is not None and picked.id != me.id and picked.kind != me.kind:
+        return  # the GM chose an enemy: that one
+    last = [i for i in ctx.last_targets.get(me.id, ()) if i not in ctx.out and ctx.state.find(i) is not None]
+    foes = [c.id for c in ctx.state.present if c.kind != me.kind and c.id not in ctx.out]
+    chosen = last or foes[:1]
+    if not chosen:
+        return
+    param = next(p for p in spec.params if p.name == subject)
+    if param.kind == C.COMBATANTS:
+        values[subject] = tuple(dict.fromkeys(chosen))
+    elif param.kind == C.COMBATANT:
+        values[subject] = chosen[0]
 
 
 TARGETS = "targets"

@@ -423,3 +423,57 @@ async def _boxes(path: Path, size: tuple[int, int]) -> None:
         app.screen.query_one("#a-hidden").focus()
         await press(pilot, "space")
         assert "▐X▌ Hidden from the players: yes" in _row_of(app, "Hidden from the players")
+
+
+# -- item 8: targets ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_an_npcs_attack_form_starts_on_its_last_target_else_on_the_first_foe(system_id, size, data_dir) -> None:
+    system = registry.load(system_id)
+    fight = build_fight(system_id, data_dir / "t.jsonl", start=False)
+    fight.do(C.AddCombatant(name="Doc", kind="pc", sheet=custom_sheet(system, "pc")))
+    fight.do(C.RollInitiative())
+    fight.do(C.StartFight())
+    while fight.state.get(fight.state.current).is_pc:
+        fight.do(C.NextTurn())
+    path = fight.path
+    fight.close()
+    asyncio.run(_last_target(path, system_id, size))
+
+
+async def _last_target(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    from screens.widgets.initiative import InitiativeList
+
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        s = screen.fight.state
+        npc = s.current
+        hero, doc = [c.id for c in s.present if c.is_pc]  # the first foe in the order, and the other PC
+        screen.query_one(InitiativeList).select(npc)  # the selection on the NPC whose turn it is
+        await press(pilot, "a")
+        assert isinstance(app.screen, FormDialog)
+        field = "target" if system_id == "bnb" else "targets"
+        first = app.screen.query_one(f"#f-{field}").value
+        assert first in (hero, (hero,)), first  # no last target yet: the first foe
+        await press(pilot, "escape")
+        if system_id == "bnb":
+            from systems.bnb.commands import Attack as BnbAttack
+
+            screen.perform(BnbAttack(actor=npc, target=doc))
+        else:
+            from systems.twod6.commands import Attack as TwoAttack
+
+            screen.perform(TwoAttack(actor=npc, targets=(doc,)))
+        await pilot.pause()
+        screen.query_one(InitiativeList).select(npc)
+        await press(pilot, "a")
+        assert isinstance(app.screen, FormDialog)
+        assert app.screen.query_one(f"#f-{field}").value in (doc, (doc,))  # its last target
+        assert s.name(doc) in app.screen.title_line().plain
+        await press(pilot, "escape")
+        screen.query_one(InitiativeList).select(hero)  # the GM picks an enemy: that one
+        await press(pilot, "a")
+        assert app.screen.query_one(f"#f-{field}").value in (hero, (hero,))
