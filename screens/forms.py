@@ -92,15 +92,16 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
 def _aim_at_last_target(
     ctx: Context, spec: C.CommandSpec, values: dict[str, Any], actor: str | None, subject: str | None
 ) -> None:
-    """An attack form whose GM has not picked an enemy (the selection sits on the actor, or on an ally) starts on
-    the actor's last target still standing, else on the first foe: each NPC is not retargeted by hand."""
+    """An attack form whose GM picked no one else (the selection sits on the actor whose turn it is) starts on the
+    actor's last target still standing, else on the first foe: each NPC is not retargeted by hand.  A combatant
+    the GM selected stays the subject, as every form starts on the selected."""
     acting = values.get(actor) if actor else None
     me = ctx.state.find(acting) if isinstance(acting, str) else None
     if me is None or not subject or subject == actor or ctx.marked:
         return
     picked = ctx.state.find(ctx.selected) if ctx.selected else None
-    if picked is not None and picked.id != me.id and picked.kind != me.kind:
-        return  # the GM chose an enemy: that one
+    if picked is not None and picked.id != me.id:
+        return  # the GM chose someone: that one
     last = [i for i in ctx.last_targets.get(me.id, ()) if i not in ctx.out and ctx.state.find(i) is not None]
     foes = [c.id for c in ctx.state.present if c.kind != me.kind and c.id not in ctx.out]
     chosen = last or foes[:1]
