@@ -65,7 +65,23 @@ class FightActions:
     def context(self) -> forms.Context:
         from screens import forms
 
-        return forms.Context.of(self.system, self.fight.state, self.selected, self.marked, self.probe)
+        return forms.Context.of(
+            self.system, self.fight.state, self.selected, self.marked, self.probe, self._last_targets()
+        )
+
+    def _last_targets(self, back: int = 400) -> dict[str, tuple[str, ...]]:
+        """Each actor's targets in its latest attack still in effect (the last ``back`` entries are read)."""
+        log = self.fight.log
+        out: dict[str, tuple[str, ...]] = {}
+        for index in range(len(log) - 1, max(len(log) - back, 0) - 1, -1):
+            ev = log.entry(index).event
+            actor = getattr(ev, "actor", None)
+            targets = getattr(ev, "targets", None) or (getattr(ev, "target", None),)
+            if not isinstance(actor, str) or actor in out or not all(isinstance(t, str) for t in targets):
+                continue
+            if targets != (actor,) and not log.is_undone(index):
+                out[actor] = tuple(str(t) for t in targets if t != actor)
+        return out
 
     def ask_command(self, dialog: Dialog[Any], after: Callable[[], None] | None = None) -> None:
         """Open a form; do the command (or commands) it returns."""
@@ -143,6 +159,33 @@ class FightActions:
 
     def action_roll_initiative(self) -> None:
         self.perform(C.RollInitiative())
+
+    def action_initiative_running(self) -> None:
+        """`I` in a running fight: roll for those without an initiative (reinforcements) and slot them in; with
+        none, offer to roll the whole order again from the next round (asked first), or say why not."""
+        from screens.dialogs.base import ask
+        from screens.dialogs.confirm import ConfirmDialog
+
+        s = self.fight.state
+        if any(c.initiative is None for c in s.present):
+            self.perform(C.RollInitiative())
+            return
+        reroll = C.RollInitiative(reroll=True)
+        try:
+            self.probe(reroll)
+        except TrackerError as e:
+            self.refuse(str(e))
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.perform(reroll)
+
+        question = (
+            f"Everyone has an initiative. Roll the whole order again? The new order starts with round "
+            f"{s.round + 1}; this round goes on as it is."
+        )
+        ask(self.app, ConfirmDialog(question), answer)
 
     def action_set_initiative(self) -> None:
         from screens import forms

@@ -8,7 +8,7 @@ the form with nothing logged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from screens import logic
@@ -19,7 +19,7 @@ from screens.widgets.initiative import standing
 from tracker import commands as C
 from tracker.engine import CORE_FIELDS
 from tracker.errors import Refused
-from tracker.model import FightState
+from tracker.model import KINDS, FightState
 from tracker.plugin import System
 from tracker.text import NAME_MAX, visible
 
@@ -35,16 +35,23 @@ class Context(NamedTuple):
     marked: tuple[str, ...]
     probe: Probe
     choices: tuple[Choice, ...] = ()  # every combatant in the fight, with its standing word
+    last_targets: Mapping[str, tuple[str, ...]] = {}  # each actor's latest targets (attacks still in effect)
 
     @classmethod
     def of(
-        cls, system: System, state: FightState, selected: str | None, marked: tuple[str, ...], probe: Probe
+        cls,
+        system: System,
+        state: FightState,
+        selected: str | None,
+        marked: tuple[str, ...],
+        probe: Probe,
+        last_targets: Mapping[str, tuple[str, ...]] | None = None,
     ) -> Context:
         choices = []
         for c in state.present:
             s = standing(system, state, c)
             choices.append(Choice(c.id, c.name, s.word, s.out))
-        return cls(system, state, selected, marked, probe, tuple(choices))
+        return cls(system, state, selected, marked, probe, tuple(choices), dict(last_targets or {}))
 
     @property
     def out(self) -> set[str]:
@@ -71,6 +78,7 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
         values = logic.prefill(
             spec, state, ctx.selected, marked=ctx.marked, out=ctx.out, turn_commands=turn_commands(ctx.system)
         )
+        _aim_at_last_target(ctx, spec, values, actor, subject)
 
     def check(raw: dict[str, Any]) -> Any:
         return ctx.probe(spec.make(logic.form_values(state, spec.params, raw)))
@@ -79,6 +87,31 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
     return FormDialog(
         spec.title, spec.params, check, values=values, state=state, help=help, choices=ctx.choices, who=(actor, subject)
     )
+
+
+def _aim_at_last_target(
+    ctx: Context, spec: C.CommandSpec, values: dict[str, Any], actor: str | None, subject: str | None
+) -> None:
+    """An attack form whose GM picked no one else (the selection sits on the actor whose turn it is) starts on the
+    actor's last target still standing, else on the first foe: each NPC is not retargeted by hand.  A combatant
+    the GM selected stays the subject, as every form starts on the selected."""
+    acting = values.get(actor) if actor else None
+    me = ctx.state.find(acting) if isinstance(acting, str) else None
+    if me is None or not subject or subject == actor or ctx.marked:
+        return
+    picked = ctx.state.find(ctx.selected) if ctx.selected else None
+    if picked is not None and picked.id != me.id:
+        return  # the GM chose someone: that one
+    last = [i for i in ctx.last_targets.get(me.id, ()) if i not in ctx.out and ctx.state.find(i) is not None]
+    foes = [c.id for c in ctx.state.present if c.kind != me.kind and c.id not in ctx.out]
+    chosen = last or foes[:1]
+    if not chosen:
+        return
+    param = next(p for p in spec.params if p.name == subject)
+    if param.kind == C.COMBATANTS:
+        values[subject] = tuple(dict.fromkeys(chosen))
+    elif param.kind == C.COMBATANT:
+        values[subject] = chosen[0]
 
 
 TARGETS = "targets"
@@ -181,6 +214,7 @@ def adjust_fields(ctx: Context, cid: str) -> list[tuple[str, C.Param]]:
     own = tuple(call(ctx.system.adjustable, s, c, default=(), what="its adjustable values"))
     core = (
         C.Param(name="name", label="Name", help=f"at most {NAME_MAX} characters"),
+        C.Param(name="kind", kind=C.CHOICE, choices=KINDS, label="Kind (pc: a player character)"),
         C.Param(name="group", label="Group", required=False),
         C.Param(name="initiative", kind=C.INT, label="Initiative"),
     )
@@ -292,10 +326,19 @@ def note_form(ctx: Context) -> FormDialog:
 
 
 def ruling_form(ctx: Context) -> FormDialog:
+    """Settle the first prompt by ruling: a note for the log, and the outcome the GM rules (one of the prompt's
+    own, picked, never assumed: Enter without one names it and goes to it).  It starts on the note, so a ruling
+    typed at once is text, never letters that step a picker.  A prompt from an older file names no outcomes:
+    it just closes."""
     prompt = ctx.state.prompts[0]
-    param = C.Param(name="ruling", label="Ruling", required=False, help="what the GM rules instead of the roll")
+    note = C.Param(name="ruling", label="Ruling", required=False, help="what the GM rules instead of the roll")
+    outcome = C.Param(name="outcome", kind=C.CHOICE, choices=prompt.outcomes, label="Outcome")
+    params = (note, outcome) if prompt.outcomes else (note,)
 
     def check(raw: dict[str, Any]) -> Any:
-        return ctx.probe(C.DismissPrompt(prompt_id=prompt.id, note=str(raw.get("ruling") or "").strip()))
+        ruled = str(outcome.parse(raw.get("outcome"))) if prompt.outcomes else ""
+        text = str(raw.get("ruling") or "").strip()
+        return ctx.probe(C.DismissPrompt(prompt_id=prompt.id, note=text, outcome=ruled))
 
-    return FormDialog(f"Settle by ruling: {visible(prompt.text)}", (param,), check)
+    help = f"Outcomes: {', '.join(prompt.outcomes)} (← → or first letters)." if prompt.outcomes else ""
+    return FormDialog(f"Settle by ruling: {visible(prompt.text)}", params, check, help=help, focus="ruling")

@@ -54,6 +54,7 @@ CORE: list[Binding] = [
     _b("R", "remove_condition", "Remove condition"),
     _b("O", "note", "Note"),
     _b("E", "set_initiative", "Enter initiative"),
+    _b("I", "initiative_running", "Initiative in the running fight (newcomers; or the whole order next round)"),
     _b("D", "delay", "Delay (hold the action)"),
     _b("W", "act_now", "Act now (a held combatant)"),
     _b("left_square_bracket", "move(-1)", "Move up in the order", display="["),
@@ -85,8 +86,8 @@ TITLES = {
     "toggle_dice": "Dice: rolled or typed in",
 }
 
-SETUP_ONLY = frozenset({"roll_initiative", "start", "set_initiative"})
-PLAY_ONLY = frozenset({"next_turn", "delay", "act_now", "damage", "heal"})
+SETUP_ONLY = frozenset({"roll_initiative", "start"})
+PLAY_ONLY = frozenset({"next_turn", "delay", "act_now", "damage", "heal", "initiative_running"})
 # keys the app, Textual or the list already use
 RESERVED = frozenset({"q", "ctrl+q", "ctrl+p", "ctrl+t", "up", "down", "tab", "home", "end", "pageup", "pagedown"})
 

@@ -212,9 +212,14 @@ class RenameCombatant(Record):
 
 @record(kw_only=True, repr=False, eq=False)
 class RollInitiative(Record):
-    """Roll initiative by the system's procedure (all, or just ``ids``)."""
+    """Roll initiative by the system's procedure (all, or just ``ids``).
+
+    In a running fight it rolls only for those without an initiative (reinforcements) and slots them into the
+    order, everyone else's roll, the order and the turn left alone; ``reroll``: the whole order is rolled again
+    at the start of the next round instead (the GM's explicit choice)."""
 
     ids: tuple[str, ...] = ()
+    reroll: bool = False
 
 
 @record(kw_only=True, repr=False, eq=False)
@@ -289,10 +294,12 @@ class Note(Record):
 
 @record(kw_only=True, repr=False, eq=False)
 class DismissPrompt(Record):
-    """The GM settles a prompt by ruling, without the roll."""
+    """The GM settles a prompt by ruling, without the roll: ``outcome`` is one of the prompt's outcomes
+    ("dies" on a death save); empty, the prompt closes as it did before prompts named their outcomes."""
 
     prompt_id: str
     note: str = ""
+    outcome: str = ""
 
 
 @record(kw_only=True, repr=False, eq=False)

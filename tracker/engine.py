@@ -179,7 +179,7 @@ def _remove(system: System, state: FightState, cmd: C.RemoveCombatant, dice: Rol
     events: list[E.Event] = []
     if state.current == c.id:
         try:
-            events = next_turn_events(system, state)
+            events = _turn_on(system, state, dice)
         except Refused:
             events = []
     events.append(E.CombatantRemoved(id=c.id, reason=clean(cmd.reason, "Reason", NOTE_MAX)))
@@ -197,11 +197,48 @@ def _rename(system: System, state: FightState, cmd: C.RenameCombatant, dice: Rol
     return [E.CombatantRenamed(id=c.id, name=name)]
 
 
+def _running(state: FightState) -> bool:
+    return state.started and not state.ended
+
+
 def _roll_init(system: System, state: FightState, cmd: C.RollInitiative, dice: Roller) -> list[E.Event]:
     ids = tuple(need(state, i).id for i in cmd.ids) or tuple(c.id for c in state.present)
     if not ids:
         raise Refused("add combatants before rolling initiative")
-    return list(system.roll_initiative(state, ids, dice))
+    if not _running(state):
+        return list(system.roll_initiative(state, ids, dice))
+    if cmd.reroll:
+        if state.reroll_next_round:
+            raise Refused(f"the whole order is already rolled again at the start of round {state.round + 1}")
+        return [E.RerollPlanned(round=state.round + 1)]
+    # a running fight: only those without an initiative roll (reinforcements), slotted into the order
+    new = tuple(i for i in ids if state.get(i).initiative is None)
+    if not new:
+        raise Refused(
+            "everyone has an initiative: rolling the whole order again mid-fight is a reroll that takes effect "
+            "at the next round (I asks first)"
+        )
+    events = list(system.roll_initiative(state, new, dice))
+    rolled = {e.id for e in events if isinstance(e, E.InitiativeSet) and e.id in new and e.value is not None}
+    if not rolled:
+        raise Refused(f"{system.name} rolls no initiative: newcomers join at the end of the order ([ and ] move them)")
+    return _slotted(state, events, rolled, "rolled in the running fight")
+
+
+def _slotted(state: FightState, events: list[E.Event], moved: set[str], note: str) -> list[E.Event]:
+    """``events`` with their order replaced: ``moved`` take their places by the order the events propose, the
+    others keep theirs (and the turn stays with whoever has it)."""
+    proposals = [e for e in events if isinstance(e, E.OrderSet)]
+    proposed = proposals[-1].order if proposals else ()
+    order = [i for i in (state.order or tuple(c.id for c in state.present)) if i not in moved]
+    for cid in sorted(moved, key=lambda i: proposed.index(i) if i in proposed else len(proposed)):
+        later = proposed[proposed.index(cid) + 1 :] if cid in proposed else ()
+        spot = next((order.index(x) for x in later if x in order), len(order))
+        order.insert(spot, cid)
+    ties = tuple(g for g in state.ties if not moved & set(g))
+    ties += tuple(g for p in proposals[-1:] for g in p.ties if moved & set(g) and g not in ties)
+    kept = [e for e in events if not isinstance(e, E.OrderSet)]
+    return [*kept, E.OrderSet(order=tuple(order), ties=ties, note=note)]
 
 
 def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Roller) -> list[E.Event]:
@@ -212,8 +249,15 @@ def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Rol
         c = need(state, cid)
         if isinstance(value, bool) or not isinstance(value, int):
             raise Refused(f"initiative for {c.name} must be a whole number, not '{value}'")
-        rolled[c.id] = (value, None, "set by GM")
-    return initiative_events(state, rolled, system.initiative_tiebreak)
+        if not _running(state) or value != c.initiative:
+            rolled[c.id] = (value, None, "set by GM")
+    if not rolled:
+        raise Refused("no initiative changed")
+    events = initiative_events(state, rolled, system.initiative_tiebreak)
+    if not _running(state):
+        return events
+    # a running fight: those set take their places, the others keep theirs, the turn stays
+    return _slotted(state, events, set(rolled), "set by GM in the running fight")
 
 
 def _move(system: System, state: FightState, cmd: C.MoveInOrder, dice: Roller) -> list[E.Event]:
@@ -332,7 +376,22 @@ def _start(system: System, state: FightState, cmd: C.StartFight, dice: Roller) -
 def _next(system: System, state: FightState, cmd: C.NextTurn, dice: Roller) -> list[E.Event]:
     if state.prompts:
         raise Refused(f"resolve first: {state.prompts[0].text}")
-    return next_turn_events(system, state)
+    return _turn_on(system, state, dice)
+
+
+def _turn_on(system: System, state: FightState, dice: Roller, end_current: bool = True) -> list[E.Event]:
+    """The next turn; when it starts a round and the GM chose to roll the order again, the rolls come first
+    (everyone's, logged with their faces), then the new round in the new order."""
+    events = next_turn_events(system, state, end_current)
+    cut = next((n for n, e in enumerate(events) if isinstance(e, E.RoundStarted)), None)
+    if not state.reroll_next_round or cut is None:
+        return events
+    head = events[:cut]
+    tmp = fold(system, head, state)
+    rolled = list(system.roll_initiative(tmp, tuple(c.id for c in tmp.present), dice))
+    tmp = fold(system, rolled, tmp)
+    last = attrs.evolve(tmp, turn=len(tmp.order) - 1)  # one step before the first place of the new round
+    return head + rolled + next_turn_events(system, last, end_current=False)
 
 
 def _delay(system: System, state: FightState, cmd: C.Delay, dice: Roller) -> list[E.Event]:
@@ -343,7 +402,7 @@ def _delay(system: System, state: FightState, cmd: C.Delay, dice: Roller) -> lis
     held = attrs.evolve(
         state, combatants=tuple(attrs.evolve(x, held=True) if x.id == c.id else x for x in state.combatants)
     )
-    return [E.TurnDelayed(id=c.id)] + next_turn_events(system, held, end_current=False)
+    return [E.TurnDelayed(id=c.id)] + _turn_on(system, held, dice, end_current=False)
 
 
 def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> list[E.Event]:
@@ -403,6 +462,8 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
             return _rename(system, state, C.RenameCombatant(id=c.id, name=str(value)), dice)
         if field == "kind" and value not in KINDS:
             raise Refused(f"kind must be one of {', '.join(KINDS)}")
+        if field == "kind" and value == c.kind:
+            raise Refused(f"{c.name} is already {'a PC' if value == 'pc' else 'an NPC'}")
         if field == "initiative":
             value = C.Param(name="initiative", kind=C.INT).parse(value)
         if field == "group":
@@ -424,10 +485,16 @@ def _note(system: System, state: FightState, cmd: C.Note, dice: Roller) -> list[
 
 
 def _dismiss(system: System, state: FightState, cmd: C.DismissPrompt, dice: Roller) -> list[E.Event]:
-    if not any(p.id == cmd.prompt_id for p in state.prompts):
+    """The ruling's outcome is checked here; the system's ``react`` applies it (a death save ruled "dies")."""
+    prompt = next((p for p in state.prompts if p.id == cmd.prompt_id), None)
+    if prompt is None:
         raise Refused(f"there is no open prompt '{cmd.prompt_id}'")
     note = clean(cmd.note, "Ruling", NOTE_MAX)
-    return [E.PromptResolved(prompt_id=cmd.prompt_id, note=note or "settled by GM ruling")]
+    outcome = cmd.outcome.strip() if isinstance(cmd.outcome, str) else ""
+    if outcome and outcome not in prompt.outcomes:
+        said = ", ".join(prompt.outcomes) if prompt.outcomes else "none (it closes as it is)"
+        raise Refused(f"Outcome: '{outcome}' is not an outcome of this prompt; its outcomes: {said}")
+    return [E.PromptResolved(prompt_id=cmd.prompt_id, note=note or "settled by GM ruling", outcome=outcome)]
 
 
 def _end(system: System, state: FightState, cmd: C.EndFight, dice: Roller) -> list[E.Event]:
@@ -590,7 +657,13 @@ _with_notes = setter(FightState, "notes")
 _with_prompts = setter(FightState, "prompts")
 
 
+def _ev_reroll(system: System, s: FightState, e: E.RerollPlanned) -> FightState:
+    return changed(s, reroll_next_round=True)
+
+
 def _ev_round(system: System, s: FightState, e: E.RoundStarted) -> FightState:
+    if s.reroll_next_round:
+        s = changed(s, reroll_next_round=False)
     if any(c.held for c in s.combatants):
         s = changed(s, combatants=tuple(changed(c, held=False) if c.held else c for c in s.combatants))
     return _round_at(s, e.round, None)
@@ -684,6 +757,7 @@ _EVOLVERS: dict[type, Callable[..., FightState]] = {
     E.CombatantRenamed: _ev_renamed,
     E.InitiativeSet: _ev_init,
     E.OrderSet: _ev_order,
+    E.RerollPlanned: _ev_reroll,
     E.FightStarted: _ev_started,
     E.RoundStarted: _ev_round,
     E.TurnStarted: _ev_turn,

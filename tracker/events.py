@@ -148,6 +148,17 @@ class FightStarted(Event):
         return "The fight begins"
 
 
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RerollPlanned(Event):
+    """The GM chose to roll the whole initiative order again: it is rolled when the next round starts."""
+
+    TYPE = "reroll_planned"
+    round: int  # the round the new order starts
+
+    def describe(self, state: FightState) -> str:
+        return f"Initiative will be rolled again for everyone at the start of round {self.round}"
+
+
 @record(kw_only=True, repr=False, eq=False)
 class RoundStarted(Event):
     TYPE = "round_started"
@@ -272,11 +283,13 @@ class PromptResolved(Event):
     TYPE = "prompt_resolved"
     prompt_id: str
     note: str = ""
+    outcome: str = ""  # the outcome a GM's ruling chose (one of the prompt's outcomes); "" before they were named
 
     def describe(self, state: FightState) -> str:
         text = next((p.text for p in state.prompts if p.id == self.prompt_id), self.prompt_id)
         how = f": {self.note}" if self.note else ""
-        return f"Resolved: {text}{how}"
+        ruled = f" — ruled: {self.outcome}" if self.outcome else ""
+        return f"Resolved: {text}{ruled}{how}"
 
     def describe_public(self, state: FightState) -> str | None:
         return None  # the prompt and the GM's note on it; what it led to has events of its own
@@ -381,6 +394,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     OrderSet,
     FightStarted,
     RoundStarted,
+    RerollPlanned,
     TurnStarted,
     TurnEnded,
     TurnDelayed,

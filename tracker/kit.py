@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import attrs
@@ -268,11 +268,21 @@ def prompt(
     *,
     command: str | None = None,
     params: Mapping[str, Any] | None = None,
+    outcomes: Sequence[str] = (),
 ) -> PromptRaised:
-    """A prompt the GM must resolve; one per (kind, combatant) is open at a time."""
+    """A prompt the GM must resolve; one per (kind, combatant) is open at a time.  ``outcomes``: what a GM's
+    ruling may settle it as (the system's ``react`` applies the chosen one, from the ``PromptResolved``)."""
     pid = f"{kind}:{combatant}" if combatant else kind
     return PromptRaised(
-        prompt=Prompt(id=pid, kind=kind, text=text, combatant=combatant, command=command, params=dict(params or {}))
+        prompt=Prompt(
+            id=pid,
+            kind=kind,
+            text=text,
+            combatant=combatant,
+            command=command,
+            params=dict(params or {}),
+            outcomes=tuple(outcomes),
+        )
     )
 
 

@@ -200,6 +200,7 @@ class Prompt(Record):
     combatant: str | None = None
     command: str | None = None
     params: dict[str, Any] = field(factory=dict, hash=False)
+    outcomes: tuple[str, ...] = ()  # what a GM's ruling may settle it as ("lives", "dies"); () in older files
 
 
 @record(kw_only=True, repr=False, eq=False)
@@ -255,6 +256,7 @@ class FightState(Record):
     next_id: int = 1
     title: str = ""  # the fight's name (asked at start, renamable)
     typed_dice: bool = False  # the GM rolls physical dice and types the faces in
+    reroll_next_round: bool = False  # the GM chose to roll the whole order again when the next round starts
     view: ViewOptions = field(factory=ViewOptions)
     data: Any = None  # the system's fight-level record
 

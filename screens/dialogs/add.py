@@ -16,10 +16,10 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from screens.dialogs.base import Dialog
-from screens.dialogs.form import HINTS, LABEL_MAX, labels_for, with_label
+from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, unfocusable, with_label
 from screens.dialogs.pick import matches
 from screens.guard import call
-from screens.widgets.fields import Choices, YesNo
+from screens.widgets.fields import Choices, Cycle, YesNo
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.model import KINDS, NPC, PC
@@ -28,6 +28,10 @@ from tracker.text import NAME_MAX, visible
 
 CUSTOM = "Custom sheet (fill in the fields below)"
 CUSTOM_HINT = "Custom sheet · Tab: the fields · ctrl+s or Enter in a field adds"
+
+
+def _widget_type(p: C.Param) -> type[Widget]:
+    return Cycle if p.kind == C.CHOICE and p.choices else YesNo if p.kind == C.BOOL else Input
 
 
 class AddDialog(Dialog[Any]):
@@ -88,8 +92,8 @@ class AddDialog(Dialog[Any]):
                 yield Vertical(*self._sheet_rows(self._fields()), id="sheet")
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Add", id="ok", variant="primary", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield unfocusable(Button("Add", id="ok", variant="primary", compact=True))
+                yield unfocusable(Button("Cancel", id="cancel", compact=True))
 
     def _label(self, text: str) -> Label:
         label = Label(Text(text), classes="label")
@@ -145,6 +149,9 @@ class AddDialog(Dialog[Any]):
         self.query_one("#a-kind", Checkbox).value = self.kind == PC
         for field in self.query("#sheet Input").results(Input):
             field.value = ""
+        for p in self._fields():
+            for w in self.query(f"#s-{p.name}"):
+                self._show_sheet_value(w, p)
         self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")  # the kind's fields, their hints
         self.query_one("#error", Static).update("")
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
@@ -154,13 +161,36 @@ class AddDialog(Dialog[Any]):
 
     def _sheet_rows(self, fields: tuple[C.Param, ...]) -> list[Horizontal]:
         return [
-            Horizontal(
-                self._label(p.title),
-                Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True),
-                classes=self._row_classes(p.title),
-            )
-            for p in fields
+            Horizontal(self._label(p.title), self._sheet_field(p), classes=self._row_classes(p.title)) for p in fields
         ]
+
+    def _sheet_value(self, p: C.Param) -> Any:
+        """What a picker or a toggle shows for ``p``: the preset's value, else the field's default."""
+        if self.preset is not None and p.name in self.preset.sheet:
+            try:
+                return p.parse(self.preset.sheet[p.name])
+            except TrackerError:
+                return None
+        return p.default
+
+    def _sheet_field(self, p: C.Param) -> Widget:
+        """A sheet field as a command form shows it: a choice is a picker, a yes/no a toggle, the rest typed."""
+        if _widget_type(p) is Cycle:
+            options, chosen, blank = choice_options(p, self._sheet_value(p))
+            return Cycle(options, chosen, blank=blank, id=f"s-{p.name}")
+        if _widget_type(p) is YesNo:
+            return YesNo("", bool(self._sheet_value(p)), id=f"s-{p.name}")
+        return Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True)
+
+    def _show_sheet_value(self, widget: Widget, p: C.Param) -> None:
+        """The preset (or the kind) changed: a picker or toggle shows its value, a typed field its hint."""
+        if isinstance(widget, Cycle):
+            options, chosen, blank = choice_options(p, self._sheet_value(p))
+            widget.reset(options, chosen, blank=blank)
+        elif isinstance(widget, YesNo):
+            widget.value = bool(self._sheet_value(p))
+        elif isinstance(widget, Input):
+            widget.placeholder = self._hint(p)
 
     @on(Input.Changed, "#a-name")
     def _name_length(self, event: Input.Changed) -> None:
@@ -181,10 +211,10 @@ class AddDialog(Dialog[Any]):
         """Show the sheet fields for the kind; keep the widgets (and focus) when they are the same."""
         box = self.query_one("#sheet", Vertical)
         fields = self._fields()
-        names = [f"s-{p.name}" for p in fields]
-        if names == [w.id for w in box.query(Input)]:
+        shape = [(f"s-{p.name}", _widget_type(p)) for p in fields]
+        if shape == [(w.id, type(w)) for w in self._sheet_widgets()]:
             for p in fields:
-                box.query_one(f"#s-{p.name}", Input).placeholder = self._hint(p)
+                self._show_sheet_value(box.query_one(f"#s-{p.name}"), p)
             return
         had_focus = self.focused is not None and box in self.focused.ancestors
         await box.remove_children()
@@ -219,7 +249,7 @@ class AddDialog(Dialog[Any]):
         typed = self.query_one("#filter", Input).value.strip()
         if chosen is None and typed:
             self.query_one("#a-name", Input).value = typed[:NAME_MAX]
-        self._choose(chosen)
+        self._choose(chosen, taken=True)
         self.set_focus(self.query_one("#a-name"))
 
     def action_enter(self) -> None:
@@ -234,24 +264,29 @@ class AddDialog(Dialog[Any]):
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_index < len(self.shown_presets):
-            self._choose(self.shown_presets[event.option_index])
+        """The preset the list highlights now (a message from a list filtered since may name another place)."""
+        if self.focused is not None and self.focused.id not in ("filter", "choices"):
+            return  # a preset taken stays (a message from before Enter may come after it)
+        index = self.query_one(OptionList).highlighted
+        if index is not None and index < len(self.shown_presets):
+            self._choose(self.shown_presets[index])
 
-    def _choose(self, chosen: Preset | None) -> None:
-        if chosen is self.preset:
+    def _choose(self, chosen: Preset | None, *, taken: bool = False) -> None:
+        """Show ``chosen``: its name, its kind and its sheet's fields, all at once (``taken``: by Enter, so
+        its kind is set again even when it was shown already)."""
+        if chosen is self.preset and not taken:
             return
         self.preset = chosen
         text = (
-            "Custom sheet"
+            CUSTOM_HINT
             if chosen is None
             else f"Preset: {chosen.name}" + (f" — {chosen.summary}" if chosen.summary else "")
         )
         self.query_one("#preset", Static).update(text)
-        kind = chosen.kind if chosen is not None else self.kind
-        if kind in KINDS and kind != self.kind:
-            self.query_one("#a-kind", Checkbox).value = kind == PC
-        else:
-            self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")
+        if chosen is not None and chosen.kind in KINDS:
+            self.kind = chosen.kind  # now, not when the toggle's message comes: a burst of keys outruns it
+            self.query_one("#a-kind", Checkbox).value = chosen.kind == PC
+        self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -260,8 +295,10 @@ class AddDialog(Dialog[Any]):
 
     @on(Checkbox.Changed, "#a-kind")
     async def _kind(self, event: Checkbox.Changed) -> None:
+        """The GM toggled the kind: its sheet's fields.  Read from the toggle as it is now, since a preset
+        shown since may have set it again (the message of an older change says an older value)."""
         event.stop()
-        kind = PC if event.value else NPC
+        kind = PC if self.query_one("#a-kind", Checkbox).value else NPC
         if kind != self.kind:
             self.kind = kind
             await self._sheet_fields()
@@ -272,10 +309,15 @@ class AddDialog(Dialog[Any]):
             count = int(count_text)
         except ValueError:
             raise Refused(f"Count: '{count_text}' is not a whole number") from None
-        sheet = {}
-        for w in self.query("#sheet Input").results(Input):
-            if w.value.strip() and w.id:
-                sheet[w.id[2:]] = w.value.strip()
+        sheet: dict[str, Any] = {}
+        for w in self._sheet_widgets():
+            name = str(w.id)[2:]
+            if isinstance(w, Input) and w.value.strip():
+                sheet[name] = w.value.strip()
+            elif isinstance(w, Cycle) and w.value is not None:
+                sheet[name] = w.value
+            elif isinstance(w, YesNo):
+                sheet[name] = "yes" if w.value else "no"
         kind = PC if self.query_one("#a-kind", Checkbox).value else NPC
         hidden = self.query_one("#a-hidden", Checkbox).value
         return C.AddCombatant(
@@ -287,6 +329,10 @@ class AddDialog(Dialog[Any]):
             preset=self.preset.id if self.preset is not None else None,
             count=count,
         )
+
+    def _sheet_widgets(self) -> list[Any]:
+        """The sheet's fields (typed, pickers, toggles), in order, each with its ``s-<name>`` id."""
+        return [w for w in self.query("#sheet *") if w.id and w.id.startswith("s-")]
 
     def action_submit(self) -> None:
         try:

@@ -68,10 +68,17 @@ def _several(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value or ())
 
 
-def _choice(param: C.Param, value: Any) -> tuple[list[tuple[str, str]], Any, bool]:
+def choice_options(param: C.Param, value: Any) -> tuple[list[tuple[str, str]], Any, bool]:
     """A choice field's options, its value, and whether it offers none ("—")."""
     ok = value in param.choices
     return [(c, c) for c in param.choices], value if ok else None, not ok and not param.required
+
+
+def unfocusable(button: Button) -> Button:
+    """A form's button is for the mouse: Enter submits from any field, Escape cancels, so Tab and Enter never
+    land on Cancel (``1 Tab Tab text Enter`` cancelled a form and logged nothing)."""
+    button.can_focus = False
+    return button
 
 
 def field_widget(param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> Widget:
@@ -82,7 +89,7 @@ def field_widget(param: C.Param, value: Any, state: FightState | None, choices: 
     if param.kind == C.COMBATANTS and state is not None:
         return TargetList(choices, _several(value), id=wid)
     if param.kind == C.CHOICE:
-        options, chosen, blank = _choice(param, value)
+        options, chosen, blank = choice_options(param, value)
         return Cycle(options, chosen, blank=blank, id=wid)
     if param.kind == C.BOOL:
         return YesNo("", bool(value), id=wid)  # the row's label names it
@@ -108,7 +115,7 @@ def set_field(widget: Widget, param: C.Param, value: Any, state: FightState | No
         options, dim = combatant_options(choices)
         widget.reset(options, one, blank=blank, dim=dim)
     elif isinstance(widget, Cycle):
-        options, chosen, blank = _choice(param, value)
+        options, chosen, blank = choice_options(param, value)
         widget.reset(options, chosen, blank=blank)
     elif isinstance(widget, YesNo):
         widget.value = bool(value)
@@ -120,7 +127,10 @@ class FormDialog(Dialog[Any]):
     """One row per parameter; Enter or ctrl+s submits, Escape cancels.
 
     ``focus``: the field the GM is likely to change (default: the first one
-    without a value, else the first that is not a combatant).  ``who``: the
+    needed without a value, else the first needed that is not a combatant,
+    else an optional empty one).  The focused row is marked (▌ and a bold label,
+    not only a shade); Enter submits from any field (the buttons take no focus:
+    Tab never lands on Cancel).  ``who``: the
     actor and subject fields, named in the title as they change.
     """
 
@@ -163,6 +173,7 @@ class FormDialog(Dialog[Any]):
         combatant = (C.COMBATANT, C.COMBATANTS)
         for test in (
             lambda p: empty(p) and p.required and p.default is None,
+            lambda p: p.required and p.kind not in combatant,  # what the GM came to set (a level), not a note
             lambda p: empty(p) and p.kind not in combatant,
             lambda p: p.kind not in combatant,
             lambda p: True,
@@ -214,8 +225,8 @@ class FormDialog(Dialog[Any]):
                         yield field_widget(p, self.values.get(p.name), self.state, self.choices)
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("OK", id="ok", variant="primary", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
+                yield unfocusable(Button("OK", id="ok", variant="primary", compact=True))
+                yield unfocusable(Button("Cancel", id="cancel", compact=True))
 
     def shape(self) -> Hashable | None:
         """The fields (and whether there is help and a fight to choose combatants from) make the widgets."""
@@ -263,7 +274,11 @@ class FormDialog(Dialog[Any]):
         try:
             result = self.check(self.raw())
         except TrackerError as e:
-            self.show_error(with_label(str(e), self.params, self.labels))
+            said = with_label(str(e), self.params, self.labels)
+            self.show_error(said)
+            named = next((p for p in self.params if said.startswith(f"{self.labels[p.name]}:")), None)
+            if named is not None:  # the field the message names takes the focus: the GM fixes it there
+                self.query_one(f"#f-{named.name}").focus()
             return
         except Exception as e:  # a plug-in's form code must not crash the app
             self.show_error(f"{type(e).__name__}: {e}")

@@ -338,6 +338,11 @@ class YesNo(Checkbox):
     def __init__(self, label: str, value: bool, *, id: str | None = None) -> None:
         self.base_label = label
         super().__init__(self._said(value), value, id=id, compact=True)
+        self.BUTTON_INNER = "X" if value else " "  # off draws nothing in the box, not a dim X
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "X" if self.value else " "
+        super().watch_value()
 
     def _said(self, value: bool) -> Text:
         word = ("yes" if value else "no", "bold")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
@@ -236,6 +238,21 @@ class MoraleChecked(Event):
         return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
 
 
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class MoraleRuled(Event):
+    """The GM settled a morale prompt by ruling that the side breaks: every member who checks morale goes."""
+
+    TYPE = "blackjack.morale_ruled"
+    side: str
+    broken: tuple[str, ...]
+    outcome: str = "fled"
+
+    def describe(self, state: FightState) -> str:
+        verb = "breaks" if len(self.broken) == 1 else "break"
+        who = ", ".join(state.name(i) for i in self.broken)
+        return f"Morale for {self.side} by the GM's ruling: {who} {verb} ({self.outcome})"
+
+
 @record(kw_only=True, repr=False, eq=False)
 class ArguinRound(Event):
     TYPE = "blackjack.arguin_round"
@@ -356,6 +373,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     WorkingTookEffect,
     SixesResolved,
     MoraleChecked,
+    MoraleRuled,
     ArguinRound,
     ArguinLost,
     Rested,

@@ -24,6 +24,7 @@ from .events import (
     InjuryMarked,
     LeadIngested,
     MoraleChecked,
+    MoraleRuled,
     PaperBound,
     PaperDestroyed,
     RechargeRolled,
@@ -135,8 +136,8 @@ def _sixes_resolved(state: FightState, ev: SixesResolved) -> FightState:
     return state.update_data(ev.actor, pending_sixes=0)
 
 
-@evolve.on(MoraleChecked)
-def _morale_checked(state: FightState, ev: MoraleChecked) -> FightState:
+@evolve.on(MoraleChecked, MoraleRuled)
+def _morale_checked(state: FightState, ev: MoraleChecked | MoraleRuled) -> FightState:
     for cid in ev.broken:
         state = state.update_data(cid, out=ev.outcome)
     return state

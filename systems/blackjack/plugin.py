@@ -17,15 +17,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.commands import CHOICE, CommandSpec, Param
+from tracker.commands import CHOICE, Adjust, CommandSpec, Param, RollInitiative
 from tracker.dice import Roll, Roller
+from tracker.errors import Refused
 from tracker.events import Adjusted, Event, OrderSet
 from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Standing, Tally
 
 from . import ABOUT, adjust, rules, show
 from .commands import SPECS, Attack, CastWorking, IngestLead, Reload
-from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked
+from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked, MoraleRuled
 from .evolve import evolve
 from .presets import presets, weapon_table
 from .records import LEVELS, BJData, BJFight, data
@@ -77,7 +78,7 @@ class BlackjackSystem(BaseSystem):
         return rules.decide(self, state, command, dice)
 
     def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
-        return rules.react(before, events, after)
+        return rules.react(before, events, after, self)
 
     def evolve(self, state: FightState, event: Event) -> FightState:
         return evolve(state, event)
@@ -142,6 +143,22 @@ class BlackjackSystem(BaseSystem):
         )
 
     # -- GM adjust -------------------------------------------------------------
+    def check_core(self, state: FightState, command: Any) -> None:
+        """A PC saves on its stats, an NPC on its Threat: the sheet is the kind's, so the kind stays.  The book
+        has no initiative: in a running fight the GM's order stays as the GM made it."""
+        if isinstance(command, RollInitiative) and state.started and not state.ended:
+            raise Refused(
+                "this book has no initiative: the order is the GM's (newcomers join at its end; [ and ] move them)"
+            )
+        if isinstance(command, Adjust) and command.field == "kind":
+            c = state.find(command.id) or state.by_name(command.id)
+            if c is not None and command.value != c.kind:
+                other = "a PC" if c.kind == "npc" else "an NPC"
+                raise Refused(
+                    f"{c.name}'s sheet is {'a Threat and Morale' if c.kind == 'npc' else 'stats'}: "
+                    f"remove {c.name} and add it again as {other}"
+                )
+
     def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
         return adjust.adjustable(combatant)
 
@@ -158,7 +175,7 @@ class BlackjackSystem(BaseSystem):
             return Tally(actor=event.actor, target=event.target, hit=event.hit)
         if isinstance(event, InjuryMarked):
             return Tally(target=event.target, harm=0 if event.index < 0 else 1, fell=event.fatal)
-        if isinstance(event, MoraleChecked):
+        if isinstance(event, MoraleChecked | MoraleRuled):
             return Tally(target=event.broken[0] if event.broken else None, fell=bool(event.broken))
         if isinstance(event, Adjusted) and event.field in ("injury_list", "injuries"):
             # injuries the GM wrote in: one harm each, as an injury marked by the rules

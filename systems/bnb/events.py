@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import attrs
+
 from systems.bnb.sheet import data
 from tracker.commands import Modifier
 from tracker.dice import Roll
@@ -296,6 +298,17 @@ class DeathSaveWaived(Event):
         return f"{state.name(self.id)} is spared the death save: alive, unconscious and in need of medical help"
 
 
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class DeathRuled(Event):
+    """The GM settled a death save by ruling that the combatant dies (the ruling "lives" is DeathSaveWaived)."""
+
+    TYPE: ClassVar[str] = "bnb.death_ruled"
+    id: str
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)} dies by the GM's ruling, without the death save"
+
+
 def failed_save(event: Event) -> str | None:
     """The combatant whose saving throw this event failed (death, a scattergun's for half, any other)."""
     if isinstance(event, (SaveRolled, DeathSaveRolled)) and not event.success:
@@ -320,4 +333,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     HpLost,
     HpHealed,
     DeathSaveWaived,
+    DeathRuled,
 )

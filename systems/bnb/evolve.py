@@ -7,6 +7,7 @@ from typing import Any
 from systems.bnb.checks import SCATTERGUN_SAVE
 from systems.bnb.events import (
     AttackRolled,
+    DeathRuled,
     DeathSaveRolled,
     DeathSaveWaived,
     Dropped,
@@ -135,6 +136,11 @@ def _death_save(state: FightState, event: DeathSaveRolled) -> FightState:
 @evolve.on(DeathSaveWaived)
 def _waived(state: FightState, event: DeathSaveWaived) -> FightState:
     return _set(state, event.id, status=UNCONSCIOUS)
+
+
+@evolve.on(DeathRuled)
+def _ruled_dead(state: FightState, event: DeathRuled) -> FightState:
+    return _set(state, event.id, status=DEAD)
 
 
 @evolve.on(SaveRolled)

@@ -126,6 +126,12 @@ class BnbSystem(BaseSystem):
         rolled: dict[str, tuple[int, Roll | None, str]] = {}
         for (how, name), members in batches.items():
             first = members[0]
+            kin = [c for c in state.present if how == "group" and c.id not in ids and c.initiative is not None]
+            shared_with = next((c for c in kin if c.kind == NPC and c.group == name and not data(c).important), None)
+            if shared_with is not None and shared_with.initiative is not None:  # (a reinforcement joins its group)
+                for m in members:
+                    rolled[m.id] = (shared_with.initiative, None, f"shares the {name} group's roll")
+                continue
             mod = data(first).init_mod
             label = f"{name} initiative" if how == "group" else f"{first.name} initiative"
             r = roll(f"1d20{mod:+d}" if mod else "1d20", dice, label)
@@ -274,6 +280,7 @@ class BnbSystem(BaseSystem):
         d = data(c)
         out = [
             Param(name="hp", kind=INT, label="HP (0 or below: dying, death save)", min=-99, max=d.max_hp),
+            Param(name="max_hp", kind=INT, label="HP maximum (the damage taken stays)", min=1, max=999),
             Param(name="temp", kind=INT, label="Temporary damage", min=0, max=999),
             Param(name="status", kind=CHOICE, choices=STATUSES, label="Status"),
             Param(name="dc", kind=INT, label="Defence Class", min=0, max=30),

@@ -7,6 +7,8 @@ have defaults, so older fight files keep loading: ``Aimed.sniper``, ``Wounded.ro
 
 from __future__ import annotations
 
+import attrs
+
 from systems.twod6.checks import CheckRoll
 from tracker.dice import Roll
 from tracker.events import Event
@@ -208,6 +210,24 @@ class ResolveRolled(Event):
         return f"{a} resolve DC {self.dc} against {self.stakes}{again}: {self.check.describe()} — {out}"
 
 
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ResolveRuled(Event):
+    """A resolve check the GM settled by ruling, without the roll: passed or failed, as a roll would have."""
+
+    TYPE = "twod6.resolve_ruled"
+    actor: str
+    dc: int
+    stakes: str  # "unconscious" or "death"
+    passed: bool
+
+    def describe(self, state: FightState) -> str:
+        if self.passed:
+            out = "stays conscious" if self.stakes == "unconscious" else "lives"
+        else:
+            out = "falls unconscious" if self.stakes == "unconscious" else "dies"
+        return f"{state.name(self.actor)} resolve DC {self.dc} against {self.stakes} by the GM's ruling: {out}"
+
+
 @record(kw_only=True, repr=False, eq=False)
 class OpposedRolled(Event):
     """An opposed check outside an attack: stealth vs notice, breaking a grapple, Negate."""
@@ -274,4 +294,5 @@ EVENT_TYPES = (
     OpposedRolled,
     SkillChecked,
     CinematicSpent,
+    ResolveRuled,
 )

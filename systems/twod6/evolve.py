@@ -21,6 +21,7 @@ from systems.twod6.events import (
     InitiativeTieRolled,
     OpposedRolled,
     ResolveRolled,
+    ResolveRuled,
     SkillChecked,
     Wounded,
 )
@@ -289,6 +290,15 @@ def resolve(state: FightState, e: ResolveRolled) -> FightState:
             changes["unconscious"] = True
         else:
             changes.update(dead=True, death_save_failed=True)
+    return settle(_put(state, e.actor, **changes), e.actor)
+
+
+@evolve.on(ResolveRuled)
+def resolve_ruled(state: FightState, e: ResolveRuled) -> FightState:
+    """As a roll that passed or failed would leave it, with no failed check for a cinematic to reroll."""
+    if e.passed:
+        return state
+    changes = {"unconscious": True} if e.stakes == "unconscious" else {"dead": True, "death_save_failed": True}
     return settle(_put(state, e.actor, **changes), e.actor)
 
 

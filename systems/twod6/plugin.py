@@ -266,7 +266,7 @@ class TwoD6System(BaseSystem):
         d = data(combatant)
         return (
             Param(name="wounds", kind=INT, label="Wounds left", min=0, max=d.max_wounds),
-            Param(name="max_wounds", kind=INT, label="Most wounds", min=1, max=20),
+            Param(name="max_wounds", kind=INT, label="Most wounds (the wounds taken stay)", min=1, max=20),
             Param(name="cinematics", kind=INT, label="Cinematics", min=0, max=99),
             Param(name="quick", kind=INT, label="Quick actions left", min=0, max=2),
             Param(name="half", kind=INT, label="Half-round actions left", min=0, max=2),
@@ -322,6 +322,9 @@ class TwoD6System(BaseSystem):
         if field in STATS:
             stats = tuple(value if k == field else d.stat(k) for k in STATS)
             return changed(combatant, data=changed(d, stats=stats))
+        if field == "max_wounds":  # a corrected maximum: the wounds taken stay, so those left follow it
+            taken = d.max_wounds - d.wounds
+            return changed(combatant, data=changed(d, max_wounds=value, wounds=max(0, value - taken)))
         if field not in self._adjustable_names(state, combatant):
             raise Refused(f"{combatant.name} has no value '{field}' to adjust")
         return super().adjust(state, combatant, field, value)

@@ -96,9 +96,10 @@ async def _adjust(path: Path) -> None:
         assert adjusted[-1].note == "falls off the roof"
         assert [p.kind for p in fight.state.prompts] == ["down"], "HP 0 by a GM adjust raises the rules' prompt"
 
-        # settle it by ruling; then nothing is left to settle: a clear message, nothing logged
+        # settle it by ruling (an outcome picked: the first); then nothing is left to settle: a clear message
         await pilot.press("P")
         await pilot.pause()
+        await pilot.press("tab", "right")
         await submit_form(pilot)
         assert not fight.state.prompts
         logged = len(fight.entries)

@@ -92,9 +92,10 @@ async def next_turn(pilot, screen: FightScreen) -> None:
         await pilot.pause()
         if (screen.fight.state.round, screen.fight.state.turn) != turn:
             return
-        if screen.fight.state.prompts:  # settle by ruling, then go on
+        if screen.fight.state.prompts:  # settle by ruling (its first outcome), then go on
             await pilot.press("P")
             await pilot.pause()
+            await pilot.press("tab", "right")
             await submit_form(pilot)
     raise AssertionError("next turn did not move on")
 

@@ -107,6 +107,7 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
                 a.id,
                 command="burn",
                 params={"actor": a.id, "choices": ", ".join(["powderburn"] * sixes)},
+                outcomes=SIXES_OUTCOMES,
             )
         )
 
@@ -138,6 +139,24 @@ def _injury_list(text: str, c: Combatant) -> list[tuple[int, str]]:
         level, _, name = item.partition(" ")
         out.append((level_index(level, len(data(c).slots)), name.strip() or "catastrophe"))
     return out
+
+
+POWDERBURN_EACH, CATASTROPHE_EACH = "powderburn for each six", "catastrophe for each six"
+SIXES_OUTCOMES = (POWDERBURN_EACH, CATASTROPHE_EACH)  # the sixes prompt settled by ruling
+
+
+def ruled_sixes(d: Draft, actor: str, outcome: str, note: str) -> None:
+    """The sixes prompt settled by ruling: every six a powderburn (a lesser injury each), or every six a
+    catastrophe (the GM narrates it, and inflicts any injury it brings with the Inflict injury command)."""
+    a = d.state.find(actor)
+    n = data(a).pending_sixes if a is not None else 0
+    if a is None or n == 0:
+        return
+    word = "powderburn" if outcome == POWDERBURN_EACH else "catastrophe"
+    d.add(SixesResolved(actor=a.id, choices=(word,) * n, note=note))
+    if word == "powderburn":
+        for _ in range(n):
+            d.add(injury(d.state, a.id, 0, "powderburn"))
 
 
 @rules.on(ResolveSixes)

@@ -29,16 +29,18 @@ Rulings made here (beyond RULINGS.md), each named in a test:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from tracker.dice import Roller, roll
 from tracker.errors import Refused
-from tracker.events import PromptRaised
+from tracker.events import Event, PromptRaised, PromptResolved
 from tracker.kit import Draft, need, prompt, resolve
 from tracker.model import NPC, Combatant, FightState, Prompt
 
 from ..commands import MoraleCheck
-from ..events import MoraleChecked
+from ..events import MoraleChecked, MoraleRuled
 from ..records import data, fight
 from .common import rules, side_of
 
@@ -101,7 +103,31 @@ def due_prompts(state: FightState) -> list[PromptRaised]:
         found = _triggers(members, side, record.morale_seen)
         if found:
             c = checkers[0]
-            out.append(prompt("morale", _text(side, found), c.id, command="morale", params=_params(c, found)))
+            params = _params(c, found)
+            out.append(prompt("morale", _text(side, found), c.id, command="morale", params=params, outcomes=OUTCOMES))
+    return out
+
+
+HOLDS, FLEES, SURRENDERS = "holds", "breaks: flees", "breaks: surrenders"
+OUTCOMES = (HOLDS, FLEES, SURRENDERS)  # a morale prompt settled by ruling
+
+
+def ruled(before: FightState, events: Sequence[Event]) -> list[Event]:
+    """A morale prompt the GM settled by ruling: a side that breaks flees or surrenders, every member that checks
+    morale with it (as a failed roll would have it); one that holds stays."""
+    out: list[Event] = []
+    for ev in events:
+        if not isinstance(ev, PromptResolved) or ev.outcome not in (FLEES, SURRENDERS):
+            continue
+        p = next((x for x in before.prompts if x.id == ev.prompt_id and x.kind == "morale"), None)
+        c = before.find(p.combatant) if p is not None and p.combatant else None
+        if c is None:
+            continue
+        side = side_of(c)
+        members = [x for x in before.combatants if x.kind == NPC and side_of(x) == side and not x.removed]
+        broken = tuple(x.id for x in _checkers(members))
+        if broken:
+            out.append(MoraleRuled(side=side, broken=broken, outcome="fled" if ev.outcome == FLEES else "surrendered"))
     return out
 
 

@@ -25,8 +25,11 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   blow (lethal if lethal damage rose: dying and a death save, or dead for a
   minor NPC; temporary: knocked out). Raising HP by an adjust changes no
   status: the GM sets that too. (test_gm_adjust_hp_to_zero_or_below_*)
-- A death save the GM dismisses without a roll leaves the combatant
-  unconscious. (test_a_dismissed_death_save_leaves_the_combatant_unconscious)
+- A death save the GM settles by ruling has the outcome the GM picks: "dies"
+  (dead) or "lives" (unconscious, in need of medical help); a dismissal that
+  names no outcome (older fights) leaves the combatant unconscious.
+  (test_a_dismissed_death_save_leaves_the_combatant_unconscious,
+  test_a_death_save_ruled_dies_or_lives)
 - A combatant removed from the fight leaves no open prompt behind.
   (test_removing_a_dying_combatant_settles_its_death_save)
 - Binding wounds is once per combatant per fight, after the fight has ended.
@@ -43,6 +46,7 @@ from collections.abc import Sequence
 from systems.bnb.commands import BindWounds, Recover
 from systems.bnb.events import (
     AttackRolled,
+    DeathRuled,
     DeathSaveWaived,
     Dropped,
     HpHealed,
@@ -62,13 +66,15 @@ from tracker.model import Combatant, FightState, Prompt
 
 DEATH = "death_save"  # prompt kinds
 LUCKY = "lucky_streak"
+LIVES, DIES = "lives", "dies"  # a death save's outcomes by ruling
+FAILURE_STANDS = "failure stands"  # a Lucky Streak offer's
 
 
 def death_prompt(c: Combatant) -> PromptRaised:
     d = data(c)
     bonus = " +2 Shootist" if d.cls == SHOOTIST else ""
     text = f"{c.name} is at {d.hp} HP: save vs death (d20 + CON {d.mod('CON'):+d} − {max(0, -d.hp)}{bonus} ≥ {d.st})"
-    return prompt(DEATH, text, c.id, command="death_save", params={"actor": c.id})
+    return prompt(DEATH, text, c.id, command="death_save", params={"actor": c.id}, outcomes=(LIVES, DIES))
 
 
 def fall(was: Combatant, now: Combatant, by: str | None) -> list[Event]:
@@ -181,6 +187,7 @@ def lucky_prompt(c: Combatant) -> PromptRaised:
         c.id,
         command="lucky_streak",
         params={"actor": c.id},
+        outcomes=(FAILURE_STANDS,),
     )
 
 
@@ -201,7 +208,8 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
         if now.removed or was is None:
             continue
         out += fall(was, now, _striker(events, now.id))
-    # 2. a death save the GM settled without the roll: alive, unconscious
+    # 2. a death save the GM settled without the roll: as ruled, "dies" or "lives" (alive, unconscious; also
+    #    when no outcome was named, as every dismissal did before prompts named their outcomes)
     known: dict[str, Prompt] = {p.id: p for p in before.prompts}
     known.update({ev.prompt.id: ev.prompt for ev in events if isinstance(ev, PromptRaised)})
     for ev in events:
@@ -210,7 +218,7 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
         p = known.get(ev.prompt_id)
         c = after.find(p.combatant) if p is not None and p.kind == DEATH and p.combatant else None
         if c is not None and data(c).status == DYING:
-            out.append(DeathSaveWaived(id=c.id))
+            out.append(DeathRuled(id=c.id) if ev.outcome == DIES else DeathSaveWaived(id=c.id))
     # 3. any save a Gambler failed — death, a scattergun's for half, any other — may be re-rolled
     offered: set[str] = set()
     for ev in events:

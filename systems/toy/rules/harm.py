@@ -9,7 +9,7 @@ from systems.toy.events import HpChanged, Shrugged
 from systems.toy.sheet import data
 from tracker.commands import Damage, Heal
 from tracker.dice import Roller
-from tracker.events import Event
+from tracker.events import Event, PromptResolved
 from tracker.kit import Draft, amount, need, open_prompt, prompt, resolve
 from tracker.model import FightState
 
@@ -38,5 +38,14 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
         if c.removed or data(c).hp > 0 or was is None or data(was).hp <= 0:
             continue
         if open_prompt(after, "down", c.id) is None:
-            out.append(prompt("down", f"{c.name} is down", c.id, command="shrug", params={"actor": c.id}))
+            out.append(
+                prompt("down", f"{c.name} is down", c.id, command="shrug", params={"actor": c.id}, outcomes=DOWN)
+            )
+    for ev in events:  # the down prompt settled by ruling: "gets up" is a shrug
+        if isinstance(ev, PromptResolved) and ev.outcome == GETS_UP and ev.prompt_id.startswith("down:"):
+            out.append(Shrugged(actor=ev.prompt_id.removeprefix("down:")))
     return out
+
+
+STAYS_DOWN, GETS_UP = "stays down", "gets up"
+DOWN = (STAYS_DOWN, GETS_UP)  # what a ruling may settle the down prompt as

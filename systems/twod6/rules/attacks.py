@@ -259,10 +259,15 @@ def resolve_attack(
                 "attack_total": attack.total,
                 "landed": True,
             },
+            outcomes=(NO_SECOND,),
         )
     )
     if times == 3:
         ask_resolve(d, tid, 7, DEATH, "tripled", knockout=True, by=aid)
+
+
+NO_SECOND = "no second result"  # a doubled attack's prompt settled by ruling: the declared result stands alone
+DECLINED = "declined"  # a Vicious Parry or Spell Turning the defender lets pass
 
 
 def riposte_prompt(d: Draft, t: Combatant, a: Combatant, params: dict[str, Any]) -> None:
@@ -272,7 +277,8 @@ def riposte_prompt(d: Draft, t: Combatant, a: Combatant, params: dict[str, Any])
         if kind == "parry"
         else f"{t.name} doubled {a.name}'s spell: Spell Turning may reflect it ({params['result']}) onto {a.name}"
     )
-    d.add(prompt(kind, text, t.id, command="riposte", params={"actor": t.id, "target": a.id, **params}))
+    params = {"actor": t.id, "target": a.id, **params}
+    d.add(prompt(kind, text, t.id, command="riposte", params=params, outcomes=(DECLINED,)))
 
 
 def double_prompt(state: FightState, aid: str, tid: str) -> Prompt | None:

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 
 from systems.twod6.checks import roll_check
 from systems.twod6.commands import Resolve
-from systems.twod6.events import EffectApplied, Healed, ResolveRolled, Wounded
+from systems.twod6.events import EffectApplied, Healed, ResolveRolled, ResolveRuled, Wounded
 from systems.twod6.record import data
 from systems.twod6.rules.common import UNCONSCIOUS_PENALTY, spend_cinematic
 from systems.twod6.sheet import RESOLVE
@@ -52,6 +52,7 @@ from tracker.model import Combatant, FightState, Prompt
 from tracker.plugin import System
 
 DEATH, UNCONSCIOUS = "death", "unconscious"
+PASSES, FAILS = "passes", "fails"  # a resolve check settled by ruling
 
 
 # ---------------------------------------------------------------------------
@@ -105,6 +106,7 @@ def ask_resolve(
             cid,
             command="resolve",
             params=params,
+            outcomes=(PASSES, FAILS),
         )
     )
 
@@ -209,6 +211,14 @@ def close_prompts(d: Draft, cid: str, why: str, stakes: str | None = None) -> No
 def react(system: System, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
     """The follow-ups of any action: threshold checks, the tripled knock-out, prompts made moot."""
     d = Draft(system, after)
+    resolve_prompts = {p.id: p for p in before.prompts if p.command == "resolve" and p.combatant is not None}
+    for ev in events:  # a resolve check settled by ruling: passed or failed, through the rules of a roll
+        p = resolve_prompts.get(ev.prompt_id) if isinstance(ev, PromptResolved) else None
+        if p is None or p.combatant is None or not isinstance(ev, PromptResolved) or ev.outcome not in (PASSES, FAILS):
+            continue
+        passed = ev.outcome == PASSES
+        d.add(ResolveRuled(actor=p.combatant, dc=int(p.params["dc"]), stakes=p.params["stakes"], passed=passed))
+    after = d.state  # (what follows sees the ruling's outcome: a ruled death closes the rest)
     now = {p.id for p in after.prompts}
     for p in before.prompts:
         if p.id in now or not p.params.get("knockout") or p.combatant is None:

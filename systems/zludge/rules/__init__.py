@@ -32,7 +32,8 @@ from ..commands import (
     RollSkill,
     TakeAction,
 )
-from .actions import first_aid, refresh, reopen, roll_skill, take_action
+from ..events import WoundsReopened
+from .actions import REOPEN, REOPENS, first_aid, refresh, reopen, roll_skill, take_action
 from .attacks import attack
 from .harm import clear_box, mark_fatigue, mark_wound, quick_damage, quick_heal
 from .initiative import ambush, initiative_events
@@ -64,14 +65,18 @@ def initiative(state: FightState, ids: Sequence[str], dice: Roller) -> list[Even
 
 
 def react(before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
-    """Follow-ups of any decision: a combatant removed from the fight has its open prompt closed.
+    """Follow-ups of any decision: a prompt settled by ruling, as ruled (treated wounds that reopen); a
+    combatant removed from the fight has its open prompt closed.
 
     Harm itself calls for nothing more in Zludge (no death save, no morale): an
     attack, quick damage and a GM adjust leave the same state, and a prompt of a
     combatant who dies stays for the GM to settle (it may be revised away).
     """
     out: list[Event] = []
+    reopen = {p.id: p.combatant for p in before.prompts if p.kind == REOPEN and p.combatant}
     for ev in events:
+        if isinstance(ev, PromptResolved) and ev.outcome == REOPENS and ev.prompt_id in reopen:
+            out.append(WoundsReopened(target=reopen[ev.prompt_id], note=ev.note))
         if isinstance(ev, CombatantRemoved):
             for p in after.prompts:
                 if p.combatant == ev.id:

@@ -41,6 +41,7 @@ from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened,
 from ..model import ZludgeData, data
 
 REOPEN = "reopen"
+REOPENS, HOLD = "the wounds reopen", "they hold"  # the reopen prompt settled by ruling
 
 
 def reopen_due(d: ZludgeData, ev: SkillRolled) -> bool:
@@ -55,6 +56,7 @@ def reopen_prompt(actor: Combatant) -> PromptRaised:
         actor.id,
         command="reopen_wounds",
         params={"target": actor.id},
+        outcomes=(REOPENS, HOLD),
     )
 
 

@@ -22,7 +22,15 @@ from systems.blackjack.commands import (
     Rest,
     Treat,
 )
-from systems.blackjack.events import EVENT_TYPES, ArguinLost, ArguinRound, InjuryMarked, MoraleChecked, SaveRolled
+from systems.blackjack.events import (
+    EVENT_TYPES,
+    ArguinLost,
+    ArguinRound,
+    InjuryMarked,
+    MoraleChecked,
+    MoraleRuled,
+    SaveRolled,
+)
 from tests.systems.blackjack.helpers import add, data, faces, new_fight, npc, of_type, pc
 from tracker.commands import AddCombatant, EndFight, NextTurn, RollInitiative, StartFight, parse_modifiers
 from tracker.engine import Entry
@@ -277,9 +285,11 @@ def test_every_event_type_round_trips_through_the_codec() -> None:
         assert back.event == entry.event
         seen.add(type(entry.event))
     missing = {t.__name__ for t in EVENT_TYPES} - {t.__name__ for t in seen}
-    assert missing <= {"ArguinLost"}
+    assert missing <= {"ArguinLost", "MoraleRuled"}
     lost = ArguinLost(loser=d, winner=p, note="x")
     assert codec.decode(json.loads(codec.encode(Entry(1, 1, lost))), 2).event == lost
+    ruled = MoraleRuled(side="Gang", broken=(a, b), outcome="surrendered")  # a morale prompt settled by ruling
+    assert codec.decode(json.loads(codec.encode(Entry(1, 1, ruled))), 2).event == ruled
 
 
 def test_presets_load_with_their_stat_lines() -> None:

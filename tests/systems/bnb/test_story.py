@@ -14,6 +14,7 @@ from systems.bnb.commands import SPECS, Attack, BindWounds, DeathSave, GunPlay, 
 from systems.bnb.events import (
     EVENT_TYPES,
     AttackRolled,
+    DeathRuled,
     DeathSaveRolled,
     DeathSaveWaived,
     Dropped,
@@ -203,6 +204,7 @@ def _samples() -> list:
         HpLost(id="c2", roll=Roll("2d6+1", "q", (3, 4), (3, 4), (), 1, 8), amount=8, temporary=True, note="fall"),
         HpHealed(id="c2", roll=Roll("3+4", "h", (), (), (), 7, 7), temporary=2, lethal=5, revived=True, note="doc"),
         DeathSaveWaived(id="c2"),
+        DeathRuled(id="c2"),
     ]  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from systems.twod6.commands import (
     Sneak,
     SpendCinematic,
 )
-from systems.twod6.events import EVENT_TYPES, AttackRolled, CinematicSpent, OpposedRolled, SkillChecked
+from systems.twod6.events import EVENT_TYPES, AttackRolled, CinematicSpent, OpposedRolled, ResolveRuled, SkillChecked
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, set_wounds, setup, sheet
 from tracker.commands import AddCombatant, Adjust, EndFight, Heal, Modifier, NextTurn, Note, RollInitiative, StartFight
 from tracker.dice import ScriptedRoller
@@ -234,7 +234,8 @@ def _all_events():
     f.do(Heal(targets=("c3",), amount="1"))
     other = ScriptedRoller([3, 3, 3, 3, 2, 2, 4, 4, 1, 1])
     g_events = system.roll_initiative(f.state, ("c1", "c2", "c3"), other)
-    return [e.event for e in f.entries] + g_events
+    ruled = ResolveRuled(actor="c3", dc=7, stakes="death", passed=False)  # a resolve check settled by ruling
+    return [e.event for e in f.entries] + g_events + [ruled]
 
 
 def test_every_event_type_round_trips_through_the_save_format():

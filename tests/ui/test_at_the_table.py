@@ -1,0 +1,479 @@
+"""Issue #44 (at the table, third pass): what the GM enters is what gets recorded.
+
+Each test drives the real app with Pilot at 80×24 and 120×36 and asserts on
+what the screen shows, in every system where the item applies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from screens.app import TrackerApp
+from screens.dialogs.add import AddDialog
+from screens.dialogs.form import FormDialog
+from screens.fight import FightScreen
+from tests.ui.drive import (
+    KEYS,
+    build_fight,
+    custom_sheet,
+    error_text,
+    post_keys,
+    press,
+    saved_state_matches,
+    type_text,
+)
+from tests.view.helpers import screen_text
+from tracker import commands as C
+from tracker import registry
+
+SIZES = [(80, 24), (120, 36)]
+
+
+def log_said(screen: FightScreen, last: int = 8) -> str:
+    """The log's last lines as drawn (wrapped at its width), joined into one text."""
+    return " ".join(" ".join(s.text.split()) for s in screen.query_one("#log").lines[-last:])
+
+
+async def opened(pilot: Pilot) -> FightScreen:
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, FightScreen)
+    return screen
+
+
+# -- item 2: settle by ruling records the outcome the GM picks ---------------------------------------------------
+
+# system: (who is harmed, how much, the outcome to pick by its first letters, its word in the log, the state after)
+RULINGS = {
+    "bnb": ("Hero", "50", "d", "dies by the GM's ruling", lambda c: c.data.status == "dead"),
+    "twod6": ("Hero", "3", "f", "against death by the GM's ruling: dies", lambda c: c.data.dead),
+    "blackjack": (None, "fatal", "breaks: s", "breaks (surrendered)", None),
+    "toy": ("Hero", "50", "g", "shrugs it off", lambda c: c.data.hp == 1),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", list(RULINGS))
+def test_a_ruling_records_the_outcome_the_gm_picks(system_id: str, size: tuple[int, int], data_dir: Path) -> None:
+    """`P`, pick the outcome, a note, Enter: the log says the ruling and its outcome, the state follows it; undo
+    restores.  Enter with no outcome picked names what is missing and logs nothing."""
+    fight = build_fight(system_id, data_dir / "r.jsonl")
+    who, amount, keys, said, after = RULINGS[system_id]
+    target = fight.state.by_name(who).id if who else next(c.id for c in fight.state.present if not c.is_pc)
+    fight.do(C.Damage(targets=(target,), amount=amount))
+    assert fight.state.prompts
+    path = fight.path
+    fight.close()
+    asyncio.run(_ruling(path, system_id, size, target, keys, said, after))
+
+
+async def _ruling(path, system_id, size, target, keys, said, after) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        log = screen.fight.log
+        before = len(log)
+        prompt = screen.fight.state.prompts[0]
+        await press(pilot, "P")
+        assert isinstance(app.screen, FormDialog)
+        text = screen_text(app)
+        assert "Outcome" in text and "choose: ← → or type" in text, text
+        await type_text(pilot, "no save for mooks")  # the ruling typed at once is the note
+        await press(pilot, "enter")  # no outcome picked: Enter names what is missing, logs nothing
+        assert isinstance(app.screen, FormDialog) and len(log) == before
+        assert "Outcome: a value is needed" in screen_text(app)
+        assert app.focused is app.screen.query_one("#f-outcome")
+        await type_text(pilot, keys)
+        picked = app.screen.query_one("#f-outcome").value
+        assert picked in prompt.outcomes and (picked != prompt.outcomes[0] or system_id == "blackjack")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, FightScreen), error_text(app)
+        await pilot.pause()
+        text = log_said(screen)
+        assert said in text and "no save for mooks" in text, text
+        if after is not None:
+            assert after(screen.fight.state.get(target))
+        else:
+            outs = [c.data.out for c in screen.fight.state.present if not c.is_pc and c.id != target]
+            assert outs and set(outs) == {"surrendered"}  # the side's standing members, as ruled
+        assert saved_state_matches(app)
+        await press(pilot, "u")
+        assert screen.fight.state.prompts[0] == prompt
+
+
+# -- item 1 (and #43's add-dialog item): the add dialog's preset, kind and fields always agree --------------------
+
+BURSTS = {  # system: (an NPC preset typed in one burst, a PC preset typed in one burst)
+    "bnb": ("outlaw", "gambler"),
+    "blackjack": ("outlaw", "gunslinger"),
+    "twod6": ("bandit", "knife fighter"),
+}
+
+
+async def _burst(pilot: Pilot, text: str) -> None:
+    """Keys as a paste or SSH sends them: all in the queue at once, none waited for."""
+    post_keys(pilot, *[KEYS.get(ch, ch) for ch in text])
+    for _ in range(6):
+        await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "twod6"])
+def test_a_preset_typed_in_one_burst_adds_that_presets_kind(system_id: str, size: tuple[int, int], data_dir) -> None:
+    fight = build_fight(system_id, data_dir / "a.jsonl", start=False)
+    path = fight.path
+    fight.close()
+    asyncio.run(_bursts(path, system_id, size))
+
+
+async def _bursts(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        for typed, kind in zip(BURSTS[system_id], ("npc", "pc"), strict=True):
+            await press(pilot, "A")
+            assert isinstance(app.screen, AddDialog)
+            await _burst(pilot, typed)
+            post_keys(pilot, "enter")  # at once: the first match taken, on to its name
+            await _burst(pilot, "")
+            text = screen_text(app)
+            shown = app.screen.preset
+            assert shown is not None and shown.kind == kind and typed.split()[0] in shown.name.lower(), text
+            assert ("Player character (space): yes" in text) == (kind == "pc"), text  # the preset's kind, shown
+            await press(pilot, "ctrl+s")
+            assert isinstance(app.screen, FightScreen), error_text(app)
+            added = screen.fight.state.combatants[-1]
+            assert added.kind == kind and added.name.lower().startswith(typed.split()[0]), added
+            assert (f"{added.name} (PC)" in screen_text(app)) == (kind == "pc")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_kind_follows_the_preset_taken_and_can_be_changed_in_the_form(size: tuple[int, int], data_dir) -> None:
+    fight = build_fight("twod6", data_dir / "k.jsonl", start=False)
+    path = fight.path
+    fight.close()
+    asyncio.run(_kind_changed(path, size))
+
+
+async def _kind_changed(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        await press(pilot, "A")
+        await _burst(pilot, "knife fighter")
+        post_keys(pilot, "enter")
+        await _burst(pilot, "")
+        assert "Player character (space): yes" in screen_text(app)
+        app.screen.query_one("#a-kind").focus()
+        await press(pilot, "space")  # the GM makes the preset an NPC
+        assert "Player character (space): no" in screen_text(app)
+        await press(pilot, "ctrl+s")
+        added = screen.fight.state.combatants[-1]
+        assert added.kind == "npc" and added.name == "Knife Fighter"
+        assert "Knife Fighter (PC)" not in screen_text(app)
+
+
+SHEET_PICKS = {  # system: the kind whose sheet has a choice or a yes/no field, and the fields to set
+    "bnb": ("npc", {"minor": True}),
+    "blackjack": ("npc", {"dead": True}),
+    "zludge": ("npc", {"weapon_skill": "+", "high_powered": True}),
+    "twod6": ("pc", {"armor": "+", "fine_armor": True}),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", list(SHEET_PICKS))
+def test_the_add_dialog_shows_choice_and_yes_no_sheet_fields_as_pickers_and_toggles(
+    system_id: str, size: tuple[int, int], data_dir
+) -> None:
+    """#43: as command forms do: a choice is a picker (‹ value ›), a yes/no a toggle that draws nothing when off."""
+    fight = build_fight(system_id, data_dir / "s.jsonl", start=False)
+    path = fight.path
+    fight.close()
+    asyncio.run(_sheet_pickers(path, system_id, size))
+
+
+async def _sheet_pickers(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    from screens.widgets.fields import Cycle, YesNo
+
+    kind, picks = SHEET_PICKS[system_id]
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        await press(pilot, "A")
+        dialog = app.screen
+        assert isinstance(dialog, AddDialog)
+        if (kind == "pc") != dialog.query_one("#a-kind").value:
+            dialog.query_one("#a-kind").focus()
+            await press(pilot, "space")
+        dialog.query_one("#a-name").focus()
+        await pilot.pause()
+        await type_text(pilot, "Zed")
+        assert dialog.query_one("#a-name").value == "Zed"
+        expected = {}
+        for name, how in picks.items():
+            widget = dialog.query_one(f"#s-{name}")
+            widget.focus()
+            await pilot.pause()
+            if how == "+":
+                assert isinstance(widget, Cycle)
+                before = widget.value
+                await press(pilot, "right")
+                assert widget.value != before
+                expected[name] = widget.value
+                assert f"‹ {widget.value} ›" in screen_text(app)
+            else:
+                assert isinstance(widget, YesNo) and not widget.value
+                await press(pilot, "space")
+                expected[name] = True
+        for name in expected:
+            row = dialog.query_one(f"#s-{name}").render_line(0).text
+            assert "X" in row or "‹" in row, row
+        await press(pilot, "ctrl+s")
+        assert isinstance(app.screen, FightScreen), error_text(app)
+        added = screen.fight.state.combatants[-1]
+        assert added.name == "Zed" and added.kind == kind
+        entry = screen.fight.entries[-1].event
+        for name, value in expected.items():  # the sheet the rules kept, or the combatant's record
+            got = getattr(added.data, name) if hasattr(added.data, name) else entry.sheet[name]
+            assert {"yes": "true"}.get(str(got).lower(), str(got).lower()) == str(value).lower(), (name, got)
+
+
+# -- item 3: maxima and kind corrected afterwards with `=` ------------------------------------------------------
+
+
+async def _adjust(pilot: Pilot, screen: FightScreen, cid: str, field: str, keys: list[str]) -> None:
+    from screens.widgets.initiative import InitiativeList
+
+    screen.query_one(InitiativeList).select(cid)
+    await press(pilot, "equals_sign")
+    await type_text(pilot, field)
+    await press(pilot, "enter")
+    assert isinstance(pilot.app.screen, FormDialog), screen_text(pilot.app)
+    await press(pilot, *keys)
+    await press(pilot, "enter")
+    assert isinstance(pilot.app.screen, FightScreen), error_text(pilot.app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_bnb_hp_maximum_is_corrected_with_adjust_and_undone(size: tuple[int, int], data_dir) -> None:
+    fight = build_fight("bnb", data_dir / "m.jsonl")
+    fight.do(C.AddCombatant(name="Kid", kind="pc", preset="shootist"))
+    kid = fight.state.combatants[-1]
+    rolled = kid.data.max_hp
+    path = fight.path
+    fight.close()
+    asyncio.run(_max_hp(path, kid.id, rolled, size))
+
+
+async def _max_hp(path: Path, kid: str, rolled: int, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        assert f"HP {rolled}/{rolled}" in screen_text(app)
+        want = rolled + 5
+        await _adjust(pilot, screen, kid, "hp max", [*str(want)])
+        assert f"HP {want}/{want}" in screen_text(app), screen_text(app)
+        assert screen.fight.state.get(kid).data.max_hp == want and saved_state_matches(app)
+        await press(pilot, "u")
+        assert f"HP {rolled}/{rolled}" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "zludge", "twod6"])
+def test_a_kind_is_corrected_with_adjust_and_undone(system_id: str, size: tuple[int, int], data_dir) -> None:
+    fight = build_fight(system_id, data_dir / "k.jsonl")
+    hero = fight.state.by_name("Hero").id
+    path = fight.path
+    fight.close()
+    asyncio.run(_kind(path, hero, size))
+
+
+async def _kind(path: Path, hero: str, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        assert "Hero (PC)" in screen_text(app)
+        await _adjust(pilot, screen, hero, "kind", ["n"])
+        assert "Hero (PC)" not in screen_text(app) and not screen.fight.state.get(hero).is_pc
+        assert "kind" in log_said(screen, 3).lower(), log_said(screen, 3)
+        await press(pilot, "u")
+        assert "Hero (PC)" in screen_text(app)
+
+
+# -- item 4: initiative in a running fight ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "zludge", "twod6", "blackjack"])
+def test_i_in_a_running_fight_slots_in_a_newcomer_then_asks_before_a_reroll(
+    system_id: str, size: tuple[int, int], data_dir
+) -> None:
+    fight = build_fight(system_id, data_dir / "i.jsonl")
+    fight.do(C.NextTurn())
+    fight.do(C.AddCombatant(name="Late", kind="pc", sheet=custom_sheet(registry.load(system_id), "pc")))
+    path = fight.path
+    fight.close()
+    asyncio.run(_initiative(path, system_id, size))
+
+
+async def _initiative(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    from screens.dialogs.confirm import ConfirmDialog
+
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        s = screen.fight.state
+        late = s.by_name("Late").id
+        others = {c.id: c.initiative for c in s.present if c.id != late}
+        turn, current, order = (s.round, s.turn), s.current, [i for i in s.order if i != late]
+        await press(pilot, "I")
+        s = screen.fight.state
+        if system_id == "blackjack":  # no initiative in the book: said, nothing logged
+            said = " ".join(n.message for n in app._notifications)  # (the toast: as test_fight_actions reads it)
+            assert "no initiative" in said and s.order[-1] == late
+            return
+        assert s.get(late).initiative is not None and "Late initiative" in log_said(screen)
+        assert {c.id: c.initiative for c in s.present if c.id != late} == others  # everyone else's roll
+        assert [i for i in s.order if i != late] == order and s.current == current and s.round == turn[0]
+        await press(pilot, "I")  # everyone has one: asked first
+        assert isinstance(app.screen, ConfirmDialog)
+        assert f"starts with round {turn[0] + 1}" in screen_text(app)
+        await press(pilot, "n")
+        assert not screen.fight.state.reroll_next_round
+        await press(pilot, "I", "y")
+        assert screen.fight.state.reroll_next_round and screen.fight.state.current == current
+        assert f"at the start of round {turn[0] + 1}" in log_said(screen, 4)
+        for _ in range(len(screen.fight.state.order) + 1):
+            if screen.fight.state.round > turn[0]:
+                break
+            if screen.fight.state.prompts:
+                break
+            await press(pilot, "n")
+        if screen.fight.state.round > turn[0]:
+            assert not screen.fight.state.reroll_next_round
+
+
+# -- item 5 (forms): focus that cannot mislead --------------------------------------------------------------------
+
+
+def _row_of(app: TrackerApp, label: str) -> str:
+    return next(line for line in screen_text(app).splitlines() if label in line)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_form_marks_its_focused_field_and_starts_on_what_the_gm_came_to_change(size, data_dir) -> None:
+    """zludge's mark-fatigue form starts on the level (not on "Cause"); the focused row carries a mark."""
+    path = build_fight("zludge", data_dir / "f.jsonl").path
+    asyncio.run(_fatigue_form(path, size))
+
+
+async def _fatigue_form(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await opened(pilot)
+        await press(pilot, "t")
+        assert isinstance(app.screen, FormDialog)
+        assert app.focused is not None and app.focused.id == "f-level", app.focused
+        assert "▌Fatigue level" in _row_of(app, "Fatigue level")
+        assert "▌" not in _row_of(app, "Cause").split("Cause")[0].split("█")[-1]
+        await press(pilot, "tab")
+        assert "▌" not in _row_of(app, "Fatigue level").split("Fatigue level")[0].split("█")[-1]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_enter_in_a_form_submits_or_names_what_is_missing_never_cancels(system_id, size, data_dir) -> None:
+    path = build_fight(system_id, data_dir / "c.jsonl").path
+    asyncio.run(_never_cancel(path, size))
+
+
+async def _never_cancel(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        before = len(screen.fight.log)
+        await press(pilot, "C")  # the condition form: name, rounds, ends…, on
+        await type_text(pilot, "dazed")
+        for _ in range(12):  # Tab through every field and past the end: never onto OK or Cancel
+            await press(pilot, "tab")
+            assert app.focused is not None and app.focused.id not in ("ok", "cancel"), app.focused
+        await press(pilot, "enter")
+        assert not isinstance(app.screen, FormDialog) or error_text(app), "Enter submits or says what is missing"
+        assert isinstance(app.screen, FormDialog) or len(screen.fight.log) > before
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_check_box_draws_nothing_when_off(size, data_dir) -> None:
+    path = build_fight("bnb", data_dir / "v.jsonl").path
+    asyncio.run(_boxes(path, size))
+
+
+async def _boxes(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await opened(pilot)
+        await press(pilot, "A")
+        hidden = _row_of(app, "Hidden from the players")
+        assert "▐ ▌ Hidden from the players: no" in hidden and "X" not in hidden, hidden
+        app.screen.query_one("#a-hidden").focus()
+        await press(pilot, "space")
+        assert "▐X▌ Hidden from the players: yes" in _row_of(app, "Hidden from the players")
+
+
+# -- item 8: targets ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_an_npcs_attack_form_starts_on_its_last_target_else_on_the_first_foe(system_id, size, data_dir) -> None:
+    system = registry.load(system_id)
+    fight = build_fight(system_id, data_dir / "t.jsonl", start=False)
+    fight.do(C.AddCombatant(name="Doc", kind="pc", sheet=custom_sheet(system, "pc")))
+    fight.do(C.RollInitiative())
+    fight.do(C.StartFight())
+    while fight.state.get(fight.state.current).is_pc:
+        fight.do(C.NextTurn())
+    path = fight.path
+    fight.close()
+    asyncio.run(_last_target(path, system_id, size))
+
+
+async def _last_target(path: Path, system_id: str, size: tuple[int, int]) -> None:
+    from screens.widgets.initiative import InitiativeList
+
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await opened(pilot)
+        s = screen.fight.state
+        npc = s.current
+        hero, doc = [c.id for c in s.present if c.is_pc]  # the first foe in the order, and the other PC
+        screen.query_one(InitiativeList).select(npc)  # the selection on the NPC whose turn it is
+        await press(pilot, "a")
+        assert isinstance(app.screen, FormDialog)
+        field = "target" if system_id == "bnb" else "targets"
+        first = app.screen.query_one(f"#f-{field}").value
+        assert first in (hero, (hero,)), first  # no last target yet: the first foe
+        await press(pilot, "escape")
+        if system_id == "bnb":
+            from systems.bnb.commands import Attack as BnbAttack
+
+            screen.perform(BnbAttack(actor=npc, target=doc))
+        else:
+            from systems.twod6.commands import Attack as TwoAttack
+
+            screen.perform(TwoAttack(actor=npc, targets=(doc,)))
+        await pilot.pause()
+        screen.query_one(InitiativeList).select(npc)
+        await press(pilot, "a")
+        assert isinstance(app.screen, FormDialog)
+        assert app.screen.query_one(f"#f-{field}").value in (doc, (doc,))  # its last target
+        assert s.name(doc) in app.screen.title_line().plain
+        await press(pilot, "escape")
+        screen.query_one(InitiativeList).select(hero)  # the GM picks an enemy: that one
+        await press(pilot, "a")
+        assert app.screen.query_one(f"#f-{field}").value in (hero, (hero,))
