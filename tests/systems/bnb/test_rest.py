@@ -97,7 +97,7 @@ def test_rest_is_refused_during_a_fight_and_allowed_after():
     """RULINGS (all systems): during a fight time passes only by turns; before and after, the GM may rest."""
     f, _ = new_fight()
     dusty = add_pc(f, "Dusty", level=3, hp=30)
-    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=6)
+    (_lefty,) = add_npc(f, "outlaw", name="Lefty", hp=6)
     f.do(Damage(targets=(dusty,), amount="9"))
     start(f)
     with pytest.raises(Refused, match="time passes only by turns during a fight"):
