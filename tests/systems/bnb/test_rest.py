@@ -9,6 +9,11 @@ from tests.systems.bnb.helpers import add_npc, add_pc, data, new_fight, start
 from tracker import Adjust, Damage, EndFight, Refused, Rest
 
 
+def _log(f: Fight) -> str:
+    """The whole log in the GM's words."""
+    return "\n".join(f.describe(i) for i in range(len(f.entries)))
+
+
 def _hurt_pc(level: int = 3, hp: int = 30, lethal: int = 20):
     f, dice = new_fight()
     dusty = add_pc(f, "Dusty", level=level, hp=hp)
@@ -21,9 +26,7 @@ def test_a_week_of_uninterrupted_rest_heals_level_hp_a_day():
     f, _, dusty = _hurt_pc(level=2, hp=30, lethal=20)
     (ev,) = f.do(Rest(days=7))
     assert ev.lethal == 14 and data(f, dusty).hp == 24
-    assert "Dusty heals 14 HP of lethal damage (7 days of uninterrupted rest, level 2; 2 HP a full day)" in (
-        f.describe(len(f.entries) - 1)
-    )
+    assert "Dusty heals 14 HP of lethal damage (7 days of uninterrupted rest, level 2; 2 HP a full day)" in (_log(f))
 
 
 def test_rest_never_heals_above_the_maximum():
@@ -81,7 +84,7 @@ def test_knocked_out_comes_to_when_hp_climb_above_zero():
     (ev,) = f.do(Rest(hours=1))
     assert data(f, dusty).status == KNOCKED_OUT and not ev.revived  # 0 HP: not above 0
     (ev,) = f.do(Rest(hours=1))
-    assert ev.revived and data(f, dusty).status == OK and "comes to" in f.describe(len(f.entries) - 1)
+    assert ev.revived and data(f, dusty).status == OK and "comes to" in _log(f)
 
 
 def test_the_dead_stay_dead():
