@@ -6,7 +6,7 @@ import pytest
 
 from systems.bnb.sheet import DEAD, KNOCKED_OUT, OK
 from tests.systems.bnb.helpers import add_npc, add_pc, data, new_fight, start
-from tracker import Adjust, Damage, EndFight, Refused, Rest
+from tracker import Adjust, Damage, EndFight, Fight, Refused, Rest
 
 
 def _log(f: Fight) -> str:
