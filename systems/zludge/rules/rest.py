@@ -36,6 +36,7 @@ from tracker.events import Event
 from tracker.model import FightState
 
 NO_CAREGIVER = "no caregiver"
+WOUNDS = ("Scratch", "Hurt", "Very Hurt", "Incapacitated", "Comatose")  # a wound, as the log names it
 QUALITIES = (NO_CAREGIVER, *(f"caregiver Medical +{n}" for n in range(1, 5)))
 
 
@@ -76,7 +77,7 @@ def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, 
         free = sum(1 for b in kept if b.level == new) < cap[new]
         kept[i] = attrs.evolve(box, wound=new, level=new if free else box.level)
         stays = "" if free else f" (stays in its {WOUND_STATES[box.level]} box: the {WOUND_STATES[new]} boxes are full)"
-        said.append(f"a {WOUND_STATES[box.wound]} becomes a {WOUND_STATES[new]}{stays}")
+        said.append(f"a {WOUNDS[box.wound]} becomes a {WOUNDS[new]}{stays}")
     return tuple(kept), said
 
 
