@@ -86,7 +86,7 @@ SPECS = (
         params=(
             Param(name="target", kind="combatant", label="Who"),
             Param(name="name", label="Affliction"),
-            Param(name="level", label="Now"),
+            Param(name="level", label="Now", required=False, default="moderate"),
             Param(name="worsens", kind=BOOL, default=False, label="Worsens one level"),
         ),
         actor=None,
