@@ -462,7 +462,7 @@ def _rest(system: System, state: FightState, cmd: C.Rest, dice: Roller) -> list[
     """Let time pass before or after the fight (never during one); the system's ``rest`` hook decides."""
     if state.started and not state.ended:
         raise Refused("time passes only by turns during a fight: end the fight first, then rest")
-    ids = _targets(state, cmd.ids, "combatant") if cmd.ids else tuple(c.id for c in state.combatants)
+    ids = _targets(state, cmd.ids, "combatant") if cmd.ids else tuple(c.id for c in state.present)
     if not ids:
         raise Refused("nobody to rest: add combatants first")
     hours, days = int(cmd.hours), int(cmd.days)
