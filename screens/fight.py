@@ -347,6 +347,12 @@ class FightScreen(FightActions, Doing, Screen[None]):
     def add_log(self, lines: list[str], style: str = "") -> None:
         self.query_one(LogView).add(lines, style=style)
 
+    def action_rest(self) -> None:
+        """Let time pass (L): the rest form, for the marked combatants or everyone."""
+        from screens.dialogs.rest import rest_form
+
+        self.ask_command(rest_form(self.context()), self._used_marks)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Setup keys only before the start, turn keys only while the fight runs."""
         if not self.ready:  # still opening, or closing: its widgets may not be there, keys do nothing
@@ -356,6 +362,8 @@ class FightScreen(FightActions, Doing, Screen[None]):
             return not s.started
         if action in keys.PLAY_ONLY:
             return s.started and not s.ended
+        if action in keys.OUTSIDE_PLAY:
+            return not s.started or s.ended
         return True
 
     @on(InitiativeList.Highlighted)

@@ -46,6 +46,7 @@ CORE: list[Binding] = [
     _b("u,ctrl+z", "undo", "Undo", True, "u"),
     _b("U,ctrl+y", "redo", "Redo", True, "U"),
     _b("T", "toggle_dice", "Dice", True, tooltip="Dice rolled by the tracker, or typed in"),
+    _b("L", "rest", "Rest", True, tooltip="Let time pass: rest and recover (before or after the fight)"),
     _b("question_mark,f1", "help", "Help", True, "?"),
     # in help and the palette
     _b("enter", "actions", "Actions for the selected"),
@@ -84,10 +85,12 @@ TITLES = {
     "roll_initiative": "Roll initiative",
     "start": "Start the fight",
     "toggle_dice": "Dice: rolled or typed in",
+    "rest": "Let time pass (rest)",
 }
 
 SETUP_ONLY = frozenset({"roll_initiative", "start"})
 PLAY_ONLY = frozenset({"next_turn", "delay", "act_now", "damage", "heal", "initiative_running"})
+OUTSIDE_PLAY = frozenset({"rest"})  # before the start or after the end: during a fight time passes by turns
 # keys the app, Textual or the list already use
 RESERVED = frozenset({"q", "ctrl+q", "ctrl+p", "ctrl+t", "up", "down", "tab", "home", "end", "pageup", "pagedown"})
 

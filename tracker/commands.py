@@ -332,6 +332,22 @@ class Heal(Record):
     note: str = ""
 
 
+@attrs.frozen(kw_only=True)
+class Rest:
+    """Let time pass outside the fight: each system applies its book's recovery.
+
+    ``ids`` empty: everyone.  ``hours`` and ``days`` add up (a week is
+    ``days=7``); ``quality`` is one of the system's rest qualities (``""``: its
+    first, the best).  Refused during a fight: there time passes only by turns.
+    """
+
+    ids: tuple[str, ...] = attrs.field(default=())
+    hours: int = attrs.field(default=0)
+    days: int = attrs.field(default=0)
+    quality: str = attrs.field(default="")
+    note: str = attrs.field(default="")
+
+
 @record(kw_only=True, repr=False, eq=False)
 class Hide(Record):
     """Keep combatants from the players' view."""

@@ -525,6 +525,27 @@ def _harm(system: System, state: FightState, cmd: C.Damage | C.Heal, dice: Rolle
     return list(system.decide(state, checked, dice))
 
 
+def _rest(system: System, state: FightState, cmd: C.Rest, dice: Roller) -> list[E.Event]:
+    """Let time pass before or after the fight (never during one); the system's ``rest`` hook decides."""
+    if state.started and not state.ended:
+        raise Refused("time passes only by turns during a fight: end the fight first, then rest")
+    ids = _targets(state, cmd.ids, "combatant") if cmd.ids else tuple(c.id for c in state.present)
+    if not ids:
+        raise Refused("nobody to rest: add combatants first")
+    hours, days = int(cmd.hours), int(cmd.days)
+    if hours < 0 or days < 0:
+        raise Refused("Rest: hours and days cannot be negative")
+    if hours + days == 0:
+        raise Refused("Rest: let at least 1 hour or 1 day pass")
+    if days > 3650 or hours > 24 * 3650:
+        raise Refused("Rest: at most ten years at a time")
+    checked = attrs.evolve(cmd, ids=ids, hours=hours, days=days, note=clean(cmd.note, "Note", NOTE_MAX))
+    rest = getattr(system, "rest", None)
+    if rest is None:
+        raise Refused(f"{system.name} has no rules for letting time pass")
+    return list(rest(state, checked, dice))
+
+
 def _hide(system: System, state: FightState, cmd: C.Hide, dice: Roller) -> list[E.Event]:
     ids = _targets(state, cmd.ids, "combatant")
     todo = tuple(i for i in ids if not state.get(i).hidden)
@@ -582,6 +603,7 @@ _DECIDERS: dict[type, Callable[..., list[E.Event]]] = {
     C.EndFight: _end,
     C.Damage: _harm,
     C.Heal: _harm,
+    C.Rest: _rest,
     C.Hide: _hide,
     C.Reveal: _reveal,
     C.NameFight: _name_fight,

@@ -309,6 +309,18 @@ class BaseSystem(Generic[DataT]):
             raise Refused(f"{self.name} has no quick healing: use GM adjust (=)")
         raise Refused(f"{self.name} does not know the command {type(command).__name__}")
 
+    # how well the party rests, as the book distinguishes it (the rest form's choices; the first is the default)
+    rest_qualities: tuple[str, ...] = ()
+
+    def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        """Let time pass (:class:`~tracker.commands.Rest`, before or after a fight): the book's recovery.
+
+        ``command.ids`` are checked and never empty, ``hours``/``days`` not both 0;
+        return one event per combatant saying what it recovered and why.
+        Default: refused.
+        """
+        raise Refused(f"{self.name} has no rules for letting time pass")
+
     def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
         """Follow-up events the rules call for after any decision, core commands included.
 

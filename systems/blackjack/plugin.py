@@ -25,6 +25,7 @@ from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Standing, Tally
 
 from . import ABOUT, adjust, rules, show
+from . import rest as resting
 from .commands import SPECS, Attack, CastWorking, IngestLead, Reload
 from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked, MoraleRuled
 from .evolve import evolve
@@ -38,7 +39,8 @@ HEAL_LEVELS = ("worst", *LEVELS)
 
 class BlackjackSystem(BaseSystem):
     about = ABOUT
-    event_types = EVENT_TYPES
+    event_types = EVENT_TYPES + resting.REST_EVENTS
+    rest_qualities = resting.QUALITIES
     fight_only = ("floor",)  # not carried by a party kept as it is now
     prompt_data = {"morale": ("trigger",)}  # the morale triggers a prompt uses up, beyond the form's fields
     # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not
@@ -72,7 +74,10 @@ class BlackjackSystem(BaseSystem):
 
     # -- commands ------------------------------------------------------------
     def commands(self) -> tuple[CommandSpec, ...]:
-        return SPECS
+        return SPECS + resting.SPECS
+
+    def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        return resting.rest(state, command, dice)
 
     def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         return rules.decide(self, state, command, dice)

@@ -34,6 +34,7 @@ from systems.bnb import ABOUT, rules
 from systems.bnb.commands import SPECS
 from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve
+from systems.bnb.rules import rest as resting
 from systems.bnb.rules.common import ACTED, simultaneous_drop
 from systems.bnb.sheet import (
     DEAD,
@@ -93,7 +94,8 @@ _STANDING_DETAIL = {
 
 class BnbSystem(BaseSystem):
     about = ABOUT
-    event_types = EVENT_TYPES
+    event_types = EVENT_TYPES + resting.REST_EVENTS
+    rest_qualities = resting.QUALITIES
     fight_only = ("acted",)  # not carried by a party kept as it is now
 
     # -- sheets --------------------------------------------------------------
@@ -170,6 +172,9 @@ class BnbSystem(BaseSystem):
 
     def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         return rules.decide(self, state, command, dice)
+
+    def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        return resting.rest(state, command, dice)
 
     def evolve(self, state: FightState, event: Event) -> FightState:
         return evolve(state, event)

@@ -33,6 +33,7 @@ from systems.twod6.commands import SPECS
 from systems.twod6.events import EVENT_TYPES, AttackRolled, EffectApplied, InitiativeTieRolled, ResolveRolled, Wounded
 from systems.twod6.evolve import evolve
 from systems.twod6.record import Data, data, make_data
+from systems.twod6.rules import rest as resting
 from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_limbs, sheet_fields
 from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Param
 from tracker.dice import Roll, Roller
@@ -71,7 +72,8 @@ _ADJUST_NAMES: frozenset[str] | None = None
 
 class TwoD6System(BaseSystem):
     about = ABOUT
-    event_types = EVENT_TYPES
+    event_types = EVENT_TYPES + resting.REST_EVENTS
+    rest_qualities = resting.QUALITIES
     fight_only = (
         "quick",
         "half",
@@ -158,6 +160,9 @@ class TwoD6System(BaseSystem):
 
     def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         return rules.decide(self, state, command, dice)
+
+    def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        return resting.rest(state, command, dice)
 
     def react(self, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
         return rules.react(self, before, events, after)

@@ -63,6 +63,7 @@ from .model import (
     parse_track,
 )
 from .presets import presets as _presets
+from .rules import rest as resting
 from .sheet import (
     TEXT_FIELDS,
     apply_text_adjust,
@@ -108,7 +109,8 @@ Actions: attack (a), invoke (i: aspect or plot point after the roll), ambush_ini
 
 class ZludgeSystem(BaseSystem):
     about = ABOUT
-    event_types = events.EVENT_TYPES
+    event_types = events.EVENT_TYPES + resting.REST_EVENTS
+    rest_qualities = resting.QUALITIES
     fight_only = ("acted", "clipped")  # not carried by a party kept as it is now
 
     # -- sheets --------------------------------------------------------------
@@ -154,6 +156,9 @@ class ZludgeSystem(BaseSystem):
     # -- commands ------------------------------------------------------------
     def commands(self) -> tuple[CommandSpec, ...]:
         return commands.specs()
+
+    def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
+        return resting.rest(state, command, dice)
 
     def decide(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         if not rules.rules.knows(command):

@@ -30,6 +30,7 @@ def test_every_form_builds_its_command_from_minimal_input() -> None:
         "treat": {"target": "c1"},
         "rest": {},
         "paper": {"target": "c1"},
+        "worsen_affliction": {"target": "c1", "name": "hunger"},
     }
     assert {s.name for s in system.commands()} == set(minimal)
     for name, values in minimal.items():

@@ -138,6 +138,8 @@ def test_a_whole_ambush_fight_replays_to_the_same_end_state(tmp_path):
 
 
 def _all_events():
+    from systems.zludge.rules.rest import Rested
+
     roll = F
     from tracker.dice import parse
 
@@ -190,6 +192,7 @@ def _all_events():
         BoxCleared(target="c2", track="fatigue", level=0),
         AspectsRefreshed(ids=("c1",)),
         ActionTaken(actor="c1", text="reloads"),
+        Rested(id="c2", wounds=(Box(level=0, wound=0),), why="a Hurt becomes a Scratch"),
     ]
 
 

@@ -1,0 +1,180 @@
+"""Letting time pass in blackjack (l.182–184): the core ``Rest`` command, decided here.
+
+Rulings (RULINGS.md, third pass, blackjack), each tested in tests/systems/blackjack/test_rest.py:
+- "A good night's rest will clear all lesser or moderate injuries" (l.184): a
+  Rest of at least one night (a day, or 8 hours or more) of quality "good
+  night's rest" clears them (not those bound to a paper); "poor rest" clears
+  none. (test_a_good_nights_rest_clears_lesser_and_moderate_injuries)
+- **Ruling:** an affliction (an injury whose name names hunger, thirst, poison,
+  snake venom, venom or disease, l.182) is not cleared by rest: it needs
+  treatment, and untreated it worsens. The tracker keeps no record of treatment
+  outside its Treat command, which clears the injury, so every affliction still
+  marked counts as untreated.
+- The book gives no rate of worsening: when time passes the tracker lists each
+  untreated affliction and asks the GM whether it worsens, one prompt per
+  affliction, raised in the same logged action as the rest (the project's prompt
+  mechanism: each names the ``worsen_affliction`` command with its fields, so the
+  GM settles it in the prompt list, yes or no, one by one; a form would ask
+  everything at once and leave nothing open in the log). A "yes" moves it one
+  level up the track (slots full: further; past the last: Fatal, dead), a "no"
+  leaves it. (test_time_passing_asks_about_each_untreated_affliction)
+- The dead stay dead. (test_the_dead_stay_dead)
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from tracker.commands import BOOL, CommandSpec, Param, Rest
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.events import Event, PromptRaised, PromptResolved
+from tracker.kit import Draft, need
+from tracker.model import FightState, Prompt
+
+from .events import InjuryCleared
+from .evolve import evolve
+from .records import LEVELS, BJData, data
+from .rules.common import rules
+from .rules.harm import injury
+
+GOOD = "good night's rest"
+POOR = "poor rest"
+QUALITIES = (GOOD, POOR)
+AFFLICTIONS = ("hunger", "thirst", "poison", "venom", "disease")
+WORSEN = "worsen_affliction"
+
+
+def is_affliction(name: str) -> bool:
+    low = name.lower()
+    return any(word in low for word in AFFLICTIONS)
+
+
+@attrs.frozen(kw_only=True)
+class Rested(Event):
+    """One combatant's injuries after time passed (``injuries``) and what cleared (``why``)."""
+
+    TYPE: ClassVar[str] = "blackjack.time_passed"
+    id: str
+    injuries: tuple[tuple[str, ...], ...] = attrs.field(default=())
+    why: str = attrs.field(default="")
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)}: {self.why}"
+
+
+@attrs.frozen(kw_only=True)
+class WorsenAffliction:
+    """The GM's answer to "does this untreated affliction worsen?": yes moves it one level up the track."""
+
+    target: str
+    name: str
+    level: str = attrs.field(default="moderate")
+    worsens: bool = attrs.field(default=False)
+
+
+REST_EVENTS: tuple[type[Event], ...] = (Rested,)
+SPECS = (
+    CommandSpec(
+        name=WORSEN,
+        title="Affliction worsens?",
+        build=lambda target, name, level="moderate", worsens=False: WorsenAffliction(
+            target=target, name=name, level=level, worsens=worsens
+        ),
+        params=(
+            Param(name="target", kind="combatant", label="Who"),
+            Param(name="name", label="Affliction"),
+            Param(name="level", label="Now", required=False, default="moderate"),
+            Param(name="worsens", kind=BOOL, default=False, label="Worsens one level"),
+        ),
+        actor=None,
+        subject="target",
+        help="An untreated affliction (hunger, thirst, poison, snake venom, disease) worsens one level, or not.",
+    ),
+)
+
+
+def _cleared(d: BJData) -> tuple[tuple[tuple[str, ...], ...], list[str]]:
+    out: list[tuple[str, ...]] = []
+    gone: list[str] = []
+    for idx, row in enumerate(d.injuries):
+        if idx >= 2:
+            out.append(row)
+            continue
+        free = list(d.free_injuries(idx))
+        keep = [n for n in row if n not in free or is_affliction(n)]
+        gone += [f"{LEVELS[idx]} {n}" for n in row if n in free and not is_affliction(n)]
+        out.append(tuple(keep))
+    return tuple(out), gone
+
+
+def _ask(cid: str, who: str, idx: int, name: str, n: int) -> PromptRaised:
+    level = LEVELS[idx] if idx < len(LEVELS) else "fatal"
+    text = f"{who}'s untreated {name} ({level}): does it worsen?"
+    params = {"target": cid, "name": name, "level": level, "worsens": True}
+    return PromptRaised(
+        prompt=Prompt(id=f"worsen:{cid}:{n}", kind="worsen", text=text, combatant=cid, command=WORSEN, params=params)
+    )
+
+
+def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
+    quality = cmd.quality or GOOD
+    if quality not in QUALITIES:
+        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}")
+    nights = cmd.days + cmd.hours // 24 + (1 if cmd.hours % 24 >= 8 else 0)
+    out: list[Event] = []
+    asks: list[Event] = []
+    for cid in cmd.ids:
+        c = state.get(cid)
+        d = data(c)
+        if d.dead:
+            out.append(Rested(id=cid, injuries=d.injuries, why="dead: no rest heals the dead"))
+            continue
+        injuries, gone = _cleared(d) if nights and quality == GOOD else (d.injuries, [])
+        if gone:
+            why = f"a {quality} clears {', '.join(gone)}"
+        elif quality != GOOD and d.injury_count:
+            why = f"{quality}: no injury clears"
+        elif not nights and d.injury_count:
+            why = "less than a night: no injury clears"
+        else:
+            why = "nothing to clear" if not d.injury_count else "no lesser or moderate injury to clear"
+        afflictions = [(i, n) for i, row in enumerate(injuries) for n in row if is_affliction(n)]
+        if afflictions:
+            why += "; untreated: " + ", ".join(f"{LEVELS[i]} {n}" for i, n in afflictions) + " (the GM is asked)"
+        out.append(Rested(id=cid, injuries=injuries, why=why))
+        asks += [_ask(cid, c.name, i, n, k) for k, (i, n) in enumerate(afflictions)]
+    return out + asks
+
+
+@evolve.on(Rested)
+def _rested(state: FightState, e: Rested) -> FightState:
+    return state.update_data(e.id, injuries=e.injuries)
+
+
+@rules.on(WorsenAffliction)
+def _worsen(d: Draft, cmd: WorsenAffliction, dice: Roller) -> None:
+    t = need(d.state, cmd.target)
+    p = next(
+        (
+            p
+            for p in d.state.prompts
+            if p.command == WORSEN and p.combatant == t.id and p.params.get("name") == cmd.name
+        ),
+        None,
+    )
+    td = data(t)
+    idx = next((i for i, row in enumerate(td.injuries) if cmd.name in row), -1)
+    if idx < 0:
+        raise Refused(f"{t.name} has no affliction '{cmd.name}'")
+    if cmd.worsens:
+        d.add(InjuryCleared(target=t.id, index=idx, name=cmd.name, level=LEVELS[idx], reason="it worsens"))
+        marked = injury(
+            d.state, t.id, idx + 1, cmd.name, steps=(LEVELS[idx], "untreated, worsens", td.level_name(idx + 1))
+        )
+        if marked is not None:
+            d.add(marked)
+    if p is not None:
+        d.add(PromptResolved(prompt_id=p.id, note="it worsens" if cmd.worsens else "it does not worsen"))

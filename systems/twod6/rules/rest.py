@@ -1,0 +1,94 @@
+"""Letting time pass in 2d6 Gamma (@54545): the core ``Rest`` command, decided here.
+
+Rulings (RULINGS.md, third pass, twod6), each tested in tests/systems/twod6/test_rest.py:
+- With eight hours' rest a day and proper food a character regains 1 wound per
+  day; underfed or short of sleep, 1 wound per 2 days. Only full days count
+  (``days`` plus every whole 24 ``hours``); a half-day left over is not carried
+  to the next rest. (test_a_fed_and_rested_day_heals_one_wound,
+  test_underfed_or_short_of_sleep_heals_one_wound_per_two_days)
+- A successful Trade (Healing) check by a carer doubles the rate. **Ruling:**
+  the GM rolls the carer's check as any check outside the fight (DC set by the
+  GM) and picks the rest's quality "… with a healer" when it succeeded: one
+  Rest command for every system, no second roll hidden in it.
+  (test_a_successful_healing_check_doubles_the_rate)
+- Never above the maximum; the dead stay dead; a character at 0 wounds who
+  regains one wakes. (test_at_zero_wounds_regaining_one_wakes, test_the_dead_stay_dead)
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from systems.twod6.evolve import evolve
+from systems.twod6.record import data
+from tracker.commands import Rest
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.events import Event
+from tracker.model import FightState
+
+FED = "fed and rested"
+FED_HEALER = "fed and rested, with a healer"
+SHORT = "underfed or short of sleep"
+SHORT_HEALER = "underfed or short of sleep, with a healer"
+QUALITIES = (FED, FED_HEALER, SHORT, SHORT_HEALER)
+
+
+@attrs.frozen(kw_only=True)
+class Rested(Event):
+    """Wounds one combatant regained while time passed (``why`` says the rate, or why none)."""
+
+    TYPE: ClassVar[str] = "twod6.rested"
+    id: str
+    wounds: int = attrs.field(default=0)
+    wakes: bool = attrs.field(default=False)
+    why: str = attrs.field(default="")
+
+    def describe(self, state: FightState) -> str:
+        c = state.get(self.id)
+        d = data(c)
+        s = f"{c.name} regains {self.wounds} wound{'s' if self.wounds != 1 else ''}"
+        if self.wounds:
+            s += f": {d.wounds + self.wounds}/{d.max_wounds}"
+        if self.wakes:
+            s += ", and wakes"
+        return f"{s} ({self.why})"
+
+
+REST_EVENTS: tuple[type[Event], ...] = (Rested,)
+
+
+def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
+    quality = cmd.quality or FED
+    if quality not in QUALITIES:
+        raise Refused(f"Rest: quality '{quality}' is not one of: {'; '.join(QUALITIES)}")
+    days = cmd.days + cmd.hours // 24
+    fed = quality in (FED, FED_HEALER)
+    healer = quality in (FED_HEALER, SHORT_HEALER)
+    per_two_days = (2 if fed else 1) * (2 if healer else 1)
+    gained = days * per_two_days // 2
+    rate = {4: "2 wounds a day", 2: "1 wound a day", 1: "1 wound per 2 days"}[per_two_days]
+    span = f"{days} full day{'s' if days != 1 else ''}, {quality}: {rate}"
+    if healer:
+        span += " (doubled by the healer's Trade (Healing))"
+    out: list[Event] = []
+    for cid in cmd.ids:
+        d = data(state.get(cid))
+        if d.dead:
+            out.append(Rested(id=cid, why="dead: no rest heals the dead"))
+            continue
+        wounds = min(d.max_wounds - d.wounds, gained)
+        why = span if d.wounds < d.max_wounds else "unhurt"
+        wakes = d.unconscious and d.wounds == 0 and wounds > 0
+        out.append(Rested(id=cid, wounds=wounds, wakes=wakes, why=why))
+    return out
+
+
+@evolve.on(Rested)
+def _rested(state: FightState, e: Rested) -> FightState:
+    d = data(state.get(e.id))
+    return state.update_data(
+        e.id, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes
+    )

@@ -1,0 +1,146 @@
+"""Letting time pass in Zludge (l.135–136): the core ``Rest`` command, decided here.
+
+Rulings (RULINGS.md, third pass, zludge), each tested in tests/systems/zludge/test_rest.py:
+- Each wound heals one level a week (a Hurt becomes a Scratch, a Very Hurt a
+  Hurt…; a Scratch heals away); each wound on its own, so a week heals every
+  wound one level. Only full days count (``days`` plus every whole 24 ``hours``).
+  (test_a_week_heals_each_wound_one_level)
+- Each week is shortened by one day per point of the caregiver's Medical bonus:
+  the rest's quality is the caregiver ("no caregiver", "caregiver Medical +1" …
+  "+4"); a week is never shorter than 1 day. (test_a_caregiver_shortens_the_week)
+- **Ruling (RULINGS):** a healed wound keeps its record (the level it now counts
+  as) and moves to the lowest free box of its new level; if that level is full
+  it stays where it is, counting as the lower level. Wounds heal lowest first,
+  so a Scratch healing away frees its box for the Hurt that becomes a Scratch.
+  (test_a_healed_wound_moves_to_a_free_box_of_its_new_level_or_stays)
+- Physical fatigue heals one level per 10 minutes of rest (any hour of rest
+  clears six levels); other fatigue two levels per full night's sleep or day of
+  rest (a rest of 8 hours or more short of a day counts as a night). **Ruling:**
+  a fatigue level healed clears the highest checked box of that kind.
+  (test_physical_fatigue_heals_by_ten_minutes_other_by_nights)
+- The dead stay dead. (test_the_dead_stay_dead)
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+from systems.zludge.evolve import apply
+from systems.zludge.model import FATIGUE_STATES, SCRATCHED, WOUND_STATES, Box, ZludgeData, data
+from tracker.commands import Rest
+from tracker.dice import Roller
+from tracker.errors import Refused
+from tracker.events import Event
+from tracker.model import FightState
+
+NO_CAREGIVER = "no caregiver"
+WOUNDS = ("Scratch", "Hurt", "Very Hurt", "Incapacitated", "Comatose")  # a wound, as the log names it
+QUALITIES = (NO_CAREGIVER, *(f"caregiver Medical +{n}" for n in range(1, 5)))
+
+
+@attrs.frozen(kw_only=True)
+class Rested(Event):
+    """One combatant's wound and fatigue tracks after time passed, and what healed (``why``)."""
+
+    TYPE: ClassVar[str] = "zludge.rested"
+    id: str
+    wounds: tuple[Box, ...] = attrs.field(default=())
+    fatigue: tuple[Box, ...] = attrs.field(default=())
+    why: str = attrs.field(default="")
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)}: {self.why}"
+
+
+REST_EVENTS: tuple[type[Event], ...] = (Rested,)
+
+
+def _medical(quality: str) -> int:
+    if quality not in QUALITIES:
+        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}")
+    return QUALITIES.index(quality)
+
+
+def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, ...], list[str]]:
+    """Every wound one level lower (lowest first), moved to a free box of its new level when there is one."""
+    kept = list(boxes)
+    said: list[str] = []
+    for box in sorted(boxes, key=lambda b: (b.wound, b.level)):
+        i = next(j for j, b in enumerate(kept) if b is box)
+        if box.wound <= SCRATCHED:
+            del kept[i]
+            said.append("a Scratch heals away")
+            continue
+        new = box.wound - 1
+        free = sum(1 for b in kept if b.level == new) < cap[new]
+        kept[i] = attrs.evolve(box, wound=new, level=new if free else box.level)
+        stays = "" if free else f" (stays in its {WOUND_STATES[box.level]} box: the {WOUND_STATES[new]} boxes are full)"
+        said.append(f"a {WOUNDS[box.wound]} becomes a {WOUNDS[new]}{stays}")
+    return tuple(kept), said
+
+
+def _clear_fatigue(boxes: tuple[Box, ...], physical: bool, levels: int) -> tuple[tuple[Box, ...], int]:
+    kept = list(boxes)
+    cleared = 0
+    while cleared < levels:
+        mine = [b for b in kept if b.physical == physical]
+        if not mine:
+            break
+        kept.remove(max(mine, key=lambda b: b.level))
+        cleared += 1
+    return tuple(kept), cleared
+
+
+def _recover(d: ZludgeData, weeks: int, minutes: int, nights: int) -> tuple[tuple[Box, ...], tuple[Box, ...], str]:
+    wounds = d.wounds
+    said: list[str] = []
+    for _ in range(weeks):
+        if not wounds:
+            break
+        wounds, week = heal_week(wounds, d.wound_capacity)
+        said.append("; ".join(week))
+    fatigue, physical = _clear_fatigue(d.fatigue, True, minutes // 10)
+    fatigue, other = _clear_fatigue(fatigue, False, 2 * nights)
+    if physical:
+        said.append(f"physical fatigue heals {physical} level{'s' if physical != 1 else ''}")
+    if other:
+        said.append(f"fatigue heals {other} level{'s' if other != 1 else ''}")
+    return wounds, fatigue, " / ".join(said)
+
+
+def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
+    quality = cmd.quality or NO_CAREGIVER
+    medical = _medical(quality)
+    week = max(1, 7 - medical)
+    days = cmd.days + cmd.hours // 24
+    weeks = days // week
+    nights = days + (1 if cmd.hours % 24 >= 8 else 0)
+    minutes = 60 * (cmd.hours + 24 * cmd.days)
+    pace = f"{week}-day weeks, {quality}"
+    out: list[Event] = []
+    for cid in cmd.ids:
+        d = data(state.get(cid))
+        if d.dead:
+            out.append(Rested(id=cid, wounds=d.wounds, fatigue=d.fatigue, why="dead: no rest heals the dead"))
+            continue
+        wounds, fatigue, said = _recover(d, weeks, minutes, nights)
+        if not d.wounds and not d.fatigue:
+            said = "unhurt and rested"
+        elif not said:
+            said = "nothing heals yet"
+        tracks = f"wounds {_state(wounds, WOUND_STATES)}, fatigue {_state(fatigue, FATIGUE_STATES)}"
+        why = f"{said} ({weeks} week{'s' if weeks != 1 else ''} of {pace}): now {tracks}"
+        out.append(Rested(id=cid, wounds=wounds, fatigue=fatigue, why=why))
+    return out
+
+
+def _state(boxes: tuple[Box, ...], names: tuple[str, ...]) -> str:
+    worst = max((b.level for b in boxes), default=-1)
+    return "none" if worst < 0 else names[worst]
+
+
+@apply.on(Rested)
+def _rested(state: FightState, e: Rested) -> FightState:
+    return state.update_data(e.id, wounds=e.wounds, fatigue=e.fatigue)

@@ -1,0 +1,83 @@
+"""Letting time pass in blackjack (l.182–184): a good night's rest, and untreated afflictions the GM is asked about."""
+
+from __future__ import annotations
+
+import pytest
+
+from systems.blackjack.commands import Injure
+from systems.blackjack.rest import WorsenAffliction
+from tests.systems.blackjack.helpers import data, new_fight, pc
+from tracker import Adjust, EndFight, Fight, Refused, Rest, SetInitiative, StartFight
+
+
+def _log(f: Fight) -> str:
+    """The whole log in the GM's words."""
+    return "\n".join(f.describe(i) for i in range(len(f.entries)))
+
+
+def _hurt() -> tuple[Fight, str]:
+    f = new_fight()
+    a = pc(f, "Dusty")
+    f.do(Injure(target=a, level="lesser", name="cut"))
+    f.do(Injure(target=a, level="moderate", name="bruise"))
+    f.do(Injure(target=a, level="severe", name="gunshot"))
+    return f, a
+
+
+def test_a_good_nights_rest_clears_lesser_and_moderate_injuries():
+    """l.184: "A good night's rest will clear all lesser or moderate injuries"; a poor rest or a nap clears none."""
+    f, a = _hurt()
+    f.do(Rest(hours=4))
+    assert data(f, a).injuries == (("cut",), ("bruise",), ("gunshot",))
+    f.do(Rest(days=1, quality="poor rest"))
+    assert data(f, a).injuries == (("cut",), ("bruise",), ("gunshot",))
+    (ev,) = f.do(Rest(days=7))
+    assert data(f, a).injuries == ((), (), ("gunshot",))
+    assert "Dusty: a good night's rest clears lesser cut, moderate bruise" in _log(f)
+    assert ev.why
+
+
+def test_time_passing_asks_about_each_untreated_affliction():
+    """l.182: afflictions worsen over time if left untreated; the book gives no rate, so the GM is asked, one by one."""
+    f = new_fight()
+    a = pc(f, "Dusty")
+    f.do(Injure(target=a, level="moderate", name="snake venom"))
+    f.do(Injure(target=a, level="moderate", name="hunger"))
+    events = f.do(Rest(days=1))
+    asked = [p for p in f.state.prompts if p.command == "worsen_affliction"]
+    assert [p.params["name"] for p in asked] == ["snake venom", "hunger"]
+    assert data(f, a).injuries[1] == ("snake venom", "hunger")  # rest does not clear an affliction
+    assert "untreated: moderate snake venom, moderate hunger (the GM is asked)" in events[0].why
+    f.do(WorsenAffliction(target=a, name="snake venom", worsens=True))
+    assert data(f, a).injuries == ((), ("hunger",), ("snake venom",))
+    assert len([p for p in f.state.prompts if p.command == "worsen_affliction"]) == 1
+    f.do(WorsenAffliction(target=a, name="hunger", worsens=False))
+    assert data(f, a).injuries == ((), ("hunger",), ("snake venom",)) and not f.state.prompts
+    assert "it does not worsen" in _log(f) and "moderate → untreated, worsens → severe" in _log(f)
+
+
+def test_the_dead_stay_dead():
+    """RULINGS (all systems): recovery never raises the dead."""
+    f, a = _hurt()
+    f.do(Adjust(id=a, field="dead", value=True))
+    (ev,) = f.do(Rest(days=7))
+    assert data(f, a).dead and "dead" in ev.why
+
+
+def test_rest_refused_in_the_fight_and_undone_as_one_action():
+    """RULINGS (all systems): no rest during a fight; after it one logged, undoable action."""
+    f, a = _hurt()
+    b = pc(f, "Jo")
+    f.do(Injure(target=b, level="moderate", name="disease"))
+    f.do(SetInitiative(values={a: 2, b: 1}))
+    f.do(StartFight())
+    with pytest.raises(Refused, match="time passes only by turns"):
+        f.do(Rest(days=1))
+    f.do(EndFight())
+    before = f.state
+    f.do(Rest(days=1))
+    assert data(f, a).injuries == ((), (), ("gunshot",)) and f.state.prompts
+    f.undo()
+    assert f.state == before and not f.state.prompts
+    with pytest.raises(Refused, match="not one of"):
+        f.do(Rest(days=1, quality="fine"))

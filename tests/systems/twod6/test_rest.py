@@ -1,0 +1,100 @@
+"""Letting time pass in 2d6 Gamma (@54545): the core Rest command, by the book's rates."""
+
+from __future__ import annotations
+
+import pytest
+
+from systems.twod6 import system
+from tracker import AddCombatant, Adjust, DismissPrompt, EndFight, Fight, Refused, Rest, SetInitiative, StartFight
+from tracker.dice import ScriptedRoller
+
+
+def _log(f: Fight) -> str:
+    """The whole log in the GM's words."""
+    return "\n".join(f.describe(i) for i in range(len(f.entries)))
+
+
+def _party(wounds: int = 1, max_wounds: int = 6) -> tuple[Fight, str, str]:
+    f = Fight(system, roller=ScriptedRoller())
+    f.do(AddCombatant(name="Ash", kind="pc", sheet={"tou": max_wounds - 3}))
+    f.do(AddCombatant(name="Bo", kind="pc", sheet={}))
+    ash, bo = (c.id for c in f.state.combatants)
+    f.do(Adjust(id=ash, field="wounds", value=wounds))
+    for p in list(f.state.prompts):
+        f.do(DismissPrompt(prompt_id=p.id, note="setup"))
+    return f, ash, bo
+
+
+def _w(f: Fight, cid: str) -> int:
+    return f.state.get(cid).data.wounds
+
+
+def test_a_fed_and_rested_day_heals_one_wound():
+    """@54545: with eight hours' rest a day and proper food, 1 wound per day; never above the maximum."""
+    f, ash, _ = _party(wounds=1)
+    top = f.state.get(ash).data.max_wounds
+    (ev, _bo) = f.do(Rest(days=2))
+    assert ev.wounds == 2 and _w(f, ash) == 3
+    f.do(Rest(days=7))
+    assert _w(f, ash) == top
+    assert f"Ash regains {top - 3} wound" in _log(f)
+
+
+def test_underfed_or_short_of_sleep_heals_one_wound_per_two_days():
+    """@54545: underfed or short of sleep, 1 wound per 2 days."""
+    f, _ash, _ = _party(wounds=1)
+    (ev, _) = f.do(Rest(days=5, quality="underfed or short of sleep"))
+    assert ev.wounds == 2 and "1 wound per 2 days" in ev.why
+
+
+def test_a_successful_healing_check_doubles_the_rate():
+    """@54545: a successful Trade (Healing) check by a carer doubles the rate (quality "… with a healer")."""
+    f, ash, _ = _party(wounds=1)
+    (ev, _) = f.do(Rest(days=2, quality="fed and rested, with a healer"))
+    assert ev.wounds == 4 and _w(f, ash) == 5
+    f2, _ash2, _ = _party(wounds=1)
+    (ev2, _) = f2.do(Rest(days=3, quality="underfed or short of sleep, with a healer"))
+    assert ev2.wounds == 3 and "doubled" in ev2.why
+
+
+def test_hours_short_of_a_day_heal_nothing():
+    """@54545: the rate is per day: 20 hours heal no wound."""
+    f, ash, _ = _party(wounds=1)
+    (ev, _) = f.do(Rest(hours=20))
+    assert ev.wounds == 0 and _w(f, ash) == 1
+
+
+def test_at_zero_wounds_regaining_one_wakes():
+    """@54545: a character at 0 wounds who regains one wakes."""
+    f, ash, _ = _party(wounds=0)
+    assert f.state.get(ash).data.unconscious  # 0 wounds: out
+    (ev, _) = f.do(Rest(days=1))
+    assert ev.wakes and _w(f, ash) == 1 and not f.state.get(ash).data.unconscious
+    assert "and wakes" in _log(f)
+
+
+def test_the_dead_stay_dead():
+    """RULINGS (all systems): recovery never raises the dead."""
+    f, ash, _ = _party(wounds=0)
+    f.do(Adjust(id=ash, field="dead", value=True))
+    for p in list(f.state.prompts):
+        f.do(DismissPrompt(prompt_id=p.id, note="setup"))
+    (ev, _) = f.do(Rest(days=7))
+    assert ev.wounds == 0 and f.state.get(ash).data.dead and _w(f, ash) == 0
+
+
+def test_rest_refused_during_the_fight_and_undone_as_one_action():
+    """RULINGS (all systems): no rest during a fight; after it, one undoable action for everyone."""
+    f, ash, bo = _party(wounds=1)
+    f.do(SetInitiative(values={ash: 10, bo: 5}))
+    f.do(StartFight())
+    with pytest.raises(Refused, match="time passes only by turns"):
+        f.do(Rest(days=1))
+    f.do(EndFight())
+    before = f.state
+    f.do(Rest(days=3))
+    assert _w(f, ash) == 4
+    f.undo()
+    assert f.state == before
+    with pytest.raises(Refused, match="not one of"):
+        f.do(Rest(days=1, quality="well"))

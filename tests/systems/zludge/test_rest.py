@@ -1,0 +1,86 @@
+"""Letting time pass in Zludge (l.135–136): the core Rest command, by the book's rates and the RULINGS."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.systems.zludge.helpers import add, data, new_fight
+from tracker import Adjust, EndFight, Fight, Refused, Rest, SetInitiative, StartFight
+
+
+def _log(f: Fight) -> str:
+    """The whole log in the GM's words."""
+    return "\n".join(f.describe(i) for i in range(len(f.entries)))
+
+
+def _hurt(track: str = "00.|1.|2|.|.", fatigue: str = "") -> tuple[Fight, str]:
+    f = new_fight()
+    cid = add(f, "Alice")
+    if track != "...|..|.|.|.":
+        f.do(Adjust(id=cid, field="wound_track", value=track))
+    if fatigue:
+        f.do(Adjust(id=cid, field="fatigue_track", value=fatigue))
+    return f, cid
+
+
+def test_a_week_heals_each_wound_one_level():
+    """l.135: each wound heals one level a week: a Scratch heals away, a Hurt becomes a Scratch, a Very Hurt a Hurt."""
+    f, a = _hurt("00.|1.|2|.|.")
+    f.do(Rest(days=6))
+    assert data(f, a).wound_track == "00.|1.|2|.|."  # not a full week
+    (ev,) = f.do(Rest(days=7))
+    assert data(f, a).wound_track == "0..|1.|.|.|."
+    assert "a Very Hurt becomes a Hurt" in ev.why and "a Scratch heals away" in ev.why
+    f.do(Rest(days=14))
+    assert data(f, a).wound_track == "...|..|.|.|."
+
+
+def test_a_caregiver_shortens_the_week():
+    """l.136: each week is shortened by one day per point of the caregiver's Medical bonus."""
+    f, a = _hurt("...|..|2|.|.")
+    (ev,) = f.do(Rest(days=5, quality="caregiver Medical +2"))
+    assert data(f, a).wound_track == "...|1.|.|.|." and "5-day weeks" in ev.why
+    with pytest.raises(Refused, match="not one of"):
+        f.do(Rest(days=5, quality="a good doctor"))
+
+
+def test_a_healed_wound_moves_to_a_free_box_of_its_new_level_or_stays():
+    """RULINGS zludge (l.135–136): a healed wound moves to the lowest free box of its new level, else stays put."""
+    f, a = _hurt("...|..|2|2|2")
+    (ev,) = f.do(Rest(days=7))
+    assert data(f, a).wound_track == "...|11|.|.|1"
+    assert "stays in its Comatose box" in ev.why
+
+
+def test_physical_fatigue_heals_by_ten_minutes_other_by_nights():
+    """l.136: physical fatigue heals one level per 10 minutes of rest; other fatigue two levels per night's sleep."""
+    f, a = _hurt("...|..|.|.|.", fatigue="P0.|1.|.|.|.")
+    f.do(Rest(hours=1))
+    assert data(f, a).fatigue_track == "0..|1.|.|.|."
+    (ev,) = f.do(Rest(hours=8))
+    assert data(f, a).fatigue_track == "...|..|.|.|." and "fatigue heals 2 levels" in ev.why
+
+
+def test_the_dead_stay_dead():
+    """RULINGS (all systems): recovery never raises the dead nor heals them."""
+    f, a = _hurt("00.|1.|2|.|.")
+    f.do(Adjust(id=a, field="dead", value=True))
+    (ev,) = f.do(Rest(days=30))
+    assert data(f, a).dead and data(f, a).wound_track == "00.|1.|2|.|." and "dead" in ev.why
+
+
+def test_rest_refused_in_the_fight_one_undoable_action_after():
+    """RULINGS (all systems): no rest during a fight; after it one logged, undoable action."""
+    f, a = _hurt("00.|1.|2|.|.")
+    b = add(f, "Bob", kind="npc")
+    f.do(Adjust(id=b, field="wound_track", value="0..|..|.|.|."))
+    f.do(SetInitiative(values={a: 1, b: 2}))
+    f.do(StartFight())
+    with pytest.raises(Refused, match="time passes only by turns"):
+        f.do(Rest(days=7))
+    f.do(EndFight())
+    before = f.state
+    f.do(Rest(days=7))
+    assert data(f, b).wound_track == "...|..|.|.|." and "Alice: " in _log(f)
+    f.undo()
+    assert f.state == before
