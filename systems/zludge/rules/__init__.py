@@ -32,6 +32,7 @@ from ..commands import (
     RollSkill,
     TakeAction,
 )
+from ..contest import Contest, contest
 from .actions import first_aid, refresh, reopen, roll_skill, take_action
 from .attacks import attack
 from .harm import clear_box, mark_fatigue, mark_wound, quick_damage, quick_heal
@@ -50,6 +51,7 @@ rules.on(MarkFatigue)(mark_fatigue)
 rules.on(ClearBox)(clear_box)
 rules.on(RefreshAspects)(refresh)
 rules.on(TakeAction)(take_action)
+rules.on(Contest)(contest)
 rules.on(Damage)(quick_damage)
 rules.on(Heal)(quick_heal)
 

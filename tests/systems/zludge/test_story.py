@@ -17,6 +17,7 @@ from systems.zludge.commands import (
     RollSkill,
     TakeAction,
 )
+from systems.zludge.contest import ContestRolled, ContestSide
 from systems.zludge.events import (
     ActionTaken,
     AmbushDeclared,
@@ -190,6 +191,12 @@ def _all_events():
         BoxCleared(target="c2", track="fatigue", level=0),
         AspectsRefreshed(ids=("c1",)),
         ActionTaken(actor="c1", text="reloads"),
+        ContestRolled(
+            kind="regular",
+            first=ContestSide(id="c1", skill="Athletics", roll=r4, mods=mod, total=3),
+            second=ContestSide(id="c2", skill="Athletics", mods=mod, total=1),
+            winner="c1",
+        ),
     ]
 
 
