@@ -9,6 +9,7 @@ from tracker.record import Record, record
 RANGES = ("auto", "close", "nearby", "far")
 IMPACTS = ("none", "advantage", "disadvantage")
 LEVEL_CHOICES = ("default", "lesser", "moderate", "severe", "grievous", "fatal")
+BY_CAUSE = "by cause"  # an injury's starting level from its cause: afflictions begin moderate (l.182)
 RISKS = ("auto", "attacker", "target")
 STAT_CHOICES = ("ACC", "BODY", "CTRL")
 MOVES = ("attack", "defend", "flourish")
@@ -266,10 +267,14 @@ SPECS: tuple[CommandSpec, ...] = (
         subject="target",
         labels={"name": "Injury"},
         fields={
-            "level": _choice("level", LEVEL_CHOICES[1:]),
+            "level": _choice(
+                "level",
+                (BY_CAUSE, *LEVEL_CHOICES[1:]),
+                help="by cause: moderate for hunger, thirst, poison, snake venom or disease; else lesser",
+            ),
             "tags": Param(name="tags", required=False, default="", help="'fire', 'snake venom' (for resistances)"),
         },
-        help="Mark an injury (it escalates when its level is full).",
+        help="Mark an injury (it escalates when its level is full); afflictions begin moderate.",
     ),
     spec(
         Treat,

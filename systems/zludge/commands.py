@@ -63,6 +63,7 @@ class RollSkill(Record):
     aspect_use: str = "+1"
     plot_points: int = 0
     as_action: bool = True
+    take_0: bool = False  # "Take 0" (l.18): a result of 0 instead of rolling, when the GM allows
 
 
 @record(kw_only=True, repr=False, eq=False)
@@ -303,6 +304,13 @@ def specs() -> tuple[CommandSpec, ...]:
                 "difficulty": Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
                 **_mods(),
                 **_aspect_params(),
+                "take_0": Param(
+                    name="take_0",
+                    kind=BOOL,
+                    label="Take 0 (no roll)",
+                    default=False,
+                    help="not under pressure: a result of 0 instead of rolling (never a combat roll)",
+                ),
             },
             help="A test: 4dF + skill + difficulty; 0 or more succeeds. Bulky armor's penalty falls on Athletics "
             "and Acrobatics. A failed physical check may reopen treated wounds.",

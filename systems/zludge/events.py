@@ -302,6 +302,7 @@ class SkillRolled(Event):
     # events of its action that follow it (a treatment, a reopen prompt); None in files
     # written before the second round, where they are counted from the roll and the state
     follow: int | None = None
+    took_0: bool = False  # "Take 0" (l.18): no roll, a result of 0
 
     @property
     def success(self) -> bool:
@@ -322,6 +323,8 @@ class SkillRolled(Event):
         tail = f" [{'; '.join(spent)}]" if spent else ""
         what = f"{self.purpose} on {state.name(self.target)}" if self.purpose else f"{an(self.skill)} check"
         roll = roll_text(self.roll, self.rerolled, self.mods, self.total)
+        if self.took_0:
+            return f"{a} takes 0 on {what} (no roll: {self.skill} {roll}): {result}{tail}"
         return f"{a} rolls {what} ({self.skill} {roll}): {result}{tail}"
 
 

@@ -49,6 +49,7 @@ from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Standing, Tally
 
 from . import ABOUT, commands, events, rules, views
+from .contest import ContestRolled, contest_spec
 from .evolve import evolve as evolve_state
 from .fight import ZludgeFight, fight_data
 from .model import (
@@ -109,7 +110,7 @@ Actions: attack (a), invoke (i: aspect or plot point after the roll), ambush_ini
 
 class ZludgeSystem(BaseSystem):
     about = ABOUT
-    event_types = events.EVENT_TYPES + resting.REST_EVENTS
+    event_types = (*events.EVENT_TYPES, *resting.REST_EVENTS, ContestRolled)
     rest_qualities = resting.QUALITIES
     fight_only = ("acted", "clipped")  # not carried by a party kept as it is now
 
@@ -155,7 +156,7 @@ class ZludgeSystem(BaseSystem):
 
     # -- commands ------------------------------------------------------------
     def commands(self) -> tuple[CommandSpec, ...]:
-        return commands.specs()
+        return (*commands.specs(), contest_spec())
 
     def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         return resting.rest(state, command, dice)

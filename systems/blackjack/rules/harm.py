@@ -42,7 +42,7 @@ from tracker.events import ConditionRemoved, Event
 from tracker.kit import Draft, need
 from tracker.model import Combatant, FightState
 
-from ..commands import DestroyPaper, Injure, Rest, Treat
+from ..commands import BY_CAUSE, DestroyPaper, Injure, Rest, Treat
 from ..events import InjuryCleared, InjuryMarked, PaperDestroyed, Rested
 from ..records import LEVELS, data
 from ..sheet import level_index, matches, words
@@ -141,7 +141,7 @@ def _injure(d: Draft, cmd: Injure, dice: Roller) -> None:
     t = need(d.state, cmd.target, "target")
     if data(t).dead:
         raise Refused(f"{t.name} is already dead")
-    idx = level_index(cmd.level, len(data(t).slots))
+    idx = level_index(starting_level(cmd), len(data(t).slots))
     d.add(injury(d.state, t.id, idx, cmd.name.strip() or "injury", words(cmd.tags)))
 
 
@@ -209,3 +209,18 @@ def _paper(d: Draft, cmd: DestroyPaper, dice: Roller) -> None:
             out.append(ConditionRemoved(id=t.id, name=b.name, reason="the paper is destroyed"))
     for (working, caster), cleared in papers.items():
         d.add(PaperDestroyed(target=t.id, working=working, caster=caster, note=cmd.note.strip()), *cleared)
+
+
+AFFLICTIONS = ("hunger", "thirst", "poison", "snake venom", "venom", "disease")
+
+
+def starting_level(cmd: Injure) -> str:
+    """The level an injury starts at: the GM's pick, else by its cause.
+
+    RULINGS, third pass, blackjack (l.182): hunger, thirst, poison, snake venom and disease
+    begin as moderate injuries unless the GM picks otherwise; any other cause begins lesser.
+    """
+    if cmd.level.strip().lower() != BY_CAUSE:
+        return cmd.level
+    text = f"{cmd.name} {cmd.tags}".lower()
+    return "moderate" if any(a in text for a in AFFLICTIONS) else "lesser"

@@ -37,6 +37,7 @@ from tracker.commands import Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.kit import Draft, need
+from tracker.model import Combatant, FightState
 
 
 def decide_aim(d: Draft, cmd: Aim, dice: Roller) -> None:
@@ -99,14 +100,13 @@ def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
 
 def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
-    acting(d.state, c)
-    in_grapple(c, f"a {cmd.skill} check")
+    cost = check_cost(d.state, c, cmd.cost)
     skill = canonical(cmd.skill, SKILLS)
     if not skill:
         raise Refused("name the skill")
-    if cmd.cost not in ("quick", "half", "full", NO_COST):
-        raise Refused("a check takes a quick, half-round or full-round action (or none)")
-    afford(c, cmd.cost)
+    if cost != NO_COST:
+        in_grapple(c, f"a {cmd.skill} check")
+        afford(c, cost)
     parts = skill_parts(c, skill, cmd.stat)
     if cmd.use_aim:
         aim = aim_part(c, skill, "yes")
@@ -125,7 +125,7 @@ def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
             check=check,
             dc=cmd.dc,
             passed=passed,
-            cost=cmd.cost,
+            cost=cost,
             aim_used=aim,
             keeps_aim=bool(aim) and skill not in SNIPER_SKILLS,
         )
@@ -160,3 +160,26 @@ def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
     )
     if won:
         d.add(EffectApplied(target=c.id, effect="freed", by=holder.id))
+
+
+def check_cost(state: FightState, c: Combatant, cost: str) -> str:
+    """The action a check costs now, refusing only what must wait for the turn.
+
+    RULINGS, third pass, "checks outside the turn": a check that costs no action
+    (a Notice, a healing check) is rolled for anyone at any moment, and any check
+    outside a fight (before it starts, after it ends) costs nothing and waits for
+    no one; only a check that costs an action waits for the combatant's turn.
+    """
+    if cost not in ("quick", "half", "full", NO_COST):
+        raise Refused("a check takes a quick, half-round or full-round action (or none)")
+    if not state.started or state.ended:
+        cost = NO_COST
+    if cost != NO_COST:
+        acting(state, c)
+        return cost
+    x = data(c)
+    if x.dead:
+        raise Refused(f"{c.name} is dead")
+    if x.unconscious:
+        raise Refused(f"{c.name} is unconscious and cannot roll a check")
+    return NO_COST

@@ -32,6 +32,7 @@ from ..commands import (
     RollSkill,
     TakeAction,
 )
+from ..contest import Contest, contest
 from ..events import WoundsReopened
 from .actions import REOPEN, REOPENS, first_aid, refresh, reopen, roll_skill, take_action
 from .attacks import attack
@@ -51,6 +52,7 @@ rules.on(MarkFatigue)(mark_fatigue)
 rules.on(ClearBox)(clear_box)
 rules.on(RefreshAspects)(refresh)
 rules.on(TakeAction)(take_action)
+rules.on(Contest)(contest)
 rules.on(Damage)(quick_damage)
 rules.on(Heal)(quick_heal)
 

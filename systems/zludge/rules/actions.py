@@ -39,6 +39,7 @@ from ..checks import (
 from ..commands import FirstAid, RefreshAspects, ReopenWounds, RollSkill, TakeAction
 from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened, WoundsTreated
 from ..model import ZludgeData, data
+from .contests import take_zero
 
 REOPEN = "reopen"
 REOPENS, HOLD = "the wounds reopen", "they hold"  # the reopen prompt settled by ruling
@@ -81,10 +82,13 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
     spec = check_specialty(actor, skill, cmd.specialty)
     mods = check_situational(cmd.modifiers)
     aspect = check_boosts(actor, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
-    r = skill_roll(
-        actor, dice, f"{actor.name} {skill}", aspect=aspect, use=cmd.aspect_use,
-        plot_point=cmd.plot_points == 1, base=base_mods(actor, skill, spec, *diff, *mods), physical=cmd.physical,
-    )  # fmt: skip
+    if cmd.take_0:
+        r = take_zero(actor, skill, aspect, cmd, base_mods(actor, skill, spec, *diff, *mods))
+    else:
+        r = skill_roll(
+            actor, dice, f"{actor.name} {skill}", aspect=aspect, use=cmd.aspect_use,
+            plot_point=cmd.plot_points == 1, base=base_mods(actor, skill, spec, *diff, *mods), physical=cmd.physical,
+        )  # fmt: skip
     ev = SkillRolled(
         actor=actor.id,
         skill=skill if not spec else f"{skill} ({spec})",
@@ -96,6 +100,7 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
         aspect=aspect,
         plot_point=r.plot_point,
         counts_as_action=cmd.as_action,
+        took_0=cmd.take_0,
     )
     due = reopen_due(data(actor), ev)
     d.add(attrs.evolve(ev, follow=int(due)))

@@ -178,6 +178,7 @@ def test_forms_keep_their_names_keys_and_fields():
         "clear_box": None,
         "refresh_aspects": None,
         "act": "o",
+        "contest": "k",
     }
     attack = next(s for s in system.commands() if s.name == "attack")
     assert [p.name for p in attack.params][:3] == ["actor", "target", "skill"]

@@ -17,6 +17,7 @@ from systems.zludge.commands import (
     RollSkill,
     TakeAction,
 )
+from systems.zludge.contest import ContestRolled, ContestSide
 from systems.zludge.events import (
     ActionTaken,
     AmbushDeclared,
@@ -193,6 +194,12 @@ def _all_events():
         AspectsRefreshed(ids=("c1",)),
         ActionTaken(actor="c1", text="reloads"),
         Rested(id="c2", wounds=(Box(level=0, wound=0),), why="a Hurt becomes a Scratch"),
+        ContestRolled(
+            kind="regular",
+            first=ContestSide(id="c1", skill="Athletics", roll=r4, mods=mod, total=3),
+            second=ContestSide(id="c2", skill="Athletics", mods=mod, total=1),
+            winner="c1",
+        ),
     ]
 
 
