@@ -15,14 +15,13 @@ import time
 import typing
 import weakref
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 import cattrs
 import pytest
 
-from bench.fights import SYSTEMS, make_fight
+from bench.fights import SYSTEMS
 from tests.support import in_new_interpreter
 from tracker import record as R
 from tracker import registry
@@ -272,23 +271,6 @@ def _subclasses(cls: type) -> list[type]:
                 out.append(sub)
             todo.append(sub)
     return out
-
-
-@pytest.mark.parametrize("sid", SYSTEMS)
-def test_opening_a_fight_builds_no_command_class(sid: str, tmp_path: Path) -> None:
-    """Opening a fight (the app's launch) builds the state's and the log's records, not the system's commands
-    (they wait for the first form or command: issue #13)."""
-    path = tmp_path / "fight.jsonl"
-    make_fight(sid, 300, path, seed=2)
-    code = (
-        "import sys; import saves; from tracker import record, registry; "
-        "f = saves.open_fight(sys.argv[1]); system = registry.load(sys.argv[2]); "
-        "mine = [s.build for s in system.commands() if isinstance(s.build, type)]; "
-        "waiting = set(record.waiting()); "
-        "print(len(mine), sum(c in waiting for c in mine), f.state.round > 0)"
-    )
-    declared, unbuilt, played = in_new_interpreter(code, str(path), sid)
-    assert int(declared) > 3 and unbuilt == declared and played == "True"
 
 
 def test_a_class_another_thread_is_building_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
