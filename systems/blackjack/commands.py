@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
-from tracker.record import Record, record
 
 RANGES = ("auto", "close", "nearby", "far")
 IMPACTS = ("none", "advantage", "disadvantage")
@@ -14,8 +15,8 @@ STAT_CHOICES = ("ACC", "BODY", "CTRL")
 MOVES = ("attack", "defend", "flourish")
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Attack(Record):
+@attrs.frozen(kw_only=True)
+class Attack:
     """Shoot, strike, throw or use a special; several targets for a volley or a blast."""
 
     actor: str
@@ -30,8 +31,8 @@ class Attack(Record):
     deficient: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class MakeSave(Record):
+@attrs.frozen(kw_only=True)
+class MakeSave:
     actor: str
     stat: str = "BODY"
     against: str | None = None
@@ -45,20 +46,20 @@ class MakeSave(Record):
     social: bool = False  # negotiation: a DV below 0 passes with no roll
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Reload(Record):
+@attrs.frozen(kw_only=True)
+class Reload:
     actor: str
     weapon: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class IngestLead(Record):
+@attrs.frozen(kw_only=True)
+class IngestLead:
     actor: str
     amount: int = 1
 
 
-@record(kw_only=True, repr=False, eq=False)
-class CastWorking(Record):
+@attrs.frozen(kw_only=True)
+class CastWorking:
     actor: str
     working: str
     target: str | None = None
@@ -66,8 +67,8 @@ class CastWorking(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ResolveSixes(Record):
+@attrs.frozen(kw_only=True)
+class ResolveSixes:
     """Per six of a working: powderburn or catastrophe (the GM's choice for that die)."""
 
     actor: str
@@ -76,14 +77,14 @@ class ResolveSixes(Record):
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class MoraleCheck(Record):
+@attrs.frozen(kw_only=True)
+class MoraleCheck:
     actor: str
     outcome: str = "flees"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Argue(Record):
+@attrs.frozen(kw_only=True)
+class Argue:
     actor: str
     npc: str
     pc_move: str
@@ -91,27 +92,27 @@ class Argue(Record):
     less_to_lose: str = "npc"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Injure(Record):
+@attrs.frozen(kw_only=True)
+class Injure:
     target: str
     level: str = "lesser"
     name: str = "injury"
     tags: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Treat(Record):
+@attrs.frozen(kw_only=True)
+class Treat:
     target: str
     level: str = "worst"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Rest(Record):
+@attrs.frozen(kw_only=True)
+class Rest:
     ids: tuple[str, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class DestroyPaper(Record):
+@attrs.frozen(kw_only=True)
+class DestroyPaper:
     """The paper of a Hex or a Naming is destroyed: what it bound on the target goes with it."""
 
     target: str
