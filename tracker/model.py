@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -14,51 +14,47 @@ _T = TypeVar("_T")
 def changed(inst: _T, /, **changes: Any) -> _T:
     """``attrs.evolve(inst, **changes)``: the same copy, the same errors.
 
-    For a class whose ``__init__`` only stores its fields (slotted, every slot a field, no validator, converter,
-    alias, ``init=False`` or init hook), the copy's fields are stored as that ``__init__`` stores them
-    (``object.__setattr__``), without the keyword arguments: a third of the time, and folding a long log copies
-    a state, a combatant and its data for nearly every event (bench/bench_speed.py figure 3, load + replay of
-    100,000 events: see the note below).  Any other class goes through ``attrs.evolve``.
+    Speed (bench/bench_speed.py figure 3, load + full replay of 100,000 events, <= 2.5x the ``json.loads``
+    floor): folding a long log copies a state, a combatant and its system data for nearly every event, and
+    ``attrs.evolve`` (a keyword argument per field, through the frozen ``__init__``) took that figure to 3.6x
+    (zludge; 2.9x to 3.9x across the systems).  So the classes the fold copies most (``FightState``,
+    ``Combatant``, each built-in system's combatant data) are declared ``slots=False``, and a copy of one whose
+    ``__init__`` only stores its fields (see :func:`_copied_by_dict`) is its instance dictionary copied with the
+    changes: 2.0x to 2.4x.  Any other class, and a change naming no field, goes through ``attrs.evolve``.
     """
     cls = type(inst)
     try:
-        plan = _plans[cls]
+        known = _by_dict[cls]
     except KeyError:
-        plan = _plans[cls] = _plan(cls)
-    if plan is None:
-        return attrs.evolve(inst, **changes)
-    names, known, values = plan
-    if not changes.keys() <= known:
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(changes.keys() - known)}")
+        known = _by_dict[cls] = _copied_by_dict(cls)
+    if known is None or not known.issuperset(changes):
+        copy: _T = attrs.evolve(cast(Any, inst), **changes)
+        return copy
     new = object.__new__(cls)
-    put = object.__setattr__.__get__(new)
-    for name, value in zip(names, values(inst), strict=True):
-        put(name, value)
-    for name, value in changes.items():
-        put(name, value)
+    fields = new.__dict__  # what attrs's __init__ would store, field by field
+    fields.update(inst.__dict__)
+    fields.update(changes)
     return new
 
 
-_plans: dict[type, tuple[tuple[str, ...], frozenset[str], Callable[[Any], tuple[Any, ...]]] | None] = {}
+_by_dict: dict[type, frozenset[str] | None] = {}
 
 
-def _plan(cls: type) -> tuple[tuple[str, ...], frozenset[str], Callable[[Any], tuple[Any, ...]]] | None:
-    """The fields :func:`changed` copies itself, and a function reading their values; None for a class whose
-    ``__init__`` does more than store them."""
+def _copied_by_dict(cls: type) -> frozenset[str] | None:
+    """The field names of an attrs class whose records :func:`changed` copies by their dictionary: no slots
+    (``slots=False``), and an ``__init__`` that only stores each field under its name (no validator,
+    converter, alias, ``init=False``, init hook or cached property); None for any other class."""
+    if not attrs.has(cls) or not cls.__dictoffset__:
+        return None
     fields = attrs.fields(cls)
-    names = tuple(f.name for f in fields)
-    slots = {s for c in cls.__mro__ for s in c.__dict__.get("__slots__", ())} - {"__weakref__"}
     if (
-        cls.__dictoffset__
-        or slots != set(names)
+        any(set(c.__dict__.get("__slots__", ())) - {"__weakref__", "__dict__"} for c in cls.__mro__)
         or any(hasattr(cls, hook) for hook in ("__attrs_pre_init__", "__attrs_post_init__"))
+        or any(isinstance(v, functools.cached_property) for c in cls.__mro__ for v in vars(c).values())
         or any(not f.init or f.validator or f.converter or f.alias != f.name for f in fields)
     ):
         return None
-    if len(names) == 1:
-        one = attrgetter(names[0])
-        return names, frozenset(names), lambda inst: (one(inst),)
-    return names, frozenset(names), attrgetter(*names) if names else (lambda inst: ())
+    return frozenset(f.name for f in fields)
 
 
 def twin(cls: type) -> type | None:
@@ -141,7 +137,7 @@ class Prompt:
     params: dict[str, Any] = attrs.field(factory=dict, hash=False)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
 class Combatant:
     id: str
     name: str
@@ -175,7 +171,7 @@ class ViewOptions:
     dice: bool = True  # dice results in the public log lines
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
 class FightState:
     """Everything the tracker knows about one fight at one moment."""
 

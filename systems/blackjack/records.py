@@ -109,7 +109,7 @@ class PaperBond:
         return f"{what} ({self.working}'s paper)"
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
 class BJData:
     kind: str = PC
     acc: int = 10

@@ -59,7 +59,7 @@ class LastSave:
     damage: int = 0  # a scattergun's save for half: the full damage taken (a success halves it)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
 class BnbData:
     """A combatant's Blood & Bullets record."""
 

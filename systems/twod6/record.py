@@ -44,7 +44,7 @@ class Failed:
     against: tuple[tuple[str, CheckRoll], ...] = ()  # opposed: (target id, the roll it lost to), each
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
 class Data:
     """Everything the tracker keeps for one 2d6 combatant."""
 
@@ -138,6 +138,9 @@ def _stat_property(key: str) -> property:
     return property(lambda self: self.stat(key))
 
 
+# its fields' types read now, before the stat properties come: one is named ``int``, and read later
+# (typing.get_type_hints, cattrs) ``int`` in the class would be that property, not the type
+attrs.resolve_types(Data)
 for _key in STATS:  # data.agi etc., so a GM adjust logs the old value
     setattr(Data, _key, _stat_property(_key))
 

@@ -33,7 +33,7 @@ class LastRoll:
         return self.tail == 0
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
 class ZludgeFight:
     ambushers: tuple[str, ...] = ()
     last_roll: LastRoll | None = None

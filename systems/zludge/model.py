@@ -75,7 +75,7 @@ class Box:
     physical: bool = False  # fatigue only: marked P
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
 class ZludgeData:
     attributes: tuple[tuple[str, int], ...] = ()
     fortitude: int = 0
