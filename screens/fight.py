@@ -33,7 +33,6 @@ from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
 from screens.widgets.log import LogView
-from tracker import record
 from tracker.dice import TypedRoller
 from tracker.engine import Fight
 from tracker.events import Event
@@ -232,7 +231,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if self._ahead:
             self.set_timer(QUIET / 4, self.build_ahead)
         else:
-            record.build_pending()  # the record classes no action has used yet (see tracker.record): a few ms
             self.post_message(self.BuiltAhead())
 
     def on_unmount(self) -> None:

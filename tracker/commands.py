@@ -16,7 +16,6 @@ import attrs
 from tracker.dice import parse as parse_dice
 from tracker.errors import Refused, TrackerError
 from tracker.model import Condition, FightState
-from tracker.record import Record, field, record
 
 # parameter kinds a UI knows how to ask for
 INT = "int"
@@ -30,8 +29,8 @@ DICE = "dice"  # a dice expression
 PARAM_KINDS = (INT, STR, BOOL, CHOICE, COMBATANT, COMBATANTS, MODIFIERS, DICE)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Modifier(Record):
+@attrs.frozen(kw_only=True)
+class Modifier:
     """A labelled situational modifier; it shows in the log with its label."""
 
     label: str
@@ -58,8 +57,8 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     return tuple(out)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Param(Record):
+@attrs.frozen(kw_only=True)
+class Param:
     name: str
     kind: str = STR
     label: str = ""
@@ -132,8 +131,8 @@ class Param(Record):
         return text
 
 
-@record(kw_only=True, repr=False, eq=False)
-class CommandSpec(Record):
+@attrs.frozen(kw_only=True)
+class CommandSpec:
     """A command a system offers, declared so the app can build its form."""
 
     name: str
@@ -184,34 +183,34 @@ class CommandSpec(Record):
 # core commands, known to every system
 
 
-@record(kw_only=True, repr=False, eq=False)
-class AddCombatant(Record):
+@attrs.frozen(kw_only=True)
+class AddCombatant:
     """Add one combatant, or ``count`` of them as a group ("4 Outlaws")."""
 
     name: str
     kind: str = "npc"
     group: str | None = None
-    sheet: Mapping[str, Any] = field(factory=dict, hash=False)
+    sheet: Mapping[str, Any] = attrs.field(factory=dict, hash=False)
     preset: str | None = None
     count: int = 1
     hidden: bool = False  # kept from the players' view until revealed
     alias: str = ""  # the players' view's name for it when NPC names are hidden (default: the preset's name)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class RemoveCombatant(Record):
+@attrs.frozen(kw_only=True)
+class RemoveCombatant:
     id: str
     reason: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class RenameCombatant(Record):
+@attrs.frozen(kw_only=True)
+class RenameCombatant:
     id: str
     name: str
 
 
-@record(kw_only=True, repr=False, eq=False)
-class RollInitiative(Record):
+@attrs.frozen(kw_only=True)
+class RollInitiative:
     """Roll initiative by the system's procedure (all, or just ``ids``).
 
     In a running fight it rolls only for those without an initiative (reinforcements) and slots them into the
@@ -222,45 +221,45 @@ class RollInitiative(Record):
     reroll: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SetInitiative(Record):
+@attrs.frozen(kw_only=True)
+class SetInitiative:
     """Initiative values the GM gives (e.g. rolled on real dice and added up)."""
 
-    values: Mapping[str, int] = field(hash=False)
+    values: Mapping[str, int] = attrs.field(hash=False)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class MoveInOrder(Record):
+@attrs.frozen(kw_only=True)
+class MoveInOrder:
     id: str
     position: int  # 0-based place in the order
 
 
-@record(kw_only=True, repr=False, eq=False)
-class StartFight(Record):
+@attrs.frozen(kw_only=True)
+class StartFight:
     surprise: tuple[str, ...] = ()  # ids that act in a surprise round before round 1
 
 
-@record(kw_only=True, repr=False, eq=False)
-class NextTurn(Record):
+@attrs.frozen(kw_only=True)
+class NextTurn:
     pass
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Delay(Record):
+@attrs.frozen(kw_only=True)
+class Delay:
     """The current combatant holds its action to act later in the round."""
 
     id: str | None = None
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ActNow(Record):
+@attrs.frozen(kw_only=True)
+class ActNow:
     """A held combatant acts now, before whoever is current."""
 
     id: str
 
 
-@record(kw_only=True, repr=False, eq=False)
-class AddCondition(Record):
+@attrs.frozen(kw_only=True)
+class AddCondition:
     id: str
     name: str
     rounds: int | None = None
@@ -270,14 +269,14 @@ class AddCondition(Record):
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class RemoveCondition(Record):
+@attrs.frozen(kw_only=True)
+class RemoveCondition:
     id: str
     name: str
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Adjust(Record):
+@attrs.frozen(kw_only=True)
+class Adjust:
     """GM adjust of any tracked value (core fields or the system's own)."""
 
     id: str
@@ -286,14 +285,14 @@ class Adjust(Record):
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Note(Record):
+@attrs.frozen(kw_only=True)
+class Note:
     text: str
     id: str | None = None
 
 
-@record(kw_only=True, repr=False, eq=False)
-class DismissPrompt(Record):
+@attrs.frozen(kw_only=True)
+class DismissPrompt:
     """The GM settles a prompt by ruling, without the roll: ``outcome`` is one of the prompt's outcomes
     ("dies" on a death save); empty, the prompt closes as it did before prompts named their outcomes."""
 
@@ -302,13 +301,13 @@ class DismissPrompt(Record):
     outcome: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class EndFight(Record):
+@attrs.frozen(kw_only=True)
+class EndFight:
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Damage(Record):
+@attrs.frozen(kw_only=True)
+class Damage:
     """Quick harm to one or more combatants, in the system's own measure, through its own harm path.
 
     ``amount`` is what the system measures harm in: Blood & Bullets HP (a number,
@@ -323,8 +322,8 @@ class Damage(Record):
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Heal(Record):
+@attrs.frozen(kw_only=True)
+class Heal:
     """Quick healing, in the system's own measure; a system that cannot heal in combat refuses it."""
 
     targets: tuple[str, ...]
@@ -348,34 +347,34 @@ class Rest:
     note: str = attrs.field(default="")
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Hide(Record):
+@attrs.frozen(kw_only=True)
+class Hide:
     """Keep combatants from the players' view."""
 
     ids: tuple[str, ...]
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Reveal(Record):
+@attrs.frozen(kw_only=True)
+class Reveal:
     """Show hidden combatants in the players' view."""
 
     ids: tuple[str, ...]
 
 
-@record(kw_only=True, repr=False, eq=False)
-class NameFight(Record):
+@attrs.frozen(kw_only=True)
+class NameFight:
     name: str
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SetDiceMode(Record):
+@attrs.frozen(kw_only=True)
+class SetDiceMode:
     """The GM rolls physical dice and types the faces in (``typed``), or the tracker rolls."""
 
     typed: bool
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SetView(Record):
+@attrs.frozen(kw_only=True)
+class SetView:
     """What the players' view shows: NPC numbers, NPC names, dice results."""
 
     npc_numbers: bool = False

@@ -22,8 +22,9 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+import attrs
+
 from tracker.errors import TrackerError
-from tracker.record import Record, record
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -47,8 +48,8 @@ class FacesNeeded(Exception):
         self.request = request
 
 
-@record(repr=False, eq=False)
-class DiceRequest(Record):
+@attrs.frozen
+class DiceRequest:
     """One request for faces: ``count`` dice showing ``lo``..``hi``."""
 
     count: int
@@ -164,8 +165,8 @@ def parse_faces(text: str) -> list[int]:
     return out
 
 
-@record(repr=False, eq=False)
-class DiceExpr(Record):
+@attrs.frozen
+class DiceExpr:
     """A parsed dice expression."""
 
     count: int
@@ -228,8 +229,8 @@ def _keep(faces: tuple[int, ...], high: int | None, low: int | None) -> tuple[in
     return faces
 
 
-@record(repr=False, eq=False)
-class Roll(Record):
+@attrs.frozen
+class Roll:
     """One roll with its faces: what was rolled, what was kept, what exploded."""
 
     expr: str

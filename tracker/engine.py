@@ -19,7 +19,7 @@ from tracker import commands as C
 from tracker import events as E
 from tracker.dice import Roller, SeededRoller
 from tracker.errors import Refused, TrackerError, UnknownEvent
-from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed, setter
+from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
 from tracker.plugin import System, initiative_events
 from tracker.plugin_check import check_prompts
 from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet
@@ -672,13 +672,6 @@ def _ev_started(system: System, s: FightState, e: E.FightStarted) -> FightState:
     return changed(s, started=True, surprise=e.surprise)
 
 
-# the fold's commonest copies of the state, one field or two set without a keyword dictionary
-_turn_at = setter(FightState, "turn", "interrupted")
-_round_at = setter(FightState, "round", "interrupted")
-_with_notes = setter(FightState, "notes")
-_with_prompts = setter(FightState, "prompts")
-
-
 def _ev_reroll(system: System, s: FightState, e: E.RerollPlanned) -> FightState:
     return changed(s, reroll_next_round=True)
 
@@ -688,13 +681,13 @@ def _ev_round(system: System, s: FightState, e: E.RoundStarted) -> FightState:
         s = changed(s, reroll_next_round=False)
     if any(c.held for c in s.combatants):
         s = changed(s, combatants=tuple(changed(c, held=False) if c.held else c for c in s.combatants))
-    return _round_at(s, e.round, None)
+    return changed(s, round=e.round, interrupted=None)
 
 
 def _ev_turn(system: System, s: FightState, e: E.TurnStarted) -> FightState:
     if not 0 <= e.index < len(s.order) or s.order[e.index] != e.id:
         raise UnknownEvent(f"turn of {e.id} at place {e.index} does not match the order")
-    return _turn_at(s, e.index, None if e.resumed else s.interrupted)
+    return changed(s, turn=e.index, interrupted=None if e.resumed else s.interrupted)
 
 
 def _ev_same(system: System, s: FightState, e: E.Event) -> FightState:
@@ -732,17 +725,17 @@ def _ev_adjusted(system: System, s: FightState, e: E.Adjusted) -> FightState:
 
 
 def _ev_note(system: System, s: FightState, e: E.NoteAdded) -> FightState:
-    return _with_notes(s, (*s.notes[-(RECENT_NOTES - 1) :], e.text))
+    return changed(s, notes=(*s.notes[-(RECENT_NOTES - 1) :], e.text))
 
 
 def _ev_prompt(system: System, s: FightState, e: E.PromptRaised) -> FightState:
     if any(p.id == e.prompt.id for p in s.prompts):
         return s
-    return _with_prompts(s, s.prompts + (e.prompt,))
+    return changed(s, prompts=s.prompts + (e.prompt,))
 
 
 def _ev_prompt_done(system: System, s: FightState, e: E.PromptResolved) -> FightState:
-    return _with_prompts(s, tuple(p for p in s.prompts if p.id != e.prompt_id))
+    return changed(s, prompts=tuple(p for p in s.prompts if p.id != e.prompt_id))
 
 
 def _ev_ended(system: System, s: FightState, e: E.FightEnded) -> FightState:

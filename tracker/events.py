@@ -13,11 +13,10 @@ import attrs
 
 from tracker.dice import Roll
 from tracker.model import Condition, FightState, Prompt
-from tracker.record import Record, field, record
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Event(Record):
+@attrs.frozen(kw_only=True)
+class Event:
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
     GM_WORDS: ClassVar[tuple[str, ...]] = ()  # text fields the GM typed (notes, causes): not for the players
@@ -66,14 +65,14 @@ def _rolls_text(rolls: tuple[Roll, ...]) -> str:
     return "; ".join(r.describe() for r in rolls)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class CombatantAdded(Event):
     TYPE = "combatant_added"
     id: str
     name: str
     kind: str
     group: str | None = None
-    sheet: dict[str, Any] = field(factory=dict, hash=False)
+    sheet: dict[str, Any] = attrs.field(factory=dict, hash=False)
     rolls: tuple[Roll, ...] = ()
     hidden: bool = False
     alias: str = ""
@@ -85,7 +84,7 @@ class CombatantAdded(Event):
         return f"{self.name}{grp} joins the fight as {self.kind.upper()}{extra}{secret}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class CombatantRemoved(Event):
     TYPE = "combatant_removed"
     id: str
@@ -96,7 +95,7 @@ class CombatantRemoved(Event):
         return f"{state.name(self.id)} leaves the fight{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class CombatantRenamed(Event):
     TYPE = "combatant_renamed"
     id: str
@@ -106,7 +105,7 @@ class CombatantRenamed(Event):
         return f"{state.name(self.id)} is renamed {self.name}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class InitiativeSet(Event):
     TYPE = "initiative_set"
     id: str
@@ -121,7 +120,7 @@ class InitiativeSet(Event):
         return f"{state.name(self.id)} initiative {self.value}{how}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class OrderSet(Event):
     TYPE = "order_set"
     order: tuple[str, ...]
@@ -137,7 +136,7 @@ class OrderSet(Event):
         return f"Order: {names}{tie}{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class FightStarted(Event):
     TYPE = "fight_started"
     surprise: tuple[str, ...] = ()
@@ -148,7 +147,7 @@ class FightStarted(Event):
         return "The fight begins"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class RerollPlanned(Event):
     """The GM chose to roll the whole initiative order again: it is rolled when the next round starts."""
 
@@ -159,7 +158,7 @@ class RerollPlanned(Event):
         return f"Initiative will be rolled again for everyone at the start of round {self.round}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class RoundStarted(Event):
     TYPE = "round_started"
     round: int
@@ -168,7 +167,7 @@ class RoundStarted(Event):
         return "Surprise round" if self.round == 0 else f"Round {self.round}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class TurnStarted(Event):
     TYPE = "turn_started"
     id: str
@@ -179,7 +178,7 @@ class TurnStarted(Event):
         return f"{state.name(self.id)}'s turn"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class TurnEnded(Event):
     TYPE = "turn_ended"
     id: str
@@ -188,7 +187,7 @@ class TurnEnded(Event):
         return f"{state.name(self.id)} ends the turn"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class TurnDelayed(Event):
     TYPE = "turn_delayed"
     id: str
@@ -197,7 +196,7 @@ class TurnDelayed(Event):
         return f"{state.name(self.id)} holds the action"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class HeldActionTaken(Event):
     """A held combatant steps in now, before whoever is current."""
 
@@ -210,7 +209,7 @@ class HeldActionTaken(Event):
         return f"{state.name(self.id)} acts now{before}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ConditionAdded(Event):
     TYPE = "condition_added"
     id: str
@@ -224,7 +223,7 @@ class ConditionAdded(Event):
         return f"{state.name(self.id)} is {c.describe().split(' (')[0]}{dur}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ConditionRemoved(Event):
     TYPE = "condition_removed"
     id: str
@@ -236,7 +235,7 @@ class ConditionRemoved(Event):
         return f"{state.name(self.id)} is no longer {self.name}{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Adjusted(Event):
     """A GM adjustment of any tracked value."""
 
@@ -252,7 +251,7 @@ class Adjusted(Event):
         return f"GM sets {state.name(self.id)}'s {self.field}: {self.old!r} → {self.value!r}{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class NoteAdded(Event):
     TYPE = "note_added"
     text: str
@@ -266,7 +265,7 @@ class NoteAdded(Event):
         return None  # the GM's own words
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class PromptRaised(Event):
     TYPE = "prompt_raised"
     prompt: Prompt
@@ -278,7 +277,7 @@ class PromptRaised(Event):
         return None  # prompts are the GM's: what to roll or choose next
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class PromptResolved(Event):
     TYPE = "prompt_resolved"
     prompt_id: str
@@ -295,7 +294,7 @@ class PromptResolved(Event):
         return None  # the prompt and the GM's note on it; what it led to has events of its own
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class FightEnded(Event):
     TYPE = "fight_ended"
     note: str = ""
@@ -304,7 +303,7 @@ class FightEnded(Event):
         return "The fight ends" + (f": {self.note}" if self.note else "")
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class CombatantsHidden(Event):
     TYPE = "combatants_hidden"
     ids: tuple[str, ...]
@@ -313,7 +312,7 @@ class CombatantsHidden(Event):
         return "Hidden from the players: " + ", ".join(state.name(i) for i in self.ids)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class CombatantsRevealed(Event):
     TYPE = "combatants_revealed"
     ids: tuple[str, ...]
@@ -322,7 +321,7 @@ class CombatantsRevealed(Event):
         return "Revealed to the players: " + ", ".join(state.name(i) for i in self.ids)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class FightNamed(Event):
     TYPE = "fight_named"
     name: str
@@ -331,7 +330,7 @@ class FightNamed(Event):
         return f"The fight is called {self.name}" if not state.title else f"The fight is renamed {self.name}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class DiceModeSet(Event):
     TYPE = "dice_mode_set"
     typed: bool
@@ -340,7 +339,7 @@ class DiceModeSet(Event):
         return "Dice typed in by the GM from now on" if self.typed else "Dice rolled by the tracker from now on"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ViewSet(Event):
     """What the players' view shows."""
 
@@ -366,7 +365,7 @@ class ViewSet(Event):
         return "Players' view " + "; ".join(parts)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Undone(Event):
     """The GM took back one whole action (all of its events)."""
 
@@ -377,7 +376,7 @@ class Undone(Event):
         return f"Undo of action {self.action}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Redone(Event):
     TYPE = "redone"
     action: int

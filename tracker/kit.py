@@ -205,7 +205,7 @@ def spec(
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None,
 ) -> CommandSpec:
     """A :class:`~tracker.commands.CommandSpec` whose params come from ``command``'s attrs fields (worked out
-    when first asked for: the command class is built then, see :mod:`tracker.record`).
+    when first asked for).
 
     Each field gives a Param of the kind its type says (``str`` named actor,
     target, id… is a combatant; ``tuple[str, ...]`` several combatants;

@@ -2,86 +2,65 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import attrs
 
-from tracker.record import Record, field, record, record_fields
-
-_changers: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
-_twins: dict[type, type | None] = {}
-_setters: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
+_T = TypeVar("_T")
 
 
-def changed(inst: Any, **changes: Any) -> Any:
-    """A copy of a frozen attrs record with some fields changed (like ``attrs.evolve``).
+def changed(inst: _T, /, **changes: Any) -> _T:
+    """``attrs.evolve(inst, **changes)``: the same copy, the same errors.
 
-    Folding a long log calls this for nearly every event, so it uses a small
-    per-class function that copies the slots directly; it skips ``__init__``,
-    which is safe for these records because none has validators or converters.
+    Speed (bench/bench_speed.py figure 3, load + full replay of 100,000 events, <= 2.5x the ``json.loads``
+    floor): folding a long log copies a state, a combatant and its system data for nearly every event, and
+    ``attrs.evolve`` (a keyword argument per field, through the frozen ``__init__``) took that figure to 3.6x
+    (zludge; 2.9x to 3.9x across the systems).  So the classes the fold copies most (``FightState``,
+    ``Combatant``, each built-in system's combatant data) are declared ``slots=False``, and a copy of one whose
+    ``__init__`` only stores its fields (see :func:`_copied_by_dict`) is its instance dictionary copied with the
+    changes: 2.0x to 2.4x.  Any other class, and a change naming no field, goes through ``attrs.evolve``.
     """
     cls = type(inst)
-    fn = _changers.get(cls)
-    if fn is None:
-        fn = _changer(cls)
-    return fn(inst, changes)
+    try:
+        known = _by_dict[cls]
+    except KeyError:
+        known = _by_dict[cls] = _copied_by_dict(cls)
+    if known is None or not known.issuperset(changes):
+        copy: _T = attrs.evolve(cast(Any, inst), **changes)
+        return copy
+    new = object.__new__(cls)
+    fields = new.__dict__  # what attrs's __init__ would store, field by field
+    fields.update(inst.__dict__)
+    fields.update(changes)
+    return new
 
 
-def _changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    fn = _changers[cls] = _make_changer(cls)
-    return fn
+_by_dict: dict[type, frozenset[str] | None] = {}
 
 
-def setter(cls: type, *names: str) -> Callable[..., Any]:
-    """A function ``(record, value, ...)`` -> a copy of the record with the fields ``names`` set to the values.
-
-    ``changed`` with these fields, without its keyword dictionary and its loop over it: the fold's commonest
-    copies (a combatant with new system data, a state with new combatants, a turn's start) go through these.
-    """
-    if not names:
-        raise TypeError("a setter sets at least one field")
-    fn = _setters.get((cls, names))
-    if fn is None:
-        fn = _setters[cls, names] = _make_setter(cls, names)
-    return fn
-
-
-def _make_setter(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
-    fields = [f.name for f in record_fields(cls)]
-    for name in names:
-        if name not in fields:
-            raise TypeError(f"{cls.__name__} has no field {name!r}")
-    if len(set(names)) != len(names):
-        raise TypeError(f"a field set twice: {names}")
-    unfrozen = twin(cls)
-    args = [f"v{n}" for n in range(len(names))]
-    namespace: dict[str, Any] = {"cls": cls, "twin": unfrozen, "new_": object.__new__}
-    # generated from the class's own field names (identifiers), never from data
-    if unfrozen is None or not _plain(cls):  # validators, converters, no slots: as changed() does it
-        namespace["change"] = _changer(cls)
-        pairs = ", ".join(f"{name!r}: {a}" for name, a in zip(names, args, strict=True))
-        lines = [f"def put(inst, {', '.join(args)}):", f"    return change(inst, {{{pairs}}})"]
-    else:
-        lines = [f"def put(inst, {', '.join(args)}):", "    new = new_(twin)"]
-        lines += [f"    new.{n} = inst.{n}" for n in fields if n not in names]
-        lines += [f"    new.{name} = {a}" for name, a in zip(names, args, strict=True)]
-        lines += ["    new.__class__ = cls", "    return new"]
-    exec("\n".join(lines), namespace)
-    put: Callable[..., Any] = namespace["put"]
-    return put
+def _copied_by_dict(cls: type) -> frozenset[str] | None:
+    """The field names of an attrs class whose records :func:`changed` copies by their dictionary: no slots
+    (``slots=False``), and an ``__init__`` that only stores each field under its name (no validator,
+    converter, alias, ``init=False``, init hook or cached property); None for any other class."""
+    if not attrs.has(cls) or not cls.__dictoffset__:
+        return None
+    fields = attrs.fields(cls)
+    if (
+        any(set(c.__dict__.get("__slots__", ())) - {"__weakref__", "__dict__"} for c in cls.__mro__)
+        or any(hasattr(cls, hook) for hook in ("__attrs_pre_init__", "__attrs_post_init__"))
+        or any(isinstance(v, functools.cached_property) for c in cls.__mro__ for v in vars(c).values())
+        or any(not f.init or f.validator or f.converter or f.alias != f.name for f in fields)
+    ):
+        return None
+    return frozenset(f.name for f in fields)
 
 
 def twin(cls: type) -> type | None:
-    """An unfrozen twin of a frozen slotted record class, to fill a new record by plain slot stores.
-
-    The twin is a subclass that adds no slots and sets attributes the ordinary
-    way (a frozen class's ``__setattr__`` refuses, and ``object.__setattr__``
-    called per field costs several times a plain store).  It has the record's
-    exact layout, so a filled twin becomes the record by ``__class__``
-    assignment; no twin ever escapes as a value.  None when the class cannot
-    have one (no slots).
-    """
+    """An unfrozen twin of a frozen slotted record class (a subclass adding no slots, setting attributes the
+    ordinary way).  Kept for saves/structure.py until its cattrs converter lands (issue #43); the model does
+    not use it."""
     try:
         return _twins[cls]
     except KeyError:
@@ -102,51 +81,7 @@ def twin(cls: type) -> type | None:
     return made
 
 
-def _plain(cls: type) -> bool:
-    """A slotted record with no validators, converters or post-init: a copy may skip ``__init__``."""
-    return not (
-        any(f.validator or f.converter for f in record_fields(cls))
-        or hasattr(cls, "__attrs_post_init__")
-        or not getattr(cls, "__slots__", None)
-    )
-
-
-def _make_changer(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    fields = record_fields(cls)
-    if not _plain(cls):
-        return lambda inst, changes: attrs.evolve(inst, **changes)
-    names = [f.name for f in fields]
-    unfrozen = twin(cls)
-    known = frozenset(names)
-
-    def refuse(changes: dict[str, Any]) -> TypeError:
-        return TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}")
-
-    # generated from the class's own field names (identifiers), never from data
-    namespace: dict[str, Any] = {"cls": cls, "twin": unfrozen, "known": known, "new_": object.__new__, "refuse": refuse}
-    lines = ["def change(inst, changes):"]
-    if unfrozen is not None:
-        # filled as the unfrozen twin (plain slot stores), then made the frozen record; a name that is not a
-        # field has no slot to store into (the twin has no __dict__): AttributeError, refused as attrs.evolve does
-        lines.append("    new = new_(twin)")
-        lines += [f"    new.{n} = inst.{n}" for n in names]
-        lines += [
-            "    try:",
-            "        for k, v in changes.items():",
-            "            setattr(new, k, v)",
-            "    except AttributeError:",
-            "        raise refuse(changes) from None",
-            "    new.__class__ = cls",
-        ]
-    else:
-        namespace["set_"] = object.__setattr__
-        lines += ["    if not changes.keys() <= known:", "        raise refuse(changes)", "    new = new_(cls)"]
-        lines += [f"    set_(new, {n!r}, inst.{n})" for n in names]
-        lines += ["    for k, v in changes.items():", "        set_(new, k, v)"]
-    lines.append("    return new")
-    exec("\n".join(lines), namespace)
-    change: Callable[[Any, dict[str, Any]], Any] = namespace["change"]
-    return change
+_twins: dict[type, type | None] = {}
 
 
 PC = "pc"
@@ -154,8 +89,8 @@ NPC = "npc"
 KINDS = (PC, NPC)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Condition(Record):
+@attrs.frozen(kw_only=True)
+class Condition:
     """A named condition on a combatant, optionally ending by itself.
 
     With ``rounds`` set it ends at the ``ends_at`` ("start" or "end") of
@@ -190,8 +125,8 @@ class Condition(Record):
         return max(self.expires_round - max(state.round, 0), 0)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Prompt(Record):
+@attrs.frozen(kw_only=True)
+class Prompt:
     """Something the GM must resolve before play goes on (a death save, a morale check)."""
 
     id: str
@@ -199,12 +134,12 @@ class Prompt(Record):
     text: str
     combatant: str | None = None
     command: str | None = None
-    params: dict[str, Any] = field(factory=dict, hash=False)
+    params: dict[str, Any] = attrs.field(factory=dict, hash=False)
     outcomes: tuple[str, ...] = ()  # what a GM's ruling may settle it as ("lives", "dies"); () in older files
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Combatant(Record):
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
+class Combatant:
     id: str
     name: str
     kind: str = NPC
@@ -228,8 +163,8 @@ class Combatant(Record):
         return None
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ViewOptions(Record):
+@attrs.frozen(kw_only=True)
+class ViewOptions:
     """What the players' view shows of this fight (the GM's choice, logged)."""
 
     npc_numbers: bool = False  # HP, Threat, DV, stats of NPCs
@@ -237,8 +172,8 @@ class ViewOptions(Record):
     dice: bool = True  # dice results in the public log lines
 
 
-@record(kw_only=True, repr=False, eq=False)
-class FightState(Record):
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
+class FightState:
     """Everything the tracker knows about one fight at one moment."""
 
     system: str
@@ -257,7 +192,7 @@ class FightState(Record):
     title: str = ""  # the fight's name (asked at start, renamable)
     typed_dice: bool = False  # the GM rolls physical dice and types the faces in
     reroll_next_round: bool = False  # the GM chose to roll the whole order again when the next round starts
-    view: ViewOptions = field(factory=ViewOptions)
+    view: ViewOptions = attrs.field(factory=ViewOptions)
     data: Any = None  # the system's fight-level record
 
     # -- lookups ---------------------------------------------------------
@@ -313,34 +248,30 @@ class FightState(Record):
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return with_combatants(self, (*cs[:i], combatant, *cs[i + 1 :]))
+                return changed(self, combatants=(*cs[:i], combatant, *cs[i + 1 :]))
         return self
 
     def update(self, cid: str, **changes: Any) -> FightState:
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return with_combatants(self, (*cs[:i], changed(c, **changes), *cs[i + 1 :]))
+                return changed(self, combatants=(*cs[:i], changed(c, **changes), *cs[i + 1 :]))
         raise KeyError(cid)
 
     def update_data(self, cid: str, **changes: Any) -> FightState:
-        """The combatant's system data with some fields changed (one pass over the combatants: folding a
-        long log calls this for most events, so the three copies call their classes' changers directly)."""
+        """The combatant's system data with some fields changed (one pass over the combatants)."""
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                d = c.data
-                new_d = (_changers.get(type(d)) or _changer(type(d)))(d, changes)
-                return with_combatants(self, (*cs[:i], with_data(c, new_d), *cs[i + 1 :]))
+                return changed(self, combatants=(*cs[:i], changed(c, data=changed(c.data, **changes)), *cs[i + 1 :]))
         raise KeyError(cid)
 
     def set_data(self, cid: str, put: Callable[..., Any], *values: Any) -> FightState:
-        """The combatant's system data copied by ``put`` (a :func:`setter` of its class) with ``values``, in one
-        pass over the combatants (``update_data`` without its keyword dictionary, for the fold's hottest events)."""
+        """The combatant's system data made anew by ``put(data, *values)``, in one pass over the combatants."""
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return with_combatants(self, (*cs[:i], with_data(c, put(c.data, *values)), *cs[i + 1 :]))
+                return changed(self, combatants=(*cs[:i], changed(c, data=put(c.data, *values)), *cs[i + 1 :]))
         raise KeyError(cid)
 
     def put_data(self, cid: str, data: Any) -> FightState:
@@ -348,11 +279,5 @@ class FightState(Record):
         cs = self.combatants
         for i, c in enumerate(cs):
             if c.id == cid:
-                return with_combatants(self, (*cs[:i], with_data(c, data), *cs[i + 1 :]))
+                return changed(self, combatants=(*cs[:i], changed(c, data=data), *cs[i + 1 :]))
         raise KeyError(cid)
-
-
-with_data: Callable[[Combatant, Any], Combatant] = setter(Combatant, "data")
-"""The combatant with its system data replaced (the fold's commonest copy)."""
-with_combatants: Callable[[FightState, tuple[Combatant, ...]], FightState] = setter(FightState, "combatants")
-"""The state with its combatants replaced."""

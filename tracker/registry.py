@@ -29,10 +29,11 @@ from collections.abc import Iterable
 from functools import reduce
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from tracker.errors import TrackerError
 from tracker.plugin import About, System
 from tracker.plugin_check import PluginError, check_system
-from tracker.record import Record, record
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -51,8 +52,8 @@ class SystemNotInstalled(TrackerError):
     pass
 
 
-@record(repr=False, eq=False)
-class SystemEntry(Record):
+@attrs.frozen
+class SystemEntry:
     id: str
     target: str  # "module:attr"
     distribution: str | None

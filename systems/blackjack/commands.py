@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
-from tracker.record import Record, record
 
 RANGES = ("auto", "close", "nearby", "far")
 IMPACTS = ("none", "advantage", "disadvantage")
@@ -15,8 +16,8 @@ STAT_CHOICES = ("ACC", "BODY", "CTRL")
 MOVES = ("attack", "defend", "flourish")
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Attack(Record):
+@attrs.frozen(kw_only=True)
+class Attack:
     """Shoot, strike, throw or use a special; several targets for a volley or a blast."""
 
     actor: str
@@ -31,8 +32,8 @@ class Attack(Record):
     deficient: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class MakeSave(Record):
+@attrs.frozen(kw_only=True)
+class MakeSave:
     actor: str
     stat: str = "BODY"
     against: str | None = None
@@ -46,20 +47,20 @@ class MakeSave(Record):
     social: bool = False  # negotiation: a DV below 0 passes with no roll
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Reload(Record):
+@attrs.frozen(kw_only=True)
+class Reload:
     actor: str
     weapon: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class IngestLead(Record):
+@attrs.frozen(kw_only=True)
+class IngestLead:
     actor: str
     amount: int = 1
 
 
-@record(kw_only=True, repr=False, eq=False)
-class CastWorking(Record):
+@attrs.frozen(kw_only=True)
+class CastWorking:
     actor: str
     working: str
     target: str | None = None
@@ -67,8 +68,8 @@ class CastWorking(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ResolveSixes(Record):
+@attrs.frozen(kw_only=True)
+class ResolveSixes:
     """Per six of a working: powderburn or catastrophe (the GM's choice for that die)."""
 
     actor: str
@@ -77,14 +78,14 @@ class ResolveSixes(Record):
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class MoraleCheck(Record):
+@attrs.frozen(kw_only=True)
+class MoraleCheck:
     actor: str
     outcome: str = "flees"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Argue(Record):
+@attrs.frozen(kw_only=True)
+class Argue:
     actor: str
     npc: str
     pc_move: str
@@ -92,27 +93,27 @@ class Argue(Record):
     less_to_lose: str = "npc"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Injure(Record):
+@attrs.frozen(kw_only=True)
+class Injure:
     target: str
     level: str = "lesser"
     name: str = "injury"
     tags: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Treat(Record):
+@attrs.frozen(kw_only=True)
+class Treat:
     target: str
     level: str = "worst"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Rest(Record):
+@attrs.frozen(kw_only=True)
+class Rest:
     ids: tuple[str, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class DestroyPaper(Record):
+@attrs.frozen(kw_only=True)
+class DestroyPaper:
     """The paper of a Hex or a Naming is destroyed: what it bound on the target goes with it."""
 
     target: str

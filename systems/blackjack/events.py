@@ -7,7 +7,6 @@ import attrs
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
-from tracker.record import Record, record
 
 from .records import PaperBond, data
 
@@ -16,8 +15,8 @@ OVER = "over"  # rolled over the stat: fails, and a PC marks the stat
 UNDER = "under"  # at or under the DV: fails, no mark
 
 
-@record(kw_only=True, repr=False, eq=False)
-class DvPart(Record):
+@attrs.frozen(kw_only=True)
+class DvPart:
     label: str
     value: int
 
@@ -25,8 +24,8 @@ class DvPart(Record):
         return f"{self.label} {self.value:+d}"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SaveRoll(Record):
+@attrs.frozen(kw_only=True)
+class SaveRoll:
     """One Blackjack save: success when DV < d20 ≤ limit."""
 
     who: str
@@ -59,7 +58,7 @@ class SaveRoll(Record):
         return f"{self.stat} save {self.roll.describe()} needs ≤ {self.limit} over {dv}: {res}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class SaveRolled(Event):
     TYPE = "blackjack.save_rolled"
     actor: str
@@ -71,7 +70,7 @@ class SaveRolled(Event):
         return f"{state.name(self.actor)} saves{why}: {self.save.describe()}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class AttackMade(Event):
     """One attack (one shot of a volley, one target of a blast)."""
 
@@ -101,7 +100,7 @@ class AttackMade(Event):
         return f"{a} {verb}{how} ({self.range}{who}): {self.save.describe()} → {res}{floor}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class InjuryMarked(Event):
     """An injury and its way up the track ("lesser → slots full → moderate")."""
 
@@ -117,7 +116,7 @@ class InjuryMarked(Event):
         return f"{state.name(self.target)} injury ({self.name}): {' → '.join(self.steps)}{end}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class InjuryCleared(Event):
     TYPE = "blackjack.injury_cleared"
     target: str
@@ -131,7 +130,7 @@ class InjuryCleared(Event):
         return f"{state.name(self.target)}'s {self.level} injury ({self.name}) is cleared{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class RechargeRolled(Event):
     TYPE = "blackjack.recharge_rolled"
     actor: str
@@ -146,7 +145,7 @@ class RechargeRolled(Event):
         return f"{state.name(self.actor)}'s {self.weapon} recharge ({self.need}+): {self.roll.describe()} → {res}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Reloaded(Event):
     TYPE = "blackjack.reloaded"
     actor: str
@@ -162,7 +161,7 @@ class Reloaded(Event):
         return f"{state.name(self.actor)} {what} the {self.weapon}{cost}{extra}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class LeadIngested(Event):
     TYPE = "blackjack.lead_ingested"
     actor: str
@@ -172,7 +171,7 @@ class LeadIngested(Event):
         return f"{state.name(self.actor)} ingests {self.amount} lead"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class WorkingCast(Event):
     TYPE = "blackjack.working_cast"
     actor: str
@@ -191,7 +190,7 @@ class WorkingCast(Event):
         return f"{state.name(self.actor)} casts {self.working}{on} with {self.lead} lead{again}, {self.roll.describe()}{six}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class WorkingTookEffect(Event):
     TYPE = "blackjack.working_took_effect"
     actor: str
@@ -207,7 +206,7 @@ class WorkingTookEffect(Event):
         return f"{self.working}{on} {res}{note}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class SixesResolved(Event):
     TYPE = "blackjack.sixes_resolved"
     actor: str
@@ -219,7 +218,7 @@ class SixesResolved(Event):
         return f"{state.name(self.actor)}'s sixes: {', '.join(self.choices)}{note}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class MoraleChecked(Event):
     TYPE = "blackjack.morale_checked"
     side: str
@@ -238,7 +237,7 @@ class MoraleChecked(Event):
         return f"Morale check for {self.side}: {self.roll.describe()} vs {mls} → {res}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class MoraleRuled(Event):
     """The GM settled a morale prompt by ruling that the side breaks: every member who checks morale goes."""
 
@@ -253,7 +252,7 @@ class MoraleRuled(Event):
         return f"Morale for {self.side} by the GM's ruling: {who} {verb} ({self.outcome})"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ArguinRound(Event):
     TYPE = "blackjack.arguin_round"
     pc: str
@@ -271,7 +270,7 @@ class ArguinRound(Event):
         )
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ArguinLost(Event):
     TYPE = "blackjack.arguin_lost"
     loser: str
@@ -283,7 +282,7 @@ class ArguinLost(Event):
         return f"{state.name(self.loser)} is publicly shamed and loses the argument to {state.name(self.winner)}{note}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Rested(Event):
     TYPE = "blackjack.rested"
     ids: tuple[str, ...]
@@ -296,7 +295,7 @@ class Rested(Event):
         )
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class SavePassed(Event):
     """A social save whose DV, before the floor at 0, is below 0: it passes with no roll."""
 
@@ -316,7 +315,7 @@ class SavePassed(Event):
         )
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class WorkingStopped(Event):
     """A working that was not cast: the powderburn of casting it again dropped or killed the caster."""
 
@@ -330,7 +329,7 @@ class WorkingStopped(Event):
         return f"{state.name(self.actor)}'s {self.working} is not cast{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class PaperBound(Event):
     """An injury or condition a working laid that only destroying its paper removes."""
 
@@ -343,7 +342,7 @@ class PaperBound(Event):
         return f"{state.name(self.target)}'s {self.bond.describe()}{by}: only destroying the paper removes it"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class PaperDestroyed(Event):
     """The GM says a working's paper is destroyed: what it bound on the target goes with it."""
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 
+import attrs
+
 from tracker.model import PC, Combatant, FightState
-from tracker.record import Record, record
 
 LEVELS = ("lesser", "moderate", "severe", "grievous")
 FATAL = "fatal"
@@ -19,8 +20,8 @@ STATS = ("acc", "body", "ctrl")
 REV = 2
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Weapon(Record):
+@attrs.frozen(kw_only=True)
+class Weapon:
     name: str
     kind: str = "melee"  # firearm | bow | blowgun | thrown | melee | natural | special
     shots: int = 0  # a firearm's Shots
@@ -68,8 +69,8 @@ class Weapon(Record):
         return s
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Working(Record):
+@attrs.frozen(kw_only=True)
+class Working:
     name: str
     level: int = 1
     cast_today: bool = False
@@ -82,8 +83,8 @@ class Working(Record):
     paper: bool = False  # its effect lasts until the paper is destroyed (Hex, Naming)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class DvMod(Record):
+@attrs.frozen(kw_only=True)
+class DvMod:
     """A DV modifier the combatant imposes on attacks with some tags (Ironscales)."""
 
     label: str
@@ -91,8 +92,8 @@ class DvMod(Record):
     value: int
 
 
-@record(kw_only=True, repr=False, eq=False)
-class PaperBond(Record):
+@attrs.frozen(kw_only=True)
+class PaperBond:
     """An effect bound to a paper (Naming's agony, a Hex): only destroying the paper removes it.
 
     ``level`` is the injury level it holds (index in LEVELS), or -1 for a condition.
@@ -108,8 +109,8 @@ class PaperBond(Record):
         return f"{what} ({self.working}'s paper)"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class BJData(Record):
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
+class BJData:
     kind: str = PC
     acc: int = 10
     body: int = 10
@@ -213,8 +214,8 @@ class BJData(Record):
         return ", ".join(w.name for w in self.weapons if w.dropped)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class BJFight(Record):
+@attrs.frozen(kw_only=True)
+class BJFight:
     """The fight-level record.
 
     ``morale_seen``: the morale triggers already prompted ("casualty:Gang",

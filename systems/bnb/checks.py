@@ -7,18 +7,19 @@ of any of them (same modifiers, a new d20).
 
 from __future__ import annotations
 
+import attrs
+
 from systems.bnb.sheet import data
 from systems.bnb.tables import CLASS_SAVE_BONUS, SAVES
 from tracker.commands import Modifier
 from tracker.dice import Roll, Roller, roll
 from tracker.model import Combatant
-from tracker.record import Record, record
 
 SCATTERGUN_SAVE = "scattergun (half damage)"  # what a scattergun's save beyond 30 ft is "against" in the log
 
 
-@record(repr=False, eq=False)
-class Save(Record):
+@attrs.frozen
+class Save:
     roll: Roll
     parts: tuple[Modifier, ...]
     total: int

@@ -9,14 +9,15 @@ GM's selected combatant, never silently on whoever's turn it is.
 
 from __future__ import annotations
 
+import attrs
+
 from systems.bnb.tables import SAVES
 from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
-from tracker.record import Record, record
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Attack(Record):
+@attrs.frozen(kw_only=True)
+class Attack:
     """One attack with a weapon (or one of a critter's listed attacks)."""
 
     actor: str
@@ -30,8 +31,8 @@ class Attack(Record):
     two_hands: bool = False  # the spear used two-handed
 
 
-@record(kw_only=True, repr=False, eq=False)
-class CritterAttacks(Record):
+@attrs.frozen(kw_only=True)
+class CritterAttacks:
     """Every attack on a critter's stat line, at one target."""
 
     actor: str
@@ -40,8 +41,8 @@ class CritterAttacks(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class GunPlay(Record):
+@attrs.frozen(kw_only=True)
+class GunPlay:
     """A Shootist's Gun-play: one attack per level at foes of 1 HD or fewer."""
 
     actor: str
@@ -52,8 +53,8 @@ class GunPlay(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Blast(Record):
+@attrs.frozen(kw_only=True)
+class Blast:
     """One scattergun shot at every target within 5 ft of the aimed point."""
 
     actor: str
@@ -64,45 +65,45 @@ class Blast(Record):
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Reload(Record):
+@attrs.frozen(kw_only=True)
+class Reload:
     actor: str
     gun: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class DeathSave(Record):
+@attrs.frozen(kw_only=True)
+class DeathSave:
     actor: str  # the one saving (kept as "actor": prompts in saved fights name it so)
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SavingThrow(Record):
+@attrs.frozen(kw_only=True)
+class SavingThrow:
     actor: str
     against: str = "other"
     attribute: str = "auto"
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class LuckyStreak(Record):
+@attrs.frozen(kw_only=True)
+class LuckyStreak:
     actor: str
 
 
-@record(kw_only=True, repr=False, eq=False)
-class LoyaltyCheck(Record):
+@attrs.frozen(kw_only=True)
+class LoyaltyCheck:
     actor: str
     leader: str | None = None
     modifiers: tuple[Modifier, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class BindWounds(Record):
+@attrs.frozen(kw_only=True)
+class BindWounds:
     actor: str
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Recover(Record):
+@attrs.frozen(kw_only=True)
+class Recover:
     """Hours pass: temporary damage (fists) heals per hour, 1 HP per level (HD) an hour."""
 
     actor: str

@@ -11,14 +11,13 @@ from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
-from tracker.record import record
 
 
 def parts_text(parts: tuple[Modifier, ...]) -> str:
     return ", ".join(p.describe() for p in parts if p.value) or "no modifiers"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class AttackRolled(Event):
     """One attack: the d20 against DC and, on a hit, the damage."""
 
@@ -71,7 +70,7 @@ class AttackRolled(Event):
         return s + f"hit for {self.amount}{kind} damage ({self.damage.describe()}{extra})"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Dropped(Event):
     """HP at 0 or below: dying (a death save is due), dead (a minor NPC) or knocked out (temporary damage)."""
 
@@ -90,7 +89,7 @@ class Dropped(Event):
         return f"{state.name(self.id)} at {self.hp} HP {how}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ShotsFired(Event):
     TYPE: ClassVar[str] = "bnb.shots_fired"
     actor: str
@@ -105,7 +104,7 @@ class ShotsFired(Event):
         return f"{c.name} fires {self.count} shot(s) from the {self.gun} ({left} left)"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class HeldFire(Event):
     TYPE: ClassVar[str] = "bnb.held_fire"
     actor: str
@@ -116,7 +115,7 @@ class HeldFire(Event):
         return f"{state.name(self.actor)} holds fire at {state.name(self.target)}: {self.reason}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Reloaded(Event):
     TYPE: ClassVar[str] = "bnb.reloaded"
     actor: str
@@ -135,7 +134,7 @@ def vs_st(roll: Roll, parts: tuple[Modifier, ...], total: int, st: int) -> str:
     return f"{roll.describe()} ({parts_text(parts)}) = {total} vs ST {st}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class DeathSaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.death_save_rolled"
     id: str
@@ -150,7 +149,7 @@ class DeathSaveRolled(Event):
         return f"{state.name(self.id)} saves vs death: {vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class SaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.save_rolled"
     id: str
@@ -168,7 +167,7 @@ class SaveRolled(Event):
         )
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class LuckyStreakUsed(Event):
     TYPE: ClassVar[str] = "bnb.lucky_streak_used"
     id: str
@@ -195,7 +194,7 @@ class LuckyStreakUsed(Event):
         )
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class LoyaltyChecked(Event):
     TYPE: ClassVar[str] = "bnb.loyalty_checked"
     id: str
@@ -213,7 +212,7 @@ class LoyaltyChecked(Event):
         )
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class WoundsBound(Event):
     TYPE: ClassVar[str] = "bnb.wounds_bound"
     id: str
@@ -224,7 +223,7 @@ class WoundsBound(Event):
         return f"{state.name(self.id)}'s wounds are bound: {self.roll.describe()}, {self.healed} HP back"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class TemporaryHealed(Event):
     TYPE: ClassVar[str] = "bnb.temporary_healed"
     id: str
@@ -244,7 +243,7 @@ def _how(roll: Roll, amount: int) -> str:
     return "" if rolled == str(amount) else f": {rolled}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class HpLost(Event):
     """Quick damage from the GM: HP lost, lethal or temporary (fists), through the same harm path as a blow."""
 
@@ -263,7 +262,7 @@ class HpLost(Event):
         return f"{state.name(self.id)} loses {self.amount}{kind} HP{_how(self.roll, self.amount)}{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class HpHealed(Event):
     """Quick healing from the GM: temporary damage heals first, then lethal damage; never above maximum."""
 
@@ -287,7 +286,7 @@ class HpHealed(Event):
         return f"{state.name(self.id)} regains {healed} HP ({' + '.join(parts)}){_how(self.roll, healed)}{up}{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class DeathSaveWaived(Event):
     """The GM settled a death save without the roll: the combatant lives, unconscious (Ruling)."""
 
@@ -298,7 +297,7 @@ class DeathSaveWaived(Event):
         return f"{state.name(self.id)} is spared the death save: alive, unconscious and in need of medical help"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class DeathRuled(Event):
     """The GM settled a death save by ruling that the combatant dies (the ruling "lives" is DeathSaveWaived)."""
 

@@ -26,7 +26,7 @@ from systems.bnb.sheet import DEAD, DYING, OK, UNCONSCIOUS, BnbData, LastSave, d
 from tracker.commands import Modifier
 from tracker.events import PromptResolved, RoundStarted
 from tracker.kit import Evolver
-from tracker.model import FightState, changed, setter, with_combatants, with_data
+from tracker.model import FightState, changed
 
 evolve = Evolver("bnb.")
 
@@ -48,16 +48,15 @@ def _failed(against: str, st: int, parts: tuple[Modifier, ...], ok: bool, damage
     return None if ok else LastSave(against=against, st=st, parts=parts, damage=damage)
 
 
-_round_free = setter(BnbData, "used", "gunplay", "reloaded")
-
-
 @evolve.on(RoundStarted)
 def _round(state: FightState, event: RoundStarted) -> FightState:
     """A new round: every combatant's round's action is free again."""
-    return with_combatants(
+    return changed(
         state,
-        tuple(
-            with_data(c, _round_free(c.data, (), False, False)) if isinstance(c.data, BnbData) and c.data.acted else c
+        combatants=tuple(
+            changed(c, data=changed(c.data, used=(), gunplay=False, reloaded=False))
+            if isinstance(c.data, BnbData) and c.data.acted
+            else c
             for c in state.combatants
         ),
     )

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from systems.bnb.tables import (
     ATTRIBUTES,
     CLASS_TABLES,
@@ -41,15 +43,14 @@ from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
 from tracker.dice import DiceRequest, Roll, Roller
 from tracker.errors import Refused
 from tracker.model import PC, Combatant
-from tracker.record import Record, record
 
 OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
 STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
 ONE_HD = Hd(dice=1)  # frozen: one shared default
 
 
-@record(kw_only=True, repr=False, eq=False)
-class LastSave(Record):
+@attrs.frozen(kw_only=True)
+class LastSave:
     """A failed saving throw a Gambler may re-roll with Lucky Streak."""
 
     against: str
@@ -58,8 +59,8 @@ class LastSave(Record):
     damage: int = 0  # a scattergun's save for half: the full damage taken (a success halves it)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class BnbData(Record):
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
+class BnbData:
     """A combatant's Blood & Bullets record."""
 
     cls: str = ""  # Shootist, Gambler, Trailblazer; "" for NPCs and critters

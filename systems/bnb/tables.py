@@ -8,7 +8,6 @@ import re
 import attrs
 
 from tracker.errors import Refused
-from tracker.record import Record, record
 
 ATTRIBUTES = ("STR", "INT", "WIS", "CON", "DEX", "CHA")
 CLASSES = ("Shootist", "Gambler", "Trailblazer")
@@ -32,8 +31,8 @@ def modifier(score: int) -> int:
     return 3
 
 
-@record(repr=False, eq=False)
-class Level(Record):
+@attrs.frozen
+class Level:
     hd: str  # "3+1"
     to_hit: int
     defence: int
@@ -69,8 +68,8 @@ MISSILE = "missile"
 FIREARM = "firearm"
 
 
-@record(repr=False, eq=False)
-class Weapon(Record):
+@attrs.frozen
+class Weapon:
     """One weapon of Tables 10–12.
 
     ``range`` is the short range in feet (0: hand-held only); a melee weapon
@@ -181,8 +180,8 @@ def find_weapon(name: str) -> Weapon | None:
 # what a combatant carries and its Hit Dice, read from a sheet's text
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Carried(Record):
+@attrs.frozen(kw_only=True)
+class Carried:
     """A weapon a combatant carries; a firearm keeps its loaded shots."""
 
     name: str  # unique on the combatant: "belt pistol", "belt pistol 2"
@@ -195,16 +194,16 @@ class Carried(Record):
         return WEAPON_BY_ID[self.weapon]
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Natural(Record):
+@attrs.frozen(kw_only=True)
+class Natural:
     """A critter's listed attack ("Claws", "Hoof, d3")."""
 
     name: str
     sides: int = 6
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Hd(Record):
+@attrs.frozen(kw_only=True)
+class Hd:
     dice: int
     plus: int = 0
     half: bool = False

@@ -13,15 +13,16 @@ Rulings (ours), each with its test:
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.commands import Modifier
 from tracker.dice import DiceRequest, Roll, Roller
-from tracker.record import Record, record
 
 MAX_CHAIN = 50
 
 
-@record(kw_only=True, repr=False, eq=False)
-class CheckRoll(Record):
+@attrs.frozen(kw_only=True)
+class CheckRoll:
     """One check: its dice (every die logged), its labelled bonuses and its total."""
 
     label: str

@@ -11,12 +11,13 @@ Ruling (ours): the attack form starts on the attacker's best-ranked attack skill
 
 from __future__ import annotations
 
+import attrs
+
 from systems.twod6.record import data
 from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING
 from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
 from tracker.model import FightState
-from tracker.record import Record, record
 
 BLAST_SKILL = "Cast (Blast)"
 ENTANGLE_SKILL = "Cast (Entangle)"
@@ -45,8 +46,8 @@ ACTIONS = {
 CINEMATIC_USES = ("extra turn", "reroll", "ignore death")
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Attack(Record):
+@attrs.frozen(kw_only=True)
+class Attack:
     actor: str
     targets: tuple[str, ...]
     skill: str = "Melee (Heavy)"
@@ -64,20 +65,20 @@ class Attack(Record):
     defense_critical: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Aim(Record):
+@attrs.frozen(kw_only=True)
+class Aim:
     actor: str
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Act(Record):
+@attrs.frozen(kw_only=True)
+class Act:
     actor: str
     action: str
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Sneak(Record):
+@attrs.frozen(kw_only=True)
+class Sneak:
     """Stealth against the targets' Notice before an attack."""
 
     actor: str
@@ -87,8 +88,8 @@ class Sneak(Record):
     auto_critical: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SkillCheck(Record):
+@attrs.frozen(kw_only=True)
+class SkillCheck:
     actor: str
     skill: str
     dc: int
@@ -99,16 +100,16 @@ class SkillCheck(Record):
     auto_critical: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class BreakGrapple(Record):
+@attrs.frozen(kw_only=True)
+class BreakGrapple:
     actor: str
     stat: str = "auto"
     modifiers: tuple[Modifier, ...] = ()
     auto_critical: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Negate(Record):
+@attrs.frozen(kw_only=True)
+class Negate:
     actor: str
     target: str
     stat: str = "auto"
@@ -117,8 +118,8 @@ class Negate(Record):
     auto_critical: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Resolve(Record):
+@attrs.frozen(kw_only=True)
+class Resolve:
     actor: str
     stakes: str = "unconscious"
     stat: str = "wil"
@@ -126,8 +127,8 @@ class Resolve(Record):
     auto_critical: bool = False
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ChooseDouble(Record):
+@attrs.frozen(kw_only=True)
+class ChooseDouble:
     """After a doubled (or tripled) attack: the second result, a second wound, or a limb."""
 
     actor: str
@@ -137,8 +138,8 @@ class ChooseDouble(Record):
     penalty: int = -2
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Riposte(Record):
+@attrs.frozen(kw_only=True)
+class Riposte:
     """Vicious Parry (disarm, trip, shove or grapple the attacker) or Spell Turning."""
 
     actor: str
@@ -146,8 +147,8 @@ class Riposte(Record):
     result: str = "disarm"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SpendCinematic(Record):
+@attrs.frozen(kw_only=True)
+class SpendCinematic:
     actor: str
     use: str = "extra turn"
 

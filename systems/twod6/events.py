@@ -13,7 +13,6 @@ from systems.twod6.checks import CheckRoll
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
-from tracker.record import record
 
 NO_COST = "none"
 
@@ -22,7 +21,7 @@ def _cost(cost: str) -> str:
     return "" if cost == NO_COST else f" [{cost} action]"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class InitiativeTieRolled(Event):
     """Tied initiatives roll again against each other; the rerolls only order the tied."""
 
@@ -39,7 +38,7 @@ class InitiativeTieRolled(Event):
         return f"Initiative tie rerolled: {each}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ActionTaken(Event):
     TYPE = "twod6.action_taken"
     actor: str
@@ -54,7 +53,7 @@ class ActionTaken(Event):
         return f"{state.name(self.actor)}: {self.action}{note}{_cost(self.cost)}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Aimed(Event):
     """A full round spent aiming.
 
@@ -74,7 +73,7 @@ class Aimed(Event):
         return f"{state.name(self.actor)} aims: {self.bonus:+d} on the next ranged check{sniper}{_cost(self.cost)}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class AttackRolled(Event):
     TYPE = "twod6.attack_rolled"
     actor: str
@@ -104,7 +103,7 @@ class AttackRolled(Event):
         return head + vs + out + _cost(self.cost)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class EffectApplied(Event):
     """A result lands (disarm, distract, trip, shove, grapple, limb, unconscious, dead, freed, stood up…)."""
 
@@ -134,7 +133,7 @@ class EffectApplied(Event):
         return text + note
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Wounded(Event):
     """Wounds dealt by an attack (``by``) or by the GM's quick damage (``roll``: the amount as typed)."""
 
@@ -163,7 +162,7 @@ class Wounded(Event):
         return s + note
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Healed(Event):
     """Wounds regained (the GM's quick healing), never above the maximum; ``wakes``: up from 0 wounds."""
 
@@ -190,7 +189,7 @@ class Healed(Event):
         return s + (f" [{self.note}]" if self.note else "")
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ResolveRolled(Event):
     TYPE = "twod6.resolve_rolled"
     actor: str
@@ -210,7 +209,7 @@ class ResolveRolled(Event):
         return f"{a} resolve DC {self.dc} against {self.stakes}{again}: {self.check.describe()} — {out}"
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ResolveRuled(Event):
     """A resolve check the GM settled by ruling, without the roll: passed or failed, as a roll would have."""
 
@@ -228,7 +227,7 @@ class ResolveRuled(Event):
         return f"{state.name(self.actor)} resolve DC {self.dc} against {self.stakes} by the GM's ruling: {out}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class OpposedRolled(Event):
     """An opposed check outside an attack: stealth vs notice, breaking a grapple, Negate."""
 
@@ -252,7 +251,7 @@ class OpposedRolled(Event):
         )
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class SkillChecked(Event):
     TYPE = "twod6.skill_checked"
     actor: str
@@ -271,7 +270,7 @@ class SkillChecked(Event):
         return f"{state.name(self.actor)} {self.skill} check DC {self.dc}{again}: {self.check.describe()} — {out}{_cost(self.cost)}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class CinematicSpent(Event):
     TYPE = "twod6.cinematic_spent"
     actor: str

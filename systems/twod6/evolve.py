@@ -29,7 +29,7 @@ from systems.twod6.record import Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import FightState, changed, setter, with_combatants, with_data
+from tracker.model import FightState, changed
 
 evolve = Evolver("twod6.")
 
@@ -49,7 +49,7 @@ def _change(state: FightState, cid: str, fn: Callable[..., Data], *args: Any) ->
     cs = state.combatants
     for i, c in enumerate(cs):
         if c.id == cid:
-            return with_combatants(state, (*cs[:i], with_data(c, fn(data(c), *args)), *cs[i + 1 :]))
+            return changed(state, combatants=(*cs[:i], changed(c, data=fn(data(c), *args)), *cs[i + 1 :]))
     raise KeyError(cid)
 
 
@@ -87,12 +87,6 @@ def settle(state: FightState, cid: str) -> FightState:
 # the core's events
 
 
-# a turn's start: what ends at anyone's (an extra turn, a re-roll), what the combatant whose turn it is gets back
-_ends = setter(Data, "extra_turn", "last_failed")
-_begins = setter(Data, "quick", "half", "distracted", "graceful_used")
-_ends_and_begins = setter(Data, "extra_turn", "last_failed", "quick", "half", "distracted", "graceful_used")
-
-
 @evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
     """An extra turn and a failed roll's re-roll last until the next turn starts, anyone's; the combatant whose
@@ -111,17 +105,17 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
             continue
         ends = d.extra_turn or d.last_failed
         if mine:
-            half = max(0, 2 - d.distracted)
-            d = _ends_and_begins(d, False, None, 2, half, 0, False) if ends else _begins(d, 2, half, 0, False)
+            ended = {"extra_turn": False, "last_failed": None} if ends else {}
+            d = changed(d, quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False, **ended)
         elif ends:
-            d = _ends(d, False, None)
+            d = changed(d, extra_turn=False, last_failed=None)
         else:
             continue
-        combatants[i] = with_data(c, d)
+        combatants[i] = changed(c, data=d)
         touched = True
     if begins and not found:
         raise KeyError(e.id)  # (the combatant whose turn starts is there)
-    return with_combatants(state, tuple(combatants)) if touched else state
+    return changed(state, combatants=tuple(combatants)) if touched else state
 
 
 @evolve.on(TurnEnded)
@@ -252,13 +246,10 @@ def wounded(state: FightState, e: Wounded) -> FightState:
     return settle(_change(state, e.target, _wounded, e), e.target)
 
 
-_harmed = setter(Data, "wounds", "unconscious", "dead")
-
-
 def _wounded(d: Data, e: Wounded) -> Data:
     new = d.wounds - e.wounds
     dead = d.dead or d.wounds == 0 or new < 0
-    return _harmed(d, max(0, new), d.unconscious or new <= 0, dead)
+    return changed(d, wounds=max(0, new), unconscious=d.unconscious or new <= 0, dead=dead)
 
 
 @evolve.on(Healed)
@@ -266,11 +257,8 @@ def healed(state: FightState, e: Healed) -> FightState:
     return _change(state, e.target, _healed, e)
 
 
-_wounds_and_waking = setter(Data, "wounds", "unconscious")
-
-
 def _healed(d: Data, e: Healed) -> Data:
-    return _wounds_and_waking(d, min(d.max_wounds, d.wounds + e.wounds), d.unconscious and not e.wakes)
+    return changed(d, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes)
 
 
 @evolve.on(ResolveRolled)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from systems.twod6.checks import CheckRoll
 from systems.twod6.sheet import (
     ARMOR_LEVEL,
@@ -22,11 +24,10 @@ from systems.twod6.sheet import (
 )
 from tracker.commands import Modifier
 from tracker.model import Combatant
-from tracker.record import Record, record
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Failed(Record):
+@attrs.frozen(kw_only=True)
+class Failed:
     """The combatant's last failed check, kept so a cinematic can reroll it."""
 
     kind: str  # "attack", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
@@ -43,8 +44,8 @@ class Failed(Record):
     against: tuple[tuple[str, CheckRoll], ...] = ()  # opposed: (target id, the roll it lost to), each
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Data(Record):
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
+class Data:
     """Everything the tracker keeps for one 2d6 combatant."""
 
     stats: tuple[int, ...]
@@ -137,6 +138,9 @@ def _stat_property(key: str) -> property:
     return property(lambda self: self.stat(key))
 
 
+# its fields' types read now, before the stat properties come: one is named ``int``, and read later
+# (typing.get_type_hints, cattrs) ``int`` in the class would be that property, not the type
+attrs.resolve_types(Data)
 for _key in STATS:  # data.agi etc., so a GM adjust logs the old value
     setattr(Data, _key, _stat_property(_key))
 

@@ -17,9 +17,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from tracker.commands import BOOL, CHOICE, INT, STR, Param
 from tracker.errors import Refused
-from tracker.record import Record, record
 from tracker.text import head_and_number
 
 STATS = ("str", "agi", "dex", "tou", "int", "wil", "cha", "per")
@@ -163,8 +164,8 @@ def parse_talents(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Item(Record):
+@attrs.frozen(kw_only=True)
+class Item:
     name: str
     skill: str
     bonus: int
@@ -186,8 +187,8 @@ def items_text(items: tuple[Item, ...]) -> str:
     return "; ".join(f"{i.name}: {i.skill} {i.bonus:+d}" for i in items)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Limb(Record):
+@attrs.frozen(kw_only=True)
+class Limb:
     name: str
     penalty: int
 

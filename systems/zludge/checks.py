@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
 from tracker.commands import Modifier
 from tracker.dice import DiceError, Roll, Roller, roll
 from tracker.errors import Refused
 from tracker.model import Combatant, FightState
-from tracker.record import Record, record
 
 from .commands import ASPECT_USES
 from .model import COMATOSE, EXHAUSTED, FATIGUE_STATES, INCAPACITATED, WOUND_STATES, data
@@ -31,8 +32,8 @@ def fudge(dice: Roller, label: str) -> Roll:
     return r
 
 
-@record(kw_only=True, repr=False, eq=False)
-class SkillRoll(Record):
+@attrs.frozen(kw_only=True)
+class SkillRoll:
     roll: Roll
     rerolled: Roll | None
     mods: tuple[Modifier, ...]
@@ -41,8 +42,8 @@ class SkillRoll(Record):
     plot_point: bool
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Boosts(Record):
+@attrs.frozen(kw_only=True)
+class Boosts:
     """What a combatant spends on one roll: an aspect invocation and a plot point."""
 
     aspect: str = ""

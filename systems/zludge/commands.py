@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.commands import BOOL, CHOICE, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
-from tracker.record import Record, record
 
 from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES
 
@@ -13,8 +14,8 @@ ASPECT_USES = ("+1", "reroll")
 LEVEL_CHOICES = tuple(f"{n} {name}" for n, name in enumerate(WOUND_STATES))
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Attack(Record):
+@attrs.frozen(kw_only=True)
+class Attack:
     actor: str
     target: str
     skill: str = "weapon"  # weapon: the sheet's weapon skill
@@ -36,8 +37,8 @@ class Attack(Record):
     armor_level: int | None = None  # None: the target's armor
 
 
-@record(kw_only=True, repr=False, eq=False)
-class InvokeAfter(Record):
+@attrs.frozen(kw_only=True)
+class InvokeAfter:
     """An aspect or a plot point spent after seeing the roll just made (attack, defense or skill roll)."""
 
     actor: str
@@ -46,13 +47,13 @@ class InvokeAfter(Record):
     plot_points: int = 0
 
 
-@record(kw_only=True, repr=False, eq=False)
-class AmbushInitiative(Record):
+@attrs.frozen(kw_only=True)
+class AmbushInitiative:
     ambushers: tuple[str, ...]
 
 
-@record(kw_only=True, repr=False, eq=False)
-class RollSkill(Record):
+@attrs.frozen(kw_only=True)
+class RollSkill:
     actor: str
     skill: str
     specialty: str = ""
@@ -66,8 +67,8 @@ class RollSkill(Record):
     take_0: bool = False  # "Take 0" (l.18): a result of 0 instead of rolling, when the GM allows
 
 
-@record(kw_only=True, repr=False, eq=False)
-class FirstAid(Record):
+@attrs.frozen(kw_only=True)
+class FirstAid:
     actor: str
     target: str
     difficulty: int = 0
@@ -77,42 +78,42 @@ class FirstAid(Record):
     plot_points: int = 0
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ReopenWounds(Record):
+@attrs.frozen(kw_only=True)
+class ReopenWounds:
     target: str
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class MarkWound(Record):
+@attrs.frozen(kw_only=True)
+class MarkWound:
     target: str
     level: int
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class MarkFatigue(Record):
+@attrs.frozen(kw_only=True)
+class MarkFatigue:
     target: str
     level: int = 0
     physical: bool = True
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ClearBox(Record):
+@attrs.frozen(kw_only=True)
+class ClearBox:
     target: str
     track: str = "wounds"
     level: int = 0
     note: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class RefreshAspects(Record):
+@attrs.frozen(kw_only=True)
+class RefreshAspects:
     ids: tuple[str, ...] = ()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class TakeAction(Record):
+@attrs.frozen(kw_only=True)
+class TakeAction:
     actor: str
     text: str
     physical: bool = True

@@ -7,11 +7,12 @@ a field added later has a default that reads an older file as it was written:
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
-from tracker.record import record
 
 from .model import FATIGUE_STATES, WOUND_STATES, Box, ladder
 
@@ -33,7 +34,7 @@ def roll_text(roll: Roll, rerolled: Roll | None, mods: tuple[Modifier, ...], tot
 HELPLESS = ("prone", "unconscious")  # labels of a helpless defender's fixed defense
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class TieRerolled(Event):
     """Combatants tied on initiative roll again among themselves."""
 
@@ -53,7 +54,7 @@ class TieRerolled(Event):
         return "Initiative tie, rolled again: " + "; ".join(parts)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class AmbushDeclared(Event):
     """An ambush: the ambushers roll Stealth and may take a surprise action."""
 
@@ -64,7 +65,7 @@ class AmbushDeclared(Event):
         return "Ambush by " + ", ".join(state.name(i) for i in self.ambushers)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class AttackResolved(Event):
     """One attack: the attack roll against the defense roll (or the fixed defense), and what it did."""
 
@@ -147,7 +148,7 @@ def attack_result(outcome: str, target: str, margin: int, damage: int | None) ->
     return f"hits {target} by {margin}:{crit} {dmg}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class RollRevised(Event):
     """An aspect or plot point spent after seeing the roll just made: its total (or dice) and outcome change.
 
@@ -197,7 +198,7 @@ class RollRevised(Event):
         return f"{who} {' and '.join(spent)} after the roll: {change} against {ladder(self.against or 0)}: now {now}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class WoundMarked(Event):
     """A wound checks a box; a full level pushes it to the next free higher box; none left: death."""
 
@@ -220,7 +221,7 @@ class WoundMarked(Event):
         return f"{t} takes a {self.wound}-level wound{why}{up}: checks {an(WOUND_STATES[self.box])} box{clip}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class HarmTakenBack(Event):
     """An aspect or plot point after the roll changed its outcome: the harm its earlier reading did is undone.
 
@@ -260,7 +261,7 @@ class HarmTakenBack(Event):
         return f"{name}: {taken} from the earlier reading taken back"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class FatigueMarked(Event):
     TYPE = "zludge.fatigue_marked"
     target: str
@@ -282,7 +283,7 @@ class FatigueMarked(Event):
         return f"{t} takes {self.level}-level {kind}{why}{up}: checks {an(FATIGUE_STATES[self.box])} box"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class SkillRolled(Event):
     """A skill roll (a test): first aid, a physical check, anything the GM calls for."""
 
@@ -328,7 +329,7 @@ class SkillRolled(Event):
         return f"{a} rolls {what} ({self.skill} {roll}): {result}{tail}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class WoundsTreated(Event):
     """First aid: each wound's effect is one level lower; the boxes stay."""
 
@@ -340,7 +341,7 @@ class WoundsTreated(Event):
         return f"{state.name(self.target)}'s {self.boxes} wound(s) treated: each impairs one level less"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class WoundsReopened(Event):
     TYPE = "zludge.wounds_reopened"
     target: str
@@ -353,7 +354,7 @@ class WoundsReopened(Event):
         return f"{state.name(self.target)}'s wounds reopen: full penalties again{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class BoxCleared(Event):
     TYPE = "zludge.box_cleared"
     target: str
@@ -369,7 +370,7 @@ class BoxCleared(Event):
         return f"{state.name(self.target)}: {an(names[self.level])} box is cleared{why}"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class AspectsRefreshed(Event):
     TYPE = "zludge.aspects_refreshed"
     ids: tuple[str, ...]
@@ -378,7 +379,7 @@ class AspectsRefreshed(Event):
         return "A new day: aspects refreshed for " + ", ".join(state.name(i) for i in self.ids)
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class ActionTaken(Event):
     """Any other action (move, reload, aim, shout): it is the combatant's action for the turn."""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from tracker.events import Event, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
-from tracker.model import Combatant, FightState, changed, setter
+from tracker.model import Combatant, FightState, changed
 
 from .events import (
     ActionTaken,
@@ -44,9 +44,6 @@ from .model import Box, ZludgeData, data, taken_back
 apply = Evolver("zludge.")
 
 
-_turn_begun = setter(ZludgeData, "acted", "spent", "clipped")  # (a turn's start, an action: the fold's commonest)
-
-
 def _set(state: FightState, cid: str, d: ZludgeData) -> FightState:
     return state.put_data(cid, d)
 
@@ -60,14 +57,14 @@ def _spend(d: ZludgeData, aspect: str, plot_point: bool) -> ZludgeData:
 
 
 def _acted(d: ZludgeData) -> ZludgeData:
-    return _turn_begun(d, True, True, False)
+    return changed(d, acted=True, spent=True, clipped=False)
 
 
 @apply.on(TurnStarted)
 def _turn(state: FightState, event: TurnStarted) -> FightState:
     if event.resumed:  # the same turn goes on after a held action stepped in
         return state
-    return state.set_data(event.id, _turn_begun, True, False, False)
+    return state.update_data(event.id, acted=True, spent=False, clipped=False)
 
 
 @apply.on(InitiativeSet)
@@ -100,18 +97,12 @@ def _attack(state: FightState, event: AttackResolved) -> FightState:
     return state if spent is t else _set(state, event.target, spent)
 
 
-_with_dead = setter(ZludgeData, "dead")
-_dead_clipped = setter(ZludgeData, "dead", "clipped")
-_with_wounds = setter(ZludgeData, "wounds")
-_wounds_clipped = setter(ZludgeData, "wounds", "clipped")
-
-
 def _wounded(d: ZludgeData, event: WoundMarked) -> ZludgeData:
     clipped = event.wound == 0
     if event.box is None:
-        return _dead_clipped(d, True, True) if clipped else _with_dead(d, True)
+        return changed(d, dead=True, clipped=True) if clipped else changed(d, dead=True)
     wounds = (*d.wounds, Box(level=event.box, wound=event.wound))
-    return _wounds_clipped(d, wounds, True) if clipped else _with_wounds(d, wounds)
+    return changed(d, wounds=wounds, clipped=True) if clipped else changed(d, wounds=wounds)
 
 
 @apply.on(WoundMarked)
@@ -154,15 +145,12 @@ def _reopened(state: FightState, event: WoundsReopened) -> FightState:
     return _set(state, event.target, changed(d, wounds=wounds))
 
 
-_with_fatigue = setter(ZludgeData, "fatigue")
-
-
 def _box_cleared(d: ZludgeData, event: BoxCleared) -> ZludgeData:
     wounds = event.track == "wounds"
     boxes = d.wounds if wounds else d.fatigue
     idx = max(n for n, b in enumerate(boxes) if b.level == event.level)
     kept = boxes[:idx] + boxes[idx + 1 :]
-    return _with_wounds(d, kept) if wounds else _with_fatigue(d, kept)
+    return changed(d, wounds=kept) if wounds else changed(d, fatigue=kept)
 
 
 @apply.on(BoxCleared)
@@ -250,13 +238,8 @@ def _tail(state: FightState, ev: AttackResolved | SkillRolled) -> int:
     return int(treated) + int(reopen)
 
 
-_with_fight_data = setter(FightState, "data")
-_with_last_roll = setter(ZludgeFight, "last_roll")
-_with_tail = setter(LastRoll, "tail")
-
-
 def _set_last(state: FightState, last: LastRoll | None) -> FightState:
-    return _with_fight_data(state, _with_last_roll(fight_data(state), last))
+    return changed(state, data=changed(fight_data(state), last_roll=last))
 
 
 def evolve(state: FightState, event: Event) -> FightState:
@@ -268,7 +251,7 @@ def evolve(state: FightState, event: Event) -> FightState:
         last = fd.last_roll if type(fd) is ZludgeFight else None
         if last is None:
             return new
-        return _set_last(new, _with_tail(last, last.tail - 1) if last.tail > 0 else None)
+        return _set_last(new, changed(last, tail=last.tail - 1) if last.tail > 0 else None)
     if isinstance(event, RollRevised):
         last = fight_data(state).last_roll
         if last is not None:  # (apply refused a revision with no roll)
@@ -284,5 +267,5 @@ def evolve(state: FightState, event: Event) -> FightState:
         return _set_last(new, LastRoll(event=event, before=before, tail=_tail(state, event)))
     last = fight_data(new).last_roll
     if last is not None:
-        return _set_last(new, _with_tail(last, last.tail - 1) if last.tail > 0 else None)
+        return _set_last(new, changed(last, tail=last.tail - 1) if last.tail > 0 else None)
     return new

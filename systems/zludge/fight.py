@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from tracker.model import Combatant, FightState
-from tracker.record import Record, record
 
 from .events import AttackResolved, SkillRolled
 
 
-@record(kw_only=True, repr=False, eq=False)
-class LastRoll(Record):
+@attrs.frozen(kw_only=True)
+class LastRoll:
     """The roll just made, still open to an aspect or plot point spent after it.
 
     ``event`` is the roll as it now stands (revisions applied); ``before`` the
@@ -32,8 +33,8 @@ class LastRoll(Record):
         return self.tail == 0
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ZludgeFight(Record):
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
+class ZludgeFight:
     ambushers: tuple[str, ...] = ()
     last_roll: LastRoll | None = None
 

@@ -11,7 +11,6 @@ import attrs
 from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.model import Combatant
-from tracker.record import Record, record
 
 LADDER = {
     4: "Superb",
@@ -48,8 +47,8 @@ LOCATIONS = ("head", "torso", "right arm", "left arm", "legs")
 BULKY_SKILLS = ("Athletics", "Acrobatics")  # the skills bulky armor penalises
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Skill(Record):
+@attrs.frozen(kw_only=True)
+class Skill:
     """A skill: ranks bought, specializations (sub-skills), the attribute it is based on."""
 
     name: str
@@ -66,8 +65,8 @@ class Skill(Record):
         return s
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Box(Record):
+@attrs.frozen(kw_only=True)
+class Box:
     """One checked box: its level on the track and the level of the wound that made it."""
 
     level: int
@@ -76,8 +75,8 @@ class Box(Record):
     physical: bool = False  # fatigue only: marked P
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ZludgeData(Record):
+@attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
+class ZludgeData:
     attributes: tuple[tuple[str, int], ...] = ()
     fortitude: int = 0
     skills: tuple[Skill, ...] = ()

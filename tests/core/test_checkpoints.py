@@ -205,17 +205,6 @@ def test_the_checkpoint_reader_is_as_strict_as_cattrs(tmp_path: Path, system_id:
         assert ours == codec.converter.structure(clone(raw), FightState), where
 
 
-@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])  # installed (a new interpreter)
-def test_opening_from_a_checkpoint_imports_no_cattrs(tmp_path: Path, system_id: str) -> None:
-    """The launch that continues a fight reads the checkpoint and the tail without cattrs (its import and its
-    converters cost the first frame: 15-25 ms); ``prepare`` makes the converters that saving needs.  Every
-    system's state reads without it: its pairs (``tuple[str, int]``), its unions of records (zludge's last
-    roll), and the plug-in itself imports none (blackjack's sheets make their converter when first read)."""
-    then = "assert f.log.partial; print('cattrs' in sys.modules); f.prepare(); print('cattrs' in sys.modules)"
-    # prepare (the app calls it after the first frame) makes them
-    assert opened_in_new_interpreter(tmp_path / "f.jsonl", system_id, 600, then) == ["False", "True"]
-
-
 @pytest.mark.parametrize("system_id", ["bnb", "twod6"])  # installed (a new interpreter)
 def test_opening_a_fight_imports_no_presets(tmp_path: Path, system_id: str) -> None:
     """The book's presets (the add dialog's catalogue) are imported when first asked for, not when a fight opens

@@ -33,7 +33,6 @@ from screens.widgets.initiative import InitiativeList
 from tests.ui import test_robust as robust
 from tests.ui.drive import build_fight, error_text, saved_state_matches
 from tests.ui.test_table_jobs import SYSTEMS, fast, not_current, opened
-from tracker.record import Record, record, waiting
 
 opened_as: list[bool] = []  # each dialog opening: as one opened again (kept), or built anew
 sized_at_open: list[list[tuple[str | None, Any]]] = []  # the scrolling parts' sizes as each dialog opened
@@ -314,32 +313,6 @@ async def _resized_between(path: Path, size: tuple[int, int]) -> None:
             await pilot.pause()
         assert fields.scroll_y == at, "the fields still scroll after the dialog opened"
         assert dialog.can_view_entire(dialog.focused), f"the focused field {dialog.focused.id} is out of view"
-
-
-def test_building_ahead_builds_the_record_classes_still_waiting(
-    data_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Once its dialogs are built ahead, the screen has attrs build every record class no action has used yet
-    (see tracker.record), while the GM is idle, not on the key that first needs one."""
-    monkeypatch.setattr(fight_screen, "QUIET", 0.05)
-
-    @record(kw_only=True, repr=False, eq=False)
-    class Unused(Record):
-        note: str = ""
-
-    path = build_fight("bnb", data_dir / "b.jsonl").path
-
-    async def run() -> tuple[bool, bool]:
-        app = TrackerApp(open_path=path)
-        async with app.run_test(size=(80, 24)) as pilot:
-            screen = await opened(pilot)
-            waited = Unused in waiting()
-            screen.start_building_ahead()
-            await built(pilot, screen)
-            await pilot.pause()
-            return waited, Unused in waiting()
-
-    assert asyncio.run(run()) == (True, False)
 
 
 @pytest.mark.parametrize("crashes", [False, True])

@@ -24,19 +24,20 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
 
 from __future__ import annotations
 
+import attrs
+
 from systems.bnb.sheet import OK, BnbData, data
 from systems.bnb.tables import MELEE, SHOOTIST, TRAILBLAZER, WEAPON_BY_ID, Carried, Natural, Weapon, find_weapon
 from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.kit import need
 from tracker.model import Combatant, FightState
-from tracker.record import Record, record
 
 ACTED = "the round's action"  # marks a round's action the GM set as taken (adjust "acted")
 
 
-@record(repr=False, eq=False)
-class Use(Record):
+@attrs.frozen
+class Use:
     """What an attack is made with: a carried weapon, fists, or a critter's listed attack."""
 
     label: str  # as the log names it

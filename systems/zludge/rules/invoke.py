@@ -25,7 +25,6 @@ from tracker.errors import Refused
 from tracker.events import Event
 from tracker.kit import Draft, need, open_prompt, resolve
 from tracker.model import Combatant
-from tracker.record import Record, record
 
 from ..checks import Boosts, check_boosts, fudge
 from ..commands import InvokeAfter
@@ -37,8 +36,8 @@ from .attacks import damage_of, outcome_of, wound_source
 from .harm import wound_event
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Side(Record):
+@attrs.frozen(kw_only=True)
+class Side:
     """The roll a combatant spends on: its side, dice, modifiers, total, the other side's total, what it spent."""
 
     side: str
