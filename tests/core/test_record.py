@@ -442,26 +442,6 @@ def test_a_class_whose_fields_cannot_be_told_is_built_to_answer() -> None:
     R._pending.pop(Unordered, None)  # not left for another test's build_pending
 
 
-def test_a_record_of_a_waiting_class_is_frozen_and_copies() -> None:
-    """saves.structure makes records of a waiting class without its __init__: they refuse changes as attrs's
-    do, compare and hash by their fields, and copy (which builds the class)."""
-    from saves.structure import Structurer
-
-    plain = _plain()
-    read = Structurer(lambda: cattrs.Converter()).fn(plain)
-    a, b = read({"name": "Ann", "hp": 3}), read({"name": "Ann", "hp": 3, "notes": ["x"]})
-    assert plain in R.waiting()
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        a.hp = 4
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        del a.hp
-    assert a == read({"name": "Ann", "hp": 3}) and hash(a) == hash(read({"name": "Ann", "hp": 3})) and a != b
-    assert repr(a) == "Plain(name='Ann', hp=3, notes=())"
-    assert plain in R.waiting()
-    assert copy.copy(b) == b and copy.deepcopy(b) == b
-    assert plain not in R.waiting()
-
-
 def test_a_first_instance_of_a_class_told_from_its_declaration_leaves_it_waiting() -> None:
     """Its __init__ is the one attrs writes: defaults, a new value from each factory, keyword-only arguments
     refused as attrs refuses them, frozen; attrs's own replaces it when the class is built, with equal records."""
