@@ -25,13 +25,13 @@ folding, only slower).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 from pathlib import Path
 from typing import Any
 
 import cattrs
+import orjson
 
 from saves.format import MAX_LINE, Damaged, Header, codec_for, explain, parse, seal, unseal
 from tracker.log import ActionLog, NeedOlder, Older
@@ -109,8 +109,8 @@ def checkpoint_line(log: ActionLog, c: int, offset: int) -> str | None:
     state = log._state(c)
     try:
         raw = codec.encode(state)
-        text = json.dumps(raw, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        if codec.decode(json.loads(text)) != state:
+        text = orjson.dumps(raw).decode()
+        if codec.decode(orjson.loads(text)) != state:
             return None
         done, done_n, undone, undone_n = log.stack_tops(c + 1, TOP)
     except (NeedOlder, Exception):
@@ -129,7 +129,7 @@ def checkpoint_line(log: ActionLog, c: int, offset: int) -> str | None:
             "state": "@",
         }
     }
-    head = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    head = orjson.dumps(record).decode()
     body = head.replace('"@"', text, 1)
     if len(body) > MAX_LINE - 64:
         return None

@@ -1,4 +1,5 @@
-"""Line format of a fight log, with cattrs and explicit, stable type tags.
+"""Line format of a fight log: orjson reads and writes its lines, one strict cattrs converter per system its
+events (a union tagged by their stable ``TYPE``) and its checkpoints' state.
 
 Line 1, the header::
 
@@ -15,9 +16,10 @@ or a checkpoint (a cache of the folded state, see ``saves.checkpoint``)::
 ``of`` counts the events of the GM action the line belongs to, so an action
 cut short by a power failure is recognised as torn, not taken half.  ``crc``
 (format 2 on) is the CRC-32 of the line without it (``…}`` in place of
-``,"crc":"…"}``), in eight lowercase hex digits: silent damage is caught
-before anything is decoded.  Decoding is strict: no type coercion, no NaN or
-Infinity, no unknown fields, and every refusal names the line.
+``,"crc":"…"}``), written and read as eight lowercase hex digits: silent
+damage is caught before anything is decoded.  Decoding is strict: no type
+coercion, no NaN or Infinity, no int past 64 bits, no unknown fields, and
+every refusal names the line.
 
 Older formats are upgraded on load step by step (``MIGRATIONS``); events of an
 older ``v`` are upcast by the owner's upcasters before cattrs structures them.
@@ -38,7 +40,6 @@ import attrs
 import cattrs
 import orjson
 from cattrs.gen import make_dict_structure_fn, override
-from cattrs.strategies import configure_tagged_union
 
 from tracker.engine import Entry
 from tracker.errors import TrackerError
@@ -254,8 +255,16 @@ def strict_converter() -> cattrs.Converter:
     converter.register_structure_hook(str, exact(str, "a text"))
     converter.register_structure_hook(bool, exact(bool, "true or false"))
     converter.register_structure_hook(float, number)
+    converter.register_unstructure_hook(float, finite)  # orjson would write NaN and Infinity as null
     converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is tuple, _tuple_hook(converter))
     return converter
+
+
+def finite(value: float) -> float:
+    """A number JSON can hold, to be written (ValueError for NaN and the infinities)."""
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not a number a fight file can hold")
+    return value
 
 
 def _tuple_hook(converter: cattrs.Converter) -> Callable[[Any], Callable[[Any, Any], tuple[Any, ...]]]:
@@ -302,16 +311,37 @@ def system_converter(system: System, events: tuple[type[Event], ...]) -> cattrs.
         converter.register_structure_hook(
             owner, make_dict_structure_fn(owner, converter, data=override(struct_hook=_data_hook(converter, data)))
         )
-    for cls in events:
-        if TAG in attrs.fields_dict(cls):
-            raise TrackerError(f"event class {cls.__name__} has a field named {TAG!r}, the key of its type tag")
-    configure_tagged_union(
-        typing.Union[events],  # noqa: UP007 -- a union of the classes in a tuple
-        converter,
-        tag_generator=_tag,
-        tag_name=TAG,
-    )
+    _tagged_union(converter, events)
     return converter
+
+
+def _tagged_union(converter: cattrs.Converter, events: tuple[type[Event], ...]) -> None:
+    """The events as one union tagged by their TYPE under TAG, as cattrs's ``configure_tagged_union`` makes it,
+    but each class's hooks made when the class is first met, not all at once.
+
+    Figure 2 of bench/bench_speed.py ("2. open a 100,000-event fight: launch to first frame", <= 1.5x the bare
+    app, 1.28x before #43) misses with ``configure_tagged_union``: it makes the hooks of every event class of the
+    system (40 to 60) as the fight opens, which meets a dozen of them in the tail after its checkpoint.  Opening
+    bnb's fight from its checkpoint took 30 ms of CPU with it, 18 ms without (twod6: 30 and 19); the process to
+    that point 156 ms and 138 ms, +68 ms and +40 ms over the launch before #43 (~231 ms, the bare app ~181 ms).
+    """
+    union: Any = typing.Union[events]  # noqa: UP007 -- a union of the classes in a tuple
+    classes = {_tag(cls): cls for cls in events}
+
+    def structure(value: dict[str, Any], _type: Any) -> Event:
+        fields = dict(value)
+        event: Event = converter.structure(fields, classes[fields.pop(TAG)])
+        return event
+
+    def unstructure(event: Event) -> dict[str, Any]:
+        fields: dict[str, Any] = converter.unstructure(event)
+        if TAG in fields:
+            raise TrackerError(f"event class {type(event).__name__} has a field named {TAG!r}, the key of its tag")
+        fields[TAG] = _tag(type(event))
+        return fields
+
+    converter.register_structure_hook(union, structure)
+    converter.register_unstructure_hook(union, unstructure)
 
 
 def _tag(cls: Any) -> str:

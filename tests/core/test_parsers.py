@@ -81,3 +81,18 @@ def test_a_line_that_is_not_strict_json_is_refused_naming_it(
     with pytest.raises(saves.LoadError, match=r"^line 2: ") as e:
         saves.load(tmp_path / "f.jsonl")
     assert words in str(e.value)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), [1, {"x": float("-inf")}]])
+def test_a_number_a_fight_file_cannot_hold_is_never_written(value: object) -> None:
+    """orjson writes NaN and the infinities as null: the converter refuses them first, so a value is never
+    written as another one (the fight would replay differently)."""
+    from saves.format import Codec
+    from tracker import registry
+    from tracker.engine import Entry
+    from tracker.events import Adjusted
+
+    codec = Codec(registry.load("toy"))
+    assert '"value":1.5' in codec.encode(Entry(1, 1, Adjusted(id="c1", field="hp", value=1.5)))
+    with pytest.raises(ValueError, match="not a number a fight file can hold"):
+        codec.encode(Entry(1, 1, Adjusted(id="c1", field="hp", value=value)))
