@@ -14,35 +14,29 @@ lines and the first undo steps.  ``done``/``undone`` are the tops of the undo
 and redo stacks (action numbers, top first) and ``*_n`` their sizes; anything
 older is loaded on demand from the whole file.
 
-The state is serialised with cattrs and the system's data classes (the return
-types of its ``make_data`` and ``initial_data``), and read back by the
-generated functions of ``saves.structure`` (as strict; cattrs only for a type
-they leave to it); a state that does not come back equal is not checkpointed
-(the fight then opens by folding, only slower).
+The state is written and read by the converter of the system's log (the
+system's data classes, the return types of its ``make_data`` and
+``initial_data``, in the ``data`` fields), as strictly as the events; a state
+that does not come back equal is not checkpointed (the fight then opens by
+folding, only slower).
 ``tracker check`` folds everything and reports a checkpoint that disagrees.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
-import typing
-from collections.abc import Callable
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from saves.format import MAX_LINE, Damaged, Header, parse, seal, strict_converter, unseal
-from saves.structure import Structurer
+import cattrs
+import orjson
+
+from saves.format import MAX_LINE, Damaged, Header, codec_for, explain, parse, seal, unseal
 from tracker.log import ActionLog, NeedOlder, Older
-from tracker.model import Combatant, FightState
+from tracker.model import FightState
 from tracker.plugin import System
-from tracker.record import is_record, resolved_fields
-
-if TYPE_CHECKING:
-    import cattrs
 
 EVERY = 200  # actions between checkpoints
 TAIL = 80  # entries a checkpoint leaves behind it (the fight screen shows 60 on opening)
@@ -52,108 +46,24 @@ BACK_MAX = 1 << 25  # give up looking (and fold the file) beyond this
 
 
 class StateCodec:
-    """A fight state to JSON and back, with the system's own data classes."""
+    """A fight state to JSON and back, by the converter of the system's log (its data classes in the ``data``
+    fields: see :func:`saves.format.system_converter`)."""
 
     def __init__(self, system: System) -> None:
         self.system = system
         self.ok = True
-        self.comb_cls = _return_type(system, "make_data")
-        self.fight_cls = _return_type(system, "initial_data")
-        for cls in (self.comb_cls, self.fight_cls):
-            _resolve(cls, set())
-        fast = Structurer(
-            lambda: self.converter,
-            overrides={
-                (Combatant, "data"): self._data_fn(fast_of=lambda: fast, cls=self.comb_cls),
-                (FightState, "data"): self._data_fn(fast_of=lambda: fast, cls=self.fight_cls),
-            },
-        )
-        self._structure = fast.fn(FightState)
-
-    @staticmethod
-    def _data_fn(fast_of: Callable[[], Structurer], cls: Any) -> Callable[[Any], Any]:
-        """A ``data`` field: None, or the system's record (no data at all when the system has no class)."""
-        if cls is None:
-
-            def none_only(v: Any) -> Any:
-                if v is not None:
-                    raise TypeError("expected no data")
-                return None
-
-            return none_only
-
-        structure: list[Callable[[Any], Any]] = []
-
-        def record(v: Any) -> Any:
-            if v is None:
-                return None
-            if not structure:
-                structure.append(fast_of().fn(cls))
-            return structure[0](v)
-
-        return record
-
-    @cached_property
-    def converter(self) -> cattrs.Converter:
-        """The cattrs converter that writes the state (and reads a type the generated functions leave to it)."""
-        from cattrs.gen import make_dict_structure_fn, override
-
-        conv = strict_converter()
-
-        def data_hook(cls: Any) -> Any:
-            if cls is None:
-
-                def none_only(v: Any, _t: Any) -> Any:
-                    if v is not None:
-                        raise TypeError("expected no data")
-                    return None
-
-                return none_only
-
-            def hook(v: Any, _t: Any) -> Any:
-                return None if v is None else conv.structure(v, cls)
-
-            return hook
-
-        conv.register_structure_hook(
-            Combatant, make_dict_structure_fn(Combatant, conv, data=override(struct_hook=data_hook(self.comb_cls)))
-        )
-        conv.register_structure_hook(
-            FightState, make_dict_structure_fn(FightState, conv, data=override(struct_hook=data_hook(self.fight_cls)))
-        )
-        return conv
+        self.converter = codec_for(system).converter
 
     def encode(self, state: FightState) -> Any:
         return self.converter.unstructure(state)
 
     def decode(self, raw: Any) -> FightState:
-        state: FightState = self._structure(raw)
+        """The state a checkpoint holds; ValueError says what is wrong with it."""
+        try:
+            state: FightState = self.converter.structure(raw, FightState)
+        except (TypeError, KeyError, ValueError, AttributeError, cattrs.errors.CattrsError) as e:
+            raise ValueError(explain(e)) from None
         return state
-
-
-def _resolve(cls: Any, seen: set[Any]) -> None:
-    """Resolve a data class's annotations against its module only (a class attribute named like a type,
-    such as a ``int`` stat property, must not shadow the type), and those of the classes it holds."""
-    if not is_record(cls) or cls in seen:
-        return
-    seen.add(cls)
-    with contextlib.suppress(Exception):
-        for f in resolved_fields(cls, module_only=True):
-            for t in (f.type, *typing.get_args(f.type)):
-                for inner in (t, *typing.get_args(t)):
-                    _resolve(inner, seen)
-
-
-def _return_type(system: System, method: str) -> Any:
-    fn = getattr(type(system), method, None)
-    if fn is None:
-        return None
-    try:
-        hints = typing.get_type_hints(fn)
-    except Exception:
-        return None
-    t = hints.get("return")
-    return t if isinstance(t, type) and t is not type(None) and t is not object else None
 
 
 _codecs: dict[int, StateCodec] = {}
@@ -199,8 +109,8 @@ def checkpoint_line(log: ActionLog, c: int, offset: int) -> str | None:
     state = log._state(c)
     try:
         raw = codec.encode(state)
-        text = json.dumps(raw, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        if codec.decode(json.loads(text)) != state:
+        text = orjson.dumps(raw).decode()
+        if codec.decode(orjson.loads(text)) != state:
             return None
         done, done_n, undone, undone_n = log.stack_tops(c + 1, TOP)
     except (NeedOlder, Exception):
@@ -219,7 +129,7 @@ def checkpoint_line(log: ActionLog, c: int, offset: int) -> str | None:
             "state": "@",
         }
     }
-    head = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    head = orjson.dumps(record).decode()
     body = head.replace('"@"', text, 1)
     if len(body) > MAX_LINE - 64:
         return None

@@ -1,4 +1,5 @@
-"""Line format of a fight log, with cattrs and explicit, stable type tags.
+"""Line format of a fight log: orjson reads and writes its lines, one strict cattrs converter per system its
+events (a union tagged by their stable ``TYPE``) and its checkpoints' state.
 
 Line 1, the header::
 
@@ -15,9 +16,10 @@ or a checkpoint (a cache of the folded state, see ``saves.checkpoint``)::
 ``of`` counts the events of the GM action the line belongs to, so an action
 cut short by a power failure is recognised as torn, not taken half.  ``crc``
 (format 2 on) is the CRC-32 of the line without it (``…}`` in place of
-``,"crc":"…"}``), in eight lowercase hex digits: silent damage is caught
-before anything is decoded.  Decoding is strict: no type coercion, no NaN or
-Infinity, no unknown fields, and every refusal names the line.
+``,"crc":"…"}``), written and read as eight lowercase hex digits: silent
+damage is caught before anything is decoded.  Decoding is strict: no type
+coercion, no NaN or Infinity, no int past 64 bits, no unknown fields, and
+every refusal names the line.
 
 Older formats are upgraded on load step by step (``MIGRATIONS``); events of an
 older ``v`` are upcast by the owner's upcasters before cattrs structures them.
@@ -26,26 +28,25 @@ Nothing here evaluates or unpickles anything.
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 import re
-import sys
+import types
+import typing
 import zlib
 from collections.abc import Callable
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
+import cattrs
+import orjson
+from cattrs.gen import make_dict_structure_fn, override
 
 from tracker.engine import Entry
 from tracker.errors import TrackerError
 from tracker.events import CORE_EVENTS, Event
+from tracker.model import Combatant, FightState
 from tracker.plugin import System
 from tracker.record import Record, record
-
-if TYPE_CHECKING:
-    import cattrs
 
 DEEPEST = 10_000  # brackets one inside another in a line: deeper is refused before any parser sees it
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)  # a JSON text's string (brackets inside do not nest)
@@ -67,67 +68,6 @@ def too_deep(data: bytes) -> bool:
         else:
             depth -= 1
     return deepest > DEEPEST
-
-
-# Two parsers with one verdict.  orjson reads a whole log (fast, and strict: no NaN, no Infinity, no lone
-# surrogate), but importing it costs the app's launch about 3 ms (it brings zoneinfo and sysconfig; datetime and
-# uuid Textual imports anyway), while opening a fight reads only its header, its last checkpoint and its tail.  So ``parse`` reads a line with the
-# standard library's json first, under hooks that refuse everything orjson reads differently or refuses (an int
-# outside 64 bits, which orjson makes a float; a number too large for a float; NaN and Infinity; a \uD8.. escape,
-# the only way to a lone surrogate; bytes that are not UTF-8), and hands anything refused to orjson, whose value
-# or error it then gives.  A line json takes is one orjson reads to the same value (a property test checks it).
-_ParseErrors: tuple[type[BaseException], ...] = (ValueError, TypeError, RecursionError)  # orjson's is a ValueError
-_INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1  # what orjson reads as an int
-
-
-class _Unsure(Exception):
-    """Raised by the json hooks: orjson gives the verdict on this line."""
-
-
-def _int_as_orjson(text: str) -> int:
-    value = int(text)
-    if not _INT_MIN <= value <= _INT_MAX:
-        raise _Unsure
-    return value
-
-
-def _float_as_orjson(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _Unsure
-    return value
-
-
-def _unsure(_text: str) -> Any:
-    raise _Unsure
-
-
-_decode_json = json.JSONDecoder(parse_int=_int_as_orjson, parse_float=_float_as_orjson, parse_constant=_unsure).decode
-
-
-@functools.cache
-def bulk_loads() -> Callable[[bytes], Any]:
-    """orjson's ``loads`` behind the nesting check (orjson imported on the first call): for reading many lines."""
-    import orjson
-
-    orjson_loads = orjson.loads
-
-    def loads(data: bytes) -> Any:
-        if too_deep(data):
-            raise ValueError(f"nested more than {DEEPEST:,} deep")
-        return orjson_loads(data)
-
-    return loads
-
-
-def quick_loads(data: bytes) -> Any:
-    """The value ``bulk_loads()`` gives (or its error) for one line, without importing orjson when json suffices."""
-    if b"\\ud" not in data and b"\\uD" not in data:
-        try:
-            return _decode_json(data.decode())
-        except (_Unsure, ValueError, RecursionError):
-            pass
-    return bulk_loads()(data)
 
 
 FORMAT_VERSION = 2
@@ -158,21 +98,6 @@ def seal(body: str) -> str:
     return f'{body[:-1]},"crc":"{crc:08x}"}}'
 
 
-# An event line exactly as ``Codec.encode`` writes it, ``json.dumps`` without spaces, the keys in this order:
-#   {"seq":7,"action":3,"of":2,"type":"bnb.attack_rolled","v":1,"event":{...},"crc":"0123abcd"}
-# EVENT_HEAD reads its start (seq, action and of as written: no sign, no leading zero; their digits, at most
-# HEAD_END - 32 together, in the range of any JSON parser here); EVENT_REST what follows up to the checksum
-# (type, v, the event's fields: the same bytes say the same event).  Such a line is valid JSON exactly when
-# its event's fields are a valid JSON object on their own, nested less deeply than the parser's limit: the
-# load loop reads an event met before by these bytes alone (see ``saves.store._decode``).
-EVENT_HEAD = re.compile(rb'\{"seq":([1-9][0-9]*),"action":([1-9][0-9]*),"of":([1-9][0-9]*),"type":"')
-HEAD_END = 32 + 18
-EVENT_REST = re.compile(rb'"type":"([a-z0-9_.]{1,80})","v":([1-9][0-9]{0,8}),"event":(?=\{)', re.DOTALL)
-CRC_AT = b',"crc":"'  # where a line's checksum starts, 18 bytes before its end
-NESTING = 512  # brackets in an event's fields read alone: deeper ones are read in their line (a parser may
-# refuse deep nesting, the stdlib's at Python's recursion limit, and the line is one level deeper)
-
-
 class Damaged(Exception):
     """A line whose checksum does not match (or that has none where one is due)."""
 
@@ -185,25 +110,26 @@ def unseal(line: bytes) -> bytes | None:
     if len(line) < _CRC_TAIL + 2 or line[-_CRC_TAIL:-10] != b',"crc":"' or line[-2:] != b'"}':
         return None
     body = line[:-_CRC_TAIL] + b"}"
-    try:
-        want = int(line[-10:-2], 16)
-    except ValueError:
-        raise Damaged("its checksum is not a number") from None
-    if line[-10:-2] != f"{want:08x}".encode() or zlib.crc32(body) != want:
+    if line[-10:-2] != b"%08x" % zlib.crc32(body):  # as written: eight lowercase hex digits
+        if line[-10:-2].strip(b"0123456789abcdefABCDEF"):
+            raise Damaged("its checksum is not a number")
         raise Damaged("its checksum does not match its content (the line was changed or damaged)")
     return body
 
 
 def parse(data: bytes) -> Any:
-    """Strict JSON (no NaN, no Infinity, bounded nesting); ValueError with the reason."""
+    """Strict JSON, by orjson (no NaN, no Infinity, no lone surrogate; an int past 64 bits reads as a float, which
+    no whole-number field takes), nested at most DEEPEST deep; ValueError with the reason."""
+    if too_deep(data):
+        raise ValueError(f"nested more than {DEEPEST:,} deep")
     try:
-        return quick_loads(data)
-    except _ParseErrors as e:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as e:
         raise ValueError(_short(e)) from None
 
 
 def _short(e: BaseException) -> str:
-    if isinstance(e, json.JSONDecodeError):
+    if isinstance(e, orjson.JSONDecodeError):
         return f"{e.msg} at column {e.colno}"
     text = str(e) or type(e).__name__
     return text if len(text) < 120 else text[:120] + "…"
@@ -236,7 +162,7 @@ _HEADER_MAX = {"system": 64, "system_version": 64, "created": 64, "title": 400, 
 
 
 def header_to_json(header: Header) -> str:
-    return json.dumps(attrs.asdict(header), separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return orjson.dumps(attrs.asdict(header)).decode()
 
 
 def header_line(header: Header) -> str:
@@ -299,156 +225,15 @@ def upgrade(header: dict[str, Any], records: list[dict[str, Any]]) -> tuple[dict
     return header, records
 
 
-# -- events ----------------------------------------------------------------------------
+# -- events and states: one strict cattrs converter per system ------------------------------------------------
 
-_codecs: dict[tuple[int, str, str], Codec] = {}
-
-
-def codec_for(system: System) -> Codec:
-    """The codec of a system, built once, when first needed (building the cattrs hooks takes a while)."""
-    key = (id(system), system.id, system.version)
-    codec = _codecs.get(key)
-    if codec is None or codec.system is not system:
-        codec = _codecs[key] = Codec(system)
-    return codec
-
-
-RECORD_KEYS = frozenset({"seq", "action", "of", "type", "v", "event"})
-
-
-class Codec:
-    """Encodes and decodes events of the core and one system (strictly: no coercion, no unknown fields)."""
-
-    def __init__(self, system: System) -> None:
-        self.system = system
-        self.types: dict[str, type[Event]] = {}
-        for cls in (*CORE_EVENTS, *system.event_types):
-            if not cls.TYPE:
-                raise TrackerError(f"event class {cls.__name__} has no TYPE tag")
-            if cls.TYPE in self.types:
-                raise TrackerError(f"two event classes share the tag {cls.TYPE!r}")
-            self.types[cls.TYPE] = cls
-        from saves.structure import Structurer, unchangeable_test
-
-        # hooks are made when a type is first met (opening from a checkpoint meets few)
-        fast = Structurer(lambda: self.converter)
-        types = self.types
-        self._structure = _Lazy(lambda tag: fast.hook(types[tag]))
-        self.structure_fns = _Lazy(lambda tag: fast.fn(types[tag]))  # tag -> structure(fields) (the load loop)
-        self.split_fns = _Lazy(lambda tag: fast.splitter(types[tag]))  # tag -> read(fields' bytes, loads) or None
-        # tag -> whether an event as read can never change (then one read may stand for the same bytes again)
-        self.unchangeable = _Lazy(lambda tag: unchangeable_test(types[tag]))
-        self.versions = {t: c.VERSION for t, c in self.types.items()}
-        self._unstructure = _Lazy(lambda cls: self.converter.get_unstructure_hook(cls))
-        self.upcasters = dict(getattr(system, "upcasters", {}) or {})
-
-    @cached_property
-    def converter(self) -> cattrs.Converter:
-        """The strict converter, made when first needed: writing, or a type the generated functions leave to it
-        (opening a fight from its checkpoint needs none, nor cattrs)."""
-        return strict_converter()
-
-    def body(self, entry: Entry, of: int = 1) -> str:
-        ev = entry.event
-        cls = type(ev)
-        record = {
-            "seq": entry.seq,
-            "action": entry.action,
-            "of": of,
-            "type": cls.TYPE,
-            "v": cls.VERSION,
-            "event": self._unstructure[cls](ev),
-        }
-        return json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-    def encode(self, entry: Entry, of: int = 1) -> str:
-        """One line, sealed with its checksum; ``of`` is the number of events in the entry's action."""
-        return seal(self.body(entry, of))
-
-    def decode(self, record: Any, line: int) -> Entry:
-        """An entry from one parsed line (its checksum already checked), strictly; LoadError names the line."""
-        if type(record) is not dict:
-            raise LoadError("not an event record", line)
-        if "crc" in record:  # checked on the bytes by decode_line; a parsed record cannot be
-            record = {k: v for k, v in record.items() if k != "crc"}
-        extra = record.keys() - RECORD_KEYS
-        if extra:
-            raise LoadError(f"unknown field {sorted(extra)[0]!r} in the record", line)
-        try:
-            seq, action, tag, data = record["seq"], record["action"], record["type"], record["event"]
-        except KeyError as e:
-            raise LoadError(f"the record lacks {e.args[0]!r}", line) from None
-        of = record.get("of", 1)
-        if type(seq) is not int or type(action) is not int or type(of) is not int:
-            raise LoadError("seq, action and of must be whole numbers", line)
-        if seq < 1 or action < 1 or of < 1:
-            raise LoadError("seq, action and of must be positive", line)
-        if type(tag) is not str:
-            raise LoadError("the event type must be a text", line)
-        if tag not in self.types:
-            raise LoadError(f"unknown event type {tag[:80]!r} (is the right system installed?)", line)
-        hook = self._structure[tag]
-        cls = self.types[tag]
-        version = record.get("v", 1)
-        if type(version) is not int or version > cls.VERSION or version < 1:
-            raise LoadError(f"event {tag!r} version {version!r} is not one this tracker knows", line)
-        if type(data) is not dict:
-            raise LoadError(f"event {tag!r} is damaged: its fields are not a JSON object", line)
-        while version < cls.VERSION:
-            up = self.upcasters.get((tag, version))
-            if up is None:
-                raise LoadError(f"no upcaster for {tag!r} version {version}", line)
-            try:
-                data = up(data)
-            except Exception as e:
-                raise LoadError(f"event {tag!r} could not be upgraded: {_explain(e)}", line) from None
-            version += 1
-        try:
-            event = hook(data, cls)
-        except Exception as e:
-            raise LoadError(f"event {tag!r} is damaged: {_explain(e)}", line) from None
-        return Entry(seq, action, event)
-
-    def decode_line(self, raw: bytes, line: int, *, sealed: bool = True) -> Entry | None:
-        """One line as read from the file: checksum checked, parsed, decoded (None for a checkpoint line).
-
-        For a reader that follows a live file line by line (LoadError names the line).
-        """
-        if len(raw) > MAX_LINE:
-            raise LoadError("the line is too long", line)
-        try:
-            body = unseal(raw)
-        except Damaged as e:
-            raise LoadError(str(e), line) from None
-        if body is None:
-            if sealed:
-                raise LoadError("the line has no checksum", line)
-            body = raw
-        try:
-            record = parse(body)
-        except ValueError as e:
-            raise LoadError(f"not valid JSON ({e})", line) from None
-        if type(record) is dict and "checkpoint" in record:
-            return None
-        return self.decode(record, line)
-
-
-class _Lazy(dict):
-    """A dict that makes a missing value with ``make(key)`` (and keeps it)."""
-
-    def __init__(self, make: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Any) -> Any:
-        value = self[key] = self.make(key)
-        return value
+TAG = "type"  # the key that names an event's class, beside its fields ("event") in a line
+RECORD_KEYS = frozenset({"seq", "action", "of", TAG, "v", "event"})
 
 
 def strict_converter() -> cattrs.Converter:
-    """A cattrs converter that refuses what JSON did not say: "7" is not 7, 1.5 is not 1, NaN is nothing."""
-    import cattrs
-
+    """A cattrs converter that refuses what JSON did not say: "7" is not 7, 1.5 is not 1, true is not 1, a text is
+    not a list of letters, a key a class does not have is refused."""
     converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=True)
 
     def exact(kind: type, word: str) -> Callable[[Any, Any], Any]:
@@ -470,8 +255,44 @@ def strict_converter() -> cattrs.Converter:
     converter.register_structure_hook(str, exact(str, "a text"))
     converter.register_structure_hook(bool, exact(bool, "true or false"))
     converter.register_structure_hook(float, number)
-    _fast_tuples(converter)
+    converter.register_unstructure_hook(float, finite)  # orjson would write NaN and Infinity as null
+    converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is tuple, _tuple_hook(converter))
     return converter
+
+
+def finite(value: float) -> float:
+    """A number JSON can hold, to be written (ValueError for NaN and the infinities)."""
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not a number a fight file can hold")
+    return value
+
+
+def _tuple_hook(converter: cattrs.Converter) -> Callable[[Any], Callable[[Any, Any], tuple[Any, ...]]]:
+    """``tuple[X, ...]`` and ``tuple[X, Y]`` from a JSON list only (cattrs takes any iterable, a text too)."""
+
+    def factory(t: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
+        args = typing.get_args(t)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item, hook = args[0], converter.get_structure_hook(args[0])
+
+            def many(value: Any, _type: Any) -> tuple[Any, ...]:
+                if type(value) is not list:
+                    raise TypeError(f"expected a list, got {_kind(value)}")
+                return tuple([hook(x, item) for x in value])
+
+            return many
+        items = [(a, converter.get_structure_hook(a)) for a in args]
+
+        def fixed(value: Any, _type: Any) -> tuple[Any, ...]:
+            if type(value) is not list:
+                raise TypeError(f"expected a list, got {_kind(value)}")
+            if len(value) != len(items):
+                raise ValueError(f"expected {len(items)} values, got {len(value)}")
+            return tuple([hook(x, a) for (a, hook), x in zip(items, value, strict=True)])
+
+        return fixed
+
+    return factory
 
 
 def _kind(value: Any) -> str:
@@ -479,30 +300,252 @@ def _kind(value: Any) -> str:
     return f"{type(value).__name__} {text if len(text) < 40 else text[:40] + '…'}"
 
 
-def _fast_tuples(converter: cattrs.Converter) -> None:
-    """Quicker hooks for the homogeneous tuples events are full of (faces, ids), as strict as the rest."""
-
-    def strict(kind: type) -> Callable[[Any, Any], tuple[Any, ...]]:
-        def hook(value: Any, _type: Any) -> tuple[Any, ...]:
-            if type(value) is not list:
-                raise ValueError(f"expected a list, got {type(value).__name__}")
-            for x in value:
-                if type(x) is not kind:
-                    raise ValueError(f"expected {kind.__name__} items, got {_kind(x)}")
-            return tuple(value)
-
-        return hook
-
-    hooks = {tuple[int, ...]: strict(int), tuple[str, ...]: strict(str)}
-    converter.register_structure_hook_func(lambda t: t in hooks, lambda v, t: hooks[t](v, t))
+def system_converter(system: System, events: tuple[type[Event], ...]) -> cattrs.Converter:
+    """The one converter of a system's fight log: its events as a union tagged by their ``TYPE`` (the tags
+    already written in files, never changed), and its fight state with the system's data classes (the
+    return types of its ``make_data`` and ``initial_data``) in the ``data`` fields, for checkpoints.  Made
+    once the plug-in is loaded: the union is of the classes it declares."""
+    converter = strict_converter()
+    for owner, method in ((Combatant, "make_data"), (FightState, "initial_data")):
+        data = _return_type(system, method)
+        converter.register_structure_hook(
+            owner, make_dict_structure_fn(owner, converter, data=override(struct_hook=_data_hook(converter, data)))
+        )
+    _tagged_union(converter, events)
+    return converter
 
 
-def _explain(e: Exception) -> str:
-    ca = sys.modules.get("cattrs")  # not imported yet: the error is none of its
-    if ca is not None and isinstance(e, ca.BaseValidationError):
+def _tagged_union(converter: cattrs.Converter, events: tuple[type[Event], ...]) -> None:
+    """The events as one union tagged by their TYPE under TAG, as cattrs's ``configure_tagged_union`` makes it,
+    but each class's hooks made when the class is first met, not all at once.
+
+    Figure 2 of bench/bench_speed.py ("2. open a 100,000-event fight: launch to first frame", <= 1.5x the bare
+    app, 1.28x before #43) misses with ``configure_tagged_union``: it makes the hooks of every event class of the
+    system (40 to 60) as the fight opens, which meets a dozen of them in the tail after its checkpoint.  Opening
+    bnb's fight from its checkpoint took 30 ms of CPU with it, 18 ms without (twod6: 30 and 19); the process to
+    that point 156 ms and 138 ms, +68 ms and +40 ms over the launch before #43 (~231 ms, the bare app ~181 ms).
+    """
+    union: Any = typing.Union[events]  # noqa: UP007 -- a union of the classes in a tuple
+    classes = {_tag(cls): cls for cls in events}
+
+    def structure(value: dict[str, Any], _type: Any) -> Event:
+        fields = dict(value)
+        event: Event = converter.structure(fields, classes[fields.pop(TAG)])
+        return event
+
+    def unstructure(event: Event) -> dict[str, Any]:
+        fields: dict[str, Any] = converter.unstructure(event)
+        if TAG in fields:
+            raise TrackerError(f"event class {type(event).__name__} has a field named {TAG!r}, the key of its tag")
+        fields[TAG] = _tag(type(event))
+        return fields
+
+    converter.register_structure_hook(union, structure)
+    converter.register_unstructure_hook(union, unstructure)
+
+
+def _tag(cls: Any) -> str:
+    """An event class's tag: its ``TYPE``, as written in files (never changed)."""
+    tag: str = cls.TYPE
+    return tag
+
+
+def _data_hook(converter: cattrs.Converter, cls: type | None) -> Callable[[Any, Any], Any]:
+    """A state's ``data`` field: None, or the system's record (only None when the system has no class)."""
+    if cls is None:
+
+        def none_only(value: Any, _type: Any) -> None:
+            if value is not None:
+                raise TypeError("expected no data")
+
+        return none_only
+
+    def record(value: Any, _type: Any) -> Any:
+        return None if value is None else converter.structure(value, cls)
+
+    return record
+
+
+def _return_type(system: System, method: str) -> type | None:
+    fn = getattr(type(system), method, None)
+    if fn is None:
+        return None
+    try:
+        hints = typing.get_type_hints(fn)
+    except Exception:
+        return None
+    t = hints.get("return")
+    return t if isinstance(t, type) and t is not type(None) and t is not object else None
+
+
+_codecs: dict[tuple[int, str, str], Codec] = {}
+
+
+def codec_for(system: System) -> Codec:
+    """The codec of a system, made once (after its plug-in is loaded)."""
+    key = (id(system), system.id, system.version)
+    codec = _codecs.get(key)
+    if codec is None or codec.system is not system:
+        codec = _codecs[key] = Codec(system)
+    return codec
+
+
+class Codec:
+    """Encodes and decodes the events of the core and one system, strictly (no coercion, no unknown fields)."""
+
+    def __init__(self, system: System) -> None:
+        self.system = system
+        self.types: dict[str, type[Event]] = {}
+        for cls in (*CORE_EVENTS, *system.event_types):
+            if not cls.TYPE:
+                raise TrackerError(f"event class {cls.__name__} has no TYPE tag")
+            if cls.TYPE in self.types:
+                raise TrackerError(f"two event classes share the tag {cls.TYPE!r}")
+            self.types[cls.TYPE] = cls
+        self.versions = {t: c.VERSION for t, c in self.types.items()}
+        self.upcasters = dict(getattr(system, "upcasters", {}) or {})
+        self.events: Any = typing.Union[tuple(self.types.values())]  # noqa: UP007
+        self.converter = system_converter(system, tuple(self.types.values()))
+        self._structure = self.converter.get_structure_hook(self.events)
+
+    def body(self, entry: Entry, of: int = 1) -> str:
+        fields = self.converter.unstructure(entry.event, self.events)
+        record = {
+            "seq": entry.seq,
+            "action": entry.action,
+            "of": of,
+            TAG: fields.pop(TAG),
+            "v": type(entry.event).VERSION,
+            "event": fields,
+        }
+        return orjson.dumps(record).decode()
+
+    def encode(self, entry: Entry, of: int = 1) -> str:
+        """One line, sealed with its checksum; ``of`` is the number of events in the entry's action."""
+        return seal(self.body(entry, of))
+
+    def decode(self, record: Any, line: int, seen: dict[bytes, Event] | None = None, key: bytes = b"") -> Entry:
+        """An entry from one parsed line (its checksum already checked), strictly; LoadError names the line.
+
+        ``seen``: the events a loader has read, by ``key``, the bytes of their lines that say their type, version
+        and fields (all but seq, action and of); a line of a key met before gives that event again (its type,
+        version and fields were checked then), and an event that holds nothing that can change is kept there.
+        """
+        if type(record) is not dict:
+            raise LoadError("not an event record", line)
+        if "crc" in record:  # checked on the bytes by read_line; a parsed record cannot be
+            record = {k: v for k, v in record.items() if k != "crc"}
+        if not RECORD_KEYS.issuperset(record):
+            raise LoadError(f"unknown field {sorted(record.keys() - RECORD_KEYS)[0]!r} in the record", line)
         try:
-            parts = ca.transform_error(e)
-        except Exception:
-            parts = [str(e)]
-        return "; ".join(p[:120] for p in parts[:3])
+            seq, action, tag, data = record["seq"], record["action"], record[TAG], record["event"]
+        except KeyError as e:
+            raise LoadError(f"the record lacks {e.args[0]!r}", line) from None
+        of = record.get("of", 1)
+        if type(seq) is not int or type(action) is not int or type(of) is not int:
+            raise LoadError("seq, action and of must be whole numbers", line)
+        if seq < 1 or action < 1 or of < 1:
+            raise LoadError("seq, action and of must be positive", line)
+        event = seen.get(key) if seen is not None else None
+        if event is None:
+            event = self._event(tag, record.get("v", 1), data, line)
+            if seen is not None and unchangeable(type(event)):
+                seen[key] = event
+        return Entry(seq, action, event)
+
+    def _event(self, tag: Any, version: Any, data: Any, line: int) -> Event:
+        if type(tag) is not str:
+            raise LoadError("the event type must be a text", line)
+        cls = self.types.get(tag)
+        if cls is None:
+            raise LoadError(f"unknown event type {tag[:80]!r} (is the right system installed?)", line)
+        if type(version) is not int or version > cls.VERSION or version < 1:
+            raise LoadError(f"event {tag!r} version {version!r} is not one this tracker knows", line)
+        if type(data) is not dict:
+            raise LoadError(f"event {tag!r} is damaged: its fields are not a JSON object", line)
+        while version < cls.VERSION:
+            up = self.upcasters.get((tag, version))
+            if up is None:
+                raise LoadError(f"no upcaster for {tag!r} version {version}", line)
+            try:
+                data = up(data)
+            except Exception as e:
+                raise LoadError(f"event {tag!r} could not be upgraded: {explain(e)}", line) from None
+            version += 1
+        if TAG in data:
+            raise LoadError(f"event {tag!r} is damaged: unknown field {TAG!r}", line)
+        try:
+            event: Event = self._structure({**data, TAG: tag}, self.events)
+        except Exception as e:
+            raise LoadError(f"event {tag!r} is damaged: {explain(e)}", line) from None
+        return event
+
+    def decode_line(self, raw: bytes, line: int, *, sealed: bool = True) -> Entry | None:
+        """One line as read from the file: checksum checked, parsed, decoded (None for a checkpoint line).
+
+        For a reader that follows a live file line by line (LoadError names the line).
+        """
+        try:
+            record = read_line(raw, sealed=sealed)
+        except Damaged as e:
+            raise LoadError(str(e), line) from None
+        except ValueError as e:
+            raise LoadError(f"not valid JSON ({e})", line) from None
+        if type(record) is dict and "checkpoint" in record:
+            return None
+        return self.decode(record, line)
+
+
+_UNCHANGEABLE = (int, str, bool, float, type(None))
+
+
+_unchangeable: dict[type, bool] = {}
+
+
+def unchangeable(cls: type) -> bool:
+    """Whether a record of this class can never change: frozen, and every field of a type made of whole numbers,
+    numbers, texts, flags, None, tuples of them and such records (never a dict, a list, a set or ``Any``)."""
+    known = _unchangeable.get(cls)
+    if known is None:
+        known = _unchangeable[cls] = attrs.has(cls) and attrs.inspect(cls).is_frozen
+        if known:
+            known = _unchangeable[cls] = all(_unchangeable_type(f.type) for f in attrs.fields(attrs.resolve_types(cls)))
+    return known
+
+
+def _unchangeable_type(t: Any) -> bool:
+    if t in _UNCHANGEABLE:
+        return True
+    origin = typing.get_origin(t)
+    if origin is tuple or origin is typing.Union or origin is types.UnionType:
+        return all(a is Ellipsis or _unchangeable_type(a) for a in typing.get_args(t))
+    return isinstance(t, type) and unchangeable(t)
+
+
+def read_line(raw: bytes, *, sealed: bool = True) -> Any:
+    """A line of the log after the header, parsed (any JSON value), its checksum checked and taken out.
+
+    Raises ValueError (too long, not JSON) or :class:`Damaged` (a checksum that does not match, or none where
+    one is due), which the caller tells a torn last line by.
+    """
+    if len(raw) > MAX_LINE:
+        raise ValueError(f"the line is too long ({len(raw):,} bytes)")
+    record = parse(raw)
+    if type(record) is dict and "crc" in record:
+        if unseal(raw) is None:  # a "crc" field, not where and as the line's checksum is written
+            raise Damaged("its checksum does not match its content (the line was changed or damaged)")
+        del record["crc"]
+    elif sealed:
+        raise Damaged("the line has no checksum")
+    return record
+
+
+def explain(e: Exception) -> str:
+    """A structuring error in the GM's words (cattrs's own, or a hook's)."""
+    if isinstance(e, cattrs.ForbiddenExtraKeysError):
+        return "unknown field " + ", ".join(repr(k) for k in sorted(e.extra_fields)[:3])
+    if isinstance(e, KeyError):  # a required field not there
+        return f"it lacks the field {e.args[0]!r}"
+    if isinstance(e, cattrs.BaseValidationError):
+        return "; ".join(p[:120] for p in cattrs.transform_error(e)[:3])
     return f"{type(e).__name__}: {_short(e)}"

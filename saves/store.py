@@ -16,9 +16,9 @@ import contextlib
 import errno
 import gc
 import os
+import re
 import stat
 import threading
-import zlib
 from array import array
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -30,29 +30,22 @@ import platformdirs
 
 from saves import checkpoint
 from saves.format import (
-    CRC_AT,
-    EVENT_HEAD,
-    EVENT_REST,
     FORMAT_VERSION,
-    HEAD_END,
     MAX_FILE,
     MAX_LINE,
-    NESTING,
     Codec,
     Damaged,
     Header,
     LoadError,
     SaveError,
-    bulk_loads,
     codec_for,
     header_from,
     header_line,
     parse,
-    quick_loads,
+    read_line,
     unseal,
     upgrade,
 )
-from saves.format import _short as _short_error
 from tracker import registry
 from tracker.dice import Roller, SeededRoller
 from tracker.engine import Entry, Fight, LogError, Step
@@ -1018,86 +1011,38 @@ def _why_damaged(line: bytes) -> str:
     return "its content does not read as a fight line"
 
 
+EVENT_HEAD = re.compile(rb'\{"seq":[0-9]+,"action":[0-9]+,"of":[0-9]+,')  # a line's start as written
+
+
 def _decode(
     codec: Codec,
     raw_lines: Lines,
     old: bool,
     head_raw: dict[str, Any],
     warnings: list[str],
-    loads: Callable[[bytes], Any] | None = None,
 ) -> tuple[list[Entry], list[int], list[int], list[Checkpoint], bool]:
-    """Check, parse and decode every line after the header (the hot path of loading).
+    """Check, parse and decode every line after the header.
 
     Returns the entries, their line numbers, each entry's ``of``, the
-    checkpoints, and whether a torn last line was dropped.  ``loads`` reads a
-    line (default: orjson's, for many lines; the tail read at launch passes
-    ``quick_loads``, which gives the same values without importing orjson).
+    checkpoints, and whether a torn last line was dropped.
     """
-    structure, versions, unchangeable = codec.structure_fns, codec.versions, codec.unchangeable
-    split = codec.split_fns
-    decode = codec.decode
-    head = None if old else EVENT_HEAD.match
-    # The events read so far, by the bytes they were read from (type, v and fields): a long fight says the
-    # same thing many times over (each combatant's turn starting and ending is half of its lines), and the
-    # same bytes are the same event, read as strictly.  Only events that can never change are kept.
-    seen: dict[bytes, Event] = {}
-    entry_of = tuple.__new__  # Entry(seq, action, event) without NamedTuple's Python-level __new__
     entries: list[Entry] = []
     lines: list[int] = []
     ofs: list[int] = []
     checkpoints: list[Checkpoint] = []
-    records: list[tuple[int, dict[str, Any]]] = []
+    records: list[tuple[int, dict[str, Any]]] = []  # an older format's, upgraded together
+    # Figure 3 of bench/bench_speed.py ("3. load + full replay of 100,000 events", <= 2.5x the json.loads floor)
+    # misses without this (2.96x bnb): the events already read, by the bytes of their lines after seq, action
+    # and of (after EVENT_HEAD the rest of the line says every other field), given again (79-91% of the lines
+    # of a long fight repeat one: a turn starting, a roll's modifier), 0.5x the floor saved.
+    seen: dict[bytes, Event] = {}
+    head = EVENT_HEAD.match
     last = len(raw_lines)
     torn = False
-    loads, crc32 = loads or bulk_loads(), zlib.crc32
-    last_action = 0
     for number in range(2, last + 1):
         line = raw_lines[number - 1]
-        raw_lines[number - 1] = b""  # each line's bytes go as soon as it is decoded (peak memory)
-        m = head(line) if head is not None else None
-        if m is not None:  # a line as written: its checksum, then its event (met before, or read now)
-            end = m.end()
-            sealed = line[-10:-2]
-            if (
-                end <= HEAD_END
-                and line[-18:-10] == CRC_AT
-                and line[-2:] == b'"}'
-                and not sealed.translate(None, b"0123456789abcdef")  # as written: eight lowercase hex digits
-                and len(line) <= MAX_LINE
-                and crc32(line[:-18] + b"}") == int(sealed, 16)
-            ):
-                key = line[end - 8 : -18]
-                event = seen.get(key)
-                if event is None:
-                    event = _first_read(key, versions, structure, loads, unchangeable, seen, split)
-                if event is not None:
-                    seq_b, action_b, of_b = m.groups()
-                    action = int(action_b)
-                    if action == last_action:  # the events of one action share its number (one int object)
-                        action = last_action
-                    last_action = action
-                    entries.append(entry_of(Entry, (int(seq_b), action, event)))
-                    lines.append(number)
-                    ofs.append(int(of_b))
-                    continue
-            # a checksum that does not match, an event that does not read: the line is read as below,
-            # which says what is wrong with it (or reads it the careful way)
         try:
-            if len(line) > MAX_LINE:
-                raise ValueError(f"the line is too long ({len(line):,} bytes)")
-            record = loads(line)
-            # the checksum: the last field, over the line without it (checked on the bytes, before any decoding)
-            crc = record.pop("crc", None) if type(record) is dict else None
-            if crc is None:
-                if not old:
-                    raise ValueError("the line has no checksum")
-            elif (
-                type(crc) is not str
-                or len(crc) != 8
-                or line[-18:-10] != b',"crc":"'  # the last field: then the line ends '"}'
-                or crc32(b"}", crc32(memoryview(line)[:-18])) != int(crc, 16)
-            ):
-                raise Damaged("its checksum does not match its content (the line was changed or damaged)")
+            record = read_line(line, sealed=not old)
         except (Damaged, ValueError) as e:
             if number == last:
                 warnings.append(f"line {number} was cut off or damaged (the last write did not finish) and was dropped")
@@ -1105,7 +1050,7 @@ def _decode(
                 break
             if isinstance(e, Damaged):
                 raise LoadError(str(e), number) from None
-            raise LoadError(f"not valid JSON ({_short_error(e)})", number) from None
+            raise LoadError(f"not valid JSON ({e})", number) from None
         if type(record) is not dict:
             raise LoadError("not an event record", number)
         if "checkpoint" in record:
@@ -1119,79 +1064,21 @@ def _decode(
         if old:
             records.append((number, record))
             continue
-        try:
-            tag = record["type"]
-            seq, action, of = record["seq"], record["action"], record["of"]
-            if (
-                type(seq) is not int
-                or type(action) is not int
-                or type(of) is not int
-                or record["v"] != versions[tag]
-                or len(record) != 6
-                or seq < 1
-                or action < 1
-                or of < 1
-            ):
-                raise LookupError
-            data = record["event"]
-            if type(data) is not dict:
-                raise LookupError
-            if action == last_action:  # the events of one action share its number (one int object, not one each)
-                action = last_action
-            last_action = action
-            entry = entry_of(Entry, (seq, action, structure[tag](data)))
-        except Exception:
-            entry = decode(record, number)  # the careful path: upcasts, or says what is wrong
-            of = record.get("of", 1)
-        entries.append(entry)
+        m = head(line)  # the checksum was checked: the line ends with it, 18 bytes
+        entries.append(codec.decode(record, number, seen, line[m.end() : -18]) if m else codec.decode(record, number))
         lines.append(number)
-        ofs.append(of)
+        ofs.append(record.get("of", 1))
     if old and records:
         numbers = [n for n, _ in records]
         _, upgraded = upgrade(dict(head_raw), [r for _, r in records])
         for number, record in zip(numbers, upgraded, strict=True):
             if type(record) is not dict:
                 raise LoadError("not an event record", number)
-            entries.append(decode(record, number))
+            entries.append(codec.decode(record, number))
             lines.append(number)
             of = record.get("of", 0)
             ofs.append(of if type(of) is int else 0)
     return entries, lines, ofs, checkpoints, torn
-
-
-def _first_read(
-    key: bytes,
-    versions: dict[str, int],
-    structure: Any,
-    loads: Callable[[bytes], Any],
-    unchangeable: Any,
-    seen: dict[bytes, Event],
-    split: Any,
-) -> Event | None:
-    """The event of a line of the written shape, read from ``key`` (its type, v and fields: ``EVENT_REST``) and
-    kept in ``seen`` under it if it can never change; None when anything is not as the common case has it (an
-    older version, fields that do not read): the caller reads the line as a whole then, and says what is wrong."""
-    m = EVENT_REST.match(key)
-    if m is None:
-        return None
-    tag = m.group(1).decode("ascii")
-    if versions.get(tag) != int(m.group(2)):
-        return None
-    fields = key[m.end() :]
-    if fields.count(b"{") + fields.count(b"[") >= NESTING:
-        return None
-    event: Event | None = split[tag](fields, loads)  # value by value, each met before or read now
-    if event is None:  # not as written: the object as a whole
-        try:
-            data = loads(fields)
-            if type(data) is not dict:
-                return None
-            event = structure[tag](data)
-        except Exception:
-            return None
-    if unchangeable[tag](event):
-        seen[key] = event
-    return event
 
 
 def _check_groups(entries: list[Entry], lines: list[int], ofs: list[int], warnings: list[str]) -> None:
@@ -1442,7 +1329,7 @@ def _from_checkpoint(p: Path) -> tuple[Header, System, ActionLog, dict[int, int]
             return None
         codec = codec_for(system)
         warnings: list[str] = []
-        entries, numbers, ofs, _cps, torn = _decode(codec, [b"", *tail_lines], False, {}, warnings, quick_loads)
+        entries, numbers, ofs, _cps, torn = _decode(codec, [b"", *tail_lines], False, {}, warnings)
         if torn or warnings:
             return None
         _check_groups(entries, numbers, ofs, warnings)

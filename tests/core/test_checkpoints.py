@@ -166,13 +166,24 @@ def _paths(x: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
     return out
 
 
-@pytest.mark.parametrize("system_id", SYSTEMS)
-def test_the_checkpoint_reader_is_as_strict_as_cattrs(tmp_path: Path, system_id: str) -> None:
-    """The generated functions that read a checkpoint's state give what the strict cattrs converter gives,
-    and accept nothing it refuses (damaged states: a field dropped, added, or of another JSON type)."""
-    import random
+def _given_as_read(raw: Any, back: Any) -> bool:
+    """Every value ``raw`` gives is in ``back`` as it was given: the same JSON type and value (``back`` may have
+    more keys: the defaults of fields ``raw`` left out)."""
+    if type(raw) is not type(back):
+        return False
+    if isinstance(raw, dict):
+        return all(k in back and _given_as_read(v, back[k]) for k, v in raw.items())
+    if isinstance(raw, list):
+        return len(raw) == len(back) and all(_given_as_read(a, b) for a, b in zip(raw, back, strict=True))
+    return bool(raw == back)
 
-    from tracker.model import FightState
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_checkpoint_reader_coerces_nothing(tmp_path: Path, system_id: str) -> None:
+    """A checkpoint's state is read strictly: damaged states (a field dropped, added, or of another JSON type)
+    are refused with a ValueError, or read as given ("7" is not 7, 1.5 is not 1, true is not 1, an unknown
+    field is refused): written back, the state gives every value the damaged one gave, of the same type."""
+    import random
 
     def clone(raw: object) -> Any:  # a JSON tree copied (ten times quicker than copy.deepcopy)
         return json.loads(json.dumps(raw))
@@ -182,9 +193,10 @@ def test_the_checkpoint_reader_is_as_strict_as_cattrs(tmp_path: Path, system_id:
     codec = checkpoint.state_codec(timeline.system)
     states = [json.loads(json.dumps(codec.encode(timeline.state_at(n)))) for n in (len(timeline) // 2, len(timeline))]
     for raw in states:
-        assert codec.decode(clone(raw)) == codec.converter.structure(clone(raw), FightState)
+        assert codec.decode(clone(raw)) in (timeline.state_at(len(timeline) // 2), timeline.state_at(len(timeline)))
     rnd = random.Random(system_id)
-    values = [None, 0, 1, 1.5, "", "x", True, [], {}, [1], ["a"], {"a": 1}, [{}], 2**70]
+    values = [None, 0, 1, 1.5, "", "x", "7", True, [], {}, [1], ["a"], {"a": 1}, [{}], 2**70]
+    counts = {"read": 0, "refused": 0}
     for _ in range(1500):
         raw = clone(rnd.choice(states))
         where = rnd.choice(_paths(raw)[1:])
@@ -200,9 +212,12 @@ def test_the_checkpoint_reader_is_as_strict_as_cattrs(tmp_path: Path, system_id:
             parent[where[-1]] = rnd.choice(values)  # type: ignore[index]
         try:
             ours = codec.decode(clone(raw))
-        except Exception:
+        except ValueError:
+            counts["refused"] += 1
             continue  # refused: the fight opens by folding
-        assert ours == codec.converter.structure(clone(raw), FightState), where
+        counts["read"] += 1
+        assert _given_as_read(raw, json.loads(json.dumps(codec.encode(ours)))), where
+    assert counts["read"] > 100 and counts["refused"] > 500, counts
 
 
 @pytest.mark.parametrize("system_id", ["bnb", "twod6"])  # installed (a new interpreter)
