@@ -95,15 +95,6 @@ def probed(base: type[App[Any]], recorder: Recorder, noop_target: str) -> type[A
             recorder.frame(self)
             super().post_display_hook()  # the app's own (after its first frame: the collector on, saving made ready)
 
-        def on_mount(self) -> None:  # Textual calls each class's own on_mount: the app's runs too
-            self._bench_watch = self.set_interval(0.05, self._bench_ahead)
-
-        def _bench_ahead(self) -> None:
-            """One record once the fight screen has built its dialogs ahead (the GM idle after opening)."""
-            if getattr(self.screen, "ahead_left", None) == 0:
-                recorder.out.write(json.dumps({"ahead": True, "t": time.monotonic()}) + "\n")
-                self._bench_watch.stop()
-
         def action_bench_noop(self) -> None:
             found = self.screen.query(noop_target)
             if found:
@@ -150,9 +141,7 @@ def main() -> None:
     from screens.app import TrackerApp
 
     Probed = probed(TrackerApp, recorder, "#bar")
-    app = Probed(
-        open_path=Path(sys.argv[3]), fights_dir=Path(os.environ.get("TRACKER_DATA_DIR", ".")), builds_ahead=True
-    )
+    app = Probed(open_path=Path(sys.argv[3]), fights_dir=Path(os.environ.get("TRACKER_DATA_DIR", ".")))
     app.run()
 
 

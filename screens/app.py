@@ -59,8 +59,7 @@ class TrackerApp(App[None]):
     TITLE = "GM combat tracker"
     DEFAULT_MODE = LAUNCH  # (not declared as a mode: Textual asks get_default_screen for its first screen)
     # the fight screen's sheet too: read with the app's, so pushing the fight screen reparses no stylesheet (and
-    # restyles no widget of a screen already open); the dialogs' sheet is read with the first dialog, which the
-    # fight screen builds ahead while the GM is idle (read here, it was 2 ms of every launch: issue #13)
+    # restyles no widget of a screen already open)
     CSS_PATH = [Path(__file__).with_name("app.tcss"), Path(__file__).with_name("fight.tcss")]
     BINDINGS = [
         Binding("q", "quit", "Quit", show=False, id="app.quit"),
@@ -76,10 +75,8 @@ class TrackerApp(App[None]):
         replay_path: Path | None = None,
         seed: int | None = None,
         fights_dir: Path | None = None,
-        builds_ahead: bool = False,
     ) -> None:
         super().__init__()
-        self.builds_ahead = builds_ahead  # the fight screen builds its common dialogs while the GM is idle
         self.last_key = 0.0  # time.monotonic() of the last key typed
         self.fights_dir: Path = fights_dir or saves.default_dir()
         self.open_path = open_path
@@ -122,15 +119,10 @@ class TrackerApp(App[None]):
             await super().on_event(event)
             return
         self.last_key = time.monotonic()
-        if self._holds or self._held or self._unseen_on_top():
+        if self._holds or self._held:
             self._held.append(event)
             return
         await self._take_key(event)
-
-    def _unseen_on_top(self) -> bool:
-        """A dialog being built ahead is on top (see screens.dialogs.base.build_ahead): no key may reach it, even
-        once a hold has timed out (HOLD_LIMIT) on a very slow machine; the keys wait for the screen the GM sees."""
-        return bool(self.screen_stack) and getattr(self.screen, "building", False)
 
     async def _take_key(self, event: events.Key) -> None:
         if not self.screen_stack:  # the app is closing (no screen left): keys still held go nowhere
@@ -157,7 +149,7 @@ class TrackerApp(App[None]):
             self.release_keys()
 
     async def on_tracker_app_keys_free(self, message: KeysFree) -> None:
-        while self._held and not self._holds and not self._unseen_on_top():
+        while self._held and not self._holds:
             await self._take_key(self._held.popleft())
 
     # -- after the first frame ------------------------------------------------
@@ -182,14 +174,6 @@ class TrackerApp(App[None]):
         self.set_interval(collector.EVERY, self.collector.tick)
 
     _frozen = False  # what lived at the first frame is frozen (see _settle)
-
-    def on_fight_screen_built_ahead(self, message: FightScreen.BuiltAhead) -> None:
-        """The dialogs built ahead are a few thousand widgets: collect once and freeze them with the rest, now,
-        while the GM is idle.  Left to the collector, its next full collection walked them all during a key (the
-        first quick damage in zludge opened in 105-127 ms instead of 50: a 52 ms collection, bench)."""
-        if self._frozen:
-            gc.collect()
-            gc.freeze()
 
     def thaw(self) -> None:
         """Back on the start screen: what the first frame froze may hold a fight or a replay now closed (its
@@ -375,7 +359,7 @@ class TrackerApp(App[None]):
 
 def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
     """Run the app in the terminal (the CLI's entry); after a crash, one line names the fight file and the code is 1."""
-    app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir, builds_ahead=True)
+    app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(min(interval, SWITCH_INTERVAL))  # frames reach the terminal when drawn (see above)
     try:

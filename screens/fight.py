@@ -10,8 +10,6 @@ per system), the actions are in :mod:`screens.fight_actions`, the forms in
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,12 +25,10 @@ from textual.widgets import Static
 from screens import keys, logic
 from screens.doing import Doing
 from screens.fight_actions import FightActions
-from screens.guard import call
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
 from screens.widgets.log import LogView
-from tracker import record
 from tracker.dice import TypedRoller
 from tracker.engine import Fight
 from tracker.events import Event
@@ -40,7 +36,6 @@ from tracker.plugin import System
 from tracker.text import visible
 
 WIDE = 110  # columns from which the detail pane sits beside the list, not below it
-QUIET = 0.4  # seconds without a key before a dialog is built ahead (see FightScreen.build_ahead)
 
 
 def shorten(path: Path) -> str:
@@ -76,9 +71,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
     class Closed(Message):
         """The GM goes back to the start screen (the fight stays saved)."""
 
-    class BuiltAhead(Message):
-        """Every dialog built ahead is built (see :meth:`build_ahead`): a quiet moment the app may use."""
-
     def __new__(cls, fight: Fight, *args: Any, **kwargs: Any) -> FightScreen:
         """``FightScreen(fight)`` is the screen of that fight's system, with its keys bound."""
         if cls is FightScreen:
@@ -97,7 +89,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self._phase: tuple[bool, bool] | None = None
         self._said: dict[str, str] = {}  # what each line of the screen shows now
         self.undo_note = ""  # "Undone: ..." above the list, until the next action
-        self._ahead: list[Callable[[], Any]] = []  # the dialogs still to build ahead
         self._shown = False  # resumed once: the push that shows it
 
     # -- layout ------------------------------------------------------------
@@ -139,8 +130,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         release = getattr(self.app, "release_keys", None)
         if release is not None:
             release()  # held by the app while this screen opened
-        if getattr(self.app, "builds_ahead", False):
-            self.start_building_ahead()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         """The first resume, which shows this screen (its push, or the app's start for the fight given at launch),
@@ -151,42 +140,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if not self._shown:
             self._shown = True
             event.refresh_styles = False
-
-    def start_building_ahead(self) -> None:
-        """Build the common dialogs, one at a time, whenever the keyboard is quiet (see :meth:`build_ahead`)."""
-        self._ahead = self.likely_dialogs()
-        self.set_timer(QUIET, self.build_ahead)
-
-    @property
-    def ahead_left(self) -> int:
-        """How many dialogs are still to be built ahead."""
-        return len(self._ahead)
-
-    async def build_ahead(self) -> None:
-        """Build the next of the dialogs the GM opens most, once the keyboard has been quiet for a moment.
-
-        The first opening of a dialog builds its widgets (a tenth of a second or more for a long form); one built
-        ahead opens as fast as one opened again (see :func:`screens.dialogs.base.build_ahead`).  One dialog at a
-        time, only while this screen is on top and no key came for ``QUIET`` seconds: a key typed meanwhile waits
-        for at most one dialog's building."""
-        if not self.ready or not self._ahead:
-            return
-        if self.app.screen is not self or time.monotonic() - getattr(self.app, "last_key", 0.0) < QUIET:
-            self.set_timer(QUIET, self.build_ahead)
-            return
-        from screens.dialogs.base import build_ahead  # (the dialogs' module is not needed for the first frame)
-
-        while self._ahead:
-            dialog = call(self._ahead[0], default=None, what="a form")
-            done = dialog is not None and await build_ahead(self.app, dialog)
-            self._ahead = self._ahead[1:]  # left only once built (see ahead_left)
-            if done:
-                break
-        if self._ahead:
-            self.set_timer(QUIET / 4, self.build_ahead)
-        else:
-            record.build_pending()  # the record classes no action has used yet (see tracker.record): a few ms
-            self.post_message(self.BuiltAhead())
 
     def on_unmount(self) -> None:
         self.ready = False

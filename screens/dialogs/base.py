@@ -10,7 +10,6 @@ a screen opens a dialog for a result.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import sys
 import weakref
@@ -110,12 +109,8 @@ class Dialog(ModalScreen[ResultType]):
         the dialog once more: a third of the time a dialog took to open.  When
         the dialog and every screen under it already have that size, nothing
         needs laying out.  A real resize of the terminal (a new size) goes on
-        to Textual as before, and so does every Resize while the dialog is
-        built ahead: they are the layouts its first showing would do (see
-        :func:`_laid_out`).
+        to Textual as before.
         """
-        if self._ahead:
-            return  # built ahead: laid out again, unseen (see _laid_out)
         below = self.app.screen_stack[:-1] if self.is_current else []
         if self.outer_size == event.size and all(s.outer_size == event.size for s in below):
             event.prevent_default()
@@ -133,16 +128,14 @@ class Dialog(ModalScreen[ResultType]):
     def _opened(self, again: bool = False) -> None:
         """Open: the first field focused, and the keys held while it opened let go (to it, in order).
 
-        Opened ``again`` after it was laid out once (shown, or built ahead), the fields were put in view before
-        it showed.  Otherwise the focused field is scrolled into view once laid out, at once: Textual's scroll on
+        Opened ``again`` after it was shown once, the fields were put in view before it showed.  Otherwise the focused field is scrolled into view once laid out, at once: Textual's scroll on
         focus glides there, a dozen frames (a fifth of a second) in a long form."""
         first = self.first_field()
         if first is not None:
             self.set_focus(first, scroll_visible=False)
-            if not ((again and self._laid) or self._ahead):  # else in view already (see _reused), or unseen
+            if not (again and self._shown):  # else in view already (see _reused)
                 self.call_later(self._into_view, first)
-        self._shown = self._shown or not self._ahead
-        self._laid = self._laid or self._shown
+        self._shown = True
         if self._held_open:
             self._held_open = False
             holder = _holder(self.app)
@@ -156,15 +149,7 @@ class Dialog(ModalScreen[ResultType]):
     # -- opened again: a kept dialog takes a new one's contents instead of being built again ------------------------
 
     _reopened = False
-    _ahead = False  # being built ahead, not shown (see build_ahead)
-
-    @property
-    def building(self) -> bool:
-        """Pushed only to be built (see :func:`build_ahead`): not shown, and no key may reach it."""
-        return self._ahead
-
     _shown = False  # shown once: laid out, its fields scrolled as they are
-    _laid = False  # laid out once (shown, or built ahead): its fields have their places
 
     def shape(self) -> Hashable | None:
         """What this dialog's widgets are made from, when a dialog of the same shape can show what this one
@@ -276,8 +261,6 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
         first = old.first_field()
         if first is not None and old._shown:
             first.scroll_visible(animate=False, immediate=True)  # laid out from last time: in view at once
-        elif first is not None and old._laid and not old.can_view_entire(first):  # built ahead: as a first showing
-            old.scroll_to_center(first, animate=False, origin_visible=True, immediate=True)
         old._reopened = True
         old._dismissing = False
         old._backdrop = None
@@ -286,67 +269,6 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
         kept[shape] = dialog
         app.install_screen(dialog, f"kept-dialog-{id(dialog)}")
     return dialog
-
-
-def is_kept(app: App[Any], dialog: Dialog[Any]) -> bool:
-    """Whether a dialog of ``dialog``'s shape is kept (it would open as one opened again), or has no shape."""
-    shape = _shape(dialog)
-    return shape is None or shape in _kept.get(app, {})
-
-
-async def build_ahead(app: App[Any], dialog: Dialog[Any]) -> bool:
-    """Build ``dialog`` (compose, mount, style and lay out its widgets, and draw them) without showing it, and keep
-    it, so the first time the GM opens a dialog of its shape it opens as fast as one opened again.  True if it was
-    built.
-
-    Textual has no way to build a screen but to push it: it is pushed and popped inside a batch update (nothing
-    is drawn meanwhile), with the keys held (a key typed meanwhile waits, then goes to the screen under it)."""
-    if is_kept(app, dialog) or len(app.screen_stack) < 1:
-        return False
-    under = app.screen
-    holder = _holder(app)
-    if holder is not None:
-        holder.hold_keys()
-    try:
-        with app.batch_update():
-            _reused(app, dialog)  # kept from now on
-            dialog._ahead = True
-            try:
-                await app.push_screen(dialog)
-                if app.screen is dialog:
-                    dialog._laid = await _laid_out(dialog)
-                if app.screen is dialog:  # (a key that closes the app may have come meanwhile)
-                    app.pop_screen()
-            finally:
-                dialog._ahead = False
-            dialog.set_focus(None)  # focused when it opens
-    finally:
-        if holder is not None:
-            holder.release_keys()
-    return app.screen is under
-
-
-async def _laid_out(dialog: Dialog[Any], limit: float = 1.0) -> bool:
-    """Wait while the dialog, pushed inside a batch update, is laid out as its first showing would lay it out,
-    and drawn (unseen); at most ``limit`` seconds a step.
-
-    Textual lays a new screen out three times, a frame apart: when it shows; when that layout's Resize reaches
-    it and it knows which scrollbars the fields need (a form taller than the screen gets one, and every field
-    two columns narrower); and on the next refresh, once the scrollbars themselves have their place.  Inside a
-    batch update nothing is refreshed, so the last is asked for by one more Resize to the size it has.
-    :meth:`Dialog.on_resize` lets both through while the dialog is built ahead.  Without them its first
-    showing laid it out again: 100-190 ms to open instead of 45-80 (bench, issue #12).  False if a step took
-    longer than ``limit`` (the dialog is then laid out when it shows)."""
-    for again in (False, True):
-        if again:
-            dialog.post_message(events.Resize(dialog.app.size, dialog.app.size))
-        done = asyncio.Event()
-        dialog.call_after_refresh(done.set)  # after the messages before it (a Resize, the layout it asks for)
-        try:
-            await asyncio.wait_for(done.wait(), limit)
-        except TimeoutError:
-            return False
-    return True
 
 
 def forget_dialogs(app: App[Any]) -> None:

@@ -35,9 +35,8 @@ ROWS, COLS = 32, 100
 def fight_in_terminal(
     system_id: str, tmp_path: Path, data_dir: Path, settle: bool = True
 ) -> Iterator[tuple[Terminal, FightState]]:
-    """The real command on a small started fight, once its top bar shows; ``settle``: and once its dialogs
-    are built ahead (each one built draws the screen again as it is put away: a test of the frames a key
-    makes waits for them)."""
+    """The real command on a small started fight, once its top bar shows; ``settle``: and once it has been
+    quiet for a second (a test of the frames a key makes waits for the launch's own)."""
     fight = build_fight(system_id, tmp_path / "fight.jsonl")
     state = fight.state
     fight.close()
