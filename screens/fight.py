@@ -16,15 +16,16 @@ from typing import Any, ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.command import Provider
 from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
 from screens import keys, logic
+from screens.dialogs.base import forget_dialogs
 from screens.doing import Doing
 from screens.fight_actions import FightActions
+from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
@@ -56,16 +57,9 @@ def _for_system(base: type[FightScreen], system: System) -> type[FightScreen]:
     return made
 
 
-def _fight_commands() -> type[Provider]:
-    """The palette's fight commands, imported when the palette first opens (not for the first frame)."""
-    from screens.palette import FightCommands
-
-    return FightCommands
-
-
 class FightScreen(FightActions, Doing, Screen[None]):
     CSS_PATH = Path(__file__).with_name("fight.tcss")
-    COMMANDS = {_fight_commands}
+    COMMANDS = {FightCommands}
     BINDINGS: ClassVar[list[BindingType]] = list(keys.CORE)
 
     class Closed(Message):
@@ -89,7 +83,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self._phase: tuple[bool, bool] | None = None
         self._said: dict[str, str] = {}  # what each line of the screen shows now
         self.undo_note = ""  # "Undone: ..." above the list, until the next action
-        self._shown = False  # resumed once: the push that shows it
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -127,25 +120,10 @@ class FightScreen(FightActions, Doing, Screen[None]):
             self.notify(visible(warning), title="Recovered", severity="warning", timeout=10, markup=False)
         self.ready = True
         self.refresh_bindings()
-        release = getattr(self.app, "release_keys", None)
-        if release is not None:
-            release()  # held by the app while this screen opened
-
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """The first resume, which shows this screen (its push, or the app's start for the fight given at launch),
-        restyles none of it: each widget was styled as it was mounted, a moment before, and Textual's restyle of
-        the whole screen on resuming it was about 3 ms of the launch (issue #13).
-        Later resumes (a dialog closed, maybe after a change of theme) restyle as Textual does.  (This handler
-        runs before the Screen's own, which reads ``refresh_styles``.)"""
-        if not self._shown:
-            self._shown = True
-            event.refresh_styles = False
 
     def on_unmount(self) -> None:
         self.ready = False
         self.stop_serving()  # the players' view this screen started ends with it
-        from screens.dialogs.base import forget_dialogs
-
         forget_dialogs(self.app)  # the dialogs kept for opening again hold this fight
         # and the screen lets go of the fight itself: Textual keeps the app's first screen to the end (the fight
         # given at launch is that screen), and the fight's states are tens of megabytes in a long fight

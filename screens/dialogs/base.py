@@ -1,50 +1,29 @@
-"""The base of every dialog: it opens before the next key is read, and closes once.
+"""The base of every dialog: it opens on the field the GM came to change, and closes once.
 
-Keys typed while a dialog opens must reach it, in order, and keys typed after
-its Enter must reach the screen under it only once the result is done.  The
-app holds keys (see :class:`screens.app.TrackerApp`) from the moment a dialog is
-asked for until it is mounted with its first field focused, and again from its
-Enter until the screen that asked has taken the result.  ``ask`` is the one way
-a screen opens a dialog for a result.
+``ask`` is the one way a screen opens a dialog for a result; a dialog with a
+shape (see :meth:`Dialog.shape`) is kept once built and pushed again next time.
 """
 
 from __future__ import annotations
 
 import contextlib
-import sys
 import weakref
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
-from textual import events
 from textual.actions import SkipAction
 from textual.app import App, ScreenStackError
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, OptionList
+from textual.widgets import Button, Checkbox, Input, OptionList, Select
 
 from screens.widgets.paging import page
 
 ResultType = TypeVar("ResultType")
-
-
-class KeyHolder(Protocol):
-    def hold_keys(self) -> None: ...
-    def release_keys(self) -> None: ...
-
-
-def _is_select(widget: Widget | None) -> bool:
-    """A closed drop-down (Textual's Select, imported only by a plug-in's own form that uses one)."""
-    module = sys.modules.get("textual.widgets._select")
-    return module is not None and isinstance(widget, module.Select)
-
-
-def _holder(app: App[Any]) -> KeyHolder | None:
-    return app if hasattr(app, "hold_keys") and hasattr(app, "release_keys") else None
 
 
 class Backdrop:
@@ -80,8 +59,6 @@ class Dialog(ModalScreen[ResultType]):
     ]
 
     _dismissing = False
-    _held_open = False  # the app holds keys until this dialog is mounted
-    _held_result = False  # ... and from its dismiss until the asker took the result
     _backdrop: tuple[Any, list[Segment]] | None = None  # the screen under it as last drawn, and for what size
 
     def render(self) -> RenderableType:
@@ -98,22 +75,6 @@ class Dialog(ModalScreen[ResultType]):
         if regions:
             self._backdrop = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
-    def on_resize(self, event: events.Resize) -> None:
-        """A dialog's first layout is not a resize of the screens under it.
-
-        Textual lays a new screen out when it opens, which sends the screen a
-        Resize to the size it already has; a screen's Resize lays out again the
-        screen itself and every screen visible under it (the whole fight screen,
-        a hundred rows and its panes), which repaints the dimmed picture behind
-        the dialog once more: a third of the time a dialog took to open.  When
-        the dialog and every screen under it already have that size, nothing
-        needs laying out.  A real resize of the terminal (a new size) goes on
-        to Textual as before.
-        """
-        below = self.app.screen_stack[:-1] if self.is_current else []
-        if self.outer_size == event.size and all(s.outer_size == event.size for s in below):
-            event.prevent_default()
 
     def first_field(self) -> Widget | None:
         """The widget that gets the focus when the dialog opens (the first field the GM is likely to change).
@@ -136,11 +97,6 @@ class Dialog(ModalScreen[ResultType]):
             if not (again and self._shown):  # else in view already (see _reused)
                 self.call_later(self._into_view, first)
         self._shown = True
-        if self._held_open:
-            self._held_open = False
-            holder = _holder(self.app)
-            if holder is not None:
-                holder.release_keys()
 
     def _into_view(self, field: Widget) -> None:
         if self.focused is field and not self.can_view_entire(field):
@@ -161,24 +117,13 @@ class Dialog(ModalScreen[ResultType]):
         its title, its values, the fight as it is now; nothing left of the last time (typed text, an error)."""
         raise NotImplementedError
 
-    _styled_for: object = None  # the app's theme when this dialog's widgets were last styled
-
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Opened again: the kept widgets have their styles already (Textual would work out every widget's style
-        again each time a screen shows, a third of a long form's opening), unless the theme changed since."""
-        if self._reopened and self._styled_for == self.app.theme:
-            event.refresh_styles = False  # read by Textual's own handler, which runs after this one
-        self._styled_for = self.app.theme
+    def on_screen_resume(self) -> None:
         if self._reopened:
             self._reopened = False
             self._opened(again=True)
 
     def submits_on_enter(self, widget: Widget | None) -> bool:
-        return (
-            isinstance(widget, Input | Checkbox)
-            or _is_select(widget)
-            or (isinstance(widget, Button) and widget.id == "ok")
-        )
+        return isinstance(widget, Input | Checkbox | Select) or (isinstance(widget, Button) and widget.id == "ok")
 
     def action_enter(self) -> None:
         """Submit once every key typed before Enter has reached the field (it runs after them)."""
@@ -186,17 +131,10 @@ class Dialog(ModalScreen[ResultType]):
         if not self.submits_on_enter(focused) or isinstance(focused, Button):
             raise SkipAction()
         assert focused is not None
-        holder = _holder(self.app)
-        if holder is not None:
-            holder.hold_keys()
 
         def submit() -> None:
-            try:
-                if self.is_current and not self._dismissing:
-                    self.action_submit()
-            finally:
-                if holder is not None:
-                    holder.release_keys()
+            if self.is_active and not self._dismissing:
+                self.action_submit()
 
         focused.call_later(submit)
 
@@ -217,13 +155,11 @@ class Dialog(ModalScreen[ResultType]):
         self.focus_previous()
 
     def dismiss(self, result: Any = None) -> Any:
-        if self._dismissing or not self.is_current:
+        """Closes only the dialog on top: Textual pops the top screen, and a dialog under another one (keys typed
+        fast open a second one over it) is ``is_current`` too, being visible."""
+        if self._dismissing or not self.is_active:
             return None
         self._dismissing = True
-        if self._held_result:
-            holder = _holder(self.app)
-            if holder is not None:
-                holder.hold_keys()
         return super().dismiss(result)
 
 
@@ -281,20 +217,5 @@ def forget_dialogs(app: App[Any]) -> None:
 
 
 def ask(app: App[Any], dialog: Dialog[ResultType], then: Callable[[ResultType | None], None] | None = None) -> None:
-    """Open ``dialog``; ``then`` gets its result.  Keys wait while it opens and while ``then`` runs."""
-    dialog = _reused(app, dialog)
-    holder = _holder(app)
-    if holder is not None:
-        holder.hold_keys()
-        dialog._held_open = True
-        dialog._held_result = True
-
-    def done(result: ResultType | None) -> None:
-        try:
-            if then is not None:
-                then(result)
-        finally:
-            if holder is not None:
-                holder.release_keys()
-
-    app.push_screen(dialog, done)
+    """Open ``dialog``; ``then`` gets its result."""
+    app.push_screen(_reused(app, dialog), then)

@@ -125,32 +125,6 @@ def test_the_key_bar_is_one_widget_drawn_again_only_when_its_keys_change(tmp_pat
     asyncio.run(run())
 
 
-def test_a_key_typed_while_the_app_starts_reaches_the_fight(tmp_path: Path) -> None:
-    """The fight screen is pushed once the app's start is over: a key already typed waits for it."""
-    from textual import events
-
-    from screens.app import TrackerApp
-    from screens.fight import FightScreen
-
-    fight = build_fight("bnb", tmp_path / "fight.jsonl")
-    fight.close()
-
-    class TypedEarly(TrackerApp):
-        def on_mount(self) -> None:  # Textual runs TrackerApp's own on_mount after this one
-            self.post_message(events.Key("A", "A"))  # in the queue before the first screen is pushed
-
-    async def run() -> None:
-        app = TypedEarly(open_path=fight.path)
-        async with app.run_test(size=(COLS, ROWS)) as pilot:
-            for _ in range(10):
-                await pilot.pause()
-            stack = [type(s).__name__ for s in app.screen_stack]
-            assert any(isinstance(s, FightScreen) for s in app.screen_stack), stack
-            assert type(app.screen).__name__ == "AddDialog", f"the key typed at the start was lost: {stack}"
-
-    asyncio.run(run())
-
-
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
 def test_the_prompt_and_the_reminder_stack_over_the_list_and_the_grid_keeps_its_size(
     tmp_path: Path, size: tuple[int, int]
