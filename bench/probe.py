@@ -23,7 +23,6 @@ Times are ``time.monotonic`` (Textual's own clock for events).
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sys
@@ -93,7 +92,7 @@ def probed(base: type[App[Any]], recorder: Recorder, noop_target: str) -> type[A
 
         def post_display_hook(self) -> None:
             recorder.frame(self)
-            super().post_display_hook()  # the app's own (after its first frame: the collector on, saving made ready)
+            super().post_display_hook()  # the app's own (after its first frame: saving made ready)
 
         def action_bench_noop(self) -> None:
             found = self.screen.query(noop_target)
@@ -137,7 +136,6 @@ def main() -> None:
         Probed = probed(Bare, recorder, "#bar")
         Probed().run()
         return
-    gc.disable()  # as the tracker command starts it (screens.cli): the app turns it back on after its first frame
     from screens.app import TrackerApp
 
     Probed = probed(TrackerApp, recorder, "#bar")
