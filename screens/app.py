@@ -20,7 +20,6 @@ from screens.dialogs.base import ask
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
 from screens.palette import Palette
-from screens.replay import ReplayScreen
 from screens.start import StartScreen
 from tracker.errors import TrackerError
 from tracker.plugin import System
@@ -192,6 +191,11 @@ class TrackerApp(App[None]):
         self.push_screen(FightScreen(fight))
 
     def replay(self, path: Path) -> None:
+        # Imported here, not at the top: with its summary (plotext) it is 34-46 ms of the launch (-X importtime,
+        # 3 runs), which took figure 1 of bench/bench_speed.py ("continue a 2,500-event fight") from within
+        # its target to 1.59x the bare app (bnb, 294 ms against 185; target <= 1.5x, issue #43).
+        from screens.replay import ReplayScreen
+
         try:
             self.push_screen(ReplayScreen(path))
         except TrackerError as e:
