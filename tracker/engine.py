@@ -21,6 +21,7 @@ from tracker.dice import Roller, SeededRoller
 from tracker.errors import Refused, TrackerError, UnknownEvent
 from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed, setter
 from tracker.plugin import System, initiative_events
+from tracker.plugin_check import check_prompts
 from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet
 
 if TYPE_CHECKING:
@@ -61,12 +62,14 @@ def decide_full(system: System, state: FightState, command: Any, dice: Roller) -
     if not events:
         raise Refused("nothing to do")
     _check_events(events)
+    check_prompts(system, events)
     after = fold(system, events, state)
     react = getattr(system, "react", None)
     if react is not None:
         more = list(react(state, tuple(events), after))
         if more:
             _check_events(more)
+            check_prompts(system, more)
             after = fold(system, more, after)
             events = events + more
     return events, after

@@ -227,6 +227,10 @@ class BaseSystem(Generic[DataT]):
     # who grapples whom, a weapon on the floor): a party saved "as it is now"
     # does not carry them into the next fight.
     fight_only: ClassVar[tuple[str, ...]] = ()
+    # A prompt's params are the starting values of the command form it opens, so each names a field of that
+    # form; the values a prompt also carries for the rules to read back (the DC a resolve check is against),
+    # which are no field of the form, are listed here by the command's name: {"resolve": ("dc",)}.
+    prompt_data: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -1,7 +1,11 @@
 """Find rules plug-ins by entry point (group ``tracker.systems``).
 
 Listing systems reads entry-point metadata only and imports none of them; a
-plug-in that fails to load is reported, not fatal.
+plug-in that fails to load, or that breaks the protocol (see
+:func:`tracker.plugin_check.check_system`, run on every system loaded or
+registered), is reported, not fatal.  Loading checks what the plug-in
+declares; registering one directly also makes its command forms and sample
+combatants to check them.
 
 Listing them with their names (the start screen, :func:`described`) imports
 each entry point's module for its ``ABOUT`` (see :class:`tracker.plugin.About`)
@@ -27,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker.errors import TrackerError
 from tracker.plugin import About, System
+from tracker.plugin_check import PluginError, check_system
 from tracker.record import Record, record
 
 if TYPE_CHECKING:
@@ -69,7 +74,8 @@ _cache: dict[str, System] = {}
 
 
 def register(system: System) -> None:
-    """Register a system object directly (tests, embedding)."""
+    """Register a system object directly (tests, embedding); :class:`PluginError` if it breaks the protocol."""
+    check_system(system)
     _extra[system.id] = system
     _cache.pop(system.id, None)
 
@@ -209,6 +215,14 @@ def load(system_id: str) -> System:
     system = obj() if isinstance(obj, type) else obj
     if not isinstance(system, System):
         raise TrackerError(f"the system '{system_id}' does not provide the tracker's plug-in protocol")
+    if system.id != system_id:
+        raise PluginError(f"the system '{system_id}' says its id is '{system.id}': the entry point's name is its id")
+    try:
+        check_system(system, made=False)  # its forms and sample combatants: tracker.testing.check_plugin
+    except PluginError:
+        raise
+    except Exception as e:  # a hook that fails while it is checked: reported like a plug-in that fails to import
+        raise TrackerError(f"the system '{system_id}' failed its checks: {type(e).__name__}: {e}") from e
     _cache[system_id] = system
     return system
 

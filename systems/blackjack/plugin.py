@@ -39,6 +39,7 @@ class BlackjackSystem(BaseSystem):
     about = ABOUT
     event_types = EVENT_TYPES
     fight_only = ("floor",)  # not carried by a party kept as it is now
+    prompt_data = {"morale": ("trigger",)}  # the morale triggers a prompt uses up, beyond the form's fields
     # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not
     turn_commands = (Attack, Reload, IngestLead, CastWorking)
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.commands import DICE, CommandSpec, Param
 from tracker.kit import spec
-from tracker.record import Record, record
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Hit(Record):
+@attrs.frozen(kw_only=True)
+class Hit:
     """The actor attacks the target: d20 ≥ 10 hits, then ``damage`` dice."""
 
     actor: str
@@ -16,8 +17,8 @@ class Hit(Record):
     damage: str = "1d6"
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Shrug(Record):
+@attrs.frozen(kw_only=True)
+class Shrug:
     """A downed combatant gets up at 1 HP (the answer to a ``down`` prompt)."""
 
     actor: str

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import attrs
+
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
-from tracker.record import record
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class HitRolled(Event):
     """An attack: the d20, and on a hit the damage roll."""
 
@@ -26,7 +27,7 @@ class HitRolled(Event):
         return f"{a} hits {t} ({self.attack.describe()}) for {self.damage.total} ({self.damage.describe()})"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class Shrugged(Event):
     """A downed combatant gets back up at 1 HP (resolves its ``down`` prompt)."""
 
@@ -37,7 +38,7 @@ class Shrugged(Event):
         return f"{state.name(self.actor)} shrugs it off"
 
 
-@record(kw_only=True, repr=False, eq=False)
+@attrs.frozen(kw_only=True)
 class HpChanged(Event):
     """Quick damage (negative) or healing (positive) from the GM."""
 

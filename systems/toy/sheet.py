@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from tracker.commands import INT, Param
 from tracker.model import Combatant
-from tracker.record import Record, record
 
 
-@record(kw_only=True, repr=False, eq=False)
-class ToyData(Record):
+@attrs.frozen(kw_only=True)
+class ToyData:
     hp: int
     max_hp: int
     init_bonus: int = 0

@@ -82,6 +82,12 @@ class TwoD6System(BaseSystem):
         "negated",
         "disarmed",
     )  # not carried by a party kept as it is now
+    # what the prompts carry for the rules to read back, beyond the fields of the form they open
+    prompt_data = {
+        "resolve": ("dc", "knockout", "by", "penalty"),
+        "double_result": ("declared", "skill", "attack_total", "landed"),
+        "riposte": ("kind", "dc"),
+    }
 
     # -- sheets -------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:

@@ -93,6 +93,7 @@ def test_a_system_without_about_is_loaded_to_be_listed(monkeypatch: pytest.Monke
         id = "plain"
         name = "Plain"
         summary = "no ABOUT: loaded to be listed"
+        event_types = ()  # the toy's events are tagged "toy."
 
     module = types.ModuleType("plain_plugin_xyz")
     module.system = Plain()  # type: ignore[attr-defined]
@@ -130,6 +131,7 @@ def test_a_registered_system_is_listed_as_it_loads_even_over_an_installed_one(
     class Other(ToySystem):
         id = "bnb"
         name = "Not Blood & Bullets"
+        event_types = ()  # the toy's events are tagged "toy."
 
     registry.register(Other())
     try:

@@ -1,42 +1,24 @@
-"""decide: each command checked against the rules and the state, rolled, turned into events."""
+"""Harm: quick damage and healing, getting up (shrug), and ``react``: whoever drops to 0 HP is down."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from systems.toy.commands import Hit, Shrug
-from systems.toy.events import HitRolled, HpChanged, Shrugged
+from systems.toy.commands import Shrug
+from systems.toy.events import HpChanged, Shrugged
 from systems.toy.sheet import data
 from tracker.commands import Damage, Heal
-from tracker.dice import Roller, roll
-from tracker.errors import Refused
+from tracker.dice import Roller
 from tracker.events import Event
-from tracker.kit import Draft, Rules, amount, need, open_prompt, prompt, resolve
+from tracker.kit import Draft, amount, need, open_prompt, prompt, resolve
 from tracker.model import FightState
 
-rules = Rules()
 
-
-@rules.on(Hit)
-def hit(d: Draft, cmd: Hit, dice: Roller) -> None:
-    actor, target = need(d.state, cmd.actor, "attacker"), need(d.state, cmd.target, "target")
-    if data(actor).hp <= 0:
-        raise Refused(f"{actor.name} is down and cannot attack")
-    attack = roll("1d20", dice, f"{actor.name} attacks")
-    if attack.total < 10:
-        d.add(HitRolled(actor=actor.id, target=target.id, attack=attack, hit=False))
-        return
-    damage = roll(cmd.damage, dice, "damage")
-    d.add(HitRolled(actor=actor.id, target=target.id, attack=attack, hit=True, damage=damage))
-
-
-@rules.on(Shrug)
 def shrug(d: Draft, cmd: Shrug, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     d.add(Shrugged(actor=c.id), resolve(d.state, "down", c.id))
 
 
-@rules.on(Damage, Heal)
 def quick_harm(d: Draft, cmd: Damage | Heal, dice: Roller) -> None:
     """The GM's quick damage or healing: HP as a number, a sum or dice; never above the most."""
     heal = isinstance(cmd, Heal)
