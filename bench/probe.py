@@ -23,7 +23,6 @@ Times are ``time.monotonic`` (Textual's own clock for events).
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sys
@@ -93,16 +92,7 @@ def probed(base: type[App[Any]], recorder: Recorder, noop_target: str) -> type[A
 
         def post_display_hook(self) -> None:
             recorder.frame(self)
-            super().post_display_hook()  # the app's own (after its first frame: the collector on, saving made ready)
-
-        def on_mount(self) -> None:  # Textual calls each class's own on_mount: the app's runs too
-            self._bench_watch = self.set_interval(0.05, self._bench_ahead)
-
-        def _bench_ahead(self) -> None:
-            """One record once the fight screen has built its dialogs ahead (the GM idle after opening)."""
-            if getattr(self.screen, "ahead_left", None) == 0:
-                recorder.out.write(json.dumps({"ahead": True, "t": time.monotonic()}) + "\n")
-                self._bench_watch.stop()
+            super().post_display_hook()  # the app's own (after its first frame: saving made ready)
 
         def action_bench_noop(self) -> None:
             found = self.screen.query(noop_target)
@@ -146,13 +136,10 @@ def main() -> None:
         Probed = probed(Bare, recorder, "#bar")
         Probed().run()
         return
-    gc.disable()  # as the tracker command starts it (screens.cli): the app turns it back on after its first frame
     from screens.app import TrackerApp
 
     Probed = probed(TrackerApp, recorder, "#bar")
-    app = Probed(
-        open_path=Path(sys.argv[3]), fights_dir=Path(os.environ.get("TRACKER_DATA_DIR", ".")), builds_ahead=True
-    )
+    app = Probed(open_path=Path(sys.argv[3]), fights_dir=Path(os.environ.get("TRACKER_DATA_DIR", ".")))
     app.run()
 
 

@@ -2,54 +2,31 @@
 
 Screens ask the app for what changes screens by posting messages (a new fight,
 continue, replay, back to the start); the app owns the open fight file.
-
-Keys are read in order: while a dialog opens, or while the screen under a closed
-dialog takes its result, the app holds the keys that arrive and lets them on
-once the dialog (or screen) is ready, so a fast "-", "7", Enter lands in the
-damage form, and an Enter typed before a name is never lost.
 """
 
 from __future__ import annotations
 
-import gc
-import importlib
 import sys
-import time
-from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from textual import events
 from textual.app import App
 from textual.binding import Binding
-from textual.dom import DOMNode
-from textual.message import Message
-from textual.message_pump import MessagePump
 from textual.screen import Screen
-from textual.timer import Timer
+from textual.theme import ThemeProvider
 
 import saves
-from screens import collector
+from screens.dialogs.base import ask
+from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
+from screens.palette import Palette
+from screens.start import StartScreen
 from tracker.errors import TrackerError
 from tracker.plugin import System
 
-if TYPE_CHECKING:
-    from screens.start import StartScreen
-
-# Imported when first needed (the first frame of a continued fight needs none of them):
-# screens.start, screens.palette, screens.replay.
-
-HOLD_LIMIT = 2.0  # seconds: a dialog that never opens must not swallow the keyboard
 # The app's screen stacks (Textual's modes).  LAUNCH is the first, whose first screen is the fight given to
 # continue (see TrackerApp.get_default_screen); START takes over if that fight is closed.
 LAUNCH, START = "launch", "start"
-# How long the main thread may keep the interpreter before a thread waiting for it gets it (Python's default:
-# 5 ms).  Textual's writer thread puts each frame on the terminal; when the main thread goes on working after a
-# frame (the fight screen's first frame is followed by Textual's second layout of the new screen and the log's
-# older lines), the writer waited for it twice, once to write and once after the write: half the launches showed
-# the fight 9 ms after it was drawn, the other half at once (bench; issue #13).  At 0.5 ms it waits at most ~1 ms.
-SWITCH_INTERVAL = 0.0005
 
 
 class TrackerApp(App[None]):
@@ -59,16 +36,12 @@ class TrackerApp(App[None]):
     TITLE = "GM combat tracker"
     DEFAULT_MODE = LAUNCH  # (not declared as a mode: Textual asks get_default_screen for its first screen)
     # the fight screen's sheet too: read with the app's, so pushing the fight screen reparses no stylesheet (and
-    # restyles no widget of a screen already open); the dialogs' sheet is read with the first dialog, which the
-    # fight screen builds ahead while the GM is idle (read here, it was 2 ms of every launch: issue #13)
+    # restyles no widget of a screen already open)
     CSS_PATH = [Path(__file__).with_name("app.tcss"), Path(__file__).with_name("fight.tcss")]
     BINDINGS = [
         Binding("q", "quit", "Quit", show=False, id="app.quit"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, id="app.theme"),
     ]
-
-    class KeysFree(Message):
-        """Nothing holds the keys any more: let the held ones on, in order."""
 
     def __init__(
         self,
@@ -76,11 +49,8 @@ class TrackerApp(App[None]):
         replay_path: Path | None = None,
         seed: int | None = None,
         fights_dir: Path | None = None,
-        builds_ahead: bool = False,
     ) -> None:
         super().__init__()
-        self.builds_ahead = builds_ahead  # the fight screen builds its common dialogs while the GM is idle
-        self.last_key = 0.0  # time.monotonic() of the last key typed
         self.fights_dir: Path = fights_dir or saves.default_dir()
         self.open_path = open_path
         self.replay_path = replay_path
@@ -88,77 +58,9 @@ class TrackerApp(App[None]):
         self.fight: saves.store.SavedFight | None = None
         self.new_path: Path | None = None
         self.last_fight: Path | None = None  # named by the CLI if the app crashes
-        self._holds = 0
-        self._held: deque[events.Key] = deque()
-        self._hold_timer: Timer | None = None
         self._first_frame = False
-        self.collector = collector.IdleCollector(lambda: self.last_key)
         if open_path is not None and not open_path.exists():
             self.new_path, self.open_path = open_path, None
-
-    # -- keys in order -----------------------------------------------------
-    def hold_keys(self) -> None:
-        self._holds += 1
-        if self._hold_timer is None:
-            self._hold_timer = self.set_timer(HOLD_LIMIT, self._unstick)
-
-    def release_keys(self) -> None:
-        self._holds = max(self._holds - 1, 0)
-        if self._holds == 0:
-            if self._hold_timer is not None:
-                self._hold_timer.stop()
-                self._hold_timer = None
-            if self._held:
-                self.post_message(self.KeysFree())
-
-    def _unstick(self) -> None:
-        self._hold_timer = None
-        if self._holds:
-            self._holds = 0
-            self.post_message(self.KeysFree())
-
-    async def on_event(self, event: events.Event) -> None:
-        if not isinstance(event, events.Key) or event.is_forwarded:
-            await super().on_event(event)
-            return
-        self.last_key = time.monotonic()
-        if self._holds or self._held or self._unseen_on_top():
-            self._held.append(event)
-            return
-        await self._take_key(event)
-
-    def _unseen_on_top(self) -> bool:
-        """A dialog being built ahead is on top (see screens.dialogs.base.build_ahead): no key may reach it, even
-        once a hold has timed out (HOLD_LIMIT) on a very slow machine; the keys wait for the screen the GM sees."""
-        return bool(self.screen_stack) and getattr(self.screen, "building", False)
-
-    async def _take_key(self, event: events.Key) -> None:
-        if not self.screen_stack:  # the app is closing (no screen left): keys still held go nowhere
-            self._held.clear()
-            return
-        target = self.focused or self.screen
-        await super().on_event(event)
-        if event.is_forwarded:  # not a priority key: it goes to the focused widget and may bubble back up here
-            self.hold_keys()
-            self._follow(target)
-
-    def _follow(self, node: DOMNode) -> None:
-        """Release the keys once a forwarded key has been handled: a callback takes the path the key
-        bubbles up (each node's queue, from the focused widget to the app), so it runs after the key."""
-
-        def hop(at: DOMNode) -> None:
-            parent = at.parent
-            if parent is None or parent is self or not isinstance(parent, MessagePump):
-                self.call_later(self.release_keys)
-            elif not parent.call_later(hop, parent):
-                self.release_keys()
-
-        if not node.call_later(hop, node):
-            self.release_keys()
-
-    async def on_tracker_app_keys_free(self, message: KeysFree) -> None:
-        while self._held and not self._holds and not self._unseen_on_top():
-            await self._take_key(self._held.popleft())
 
     # -- after the first frame ------------------------------------------------
     def post_display_hook(self) -> None:
@@ -167,36 +69,9 @@ class TrackerApp(App[None]):
             self.set_timer(0.05, self._settle)  # once the writer thread has it on the terminal
 
     def _settle(self) -> None:
-        """The start is over: what saving needs is made (the first action does not wait for it); if the CLI
-        held the garbage collector off (see ``screens.cli``), collect once, freeze what lives on (the modules,
-        classes and the screen: later collections skip them) and turn it on; from then on it collects while the GM
-        is idle (:mod:`screens.collector`)."""
+        """The start is over: what saving needs is made (the first action does not wait for it)."""
         if self.fight is not None:
             self.fight.prepare()
-        if not gc.isenabled():
-            gc.collect()
-            gc.freeze()
-            gc.enable()
-            self._frozen = True
-        self.collector.start()  # from now on the collector runs while the GM is idle (see screens.collector)
-        self.set_interval(collector.EVERY, self.collector.tick)
-
-    _frozen = False  # what lived at the first frame is frozen (see _settle)
-
-    def on_fight_screen_built_ahead(self, message: FightScreen.BuiltAhead) -> None:
-        """The dialogs built ahead are a few thousand widgets: collect once and freeze them with the rest, now,
-        while the GM is idle.  Left to the collector, its next full collection walked them all during a key (the
-        first quick damage in zludge opened in 105-127 ms instead of 50: a 52 ms collection, bench)."""
-        if self._frozen:
-            gc.collect()
-            gc.freeze()
-
-    def thaw(self) -> None:
-        """Back on the start screen: what the first frame froze may hold a fight or a replay now closed (its
-        screen, its states: a long fight's are tens of megabytes); frozen, the collector would never free it."""
-        if self._frozen:
-            self._frozen = False
-            gc.unfreeze()
 
     # -- screens -----------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -214,7 +89,6 @@ class TrackerApp(App[None]):
             else:
                 self.fight = fight
                 self.last_fight = fight.path
-                self.hold_keys()  # released by the fight screen once mounted
                 return FightScreen(fight)
         return super().get_default_screen()
 
@@ -225,42 +99,25 @@ class TrackerApp(App[None]):
         """The start screen is pushed once the app's start is over: Textual mounts the app inside a batch update,
         and a screen pushed from here would lay out and paint its first frame inside that batch, where the frame
         is thrown away; only later partial frames would reach the terminal, with parts of the screen missing until
-        a layout repaints all of it (the continued fight's top bar came ~120 ms after its list, bench).  Keys
-        typed meanwhile wait for it."""
-        self.hold_keys()
+        a layout repaints all of it (the continued fight's top bar came ~120 ms after its list, bench)."""
         self.call_later(self._first_screen)
 
     def _first_screen(self) -> None:
-        """The start screen, with its imports, unless the fight given is the first screen (get_default_screen);
-        if it could not be opened, the start screen says why."""
-        try:
-            if isinstance(self.screen, FightScreen):
-                return
-            from screens.start import StartScreen
-
-            self.hold_keys()  # released by the start screen once mounted
-            self.push_screen(StartScreen(self.fights_dir))
-            if self._not_opened is not None and self.open_path is not None:
-                self._cannot_open(self.open_path, self._not_opened)
-            if self.open_path is None and self.replay_path is not None:
-                self.replay(self.replay_path)
-        finally:
-            self.release_keys()  # the screen pushed holds them now, until it is mounted
-
-    def on_start_screen_shown(self, message: StartScreen.Shown) -> None:
-        self.thaw()
+        """The start screen, unless the fight given is the first screen (get_default_screen); if it could not
+        be opened, the start screen says why."""
+        if isinstance(self.screen, FightScreen):
+            return
+        self.push_screen(StartScreen(self.fights_dir))
+        if self._not_opened is not None and self.open_path is not None:
+            self._cannot_open(self.open_path, self._not_opened)
+        if self.open_path is None and self.replay_path is not None:
+            self.replay(self.replay_path)
 
     def on_start_screen_new_fight(self, message: StartScreen.NewFight) -> None:
-        try:
-            self.new_fight(message.system)
-        finally:
-            self.release_keys()  # held by the start screen's Enter
+        self.new_fight(message.system)
 
     def on_start_screen_continue(self, message: StartScreen.Continue) -> None:
-        try:
-            self.continue_fight(message.path)
-        finally:
-            self.release_keys()
+        self.continue_fight(message.path)
 
     def on_start_screen_replay(self, message: StartScreen.Replay) -> None:
         self.replay(message.path)
@@ -271,8 +128,6 @@ class TrackerApp(App[None]):
             return
         if not self.is_running or self.return_code is not None:  # the app is ending: its screens are being
             return  # closed (no new stack of screens now: Textual goes through them)
-        from screens.start import StartScreen
-
         if self.current_mode == LAUNCH and len(self.screen_stack) == 1:
             # the fight given at launch, the first screen (Textual replaces no first screen): the start screen
             # gets a stack of its own, and the launch's stack is removed, the fight's screen with it
@@ -351,9 +206,6 @@ class TrackerApp(App[None]):
 
     def offer_read_only(self, path: Path, why: str) -> None:
         """A fight open for writing elsewhere: say so, and offer to replay it read-only (or show it to players)."""
-        from screens.dialogs.base import ask
-        from screens.dialogs.pick import PickDialog
-
         options = [("Replay it, read-only", "replay"), ("Leave it", "")]
         help_text = f"{why}.\nTo show it to the players as it goes on, run: tracker table {path}"
 
@@ -372,52 +224,38 @@ class TrackerApp(App[None]):
             self.fight.close()
         self.fight = fight
         self.last_fight = fight.path
-        self.hold_keys()  # released by the fight screen once mounted
         self.push_screen(FightScreen(fight))
 
     def replay(self, path: Path) -> None:
-        from screens.start import replay_available
+        # Imported here, not at the top: with its summary (plotext) it is 34-46 ms of the launch (-X importtime,
+        # 3 runs), which took figure 1 of bench/bench_speed.py ("continue a 2,500-event fight") from within
+        # its target to 1.59x the bare app (bnb, 294 ms against 185; target <= 1.5x, issue #43).
+        from screens.replay import ReplayScreen
 
-        if not replay_available():
-            self.notify("Replay is not available yet.", severity="warning")
-            return
         try:
-            module = importlib.import_module("screens.replay")
-            self.push_screen(module.ReplayScreen(path))
+            self.push_screen(ReplayScreen(path))
         except TrackerError as e:
             self.notify(str(e), title="Cannot replay", severity="error", markup=False)
 
     def action_command_palette(self) -> None:
-        from screens.palette import Palette
-
         if self.use_command_palette and not any(isinstance(s, Palette) for s in self.screen_stack):
             self.push_screen(Palette(id="--command-palette"))
 
     def search_themes(self) -> None:
-        from textual.theme import ThemeProvider
-
-        from screens.palette import Palette
-
         self.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
     def on_unmount(self) -> None:
-        self.collector.stop()
         if self.fight is not None:
             self.fight.close()
 
 
 def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
     """Run the app in the terminal (the CLI's entry); after a crash, one line names the fight file and the code is 1."""
-    app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir, builds_ahead=True)
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(min(interval, SWITCH_INTERVAL))  # frames reach the terminal when drawn (see above)
-    try:
-        app.run()
-    finally:
-        sys.setswitchinterval(interval)
+    app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
+    app.run()
     code = app.return_code or 0
     if code:
         where = app.last_fight

@@ -8,7 +8,6 @@ stderr and a non-zero exit, never a traceback.
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -71,9 +70,6 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace | SimpleNamespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(argv)
-    starting = args.cmd is None and gc.isenabled()
-    if starting:  # the app's start makes objects that live on: no collections until its first frame
-        gc.disable()  # (the app collects once, freezes what is there and turns the collector back on)
     from tracker.errors import TrackerError
 
     try:
@@ -97,9 +93,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = visible(" ".join(str(e).split())[:200])
         print(f"tracker: {type(e).__name__} while working on the fight{': ' + text if text else ''}", file=sys.stderr)
         return 1
-    finally:
-        if starting and not gc.isenabled():  # the app never drew a frame
-            gc.enable()
 
 
 def _run(args: argparse.Namespace | SimpleNamespace) -> int:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from screens import logic
+from screens.dialogs.base import ask
+from screens.dialogs.faces import FacesDialog
 from screens.guard import failure
 from tracker.dice import FacesNeeded, Roller, TypedRoller
 from tracker.engine import Fight, decide_full
@@ -57,9 +59,6 @@ class Doing:
         try:
             events = self._decide_and_log(commands, dice)
         except FacesNeeded as need:
-            from screens.dialogs.base import ask
-            from screens.dialogs.faces import FacesDialog
-
             typed = self.typed
 
             def faces_given(ok: bool | None) -> None:

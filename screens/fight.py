@@ -11,24 +11,22 @@ per system), the actions are in :mod:`screens.fight_actions`, the forms in
 from __future__ import annotations
 
 import contextlib
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.command import Provider
 from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
 from screens import keys, logic
+from screens.dialogs.base import forget_dialogs
 from screens.doing import Doing
 from screens.fight_actions import FightActions
-from screens.guard import call
+from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
@@ -40,7 +38,6 @@ from tracker.plugin import System
 from tracker.text import visible
 
 WIDE = 110  # columns from which the detail pane sits beside the list, not below it
-QUIET = 0.4  # seconds without a key before a dialog is built ahead (see FightScreen.build_ahead)
 CHECK_AFTER = 0.25  # seconds after the screen is mounted before the checkpoint it opened from is checked
 
 
@@ -62,23 +59,13 @@ def _for_system(base: type[FightScreen], system: System) -> type[FightScreen]:
     return made
 
 
-def _fight_commands() -> type[Provider]:
-    """The palette's fight commands, imported when the palette first opens (not for the first frame)."""
-    from screens.palette import FightCommands
-
-    return FightCommands
-
-
 class FightScreen(FightActions, Doing, Screen[None]):
     CSS_PATH = Path(__file__).with_name("fight.tcss")
-    COMMANDS = {_fight_commands}
+    COMMANDS = {FightCommands}
     BINDINGS: ClassVar[list[BindingType]] = list(keys.CORE)
 
     class Closed(Message):
         """The GM goes back to the start screen (the fight stays saved)."""
-
-    class BuiltAhead(Message):
-        """Every dialog built ahead is built (see :meth:`build_ahead`): a quiet moment the app may use."""
 
     def __new__(cls, fight: Fight, *args: Any, **kwargs: Any) -> FightScreen:
         """``FightScreen(fight)`` is the screen of that fight's system, with its keys bound."""
@@ -98,8 +85,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self._phase: tuple[bool, bool] | None = None
         self._said: dict[str, str] = {}  # what each line of the screen shows now
         self.undo_note = ""  # "Undone: ..." above the list, until the next action
-        self._ahead: list[Callable[[], Any]] = []  # the dialogs still to build ahead
-        self._shown = False  # resumed once: the push that shows it
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -139,11 +124,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
             self.set_timer(CHECK_AFTER, self.check_checkpoint)
         self.ready = True
         self.refresh_bindings()
-        release = getattr(self.app, "release_keys", None)
-        if release is not None:
-            release()  # held by the app while this screen opened
-        if getattr(self.app, "builds_ahead", False):
-            self.start_building_ahead()
 
     # -- the checkpoint this fight was opened from, checked against its events ------------------
     @work(thread=True, exclusive=True, group="checkpoint-check", exit_on_error=False)
@@ -188,56 +168,9 @@ class FightScreen(FightActions, Doing, Screen[None]):
             if offer is not None:
                 offer(saved.path, result.line, result.message)
 
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """The first resume, which shows this screen (its push, or the app's start for the fight given at launch),
-        restyles none of it: each widget was styled as it was mounted, a moment before, and Textual's restyle of
-        the whole screen on resuming it was about 3 ms of the launch (issue #13).
-        Later resumes (a dialog closed, maybe after a change of theme) restyle as Textual does.  (This handler
-        runs before the Screen's own, which reads ``refresh_styles``.)"""
-        if not self._shown:
-            self._shown = True
-            event.refresh_styles = False
-
-    def start_building_ahead(self) -> None:
-        """Build the common dialogs, one at a time, whenever the keyboard is quiet (see :meth:`build_ahead`)."""
-        self._ahead = self.likely_dialogs()
-        self.set_timer(QUIET, self.build_ahead)
-
-    @property
-    def ahead_left(self) -> int:
-        """How many dialogs are still to be built ahead."""
-        return len(self._ahead)
-
-    async def build_ahead(self) -> None:
-        """Build the next of the dialogs the GM opens most, once the keyboard has been quiet for a moment.
-
-        The first opening of a dialog builds its widgets (a tenth of a second or more for a long form); one built
-        ahead opens as fast as one opened again (see :func:`screens.dialogs.base.build_ahead`).  One dialog at a
-        time, only while this screen is on top and no key came for ``QUIET`` seconds: a key typed meanwhile waits
-        for at most one dialog's building."""
-        if not self.ready or not self._ahead:
-            return
-        if self.app.screen is not self or time.monotonic() - getattr(self.app, "last_key", 0.0) < QUIET:
-            self.set_timer(QUIET, self.build_ahead)
-            return
-        from screens.dialogs.base import build_ahead  # (the dialogs' module is not needed for the first frame)
-
-        while self._ahead:
-            dialog = call(self._ahead[0], default=None, what="a form")
-            done = dialog is not None and await build_ahead(self.app, dialog)
-            self._ahead = self._ahead[1:]  # left only once built (see ahead_left)
-            if done:
-                break
-        if self._ahead:
-            self.set_timer(QUIET / 4, self.build_ahead)
-        else:
-            self.post_message(self.BuiltAhead())
-
     def on_unmount(self) -> None:
         self.ready = False
         self.stop_serving()  # the players' view this screen started ends with it
-        from screens.dialogs.base import forget_dialogs
-
         forget_dialogs(self.app)  # the dialogs kept for opening again hold this fight
         # and the screen lets go of the fight itself: Textual keeps the app's first screen to the end (the fight
         # given at launch is that screen), and the fight's states are tens of megabytes in a long fight

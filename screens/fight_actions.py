@@ -284,25 +284,6 @@ class FightActions:
 
         return forms.condition_form(self.context())
 
-    def likely_dialogs(self) -> list[Callable[[], Dialog[Any] | None]]:
-        """The dialogs a GM opens most, most used first, for the fight screen to build while the table is quiet
-        (see :meth:`screens.fight.FightScreen.build_ahead`): quick damage, a condition, the system's own keyed
-        actions that ask something, healing, every action (x), add (A)."""
-        specs = [logic.find_spec(self.system, name) for name in self.system_keys.values()]
-        return [
-            partial(self.harm_dialog, heal=False),
-            self.condition_dialog,
-            *(partial(self._asking_dialog, spec) for spec in specs if spec is not None),
-            partial(self.harm_dialog, heal=True),
-            self.actions_dialog,
-            self.add_dialog,
-        ]
-
-    def _asking_dialog(self, spec: C.CommandSpec) -> Dialog[Any] | None:
-        """The action's form if it asks something (None: nothing to build ahead); its params are worked out
-        here, while the table is quiet, not for the first frame (see :class:`tracker.commands.CommandSpec`)."""
-        return self.spec_dialog(spec) if spec.params else None
-
     def action_remove_condition(self) -> None:
         from screens import forms
 

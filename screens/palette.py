@@ -6,10 +6,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from textual import events, on
 from textual.binding import Binding
 from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.markup import escape
+from textual.widgets import Input
 
 from screens.widgets.paging import page
 
@@ -58,7 +60,20 @@ class Palette(CommandPalette):
 
     def dismiss(self, result: Any = None) -> Any:
         """Close once: a second Enter queued before the palette is gone must not close the screen under it."""
-        if self._dismissed or not self.is_current:
+        if self._dismissed or not self.is_active:
             return None
         self._dismissed = True
         return super().dismiss(result)
+
+    def on_mount(self, event: events.Mount) -> None:
+        """Closed by a key typed right after the one that opened it, before it was mounted: Textual's own
+        mounting (which starts a search in a list already gone) is skipped."""
+        if self._dismissed or self not in self.app.screen_stack:
+            event.prevent_default()
+
+    @on(Input.Changed)
+    def _closed_to_search(self, event: Input.Changed) -> None:
+        """Text typed before an Escape (or Enter) that closed the palette reaches its field after the close: no
+        search is started then (Textual's would look for its list, already gone)."""
+        if self._dismissed:
+            event.prevent_default()

@@ -17,7 +17,6 @@ fight's name never reach markup (widgets get :class:`~rich.text.Text` or
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 from rich.style import Style
@@ -35,6 +34,10 @@ from textual.widgets import Static
 
 import saves
 from saves.export import fresh_recap_path, recap, write_recap
+from screens.dialogs.confirm import ConfirmDialog
+from screens.dialogs.help import HelpDialog
+from screens.fight import FightScreen
+from screens.summary import SummaryScreen
 from screens.widgets.detail import DetailPane
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
@@ -42,6 +45,7 @@ from tracker.errors import TrackerError
 from tracker.events import Redone, TurnEnded, Undone
 from tracker.model import FightState
 from tracker.replay import Timeline
+from tracker.summary import summarize
 from tracker.text import visible
 
 
@@ -206,8 +210,6 @@ class ReplayScreen(Screen[None]):
     def __init__(self, path: Path | str, position: int | None = None) -> None:
         super().__init__()
         self.path = Path(path)
-        collecting = gc.isenabled()
-        gc.disable()  # loading makes many small acyclic objects: collections would only scan them
         try:
             self.loaded = saves.load(self.path)
             self.timeline = self.loaded.timeline()
@@ -215,9 +217,6 @@ class ReplayScreen(Screen[None]):
             raise
         except Exception as e:  # a plug-in or a file the loader did not expect: still a clear message
             raise TrackerError(f"cannot replay {self.path.name}: {type(e).__name__}: {e}") from None
-        finally:
-            if collecting:
-                gc.enable()
         self.system = self.loaded.system
         self.skip_undone = False
         self.position = 0 if position is None else max(0, min(position, len(self.timeline)))
@@ -347,9 +346,6 @@ class ReplayScreen(Screen[None]):
 
     # -- review ------------------------------------------------------------------
     def action_summary(self) -> None:
-        from screens.summary import SummaryScreen
-        from tracker.summary import summarize
-
         title = self.state.title or self.loaded.header.title
         self.app.push_screen(SummaryScreen(summarize(self.timeline, self.position), self.system.name, title))
 
@@ -371,8 +367,6 @@ class ReplayScreen(Screen[None]):
         self.notify(visible(f"Recap written to {target}"), title="Export", timeout=8, markup=False)
 
     def action_continue_here(self) -> None:
-        from screens.dialogs.confirm import ConfirmDialog
-
         n = len(self.timeline)
         upto = self.timeline.end_of_action(self.position)
         where = "the end" if upto >= n else f"event {upto} of {n}"
@@ -388,8 +382,6 @@ class ReplayScreen(Screen[None]):
 
     def continue_from(self, position: int) -> None:
         """A new fight file with the log up to ``position`` (to the end of its action), played on in the fight screen."""
-        from screens.fight import FightScreen
-
         try:
             fight = saves.continue_from(self.path, position)
         except TrackerError as e:
@@ -434,6 +426,4 @@ class ReplayScreen(Screen[None]):
         return "\n".join([head, *warn, "", "Keys", *keys, "", *marks])
 
     def action_help(self) -> None:
-        from screens.dialogs.help import HelpDialog
-
         self.app.push_screen(HelpDialog(f"Help: replay ({self.system.name})", self.help_text()))

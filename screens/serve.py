@@ -36,6 +36,9 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from aiohttp import web
+from textual_serve.server import Server
+
 from saves.follow import Follower, refusal
 from tracker.errors import TrackerError
 from tracker.text import visible
@@ -358,9 +361,6 @@ def _watch_parent(parent: int) -> None:
 
 
 def _server_main(argv: list[str] | None = None) -> int:
-    from aiohttp import web
-    from textual_serve.server import Server
-
     p = argparse.ArgumentParser(prog="python -m screens.serve")
     p.add_argument("file", type=Path)
     p.add_argument("--host", default=DEFAULT_HOST)

@@ -142,9 +142,6 @@ class StartScreen(Screen[None]):
         self.load_saves()
         systems.highlighted = 0 if self.systems else None
         self.set_focus(systems)
-        release = getattr(self.app, "release_keys", None)
-        if release is not None:
-            release()  # held by the app while this screen opened
 
     @work(thread=True, exclusive=True, group="saves")
     def load_saves(self) -> None:
@@ -188,9 +185,6 @@ class StartScreen(Screen[None]):
             message = self.Continue(self.saved[n].path)
         if message is None:
             raise SkipAction()
-        hold = getattr(self.app, "hold_keys", None)
-        if hold is not None:
-            hold()  # released by the app once it has opened the fight
         self.post_message(message)
 
     def _new_fight(self, n: int) -> Message | None:

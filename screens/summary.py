@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
+from screens.dialogs.help import HelpDialog
 from screens.widgets.footer import KeysFooter
 from tracker.summary import OTHER, SIDE_NAMES, Summary
 from tracker.text import visible
@@ -244,8 +245,6 @@ class SummaryScreen(Screen[None]):
         self.dismiss(None)
 
     def action_help(self) -> None:
-        from screens.dialogs.help import HelpDialog
-
         text = "\n".join(
             [
                 "Counts only what is in effect at the replay's point: undone actions are left out.",

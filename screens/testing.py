@@ -72,11 +72,13 @@ def post_keys(pilot: Pilot, *keys: str) -> None:
 
 
 async def press(pilot: Pilot, *keys: str) -> None:
-    """Press ``keys`` one after the other, as a quick typist does, then let the app catch up: every message
-    queued is handled, then it waits until the app is idle.  ``Pilot.press`` waits for idle twice after every
-    key (40 ms or more a key): in the suite, 2,000 keys pressed so waited 100 s of the workers' time."""
-    post_keys(pilot, *keys)
-    await pilot.pause(0)
+    """Press ``keys`` one after the other, as a quick typist does: each once the screen on top has handled what
+    the last one asked (a dialog it opened is mounted and focused), then let the app catch up.  ``Pilot.press``
+    also waits for the CPU to be idle after every key (40 ms or more a key): in the suite, 2,000 keys pressed so
+    waited 100 s of the workers' time."""
+    for key in keys:
+        post_keys(pilot, key)
+        await pilot.pause(0)
     await pilot.pause()
 
 

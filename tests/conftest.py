@@ -80,7 +80,6 @@ SLOW_FIRST = (
     "tests/view/test_serve.py::test_stopping_tracker_serve_ends_every_process",
     "tests/ui/test_replay.py::test_replay_each_system_both_ways_and_continue",
     "tests/ui/test_table_jobs.py::test_dialog_focus_and_labels",
-    "tests/ui/test_build_ahead.py",
     "tests/view/test_browser.py",
     "tests/ui/test_table_view.py::test_the_row_says_dead",
     "tests/core/test_crash.py",

@@ -1,51 +1,29 @@
-"""The base of every dialog: it opens before the next key is read, and closes once.
+"""The base of every dialog: it opens on the field the GM came to change, and closes once.
 
-Keys typed while a dialog opens must reach it, in order, and keys typed after
-its Enter must reach the screen under it only once the result is done.  The
-app holds keys (see :class:`screens.app.TrackerApp`) from the moment a dialog is
-asked for until it is mounted with its first field focused, and again from its
-Enter until the screen that asked has taken the result.  ``ask`` is the one way
-a screen opens a dialog for a result.
+``ask`` is the one way a screen opens a dialog for a result; a dialog with a
+shape (see :meth:`Dialog.shape`) is kept once built and pushed again next time.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import sys
 import weakref
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
-from textual import events
 from textual.actions import SkipAction
 from textual.app import App, ScreenStackError
 from textual.binding import Binding
 from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, OptionList
+from textual.widgets import Button, Checkbox, Input, OptionList, Select
 
 from screens.widgets.paging import page
 
 ResultType = TypeVar("ResultType")
-
-
-class KeyHolder(Protocol):
-    def hold_keys(self) -> None: ...
-    def release_keys(self) -> None: ...
-
-
-def _is_select(widget: Widget | None) -> bool:
-    """A closed drop-down (Textual's Select, imported only by a plug-in's own form that uses one)."""
-    module = sys.modules.get("textual.widgets._select")
-    return module is not None and isinstance(widget, module.Select)
-
-
-def _holder(app: App[Any]) -> KeyHolder | None:
-    return app if hasattr(app, "hold_keys") and hasattr(app, "release_keys") else None
 
 
 class Backdrop:
@@ -81,8 +59,6 @@ class Dialog(ModalScreen[ResultType]):
     ]
 
     _dismissing = False
-    _held_open = False  # the app holds keys until this dialog is mounted
-    _held_result = False  # ... and from its dismiss until the asker took the result
     _backdrop: tuple[Any, list[Segment]] | None = None  # the screen under it as last drawn, and for what size
 
     def render(self) -> RenderableType:
@@ -100,26 +76,6 @@ class Dialog(ModalScreen[ResultType]):
             self._backdrop = None
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
-    def on_resize(self, event: events.Resize) -> None:
-        """A dialog's first layout is not a resize of the screens under it.
-
-        Textual lays a new screen out when it opens, which sends the screen a
-        Resize to the size it already has; a screen's Resize lays out again the
-        screen itself and every screen visible under it (the whole fight screen,
-        a hundred rows and its panes), which repaints the dimmed picture behind
-        the dialog once more: a third of the time a dialog took to open.  When
-        the dialog and every screen under it already have that size, nothing
-        needs laying out.  A real resize of the terminal (a new size) goes on
-        to Textual as before, and so does every Resize while the dialog is
-        built ahead: they are the layouts its first showing would do (see
-        :func:`_laid_out`).
-        """
-        if self._ahead:
-            return  # built ahead: laid out again, unseen (see _laid_out)
-        below = self.app.screen_stack[:-1] if self.is_current else []
-        if self.outer_size == event.size and all(s.outer_size == event.size for s in below):
-            event.prevent_default()
-
     def first_field(self) -> Widget | None:
         """The widget that gets the focus when the dialog opens (the first field the GM is likely to change).
 
@@ -133,21 +89,14 @@ class Dialog(ModalScreen[ResultType]):
     def _opened(self, again: bool = False) -> None:
         """Open: the first field focused, and the keys held while it opened let go (to it, in order).
 
-        Opened ``again`` after it was laid out once (shown, or built ahead), the fields were put in view before
-        it showed.  Otherwise the focused field is scrolled into view once laid out, at once: Textual's scroll on
+        Opened ``again`` after it was shown once, the fields were put in view before it showed.  Otherwise the focused field is scrolled into view once laid out, at once: Textual's scroll on
         focus glides there, a dozen frames (a fifth of a second) in a long form."""
         first = self.first_field()
         if first is not None:
             self.set_focus(first, scroll_visible=False)
-            if not ((again and self._laid) or self._ahead):  # else in view already (see _reused), or unseen
+            if not (again and self._shown):  # else in view already (see _reused)
                 self.call_later(self._into_view, first)
-        self._shown = self._shown or not self._ahead
-        self._laid = self._laid or self._shown
-        if self._held_open:
-            self._held_open = False
-            holder = _holder(self.app)
-            if holder is not None:
-                holder.release_keys()
+        self._shown = True
 
     def _into_view(self, field: Widget) -> None:
         if self.focused is field and not self.can_view_entire(field):
@@ -156,15 +105,7 @@ class Dialog(ModalScreen[ResultType]):
     # -- opened again: a kept dialog takes a new one's contents instead of being built again ------------------------
 
     _reopened = False
-    _ahead = False  # being built ahead, not shown (see build_ahead)
-
-    @property
-    def building(self) -> bool:
-        """Pushed only to be built (see :func:`build_ahead`): not shown, and no key may reach it."""
-        return self._ahead
-
     _shown = False  # shown once: laid out, its fields scrolled as they are
-    _laid = False  # laid out once (shown, or built ahead): its fields have their places
 
     def shape(self) -> Hashable | None:
         """What this dialog's widgets are made from, when a dialog of the same shape can show what this one
@@ -176,24 +117,13 @@ class Dialog(ModalScreen[ResultType]):
         its title, its values, the fight as it is now; nothing left of the last time (typed text, an error)."""
         raise NotImplementedError
 
-    _styled_for: object = None  # the app's theme when this dialog's widgets were last styled
-
-    def on_screen_resume(self, event: events.ScreenResume) -> None:
-        """Opened again: the kept widgets have their styles already (Textual would work out every widget's style
-        again each time a screen shows, a third of a long form's opening), unless the theme changed since."""
-        if self._reopened and self._styled_for == self.app.theme:
-            event.refresh_styles = False  # read by Textual's own handler, which runs after this one
-        self._styled_for = self.app.theme
+    def on_screen_resume(self) -> None:
         if self._reopened:
             self._reopened = False
             self._opened(again=True)
 
     def submits_on_enter(self, widget: Widget | None) -> bool:
-        return (
-            isinstance(widget, Input | Checkbox)
-            or _is_select(widget)
-            or (isinstance(widget, Button) and widget.id == "ok")
-        )
+        return isinstance(widget, Input | Checkbox | Select) or (isinstance(widget, Button) and widget.id == "ok")
 
     def action_enter(self) -> None:
         """Submit once every key typed before Enter has reached the field (it runs after them)."""
@@ -201,17 +131,10 @@ class Dialog(ModalScreen[ResultType]):
         if not self.submits_on_enter(focused) or isinstance(focused, Button):
             raise SkipAction()
         assert focused is not None
-        holder = _holder(self.app)
-        if holder is not None:
-            holder.hold_keys()
 
         def submit() -> None:
-            try:
-                if self.is_current and not self._dismissing:
-                    self.action_submit()
-            finally:
-                if holder is not None:
-                    holder.release_keys()
+            if self.is_active and not self._dismissing:
+                self.action_submit()
 
         focused.call_later(submit)
 
@@ -232,13 +155,11 @@ class Dialog(ModalScreen[ResultType]):
         self.focus_previous()
 
     def dismiss(self, result: Any = None) -> Any:
-        if self._dismissing or not self.is_current:
+        """Closes only the dialog on top: Textual pops the top screen, and a dialog under another one (keys typed
+        fast open a second one over it) is ``is_current`` too, being visible."""
+        if self._dismissing or not self.is_active:
             return None
         self._dismissing = True
-        if self._held_result:
-            holder = _holder(self.app)
-            if holder is not None:
-                holder.hold_keys()
         return super().dismiss(result)
 
 
@@ -276,8 +197,6 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
         first = old.first_field()
         if first is not None and old._shown:
             first.scroll_visible(animate=False, immediate=True)  # laid out from last time: in view at once
-        elif first is not None and old._laid and not old.can_view_entire(first):  # built ahead: as a first showing
-            old.scroll_to_center(first, animate=False, origin_visible=True, immediate=True)
         old._reopened = True
         old._dismissing = False
         old._backdrop = None
@@ -286,67 +205,6 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
         kept[shape] = dialog
         app.install_screen(dialog, f"kept-dialog-{id(dialog)}")
     return dialog
-
-
-def is_kept(app: App[Any], dialog: Dialog[Any]) -> bool:
-    """Whether a dialog of ``dialog``'s shape is kept (it would open as one opened again), or has no shape."""
-    shape = _shape(dialog)
-    return shape is None or shape in _kept.get(app, {})
-
-
-async def build_ahead(app: App[Any], dialog: Dialog[Any]) -> bool:
-    """Build ``dialog`` (compose, mount, style and lay out its widgets, and draw them) without showing it, and keep
-    it, so the first time the GM opens a dialog of its shape it opens as fast as one opened again.  True if it was
-    built.
-
-    Textual has no way to build a screen but to push it: it is pushed and popped inside a batch update (nothing
-    is drawn meanwhile), with the keys held (a key typed meanwhile waits, then goes to the screen under it)."""
-    if is_kept(app, dialog) or len(app.screen_stack) < 1:
-        return False
-    under = app.screen
-    holder = _holder(app)
-    if holder is not None:
-        holder.hold_keys()
-    try:
-        with app.batch_update():
-            _reused(app, dialog)  # kept from now on
-            dialog._ahead = True
-            try:
-                await app.push_screen(dialog)
-                if app.screen is dialog:
-                    dialog._laid = await _laid_out(dialog)
-                if app.screen is dialog:  # (a key that closes the app may have come meanwhile)
-                    app.pop_screen()
-            finally:
-                dialog._ahead = False
-            dialog.set_focus(None)  # focused when it opens
-    finally:
-        if holder is not None:
-            holder.release_keys()
-    return app.screen is under
-
-
-async def _laid_out(dialog: Dialog[Any], limit: float = 1.0) -> bool:
-    """Wait while the dialog, pushed inside a batch update, is laid out as its first showing would lay it out,
-    and drawn (unseen); at most ``limit`` seconds a step.
-
-    Textual lays a new screen out three times, a frame apart: when it shows; when that layout's Resize reaches
-    it and it knows which scrollbars the fields need (a form taller than the screen gets one, and every field
-    two columns narrower); and on the next refresh, once the scrollbars themselves have their place.  Inside a
-    batch update nothing is refreshed, so the last is asked for by one more Resize to the size it has.
-    :meth:`Dialog.on_resize` lets both through while the dialog is built ahead.  Without them its first
-    showing laid it out again: 100-190 ms to open instead of 45-80 (bench, issue #12).  False if a step took
-    longer than ``limit`` (the dialog is then laid out when it shows)."""
-    for again in (False, True):
-        if again:
-            dialog.post_message(events.Resize(dialog.app.size, dialog.app.size))
-        done = asyncio.Event()
-        dialog.call_after_refresh(done.set)  # after the messages before it (a Resize, the layout it asks for)
-        try:
-            await asyncio.wait_for(done.wait(), limit)
-        except TimeoutError:
-            return False
-    return True
 
 
 def forget_dialogs(app: App[Any]) -> None:
@@ -359,20 +217,5 @@ def forget_dialogs(app: App[Any]) -> None:
 
 
 def ask(app: App[Any], dialog: Dialog[ResultType], then: Callable[[ResultType | None], None] | None = None) -> None:
-    """Open ``dialog``; ``then`` gets its result.  Keys wait while it opens and while ``then`` runs."""
-    dialog = _reused(app, dialog)
-    holder = _holder(app)
-    if holder is not None:
-        holder.hold_keys()
-        dialog._held_open = True
-        dialog._held_result = True
-
-    def done(result: ResultType | None) -> None:
-        try:
-            if then is not None:
-                then(result)
-        finally:
-            if holder is not None:
-                holder.release_keys()
-
-    app.push_screen(dialog, done)
+    """Open ``dialog``; ``then`` gets its result."""
+    app.push_screen(_reused(app, dialog), then)

@@ -109,7 +109,7 @@ async def _leave(path: Path) -> None:
         await fast(pilot, "minus")
         kept = app.screen
         assert isinstance(kept, FormDialog)
-        await fast(pilot, "escape", "ctrl+w")
+        await pilot.press("escape", "ctrl+w")  # (Textual's pace: the dialog is closed before the next key)
         for _ in range(10):
             await pilot.pause()
         assert isinstance(app.screen, StartScreen)
@@ -134,7 +134,7 @@ async def _prefilled(path: Path) -> None:
         assert field.selection == Selection(0, len(fresh))
         await fast(pilot, "end", *"99")
         assert field.value == fresh + "99"
-        await fast(pilot, "escape", "equals_sign", "enter")
+        await pilot.press("escape", "equals_sign", "enter")  # (Textual's pace: each dialog open before the next key)
         assert app.screen is dialog and dialog.focused is field
         assert field.value == fresh and field.selection == Selection(0, len(fresh))
         await fast(pilot, "7")

@@ -35,9 +35,8 @@ ROWS, COLS = 32, 100
 def fight_in_terminal(
     system_id: str, tmp_path: Path, data_dir: Path, settle: bool = True
 ) -> Iterator[tuple[Terminal, FightState]]:
-    """The real command on a small started fight, once its top bar shows; ``settle``: and once its dialogs
-    are built ahead (each one built draws the screen again as it is put away: a test of the frames a key
-    makes waits for them)."""
+    """The real command on a small started fight, once its top bar shows; ``settle``: and once it has been
+    quiet for a second (a test of the frames a key makes waits for the launch's own)."""
     fight = build_fight(system_id, tmp_path / "fight.jsonl")
     state = fight.state
     fight.close()
@@ -122,32 +121,6 @@ def test_the_key_bar_is_one_widget_drawn_again_only_when_its_keys_change(tmp_pat
             for _ in range(5):
                 await pilot.pause()
             assert bar.keys is keys and app.screen.query_one(KeysFooter) is bar
-
-    asyncio.run(run())
-
-
-def test_a_key_typed_while_the_app_starts_reaches_the_fight(tmp_path: Path) -> None:
-    """The fight screen is pushed once the app's start is over: a key already typed waits for it."""
-    from textual import events
-
-    from screens.app import TrackerApp
-    from screens.fight import FightScreen
-
-    fight = build_fight("bnb", tmp_path / "fight.jsonl")
-    fight.close()
-
-    class TypedEarly(TrackerApp):
-        def on_mount(self) -> None:  # Textual runs TrackerApp's own on_mount after this one
-            self.post_message(events.Key("A", "A"))  # in the queue before the first screen is pushed
-
-    async def run() -> None:
-        app = TypedEarly(open_path=fight.path)
-        async with app.run_test(size=(COLS, ROWS)) as pilot:
-            for _ in range(10):
-                await pilot.pause()
-            stack = [type(s).__name__ for s in app.screen_stack]
-            assert any(isinstance(s, FightScreen) for s in app.screen_stack), stack
-            assert type(app.screen).__name__ == "AddDialog", f"the key typed at the start was lost: {stack}"
 
     asyncio.run(run())
 

@@ -18,7 +18,6 @@ import os
 import random
 from pathlib import Path
 
-from textual import events
 from textual.pilot import Pilot
 
 import saves
@@ -77,14 +76,9 @@ async def _keys(pilot: Pilot, rng: random.Random, keys: list[str], count: int) -
 
 
 async def _settled(pilot: Pilot) -> None:
-    """Pause until the app holds no keys: one that opens a dialog holds the next ones until it is
-    mounted (on a busy machine a pause can end first, and the held keys would land in the next phase)."""
-    app = pilot.app
-    for _ in range(200):
+    """Let the app catch up with the keys posted (a dialog one of them opened is mounted)."""
+    for _ in range(3):
         await pilot.pause()
-        if not getattr(app, "_holds", 0) and not getattr(app, "_held", None):
-            return
-    raise AssertionError(f"keys held for good: {app.screen_stack}")
 
 
 async def _back_to(pilot: Pilot, screen_type: type) -> None:
@@ -95,7 +89,7 @@ async def _back_to(pilot: Pilot, screen_type: type) -> None:
         leave = screen_type is StartScreen and isinstance(pilot.app.screen, FightScreen)
         await pilot.press("ctrl+w" if leave else "escape")  # a replay may have gone on in a new fight
         await pilot.pause()
-    assert isinstance(pilot.app.screen, screen_type), pilot.app.screen
+    assert isinstance(pilot.app.screen, screen_type), (pilot.app.screen_stack, pilot.app.focused)
 
 
 async def _hammer(rng: random.Random, path: Path) -> None:
@@ -121,16 +115,6 @@ async def _hammer(rng: random.Random, path: Path) -> None:
         assert len(hammered.entries) > start, "the random keys did things"
         assert saves.load(hammered.path).fight().state == hammered.state
         assert saved_state_matches(app)
-
-
-def test_keys_still_held_when_the_app_closes_go_nowhere() -> None:
-    """Seen under load: the app closed (no screens left) with keys still held, and freeing them raised
-    ScreenStackError at exit. Keys held when no screen is left are dropped."""
-    app = TrackerApp()  # not running: no screen on its stack, as at the end of closing
-    assert not app.screen_stack
-    app._held.extend(events.Key(k, k) for k in "nu")
-    asyncio.run(app.on_tracker_app_keys_free(TrackerApp.KeysFree()))
-    assert not app._held
 
 
 def test_keys_reaching_a_fight_screen_that_is_closing_do_nothing(data_dir: Path) -> None:

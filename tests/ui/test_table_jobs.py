@@ -34,8 +34,10 @@ SYSTEMS = ["bnb", "blackjack", "zludge", "twod6", "toy"]
 
 
 async def fast(pilot: Pilot, *keys: str) -> None:
-    """Post keys with no wait between them (as a fast typist or a paste), then let the app catch up."""
-    post_keys(pilot, *keys)
+    """Press keys as a fast typist does (see :func:`tests.ui.drive.press`), then let the app catch up."""
+    for key in keys:
+        post_keys(pilot, key)
+        await pilot.pause(0)
     for _ in range(4):
         await pilot.pause()
 
@@ -264,7 +266,7 @@ async def _marks(path: Path) -> None:
         assert screen.fight.state == before, "one undo takes all three back"
 
 
-def test_keys_typed_while_dialogs_open_arrive_in_order(data_dir: Path) -> None:
+def test_keys_typed_one_after_another_through_dialogs_arrive_in_order(data_dir: Path) -> None:
     asyncio.run(_typeahead(build_fight("toy", data_dir / "k.jsonl", start=False).path))
 
 
