@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,9 @@ class AddDialog(Dialog[Any]):
         self.shown_presets: list[Preset | None] = [None, *self.presets]
         self.preset: Preset | None = None
         self._filtered_for: str | None = ""
+        # one change of the sheet widgets at a time, each to what the dialog shows then: a newer one waits rather
+        # than cancelling an older one mid-mount (a mount cut short leaves widgets that never finish mounting)
+        self._sheet_lock = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -152,7 +156,7 @@ class AddDialog(Dialog[Any]):
         for p in self._fields():
             for w in self.query(f"#s-{p.name}"):
                 self._show_sheet_value(w, p)
-        self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")  # the kind's fields, their hints
+        self.run_worker(self._sheet_fields(), group="sheet")  # the kind's fields, their hints
         self.query_one("#error", Static).update("")
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
 
@@ -209,6 +213,10 @@ class AddDialog(Dialog[Any]):
 
     async def _sheet_fields(self) -> None:
         """Show the sheet fields for the kind; keep the widgets (and focus) when they are the same."""
+        async with self._sheet_lock:
+            await self._show_sheet_fields()
+
+    async def _show_sheet_fields(self) -> None:
         box = self.query_one("#sheet", Vertical)
         fields = self._fields()
         shape = [(f"s-{p.name}", _widget_type(p)) for p in fields]
@@ -286,7 +294,7 @@ class AddDialog(Dialog[Any]):
         if chosen is not None and chosen.kind in KINDS:
             self.kind = chosen.kind  # now, not when the toggle's message comes: a burst of keys outruns it
             self.query_one("#a-kind", Checkbox).value = chosen.kind == PC
-        self.run_worker(self._sheet_fields(), exclusive=True, group="sheet")
+        self.run_worker(self._sheet_fields(), group="sheet")
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
