@@ -46,7 +46,6 @@ from tracker.errors import TrackerError
 from tracker.events import CORE_EVENTS, Event
 from tracker.model import Combatant, FightState
 from tracker.plugin import System
-from tracker.record import Record, record
 
 DEEPEST = 10_000  # brackets one inside another in a line: deeper is refused before any parser sees it
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)  # a JSON text's string (brackets inside do not nest)
@@ -138,8 +137,8 @@ def _short(e: BaseException) -> str:
 # -- the header ------------------------------------------------------------------
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Header(Record):
+@attrs.frozen(kw_only=True)
+class Header:
     format: int = FORMAT_VERSION
     system: str
     system_version: str = ""

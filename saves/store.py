@@ -54,7 +54,6 @@ from tracker.events import Event
 from tracker.log import ActionLog
 from tracker.model import FightState
 from tracker.plugin import System
-from tracker.record import Record, field, record
 from tracker.replay import Timeline
 
 APP_NAME = "gm-combat-tracker"
@@ -638,14 +637,14 @@ class SavedFight(Fight):
 # -- loading ------------------------------------------------------------------------------
 
 
-@record(repr=False, eq=False)
-class Checkpoint(Record):
+@attrs.frozen
+class Checkpoint:
     """A checkpoint line met while loading (kept as its bytes: its state is parsed only to check it)."""
 
     line: int
     seq: int
     action: int
-    raw: bytes = field(eq=False, repr=False)
+    raw: bytes = attrs.field(eq=False, repr=False)
 
     @property
     def data(self) -> Any:
@@ -653,8 +652,8 @@ class Checkpoint(Record):
         return record.get("checkpoint") if type(record) is dict else None
 
 
-@record(repr=False, eq=False)
-class Loaded(Record):
+@attrs.frozen
+class Loaded:
     """A fight log read from disk and checked by folding it."""
 
     path: Path
@@ -664,10 +663,10 @@ class Loaded(Record):
     lines: Sequence[int]  # the file line of each entry
     warnings: tuple[str, ...] = ()
     torn: bool = False
-    log: ActionLog | None = field(default=None, eq=False, repr=False)
-    checkpoints: tuple[Checkpoint, ...] = field(default=(), eq=False, repr=False)
+    log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)
+    checkpoints: tuple[Checkpoint, ...] = attrs.field(default=(), eq=False, repr=False)
     old_format: bool = False
-    offsets: dict[int, int] = field(factory=dict, eq=False, repr=False)  # line -> byte offset (the last lines)
+    offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)  # line -> byte offset (the last lines)
     no_line_end: bool = False  # the last line lacks its line end (continuing adds it, or sets the line aside)
     line_count: int = 0  # lines in the file, the header's included
 
@@ -1452,8 +1451,8 @@ def _lines(codec: Codec, entries: Sequence[Entry]) -> bytes:
 # -- the list of saved fights ------------------------------------------------------------
 
 
-@record(repr=False, eq=False)
-class SaveInfo(Record):
+@attrs.frozen
+class SaveInfo:
     """What the start screen shows of a saved fight (read cheaply; ``problem`` says why one is damaged)."""
 
     path: Path

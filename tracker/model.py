@@ -57,33 +57,6 @@ def _copied_by_dict(cls: type) -> frozenset[str] | None:
     return frozenset(f.name for f in fields)
 
 
-def twin(cls: type) -> type | None:
-    """An unfrozen twin of a frozen slotted record class (a subclass adding no slots, setting attributes the
-    ordinary way).  Kept for saves/structure.py until its cattrs converter lands (issue #43); the model does
-    not use it."""
-    try:
-        return _twins[cls]
-    except KeyError:
-        pass
-    made: type | None = None
-    if "__slots__" in cls.__dict__ and not cls.__dictoffset__:
-        made = type(
-            f"_Unfrozen{cls.__name__}",
-            (cls,),
-            {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__},
-        )
-        try:
-            probe: Any = object.__new__(made)
-            probe.__class__ = cls
-        except TypeError:
-            made = None
-    _twins[cls] = made
-    return made
-
-
-_twins: dict[type, type | None] = {}
-
-
 PC = "pc"
 NPC = "npc"
 KINDS = (PC, NPC)

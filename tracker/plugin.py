@@ -13,16 +13,17 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
+import attrs
+
 from tracker.commands import Damage, Heal, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
 from tracker.model import NPC, PC, Combatant, FightState, changed
-from tracker.record import Record, field, record
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Preset(Record):
+@attrs.frozen(kw_only=True)
+class Preset:
     """A ready-made sheet from the book: a critter, an NPC type, an archetype.
 
     ``kind`` "pc" or "npc" makes it a combatant preset (offered when adding
@@ -31,14 +32,14 @@ class Preset(Record):
 
     id: str
     name: str
-    sheet: Mapping[str, Any] = field(hash=False)
+    sheet: Mapping[str, Any] = attrs.field(hash=False)
     kind: str = NPC
     summary: str = ""
     category: str = ""
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Tally(Record):
+@attrs.frozen(kw_only=True)
+class Tally:
     """What an event meant for the fight summary (hits, misses, harm)."""
 
     actor: str | None = None
@@ -48,8 +49,8 @@ class Tally(Record):
     fell: bool = False  # the target dropped (dead, unconscious, fled)
 
 
-@record(kw_only=True, repr=False, eq=False)
-class Standing(Record):
+@attrs.frozen(kw_only=True)
+class Standing:
     """How a combatant stands in the fight, for the initiative list and the players' view.
 
     ``word`` is the one word a GM must never miss ("dead", "unconscious",
@@ -65,8 +66,8 @@ class Standing(Record):
 FIT = Standing()
 
 
-@record(kw_only=True, repr=False, eq=False)
-class About(Record):
+@attrs.frozen(kw_only=True)
+class About:
     """What a system says of itself before it is loaded: enough to list it (the start screen) and no more.
 
     A plug-in's entry-point module may define ``ABOUT = About(...)`` and make its

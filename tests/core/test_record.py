@@ -2,15 +2,13 @@
 
 Every attrs class of the core and of each built-in system is what attrs makes (frozen, its own fields, repr
 and equality); a field added the plain attrs way (``aimed: bool = attrs.field(default=False)``) goes through
-the save codec and the engine with nothing else to change; ``tracker.record``'s names kept for saves/ are
-attrs's own answers.
+the save codec and the engine with nothing else to change.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-import typing
 from types import ModuleType
 from typing import ClassVar
 
@@ -22,7 +20,6 @@ from bench.fights import SYSTEMS
 from saves.format import Codec
 from systems.bnb.events import ShotsFired
 from systems.bnb.plugin import BnbSystem
-from tracker import record as R
 from tracker import registry
 from tracker.engine import Entry, evolve, initial_state
 from tracker.events import CombatantAdded, Event
@@ -50,7 +47,7 @@ def _records(*packages: str) -> list[type]:
 @pytest.mark.parametrize("sid", SYSTEMS)
 def test_every_record_of_the_core_and_a_system_is_a_frozen_attrs_class(sid: str) -> None:
     registry.load(sid)
-    records = _records("tracker", f"systems.{sid}")
+    records = _records("tracker", "saves", f"systems.{sid}")
     assert len(records) > 60
     for cls in records:
         assert "__attrs_attrs__" in cls.__dict__, cls  # declared by attrs itself, not inherited
@@ -59,8 +56,7 @@ def test_every_record_of_the_core_and_a_system_is_a_frozen_attrs_class(sid: str)
             cls.__setattr__(blank, attrs.fields(cls)[0].name if attrs.fields(cls) else "x", 1)
         # attrs's own repr and equality (no shared base writes them)
         assert cls.__repr__ is not object.__repr__ and cls.__eq__ is not object.__eq__, cls
-        if cls.__module__ != "tracker.plugin":  # (its own helper moves it to @attrs.frozen)
-            assert R.Record not in cls.__mro__, cls
+        assert all(base.__module__ != "tracker.record" for base in cls.__mro__), cls  # no project base
 
 
 @attrs.frozen(kw_only=True)
@@ -129,35 +125,10 @@ def test_a_subclass_of_a_system_event_adds_its_field_and_round_trips() -> None:
 
 def test_a_stat_named_like_a_type_does_not_shadow_it() -> None:
     """twod6's data has ``int`` and ``str`` stat properties: its fields' types are still the types, for
-    attrs, cattrs and the checkpoint's reading of them (``resolved_fields(..., module_only=True)``)."""
+    attrs and cattrs (the checkpoint's reading of them)."""
     from systems.twod6.record import Data
 
     assert attrs.fields(Data).quick.type is int and attrs.fields(Data).stats.type == tuple[int, ...]
-    assert R.resolved_fields(Data, module_only=True).race.type is str
+    assert attrs.fields(Data).race.type is str
     d = cattrs.Converter().structure({"stats": [1, 2, 3, 4, 5, 6, 7, 8], "quick": 1}, Data)
     assert d.stats == (1, 2, 3, 4, 5, 6, 7, 8) and d.int == 5 and d.quick == 1
-
-
-def test_the_names_kept_for_saves_are_attrs_answers() -> None:
-    """``tracker.record``'s helpers, kept for saves/ until its converter lands: thin wrappers over attrs."""
-
-    @R.record(kw_only=True, repr=False, eq=False)
-    class Old(R.Record):
-        name: str
-        hp: int = 0
-        tags: tuple[str, ...] = R.field(default=(), hash=False)
-
-    assert R.record_fields(Old) == attrs.fields(Old)
-    assert [f.name for f in R.resolved_fields(Old)] == ["name", "hp", "tags"]
-    assert R.resolved_fields(Old).hp.type is int
-    assert R.is_record(Old) and not R.is_record(int) and not R.is_record(Old(name="a"))
-    assert (
-        repr(Old(name="a"))
-        == "test_the_names_kept_for_saves_are_attrs_answers.<locals>.Old(name='a', hp=0, tags=())"[
-            -len("Old(name='a', hp=0, tags=())") :
-        ]
-    )
-    assert Old(name="a") == Old(name="a") and hash(Old(name="a", tags=("x",))) == hash(Old(name="a"))
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        Old(name="a").hp = 1  # type: ignore[misc]
-    assert typing.get_type_hints(Old)["hp"] is int
