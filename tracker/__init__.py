@@ -35,6 +35,7 @@ from tracker.commands import (
 from tracker.dice import Roll, ScriptedRoller, SeededRoller, TypedRoller
 from tracker.engine import Entry, Fight, Step, decide, evolve, fold
 from tracker.errors import Refused, TrackerError
+from tracker.explain import Reason, Rule
 from tracker.model import Combatant, Condition, FightState, Prompt, ViewOptions
 from tracker.plugin import BaseSystem, Standing
 
@@ -65,6 +66,7 @@ __all__ = [
     "Note",
     "Param",
     "Prompt",
+    "Reason",
     "Refused",
     "RemoveCombatant",
     "RemoveCondition",
@@ -72,6 +74,7 @@ __all__ = [
     "Rest",
     "Reveal",
     "Roll",
+    "Rule",
     "RollInitiative",
     "ScriptedRoller",
     "SeededRoller",

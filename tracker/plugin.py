@@ -19,6 +19,7 @@ from tracker.commands import Damage, Heal, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
+from tracker.explain import Reason, Rule
 from tracker.model import NPC, PC, Combatant, FightState, changed
 
 
@@ -36,6 +37,23 @@ class Preset:
     kind: str = NPC
     summary: str = ""
     category: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class BookCondition:
+    """A condition the book names: offered as the GM types a condition (see ``BaseSystem.conditions``).
+
+    ``source`` is the book's place (as a :class:`~tracker.explain.Rule`'s); ``effect`` the project's one-line
+    account of it; ``rounds`` its default duration when the book gives one (None: until removed);
+    ``automated`` true when the plug-in's rules read it themselves (it is then stored under ``name``,
+    whatever case or spacing the GM typed).
+    """
+
+    name: str
+    source: str
+    effect: str
+    rounds: int | None = None
+    automated: bool = False
 
 
 @attrs.frozen(kw_only=True)
@@ -188,6 +206,9 @@ class System(Rules, Protocol):
     def public(self, state: FightState, combatant: Combatant) -> str: ...
     def harm_params(self, heal: bool) -> tuple[Param, ...]: ...
     def preset(self, preset_id: str) -> Preset: ...
+    def rules(self) -> tuple[Rule, ...]: ...
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]: ...
+    def conditions(self) -> tuple[BookCondition, ...]: ...
 
 
 DataT = TypeVar("DataT")
@@ -384,6 +405,20 @@ class BaseSystem(Generic[DataT]):
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
         """Apply a checked adjustment (pure); default sets the attribute on the data record."""
         return changed(combatant, data=changed(combatant.data, **{field: value}))
+
+    def rules(self) -> tuple[Rule, ...]:
+        """The system's rules table: every rule its deciders apply, by id (``docs/rules/<id>.md`` is made from it)."""
+        return ()
+
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        """Why one of the system's events (or a core event its rules shaped) happened: the rules of
+        :meth:`rules` it applied and the terms that went in, read from the event and the states around it
+        (so fights saved before reasons existed explain too).  Must not roll or decide."""
+        return ()
+
+    def conditions(self) -> tuple[BookCondition, ...]:
+        """The conditions the book names, suggested when the GM adds a condition."""
+        return ()
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         return None
