@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tracker.explain import Rule, cites
+from tracker.reasons import Rule, cites
 
 
 class TrackerError(Exception):

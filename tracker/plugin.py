@@ -19,7 +19,7 @@ from tracker.commands import Damage, Heal, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
-from tracker.explain import Reason, Rule
+from tracker.reasons import Reason, Rule
 from tracker.model import NPC, PC, Combatant, FightState, changed
 
 
