@@ -35,9 +35,9 @@ from tracker.commands import (
 from tracker.dice import Roll, ScriptedRoller, SeededRoller, TypedRoller
 from tracker.engine import Entry, Fight, Step, decide, evolve, fold
 from tracker.errors import Refused, TrackerError
-from tracker.reasons import Reason, Rule
 from tracker.model import Combatant, Condition, FightState, Prompt, ViewOptions
 from tracker.plugin import BaseSystem, Standing
+from tracker.reasons import Reason, Rule
 
 __version__ = "0.1.0"
 

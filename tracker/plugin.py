@@ -19,8 +19,8 @@ from tracker.commands import Damage, Heal, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Event, InitiativeSet, OrderSet
-from tracker.reasons import Reason, Rule
 from tracker.model import NPC, PC, Combatant, FightState, changed
+from tracker.reasons import Reason, Rule
 
 
 @attrs.frozen(kw_only=True)
