@@ -21,10 +21,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import saves
+from tracker import Fight, registry
 from tracker import commands as C
-from tracker import registry
 from tracker.dice import SeededRoller
-from tracker.engine import Fight
 from tracker.errors import Refused, TrackerError
 from tracker.model import NPC, PC
 from tracker.plugin import System

@@ -2,7 +2,7 @@
 
 The players' view calls :meth:`Follower.poll` a few times a second.  It keeps
 the byte offset of the last complete line it took, reads only what was added
-since, decodes the new lines and folds them into a :class:`~tracker.engine.Fight`
+since, decodes the new lines and folds them into a :class:`~tracker.fight.Fight`
 (undo included: an ``Undone`` line folds like any other).  A line still being
 written (no line end yet), or an action whose lines are not all there yet, is
 waited for.  If the file shrinks or is replaced, it is read again from the
@@ -48,8 +48,9 @@ from saves.format import (
     unseal,
 )
 from tracker import registry
-from tracker.engine import Entry, Fight, LogError
 from tracker.errors import TrackerError
+from tracker.fight import Fight
+from tracker.log import Entry, LogError
 from tracker.plugin import System
 
 # what a follower says when it has no fight to show

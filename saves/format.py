@@ -41,9 +41,9 @@ import cattrs
 import orjson
 from cattrs.gen import make_dict_structure_fn, override
 
-from tracker.engine import Entry
 from tracker.errors import TrackerError
 from tracker.events import CORE_EVENTS, Event
+from tracker.log import Entry
 from tracker.model import Combatant, FightState
 from tracker.plugin import System
 

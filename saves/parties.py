@@ -15,9 +15,10 @@ from typing import Any
 
 from saves.store import DIR_MODE, FILE_MODE, default_dir, make_private_dir
 from tracker import commands as C
-from tracker.engine import CORE_FIELDS, Fight
+from tracker.engine import CORE_FIELDS
 from tracker.errors import Refused, TrackerError
 from tracker.events import CombatantAdded
+from tracker.fight import Fight
 from tracker.model import PC, Combatant
 
 

@@ -48,10 +48,10 @@ from saves.format import (
 )
 from tracker import registry
 from tracker.dice import Roller, SeededRoller
-from tracker.engine import Entry, Fight, LogError, Step
 from tracker.errors import Refused, TrackerError
 from tracker.events import Event
-from tracker.log import ActionLog
+from tracker.fight import Fight
+from tracker.log import ActionLog, Entry, LogError, Step
 from tracker.model import FightState
 from tracker.plugin import System
 from tracker.replay import Timeline

@@ -16,8 +16,9 @@ from screens import logic
 from screens.dialogs.base import ask
 from screens.dialogs.faces import FacesDialog
 from screens.guard import failure
+from tracker import Fight
 from tracker.dice import FacesNeeded, Roller, TypedRoller
-from tracker.engine import Fight, decide_full
+from tracker.engine import decide_full
 from tracker.errors import TrackerError
 from tracker.events import Event
 from tracker.text import visible

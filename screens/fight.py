@@ -31,8 +31,8 @@ from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
 from screens.widgets.log import LogView
+from tracker import Fight
 from tracker.dice import TypedRoller
-from tracker.engine import Fight
 from tracker.events import Event
 from tracker.plugin import System
 from tracker.text import visible

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from screens import forms
     from screens.dialogs.base import Dialog
     from screens.fight import FightScreen
-    from tracker.engine import Fight
+    from tracker import Fight
     from tracker.plugin import System
 
 

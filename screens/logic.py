@@ -11,9 +11,9 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
+from tracker import Entry, Fight
 from tracker import commands as C
 from tracker.dice import DiceRequest
-from tracker.engine import Entry, Fight
 from tracker.errors import Refused
 from tracker.events import Redone, Undone
 from tracker.model import Combatant, FightState, Prompt

@@ -33,8 +33,8 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Static
 
 from saves.follow import WAITING, Follower, Snapshot
+from tracker import Fight, Step, evolve
 from tracker import events as E
-from tracker.engine import Fight, Step, evolve
 from tracker.model import Combatant, Condition, FightState, changed
 from tracker.plugin import System
 from tracker.text import visible as shown_as_text

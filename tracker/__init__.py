@@ -33,8 +33,10 @@ from tracker.commands import (
     StartFight,
 )
 from tracker.dice import Roll, ScriptedRoller, SeededRoller, TypedRoller
-from tracker.engine import Entry, Fight, Step, decide, evolve, fold
+from tracker.engine import decide, evolve, fold
 from tracker.errors import Refused, TrackerError
+from tracker.fight import Fight
+from tracker.log import Entry, Step
 from tracker.model import Combatant, Condition, FightState, Prompt, ViewOptions
 from tracker.plugin import BaseSystem, Standing
 from tracker.reasons import Reason, Rule

@@ -6,7 +6,7 @@ and an undone stack, kept as persistent lists so the stacks after *any*
 action are known), what was undone, and the state after every action; the
 state after any entry is at most one action's fold away.
 
-:class:`ActionLog` is what :class:`~tracker.engine.Fight` (the log plus a save
+:class:`ActionLog` is what :class:`~tracker.fight.Fight` (the log plus a save
 sink) and :class:`~tracker.replay.Timeline` (a read-only log, folded as far as
 it is asked) are made of.  The summary, the export, ``tracker replay --text``
 and the replay screen all ask it; no one else folds undo and redo.
@@ -22,15 +22,47 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from tracker import events as E
-from tracker.engine import _EVOLVERS, Entry, LogError, Step, describe_action, initial_state
-from tracker.errors import TrackerError, UnknownEvent
+from tracker.engine import evolve, initial_state
+from tracker.errors import TrackerError
 from tracker.model import FightState
 from tracker.plugin import System
 
 NORMAL, UNDO, REDO = 0, 1, 2
+
+
+class Entry(NamedTuple):
+    """One line of the log: a sequence number, the GM action it belongs to, the event."""
+
+    seq: int
+    action: int
+    event: E.Event
+
+
+def describe_action(before: FightState, events: Sequence[E.Event]) -> str:
+    """One GM action in the GM's words: its first events (what undo and redo show)."""
+    return "; ".join(ev.describe(before) for ev in events[:3]) + (" …" if len(events) > 3 else "")
+
+
+class Step(NamedTuple):
+    """One GM action in effect: its events and the states around it."""
+
+    action: int
+    events: tuple[E.Event, ...]
+    before: FightState
+    after: FightState
+
+    def describe(self) -> str:
+        return describe_action(self.before, self.events)
+
+
+class LogError(TrackerError):
+    """The log does not make sense (an undo of nothing, a redo out of order)."""
+
+    seq: int | None = None
+
 
 # a persistent stack: (group, below) or None; the bottom of a partial log's stack is an Older
 Node = Any
@@ -60,7 +92,7 @@ class ActionLog:
     """Entries grouped into actions, with the undo and redo stacks and the states after each action.
 
     ``extend`` checks and adds entries (a log that does not make sense raises
-    :class:`~tracker.engine.LogError` whose ``seq`` names the first event of
+    :class:`LogError` whose ``seq`` names the first event of
     the action at fault); states are folded by ``fold_to``, as far as needed.
     """
 
@@ -202,7 +234,7 @@ class ActionLog:
             return self._state(target)
         s = self.state
         for entry in entries:
-            s = _apply(self.system, s, entry.event)
+            s = evolve(self.system, s, entry.event)
         return s
 
     def extend(self, entries: Sequence[Entry]) -> None:
@@ -291,9 +323,6 @@ class ActionLog:
         if k >= groups:
             return
         system = self.system
-        handlers = _EVOLVERS
-        sys_evolve = system.evolve
-        own = frozenset(system.event_types)
         entries, starts, ops, targets = self._entries, self._starts, self._op, self._target
         total = len(starts)
         s = after[-1] if after else self.base_state
@@ -303,14 +332,7 @@ class ActionLog:
                 if op == NORMAL:
                     end = starts[k + 1] if k + 1 < total else len(entries)
                     for i in range(starts[k], end):
-                        ev = entries[i].event
-                        handler = handlers.get(type(ev))
-                        if handler is not None:
-                            s = sys_evolve(handler(system, s, ev), ev)
-                        elif type(ev) in own:
-                            s = sys_evolve(s, ev)
-                        else:
-                            raise UnknownEvent(f"no rule applies the event {type(ev).__name__} ({ev.TYPE!r})")
+                        s = evolve(system, s, entries[i].event)
                 elif op == UNDO:
                     t = targets[k]
                     s = after[t - 1] if t > 0 else self.base_state
@@ -362,7 +384,7 @@ class ActionLog:
             states: list[FightState] = []
             s = self._before(k)
             for i in range(self._starts[k], end - 1):
-                s = _apply(self.system, s, self._entries[i].event)
+                s = evolve(self.system, s, self._entries[i].event)
                 states.append(s)
             self._mid = mid = (k, states)
         return mid[1][local - self._starts[k] - 1]
@@ -607,15 +629,6 @@ class ActionLog:
             else:
                 applies.setdefault(k, []).append(k)
         return undos, applies
-
-
-def _apply(system: System, state: FightState, ev: E.Event) -> FightState:
-    handler = _EVOLVERS.get(type(ev))
-    if handler is not None:
-        return system.evolve(handler(system, state, ev), ev)
-    if type(ev) in system.event_types:
-        return system.evolve(state, ev)
-    raise UnknownEvent(f"no rule applies the event {type(ev).__name__} ({ev.TYPE!r})")
 
 
 def _short(e: BaseException) -> str:

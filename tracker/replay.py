@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tracker.engine import Entry
-from tracker.log import ActionLog
+from tracker.log import ActionLog, Entry
 from tracker.model import FightState
 from tracker.plugin import System
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from tracker.commands import AddCombatant, StartFight
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
+from tracker.fight import Fight
 from tracker.plugin import System
 from tracker.plugin_check import PluginError, check_system, sample_sheet, sample_value
 

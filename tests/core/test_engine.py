@@ -26,9 +26,10 @@ from tracker import (
     ScriptedRoller,
     SetInitiative,
     StartFight,
+    evolve,
+    fold,
 )
 from tracker import events as E
-from tracker.engine import evolve, fold
 
 
 def fight(*faces: int) -> Fight:

@@ -6,9 +6,9 @@ import pytest
 
 from tests.support.toy import Hit
 from tests.support.toy import system as toy
-from tracker import AddCombatant, Fight, NextTurn, Note, ScriptedRoller, SetInitiative, StartFight
-from tracker.engine import Entry, LogError
+from tracker import AddCombatant, Entry, Fight, NextTurn, Note, ScriptedRoller, SetInitiative, StartFight
 from tracker.events import Undone
+from tracker.log import LogError
 from tracker.replay import Timeline
 
 

@@ -88,8 +88,7 @@ def test_a_number_a_fight_file_cannot_hold_is_never_written(value: object) -> No
     """orjson writes NaN and the infinities as null: the converter refuses them first, so a value is never
     written as another one (the fight would replay differently)."""
     from saves.format import Codec
-    from tracker import registry
-    from tracker.engine import Entry
+    from tracker import Entry, registry
     from tracker.events import Adjusted
 
     codec = Codec(registry.load("toy"))

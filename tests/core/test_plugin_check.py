@@ -12,10 +12,9 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from tracker import registry
+from tracker import Fight, registry
 from tracker.commands import BOOL, INT, CommandSpec, Param
 from tracker.dice import Roller, ScriptedRoller
-from tracker.engine import Fight
 from tracker.errors import TrackerError
 from tracker.events import Event, PromptRaised
 from tracker.kit import Rules, prompt, spec

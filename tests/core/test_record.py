@@ -20,8 +20,8 @@ from bench.fights import SYSTEMS
 from saves.format import Codec
 from systems.bnb.events import ShotsFired
 from systems.bnb.plugin import BnbSystem
-from tracker import registry
-from tracker.engine import Entry, evolve, initial_state
+from tracker import Entry, evolve, registry
+from tracker.engine import initial_state
 from tracker.events import CombatantAdded, Event
 from tracker.model import FightState, changed
 

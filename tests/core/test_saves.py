@@ -12,8 +12,7 @@ import saves
 from saves.format import Codec, seal
 from tests.support.toy import Hit
 from tests.support.toy import system as toy
-from tracker import AddCombatant, Adjust, NextTurn, Note, ScriptedRoller, SetInitiative, StartFight
-from tracker.engine import Entry
+from tracker import AddCombatant, Adjust, Entry, NextTurn, Note, ScriptedRoller, SetInitiative, StartFight
 from tracker.errors import Refused
 from tracker.events import CORE_EVENTS
 

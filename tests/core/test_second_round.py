@@ -29,12 +29,12 @@ from tracker import (
     SetInitiative,
     SetView,
     StartFight,
+    fold,
     text,
 )
 from tracker import events as E
 from tracker.commands import BOOL, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, Modifier
 from tracker.dice import Roll
-from tracker.engine import fold
 from tracker.errors import UnknownEvent
 from tracker.kit import Evolver, amount, spec
 from tracker.text import NAME_MAX, visible

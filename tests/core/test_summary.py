@@ -103,7 +103,7 @@ def test_in_effect_follows_undo_and_redo() -> None:
     entries = tuple(f.entries)
     kept = Timeline(SYSTEM, entries).in_effect(len(entries))
     folded = f.initial
-    from tracker.engine import evolve
+    from tracker import evolve
 
     for i in kept:
         folded = evolve(SYSTEM, folded, entries[i].event)
@@ -111,7 +111,7 @@ def test_in_effect_follows_undo_and_redo() -> None:
 
 
 def test_timeline_folds_lazily_to_the_same_states_in_any_order() -> None:
-    from tracker.engine import Fight as F
+    from tracker import Fight as F
 
     f, marks = story()
     f.undo()

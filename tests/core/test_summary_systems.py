@@ -22,6 +22,7 @@ from tracker import (
     Damage,
     DismissPrompt,
     EndFight,
+    Fight,
     NextTurn,
     Note,
     RollInitiative,
@@ -29,7 +30,6 @@ from tracker import (
     registry,
 )
 from tracker.dice import DiceRequest
-from tracker.engine import Fight
 from tracker.errors import TrackerError
 from tracker.model import FightState
 from tracker.replay import Timeline

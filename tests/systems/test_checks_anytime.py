@@ -16,10 +16,9 @@ from systems.blackjack.commands import MakeSave
 from systems.bnb.commands import SavingThrow
 from systems.twod6.commands import SkillCheck
 from systems.zludge.commands import RollSkill
-from tracker import registry
+from tracker import Fight, registry
 from tracker.commands import AddCombatant, EndFight, SetInitiative, StartFight
 from tracker.dice import SeededRoller
-from tracker.engine import Fight
 from tracker.model import PC
 from tracker.testing import sample_sheet
 

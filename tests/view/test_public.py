@@ -6,9 +6,9 @@ import re
 
 from screens.table import _scrub, project, public_log, public_names
 from tests.support.toy import Hit
+from tracker import Fight
 from tracker import commands as C
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 from tracker.registry import load
 
 FACES = re.compile(r"\[[0-9, ]+\]")

@@ -24,8 +24,8 @@ from tests.systems.twod6.helpers import FIGHTER
 from tests.systems.zludge.helpers import F
 from tests.view.helpers import screen_text, sync
 from tracker import commands as C
+from tracker import evolve
 from tracker.dice import ScriptedRoller
-from tracker.engine import evolve
 
 NOTE = "GM ONLY the sheriff paid them"  # typed by the GM on quick damage
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from systems.blackjack import system
+from tracker import Fight
 from tracker.commands import AddCombatant
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 
 
 def new_fight(*faces: int) -> Fight:

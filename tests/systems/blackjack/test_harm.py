@@ -8,8 +8,8 @@ from systems.blackjack import system
 from systems.blackjack.commands import Attack, Injure
 from systems.blackjack.events import InjuryCleared, InjuryMarked
 from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc
+from tracker import Fight
 from tracker.commands import CHOICE, Adjust, Damage, Heal, RemoveCombatant, StartFight
-from tracker.engine import Fight
 from tracker.errors import Refused
 from tracker.events import PromptRaised
 

@@ -32,8 +32,8 @@ from systems.blackjack.events import (
     SaveRolled,
 )
 from tests.systems.blackjack.helpers import add, data, faces, new_fight, npc, of_type, pc
+from tracker import Entry
 from tracker.commands import AddCombatant, EndFight, NextTurn, RollInitiative, StartFight, parse_modifiers
-from tracker.engine import Entry
 from tracker.errors import Refused
 from tracker.events import PromptRaised, PromptResolved
 from tracker.plugin import Standing

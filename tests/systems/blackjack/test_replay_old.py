@@ -18,8 +18,8 @@ import cattrs
 import saves
 from systems.blackjack import system
 from tests.systems.blackjack.helpers import new_fight, npc, pc
+from tracker import fold
 from tracker.commands import Adjust, StartFight
-from tracker.engine import fold
 from tracker.events import PromptRaised
 
 FIXTURE = Path(__file__).parent / "fixtures" / "v1_morale"

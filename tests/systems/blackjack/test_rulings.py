@@ -11,8 +11,8 @@ from systems.blackjack import system
 from systems.blackjack.commands import CastWorking, IngestLead, Injure
 from systems.blackjack.events import InjuryMarked, MoraleRuled, SixesResolved
 from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc
+from tracker import Entry
 from tracker.commands import DismissPrompt, RollInitiative, StartFight
-from tracker.engine import Entry
 from tracker.errors import Refused
 
 

@@ -9,8 +9,8 @@ import pytest
 from systems.blackjack import system
 from systems.blackjack.commands import CastWorking, IngestLead, Injure
 from tests.systems.blackjack.helpers import new_fight, npc, pc
+from tracker import Fight
 from tracker.commands import AddCondition, Adjust, RemoveCombatant
-from tracker.engine import Fight
 from tracker.plugin import Standing
 
 

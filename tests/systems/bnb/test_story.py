@@ -29,10 +29,9 @@ from systems.bnb.events import (
     TemporaryHealed,
     WoundsBound,
 )
-from tracker import AddCombatant, EndFight, NextTurn, RollInitiative, StartFight
+from tracker import AddCombatant, EndFight, Entry, NextTurn, RollInitiative, StartFight
 from tracker.commands import Modifier
 from tracker.dice import Roll, ScriptedRoller
-from tracker.engine import Entry
 
 from .helpers import add_npc, add_pc, data, gunfight, new_fight
 

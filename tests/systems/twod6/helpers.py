@@ -6,9 +6,9 @@ from typing import Any
 
 from systems.twod6 import system
 from systems.twod6.commands import Attack
+from tracker import Fight
 from tracker.commands import AddCombatant, Adjust, DismissPrompt, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 from tracker.errors import Refused
 
 

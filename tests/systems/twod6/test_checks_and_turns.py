@@ -7,9 +7,9 @@ from systems.twod6.checks import roll_check
 from systems.twod6.commands import Act, Aim, Attack
 from systems.twod6.events import ActionTaken, Aimed, AttackRolled, InitiativeTieRolled
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, setup, sheet
+from tracker import Fight
 from tracker.commands import ActNow, AddCombatant, Delay, Modifier, NextTurn, RollInitiative, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 from tracker.events import InitiativeSet, OrderSet
 
 # -- sheets ------------------------------------------------------------------

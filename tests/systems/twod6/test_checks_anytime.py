@@ -10,9 +10,9 @@ from systems.twod6 import system
 from systems.twod6.commands import SkillCheck
 from systems.twod6.events import SkillChecked
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, data, of, refused, setup
+from tracker import Fight
 from tracker.commands import AddCombatant, EndFight
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 
 HEALER = {"int": 1, "skills": "Trade (Healing) 2, Notice 1"}
 

@@ -10,8 +10,8 @@ from systems.twod6 import system
 from systems.twod6.commands import Attack, Resolve
 from systems.twod6.events import Healed, Wounded
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, prompts, refused, set_wounds, setup, sheet
+from tracker import evolve
 from tracker.commands import Adjust, Damage, Heal, NextTurn
-from tracker.engine import evolve
 from tracker.events import PromptRaised, PromptResolved
 
 # -- quick damage goes the attack's way ----------------------------------------------------------------

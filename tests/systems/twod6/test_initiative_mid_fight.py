@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from systems.twod6 import system
+from tracker import Fight
 from tracker.commands import AddCombatant, NextTurn, RollInitiative, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 from tracker.errors import Refused
 from tracker.events import InitiativeSet, OrderSet, RerollPlanned, RoundStarted, TurnStarted
 

@@ -22,9 +22,9 @@ from systems.twod6.commands import (
 )
 from systems.twod6.events import EVENT_TYPES, AttackRolled, CinematicSpent, OpposedRolled, ResolveRuled, SkillChecked
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, set_wounds, setup, sheet
+from tracker import Entry
 from tracker.commands import AddCombatant, Adjust, EndFight, Heal, Modifier, NextTurn, Note, RollInitiative, StartFight
 from tracker.dice import ScriptedRoller
-from tracker.engine import Entry
 
 MAGE = sheet(int=2, skills="Cast 2", talents="Blast, Repel Attack", items="Pendant: Cast +1")
 

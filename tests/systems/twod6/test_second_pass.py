@@ -7,9 +7,9 @@ from systems.twod6.commands import Aim, Attack, ChooseDouble, Resolve, SkillChec
 from systems.twod6.events import AttackRolled, EffectApplied, ResolveRolled, Wounded
 from systems.twod6.record import make_data
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, prompts, refused, set_wounds, setup, sheet
+from tracker import Fight
 from tracker.commands import AddCombatant, DismissPrompt, Modifier, NextTurn
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 from tracker.events import PromptRaised
 
 # -- 11. Favored Enemy ----------------------------------------------------------------------------

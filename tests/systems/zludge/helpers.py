@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from systems.zludge import system
+from tracker import Fight
 from tracker.commands import AddCombatant, NextTurn, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 
 
 def F(total: int) -> list[int]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import saves
 from systems.zludge import system
-from tracker.engine import Fight
+from tracker import Fight
 
 DATA = Path(__file__).parent / "data"
 FIELDS = ("clipped", "acted", "spent", "dead", "aspects_used", "plot_points", "durability")

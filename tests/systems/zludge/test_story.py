@@ -35,9 +35,9 @@ from systems.zludge.events import (
 )
 from systems.zludge.model import Box
 from tests.systems.zludge.helpers import F
+from tracker import Entry
 from tracker.commands import AddCombatant, EndFight, NextTurn, StartFight, parse_modifiers
 from tracker.dice import ScriptedRoller
-from tracker.engine import Entry
 from tracker.errors import Refused
 
 
