@@ -9,24 +9,19 @@ Public API::
     loaded = saves.load(path)                               # header, entries, warnings (read-only)
     report = saves.check(path)                              # everything folded, described, exported
     infos = saves.recent(folder)                            # the start screen's list (never raises)
+
+The modules: ``files`` (where fights live, opening files safely), ``writing``
+(the writer and the live saved fight, new and continued files, repair),
+``loading`` (reading and checking a file), ``listing`` (the start screen's
+list), ``checkpoint`` (the folded state cached in the file), ``format`` (lines,
+checksums, the converter).
 """
 
+from saves.files import default_dir
 from saves.format import FORMAT_VERSION, Header, LoadError, SaveError
-from saves.store import (
-    FightInUse,
-    Loaded,
-    SavedFight,
-    SaveInfo,
-    SaveWriter,
-    continue_before,
-    continue_from,
-    default_dir,
-    load,
-    load_system,
-    new_fight,
-    open_fight,
-    recent,
-)
+from saves.listing import SaveInfo, recent
+from saves.loading import Loaded, load, load_system
+from saves.writing import FightInUse, SavedFight, SaveWriter, continue_before, continue_from, new_fight, open_fight
 
 __all__ = [
     "FORMAT_VERSION",

@@ -12,8 +12,11 @@ from pathlib import Path
 
 import attrs
 
-from saves.store import Loaded, load
+from saves.checkpoint import verify
+from saves.export import recap
+from saves.loading import Loaded, load
 from tracker.model import FightState
+from tracker.summary import summarize
 
 
 @attrs.frozen
@@ -44,10 +47,6 @@ class Report:
 
 def check(path: str | Path) -> Report:
     """Check a fight file thoroughly; LoadError if it does not load at all, else the problems found."""
-    from saves.checkpoint import verify
-    from saves.export import recap
-    from tracker.summary import summarize
-
     loaded = load(path)
     timeline = loaded.timeline()
     problems: list[str] = []

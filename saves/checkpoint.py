@@ -24,7 +24,6 @@ folding, only slower).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 from pathlib import Path
@@ -33,7 +32,7 @@ from typing import Any
 import cattrs
 import orjson
 
-from saves.format import MAX_LINE, Damaged, Header, codec_for, explain, parse, seal, unseal
+from saves.format import MAX_LINE, Damaged, codec_for, explain, parse, seal, unseal
 from tracker.log import ActionLog, NeedOlder, Older
 from tracker.model import FightState
 from tracker.plugin import System
@@ -232,8 +231,6 @@ def verify(loaded: Any, timeline: Any) -> list[str]:
 def disagreement(system: System, timeline: Any, seq: int, data: Any) -> str | None:
     """Why one checkpoint (its fields ``data``, taken after entry ``seq``) disagrees with the fold of the events
     (``timeline``), or None when it agrees: its place, its state, its undo and redo stacks, its action number."""
-    import cattrs
-
     codec = state_codec(system)
     n = len(timeline)
     try:
@@ -258,46 +255,3 @@ def disagreement(system: System, timeline: Any, seq: int, data: Any) -> str | No
 def _why(e: Exception) -> str:
     text = str(e)
     return text[:120] if text else type(e).__name__
-
-
-# -- the start screen's peek ------------------------------------------------------------------
-
-
-def peek_tail(path: Path, header: Header) -> tuple[str, int | None, str, int | None]:
-    """The fight's name, round, phase and combatants, read cheaply: the last checkpoint and the tail after it.
-
-    A file without a checkpoint is folded whole only if it is small; otherwise
-    what is known is left empty.
-    """
-    from saves.store import _from_checkpoint, load
-
-    state: FightState | None = None
-    with contextlib.suppress(Exception):
-        fast = _from_checkpoint(path)
-        if fast is not None:
-            state = fast[2].state
-        elif path.stat().st_size <= BACK_READ:
-            loaded = load(path)
-            if loaded.log is not None:
-                state = loaded.log.state
-    if state is None:
-        return "", None, "", None
-    return state.title, state.round, _phase_of(state.started, state.ended, state.round), len(state.present)
-
-
-def _phase(state: dict[str, Any]) -> tuple[int | None, str, int | None]:
-    rnd = state.get("round")
-    rnd = rnd if type(rnd) is int else None
-    combatants = state.get("combatants")
-    count = None
-    if type(combatants) is list:
-        count = sum(1 for c in combatants if type(c) is dict and not c.get("removed"))
-    return rnd, _phase_of(bool(state.get("started")), bool(state.get("ended")), rnd), count
-
-
-def _phase_of(started: bool, ended: bool, rnd: int | None) -> str:
-    if ended:
-        return "over"
-    if not started:
-        return "setup"
-    return f"round {rnd}" if rnd is not None else ""

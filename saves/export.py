@@ -17,7 +17,7 @@ import stat
 from pathlib import Path
 
 from saves.format import SaveError, parse
-from saves.store import Loaded
+from saves.loading import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
 from tracker.replay import Timeline
 from tracker.summary import SIDE_NAMES, Summary, end_state, summarize

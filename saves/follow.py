@@ -33,7 +33,7 @@ from typing import Any
 
 import attrs
 
-from saves import store
+from saves import loading
 from saves.format import (
     FORMAT_VERSION,
     MAX_FILE,
@@ -315,7 +315,7 @@ class Follower:
             self._open_header(next(lines))
             first += 1
         if self._legacy:
-            loaded = store.load(self.path)  # upgrades the format (a torn tail is dropped): read whole, once
+            loaded = loading.load(self.path)  # upgrades the format (a torn tail is dropped): read whole, once
             self._header, self._system, self._fight = loaded.header, loaded.system, loaded.fight()
             self._offset = size
             return

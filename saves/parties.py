@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from saves.store import DIR_MODE, FILE_MODE, default_dir, make_private_dir
+from saves.files import DIR_MODE, FILE_MODE, default_dir, make_private_dir
 from tracker import commands as C
 from tracker.engine import CORE_FIELDS
 from tracker.errors import Refused, TrackerError

@@ -55,7 +55,7 @@ class TrackerApp(App[None]):
         self.open_path = open_path
         self.replay_path = replay_path
         self.seed = seed
-        self.fight: saves.store.SavedFight | None = None
+        self.fight: saves.SavedFight | None = None
         self.new_path: Path | None = None
         self.last_fight: Path | None = None  # named by the CLI if the app crashes
         self._first_frame = False
@@ -147,7 +147,7 @@ class TrackerApp(App[None]):
         if following is not None:
             self._show(following)
 
-    _next_fight: saves.store.SavedFight | None = None  # the fight to show once the one on screen is closed
+    _next_fight: saves.SavedFight | None = None  # the fight to show once the one on screen is closed
 
     def new_fight(self, system: System) -> None:
         try:
@@ -171,7 +171,7 @@ class TrackerApp(App[None]):
         if isinstance(e, saves.FightInUse):
             self.offer_read_only(path, str(e))
         elif isinstance(e, saves.LoadError) and e.line is not None and e.line > 1:
-            words = saves.store.damaged_words(path, e)
+            words = saves.loading.damaged_words(path, e)
             self.notify(words, title="Damaged file", severity="error", timeout=30, markup=False)
             self.offer_continue_before(path, e.line, words)
         else:
@@ -216,7 +216,7 @@ class TrackerApp(App[None]):
         # after the start screen is up (at launch it is pushed once this returns)
         self.call_later(ask, self, PickDialog("This fight is open in another tracker", options, help=help_text), chosen)
 
-    def _show(self, fight: saves.store.SavedFight) -> None:
+    def _show(self, fight: saves.SavedFight) -> None:
         if any(isinstance(s, FightScreen) for s in self.screen_stack):  # a double Enter while opening
             fight.close()
             return

@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
     fights_dir = None
     if args.save:
         target = Path(args.save).expanduser()
-        saves.store.check_save_path(target)  # a FIFO, a device, a link: said now, before any screen opens
+        saves.files.check_save_path(target)  # a FIFO, a device, a link: said now, before any screen opens
         if target.is_dir():
             fights_dir = target
         elif target.suffix == ".jsonl" or target.is_file():

@@ -129,7 +129,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
     @work(thread=True, exclusive=True, group="checkpoint-check", exit_on_error=False)
     def check_checkpoint(self) -> None:
         """Wait, off the UI thread, for the check of the checkpoint the fight was opened from (see
-        ``saves.store.SavedFight``: nothing is written until it is over), then act on it on the UI thread."""
+        ``saves.SavedFight``: nothing is written until it is over), then act on it on the UI thread."""
         fight = self.fight
         wait = getattr(fight, "wait_checked", None)
         if wait is None:

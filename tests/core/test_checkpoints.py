@@ -106,8 +106,8 @@ def test_opening_from_a_checkpoint_reads_only_the_tail(tmp_path: Path, monkeypat
     path = tmp_path / "f.jsonl"
     live = make_fight("bnb", 3000, path, seed=5)
     calls: list[Path] = []
-    real = saves.store._load
-    monkeypatch.setattr(saves.store, "_load", lambda p: calls.append(p) or real(p))
+    real = saves.loading._load
+    monkeypatch.setattr(saves.loading, "_load", lambda p: calls.append(p) or real(p))
     again = saves.open_fight(path)
     assert calls == [] and again.log.partial and len(again.log.loaded) < 400
     assert again.state == live.state and len(again.entries) == len(live.entries)

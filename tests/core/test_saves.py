@@ -252,19 +252,19 @@ def test_a_file_is_read_whole_in_any_pieces_and_never_past_the_limit(tmp_path, m
     read, a file that grew since): always all of it, from ``start``, and never more than ``limit``."""
     import os
 
-    from saves import store
+    from saves import files
 
     path = tmp_path / "f.jsonl"
     data = bytes(range(256)) * 5000
     path.write_bytes(data)
-    assert store.read_bytes(path) == data
-    assert store.read_bytes(path, start=1000) == data[1000:]
-    assert store.read_bytes(path, limit=len(data)) == data
-    with pytest.raises(store.LoadError, match="too big"):
-        store.read_bytes(path, limit=len(data) - 1)
+    assert files.read_bytes(path) == data
+    assert files.read_bytes(path, start=1000) == data[1000:]
+    assert files.read_bytes(path, limit=len(data)) == data
+    with pytest.raises(files.LoadError, match="too big"):
+        files.read_bytes(path, limit=len(data) - 1)
     real_read, real_fstat = os.read, os.fstat
     monkeypatch.setattr(os, "read", lambda fd, n: real_read(fd, min(n, 777)))  # short reads
-    assert store.read_bytes(path) == data
+    assert files.read_bytes(path) == data
     monkeypatch.setattr(os, "read", real_read)
 
     class Smaller:  # the file grew after fstat: more than its size then is read, still bounded by the limit
@@ -272,6 +272,6 @@ def test_a_file_is_read_whole_in_any_pieces_and_never_past_the_limit(tmp_path, m
             self.st_mode, self.st_size = st.st_mode, 10
 
     monkeypatch.setattr(os, "fstat", lambda fd: Smaller(real_fstat(fd)))
-    assert store.read_bytes(path) == data
-    with pytest.raises(store.LoadError, match="too big"):
-        store.read_bytes(path, limit=len(data) - 1)
+    assert files.read_bytes(path) == data
+    with pytest.raises(files.LoadError, match="too big"):
+        files.read_bytes(path, limit=len(data) - 1)

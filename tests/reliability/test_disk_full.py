@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import saves
-from saves import store
+from saves import writing
 from tracker import AddCombatant, Note
 
 pytestmark = pytest.mark.reliability
@@ -40,7 +40,7 @@ def test_a_failed_write_leaves_file_and_state_as_they_were(
     fight = saves.new_fight("toy", path, seed=1)
     fight.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
     before, state, entries = path.read_bytes(), fight.state, list(fight.entries)
-    monkeypatch.setattr(store, "_write", _fail_after(written))
+    monkeypatch.setattr(writing, "_write", _fail_after(written))
     with pytest.raises(saves.SaveError, match="not taken"):
         fight.do(AddCombatant(name="Goblin", count=3, sheet={"hp": 4}))
     assert path.read_bytes() == before and fight.state == state and list(fight.entries) == entries
@@ -48,7 +48,7 @@ def test_a_failed_write_leaves_file_and_state_as_they_were(
         fight.undo()
     assert path.read_bytes() == before and fight.state == state
     fight.close()  # never raises, even with the disk full (its checkpoint is a cache)
-    monkeypatch.setattr(store, "_write", os.write)
+    monkeypatch.setattr(writing, "_write", os.write)
     again = saves.open_fight(path)
     again.do(AddCombatant(name="Goblin", count=3, sheet={"hp": 4}))  # the same action, taken now
     again.close()
@@ -59,10 +59,10 @@ def test_a_failed_write_leaves_file_and_state_as_they_were(
 def test_a_retry_in_the_same_session_after_space_comes_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "f.jsonl"
     fight = saves.new_fight("toy", path, seed=1)
-    monkeypatch.setattr(store, "_write", _fail_after(10))
+    monkeypatch.setattr(writing, "_write", _fail_after(10))
     with pytest.raises(saves.SaveError):
         fight.do(Note(text="the first note"))
-    monkeypatch.setattr(store, "_write", os.write)
+    monkeypatch.setattr(writing, "_write", os.write)
     fight.do(Note(text="the first note"))
     fight.do(Note(text="the second"))
     fight.close()

@@ -199,12 +199,12 @@ def test_a_resealed_checkpoint_that_disagrees_is_caught_and_never_carried_forwar
     again = saves.open_fight(path)
     assert again.state == saves.load(path).fight().state
     again.start_check()
-    assert again.wait_checked(timeout=60) == saves.store.CheckResult(True)
+    assert again.wait_checked(timeout=60) == saves.loading.CheckResult(True)
     again.close()
 
 
 def test_ruling_an_action_taken_during_the_check_waits_for_it_and_is_not_taken_on_a_lie(tmp_path: Path) -> None:
-    """The ruling (saves.store.SavedFight): the first write waits for the check; if the checkpoint lied, the fight
+    """The ruling (saves.SavedFight): the first write waits for the check; if the checkpoint lied, the fight
     becomes the fold of the events and that action is not taken (it was decided on the lie); the next one is."""
     path, truth, k = _lying_fight(tmp_path)
     fight = saves.open_fight(path)
@@ -296,7 +296,7 @@ def test_a_damaged_middle_line_is_said_on_opening_with_what_to_do(
     path.write_bytes(b"\n".join(lines))
     before = path.read_bytes()
     if with_checkpoint:  # the tail after the checkpoint reads: the fight opens from it at once
-        assert saves.store._from_checkpoint(path) is not None
+        assert saves.loading.from_checkpoint(path) is not None
 
     async def run() -> None:
         app = TrackerApp(open_path=path)
@@ -381,7 +381,7 @@ def test_the_refusal_itself_takes_no_time(tmp_path: Path) -> None:
         with pytest.raises(saves.LoadError, match=WORDS[kind]):
             saves.open_fight(path)
         with pytest.raises(saves.SaveError, match=WORDS[kind]):
-            saves.store.check_save_path(path)
+            saves.files.check_save_path(path)
 
 
 def test_a_fight_through_a_link_is_refused_with_its_real_path(tmp_path: Path) -> None:

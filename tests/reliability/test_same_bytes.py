@@ -1,5 +1,5 @@
 """Loading gives again the event of a line whose type, version and fields are the bytes of one met before
-(saves.store._decode): whatever a line holds, the outcome is the one of reading every event anew (the same
+(saves.loading._decode): whatever a line holds, the outcome is the one of reading every event anew (the same
 fight, the same warnings, the same refusal)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import saves
-import saves.store
+import saves.loading
 from bench.fights import make_fight
 from tests.reliability.support import SCALE, figure, seal_raw
 
@@ -41,7 +41,7 @@ def both(path: Path, data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Any,
     path.write_bytes(data)
     fast = outcome(path)
     with monkeypatch.context() as m:
-        m.setattr(saves.store, "EVENT_HEAD", NEVER)
+        m.setattr(saves.loading, "EVENT_HEAD", NEVER)
         full = outcome(path)
     assert fast == full, data
     return fast

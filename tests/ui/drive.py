@@ -59,7 +59,7 @@ def saved_state_matches(app: TrackerApp) -> bool:
     return saves.load(path).fight().state == fight.state
 
 
-def build_fight(system_id: str, path: Path, *, start: bool = True, seed: int = 3) -> saves.store.SavedFight:
+def build_fight(system_id: str, path: Path, *, start: bool = True, seed: int = 3) -> saves.SavedFight:
     """A small fight made through the core API: a preset group (or a custom NPC), a custom PC, initiative."""
     system = registry.load(system_id)
     fight = saves.new_fight(system, path, seed=seed)

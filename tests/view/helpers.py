@@ -59,7 +59,7 @@ def npc_preset(system_id: str) -> str | None:
     return npcs[0].id if npcs else None
 
 
-def add_npc(fight: saves.store.SavedFight, name: str, *, hidden: bool = False, alias: str = "") -> str:
+def add_npc(fight: saves.SavedFight, name: str, *, hidden: bool = False, alias: str = "") -> str:
     """Add one NPC (from the system's first NPC preset, else a custom sheet); its id."""
     preset = npc_preset(fight.system.id)
     try:
@@ -71,10 +71,10 @@ def add_npc(fight: saves.store.SavedFight, name: str, *, hidden: bool = False, a
     return fight.state.combatants[-1].id
 
 
-def add_pc(fight: saves.store.SavedFight, name: str) -> str:
+def add_pc(fight: saves.SavedFight, name: str) -> str:
     fight.do(C.AddCombatant(name=name, kind=PC, sheet=sheet(fight.system.id, PC)))
     return fight.state.combatants[-1].id
 
 
-def new(system_id: str, path: Path, seed: int = 3) -> saves.store.SavedFight:
+def new(system_id: str, path: Path, seed: int = 3) -> saves.SavedFight:
     return saves.new_fight(system_id, path, seed=seed)

@@ -11,7 +11,7 @@ from saves.follow import BAD, WAITING, Follower
 from tracker import commands as C
 
 
-def toy(path: Path) -> saves.store.SavedFight:
+def toy(path: Path) -> saves.SavedFight:
     fight = saves.new_fight("toy", path, seed=5)
     fight.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
     fight.do(C.AddCombatant(name="", preset="goblin", count=2))

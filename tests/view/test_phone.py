@@ -46,7 +46,7 @@ PHONE = (390, 844)
 COLUMNS = (40, 43)  # Roboto Mono at 16 px; the fallback font measured in headless Chromium
 
 
-def phone_fight(system_id: str, path: Path) -> saves.store.SavedFight:
+def phone_fight(system_id: str, path: Path) -> saves.SavedFight:
     """Two PCs (one dead, one under a long condition) and two NPCs (one dead)."""
     f = new(system_id, path)
     f.do(C.NameFight(name="Saloon brawl at the Golden Nugget"))
@@ -65,7 +65,7 @@ def phone_fight(system_id: str, path: Path) -> saves.store.SavedFight:
     return f
 
 
-async def caught_up(pilot, app: TableApp, f: saves.store.SavedFight) -> None:
+async def caught_up(pilot, app: TableApp, f: saves.SavedFight) -> None:
     for _ in range(100):
         snap = app.follower.snapshot
         if snap.fight is not None and snap.fight.state == f.state:

@@ -30,13 +30,13 @@ from tracker.dice import ScriptedRoller
 NOTE = "GM ONLY the sheriff paid them"  # typed by the GM on quick damage
 
 
-def _start(f: saves.store.SavedFight, order: dict[str, int]) -> None:
+def _start(f: saves.SavedFight, order: dict[str, int]) -> None:
     f.do(C.SetInitiative(values=order))
     f.do(C.StartFight())
     f.do(C.SetView(npc_numbers=True, npc_names=True, dice=True))  # all open: events speak for themselves
 
 
-def bnb(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
+def bnb(path: Path) -> tuple[saves.SavedFight, tuple[str, ...]]:
     """A PC shot to -3 HP: the death-save prompt tells the GM what to roll."""
     f = saves.new_fight("bnb", path, seed=1, roller=ScriptedRoller())
     f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 1, "hp": 10}))
@@ -47,7 +47,7 @@ def bnb(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
     return f, ("save vs death (d20", NOTE)
 
 
-def blackjack(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
+def blackjack(path: Path) -> tuple[saves.SavedFight, tuple[str, ...]]:
     """An outlaw falls: the morale prompt tells the GM to roll 2d6 against Morale."""
     f = saves.new_fight("blackjack", path, seed=1, roller=ScriptedRoller())
     f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={}))
@@ -57,7 +57,7 @@ def blackjack(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
     return f, ("morale check (2d6 against Morale)",)
 
 
-def zludge(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
+def zludge(path: Path) -> tuple[saves.SavedFight, tuple[str, ...]]:
     """A PC with treated wounds fails a physical check: the prompt asks the GM whether they reopen."""
     f = saves.new_fight("zludge", path, seed=1, roller=ScriptedRoller())
     f.do(C.AddCombatant(name="Alice", kind="pc", sheet={"skills": "Melee 2, Medical 1", "weapon": "sword"}))
@@ -74,7 +74,7 @@ def zludge(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
     return f, ("do the treated wounds reopen?", NOTE)
 
 
-def twod6(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
+def twod6(path: Path) -> tuple[saves.SavedFight, tuple[str, ...]]:
     """Bandit 1 doubles Brannoc's defense: the prompt tells the GM to choose a second result."""
     f = saves.new_fight("twod6", path, seed=1, roller=ScriptedRoller())
     f.do(C.AddCombatant(name="Bandit 1", kind="npc", sheet=FIGHTER))
@@ -86,7 +86,7 @@ def twod6(path: Path) -> tuple[saves.store.SavedFight, tuple[str, ...]]:
     return f, ("choose a second result", "useless limb", NOTE)
 
 
-FIGHTS: dict[str, Callable[[Path], tuple[saves.store.SavedFight, tuple[str, ...]]]] = {
+FIGHTS: dict[str, Callable[[Path], tuple[saves.SavedFight, tuple[str, ...]]]] = {
     "bnb": bnb,
     "blackjack": blackjack,
     "zludge": zludge,
@@ -94,7 +94,7 @@ FIGHTS: dict[str, Callable[[Path], tuple[saves.store.SavedFight, tuple[str, ...]
 }
 
 
-def gm_log(f: saves.store.SavedFight) -> str:
+def gm_log(f: saves.SavedFight) -> str:
     lines = []
     for step in f.steps:
         s = step.before

@@ -38,7 +38,7 @@ def rows(app: TableApp) -> dict[str, str]:
     return {r.name: r.state for r in app.shown.rows}
 
 
-def harm(fight: saves.store.SavedFight, cid: str) -> None:
+def harm(fight: saves.SavedFight, cid: str) -> None:
     """Quick damage where the system takes it, else a GM adjust that takes the combatant out."""
     try:
         fight.do(C.Damage(targets=(cid,), amount="3"))

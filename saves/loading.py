@@ -1,0 +1,654 @@
+"""Loading a fight file: every line checked, decoded and folded, or a LoadError naming the line.
+
+Readers (load, check, export, replay, the players' view) never take the
+file's lock and never write.  The file is streamed (:class:`FileLines`), so
+refusing a bad file costs a small multiple of one line's cap whatever its
+size.  :func:`from_checkpoint` reads only the last checkpoint and the tail
+after it (what opening a fight to continue it and the start screen's list
+need); :func:`check_against_events` folds the whole file to check such a
+checkpoint.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+from array import array
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+
+from saves import checkpoint
+from saves.files import open_regular, read_bytes, read_head
+from saves.format import (
+    FORMAT_VERSION,
+    MAX_FILE,
+    MAX_LINE,
+    Codec,
+    Damaged,
+    Header,
+    LoadError,
+    codec_for,
+    header_from,
+    parse,
+    read_line,
+    unseal,
+    upgrade,
+)
+from tracker import registry
+from tracker.dice import Roller
+from tracker.errors import TrackerError
+from tracker.events import Event
+from tracker.fight import Fight
+from tracker.log import ActionLog, Entry, LogError
+from tracker.model import FightState
+from tracker.plugin import System
+from tracker.replay import Timeline
+
+# -- the file's lines, streamed --------------------------------------------------------------------
+
+
+class Lines(Protocol):
+    """What the loader reads lines from: a list of them, or a file's, streamed (:class:`FileLines`)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int, /) -> bytes: ...
+    def __setitem__(self, index: int, value: bytes, /) -> None: ...
+
+
+CHUNK = 1 << 18  # bytes read at a time by the loader: with the line being read, what reading costs in memory
+TAIL_KEEP = 4 * checkpoint.EVERY  # the last lines whose byte offsets the loader keeps (for the next checkpoint)
+
+
+class FileLines:
+    """The lines of a fight file, streamed: read a chunk at a time, in order, as the loader asks for them.
+
+    Nothing is split or held beyond the chunk being read and the line being
+    built, so refusing a bad file costs a small multiple of one line's cap
+    (``MAX_LINE``) whatever its size: a line longer than the cap is refused as
+    soon as it is seen to be.  A first pass counts the lines (``len``: the
+    loader must know which line is the last) and finds where the last few
+    start; both passes read the file as it was when it was opened (up to its
+    size then), so a fight being written meanwhile reads as it was.  Indexing
+    is for the loader's one pass: each line is asked for once, in order.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        fd, st = open_regular(path)
+        try:
+            self.size = st.st_size
+            if self.size > MAX_FILE:
+                raise LoadError(f"{path.name} is too big for a fight file ({self.size:,} bytes)")
+            self.fd = fd
+            self.ends_with_newline = self._count()
+        except BaseException:
+            os.close(fd)
+            raise
+        self._buf: list[bytes | None] = []  # the lines of the chunk being read
+        self._first = 0  # the index of self._buf[0]
+        self._at = 0  # where the next chunk starts
+        self._carry = b""  # the start of a line the chunk read last did not finish
+
+    def _count(self) -> bool:
+        """Count the lines (a last line without its newline counts too); whether the file ends with one."""
+        newlines, at, last = 0, 0, b""
+        while at < self.size:
+            chunk = os.pread(self.fd, min(CHUNK * 4, self.size - at), at)
+            if not chunk:
+                self.size = at  # cut since it was opened: read what there is
+                break
+            newlines += chunk.count(b"\n")
+            at += len(chunk)
+            last = chunk[-1:]
+        whole = last == b"\n"
+        self.count = newlines + (0 if whole or not self.size else 1)
+        return whole
+
+    def __len__(self) -> int:
+        return self.count
+
+    def close(self) -> None:
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __getitem__(self, index: int) -> bytes:
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        while index >= self._first + len(self._buf):
+            self._next_chunk()
+        line = self._buf[index - self._first]
+        if line is None:
+            raise LoadError(f"{self.path.name}: line {index + 1} was read already (the loader reads each line once)")
+        return line
+
+    def __setitem__(self, index: int, value: bytes) -> None:
+        """The loader lets a line go once it is decoded: its bytes are dropped here too."""
+        i = index - self._first
+        if 0 <= i < len(self._buf):
+            self._buf[i] = None
+
+    def _next_chunk(self) -> None:
+        self._first += len(self._buf)
+        self._buf = []
+        while not self._buf:
+            if self._at >= self.size:
+                if self._carry:  # the last line, without its newline
+                    self._buf, self._carry = [self._carry], b""
+                    return
+                raise LoadError(f"{self.path.name} changed while it was read (it is shorter now)")
+            chunk = os.pread(self.fd, min(CHUNK, self.size - self._at), self._at)
+            if not chunk:
+                self.size = self._at
+                continue
+            self._at += len(chunk)
+            lines: list[bytes | None] = (self._carry + chunk).split(b"\n")  # type: ignore[assignment]
+            carry = lines.pop()
+            assert carry is not None
+            self._carry = carry
+            if len(carry) > MAX_LINE:
+                raise LoadError(
+                    f"the line is too long ({len(carry):,} bytes or more): not a fight file",
+                    self._first + len(lines) + 1,
+                )
+            self._buf = lines
+
+    def offsets(self, keep: int = TAIL_KEEP) -> dict[int, int]:
+        """The byte offset of each of the last ``keep`` lines (line number -> offset), read from the end.
+
+        Read in a bounded block: lines so long that fewer fit are left out (the offsets serve only to place the
+        next checkpoint, which is then not written)."""
+        out: dict[int, int] = {}
+        if not self.count:
+            return out
+        end = self.size - 1 if self.ends_with_newline else self.size  # where the last line's text ends
+        want = CHUNK
+        while True:
+            start = max(0, end - want)
+            block = os.pread(self.fd, end - start, start)
+            starts: list[int] = []
+            i = block.rfind(b"\n")
+            while i >= 0 and len(starts) < keep:
+                starts.append(start + i + 1)
+                i = block.rfind(b"\n", 0, i)
+            if len(starts) >= keep or start == 0 or want >= 16 * CHUNK:
+                break
+            want *= 4
+        number = self.count
+        for at in starts:
+            out[number] = at
+            number -= 1
+        if start == 0 and len(starts) < keep and number == 1:
+            out[1] = 0
+        return out
+
+
+# -- what loading gives ----------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Checkpoint:
+    """A checkpoint line met while loading (kept as its bytes: its state is parsed only to check it)."""
+
+    line: int
+    seq: int
+    action: int
+    raw: bytes = attrs.field(eq=False, repr=False)
+
+    @property
+    def data(self) -> Any:
+        record = parse(self.raw)
+        return record.get("checkpoint") if type(record) is dict else None
+
+
+@attrs.frozen
+class Loaded:
+    """A fight log read from disk and checked by folding it."""
+
+    path: Path
+    header: Header
+    system: System
+    entries: tuple[Entry, ...]
+    lines: Sequence[int]  # the file line of each entry
+    warnings: tuple[str, ...] = ()
+    torn: bool = False
+    log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)
+    checkpoints: tuple[Checkpoint, ...] = attrs.field(default=(), eq=False, repr=False)
+    old_format: bool = False
+    offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)  # line -> byte offset (the last lines)
+    no_line_end: bool = False  # the last line lacks its line end (continuing adds it, or sets the line aside)
+    line_count: int = 0  # lines in the file, the header's included
+
+    @property
+    def needs_repair(self) -> bool:
+        """Continuing this fight repairs its end first (see :func:`open_fight`): a torn or damaged last line, an
+        action cut short, or a last line without its line end."""
+        return self.torn or self.no_line_end or _unfinished(self)
+
+    def _folded(self) -> ActionLog:
+        log = self.log
+        if log is None or log.folded < log.groups:
+            log = ActionLog(self.system)
+            log.extend(self.entries)
+            log.fold()
+        return log
+
+    def fight(self, roller: Roller | None = None) -> Fight:
+        """The fight as the log leaves it (folded once, while loading)."""
+        log = self.log
+        if log is not None:
+            object.__setattr__(self, "log", None)  # handed over: the fight goes on from it
+        else:
+            log = self._folded()
+        return Fight(self.system, roller=roller, log=log)
+
+    def timeline(self) -> Timeline:
+        """The log read-only, for replay, summary and export (the fold done while loading, handed over once)."""
+        log = self.log
+        if log is not None and log.folded == log.groups:
+            object.__setattr__(self, "log", None)
+            return Timeline.of(log, copy=False)
+        return Timeline.of(self._folded(), copy=False)
+
+    def line_of(self, seq: int | None) -> int | None:
+        if seq is None:
+            return None
+        i = seq - self.entries[0].seq if self.entries else -1
+        if 0 <= i < len(self.lines) and self.entries[i].seq == seq:
+            return self.lines[i]
+        return next((ln for e, ln in zip(self.entries, self.lines, strict=True) if e.seq == seq), None)
+
+
+def _unfinished(loaded: Loaded) -> bool:
+    """An action was dropped: appending after it would leave its lines in the middle of the log."""
+    return any("was dropped" in w for w in loaded.warnings)
+
+
+def load_system(system_id: str) -> System:
+    """The installed system of this id (SystemNotInstalled names the ones there are)."""
+    return registry.load(system_id)
+
+
+# -- loading: every line checked, decoded, folded --------------------------------------------------
+
+
+def load(path: str | Path) -> Loaded:
+    """Read and check a fight log by folding it.
+
+    An unfinished last action (a torn line, or fewer events than its ``of``)
+    is dropped with a warning; any other damage raises LoadError naming the
+    line.  The file is not changed.  Any error while reading, decoding,
+    upgrading or folding is a LoadError.
+    """
+    # Loading makes many small objects and no reference cycles: the cyclic
+    # garbage collector would only scan the growing heap again and again.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load(Path(path))
+    except (LoadError, MemoryError):
+        raise
+    except RecursionError:
+        raise LoadError(f"{Path(path).name}: a line is nested too deeply") from None
+    except Exception as e:  # never a traceback from a file, whatever it holds
+        raise LoadError(f"{Path(path).name} cannot be read: {type(e).__name__}: {str(e)[:200]}") from None
+    finally:
+        # The log just loaded lives as long as the fight is open: moved to the oldest generation at
+        # once (a constant-time move, as mypy does after loading its cache), the collector does not
+        # scan its million young objects again at its next few collections (cyclic garbage moved
+        # with them is still found, at the next full collection).
+        gc.freeze()
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+
+
+def _load_quietly(p: Path) -> Loaded:
+    """:func:`load` without touching the garbage collector (for a thread: the app's own thread manages it)."""
+    try:
+        return _load(p)
+    except (LoadError, MemoryError):
+        raise
+    except RecursionError:
+        raise LoadError(f"{p.name}: a line is nested too deeply") from None
+    except Exception as e:
+        raise LoadError(f"{p.name} cannot be read: {type(e).__name__}: {str(e)[:200]}") from None
+
+
+def _split(data: bytes) -> tuple[list[bytes], bool]:
+    lines = data.split(b"\n")
+    torn_tail = lines[-1] != b""
+    if not torn_tail:
+        lines.pop()
+    return lines, torn_tail
+
+
+def read_header(first: bytes) -> tuple[Header, dict[str, Any], bool]:
+    """The header of a fight file from its first line; whether it is of an older format."""
+    if len(first) > MAX_LINE:
+        raise LoadError("the header line is too long: not a fight file", 1)
+    try:
+        body = unseal(first)
+    except Damaged as e:
+        try:  # a newer tracker may seal its lines another way: say so rather than "damaged"
+            raw = parse(first)
+        except ValueError:
+            raw = None
+        if type(raw) is dict and type(raw.get("format")) is int and raw["format"] > FORMAT_VERSION:
+            upgrade(raw, [])
+        raise LoadError(f"the header is damaged: {e}", 1) from None
+    try:
+        raw = parse(body if body is not None else first)
+    except ValueError:
+        raise LoadError("not a fight file (its header is not JSON)", 1) from None
+    if type(raw) is not dict:
+        raise LoadError("the header is not a JSON object", 1)
+    old = raw.get("format") != FORMAT_VERSION
+    if not old and body is None:
+        raise LoadError("the header has no checksum", 1)
+    if old:
+        up, _ = upgrade(raw, [])
+        return header_from(up), raw, True
+    return header_from(raw), raw, False
+
+
+def _load(p: Path) -> Loaded:
+    lines = FileLines(p)
+    try:
+        return _load_lines(p, lines)
+    finally:
+        lines.close()
+
+
+def _load_lines(p: Path, raw_lines: FileLines) -> Loaded:
+    if not raw_lines.count or (raw_lines.size <= 4096 and not os.pread(raw_lines.fd, raw_lines.size, 0).strip()):
+        raise LoadError(f"{p} is empty: not a fight file")
+    offsets = raw_lines.offsets()
+    last = len(raw_lines)
+    header, head_raw, old = read_header(raw_lines[0])
+    raw_lines[0] = b""
+    try:
+        system = registry.load(header.system)
+    except TrackerError as e:
+        raise LoadError(f"this fight is played with '{header.system}': {e}") from None
+    codec = codec_for(system)
+    warnings: list[str] = []
+    entries, lines, ofs, checkpoints, torn = _decode(codec, raw_lines, old, head_raw, warnings)
+    no_line_end = not raw_lines.ends_with_newline
+    if torn:  # the last line was dropped: said in the GM's words (a torn write, or a whole line damaged)
+        said = [i for i, w in enumerate(warnings) if w.startswith(f"line {last} ")]
+        words = _dropped_last(raw_lines, last, offsets.get(last))
+        if said:
+            warnings[said[-1]] = words
+        else:
+            warnings.append(words)
+    elif no_line_end:
+        warnings.append(
+            f"line {last}, the last, has no line end (a crash just as it was written); the line itself is whole: "
+            "continuing the fight adds the line end first, nothing is lost"
+        )
+    _check_groups(entries, lines, ofs, warnings)
+    log = ActionLog(system)
+    try:
+        log.extend(entries)
+        log.fold()
+    except LogError as e:
+        line = next((ln for en, ln in zip(entries, lines, strict=True) if en.seq == e.seq), None)
+        raise LoadError(f"the log does not replay: {e}", line) from None
+    return Loaded(
+        p,
+        header,
+        system,
+        tuple(entries),
+        array("l", lines),
+        tuple(warnings),
+        torn,
+        log,
+        tuple(checkpoints),
+        old,
+        offsets,
+        no_line_end=no_line_end,
+        line_count=last,
+    )
+
+
+def _dropped_last(raw_lines: FileLines, number: int, at: int | None) -> str:
+    """What was wrong with a last line the loader dropped: cut off by a crash (no line end), or damaged (whole)."""
+    if not raw_lines.ends_with_newline:
+        return (
+            f"line {number}, the last, was cut off (the last write did not finish: a crash or power cut) "
+            "and was dropped"
+        )
+    why = "it does not read as a fight line"
+    if at is not None:
+        line = os.pread(raw_lines.fd, min(raw_lines.size - at, MAX_LINE + 1), at).rstrip(b"\n")
+        why = _why_damaged(line)
+    return (
+        f"line {number}, the last, is damaged ({why}); it is whole, so this is not a crash cutting a write short: "
+        "the file was changed or the disk damaged it; the line was dropped"
+    )
+
+
+def _why_damaged(line: bytes) -> str:
+    if len(line) > MAX_LINE:
+        return "it is too long"
+    try:
+        body = unseal(line)
+    except Damaged as e:
+        return str(e)
+    if body is None:
+        return "it has no checksum"
+    try:
+        parse(body)
+    except ValueError as e:
+        return f"it is not valid JSON: {e}"
+    return "its content does not read as a fight line"
+
+
+EVENT_HEAD = re.compile(rb'\{"seq":[0-9]+,"action":[0-9]+,"of":[0-9]+,')  # a line's start as written
+
+
+def _decode(
+    codec: Codec,
+    raw_lines: Lines,
+    old: bool,
+    head_raw: dict[str, Any],
+    warnings: list[str],
+) -> tuple[list[Entry], list[int], list[int], list[Checkpoint], bool]:
+    """Check, parse and decode every line after the header.
+
+    Returns the entries, their line numbers, each entry's ``of``, the
+    checkpoints, and whether a torn last line was dropped.
+    """
+    entries: list[Entry] = []
+    lines: list[int] = []
+    ofs: list[int] = []
+    checkpoints: list[Checkpoint] = []
+    records: list[tuple[int, dict[str, Any]]] = []  # an older format's, upgraded together
+    # Figure 3 of bench/bench_speed.py ("3. load + full replay of 100,000 events", <= 2.5x the json.loads floor)
+    # misses without this (2.96x bnb): the events already read, by the bytes of their lines after seq, action
+    # and of (after EVENT_HEAD the rest of the line says every other field), given again (79-91% of the lines
+    # of a long fight repeat one: a turn starting, a roll's modifier), 0.5x the floor saved.
+    seen: dict[bytes, Event] = {}
+    head = EVENT_HEAD.match
+    last = len(raw_lines)
+    torn = False
+    for number in range(2, last + 1):
+        line = raw_lines[number - 1]
+        try:
+            record = read_line(line, sealed=not old)
+        except (Damaged, ValueError) as e:
+            if number == last:
+                warnings.append(f"line {number} was cut off or damaged (the last write did not finish) and was dropped")
+                torn = True
+                break
+            if isinstance(e, Damaged):
+                raise LoadError(str(e), number) from None
+            raise LoadError(f"not valid JSON ({e})", number) from None
+        if type(record) is not dict:
+            raise LoadError("not an event record", number)
+        if "checkpoint" in record:
+            cp = record["checkpoint"]
+            seq = cp.get("seq") if type(cp) is dict else None
+            if len(record) != 1 or type(seq) is not int:
+                raise LoadError("a damaged checkpoint", number)
+            act = cp.get("action")
+            checkpoints.append(Checkpoint(number, seq, act if type(act) is int else 0, line))
+            continue
+        if old:
+            records.append((number, record))
+            continue
+        m = head(line)  # the checksum was checked: the line ends with it, 18 bytes
+        entries.append(codec.decode(record, number, seen, line[m.end() : -18]) if m else codec.decode(record, number))
+        lines.append(number)
+        ofs.append(record.get("of", 1))
+    if old and records:
+        numbers = [n for n, _ in records]
+        _, upgraded = upgrade(dict(head_raw), [r for _, r in records])
+        for number, record in zip(numbers, upgraded, strict=True):
+            if type(record) is not dict:
+                raise LoadError("not an event record", number)
+            entries.append(codec.decode(record, number))
+            lines.append(number)
+            of = record.get("of", 0)
+            ofs.append(of if type(of) is int else 0)
+    return entries, lines, ofs, checkpoints, torn
+
+
+def _check_groups(entries: list[Entry], lines: list[int], ofs: list[int], warnings: list[str]) -> None:
+    """Every action has as many events as its ``of`` says; an unfinished last one is dropped with a warning."""
+    n = len(entries)
+    i = 0
+    while i < n:
+        action = entries[i].action
+        of = ofs[i]
+        j = i + 1
+        while j < n and entries[j].action == action:
+            if ofs[j] != of:
+                raise LoadError(f"action {action}: its events disagree on how many it has", lines[j])
+            j += 1
+        have = j - i
+        if of and have != of:
+            if j == n and have < of:
+                warnings.append(f"action {action} was cut short ({have} of its {of} events) and was dropped")
+                del entries[i:], lines[i:], ofs[i:]
+                return
+            raise LoadError(f"action {action} has {have} of its {of} events", lines[i])
+        i = j
+
+
+# -- opening from the last checkpoint: only the tail is read ---------------------------------------
+
+
+def action_offsets(loaded: Loaded) -> dict[int, int]:
+    """The byte offset of the first line of each of the last actions loaded (where a checkpoint may point)."""
+    offsets: dict[int, int] = {}
+    for entry, line in zip(loaded.entries, loaded.lines, strict=True):
+        at = loaded.offsets.get(line)
+        if at is not None and entry.action not in offsets:
+            offsets[entry.action] = at
+    return offsets
+
+
+def from_checkpoint(p: Path) -> tuple[Header, System, ActionLog, dict[int, int], int] | None:
+    """The fight opened from its last checkpoint and the tail after it; None if anything is amiss.
+
+    Anything unusual (no checkpoint, a torn tail, a damaged line, a tail that
+    does not follow the checkpoint) sends the caller to the full load, which
+    says what is wrong with the line number.
+    """
+    try:
+        header, _raw, old = read_header(read_head(p))
+        if old:
+            return None
+        found = checkpoint.find_last(p)
+        if found is None:
+            return None
+        cp, _line_start, _size = found
+        at = cp.get("at")
+        if type(at) is not int or not 0 < at <= _line_start:
+            return None
+        system = registry.load(header.system)
+        log = checkpoint.partial_log(system, cp)
+        data = read_bytes(p, start=at)
+        tail_lines, torn_tail = _split(data) if data else ([], False)
+        if torn_tail:
+            return None
+        codec = codec_for(system)
+        warnings: list[str] = []
+        entries, numbers, ofs, _cps, torn = _decode(codec, [b"", *tail_lines], False, {}, warnings)
+        if torn or warnings:
+            return None
+        _check_groups(entries, numbers, ofs, warnings)
+        if warnings or (entries and entries[0].seq != log.base_entries + 1):
+            return None
+        offsets: dict[int, int] = {}
+        pos = at
+        line_at: list[int] = []
+        for line in tail_lines:
+            line_at.append(pos)
+            pos += len(line) + 1
+        for entry, number in zip(entries, numbers, strict=True):
+            if entry.action not in offsets:
+                offsets[entry.action] = line_at[number - 2]
+        log.extend(entries)
+        log.fold()
+        cut = cp.get("action")
+        return header, system, log, offsets, cut if type(cut) is int else 0
+    except Exception:  # the full load will say what is wrong, with the line
+        return None
+
+
+# -- checking that checkpoint against the events ---------------------------------------------------
+
+
+@attrs.frozen
+class CheckResult:
+    """What checking a fight's checkpoint against its events found (``message`` in the GM's words)."""
+
+    good: bool
+    message: str = ""
+    damaged: bool = False  # the events themselves do not read: nothing more may be written to the file
+    line: int | None = None  # the damaged line, when the events do not read
+    log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)  # the fold, when the checkpoint lied
+    offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)
+
+
+def check_against_events(path: Path, shown: FightState) -> CheckResult:
+    """Fold the events of ``path`` from the start and compare them with its last checkpoint and with ``shown``
+    (the state the fight was opened with from that checkpoint).  Only reads; safe in a thread."""
+    try:
+        loaded = _load_quietly(path)
+    except LoadError as e:
+        return CheckResult(False, damaged_words(path, e), True, line=e.line)
+    log = loaded.log
+    assert log is not None
+    why: str | None = None
+    if loaded.checkpoints:
+        cp = loaded.checkpoints[-1]
+        why = checkpoint.disagreement(loaded.system, Timeline.of(log, copy=False), cp.seq, cp.data)
+    if why is None and log.state != shown:
+        why = "the fight it gives differs from the events'"
+    if why is None:
+        return CheckResult(True)
+    return CheckResult(
+        False,
+        f"{path.name}: its last checkpoint disagrees with its events ({why}); the events win: the fight is shown "
+        "as they have it, and a checkpoint from them replaces the bad one",
+        log=log,
+        offsets=action_offsets(loaded),
+    )
+
+
+def damaged_words(path: Path, e: LoadError) -> str:
+    """A fight file whose events do not read, in the GM's words: where, why, and what the GM can do."""
+    where = f"line {e.line}" if e.line else "a line"
+    why = str(e).removeprefix(f"line {e.line}: ") if e.line else str(e)
+    return (
+        f"{path.name} is damaged at {where}: it cannot go on in this file (replay, export and check refuse it). "
+        f"Continue from the last good action in a new file ({path.name} is left as it is). What is wrong: {why}"
+    )

@@ -1,0 +1,708 @@
+"""Writing fight files: a new fight, a fight continued in its file (repaired first if a crash tore its end), or
+continued in a new file from a point of another.
+
+One writer, many readers: a fight open for writing holds an OS lock on its
+file (``flock``, released by the OS if the process dies); a second writer is
+refused with :class:`FightInUse`.
+
+Each action is written whole, unbuffered, and fsynced before it counts as
+done; if the write fails the file is cut back to its last good length, so a
+failed action leaves the file exactly as it was and can be tried again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import stat
+import threading
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import attrs
+
+from saves import checkpoint
+from saves.files import FILE_MODE, SUFFIX, check_save_path, default_dir, file_kind, make_private_dir, open_regular
+from saves.format import FORMAT_VERSION, Codec, Header, LoadError, SaveError, codec_for, header_line
+from saves.loading import (
+    CHUNK,
+    CheckResult,
+    FileLines,
+    Loaded,
+    action_offsets,
+    check_against_events,
+    from_checkpoint,
+    load,
+    load_system,
+    read_header,
+)
+from tracker import registry
+from tracker.dice import Roller, SeededRoller
+from tracker.errors import Refused
+from tracker.fight import Fight
+from tracker.log import ActionLog, Entry, Step
+from tracker.model import FightState
+from tracker.plugin import System
+
+# -- the writer: one per file, holding its lock ----------------------------------------------------
+
+
+class FightInUse(SaveError):
+    """The fight file is open for writing elsewhere (another app, or this one); ``pid`` names it if known."""
+
+    def __init__(self, path: Path, pid: int | None) -> None:
+        if pid == os.getpid():
+            who = "in this app already"
+        elif pid:
+            who = f"by another tracker (process {pid})"
+        else:
+            who = "by another tracker"
+        super().__init__(f"{path.name} is open {who}; it can only be opened read-only (replay) until it is closed")
+        self.path = path
+        self.pid = pid
+
+
+_write = os.write  # the tests inject write failures (disk full) here
+_truncate = os.ftruncate
+_fsync = os.fsync
+
+
+def _holder(st: os.stat_result) -> int | None:
+    """The process holding a flock on this file, from /proc/locks (Linux), if it can be told."""
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return None
+    want = (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 6 or parts[1] != "FLOCK":
+            continue
+        try:
+            pid = int(parts[4])
+            major, minor, inode = parts[5].split(":")
+            if (int(major, 16), int(minor, 16), int(inode)) == want:
+                return pid
+        except ValueError:
+            continue
+    return None
+
+
+def _lock(fd: int, path: Path) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise FightInUse(path, _holder(os.fstat(fd))) from None
+    except OSError as e:
+        if e.errno in (errno.EAGAIN, errno.EACCES):
+            raise FightInUse(path, _holder(os.fstat(fd))) from None
+        raise SaveError(f"cannot lock {path}: {e.strerror or e}") from None
+
+
+class SaveWriter:
+    """Holds the fight file's lock; appends each action whole, fsynced, or not at all."""
+
+    def __init__(self, path: Path, codec: Codec | None) -> None:
+        self.path = path
+        self.codec = codec
+        self.fd: int | None = None
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError as e:
+            if e.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # a link, a FIFO with no reader, a folder
+                check_save_path(path)
+            raise SaveError(f"cannot write the fight to {path}: {e.strerror or e}") from None
+        try:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise SaveError(f"{path.name} is {file_kind(mode)}, not a fight file: give the path of a fight file")
+            _lock(fd, path)
+            self.size = os.fstat(fd).st_size  # the last good length
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
+
+    def __call__(self, entries: Sequence[Entry]) -> None:
+        assert self.codec is not None
+        text = "".join(self.codec.encode(e, len(entries)) + "\n" for e in entries)
+        self.append(text.encode("utf-8"), "the action was not taken")
+
+    def append(self, data: bytes, what: str) -> None:
+        """Write ``data`` whole and fsync it, or leave the file as it was and raise SaveError."""
+        fd = self.fd
+        if fd is None:
+            raise SaveError(f"{self.path.name} is closed; {what}")
+        try:
+            if os.fstat(fd).st_size != self.size:
+                _truncate(fd, self.size)  # a failed write before: cut it back first
+            done = 0
+            view = memoryview(data)
+            while done < len(data):
+                done += _write(fd, view[done:])
+            _fsync(fd)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                _truncate(fd, self.size)
+                _fsync(fd)
+            raise SaveError(f"could not save to {self.path}: {e.strerror or e}; {what}") from None
+        self.size += len(data)
+
+    def close(self) -> None:
+        """Release the lock and the file; never raises."""
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def __del__(self) -> None:  # a writer dropped without close still lets the file go
+        self.close()
+
+
+# -- the fight being written -----------------------------------------------------------------------
+
+
+class SavedFight(Fight):
+    """A fight and the writer of its file (the writer is the fight's save sink).
+
+    Every ``checkpoint.EVERY`` actions, and when it is closed, the fight
+    writes a checkpoint (the folded state some actions back) so the next
+    opening reads only the tail of the file.
+
+    A fight opened from a checkpoint does not trust it yet: :meth:`start_check`
+    folds the events from the start in a thread and compares them with the
+    checkpoint (and with the state shown), and nothing is written until that
+    check is over.  The ruling for what the GM does meanwhile: the first write
+    (an action, an undo or redo, a checkpoint) waits for the check to finish
+    (:meth:`settle_check`; a fight of tens of thousands of events folds in a
+    second or two, and the app starts the check as soon as the fight is
+    shown).  If the checkpoint agrees, the action is written as usual.  If it
+    disagrees, the fight becomes the fold of the events (the log is replaced,
+    a checkpoint from the fold is written to replace the bad one) and that
+    first action is *not* taken, since it was decided on a state that was not
+    the fight's: the GM sees the fight as the events have it and decides
+    again.  If the events themselves do not read (a damaged line in the
+    middle), nothing more is written to the file.  No checkpoint is ever
+    written from a state that was not checked.
+    """
+
+    def __init__(
+        self,
+        system: System,
+        writer: SaveWriter,
+        header: Header,
+        *,
+        roller: Roller | None = None,
+        log: ActionLog | None = None,
+        warnings: Sequence[str] = (),
+        older: Callable[[], ActionLog] | None = None,
+        offsets: dict[int, int] | None = None,
+        checkpoints: bool = True,
+        last_cut: int = 0,
+    ) -> None:
+        super().__init__(system, roller=roller, sink=writer, log=log, older=older)
+        self.writer = writer
+        self.path = writer.path
+        self.header = header
+        self.warnings = tuple(warnings)
+        self._offsets: dict[int, int] = dict(offsets or {})  # action -> byte offset of its first line
+        self._checkpoints = checkpoints
+        self._last_cut = last_cut  # the action the last checkpoint was taken after
+        self._since = 0  # actions since the last checkpoint
+        self._unchecked = False  # opened from a checkpoint not yet checked against the events
+        self._check: threading.Thread | None = None
+        self._check_done = threading.Event()
+        self._check_result: CheckResult | None = None
+        self._settled: CheckResult | None = None
+        self._refused = ""  # why nothing more is written to this file (its events do not read)
+
+    # -- the checkpoint it was opened from, checked -------------------------------------------
+
+    @property
+    def needs_check(self) -> bool:
+        """Opened from a checkpoint whose check is not settled yet."""
+        return self._unchecked
+
+    def start_check(self) -> None:
+        """Start checking the checkpoint this fight was opened from against its events, in a thread (once).
+
+        The thread only reads: the file (the events, folded from the start) and the state
+        captured here; what it finds is acted on by :meth:`settle_check`, on the fight's own thread."""
+        if not self._unchecked or self._check is not None:
+            return
+        shown = self.log.state
+        thread = threading.Thread(target=self._run_check, args=(shown,), name=f"check {self.path.name}", daemon=True)
+        self._check = thread
+        thread.start()
+
+    def _run_check(self, shown: FightState) -> None:
+        try:
+            self._check_result = check_against_events(self.path, shown)
+        except BaseException as e:  # the waiter is never left hanging, whatever happened
+            self._check_result = CheckResult(
+                False, f"{self.path.name} could not be checked against its events ({type(e).__name__}: {e})", True
+            )
+        finally:
+            self._check_done.set()
+
+    def wait_checked(self, timeout: float | None = None) -> CheckResult | None:
+        """The check's result once it is over (started if need be); None if there is nothing to check or the
+        ``timeout`` passed.  Any thread may wait here (the app waits in a Textual thread worker)."""
+        if self._settled is not None:
+            return self._settled
+        if not self._unchecked:
+            return None
+        self.start_check()
+        if not self._check_done.wait(timeout):
+            return None
+        return self._check_result
+
+    def settle_check(self) -> CheckResult | None:
+        """Wait for the check and act on it, once (on the fight's own thread: the UI's, or the caller's).
+
+        On a checkpoint that disagrees, the fight becomes the fold of its events and a checkpoint from the
+        fold is written (the next opening trusts no bad one); on events that do not read, nothing more is
+        written to the file.  The result says what happened, in the GM's words."""
+        if not self._unchecked:
+            return self._settled
+        result = self.wait_checked()
+        assert result is not None
+        self._unchecked = False
+        self._settled = result
+        if result.log is not None:
+            self.log = result.log
+            self.older = None
+            self._offsets = dict(result.offsets)
+            self._last_cut = 0  # the next checkpoint is the fold's, wherever the bad one was
+            self._since = 1
+            with contextlib.suppress(Exception):
+                self.checkpoint()
+        if result.damaged:
+            self._refused = result.message
+            self._checkpoints = False
+        return result
+
+    def prepare(self) -> None:
+        """Make now what saving will need (the cattrs converters of the events and the checkpoint's state),
+        which opening a fight from its checkpoint leaves undone: for a quiet moment after the fight is shown."""
+        with contextlib.suppress(Exception):  # only made early: a failure shows where it is needed, as before
+            codec_for(self.system).converter  # noqa: B018 - made on first access
+            checkpoint.state_codec(self.system).converter  # noqa: B018
+
+    def _take(self, entries: list[Entry], *, after: FightState | None = None) -> Step:
+        if self._unchecked:
+            result = self.settle_check()
+            if result is not None and not result.good:
+                raise SaveError(
+                    f"{result.message}. This action was not taken: look again and do it if it still applies"
+                )
+        if self._refused:
+            raise SaveError(f"{self._refused}. Nothing more is written to it")
+        offset = self.writer.size
+        step = super()._take(entries, after=after)
+        self._offsets[entries[0].action] = offset
+        self._since += 1
+        if self._since >= checkpoint.EVERY:
+            self.checkpoint()
+        return step
+
+    def checkpoint(self) -> bool:
+        """Write a checkpoint if one can be taken later than the last (a cache: failing is harmless).
+
+        Never from a state not checked: a fight opened from a checkpoint writes none until the check is over."""
+        if not self._checkpoints or self._unchecked or self._refused:
+            return False
+        log = self.log
+        after = log._group_of_action(self._last_cut) if self._last_cut else -1
+        if after < 0 and log.partial and log.groups and self._last_cut >= log._actions[0]:
+            return False
+        c = checkpoint.cut(log, after)
+        if c is None:
+            return False
+        nxt = c + 1
+        offset = self._offsets.get(log._actions[nxt]) if nxt < log.groups else self.writer.size
+        if offset is None:
+            return False
+        line = checkpoint.checkpoint_line(log, c, offset)
+        if line is None:
+            return False
+        try:
+            self.writer.append((line + "\n").encode("utf-8"), "the checkpoint was not written")
+        except SaveError:
+            return False
+        self._last_cut = log._actions[c]
+        self._since = 0
+        keep = self._last_cut
+        self._offsets = {a: o for a, o in self._offsets.items() if a > keep}
+        return True
+
+    def close(self) -> None:
+        """Write a checkpoint if anything happened, close the file and release its lock (never raises)."""
+        if self.writer.fd is not None and self._since:
+            with contextlib.suppress(Exception):
+                self.checkpoint()
+        self.writer.close()
+
+
+# -- a new fight -----------------------------------------------------------------------------------
+
+
+def _system(system: System | str) -> System:
+    return registry.load(system) if isinstance(system, str) else system
+
+
+def _new_path(directory: Path, system_id: str) -> Path:
+    stamp = datetime.now().strftime("%Y-%m-%d_%H%M%S")
+    path = directory / f"{stamp}_{system_id}{SUFFIX}"
+    n = 2
+    while path.exists():
+        path = directory / f"{stamp}_{system_id}-{n}{SUFFIX}"
+        n += 1
+    return path
+
+
+def _create(path: Path, header: Header, codec: Codec, body: bytes = b"") -> SaveWriter:
+    """Create a fight file (private to the user), write its header (and ``body``), lock it, sync it."""
+    try:
+        make_private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
+    except FileExistsError:
+        raise SaveError(f"{path} already exists; a fight file is never overwritten") from None
+    except OSError as e:
+        raise SaveError(f"cannot create {path}: {e.strerror or e}") from None
+    try:
+        data = (header_line(header) + "\n").encode("utf-8") + body
+        done = 0
+        while done < len(data):
+            done += _write(fd, data[done:])
+        _fsync(fd)
+    except OSError as e:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            path.unlink()
+        raise SaveError(f"cannot create {path}: {e.strerror or e}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):  # the new name is durable too
+        dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    return SaveWriter(path, codec)
+
+
+def new_fight(
+    system: System | str,
+    path: str | Path | None = None,
+    *,
+    seed: int | None = None,
+    title: str = "",
+    roller: Roller | None = None,
+    directory: Path | None = None,
+) -> SavedFight:
+    """Create a fight file (header written and synced) and return the live fight writing to it.
+
+    Without ``path`` the file gets a fresh name in ``directory`` (default: :func:`default_dir`).
+    """
+    sys_ = _system(system)
+    target = Path(path) if path else _new_path(directory or default_dir(), sys_.id)
+    seeded = SeededRoller(seed)
+    header = Header(
+        system=sys_.id,
+        system_version=sys_.version,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        seed=seeded.seed,
+        title=title,
+    )
+    codec = codec_for(sys_)
+    writer = _create(target, header, codec)
+    return SavedFight(sys_, writer, header, roller=roller if roller is not None else seeded)
+
+
+# -- continuing a fight in its file (repaired first if a crash tore its end) -----------------------
+
+
+def _seed_roller(header: Header, n: int) -> SeededRoller:
+    return SeededRoller(((header.seed or 0) * 1_000_003 + n) % 2**31)
+
+
+def open_fight(path: str | Path, *, roller: Roller | None = None) -> SavedFight:
+    """Continue a fight in its file (holding its lock).
+
+    A fight with a checkpoint near its end opens from it, folding only the
+    tail; older steps are read from the file when first needed (an undo past
+    the tail).  The checkpoint is not trusted yet: the fight checks it against
+    the events (:meth:`SavedFight.start_check`, off the UI thread) before it
+    writes anything.  Otherwise the whole file is folded.
+
+    Recovery happens once, in place (see :func:`repair`): a file whose end a
+    crash tore (a cut-off or damaged last line, an action cut short, a last
+    line without its line end) has the bytes past its last whole action
+    copied aside to ``<name>.torn-<UTC time>`` next to it (kept, never
+    deleted), is cut back to that action and fsynced, and the fight goes on
+    in the same file; so opening it again gives the same fight with all that
+    was done since.  The fight's ``warnings`` say what was done.  Fights left
+    as ``…-recovered.jsonl`` copies by older trackers are ordinary fight
+    files and open as any other.  A file open for writing elsewhere raises
+    :class:`FightInUse`.
+    """
+    p = Path(path)
+    fd, _st = open_regular(p)  # no such file, a FIFO, a device, a folder, a link loop: said in the GM's words
+    os.close(fd)
+    writer: SaveWriter | None = _lock_only(p)  # first, so no one appends between reading and writing
+    try:
+        assert writer is not None
+        fast = from_checkpoint(p)
+        if fast is not None:
+            header, system, log, offsets, cut = fast
+            writer.codec = codec_for(system)
+            fight = SavedFight(
+                system,
+                writer,
+                header,
+                roller=roller or _seed_roller(header, len(log)),
+                log=log,
+                older=lambda: _whole_log(p),
+                offsets=offsets,
+                last_cut=cut,
+            )
+            fight._unchecked = True  # from a checkpoint: checked against the events before anything is written
+            writer = None
+            return fight
+        loaded = load(p)
+        warnings: list[str] = []
+        if loaded.needs_repair:
+            warnings.append(repair(loaded, writer))
+            loaded = load(p)  # the file as it is now: its last action whole, its last line ended
+            warnings.extend(loaded.warnings)
+        else:
+            warnings.extend(loaded.warnings)
+        codec = codec_for(loaded.system)
+        header = loaded.header
+        fight_roller = roller or _seed_roller(header, len(loaded.entries))
+        out = writer
+        out.codec = codec
+        old = loaded.old_format
+        offsets = action_offsets(loaded)
+        writer = None
+        whole = loaded.log
+        object.__setattr__(loaded, "log", None)
+        last_cut = max((cp.action for cp in loaded.checkpoints), default=0)
+        return SavedFight(
+            loaded.system,
+            out,
+            header,
+            roller=fight_roller,
+            log=whole,
+            warnings=warnings,
+            offsets=offsets,
+            checkpoints=not old,  # an older format's file gets no checkpoint lines (older trackers read it)
+            last_cut=last_cut if type(last_cut) is int else 0,
+        )
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def repair(loaded: Loaded, writer: SaveWriter) -> str:
+    """Repair the end of a fight file a crash tore, in place (the writer holds its lock); what was done, for the GM.
+
+    The same file always gets the same repair, so it happens once: the bytes
+    after the last line kept (the last whole action, or a checkpoint after
+    it) are first copied aside, durably, to a new sibling file
+    ``<name>.torn-<UTC time>`` (kept, never deleted), then the file is cut
+    back to that line and fsynced.  A last line that lost only its line end
+    (whole, its checksum good, its action complete) is kept and gets the line
+    end, fsynced, before anything is appended after it.
+    """
+    p = loaded.path
+    fd = writer.fd
+    assert fd is not None
+    size = os.fstat(fd).st_size
+    keep = max(loaded.lines[-1] if len(loaded.lines) else 1, max((c.line for c in loaded.checkpoints), default=1))
+    cut, newline = _end_of_line(p, keep, size, loaded.offsets)
+    what = "; ".join(loaded.warnings) or "its last line was not whole"
+    aside: Path | None = None
+    try:
+        if cut < size:
+            aside = _set_aside(p, cut, size)
+            _truncate(fd, cut)
+            _fsync(fd)
+        if newline:
+            writer.size = os.fstat(fd).st_size
+            writer.append(b"\n", "the line end was not added")
+        writer.size = os.fstat(fd).st_size
+    except OSError as e:
+        raise SaveError(f"{p.name} needs repair ({what}) but it could not be done: {e.strerror or e}") from None
+    if aside is None:
+        return (
+            f"{p.name}: its last line (line {keep}) had lost its line end in a crash; the line was whole and is kept: "
+            "the line end was added, nothing was lost"
+        )
+    return (
+        f"{p.name} was repaired: {what}. The {size - cut:,} bytes left out are kept in {aside.name} (next to it); "
+        f"the fight goes on from its last whole action, in {p.name} itself"
+    )
+
+
+def _end_of_line(p: Path, number: int, size: int, known: dict[int, int]) -> tuple[int, bool]:
+    """Where line ``number`` of the file ends (after its newline), and whether that newline is missing."""
+    if number + 1 in known:
+        return known[number + 1], False
+    fd, _st = open_regular(p)
+    try:
+        seen, at = 0, 0
+        while at < size:
+            chunk = os.pread(fd, min(CHUNK * 4, size - at), at)
+            if not chunk:
+                break
+            n = chunk.count(b"\n")
+            if seen + n >= number:
+                i = -1
+                for _ in range(number - seen):
+                    i = chunk.index(b"\n", i + 1)
+                return at + i + 1, False
+            seen += n
+            at += len(chunk)
+        return size, True  # the line kept is the last, without its line end
+    finally:
+        os.close(fd)
+
+
+def _set_aside(p: Path, start: int, end: int) -> Path:
+    """Copy bytes ``start:end`` of ``p`` to a new private file next to it, synced; its path."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    fd_in, _st = open_regular(p)
+    try:
+        data = os.pread(fd_in, end - start, start)
+    finally:
+        os.close(fd_in)
+    n = 1
+    while True:
+        target = p.with_name(f"{p.name}.torn-{stamp}{'' if n == 1 else f'-{n}'}")
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
+            break
+        except FileExistsError:
+            n += 1
+    try:
+        view = memoryview(data)
+        done = 0
+        while done < len(data):
+            done += _write(fd, view[done:])
+        _fsync(fd)
+    finally:
+        os.close(fd)
+    with contextlib.suppress(OSError):  # the new name is durable before the file is cut
+        dfd = os.open(p.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    return target
+
+
+def _whole_log(p: Path) -> ActionLog:
+    loaded = load(p)
+    if loaded.log is None:
+        raise LoadError(f"{p.name} could not be read again")
+    return loaded.log
+
+
+def _lock_only(p: Path) -> SaveWriter:
+    return SaveWriter(p, None)
+
+
+# -- continuing in a new file ----------------------------------------------------------------------
+
+
+def continue_from(path: str | Path, upto: int, new_path: str | Path | None = None) -> SavedFight:
+    """Start a new fight file holding the first ``upto`` log entries of ``path``.
+
+    The cut is moved forward to the end of the GM action it falls in, so no
+    action is taken half.  The original file is not touched.
+    """
+    loaded = load(path)
+    entries = loaded.entries
+    if not 0 <= upto <= len(entries):
+        raise Refused(f"the log has {len(entries)} entries; cannot continue from {upto}")
+    while 0 < upto < len(entries) and entries[upto].action == entries[upto - 1].action:
+        upto += 1
+    kept = entries[:upto]
+    codec = codec_for(loaded.system)
+    target = Path(new_path) if new_path else _sibling(loaded.path, "branch")
+    header = attrs.evolve(
+        loaded.header,
+        parent=str(loaded.path),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        format=FORMAT_VERSION,
+    )
+    fight = Fight(loaded.system)
+    fight.load(kept)
+    writer = _create(target, header, codec, _lines(codec, kept))
+    return SavedFight(loaded.system, writer, header, roller=_seed_roller(header, upto), log=fight.log)
+
+
+def continue_before(path: str | Path, line: int) -> SavedFight:
+    """Start a new fight file holding the fight of ``path`` up to its last whole action before ``line`` (a damaged
+    line: the file does not load past it).  The original file is not touched; the new one is named
+    ``<name>-continued.jsonl`` and names the original as its parent."""
+    p = Path(path)
+    if line < 2:
+        raise LoadError(f"{p.name} is damaged at its header: there is no fight to go on from")
+    lines = FileLines(p)
+    try:
+        header, _raw, old = read_header(lines[0])
+        if old:
+            raise LoadError(f"{p.name} is of an older format: replay it to see what it holds")
+        kept = [lines[i] for i in range(1, min(line - 1, len(lines)))]
+    finally:
+        lines.close()
+    target = _sibling(p, "continued")
+    scratch = p.with_name(f".{target.name}.reading")
+    body = b"".join(x + b"\n" for x in kept if not x.startswith(b'{"checkpoint"'))  # a checkpoint's offsets move
+    _create(scratch, header, codec_for(load_system(header.system)), body).close()
+    try:
+        loaded = load(scratch)  # an action cut short by the damage is left out here
+    finally:
+        with contextlib.suppress(OSError):
+            scratch.unlink()
+    system = loaded.system
+    codec = codec_for(system)
+    new_header = attrs.evolve(
+        loaded.header, parent=str(p), created=datetime.now(UTC).isoformat(timespec="seconds"), format=FORMAT_VERSION
+    )
+    writer = _create(target, new_header, codec, _lines(codec, loaded.entries))
+    log = loaded.log
+    object.__setattr__(loaded, "log", None)
+    return SavedFight(
+        system,
+        writer,
+        new_header,
+        roller=_seed_roller(new_header, len(loaded.entries)),
+        log=log,
+        warnings=(
+            f"{p.name} is damaged at line {line}: the fight goes on from the last whole action before it "
+            f"({len(loaded.entries)} events), in {target.name}; {p.name} was not changed",
+        ),
+    )
+
+
+def _sibling(path: Path, word: str) -> Path:
+    n = 1
+    while True:
+        candidate = path.with_name(f"{path.stem}-{word}{'' if n == 1 else n}{SUFFIX}")
+        if not candidate.exists() and not candidate.is_symlink():
+            return candidate
+        n += 1
+
+
+def _lines(codec: Codec, entries: Sequence[Entry]) -> bytes:
+    sizes: dict[int, int] = {}
+    for e in entries:
+        sizes[e.action] = sizes.get(e.action, 0) + 1
+    return "".join(codec.encode(e, sizes[e.action]) + "\n" for e in entries).encode("utf-8")
