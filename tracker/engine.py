@@ -613,14 +613,18 @@ CORE_COMMANDS: tuple[type, ...] = tuple(_DECIDERS)
 
 
 def evolve(system: System, state: FightState, event: E.Event) -> FightState:
-    """Apply one event (pure): the core's part, then the system's."""
-    handler = _EVOLVERS.get(type(event))
+    """Apply one event (pure): the core's part, then the system's; an event no rule applies raises UnknownEvent.
+
+    The only place an event is applied to a state: :func:`fold`, the action log (and so the live fight, the
+    replay timeline and the checkpoints) all call it.
+    """
+    kind = type(event)
+    handler = _EVOLVERS.get(kind)
     if handler is not None:
-        state = handler(system, state, event)
+        return system.evolve(handler(system, state, event), event)
+    if kind in system.event_types:
         return system.evolve(state, event)
-    if type(event) in system.event_types:
-        return system.evolve(state, event)
-    raise UnknownEvent(f"no rule applies the event {type(event).__name__} ({event.TYPE!r})")
+    raise UnknownEvent(f"no rule applies the event {kind.__name__} ({event.TYPE!r})")
 
 
 def _ev_added(system: System, s: FightState, e: E.CombatantAdded) -> FightState:
