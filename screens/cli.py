@@ -13,15 +13,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import saves
-from saves import export
-from saves.checker import check
-from saves.follow import refusal
-from saves.format import LoadError
-from screens import app, table
+from screens import app
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.events import TurnEnded
 from tracker.text import visible
+
+# LAUNCH: the modules only one subcommand needs (serve, table, export, check) are imported in it, for launch
+# figures 1 and 2 of bench/bench_speed.py ("continue a 2,500-event fight" and "open a 100,000-event fight":
+# launch to first frame, <= 1.5x the bare Textual app), which ``tracker --save FILE`` is: imported at the top,
+# table, export and check made them 1.85x -> 2.08x and 1.83x -> 1.96x (bnb, 21 launches each, alternated)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -91,6 +92,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "check":
         return _check(args.file)
     if args.cmd == "export":
+        from saves import export  # (see LAUNCH above)
+
         loaded = saves.load(args.file)
         text = export.recap(loaded)
         if args.output:
@@ -100,16 +103,16 @@ def _run(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
         return 0
     if args.cmd == "table":
+        from saves.follow import refusal  # (see LAUNCH above)
+        from screens import table
+
         problem = refusal(args.file)  # a FIFO or a device is never opened (it would block or never end)
         if problem:
             raise TrackerError(problem)
         table.run(args.file, light=args.light, large=args.large, served=args.served)
         return 0
     if args.cmd == "serve":
-        # imported here for launch figures 1 and 2 of bench/bench_speed.py (continue a 2,500-event fight, open a
-        # 100,000-event fight: launch to first frame, <= 1.5x the bare app): screens.serve brings in aiohttp and
-        # textual-serve, about 40% of that launch again, which only ``tracker serve`` needs
-        from screens import serve
+        from screens import serve  # (see LAUNCH above): aiohttp and textual-serve, 40% of that launch again
 
         return serve.serve_forever(
             args.file,
@@ -141,6 +144,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check(path: Path) -> int:
     """``tracker check FILE``: what is wrong, and what replay, export and continuing do about it."""
+    from saves.checker import check  # (see LAUNCH above)
+    from saves.format import LoadError
+
     try:
         report = check(path)
     except LoadError as e:
@@ -190,6 +196,8 @@ def _systems() -> int:
 
 
 def _print_replay(loaded: saves.Loaded) -> int:
+    from saves import export  # (see LAUNCH above)
+
     timeline = loaded.timeline()
     for w in loaded.warnings:
         print(f"warning: {visible(w)}")

@@ -24,8 +24,9 @@ def context(screen: FightScreen) -> forms.Context:
 def last_targets(screen: FightScreen, back: int = 400) -> dict[str, tuple[str, ...]]:
     """Each actor's targets in its latest attack still in effect (the last ``back`` entries are read)."""
     log = screen.fight.log
+    first = max(len(log) - back, log.base_entries)  # opened from a checkpoint: only the latest entries are loaded
     out: dict[str, tuple[str, ...]] = {}
-    for index in range(len(log) - 1, max(len(log) - back, 0) - 1, -1):
+    for index in range(len(log) - 1, first - 1, -1):
         ev = log.entry(index).event
         actor = getattr(ev, "actor", None)
         targets = getattr(ev, "targets", None) or (getattr(ev, "target", None),)
