@@ -13,16 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import saves
-from screens import app
+from saves import export
+from saves.checker import check
+from saves.follow import refusal
+from saves.format import LoadError
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.events import TurnEnded
 from tracker.text import visible
-
-# LAUNCH: the modules only one subcommand needs (serve, table, export, check) are imported in it, for launch
-# figures 1 and 2 of bench/bench_speed.py ("continue a 2,500-event fight" and "open a 100,000-event fight":
-# launch to first frame, <= 1.5x the bare Textual app), which ``tracker --save FILE`` is: imported at the top,
-# table, export and check made them 1.85x -> 2.08x and 1.83x -> 1.96x (bnb, 21 launches each, alternated)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -92,8 +90,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "check":
         return _check(args.file)
     if args.cmd == "export":
-        from saves import export  # (see LAUNCH above)
-
         loaded = saves.load(args.file)
         text = export.recap(loaded)
         if args.output:
@@ -103,8 +99,7 @@ def _run(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
         return 0
     if args.cmd == "table":
-        from saves.follow import refusal  # (see LAUNCH above)
-        from screens import table
+        from screens import table  # (see _app)
 
         problem = refusal(args.file)  # a FIFO or a device is never opened (it would block or never end)
         if problem:
@@ -112,7 +107,10 @@ def _run(args: argparse.Namespace) -> int:
         table.run(args.file, light=args.light, large=args.large, served=args.served)
         return 0
     if args.cmd == "serve":
-        from screens import serve  # (see LAUNCH above): aiohttp and textual-serve, 40% of that launch again
+        # imported here for launch figures 1 and 2 of bench/bench_speed.py (continue a 2,500-event fight, open a
+        # 100,000-event fight: launch to first frame, <= 1.5x the bare Textual app), which ``tracker --save``
+        # is: screens.serve brings in aiohttp and textual-serve, 40% of that launch again (and see _app)
+        from screens import serve
 
         return serve.serve_forever(
             args.file,
@@ -144,9 +142,6 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check(path: Path) -> int:
     """``tracker check FILE``: what is wrong, and what replay, export and continuing do about it."""
-    from saves.checker import check  # (see LAUNCH above)
-    from saves.format import LoadError
-
     try:
         report = check(path)
     except LoadError as e:
@@ -196,8 +191,6 @@ def _systems() -> int:
 
 
 def _print_replay(loaded: saves.Loaded) -> int:
-    from saves import export  # (see LAUNCH above)
-
     timeline = loaded.timeline()
     for w in loaded.warnings:
         print(f"warning: {visible(w)}")
@@ -210,6 +203,12 @@ def _print_replay(loaded: saves.Loaded) -> int:
 
 
 def _app(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
+    # Textual is imported only when an app starts, for the suite's time (issue #43: under 90 s on this 2-core
+    # machine; it was 172 s): the tests run ``tracker check``, ``replay --text`` and ``export`` in fresh
+    # processes; with the app imported at the top, tests/reliability, tests/test_cli.py and
+    # tests/view/test_view_files.py took 61 s of CPU instead of 42 s (of the suite's ~260 s)
+    from screens import app
+
     return app.run(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
 
 
