@@ -25,10 +25,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from screens import keys, logic
+from screens import doing, keys, logic
 from screens.actions import combatants, commands, conditions, guide, harm, history, party, players, turns
 from screens.dialogs.base import forget_dialogs
-from screens.doing import Doing
 from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
@@ -63,7 +62,7 @@ def _for_system(base: type[FightScreen], system: System) -> type[FightScreen]:
     return made
 
 
-class FightScreen(Doing, Screen[None]):
+class FightScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("fight.tcss")
     COMMANDS = {FightCommands}
     BINDINGS: ClassVar[list[BindingType]] = list(keys.CORE)
@@ -421,6 +420,17 @@ class FightScreen(Doing, Screen[None]):
 
     def action_close_fight(self) -> None:
         turns.close_fight(self)
+
+    def perform(self, command: Any, after: Callable[[], None] | None = None) -> None:
+        """Do one GM action (a command, or a list of them as one step) and show it (see :mod:`screens.doing`)."""
+        doing.perform(self, command, after)
+
+    def probe(self, command: Any) -> Any:
+        """``command``, unless the rules would refuse it (Refused shows in the form)."""
+        return doing.probe(self, command)
+
+    def refuse(self, message: str) -> None:
+        doing.refuse(self, message)
 
     def run_spec(self, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
         """The system's action ``spec``: at once when it asks nothing, else through its form."""
