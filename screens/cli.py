@@ -1,28 +1,29 @@
 """The ``tracker`` command: the app, and replay/export/check/systems for saved fights.
 
 This is the composition root, in the top layer: it composes the core, the
-saves and the screens.  Textual is imported only when an app is started, so
-``tracker check`` and friends start fast.  Every error is one clear line on
-stderr and a non-zero exit, never a traceback.
+saves and the screens.  Every error is one clear line on stderr and a non-zero
+exit, never a traceback.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import SimpleNamespace
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import argparse
-
-    import saves
+import saves
+from saves import export
+from saves.checker import check
+from saves.follow import refusal
+from saves.format import LoadError
+from tracker import registry
+from tracker.errors import TrackerError
+from tracker.events import TurnEnded
+from tracker.text import visible
 
 
 def _parser() -> argparse.ArgumentParser:
-    import argparse
-
     p = argparse.ArgumentParser(prog="tracker", description="A keyboard-first combat tracker for tabletop GMs.")
     p.add_argument(
         "--save",
@@ -59,24 +60,11 @@ def _view_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--large", action="store_true", help="large type (l switches)")
 
 
-def _parse(argv: Sequence[str] | None) -> argparse.Namespace | SimpleNamespace:
-    """The command line.  ``--save FILE`` alone (the launch that continues a fight) is read without
-    argparse (its import, with gettext's, is a few milliseconds of the launch): the same two values."""
-    given = sys.argv[1:] if argv is None else list(argv)
-    if len(given) == 2 and given[0] == "--save" and not given[1].startswith("-"):
-        return SimpleNamespace(save=given[1], cmd=None)
-    return _parser().parse_args(given)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parse(argv)
-    from tracker.errors import TrackerError
-
+    args = _parser().parse_args(argv)
     try:
         return _run(args)
     except TrackerError as e:
-        from tracker.text import visible
-
         print(f"tracker: {visible(str(e))}", file=sys.stderr)  # a message may quote the file
         return 1
     except KeyboardInterrupt:
@@ -88,16 +76,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tracker: the file is too deeply nested or too big to handle ({type(e).__name__})", file=sys.stderr)
         return 1
     except Exception as e:  # a plug-in failing on what a file holds: still one line, never a traceback
-        from tracker.text import visible
-
         text = visible(" ".join(str(e).split())[:200])
         print(f"tracker: {type(e).__name__} while working on the fight{': ' + text if text else ''}", file=sys.stderr)
         return 1
 
 
-def _run(args: argparse.Namespace | SimpleNamespace) -> int:
-    import saves
-
+def _run(args: argparse.Namespace) -> int:
     if args.cmd == "systems":
         return _systems()
     if args.cmd == "where":
@@ -106,8 +90,6 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
     if args.cmd == "check":
         return _check(args.file)
     if args.cmd == "export":
-        from saves import export
-
         loaded = saves.load(args.file)
         text = export.recap(loaded)
         if args.output:
@@ -117,9 +99,7 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
             sys.stdout.write(text)
         return 0
     if args.cmd == "table":
-        from saves.follow import refusal
-        from screens import table  # Textual is imported only when an app starts
-        from tracker.errors import TrackerError
+        from screens import table  # (see _app)
 
         problem = refusal(args.file)  # a FIFO or a device is never opened (it would block or never end)
         if problem:
@@ -127,6 +107,9 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
         table.run(args.file, light=args.light, large=args.large, served=args.served)
         return 0
     if args.cmd == "serve":
+        # imported here for launch figures 1 and 2 of bench/bench_speed.py (continue a 2,500-event fight, open a
+        # 100,000-event fight: launch to first frame, <= 1.5x the bare Textual app), which ``tracker --save``
+        # is: screens.serve brings in aiohttp and textual-serve, 40% of that launch again (and see _app)
         from screens import serve
 
         return serve.serve_forever(
@@ -159,9 +142,6 @@ def _run(args: argparse.Namespace | SimpleNamespace) -> int:
 
 def _check(path: Path) -> int:
     """``tracker check FILE``: what is wrong, and what replay, export and continuing do about it."""
-    from saves.checker import check
-    from saves.format import LoadError
-
     try:
         report = check(path)
     except LoadError as e:
@@ -199,8 +179,6 @@ def _check(path: Path) -> int:
 
 def _systems() -> int:
     """The installed systems from their entry points' metadata: no plug-in is imported."""
-    from tracker import registry
-
     entries = registry.available()
     if not entries:
         print("no game systems are installed")
@@ -213,10 +191,6 @@ def _systems() -> int:
 
 
 def _print_replay(loaded: saves.Loaded) -> int:
-    from saves.export import describe_safely
-    from tracker.events import TurnEnded
-    from tracker.text import visible
-
     timeline = loaded.timeline()
     for w in loaded.warnings:
         print(f"warning: {visible(w)}")
@@ -224,12 +198,16 @@ def _print_replay(loaded: saves.Loaded) -> int:
         if isinstance(entry.event, TurnEnded):
             continue
         mark = " (undone)" if timeline.is_undone(i) else ""
-        print(f"{entry.seq:>5}  {describe_safely(timeline, i)}{mark}")
+        print(f"{entry.seq:>5}  {export.describe_safely(timeline, i)}{mark}")
     return 0
 
 
 def _app(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
-    from screens import app  # Textual is imported only when an app starts
+    # Textual is imported only when an app starts, for the suite's time (issue #43: under 90 s on this 2-core
+    # machine; it was 172 s): the tests run ``tracker check``, ``replay --text`` and ``export`` in fresh
+    # processes; with the app imported at the top, tests/reliability, tests/test_cli.py and
+    # tests/view/test_view_files.py took 61 s of CPU instead of 42 s (of the suite's ~260 s)
+    from screens import app
 
     return app.run(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
 

@@ -16,88 +16,81 @@ from screens import logic
 from screens.dialogs.base import ask
 from screens.dialogs.faces import FacesDialog
 from screens.guard import failure
-from tracker import Fight
-from tracker.dice import FacesNeeded, Roller, TypedRoller
+from tracker.dice import FacesNeeded, Roller
 from tracker.engine import decide_full
 from tracker.errors import TrackerError
 from tracker.events import Event
 from tracker.text import visible
 
+if TYPE_CHECKING:
+    from screens.fight import FightScreen
 
-class Doing:
-    """Mixed into the fight screen: ``fight``, ``typed`` and the screen's own methods are there."""
 
-    fight: Fight
-    typed: TypedRoller
+def refuse(screen: FightScreen, message: str) -> None:
+    """Say why an action was not done (a toast and the bell); nothing is logged."""
+    screen.notify(visible(message), title="Not done", severity="error", timeout=6, markup=False)
+    screen.app.bell()
 
-    if TYPE_CHECKING:  # the screen's own (Textual's and the fight screen's)
-        app: Any
 
-        def notify(self, *args: Any, **kwargs: Any) -> Any: ...
+def dice(screen: FightScreen) -> Roller | None:
+    """The typed-in roller when the fight's dice are typed in, else the fight's own."""
+    return screen.typed if screen.fight.state.typed_dice else None
 
-        def show_done(self, events: list[Event]) -> None: ...
 
-    def refuse(self, message: str) -> None:
-        self.notify(visible(message), title="Not done", severity="error", timeout=6, markup=False)
-        self.app.bell()
+def _decide_and_log(screen: FightScreen, commands: Sequence[Any], dice: Roller | None) -> list[Event]:
+    if len(commands) == 1:
+        return screen.fight.do(commands[0], dice=dice)
+    return screen.fight.do_all(commands, dice=dice)
 
-    @property
-    def dice(self) -> Roller | None:
-        """The typed-in roller when the fight's dice are typed in, else the fight's own."""
-        return self.typed if self.fight.state.typed_dice else None
 
-    def _decide_and_log(self, commands: Sequence[Any], dice: Roller | None) -> list[Event]:
-        if len(commands) == 1:
-            return self.fight.do(commands[0], dice=dice)
-        return self.fight.do_all(commands, dice=dice)
+def perform(screen: FightScreen, command: Any, after: Callable[[], None] | None = None) -> None:
+    """Do one GM action (one command, or a list of them as one step) and show it."""
+    commands = list(command) if isinstance(command, list | tuple) else [command]
+    if not commands:
+        return
+    try:
+        events = _decide_and_log(screen, commands, dice(screen))
+    except FacesNeeded as need:
+        typed = screen.typed
 
-    def perform(self, command: Any, after: Callable[[], None] | None = None) -> None:
-        """Do one GM action (one command, or a list of them as one step) and show it."""
-        commands = list(command) if isinstance(command, list | tuple) else [command]
-        if not commands:
-            return
-        dice = self.dice
-        try:
-            events = self._decide_and_log(commands, dice)
-        except FacesNeeded as need:
-            typed = self.typed
+        def faces_given(ok: bool | None) -> None:
+            typed.rewind()
+            if ok:
+                perform(screen, command, after)
+            else:
+                typed.supplied.clear()
+                screen.notify("Cancelled: nothing was logged.", title="Dice")
 
-            def faces_given(ok: bool | None) -> None:
-                typed.rewind()
-                if ok:
-                    self.perform(command, after)
-                else:
-                    typed.supplied.clear()
-                    self.notify("Cancelled: nothing was logged.", title="Dice")
+        ask(screen.app, FacesDialog(need.request, typed), faces_given)
+        return
+    except TrackerError as e:
+        _reset_typed(screen)
+        refuse(screen, str(e))
+        return
+    except Exception as e:  # a plug-in bug: say so, keep the fight
+        _reset_typed(screen)
+        refuse(screen, failure(e, "the rules"))
+        return
+    _reset_typed(screen)
+    screen.show_done(events)
+    if after is not None:
+        after()
 
-            ask(self.app, FacesDialog(need.request, typed), faces_given)
-            return
-        except TrackerError as e:
-            self._reset_typed()
-            self.refuse(str(e))
-            return
-        except Exception as e:  # a plug-in bug: say so, keep the fight
-            self._reset_typed()
-            self.refuse(failure(e, "the rules"))
-            return
-        self._reset_typed()
-        self.show_done(events)
-        if after is not None:
-            after()
 
-    def _reset_typed(self) -> None:
-        self.typed.supplied.clear()
-        self.typed.rewind()
+def _reset_typed(screen: FightScreen) -> None:
+    screen.typed.supplied.clear()
+    screen.typed.rewind()
 
-    def probe(self, command: Any) -> Any:
-        """Ask the rules whether they would refuse ``command`` (Refused shows in the form)."""
-        commands = list(command) if isinstance(command, list | tuple) else [command]
-        state = self.fight.state
-        try:
-            for c in commands:
-                _events, state = decide_full(self.fight.system, state, c, logic.ProbeRoller())
-        except TrackerError:
-            raise
-        except Exception:  # unexpected trouble shows when the action is really taken
-            pass
-        return command
+
+def probe(screen: FightScreen, command: Any) -> Any:
+    """Ask the rules whether they would refuse ``command`` (Refused shows in the form)."""
+    commands = list(command) if isinstance(command, list | tuple) else [command]
+    state = screen.fight.state
+    try:
+        for c in commands:
+            _events, state = decide_full(screen.fight.system, state, c, logic.ProbeRoller())
+    except TrackerError:
+        raise
+    except Exception:  # unexpected trouble shows when the action is really taken
+        pass
+    return command

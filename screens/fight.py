@@ -4,13 +4,16 @@ Before the fight starts it is the setup (add combatants from presets, a custom
 sheet or a party file, roll or enter initiative, start); afterwards the same
 screen runs the fight.  This module is the layout and what is shown; the keys
 are declared in :mod:`screens.keys` (the system's own on a subclass made once
-per system), the actions are in :mod:`screens.fight_actions`, the forms in
-:mod:`screens.forms`, and doing an action in :mod:`screens.doing`.
+per system), what they do is in :mod:`screens.actions` (one module per family
+of actions, called by the one-line ``action_*`` methods at the end of the
+screen), the forms in :mod:`screens.forms`, and doing an action in
+:mod:`screens.doing`.
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,16 +25,16 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from screens import keys, logic
+from screens import doing, keys, logic
+from screens.actions import combatants, commands, conditions, guide, harm, history, party, players, turns
 from screens.dialogs.base import forget_dialogs
-from screens.doing import Doing
-from screens.fight_actions import FightActions
 from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
 from screens.widgets.initiative import InitiativeList
 from screens.widgets.log import LogView
 from tracker import Fight
+from tracker import commands as C
 from tracker.dice import TypedRoller
 from tracker.events import Event
 from tracker.plugin import System
@@ -59,10 +62,11 @@ def _for_system(base: type[FightScreen], system: System) -> type[FightScreen]:
     return made
 
 
-class FightScreen(FightActions, Doing, Screen[None]):
+class FightScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("fight.tcss")
     COMMANDS = {FightCommands}
     BINDINGS: ClassVar[list[BindingType]] = list(keys.CORE)
+    serving: Any = None  # screens.serve.Serving while the players' view of this fight is served
 
     class Closed(Message):
         """The GM goes back to the start screen (the fight stays saved)."""
@@ -170,7 +174,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     def on_unmount(self) -> None:
         self.ready = False
-        self.stop_serving()  # the players' view this screen started ends with it
+        players.stop_serving(self)  # the players' view this screen started ends with it
         forget_dialogs(self.app)  # the dialogs kept for opening again hold this fight
         # and the screen lets go of the fight itself: Textual keeps the app's first screen to the end (the fight
         # given at launch is that screen), and the fight's states are tens of megabytes in a long fight
@@ -278,12 +282,6 @@ class FightScreen(FightActions, Doing, Screen[None]):
     def add_log(self, lines: list[str], style: str = "") -> None:
         self.query_one(LogView).add(lines, style=style)
 
-    def action_rest(self) -> None:
-        """Let time pass (L): the rest form, for the marked combatants or everyone."""
-        from screens.dialogs.rest import rest_form
-
-        self.ask_command(rest_form(self.context()), self._used_marks)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Setup keys only before the start, turn keys only while the fight runs."""
         if not self.ready:  # still opening, or closing: its widgets may not be there, keys do nothing
@@ -303,7 +301,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     @on(InitiativeList.Chosen)
     def _row_chosen(self, event: InitiativeList.Chosen) -> None:
-        self.action_actions()
+        commands.actions(self)
 
     # -- selection -----------------------------------------------------------
     @property
@@ -316,3 +314,128 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self.query_one(InitiativeList).set_marked(marked)
         self.marked = self.query_one(InitiativeList).marked
         self.show_detail()
+
+    # -- the GM's actions (the keys of screens.keys), each done by its family's module of screens.actions ----------
+    def action_next_turn(self) -> None:
+        turns.next_turn(self)
+
+    def action_roll_initiative(self) -> None:
+        turns.roll_initiative(self)
+
+    def action_initiative_running(self) -> None:
+        turns.initiative_running(self)
+
+    def action_set_initiative(self) -> None:
+        turns.set_initiative(self)
+
+    def action_start(self) -> None:
+        turns.start(self)
+
+    def action_delay(self) -> None:
+        turns.delay(self)
+
+    def action_act_now(self) -> None:
+        turns.act_now(self)
+
+    def action_move(self, step: int) -> None:
+        turns.move(self, step)
+
+    def action_end_fight(self) -> None:
+        turns.end_fight(self)
+
+    def action_rest(self) -> None:
+        turns.rest(self)
+
+    def action_damage(self) -> None:
+        harm.damage(self)
+
+    def action_heal(self) -> None:
+        harm.heal(self)
+
+    def action_add(self) -> None:
+        combatants.add(self)
+
+    def action_remove(self) -> None:
+        combatants.remove(self)
+
+    def action_toggle_mark(self) -> None:
+        combatants.toggle_mark(self)
+
+    def action_clear_marks(self) -> None:
+        combatants.clear_marks(self)
+
+    def action_note(self) -> None:
+        combatants.note(self)
+
+    def action_adjust(self) -> None:
+        combatants.adjust(self)
+
+    def action_add_condition(self) -> None:
+        conditions.add_condition(self)
+
+    def action_remove_condition(self) -> None:
+        conditions.remove_condition(self)
+
+    def action_run_command(self, name: str) -> None:
+        commands.run_command(self, name)
+
+    def action_actions(self) -> None:
+        commands.actions(self)
+
+    def action_resolve_prompt(self) -> None:
+        commands.resolve_prompt(self)
+
+    def action_dismiss_prompt(self) -> None:
+        commands.dismiss_prompt(self)
+
+    def action_undo(self) -> None:
+        history.undo(self)
+
+    def action_redo(self) -> None:
+        history.redo(self)
+
+    def action_toggle_hidden(self) -> None:
+        players.toggle_hidden(self)
+
+    def action_view_options(self) -> None:
+        players.view_options(self)
+
+    def action_name_fight(self) -> None:
+        players.name_fight(self)
+
+    def action_serve(self) -> None:
+        players.serve(self)
+
+    def action_save_party(self) -> None:
+        party.save_party(self)
+
+    def action_load_party(self) -> None:
+        party.load_party(self)
+
+    def action_toggle_dice(self) -> None:
+        history.toggle_dice(self)
+
+    def action_help(self) -> None:
+        guide.help(self)
+
+    def action_close_fight(self) -> None:
+        turns.close_fight(self)
+
+    def perform(self, command: Any, after: Callable[[], None] | None = None) -> None:
+        """Do one GM action (a command, or a list of them as one step) and show it (see :mod:`screens.doing`)."""
+        doing.perform(self, command, after)
+
+    def probe(self, command: Any) -> Any:
+        """``command``, unless the rules would refuse it (Refused shows in the form)."""
+        return doing.probe(self, command)
+
+    def refuse(self, message: str) -> None:
+        doing.refuse(self, message)
+
+    def run_spec(self, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
+        """The system's action ``spec``: at once when it asks nothing, else through its form."""
+        commands.run_spec(self, spec, values)
+
+    def palette_entries(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        """The command palette's entries (see :class:`screens.palette.FightCommands`)."""
+        return guide.palette_entries(self)

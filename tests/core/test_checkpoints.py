@@ -197,9 +197,11 @@ def test_the_checkpoint_reader_coerces_nothing(tmp_path: Path, system_id: str) -
     rnd = random.Random(system_id)
     values = [None, 0, 1, 1.5, "", "x", "7", True, [], {}, [1], ["a"], {"a": 1}, [{}], 2**70]
     counts = {"read": 0, "refused": 0}
+    paths = [_paths(raw)[1:] for raw in states]  # every copy of a state has its paths
     for _ in range(1500):
-        raw = clone(rnd.choice(states))
-        where = rnd.choice(_paths(raw)[1:])
+        k = rnd.randrange(len(states))
+        raw = clone(states[k])
+        where = rnd.choice(paths[k])
         parent: dict | list = raw
         for k in where[:-1]:
             parent = parent[k]  # type: ignore[index]

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import saves.parties as parties
+from bench.fights import make_fight
 from screens.app import TrackerApp
 from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
@@ -177,3 +178,22 @@ async def _palette(path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, FormDialog) and app.screen.title_text == "Hit"
+
+
+def test_quick_damage_in_a_fight_opened_from_its_checkpoint(data_dir: Path) -> None:
+    """Opened from a checkpoint, only the log's latest entries are loaded: a form starting on the last targets
+    reads no further back than those (it raised NeedOlder: the app closed on the GM's first '-')."""
+    path = data_dir / "long.jsonl"
+    make_fight("bnb", 3000, path, seed=5).close()
+    asyncio.run(_harm_from_checkpoint(path))
+
+
+async def _harm_from_checkpoint(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _ready(pilot)
+        assert screen.fight.log.partial
+        await pilot.press("minus")
+        await pilot.pause()
+        assert isinstance(app.screen, FormDialog)
+        assert str(app.screen.title_line()).startswith("Damage: ")
