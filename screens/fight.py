@@ -237,6 +237,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
             lines[-1] += "   (p: resolve · P: settle by ruling)"
         self._say("#prompts", "\n".join(lines))
         self._say("#reminder", self.reminder_text())
+        self.back_to_table()  # (an action was done)
         phase = (s.started, s.ended)
         if phase != self._phase:
             self._phase = phase
@@ -285,8 +286,11 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self.ask_command(rest_form(self.context()), self._used_marks)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Setup keys only before the start, turn keys only while the fight runs."""
+        """Setup keys only before the start, turn keys only while the fight runs; Esc in the log is the log's
+        (back to the table)."""
         if not self.ready:  # still opening, or closing: its widgets may not be there, keys do nothing
+            return False
+        if action == "clear_marks" and isinstance(self.focused, LogView):
             return False
         s = self.fight.state
         if action in keys.SETUP_ONLY:
@@ -296,6 +300,20 @@ class FightScreen(FightActions, Doing, Screen[None]):
         if action in keys.OUTSIDE_PLAY:
             return not s.started or s.ended
         return True
+
+    # -- focus: the table's, unless the GM is reading the log -----------------------------------------
+    def back_to_table(self) -> None:
+        """Focus on the table again: every action key acts on its highlighted row (a key bound on the screen runs
+        wherever the focus is), and once it has, the focus is back where that row is shown as selected."""
+        if isinstance(self.focused, LogView):
+            self.set_focus(self.query_one(InitiativeList))
+
+    def on_screen_suspend(self) -> None:
+        self.back_to_table()  # a dialog opened by a key: it comes back to the table
+
+    def refuse(self, message: str) -> None:
+        self.back_to_table()
+        super().refuse(message)
 
     @on(InitiativeList.Highlighted)
     def _highlighted(self, event: InitiativeList.Highlighted) -> None:

@@ -205,8 +205,8 @@ class InitiativeList(ScrollView, can_focus=True):
     cell of every row, and any change of a column's width did again).
 
     Keys: up/down, PgUp/PgDn (a page), Home/End (the first and the last row;
-    also ctrl+Home/ctrl+End).  A click selects a row, a click on the selected
-    row chooses it (:class:`Chosen`).  Read-only use (the replay screen): call
+    also ctrl+Home/ctrl+End).  A click selects a row, a double click chooses it
+    (:class:`Chosen`); the wheel scrolls the rows.  Read-only use (the replay screen): call
     :meth:`show` with any state.
     """
 
@@ -265,7 +265,7 @@ class InitiativeList(ScrollView, can_focus=True):
         """The selection moved to another combatant (``cid``; None: the list is empty)."""
 
     class Chosen(_About):
-        """The selected row was clicked again (as Enter on it)."""
+        """A row was double-clicked (as Enter on it)."""
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -415,10 +415,9 @@ class InitiativeList(ScrollView, can_focus=True):
         if row is None:
             return
         event.stop()
-        if row == self.cursor_row:
+        self.move_cursor(row)
+        if event.chain >= 2:  # a double click: its actions, as Enter or x
             self.post_message(self.Chosen(self, self._rows[row]))
-        else:
-            self.move_cursor(row)
 
     def set_marked(self, marked: Collection[str]) -> None:
         self.marked = tuple(m for m in self._rows if m in set(marked))
