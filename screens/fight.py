@@ -22,8 +22,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from screens import keys, logic
-from screens.dialogs.base import forget_dialogs
+from screens import keys, logic, space
+from screens.dialogs.base import ask, forget_dialogs
+from screens.dialogs.help import HelpDialog
 from screens.doing import Doing
 from screens.fight_actions import FightActions
 from screens.palette import FightCommands
@@ -38,6 +39,7 @@ from tracker.plugin import System
 from tracker.text import visible
 
 WIDE = 110  # columns from which the detail pane sits beside the list, not below it
+DETAIL = (34, 48)  # the detail pane's width beside the list: it gives columns to the list's Status first
 CHECK_AFTER = 0.25  # seconds after the screen is mounted before the checkpoint it opened from is checked
 
 
@@ -101,13 +103,14 @@ class FightScreen(FightActions, Doing, Screen[None]):
             yield InitiativeList(self.system, id="order")
             yield DetailPane(self.system, id="detail")
             yield LogView(id="log")
-        yield Static(self.keys_line(), id="keys", markup=False)
+        yield Static(self.keys_line(self.app.size.width), id="keys", markup=False)
         yield KeysFooter()
 
-    def keys_line(self) -> str:
-        """The second row of keys: marks and the palette, then the system's own actions (all of them under x)."""
+    def keys_line(self, width: int) -> str:
+        """The second row of keys: marks and the palette, then the system's own actions, whole, as many as fit in
+        one line (all of them under x)."""
         own = [f"{k} {self._title(n)}" for k, n in self.system_keys.items()]
-        return " · ".join(["space mark", "^p palette", "x all actions", *own])
+        return space.keys_line(["space mark", "^p palette", "x all actions", *own], width - 2)
 
     def on_mount(self) -> None:
         log = self.query_one(LogView)
@@ -178,12 +181,27 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)
+        if self.ready:
+            self._fit_detail(self.query_one(InitiativeList).wanted)
+        self._say("#keys", self.keys_line(event.size.width))
+        if self.ready:
+            self._say("#bar", self.bar_text(), layout=False)
+            self._say("#prompts", self.prompts_text())
 
     def _arrange(self, width: int, restyle: bool = True) -> None:
         """Wide: the detail pane beside the list; narrow (80 columns): below it, beside the log."""
         wide = width >= WIDE
         self.set_class(wide, "wide", update=restyle)
         self.set_class(not wide, "narrow", update=restyle)
+
+    def _fit_detail(self, wanted: int) -> None:
+        """Wide: the detail pane as narrow as it must be for the list to show its rows uncut (within DETAIL);
+        narrow (the pane under the list, beside the log), as fight.tcss has it."""
+        screen = self.app.size.width
+        columns = f"1fr {max(DETAIL[0], min(DETAIL[1], screen - wanted))}" if screen >= WIDE else "30 1fr"
+        if self._said.get("grid") != columns:
+            self._said["grid"] = columns
+            self.query_one("#main").styles.grid_columns = columns
 
     def _title(self, name: str) -> str:
         spec = logic.find_spec(self.system, name)
@@ -202,8 +220,16 @@ class FightScreen(FightActions, Doing, Screen[None]):
         else:
             phase = ("surprise round" if s.round == 0 else f"round {s.round}") + f" · turn: {s.name(s.current)}"
         dice = "typed in" if s.typed_dice else "rolled"
-        title = f"{s.title} · " if s.title else ""
-        return visible(f"{title}{self.system.name} · {phase} · dice {dice}")
+        width = self.app.size.width - 2  # (its padding)
+        return space.bar_line(visible(s.title), visible(self.system.name), visible(phase), f"dice {dice}", width)
+
+    def prompts_text(self) -> str:
+        """The open prompts in one line (! lists them all)."""
+        return space.prompts_line([p.text for p in self.fight.state.prompts], self.app.size.width - 2)
+
+    def action_list_prompts(self) -> None:
+        """All the open prompts (!), the first one first: p resolves it, P settles it by ruling."""
+        self.show_prompts()
 
     def reminder_text(self) -> str:
         """What an undo or redo just took back or did again; the conditions on the combatant whose turn it is."""
@@ -227,15 +253,13 @@ class FightScreen(FightActions, Doing, Screen[None]):
         table.marked = tuple(m for m in self.marked if s.find(m) and not s.get(m).removed)
         self.marked = table.marked
         table.show(s)
+        self._fit_detail(table.wanted)
         if s.current != self._last_current:
             table.select(s.current)
             self._last_current = s.current
         self.show_detail()
         self._say("#bar", self.bar_text(), layout=False)  # one line, always
-        lines = [f"⚠ {visible(p.text)}" for p in s.prompts]
-        if lines:
-            lines[-1] += "   (p: resolve · P: settle by ruling)"
-        self._say("#prompts", "\n".join(lines))
+        self._say("#prompts", self.prompts_text())
         self._say("#reminder", self.reminder_text())
         self.back_to_table()  # (an action was done)
         phase = (s.started, s.ended)
@@ -278,6 +302,16 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     def add_log(self, lines: list[str], style: str = "") -> None:
         self.query_one(LogView).add(lines, style=style)
+
+    def show_prompts(self) -> None:
+        s = self.fight.state
+        if not s.prompts:
+            self.refuse("there is no open prompt")
+            return
+        lines = [f"{n}. {visible(p.text)}" for n, p in enumerate(s.prompts, 1)]
+        lines.append("")
+        lines.append("p resolves the first one, P settles it by ruling.")
+        ask(self.app, HelpDialog(f"Open prompts ({len(s.prompts)})", "\n".join(lines)))
 
     def action_rest(self) -> None:
         """Let time pass (L): the rest form, for the marked combatants or everyone."""
