@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from saves import new_fight
 from screens.app import TrackerApp
 from screens.dialogs.help import HelpDialog
 from screens.fight import DETAIL, FightScreen
@@ -24,7 +25,6 @@ from tests.ui.drive import press
 from tests.view.helpers import screen_text
 from tracker import commands as C
 from tracker import registry
-from saves import new_fight
 
 SIZES = [(80, 24), (120, 36)]
 SYSTEMS = ["bnb", "blackjack", "zludge", "twod6"]
