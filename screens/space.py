@@ -46,13 +46,14 @@ def bar_line(title: str, system: str, phase: str, dice: str, width: int) -> str:
     return joined()
 
 
-def prompts_line(texts: Sequence[str], width: int) -> str:
-    """The open prompts in one line: "⚠ 3 prompts: <the first, cut> (! all · p resolve · P ruling)"."""
+def prompts_line(texts: Sequence[str], width: int, keys: bool = True) -> str:
+    """The open prompts in one line: "⚠ 3 prompts: <the first, cut> (! all · p resolve · P ruling)" (``keys``:
+    with the keys that act on them; a replay has none)."""
     if not texts:
         return ""
     many = len(texts) > 1
     head = f"⚠ {len(texts)} prompts: " if many else "⚠ "
-    tail = "  (! all · p resolve · P ruling)" if many else "  (p resolve · P ruling)"
+    tail = ("  (! all · p resolve · P ruling)" if many else "  (p resolve · P ruling)") if keys else ""
     first = visible(texts[0])
     return head + cut(first, width - len(head) - len(tail)) + tail
 

@@ -21,7 +21,7 @@ from screens.app import TrackerApp
 from screens.dialogs.help import HelpDialog
 from screens.fight import DETAIL, FightScreen
 from screens.widgets.initiative import InitiativeList
-from tests.ui.drive import press
+from tests.ui.drive import build_fight, press
 from tests.view.helpers import screen_text
 from tracker import commands as C
 from tracker import registry
@@ -117,3 +117,45 @@ async def _prompts(pilot, screen: FightScreen) -> None:
         assert f"Hero{n} is at" in text, text
     await press(pilot, "escape")
     assert app.screen is screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_gun_play_forms_repeat_hint_is_on_screen(size: tuple[int, int], data_dir: Path) -> None:
+    fight = build_fight("bnb", data_dir / "g.jsonl")
+    fight.close()
+    asyncio.run(_gun(data_dir / "g.jsonl", size))
+
+
+async def _gun(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await press(pilot, "g")
+        shown = screen_text(app)
+        assert "Gun-play" in shown and "repeats allowed" in shown, shown
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_the_replay_table_at_80x24_leads_with_the_state_word_and_main_numbers(system_id: str, data_dir: Path) -> None:
+    fight = build_fight(system_id, data_dir / "r.jsonl")
+    hero = fight.state.by_name("Hero").id
+    fight.do(C.AddCondition(id=hero, name="pinned down by fire", rounds=3))
+    fight.do(C.AddCondition(id=hero, name="blessed", rounds=2))
+    fight.do(C.Damage(targets=(hero,), amount="40" if system_id == "bnb" else "9"))
+    fight.close()
+    asyncio.run(_replay(data_dir / "r.jsonl", system_id))
+
+
+async def _replay(path: Path, system_id: str) -> None:
+    app = TrackerApp(replay_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await press(pilot, "end")
+        if app.screen.__class__.__name__ != "ReplayScreen":  # (the summary shows at the end)
+            await press(pilot, "escape")
+        row = next(r for r in screen_text(app).splitlines() if " Hero (PC) " in r)
+        word = "dying" if system_id == "bnb" else "dead"
+        main = MAIN[system_id]
+        assert word in row and main in row, row
+        numbers = row[row.index(main) :].split("·")[0].strip()
+        assert "…" not in numbers and any(ch.isdigit() for ch in numbers), row  # the main numbers whole
