@@ -100,6 +100,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
             with Vertical(id="notes"):
                 yield Static("", id="prompts", markup=False)
                 yield Static("", id="reminder", markup=False)
+                yield Static("", id="fallen", markup=False)
             yield InitiativeList(self.system, id="order")
             yield DetailPane(self.system, id="detail")
             yield LogView(id="log")
@@ -227,6 +228,10 @@ class FightScreen(FightActions, Doing, Screen[None]):
         """The open prompts in one line (! lists them all)."""
         return space.prompts_line([p.text for p in self.fight.state.prompts], self.app.size.width - 2)
 
+    def action_fold_fallen(self) -> None:
+        """Fold the fallen (out of the fight: dead, fled…; not the PCs) to one line, or show them again (F)."""
+        self.fold_fallen()
+
     def action_list_prompts(self) -> None:
         """All the open prompts (!), the first one first: p resolves it, P settles it by ruling."""
         self.show_prompts()
@@ -261,6 +266,7 @@ class FightScreen(FightActions, Doing, Screen[None]):
         self._say("#bar", self.bar_text(), layout=False)  # one line, always
         self._say("#prompts", self.prompts_text())
         self._say("#reminder", self.reminder_text())
+        self._say("#fallen", space.folded_line(table.folded, self.app.size.width - 2))
         self.back_to_table()  # (an action was done)
         phase = (s.started, s.ended)
         if phase != self._phase:
@@ -302,6 +308,11 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
     def add_log(self, lines: list[str], style: str = "") -> None:
         self.query_one(LogView).add(lines, style=style)
+
+    def fold_fallen(self) -> None:
+        table = self.query_one(InitiativeList)
+        table.fold_fallen = not table.fold_fallen
+        self.refresh_view()
 
     def show_prompts(self) -> None:
         s = self.fight.state

@@ -7,6 +7,8 @@ never the part the GM reads the line for.
   system's, then the dice;
 - the open prompts take one line: how many, the first one's text (cut), and
   the keys (``!`` lists them all, ``p`` resolves the first, ``P`` settles it);
+- the fallen, folded away from the list (``F``), take one line: how many,
+  their names (cut), and the key that shows them again;
 - the system's keys line shows whole keys only ("s Saving throw", never
   "s Saving throw · l"): those that do not fit are under ``x`` (all actions),
   which is always shown.
@@ -66,3 +68,11 @@ def keys_line(items: Sequence[str], width: int, keep: int = 3) -> str:
             break
         shown.append(item)
     return SEP.join(shown)
+
+
+def folded_line(names: Sequence[str], width: int) -> str:
+    """The fallen folded away from the list in one line: "✝ 4 fallen: Outlaw 5, Outlaw 6, … (F unfolds)"."""
+    if not names:
+        return ""
+    head, tail = f"✝ {len(names)} fallen: ", "  (F unfolds)"
+    return head + cut(", ".join(names), width - len(head) - len(tail)) + tail

@@ -278,6 +278,8 @@ class InitiativeList(ScrollView, can_focus=True):
         self.hover_row = -1  # the row under the mouse (-1: none, or a key was pressed since)
         self._rows: list[str] = []
         self.wanted = 0  # the columns the list needs to show every row uncut
+        self.fold_fallen = False  # the fallen (out of the fight, not a PC, not up) folded away: see folded
+        self.folded: tuple[str, ...] = ()  # the names of the fallen folded away
         self._pinned: tuple[int, ...] = ()  # the rows kept in view: the PCs', and the current combatant's
         self._keys: dict[str, tuple[tuple[str, str], ...]] = {}
         self._cells: dict[str, tuple[Text, ...]] = {}  # each row's cells
@@ -592,6 +594,14 @@ class InitiativeList(ScrollView, can_focus=True):
         """Show ``state``: the columns measured again, the rows that changed drawn again."""
         self._state = state
         present = state.present
+        if self.fold_fallen:
+            kept = tuple(
+                c for c in present if c.is_pc or c.id == state.current or not standing(self.system, state, c).out
+            )
+            self.folded = tuple(visible(c.name) for c in present if c not in kept)
+            present = kept
+        else:
+            self.folded = ()
         marked = set(self.marked)
         tied = {cid for group in state.ties for cid in group}
         rows = {c.id: row_for(self.system, state, c, c.id in marked, tied) for c in present}

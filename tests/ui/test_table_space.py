@@ -30,10 +30,11 @@ SIZES = [(80, 24), (120, 36)]
 SYSTEMS = ["bnb", "blackjack", "zludge", "twod6"]
 NAME = "The long and winding shoot-out at the Old Quarry Saloon"
 # each system's main number on a status line, as it begins
+DEAD = {"bnb": ("status", "dead"), "blackjack": ("dead", True), "zludge": ("dead", True), "twod6": ("dead", True)}
 MAIN = {"bnb": "HP ", "blackjack": "□", "zludge": ".", "twod6": "Wounds "}
 
 
-def long_fight(system_id: str, path: Path) -> None:
+def long_fight(system_id: str, path: Path, fallen: tuple[int, ...] = ()) -> None:
     system = registry.load(system_id)
     fight = new_fight(system, path, seed=4)
     pcs = [p for p in system.presets() if p.kind == "pc"]
@@ -54,6 +55,9 @@ def long_fight(system_id: str, path: Path) -> None:
         for n in range(3):
             fight.do(C.Damage(targets=(ids[f"Hero{n}"],), amount="40"))
         assert len(fight.state.prompts) == 3
+    field, value = DEAD[system_id]
+    for n in fallen:
+        fight.do(C.Adjust(id=ids[f"Outlaw {n}"], field=field, value=value))
     fight.close()
 
 
@@ -159,3 +163,35 @@ async def _replay(path: Path, system_id: str) -> None:
         assert word in row and main in row, row
         numbers = row[row.index(main) :].split("·")[0].strip()
         assert "…" not in numbers and any(ch.isdigit() for ch in numbers), row  # the main numbers whole
+
+
+# -- the fallen fold to one line (F) ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_fallen_fold_to_one_line_and_back(system_id: str, size: tuple[int, int], data_dir: Path) -> None:
+    long_fight(system_id, data_dir / "fold.jsonl", fallen=(5, 6, 7, 8))
+    asyncio.run(_fold(data_dir / "fold.jsonl", size))
+
+
+async def _fold(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FightScreen)
+        fallen = [f"Outlaw {n}" for n in (5, 6, 7, 8)]
+        rows = screen_text(app).splitlines()
+        assert not any("✝" in r for r in rows)
+        await press(pilot, "F")
+        rows = screen_text(app).splitlines()
+        line = [r for r in rows if "4 fallen" in r]
+        assert len(line) == 1 and "F unfolds" in line[0], rows
+        table = screen.query_one(InitiativeList)
+        shown = [screen.fight.state.get(cid).name for cid in table.ids]
+        assert not set(fallen) & set(shown) and len(shown) == 11, shown
+        await press(pilot, "F")
+        rows = screen_text(app).splitlines()
+        assert not any("✝" in r for r in rows)
+        assert len(table.ids) == 15
