@@ -65,11 +65,11 @@ def perform(screen: FightScreen, command: Any, after: Callable[[], None] | None 
         return
     except TrackerError as e:
         _reset_typed(screen)
-        refuse(screen, str(e))
+        screen.refuse(str(e))
         return
     except Exception as e:  # a plug-in bug: say so, keep the fight
         _reset_typed(screen)
-        refuse(screen, failure(e, "the rules"))
+        screen.refuse(failure(e, "the rules"))
         return
     _reset_typed(screen)
     screen.show_done(events)

@@ -25,9 +25,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from screens import doing, keys, logic
+from screens import doing, keys, logic, space
 from screens.actions import combatants, commands, conditions, guide, harm, history, party, players, turns
-from screens.dialogs.base import forget_dialogs
+from screens.dialogs.base import ask, forget_dialogs
+from screens.dialogs.help import HelpDialog
 from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
@@ -41,6 +42,7 @@ from tracker.plugin import System
 from tracker.text import visible
 
 WIDE = 110  # columns from which the detail pane sits beside the list, not below it
+DETAIL = (34, 48)  # the detail pane's width beside the list: it gives columns to the list's Status first
 CHECK_AFTER = 0.25  # seconds after the screen is mounted before the checkpoint it opened from is checked
 
 
@@ -102,16 +104,18 @@ class FightScreen(Screen[None]):
             with Vertical(id="notes"):
                 yield Static("", id="prompts", markup=False)
                 yield Static("", id="reminder", markup=False)
+                yield Static("", id="fallen", markup=False)
             yield InitiativeList(self.system, id="order")
             yield DetailPane(self.system, id="detail")
             yield LogView(id="log")
-        yield Static(self.keys_line(), id="keys", markup=False)
+        yield Static(self.keys_line(self.app.size.width), id="keys", markup=False)
         yield KeysFooter()
 
-    def keys_line(self) -> str:
-        """The second row of keys: marks and the palette, then the system's own actions (all of them under x)."""
+    def keys_line(self, width: int) -> str:
+        """The second row of keys: marks and the palette, then the system's own actions, whole, as many as fit in
+        one line (all of them under x)."""
         own = [f"{k} {self._title(n)}" for k, n in self.system_keys.items()]
-        return " · ".join(["space mark", "^p palette", "x all actions", *own])
+        return space.keys_line(["space mark", "^p palette", "x all actions", *own], width - 2)
 
     def on_mount(self) -> None:
         log = self.query_one(LogView)
@@ -182,12 +186,27 @@ class FightScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)
+        if self.ready:
+            self._fit_detail(self.query_one(InitiativeList).wanted)
+        self._say("#keys", self.keys_line(event.size.width))
+        if self.ready:
+            self._say("#bar", self.bar_text(), layout=False)
+            self._say("#prompts", self.prompts_text())
 
     def _arrange(self, width: int, restyle: bool = True) -> None:
         """Wide: the detail pane beside the list; narrow (80 columns): below it, beside the log."""
         wide = width >= WIDE
         self.set_class(wide, "wide", update=restyle)
         self.set_class(not wide, "narrow", update=restyle)
+
+    def _fit_detail(self, wanted: int) -> None:
+        """Wide: the detail pane as narrow as it must be for the list to show its rows uncut (within DETAIL);
+        narrow (the pane under the list, beside the log), as fight.tcss has it."""
+        screen = self.app.size.width
+        columns = f"1fr {max(DETAIL[0], min(DETAIL[1], screen - wanted))}" if screen >= WIDE else "30 1fr"
+        if self._said.get("grid") != columns:
+            self._said["grid"] = columns
+            self.query_one("#main").styles.grid_columns = columns
 
     def _title(self, name: str) -> str:
         spec = logic.find_spec(self.system, name)
@@ -206,8 +225,20 @@ class FightScreen(Screen[None]):
         else:
             phase = ("surprise round" if s.round == 0 else f"round {s.round}") + f" · turn: {s.name(s.current)}"
         dice = "typed in" if s.typed_dice else "rolled"
-        title = f"{s.title} · " if s.title else ""
-        return visible(f"{title}{self.system.name} · {phase} · dice {dice}")
+        width = self.app.size.width - 2  # (its padding)
+        return space.bar_line(visible(s.title), visible(self.system.name), visible(phase), f"dice {dice}", width)
+
+    def prompts_text(self) -> str:
+        """The open prompts in one line (! lists them all)."""
+        return space.prompts_line([p.text for p in self.fight.state.prompts], self.app.size.width - 2)
+
+    def action_fold_fallen(self) -> None:
+        """Fold the fallen (out of the fight: dead, fled…; not the PCs) to one line, or show them again (F)."""
+        self.fold_fallen()
+
+    def action_list_prompts(self) -> None:
+        """All the open prompts (!), the first one first: p resolves it, P settles it by ruling."""
+        self.show_prompts()
 
     def reminder_text(self) -> str:
         """What an undo or redo just took back or did again; the conditions on the combatant whose turn it is."""
@@ -231,16 +262,16 @@ class FightScreen(Screen[None]):
         table.marked = tuple(m for m in self.marked if s.find(m) and not s.get(m).removed)
         self.marked = table.marked
         table.show(s)
+        self._fit_detail(table.wanted)
         if s.current != self._last_current:
             table.select(s.current)
             self._last_current = s.current
         self.show_detail()
         self._say("#bar", self.bar_text(), layout=False)  # one line, always
-        lines = [f"⚠ {visible(p.text)}" for p in s.prompts]
-        if lines:
-            lines[-1] += "   (p: resolve · P: settle by ruling)"
-        self._say("#prompts", "\n".join(lines))
+        self._say("#prompts", self.prompts_text())
         self._say("#reminder", self.reminder_text())
+        self._say("#fallen", space.folded_line(table.folded, self.app.size.width - 2))
+        self.back_to_table()  # (an action was done)
         phase = (s.started, s.ended)
         if phase != self._phase:
             self._phase = phase
@@ -282,9 +313,27 @@ class FightScreen(Screen[None]):
     def add_log(self, lines: list[str], style: str = "") -> None:
         self.query_one(LogView).add(lines, style=style)
 
+    def fold_fallen(self) -> None:
+        table = self.query_one(InitiativeList)
+        table.fold_fallen = not table.fold_fallen
+        self.refresh_view()
+
+    def show_prompts(self) -> None:
+        s = self.fight.state
+        if not s.prompts:
+            self.refuse("there is no open prompt")
+            return
+        lines = [f"{n}. {visible(p.text)}" for n, p in enumerate(s.prompts, 1)]
+        lines.append("")
+        lines.append("p resolves the first one, P settles it by ruling.")
+        ask(self.app, HelpDialog(f"Open prompts ({len(s.prompts)})", "\n".join(lines)))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Setup keys only before the start, turn keys only while the fight runs."""
+        """Setup keys only before the start, turn keys only while the fight runs; Esc in the log is the log's
+        (back to the table)."""
         if not self.ready:  # still opening, or closing: its widgets may not be there, keys do nothing
+            return False
+        if action == "clear_marks" and isinstance(self.focused, LogView):
             return False
         s = self.fight.state
         if action in keys.SETUP_ONLY:
@@ -294,6 +343,16 @@ class FightScreen(Screen[None]):
         if action in keys.OUTSIDE_PLAY:
             return not s.started or s.ended
         return True
+
+    # -- focus: the table's, unless the GM is reading the log -----------------------------------------
+    def back_to_table(self) -> None:
+        """Focus on the table again: every action key acts on its highlighted row (a key bound on the screen runs
+        wherever the focus is), and once it has, the focus is back where that row is shown as selected."""
+        if isinstance(self.focused, LogView):
+            self.set_focus(self.query_one(InitiativeList))
+
+    def on_screen_suspend(self) -> None:
+        self.back_to_table()  # a dialog opened by a key: it comes back to the table
 
     @on(InitiativeList.Highlighted)
     def _highlighted(self, event: InitiativeList.Highlighted) -> None:
@@ -430,6 +489,7 @@ class FightScreen(Screen[None]):
         return doing.probe(self, command)
 
     def refuse(self, message: str) -> None:
+        self.back_to_table()
         doing.refuse(self, message)
 
     def run_spec(self, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:

@@ -63,6 +63,8 @@ CORE: list[Binding] = [
     _b("delete", "remove", "Remove from the fight", display="del"),
     _b("p", "resolve_prompt", "Resolve the prompt"),
     _b("P", "dismiss_prompt", "Settle the prompt by ruling"),
+    _b("exclamation_mark", "list_prompts", "List the open prompts", display="!"),
+    _b("F", "fold_fallen", "Fold the fallen to one line, or show them again"),
     _b("H", "toggle_hidden", "Hide from / show to the players"),
     _b("V", "view_options", "Players' view options"),
     _b("B", "serve", "Show the fight to the players' browsers (players' view)"),

@@ -34,6 +34,7 @@ from textual.widgets import Static
 
 import saves
 from saves.export import fresh_recap_path, recap, write_recap
+from screens import space
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.help import HelpDialog
 from screens.fight import FightScreen
@@ -283,7 +284,7 @@ class ReplayScreen(Screen[None]):
         self.query_one("#bar", Static).update(self.bar_text())
         prompts = self.query_one("#prompts", Static)
         if s.prompts:
-            prompts.update("\n".join(f"⚠ {visible(p.text)}" for p in s.prompts))
+            prompts.update(space.prompts_line([p.text for p in s.prompts], self.app.size.width - 2, keys=False))
         prompts.display = bool(s.prompts)
         self.query_one(ReplayLog).show_position(self.position)
         if arrived and n and not self._summary_shown_at_end:

@@ -1,5 +1,12 @@
 """The key bar: the screen's keys on one line, drawn as Textual's compact footer draws them, as one widget.
 
+Kept instead of Textual's ``Footer`` (#43 item 3) for a behaviour it lacks: the
+keys in the first frame.  ``Footer`` composes its keys only once the screen's
+bindings signal has fired after mounting (a recompose after a refresh), so the
+first frame of a fight, and of the start screen, showed an empty bar: swapped
+in, ``Footer(compact=True)`` failed tests/ui/test_frames.py's first-frame tests
+(5 of them) and nothing else.  A click on a key presses it (the mouse, #46).
+
 Textual's ``Footer`` is a container of one widget per key (eleven on the fight
 screen): each is composed, mounted, styled and laid out as the fight opens, and
 restyled each time a dialog closes over the screen (the screen resumes and

@@ -4,7 +4,9 @@ Columns: the current turn (▶), the GM's mark (●), name, initiative, the stat
 word (dead, unconscious, dying, fled, held…: never cut), the system's status
 and the conditions with rounds left.  Columns are measured from the content and
 the width on every change, so they grow and shrink with it; long text is
-clipped with an ellipsis.  Rows of combatants out of the fight are dimmed.
+clipped with an ellipsis.  The status (its main numbers first) gets its room
+before the conditions, which keep a dozen columns ("Blessed (2r) +2", "4
+conditions").  Rows of combatants out of the fight are dimmed.
 """
 
 from __future__ import annotations
@@ -170,6 +172,7 @@ class Widths(NamedTuple):
     state: int
     status: int
     conditions: int
+    natural: int = 0  # the columns the rows need to be shown uncut
 
 
 def measure(rows: Collection[Row], width: int) -> Widths:
@@ -182,31 +185,31 @@ def measure(rows: Collection[Row], width: int) -> Widths:
     rest = max(width - fixed, 0)
     status_max = max([len(r.status) for r in rows] + [0])
     cond_max = max([len(r.conditions) for r in rows] + [0])
+    natural = fixed + status_max + (cond_max + 2 if cond_max else 0)
     if cond_max == 0:
-        return Widths(name, init, state, rest, 0)
+        return Widths(name, init, state, rest, 0, natural)
     if status_max + 1 + cond_max + 1 <= rest:
         conditions = cond_max
-    else:
-        conditions = min(cond_max, max(rest - status_max - 2, (rest * 2) // 5, min(cond_max, 12)))
+    else:  # the status first (its numbers lead it), the conditions what is left but a dozen columns
+        conditions = min(cond_max, max(rest - status_max - 2, min(cond_max, 12)))
     conditions = max(min(conditions, rest - 2), 0)
-    return Widths(name, init, state, max(rest - conditions - 1, 0), conditions)
+    return Widths(name, init, state, max(rest - conditions - 1, 0), conditions, natural)
 
 
 class InitiativeList(ScrollView, can_focus=True):
     """The list itself: a header line, then a line per combatant, keyed by id, under a row cursor.
 
-    Drawn line by line (Textual's line API): a change of one combatant draws its
-    line again, nothing else; each line is kept in the look it was drawn in (the
-    list loses its focus while a dialog is open, and has it again after).  It
-    draws what Textual's ``DataTable`` drew with a row cursor (the same styles
-    and click targets, line for line: the snapshots did not change when it
-    replaced it), without the table's generality: cells of any height, columns
-    measured by Rich, caches thrown away at any change (a launch measured every
-    cell of every row, and any change of a column's width did again).
+    Not Textual's ``DataTable``, for behaviours it lacks (#44 item 5, space at
+    80×24): the PCs and whoever's turn it is stay in view however long the list
+    (pinned under a scrolling window of the others, :meth:`placed`), and a row
+    with no condition gives the conditions' room to its status.  Otherwise it
+    looks and answers as a DataTable with a row cursor does (its theme styles,
+    hover, click targets).  Drawn line by line (Textual's line API): a change of
+    one combatant draws its line again, nothing else.
 
     Keys: up/down, PgUp/PgDn (a page), Home/End (the first and the last row;
-    also ctrl+Home/ctrl+End).  A click selects a row, a click on the selected
-    row chooses it (:class:`Chosen`).  Read-only use (the replay screen): call
+    also ctrl+Home/ctrl+End).  A click selects a row, a double click chooses it
+    (:class:`Chosen`); the wheel scrolls the rows.  Read-only use (the replay screen): call
     :meth:`show` with any state.
     """
 
@@ -265,7 +268,7 @@ class InitiativeList(ScrollView, can_focus=True):
         """The selection moved to another combatant (``cid``; None: the list is empty)."""
 
     class Chosen(_About):
-        """The selected row was clicked again (as Enter on it)."""
+        """A row was double-clicked (as Enter on it)."""
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -274,6 +277,10 @@ class InitiativeList(ScrollView, can_focus=True):
         self.cursor_row = 0
         self.hover_row = -1  # the row under the mouse (-1: none, or a key was pressed since)
         self._rows: list[str] = []
+        self.wanted = 0  # the columns the list needs to show every row uncut
+        self.fold_fallen = False  # the fallen (out of the fight, not a PC, not up) folded away: see folded
+        self.folded: tuple[str, ...] = ()  # the names of the fallen folded away
+        self._pinned: tuple[int, ...] = ()  # the rows kept in view: the PCs', and the current combatant's
         self._keys: dict[str, tuple[tuple[str, str], ...]] = {}
         self._cells: dict[str, tuple[Text, ...]] = {}  # each row's cells
         self._widths: Widths | None = None
@@ -313,6 +320,29 @@ class InitiativeList(ScrollView, can_focus=True):
         """How many rows the list has room for under its header."""
         return max(self.scrollable_content_region.height - 1, 0)
 
+    def placed(self, top: int | None = None) -> tuple[int, list[int]]:
+        """How many rows scroll under the header from row ``top`` (the view's, if None), and the pinned rows out
+        of that window drawn under it: the PCs and whoever's turn it is stay in view, however long the list."""
+        top = round(self.scroll_y) if top is None else top
+        shown = self.shown_rows
+        if len(self._rows) <= shown or not self._pinned:
+            return shown, []
+        window, below = shown, []
+        for _ in range(len(self._pinned) + 1):
+            below = [i for i in self._pinned if not top <= i < top + window]
+            fits = max(shown - len(below), 1)
+            if fits == window:
+                break
+            window = fits
+        return window, below[: shown - window]
+
+    def _refresh_row(self, index: int) -> None:
+        """Draw row ``index`` again (the whole list while pinned rows are drawn under the window)."""
+        if self.placed()[1]:
+            self.refresh()
+        else:
+            self.refresh_lines(index + 1)
+
     def on_resize(self) -> None:
         if self._state is not None and self._content_width() != self._width:
             self.show(self._state)
@@ -334,10 +364,11 @@ class InitiativeList(ScrollView, can_focus=True):
         self._select(cid)
         self._tell(before)
 
-    def move_cursor(self, row: int) -> None:
-        """Put the cursor on ``row`` (kept within the rows) and keep it in view."""
+    def move_cursor(self, row: int, keep_view: bool = False) -> None:
+        """Put the cursor on ``row`` (kept within the rows) and keep it in view (``keep_view``: it is in view,
+        a pinned row under the window clicked; the view stays)."""
         before = self.selected
-        self._move(row)
+        self._move(row, keep_view)
         self._tell(before)
 
     def _tell(self, before: str | None) -> None:
@@ -350,28 +381,35 @@ class InitiativeList(ScrollView, can_focus=True):
         row = self._rows.index(cid)
         shown = self.shown_rows
         top = round(self.scroll_y)
-        last = top + shown - (2 if row < len(self._rows) - 1 else 1)  # the lowest place that shows the next
+        window = self.placed(top)[0]
+        last = top + window - (2 if row < len(self._rows) - 1 else 1)  # the lowest place that shows the next
         if shown > 1 and not top <= row <= last:
             self.scroll_to(y=max(0, min(row - shown // 4, round(self.max_scroll_y))), animate=False, immediate=True)
         self._move(row)
 
-    def _move(self, row: int) -> None:
+    def _move(self, row: int, keep_view: bool = False) -> None:
         old = self.cursor_row
         self.cursor_row = max(0, min(row, len(self._rows) - 1))
         if self.cursor_row != old:
-            self.refresh_lines(old + 1)
-            self.refresh_lines(self.cursor_row + 1)
+            self._refresh_row(old)
+            self._refresh_row(self.cursor_row)
         shown = self.shown_rows
         top = round(self.scroll_y)
-        if shown and self.cursor_row < top:
+        window, below = self.placed(top)
+        if not shown or (keep_view and self.cursor_row in below):
+            return
+        if self.cursor_row < top:
             self.scroll_to(y=self.cursor_row, animate=False, immediate=True)
-        elif shown and self.cursor_row >= top + shown:
-            self.scroll_to(y=self.cursor_row - shown + 1, animate=False, immediate=True)
+        elif self.cursor_row >= top + window:
+            for _ in range(3):  # the window's size depends on where it starts
+                top = max(self.cursor_row - window + 1, 0)
+                window = self.placed(top)[0]
+            self.scroll_to(y=max(self.cursor_row - window + 1, 0), animate=False, immediate=True)
 
     def _unlight(self) -> None:
         """The mouse's row is no longer lit: a key moved the cursor, or the mouse left (as DataTable)."""
         if self.hover_row >= 0:
-            self.refresh_lines(self.hover_row + 1)
+            self._refresh_row(self.hover_row)
             self.hover_row = -1
 
     def action_cursor(self, by: int) -> None:
@@ -404,7 +442,7 @@ class InitiativeList(ScrollView, can_focus=True):
         if hover != self.hover_row:
             for old_or_new in (self.hover_row, hover):
                 if old_or_new >= 0:
-                    self.refresh_lines(old_or_new + 1)
+                    self._refresh_row(old_or_new)
             self.hover_row = hover
 
     def on_leave(self, event: events.Leave) -> None:
@@ -415,10 +453,9 @@ class InitiativeList(ScrollView, can_focus=True):
         if row is None:
             return
         event.stop()
-        if row == self.cursor_row:
+        self.move_cursor(row, keep_view=True)
+        if event.chain >= 2:  # a double click: its actions, as Enter or x
             self.post_message(self.Chosen(self, self._rows[row]))
-        else:
-            self.move_cursor(row)
 
     def set_marked(self, marked: Collection[str]) -> None:
         self.marked = tuple(m for m in self._rows if m in set(marked))
@@ -455,7 +492,8 @@ class InitiativeList(ScrollView, can_focus=True):
         if y == 0:
             key: tuple[Any, ...] = ("header",)
         else:
-            index = y - 1 + self.scroll_offset.y
+            window, below = self.placed(self.scroll_offset.y)
+            index = y - 1 + self.scroll_offset.y if y <= window else (below + [-1] * y)[y - 1 - window]
             if not 0 <= index < len(self._rows):
                 return Strip.blank(self.size.width, self._base())
             cid = self._rows[index]
@@ -491,7 +529,10 @@ class InitiativeList(ScrollView, can_focus=True):
         light, on top) with its place as its click target, the line's end filled out to the list's width."""
         post = Style.from_color(color=lit.color) + Style.from_color(bgcolor=lit.bgcolor)
         segments: list[Segment] = []
-        for n, (width, cell) in enumerate(zip(self._sizes, cells, strict=True)):
+        sizes = self._sizes
+        if index >= 0 and sizes[6] and not cells[6].plain:  # no condition: the status has the conditions' room too
+            sizes = (*sizes[:5], sizes[5] + sizes[6], 0)
+        for n, (width, cell) in enumerate(zip(sizes, cells, strict=True)):
             if not width:  # a column not shown (no one has a condition)
                 continue
             pre = style + Style.from_meta({"row": index, "column": n}) + lit
@@ -553,11 +594,20 @@ class InitiativeList(ScrollView, can_focus=True):
         """Show ``state``: the columns measured again, the rows that changed drawn again."""
         self._state = state
         present = state.present
+        if self.fold_fallen:
+            kept = tuple(
+                c for c in present if c.is_pc or c.id == state.current or not standing(self.system, state, c).out
+            )
+            self.folded = tuple(visible(c.name) for c in present if c not in kept)
+            present = kept
+        else:
+            self.folded = ()
         marked = set(self.marked)
         tied = {cid for group in state.ties for cid in group}
         rows = {c.id: row_for(self.system, state, c, c.id in marked, tied) for c in present}
         self._width = self._content_width()
         widths = measure(rows.values(), self._width)
+        self.wanted = measure(rows.values(), 1000).natural + 1  # (and its scrollbar)
         cells: dict[str, tuple[Text, ...]] = {}
         keys: dict[str, tuple[tuple[str, str], ...]] = {}
         made = self._made
@@ -575,6 +625,11 @@ class InitiativeList(ScrollView, can_focus=True):
                 found = made[row, conditions] = (drawn, tuple((t.plain, str(t.style)) for t in drawn))
             cells[c.id], keys[c.id] = found
         ids = [c.id for c in present]
+        pinned = tuple(n for n, c in enumerate(present) if c.is_pc or c.id == state.current)
+        if pinned != self._pinned:
+            self._pinned = pinned
+            self.refresh()
+        height = len(ids) + 1 + len(pinned)  # (room to scroll the last rows into the window over the pinned)
         selected = self.selected
         old_keys = self._keys
         self._cells, self._keys = cells, keys
@@ -584,13 +639,13 @@ class InitiativeList(ScrollView, can_focus=True):
         if ids != self._rows:
             self._rows = ids
             self.marked = tuple(m for m in self.marked if m in rows)
-            self.virtual_size = Size(sum(self._sizes), len(ids) + 1)
+            self.virtual_size = Size(sum(self._sizes), height)
             self.refresh()
             self.cursor_row = ids.index(selected) if selected in rows else 0
             self._select(selected if selected in rows else state.current)
             self._tell(selected)
             return
-        self.virtual_size = Size(sum(self._sizes), len(ids) + 1)
+        self.virtual_size = Size(sum(self._sizes), height)
         for index, cid in enumerate(ids):
             if old_keys.get(cid) != keys[cid]:
-                self.refresh_lines(index + 1)
+                self._refresh_row(index)

@@ -1,9 +1,11 @@
 """The live log: one line per event, with every roll's faces.
 
-Focusable (Tab) and scrolled from the keyboard (PgUp/PgDn, Home/End, arrows);
-the scrollbar has a gutter of its own so it never covers text, and the lines
-are wrapped again when the width changes.  A long line wraps under its text,
-not under its event number, so the numbers stay a column to read down.
+Focusable (Tab, or a click) and read from the keyboard: ↑/↓ select a line (its
+event's number is :attr:`LogView.selected_seq`, what "Why" explains), PgUp/PgDn
+and Home/End scroll; the mouse selects a line with a click and scrolls with the
+wheel.  The scrollbar has a gutter of its own so it never covers text, and the
+lines are wrapped again when the width changes.  A long line wraps under its
+text, not under its event number, so the numbers stay a column to read down.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -18,7 +21,10 @@ from rich.measure import measure_renderables
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -44,6 +50,11 @@ def hanging(line: str, style: str, width: int, console: Console) -> Text:
 class LogView(ScrollView, can_focus=True):
     """Keeps the last lines only; the fight file keeps everything.
 
+    Not Textual's ``RichLog``, for a behaviour it lacks: a line of the log can
+    be selected (↑/↓ or a click; :attr:`selected_seq` is its event's number,
+    :class:`Selected` says when it changes), which "Why" explains.  A focused
+    log says so in its border (title and colour) and names the way back.
+
     Drawn line by line (Textual's line API) as ``RichLog`` drew it: each line
     wrapped at the log's width when it is first drawn at that width, the view
     at the end after each line written.  RichLog waited for its first Resize to
@@ -53,18 +64,44 @@ class LogView(ScrollView, can_focus=True):
     so the first frame shows the newest lines.
     """
 
+    TITLE = "Log (Tab)"
+    FOCUSED_TITLE = "LOG (focused) · ↑↓ a line · Tab/Esc table"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "line(-1)", "Line up", show=False),
+        Binding("down", "line(1)", "Line down", show=False),
+        Binding("tab,escape", "back", "Back to the table", key_display="Tab/Esc"),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"log-view--cursor"}
     DEFAULT_CSS = """
     LogView {
         height: 1fr; border: round $primary-muted; background: $surface; color: $foreground;
         border-title-color: $text-muted; border-subtitle-color: $text-muted;
         overflow-y: scroll; scrollbar-gutter: stable; scrollbar-size-vertical: 1; overflow-x: hidden;
-        &:focus { background-tint: $foreground 5%; border: round $primary; }
+        &:focus {
+            background-tint: $foreground 5%; border: double $accent;
+            border-title-color: $accent; border-title-style: bold;
+            & > .log-view--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
+        }
+        & > .log-view--cursor { background: $block-cursor-blurred-background; }
     }
     """
 
+    class Selected(Message):
+        """The GM selected a line of the log (``seq``: its event's number; None: a line of no event)."""
+
+        def __init__(self, log: LogView, seq: int | None) -> None:
+            super().__init__()
+            self.log = log
+            self.seq = seq
+
+        @property
+        def control(self) -> LogView:
+            return self.log
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = "Log (Tab, PgUp/PgDn)"
+        self.border_title = self.TITLE
+        self.cursor: int | None = None  # the selected line (an index into kept), None: none
         self.kept: deque[tuple[str, str]] = deque(maxlen=LOG_KEEP)
         self._width = 0  # the width the lines are wrapped at (0: not yet)
         self._first = 0  # the first kept line wrapped (the ones before it are wrapped once the view is drawn)
@@ -86,6 +123,8 @@ class LogView(ScrollView, can_focus=True):
         for line in lines:
             text = visible(line)
             if len(self.kept) == self.kept.maxlen:  # the oldest line goes (with its drawing, if it has one)
+                if self.cursor is not None:
+                    self.cursor = self.cursor - 1 if self.cursor > 0 else None
                 if self._first:
                     self._first -= 1
                 elif self._counts:
@@ -186,4 +225,76 @@ class LogView(ScrollView, can_focus=True):
         index = scroll_y + y
         if index >= len(self._strips):
             return Strip.blank(width, style).apply_style(style)
-        return self._strips[index].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+        strip = self._strips[index].crop_extend(scroll_x, scroll_x + width, style).apply_style(style)
+        span = self._span(self.cursor)
+        if span is not None and span[0] <= index < span[0] + span[1]:
+            lit = self.get_component_rich_style("log-view--cursor")
+            strip = Strip(Segment.apply_style(iter(strip), post_style=lit), strip.cell_length)
+        return strip
+
+    # -- the selected line -------------------------------------------------
+    @property
+    def selected_seq(self) -> int | None:
+        """The number of the event on the selected line (None: no line selected, or a line of no event)."""
+        if self.cursor is None or not 0 <= self.cursor < len(self.kept):
+            return None
+        found = _NUMBERED.match(self.kept[self.cursor][0])
+        return int(found.group(1)) if found else None
+
+    def select_line(self, index: int | None) -> None:
+        """Select kept line ``index`` (kept within the lines; None: no line) and bring it into view."""
+        if index is not None:
+            index = max(0, min(index, len(self.kept) - 1)) if self.kept else None
+        if index == self.cursor:
+            return
+        self.cursor = index
+        self.refresh()
+        span = self._span(index)
+        if span is not None:
+            top, rows = span
+            height = self.scrollable_content_region.height
+            if top < self.scroll_y:
+                self.scroll_to(y=top, animate=False, immediate=True)
+            elif top + rows > self.scroll_y + height:
+                self.scroll_to(y=top + rows - height, animate=False, immediate=True)
+        self.post_message(self.Selected(self, self.selected_seq))
+
+    def _span(self, index: int | None) -> tuple[int, int] | None:
+        """The first drawn row of kept line ``index`` and how many rows it takes (None: not drawn yet)."""
+        if index is None or index < self._first:
+            return None
+        at = index - self._first
+        if at >= len(self._counts):
+            return None
+        return sum(list(self._counts)[:at]), self._counts[at]
+
+    def _line_at_row(self, row: int) -> int | None:
+        """The kept line drawn on row ``row`` of the wrapped lines."""
+        at = 0
+        for n, count in enumerate(self._counts):
+            if at <= row < at + count:
+                return self._first + n
+            at += count
+        return None
+
+    def action_line(self, by: int) -> None:
+        if self.cursor is None:
+            self.select_line(len(self.kept) - 1)
+        else:
+            self.select_line(self.cursor + by)
+
+    def action_back(self) -> None:
+        """Back to the table (the screen's first focusable widget before the log)."""
+        self.screen.focus_previous()
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        line = None if offset is None else self._line_at_row(round(self.scroll_y) + offset.y)
+        if line is not None:
+            self.select_line(line)
+
+    def on_focus(self) -> None:
+        self.border_title = self.FOCUSED_TITLE
+
+    def on_blur(self) -> None:
+        self.border_title = self.TITLE

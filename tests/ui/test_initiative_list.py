@@ -3,8 +3,8 @@
 Up/Down move the selection a row, PgUp/PgDn a page, Home/End to the first and
 the last; the selected row stays in view under a header that never scrolls
 away, and the detail pane follows it.  The mouse lights the row under it (a
-key puts the light out), a click selects a row, a click on the selected row
-opens its actions.  Assertions are on the lines drawn, at 80x24 and 120x36.
+key puts the light out), a click selects a row, a double click opens its
+actions (a second single click does not).  Assertions are on the lines drawn, at 80x24 and 120x36.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ async def _keys(size: tuple[int, int], path: Path) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_mouse_lights_a_row_and_a_click_on_the_selected_row_opens_its_actions(
+def test_the_mouse_lights_a_row_a_click_selects_it_and_a_double_click_opens_its_actions(
     size: tuple[int, int], data_dir: Path
 ) -> None:
     asyncio.run(_mouse(size, data_dir / "mouse.jsonl"))
@@ -136,7 +136,11 @@ async def _mouse(size: tuple[int, int], path: Path) -> None:
         await pilot.pause()
         assert table.selected == table.ids[3] and isinstance(app.screen, FightScreen), "a click selects"
         assert detail_names(app, table.ids[3])
-        await pilot.click(InitiativeList, offset=(6, 4))  # again: its actions
+        await asyncio.sleep(0.6)  # (not a double click)
+        await pilot.click(InitiativeList, offset=(6, 4))  # again: still selected, nothing opens
+        await pilot.pause()
+        assert table.selected == table.ids[3] and app.screen is screen, "a second click is no double click"
+        await pilot.double_click(InitiativeList, offset=(6, 4))  # a double click: its actions
         await pilot.pause()
         title = str(app.screen.query_one("#title", Label).render())
         assert isinstance(app.screen, PickDialog) and f"selected: {name_of_on(screen, table.ids[3])}" in title, title
