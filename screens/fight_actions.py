@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from screens import logic
+from screens import library_actions, logic
 from screens.guard import call
 from screens.widgets.detail import visible_lines
 from tracker import commands as C
@@ -233,7 +233,7 @@ class FightActions:
     def add_dialog(self) -> Dialog[Any]:
         from screens.dialogs.add import AddDialog
 
-        return AddDialog(self.system, self.probe)
+        return AddDialog(self.system, self.probe, folder=getattr(self.app, "fights_dir", None))
 
     def action_remove(self) -> None:
         from screens.dialogs.base import ask
@@ -459,6 +459,13 @@ class FightActions:
         self.undo_note = f"Redone: {text}"  # above the list in the same frame (a toast came later, over the log)
         self.add_log([f"{self.fight.entries[-1].seq:>4} redone: {text}"], style="italic")
         self.refresh_view()
+
+    # -- the GM's presets (the library) ----------------------------------------------
+    def action_save_preset(self) -> None:
+        library_actions.save_selected(self)  # type: ignore[arg-type]
+
+    def action_manage_presets(self) -> None:
+        library_actions.manage(self)  # type: ignore[arg-type]
 
     # -- parties, the end, leaving ----------------------------------------------------
     @property
