@@ -27,6 +27,7 @@ class FightLike(Protocol):
     fight: Fight
     system: System
 
+    @property
     def selected(self) -> str | None: ...
     def refuse(self, message: str) -> None: ...
     def notify(self, message: str, *, title: str = "", markup: bool = ...) -> None: ...
@@ -39,7 +40,7 @@ def folder(screen: FightLike) -> Path | None:
 
 def save_selected(screen: FightLike) -> None:
     """Ask a name and keep the selected combatant in the GM's library (as it is now, or fresh)."""
-    cid = screen.selected()
+    cid = screen.selected
     if cid is None:
         screen.refuse("select a combatant to keep in your presets")
         return
