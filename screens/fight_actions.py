@@ -462,10 +462,10 @@ class FightActions:
 
     # -- the GM's presets (the library) ----------------------------------------------
     def action_save_preset(self) -> None:
-        library_actions.save_selected(self)  # type: ignore[arg-type]
+        library_actions.save_selected(self)
 
     def action_manage_presets(self) -> None:
-        library_actions.manage(self)  # type: ignore[arg-type]
+        library_actions.manage(self)
 
     # -- parties, the end, leaving ----------------------------------------------------
     @property
