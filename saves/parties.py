@@ -55,12 +55,12 @@ def party_members(fight: Fight, now: bool = False) -> list[dict[str, Any]]:
         sheet = dict(ev.sheet) if ev else {}
         member: dict[str, Any] = {"name": c.name, "kind": c.kind, "group": c.group, "sheet": _jsonable(sheet)}
         if now:
-            member["now"] = _now_values(fight, c, sheet)
+            member["now"] = now_values(fight, c, sheet)
         out.append(member)
     return out
 
 
-def _now_values(fight: Fight, c: Combatant, sheet: dict[str, Any]) -> dict[str, Any]:
+def now_values(fight: Fight, c: Combatant, sheet: dict[str, Any]) -> dict[str, Any]:
     """The adjustments that bring a fresh combatant from ``sheet`` to ``c``'s present values, in order."""
     system = fight.system
     scratch = Fight(system)

@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from screens import doing, keys, logic, space
-from screens.actions import combatants, commands, conditions, guide, harm, history, party, players, turns
+from screens.actions import combatants, commands, conditions, guide, harm, history, library, party, players, turns
 from screens.dialogs.base import ask, forget_dialogs
 from screens.dialogs.help import HelpDialog
 from screens.palette import FightCommands
@@ -470,6 +470,12 @@ class FightScreen(Screen[None]):
 
     def action_load_party(self) -> None:
         party.load_party(self)
+
+    def action_save_preset(self) -> None:
+        library.save_selected(self)
+
+    def action_manage_presets(self) -> None:
+        library.manage(self)
 
     def action_toggle_dice(self) -> None:
         history.toggle_dice(self)

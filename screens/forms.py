@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+import attrs
+
+from saves import library
 from screens import logic
 from screens.dialogs.form import FormDialog
 from screens.guard import call
@@ -123,9 +126,14 @@ def harm_form(ctx: Context, heal: bool) -> FormDialog:
     if not own:
         own = (C.Param(name="amount", label="Heal" if heal else "Damage", help="7, 3+4 or 2d6+1"),)
     targets = C.Param(name=TARGETS, kind=C.COMBATANTS, label="Targets")
-    params = (*own, targets)
+    # dice dealt to several targets are rolled once by default: marking several and typing dice is how a GM
+    # deals an area's damage (dynamite, a breath); each attacker's own damage goes through its attack form
+    once = C.Param(name="one_roll", kind=C.BOOL, label="One roll for all", default=True, required=False)
+    params = (*own, targets) if heal else (*own, once, targets)
     values: dict[str, Any] = {p.name: p.default for p in own if p.default is not None}
     values[TARGETS] = ctx.chosen
+    if not heal:
+        values["one_roll"] = True
 
     def check(raw: dict[str, Any]) -> Any:
         parsed = logic.form_values(ctx.state, params, raw)
@@ -138,7 +146,8 @@ def harm_form(ctx: Context, heal: bool) -> FormDialog:
         if heal:
             return ctx.probe(C.Heal(targets=ids, amount=amount))
         temporary = bool(own_value(own, parsed, "temporary", False))
-        return ctx.probe(C.Damage(targets=ids, amount=amount, temporary=temporary))
+        one_roll = bool(parsed.get("one_roll", True))
+        return ctx.probe(C.Damage(targets=ids, amount=amount, temporary=temporary, one_roll=one_roll))
 
     title = "Heal" if heal else "Damage"
     if own[0].kind == C.CHOICE:  # a level (blackjack's injuries, zludge's damage levels), not a number
@@ -161,7 +170,8 @@ def condition_form(ctx: Context) -> FormDialog:
     """A condition on the marked (or selected) combatants: one GM action, one undo step."""
     spec = logic.find_spec(ctx.system, "add_condition")
     assert spec is not None
-    base = tuple(p for p in spec.params if p.name != "id")
+    offered = condition_names(ctx)
+    base = tuple(attrs.evolve(p, suggestions=offered) if p.name == "name" else p for p in spec.params if p.name != "id")
     on = C.Param(name="ids", kind=C.COMBATANTS, label="On")
     params = (*base, on)
     values = {p.name: p.default for p in base if p.default is not None}
@@ -172,7 +182,9 @@ def condition_form(ctx: Context) -> FormDialog:
         ids = tuple(dict.fromkeys(parsed.get("ids") or ()))
         if not ids:
             raise Refused("On: choose at least one combatant")
-        return ctx.probe([spec.make({**parsed, "id": cid}) for cid in ids])
+        done = ctx.probe([spec.make({**parsed, "id": cid}) for cid in ids])
+        library.remember_condition(ctx.system.id, str(parsed.get("name") or ""))
+        return done
 
     return FormDialog(
         "Add condition",
@@ -180,10 +192,19 @@ def condition_form(ctx: Context) -> FormDialog:
         check,
         values=values,
         state=ctx.state,
-        help=spec.help + " Rounds empty: until removed.",
+        help=spec.help + " Rounds empty: until removed. → takes the suggestion.",
         choices=ctx.choices,
         who=(None, "ids"),
     )
+
+
+def condition_names(ctx: Context) -> tuple[str, ...]:
+    """What the condition form suggests as the GM types: the book's conditions, then the ones the GM typed
+    before in this system (this fight's, and earlier fights' kept in the GM's library)."""
+    book = [b.name for b in call(ctx.system.conditions, default=(), what="its conditions")]
+    typed = [cond.name for c in ctx.state.combatants for cond in c.conditions]
+    typed += library.typed_conditions(ctx.system.id)
+    return tuple(dict.fromkeys(n for n in (*book, *typed) if n))
 
 
 def remove_condition_form(ctx: Context) -> FormDialog | str:

@@ -69,6 +69,8 @@ CORE: list[Binding] = [
     _b("V", "view_options", "Players' view options"),
     _b("B", "serve", "Show the fight to the players' browsers (players' view)"),
     _b("N", "name_fight", "Name the fight"),
+    _b("M", "save_preset", "Keep the selected in my presets (the library)"),
+    _b("K", "manage_presets", "My presets: rename or delete one"),
     _b("f5", "save_party", "Save the PCs as a party"),
     _b("f6", "load_party", "Load a party"),
     _b("ctrl+e", "end_fight", "End the fight"),

@@ -68,6 +68,8 @@ class Param:
     required: bool = True
     min: int | None = None
     max: int | None = None
+    # free text with suggestions offered as the GM types (a condition form's book conditions); any text goes
+    suggestions: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -187,7 +189,7 @@ class CommandSpec:
 class AddCombatant:
     """Add one combatant, or ``count`` of them as a group ("4 Outlaws")."""
 
-    name: str
+    name: str = ""  # empty: the preset's name
     kind: str = "npc"
     group: str | None = None
     sheet: Mapping[str, Any] = attrs.field(factory=dict, hash=False)
@@ -314,12 +316,16 @@ class Damage:
     arithmetic or dice: ``7``, ``3+4``, ``2d6+1``), blackjack an injury level
     (``lesser`` … ``fatal``), Zludge a damage level (0–4), 2d6 Gamma wounds.
     ``temporary`` is non-lethal harm where the system has it (fists in B&B).
+    ``one_roll``: an amount with dice is rolled once and that total dealt to
+    every target (dynamite, a breath, a roof coming down), each through its own
+    rules (armor, thresholds, prompts); otherwise each target gets its own roll.
     """
 
     targets: tuple[str, ...]
     amount: str
     temporary: bool = False
     note: str = ""
+    one_roll: bool = False
 
 
 @attrs.frozen(kw_only=True)

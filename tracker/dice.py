@@ -24,7 +24,7 @@ from typing import Protocol
 
 import attrs
 
-from tracker.errors import TrackerError
+from tracker.errors import Refused, TrackerError
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -321,3 +321,53 @@ def roll(expr: str | DiceExpr, roller: Roller, label: str = "") -> Roll:
     """Parse (if needed) and roll."""
     e = parse(expr) if isinstance(expr, str) else expr
     return e.roll(roller, label)
+
+
+# ---------------------------------------------------------------------------
+# harm amounts
+
+_TERM = re.compile(r"[+-]?[^+-]+")
+AMOUNT_MAX = 10_000
+
+
+def amount(text: str, dice: Roller, label: str = "") -> Roll:
+    """Roll a harm amount: a number (``7``), arithmetic (``3+4``, ``10-2``) or dice (``2d6+1``, ``1d6+1d4``).
+
+    The result is one :class:`~tracker.dice.Roll` whose faces are every die
+    rolled, so the log shows them; Refused says what is wrong with the text.
+    """
+    src = str(text).strip().lower().replace(" ", "")
+    if not src:
+        raise Refused("the amount is empty")
+    if len(src) > 60:
+        raise Refused("the amount is too long")
+    terms = _TERM.findall(src)
+    if "".join(terms) != src or not terms:
+        raise Refused(f"'{text}' is not an amount: write a number, a sum (3+4) or dice (2d6+1)")
+    faces: list[int] = []
+    kept: list[int] = []
+    extra: list[int] = []
+    modifier = 0
+    total = 0
+    for term in terms:
+        sign = -1 if term.startswith("-") else 1
+        body = term.lstrip("+-")
+        if body.isdigit():
+            if len(body) > 5:
+                raise Refused(f"'{text}': the number is too large")
+            modifier += sign * int(body)
+            total += sign * int(body)
+            continue
+        try:
+            expr = parse(body)
+        except DiceError as e:
+            raise Refused(f"'{text}' is not an amount: {e}") from None
+        r = expr.roll(dice, label)
+        faces += r.faces
+        kept += r.kept
+        extra += r.extra
+        modifier += sign * r.modifier
+        total += sign * r.total
+    if abs(total) > AMOUNT_MAX:
+        raise Refused(f"'{text}': at most {AMOUNT_MAX}")
+    return Roll(src, label, tuple(faces), tuple(kept), tuple(extra), modifier, total)

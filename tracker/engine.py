@@ -10,6 +10,7 @@ through it).  The live fight with undo and redo is :class:`tracker.fight.Fight`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -18,7 +19,8 @@ import cattrs
 
 from tracker import commands as C
 from tracker import events as E
-from tracker.dice import Roller
+from tracker import registry
+from tracker.dice import Roller, amount
 from tracker.errors import Refused, UnknownEvent
 from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
 from tracker.plugin import System, initiative_events
@@ -118,8 +120,9 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
     sheet = dict(cmd.sheet)
     kind = cmd.kind
     alias = clean(cmd.alias, "Name for the players", NAME_MAX)
+    preset = None
     if cmd.preset:
-        preset = system.preset(cmd.preset)
+        preset = registry.find_preset(system, cmd.preset)
         sheet = {**preset.sheet, **sheet}
         name = name or preset.name
         alias = alias or preset.name
@@ -166,7 +169,22 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
             )
         )
         next_id += 1
+    if preset is not None and preset.now:
+        events += _as_it_was(system, state, events, preset, dice)
     return events
+
+
+def _as_it_was(system: System, state: FightState, added: list[E.Event], preset: Any, dice: Roller) -> list[E.Event]:
+    """The GM adjustments that bring each combatant just added from a preset kept "as it was" to how it was."""
+    out: list[E.Event] = []
+    s = fold(system, added, state)
+    for ev in added:
+        assert isinstance(ev, E.CombatantAdded)
+        for field, value in preset.now.items():
+            made = _adjust(system, s, C.Adjust(id=ev.id, field=field, value=value, note="as the preset was kept"), dice)
+            s = fold(system, made, s)
+            out += made
+    return out
 
 
 def _remove(system: System, state: FightState, cmd: C.RemoveCombatant, dice: Roller) -> list[E.Event]:
@@ -413,7 +431,7 @@ def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> 
 
 def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice: Roller) -> list[E.Event]:
     c = need(state, cmd.id)
-    name = clean(cmd.name, "Condition", NAME_MAX)
+    name = book_name(system, clean(cmd.name, "Condition", NAME_MAX))
     if not name:
         raise Refused("a condition needs a name")
     if c.condition(name):
@@ -435,6 +453,16 @@ def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice:
     cond = C._condition_from(cmd)
     cond = attrs.evolve(cond, name=name, ends_on=ends_on, expires_round=expires, note=clean(cmd.note, "Note", NOTE_MAX))
     return [E.ConditionAdded(id=c.id, condition=cond)]
+
+
+def book_name(system: System, typed: str) -> str:
+    """A condition the book names is stored under the plug-in's own spelling, whatever case or spacing the GM
+    typed (``"  PRONE "`` is ``prone``), so the rules that read it find it; any other text is kept as typed."""
+    key = " ".join(typed.split()).casefold()
+    for named in system.conditions():
+        if " ".join(named.name.split()).casefold() == key:
+            return named.name
+    return typed
 
 
 def _remove_condition(system: System, state: FightState, cmd: C.RemoveCondition, dice: Roller) -> list[E.Event]:
@@ -512,12 +540,20 @@ def _targets(state: FightState, ids: Sequence[str], what: str = "target") -> tup
 def _harm(system: System, state: FightState, cmd: C.Damage | C.Heal, dice: Roller) -> list[E.Event]:
     """Quick damage or healing: targets and amount checked here, the rest by the system's own harm path."""
     targets = _targets(state, cmd.targets)
-    amount = clean(cmd.amount, "Amount", 60)
-    if not amount:
+    text = clean(cmd.amount, "Amount", 60)
+    if not text:
         raise Refused("Amount: a value is needed")
     note = clean(cmd.note, "Note", NOTE_MAX)
-    checked = attrs.evolve(cmd, targets=targets, amount=amount, note=note)
+    checked = attrs.evolve(cmd, targets=targets, amount=text, note=note)
+    if isinstance(checked, C.Damage) and checked.one_roll and len(targets) > 1 and _DICE.search(text.lower()):
+        # one roll for all: rolled here once, logged once; each target's own rules take its total
+        roll = amount(text, dice, "one roll for all")
+        rolled = E.HarmRolled(roll=roll, targets=targets)
+        return [rolled, *system.decide(state, attrs.evolve(checked, amount=str(roll.total)), dice)]
     return list(system.decide(state, checked, dice))
+
+
+_DICE = re.compile(r"(?<![a-z])\d*d\d")  # "2d6", "d20+1": dice; "moderate", "very hurt": a level
 
 
 def _rest(system: System, state: FightState, cmd: C.Rest, dice: Roller) -> list[E.Event]:
@@ -782,6 +818,7 @@ _EVOLVERS: dict[type, Callable[..., FightState]] = {
     E.ConditionRemoved: _ev_cond_removed,
     E.Adjusted: _ev_adjusted,
     E.NoteAdded: _ev_note,
+    E.HarmRolled: _ev_same,
     E.PromptRaised: _ev_prompt,
     E.PromptResolved: _ev_prompt_done,
     E.FightEnded: _ev_ended,

@@ -266,6 +266,18 @@ class NoteAdded(Event):
 
 
 @attrs.frozen(kw_only=True)
+class HarmRolled(Event):
+    """One roll of quick damage for several targets (``Damage(one_roll=True)``): the total each of them takes."""
+
+    TYPE = "harm_rolled"
+    roll: Roll
+    targets: tuple[str, ...]
+
+    def describe(self, state: FightState) -> str:
+        return f"One roll for {', '.join(state.name(t) for t in self.targets)}: {self.roll.describe()}"
+
+
+@attrs.frozen(kw_only=True)
 class PromptRaised(Event):
     TYPE = "prompt_raised"
     prompt: Prompt
@@ -402,6 +414,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     ConditionRemoved,
     Adjusted,
     NoteAdded,
+    HarmRolled,
     PromptRaised,
     PromptResolved,
     FightEnded,

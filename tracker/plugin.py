@@ -37,6 +37,8 @@ class Preset:
     kind: str = NPC
     summary: str = ""
     category: str = ""
+    # a GM's own preset kept "as it was" (see saves.library): GM adjustments applied to each one added
+    now: Mapping[str, Any] = attrs.field(factory=dict, hash=False)
 
 
 @attrs.frozen(kw_only=True)

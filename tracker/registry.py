@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from tracker.errors import TrackerError
-from tracker.plugin import About, System
+from tracker.plugin import About, Preset, System
 from tracker.plugin_check import PluginError, check_system
 
 if TYPE_CHECKING:
@@ -239,3 +239,30 @@ def load_all() -> tuple[list[System], list[str]]:
         except TrackerError as e:
             problems.append(str(e))
     return systems, problems
+
+
+# -- the GM's own presets ---------------------------------------------------------------------------------------
+# Loaded from the GM's library by ``saves.library`` (the core reads no files): ``AddCombatant(preset=...)``
+# finds them exactly as it finds the book's, by id or name, any case.  The events a preset adds carry the whole
+# sheet, so a fight replays without the library.
+
+_gm_presets: dict[str, tuple[Preset, ...]] = {}
+
+
+def use_presets(system_id: str, presets: Iterable[Preset]) -> None:
+    """Make ``presets`` the GM's own presets of ``system_id`` (replacing those used before)."""
+    _gm_presets[system_id] = tuple(presets)
+
+
+def gm_presets(system_id: str) -> tuple[Preset, ...]:
+    """The GM's own presets of a system in use, as last given to :func:`use_presets`."""
+    return _gm_presets.get(system_id, ())
+
+
+def find_preset(system: System, preset_id: str) -> Preset:
+    """A preset by id or name, any case: the GM's own first, then the book's (Refused if neither has it)."""
+    key = preset_id.strip().lower()
+    for p in gm_presets(system.id):
+        if key in (p.id.lower(), p.name.lower()):
+            return p
+    return system.preset(preset_id)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def add(screen: FightScreen) -> None:
-    ask_command(screen, AddDialog(screen.system, screen.probe))
+    ask_command(screen, AddDialog(screen.system, screen.probe, folder=getattr(screen.app, "fights_dir", None)))
 
 
 def remove(screen: FightScreen) -> None:

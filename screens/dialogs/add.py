@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from saves import library
 from screens.dialogs.base import Dialog
 from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, unfocusable, with_label
 from screens.dialogs.pick import matches
@@ -46,14 +47,23 @@ class AddDialog(Dialog[Any]):
         Binding("down", "to_list", "Presets", show=False, id="add.list"),
     ]
 
-    def __init__(self, system: System, check: Callable[[C.AddCombatant], Any], kind: str = NPC) -> None:
+    def __init__(
+        self, system: System, check: Callable[[C.AddCombatant], Any], kind: str = NPC, folder: Path | None = None
+    ) -> None:
         super().__init__()
         self.system = system
         self.check = check
         self.kind = kind
-        # only combatant presets: a system may also list reference presets (e.g. weapons)
-        self.presets: tuple[Preset, ...] = tuple(
-            p for p in call(system.presets, default=(), what="its presets") if p.kind in KINDS
+        # the GM's own presets first (marked "mine"), then the book's combatant presets (a system may also list
+        # reference presets, e.g. weapons); a damaged library is said in the dialog, the book's still offered
+        self.library_problem = ""
+        try:
+            mine = library.presets(system.id, folder)
+        except TrackerError as e:
+            mine, self.library_problem = (), f"{e} — your presets are skipped until it is mended"
+        self.presets: tuple[Preset, ...] = (
+            *mine,
+            *(p for p in call(system.presets, default=(), what="its presets") if p.kind in KINDS),
         )
         self.shown_presets: list[Preset | None] = [None, *self.presets]
         self.preset: Preset | None = None
@@ -94,7 +104,7 @@ class AddDialog(Dialog[Any]):
                         id="a-group", placeholder="a group name; a count above 1 groups them anyway", compact=True
                     )
                 yield Vertical(*self._sheet_rows(self._fields()), id="sheet")
-            yield Static("", id="error", markup=False)
+            yield Static(self.library_problem, id="error", markup=False)
             with Horizontal(id="buttons"):
                 yield unfocusable(Button("Add", id="ok", variant="primary", compact=True))
                 yield unfocusable(Button("Cancel", id="cancel", compact=True))
@@ -138,10 +148,12 @@ class AddDialog(Dialog[Any]):
     def reopen_as(self, fresh: AddDialog) -> None:
         """Empty again: every preset listed, the custom sheet for the asked kind, no text in any field."""
         self.check = fresh.check
+        renewed = fresh.presets != self.presets  # the GM kept, renamed or deleted one of theirs
         self.presets = fresh.presets
+        self.library_problem = fresh.library_problem
         self.kind = fresh.kind
         self.query_one("#filter", Input).value = ""
-        if self._filtered_for != "" or len(self.shown_presets) != len(self.presets) + 1:
+        if renewed or self._filtered_for != "" or len(self.shown_presets) != len(self.presets) + 1:
             self._filtered_for = None  # the list is made again, of every preset
         self._apply_filter("")
         self.query_one(OptionList).highlighted = 0
@@ -157,7 +169,7 @@ class AddDialog(Dialog[Any]):
             for w in self.query(f"#s-{p.name}"):
                 self._show_sheet_value(w, p)
         self.run_worker(self._sheet_fields(), group="sheet")  # the kind's fields, their hints
-        self.query_one("#error", Static).update("")
+        self.query_one("#error", Static).update(self.library_problem)
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def _fields(self) -> tuple[C.Param, ...]:

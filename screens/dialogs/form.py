@@ -18,6 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
@@ -99,6 +100,7 @@ def field_widget(param: C.Param, value: Any, state: FightState | None, choices: 
         placeholder=param.help or HINTS.get(param.kind, ""),
         select_on_focus=True,
         compact=True,
+        suggester=SuggestFromList(param.suggestions, case_sensitive=False) if param.suggestions else None,
     )
 
 

@@ -197,7 +197,7 @@ def test_a_quick_harm_form_may_add_only_what_damage_has() -> None:
 
     said = problems_of(Odd())
     assert "the quick damage form (harm_params) asks for 'lethal', which Damage has no field for" in said
-    assert "(it may add only temporary)" in said
+    assert "(it may add only one_roll, temporary)" in said
     assert "the quick heal form (harm_params) asks for 'lethal', which Heal has no field for" in said
 
 

@@ -1,0 +1,276 @@
+"""The GM's library: their own presets per system (the gang boss, the hireling, a custom PC), kept between fights.
+
+One human-readable JSON file per system, ``library/<system id>.json`` beside the fights folder (or inside a
+folder the GM chose with ``--save FOLDER``), private like fights (0600 in a 0700 folder)::
+
+    {
+      "library": "gm-combat-tracker presets",
+      "system": "bnb",
+      "presets": [
+        {"id": "my:gang-boss", "name": "Gang boss", "kind": "npc", "sheet": {"level": 3, "hp": 14}}
+      ]
+    }
+
+A GM may back it up, edit it and share it.  A file that does not parse, or that names a field this version does
+not know, is reported with its line and skipped (the book's presets still work); it is rewritten only by the
+GM's own action (saving, renaming or deleting a preset), and never while it is damaged.
+
+:func:`presets` hands the presets to the core (:func:`tracker.registry.use_presets`), so
+``AddCombatant(preset="my:gang-boss", count=3)`` adds them in any fight, exactly like a book preset.
+
+The conditions the GM typed before in a system are kept beside it (``<system id>-conditions.txt``, one per
+line) for the condition form's suggestions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from saves.files import FILE_MODE, default_dir, make_private_dir
+from saves.parties import now_values
+from tracker import Fight, registry
+from tracker.errors import Refused, TrackerError
+from tracker.events import CombatantAdded
+from tracker.model import KINDS, NPC
+from tracker.plugin import Preset
+from tracker.text import NAME_MAX, clean
+
+MARK = "gm-combat-tracker presets"
+LIBRARY_MAX = 2_000_000
+CONDITIONS_KEPT = 200
+_TOP = frozenset({"library", "system", "presets"})
+_ENTRY = frozenset({"id", "name", "kind", "sheet", "summary", "category", "now"})
+
+
+class LibraryError(TrackerError):
+    """The GM's library file cannot be used as it is: says which file and which line."""
+
+
+def library_dir(fights_dir: Path | None = None) -> Path:
+    """``library/`` beside the default fights folder, or inside a folder the GM chose with ``--save FOLDER``."""
+    if fights_dir is None or fights_dir == default_dir():
+        return default_dir().parent / "library"
+    return fights_dir / "library"
+
+
+def library_file(system_id: str, folder: Path | None = None) -> Path:
+    return library_dir(folder) / f"{system_id}.json"
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line of the first ``"key":`` in ``text`` (1 when not found)."""
+    m = re.search(rf'"{re.escape(key)}"\s*:', text)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
+
+
+def _read(system_id: str, folder: Path | None) -> list[dict[str, Any]]:
+    """The presets of the file as dicts (none when there is no file); LibraryError names the line of a fault."""
+    path = library_file(system_id, folder)
+    if not path.exists():
+        return []
+    where = f"the library file {path}"
+    try:
+        if not path.is_file():
+            raise LibraryError(f"{where} is not a regular file")
+        with open(path, "rb") as f:
+            raw = f.read(LIBRARY_MAX + 1)
+    except OSError as e:
+        raise LibraryError(f"cannot read {where}: {e.strerror or e}") from None
+    if len(raw) > LIBRARY_MAX:
+        raise LibraryError(f"{where} is larger than {LIBRARY_MAX:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+        data = json.loads(text)
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        raise LibraryError(f"{where}, line {line}: not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise LibraryError(f"{where}, line {e.lineno}: {e.msg}") from None
+    except RecursionError:
+        raise LibraryError(f"{where}: nested too deeply") from None
+    if not isinstance(data, dict) or not isinstance(data.get("presets"), list):
+        raise LibraryError(f'{where}, line 1: not a library of presets (no "presets" list)')
+    for key in data:
+        if key not in _TOP:
+            raise LibraryError(f'{where}, line {_line_of(text, key)}: unknown field "{key}"')
+    if data.get("system", system_id) != system_id:
+        raise LibraryError(
+            f'{where}, line {_line_of(text, "system")}: the presets of "{data["system"]}", not {system_id}'
+        )
+    out: list[dict[str, Any]] = []
+    for n, entry in enumerate(data["presets"], 1):
+        if not isinstance(entry, dict):
+            raise LibraryError(f"{where}: preset {n} is not an object")
+        for key in entry:
+            if key not in _ENTRY:
+                raise LibraryError(f'{where}, line {_line_of(text, key)}: unknown field "{key}" in preset {n}')
+        name, pid, sheet = entry.get("name"), entry.get("id"), entry.get("sheet", {})
+        if not isinstance(name, str) or not name.strip():
+            raise LibraryError(f"{where}: preset {n} has no name")
+        if not isinstance(pid, str) or not pid.startswith("my:"):
+            raise LibraryError(f'{where}, line {_line_of(text, "id")}: preset {n}\'s id must start with "my:"')
+        if not isinstance(sheet, dict):
+            raise LibraryError(f"{where}: preset {n}'s sheet is not an object")
+        if not isinstance(entry.get("now", {}), dict):
+            raise LibraryError(f'{where}, line {_line_of(text, "now")}: preset {n}\'s "now" is not an object')
+        if entry.get("kind", NPC) not in KINDS:
+            raise LibraryError(f"{where}: preset {n}'s kind must be one of {', '.join(KINDS)}")
+        out.append(entry)
+    return out
+
+
+def _preset(entry: Mapping[str, Any]) -> Preset:
+    return Preset(
+        id=str(entry["id"]),
+        name=clean(str(entry["name"]), "Name", NAME_MAX),
+        sheet=dict(entry.get("sheet") or {}),
+        kind=str(entry.get("kind") or NPC),
+        summary=str(entry.get("summary") or ""),
+        category=str(entry.get("category") or "") or "mine",
+        now=dict(entry.get("now") or {}),
+    )
+
+
+def presets(system_id: str, folder: Path | None = None) -> tuple[Preset, ...]:
+    """The GM's presets of a system, handed to the core so ``AddCombatant(preset=id)`` finds them.
+
+    A damaged file raises :class:`LibraryError` (naming the file and line); the core then has none of the GM's
+    presets for the system, and the book's still work."""
+    try:
+        found = tuple(_preset(e) for e in _read(system_id, folder))
+    except (LibraryError, Refused):
+        registry.use_presets(system_id, ())
+        raise
+    registry.use_presets(system_id, found)
+    return found
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "preset"
+
+
+def _write(system_id: str, entries: Iterable[Mapping[str, Any]], folder: Path | None) -> None:
+    path = library_file(system_id, folder)
+    make_private_dir(path.parent)
+    body = {"library": MARK, "system": system_id, "presets": list(entries)}
+    text = json.dumps(body, indent=2, ensure_ascii=False, default=str) + "\n"
+    tmp = path.with_name(path.name + ".new")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    os.chmod(path, FILE_MODE)
+
+
+def save_preset(
+    system_id: str, fight: Fight, combatant_id: str, name: str, *, now: bool = False, folder: Path | None = None
+) -> str:
+    """Keep a combatant of ``fight`` in the GM's library under ``name``; returns its preset id (``my:<name>``).
+
+    Its sheet as it was added; with ``now``, also the GM-adjustable values in which it differs from a fresh
+    one (HP lost, injuries, spent lead…), applied again to each one added from the preset — the same choice
+    as a party file's.  A preset of the same name is replaced (the GM chose the name).  Refused on a damaged
+    library file: it is never rewritten until the GM mends it.
+    """
+    name = clean(name, "Name", NAME_MAX)
+    if not name:
+        raise Refused("a preset needs a name")
+    c = fight.state.get(combatant_id)
+    added = next((e.event for e in fight.entries if isinstance(e.event, CombatantAdded) and e.event.id == c.id), None)
+    if added is None:
+        raise Refused(f"{c.name}'s sheet is not in this fight's log")
+    sheet = json.loads(json.dumps(dict(added.sheet), default=str))
+    entries = _read(system_id, folder)
+    pid = f"my:{_slug(name)}"
+    entry: dict[str, Any] = {"id": pid, "name": name, "kind": c.kind, "sheet": sheet}
+    if now:
+        kept_now = now_values(fight, c, sheet)
+        if kept_now:
+            entry["now"] = kept_now
+    kept = [e for e in entries if e["id"] != pid and str(e["name"]).lower() != name.lower()]
+    _write(system_id, [*kept, entry], folder)
+    presets(system_id, folder)
+    return pid
+
+
+def _find(entries: list[dict[str, Any]], preset_id: str) -> dict[str, Any]:
+    key = preset_id.strip().lower()
+    for e in entries:
+        if key in (str(e["id"]).lower(), str(e["name"]).lower()):
+            return e
+    raise Refused(f"no preset of yours called '{preset_id}'")
+
+
+def rename_preset(system_id: str, preset_id: str, name: str, folder: Path | None = None) -> None:
+    """Give one of the GM's presets another name (its id stays, so nothing that names it breaks)."""
+    name = clean(name, "Name", NAME_MAX)
+    if not name:
+        raise Refused("a preset needs a name")
+    entries = _read(system_id, folder)
+    entry = _find(entries, preset_id)
+    if any(e is not entry and str(e["name"]).lower() == name.lower() for e in entries):
+        raise Refused(f"you already have a preset called '{name}'")
+    entry["name"] = name
+    _write(system_id, entries, folder)
+    presets(system_id, folder)
+
+
+def delete_preset(system_id: str, preset_id: str, folder: Path | None = None) -> None:
+    """Take one of the GM's presets out of the library."""
+    entries = _read(system_id, folder)
+    entry = _find(entries, preset_id)
+    _write(system_id, [e for e in entries if e is not entry], folder)
+    presets(system_id, folder)
+
+
+# -- conditions typed before ------------------------------------------------------------------------------------
+
+
+def _conditions_file(system_id: str, folder: Path | None) -> Path:
+    return library_dir(folder) / f"{system_id}-conditions.txt"
+
+
+def typed_conditions(system_id: str, folder: Path | None = None) -> list[str]:
+    """The conditions the GM typed before in this system, latest first (none if the file cannot be read)."""
+    try:
+        with open(_conditions_file(system_id, folder), "rb") as f:
+            lines = f.read(LIBRARY_MAX).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return []
+    names = [clean(line, "Condition", NAME_MAX) for line in reversed(lines) if line.strip()]
+    return list(dict.fromkeys(n for n in names if n))[:CONDITIONS_KEPT]
+
+
+def remember_condition(system_id: str, name: str, folder: Path | None = None) -> None:
+    """Note a condition the GM typed, for the next condition form (best effort: never stops the fight)."""
+    name = " ".join(name.split())
+    if not name or name in typed_conditions(system_id, folder)[:20]:
+        return
+    path = _conditions_file(system_id, folder)
+    try:
+        make_private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
+            f.write(name.replace("\n", " ") + "\n")
+    except OSError:
+        pass
+
+
+__all__ = [
+    "LibraryError",
+    "delete_preset",
+    "library_dir",
+    "library_file",
+    "presets",
+    "remember_condition",
+    "rename_preset",
+    "save_preset",
+    "typed_conditions",
+]
