@@ -1,7 +1,9 @@
 """Blood & Bullets (Simon Washbourne, 2012): d20 vs Defence Class, exploding d6 damage, Gun-play, death saves.
 
-See RULINGS.md (bnb) and the rulings in ``rules/`` (one docstring per family),
-``sheet.py``, ``presets.py`` and ``checks.py``.
+Its rules table is ``rules/table.py`` (``system.rules()``; ``docs/rules/bnb.md`` is made from it), and each
+event explains itself by those rules (``rules/why.py``, ``system.explain``).  The rulings behind the table are
+kept with their tests in the docstrings of ``rules/`` (one per family), ``sheet.py``, ``presets.py`` and
+``checks.py``.
 
 Rulings on GM adjustments and on what the GM and the players see (the book is silent):
 - HP set by the GM come off temporary damage first, then lethal damage; lethal
@@ -35,7 +37,9 @@ from systems.bnb.commands import SPECS
 from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve
 from systems.bnb.rules import rest as resting
+from systems.bnb.rules import why
 from systems.bnb.rules.common import ACTED, simultaneous_drop
+from systems.bnb.rules.table import RULES, R
 from systems.bnb.sheet import (
     DEAD,
     DYING,
@@ -56,6 +60,7 @@ from tracker.errors import Refused
 from tracker.events import Adjusted, Event
 from tracker.model import NPC, Combatant, FightState, changed
 from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally, initiative_events
+from tracker.reasons import Reason, Rule
 
 HELP = """\
 Blood & Bullets: d20 + to-hit + STR (melee) or DEX (missile) + Sure Shot/Close Fighter (+1)
@@ -153,7 +158,8 @@ class BnbSystem(BaseSystem):
             c = state.find(cid) if cid else None
             if c is not None and c.kind == NPC:
                 raise Refused(
-                    f"NPCs may not withhold their action: only PCs wait to act later in the round ({c.name} is an NPC)"
+                    f"NPCs may not withhold their action: only PCs wait to act later in the round ({c.name} is an NPC)",
+                    rule=R.hold,
                 )
 
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
@@ -318,6 +324,13 @@ class BnbSystem(BaseSystem):
             weapons = tuple(changed(g, shots=value) if g.name == name else g for g in d.weapons)
             return changed(c, data=changed(d, weapons=weapons))
         return super().adjust(state, c, field, value)
+
+    # -- why ---------------------------------------------------------------
+    def rules(self) -> tuple[Rule, ...]:
+        return RULES
+
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        return why.explain(before, event, after)
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, AttackRolled):
