@@ -32,13 +32,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from systems.bnb import ABOUT, rules
+from systems.bnb import ABOUT, rules, xp
 from systems.bnb.commands import SPECS
 from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve
 from systems.bnb.rules import rest as resting
 from systems.bnb.rules import why
-from systems.bnb.rules.common import ACTED, simultaneous_drop
+from systems.bnb.rules.common import ACTED, COVER, DEFAULT_COVER, simultaneous_drop
 from systems.bnb.rules.table import RULES, R
 from systems.bnb.sheet import (
     DEAD,
@@ -59,7 +59,7 @@ from tracker.dice import Roll, Roller, roll
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event
 from tracker.model import NPC, Combatant, FightState, changed
-from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally, initiative_events
+from tracker.plugin import FIT, BaseSystem, BookCondition, Preset, Standing, Tally, initiative_events
 from tracker.reasons import Reason, Rule
 
 HELP = """\
@@ -81,6 +81,53 @@ Actions: a Attack · g Gun-play (Shootist, one attack per level at ≤1 HD foes)
 · b Scattergun blast · r Reload (the round's action) · d Death save · s Saving throw
 · l Lucky Streak (Gambler) · y Loyalty check · w Bind wounds (after the fight)
 · h Rest (temporary damage heals per hour)."""
+
+APPLIES = (  # the rules the plug-in applies itself (rules/table.py): sheets (sheet.py) and initiative
+    R.attribute_modifier,  # sheet.py: make_data, check_sheet
+    R.class_tables,
+    R.hit_points,
+    R.defence_class,
+    R.npc_hit_dice,
+    R.half_hd,
+    R.npc_to_hit,
+    R.critter_save,
+    R.critter_level,
+    R.initiative,  # roll_initiative
+    R.group_initiative,
+    R.initiative_ties,  # initiative_tiebreak
+    R.simultaneous,  # takes_turns, standing
+    R.keep_order,
+    R.hold,  # check_core
+)
+
+CONDITIONS: tuple[BookCondition, ...] = (
+    BookCondition(
+        name=COVER,
+        source=R.cover.source,
+        effect=f"attacks at it take −1 to −4 to hit: the condition's value, {DEFAULT_COVER} if none is set",
+        automated=True,
+    ),
+    BookCondition(name="Surprised", source="bnb l.134", effect="the other side acts first, in a free round"),
+    BookCondition(
+        name="In melee", source="bnb l.138", effect="within 5 ft of a foe: a missile fired in strikes one at random"
+    ),
+    BookCondition(name="Grappled", source="bnb l.26", effect="held fast (a bear's Grapple): a STR save to break free"),
+    BookCondition(name="Poisoned", source="bnb l.26", effect="venom or poison: a CON save (Trailblazers +2)"),
+    BookCondition(name="Drunk", source="bnb l.26", effect="alcohol: a CON save (Trailblazers +2)"),
+    BookCondition(
+        name="Holding", source="bnb l.134", effect="a PC waits to act at any later moment of the round (not NPCs)"
+    ),
+    BookCondition(
+        name="Unconscious",
+        source="bnb l.138",
+        effect="survived the death save, needs medical help (the tracker sets it as the status)",
+    ),
+    BookCondition(
+        name="Knocked out",
+        source="bnb l.88",
+        effect="temporary damage to 0 HP: comes to when HP rise above 0 (the tracker sets it as the status)",
+    ),
+)
 
 _STANDING = {
     DEAD: "dead",
@@ -331,6 +378,12 @@ class BnbSystem(BaseSystem):
 
     def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
         return why.explain(before, event, after)
+
+    def conditions(self) -> tuple[BookCondition, ...]:
+        return CONDITIONS
+
+    def awards(self, state: FightState) -> tuple[str, ...]:
+        return xp.awards(state)
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, AttackRolled):

@@ -61,6 +61,31 @@ from tracker.errors import Refused
 from tracker.kit import Draft, need
 from tracker.model import Combatant
 
+APPLIES = (  # the rules these deciders apply (rules/table.py)
+    R.to_hit,  # roll_attack
+    R.natural,
+    R.npc_to_hit,
+    R.npc_no_dex,
+    R.damage,
+    R.exploding,
+    R.critter_level,
+    R.keep_highest,
+    R.small_dice,
+    R.at_least_one,
+    R.fists,
+    R.rowdy,
+    R.sneak_attack,  # attack
+    R.two_hands,
+    R.into_melee,
+    R.critter_attacks,  # critter_attacks
+    R.held_fire,
+    R.gunplay,  # gunplay
+    R.gunplay_targets,
+    R.scattergun,  # blast
+    R.scattergun_save,
+    R.reload,  # reload
+)
+
 # ---------------------------------------------------------------------------
 # one attack roll
 

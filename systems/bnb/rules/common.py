@@ -36,6 +36,25 @@ from tracker.model import Combatant, FightState
 
 ACTED = "the round's action"  # marks a round's action the GM set as taken (adjust "acted")
 
+APPLIES = (  # the rules these checks decide (rules/table.py)
+    R.surprise,  # can_act
+    R.hold,  # due
+    R.simultaneous,  # simultaneous_drop
+    R.one_weapon,  # check_rate
+    R.rate_of_fire,
+    R.every_other_round,
+    R.critter_attacks,
+    R.shots,
+    R.melee,  # mode
+    R.missile,
+    R.range,
+    R.cover,  # cover, cover_of
+    R.cover_condition,
+    R.sure_shot,  # favoured
+    R.close_fighter,
+    R.npc_weapon_bonus,
+)
+
 
 @attrs.frozen
 class Use:

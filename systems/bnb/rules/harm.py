@@ -65,6 +65,18 @@ from tracker.events import CombatantRemoved, Event, PromptRaised, PromptResolved
 from tracker.kit import Draft, amount, need, open_prompt, prompt, resolve
 from tracker.model import Combatant, FightState, Prompt
 
+APPLIES = (  # the rules these deciders apply (rules/table.py)
+    R.death,  # fall
+    R.minor_npc,
+    R.knocked_out,
+    R.death_by_ruling,  # react
+    R.lucky_any_save,
+    R.quick_damage,  # quick_damage
+    R.quick_healing,  # quick_heal
+    R.binding_wounds,  # bind_wounds
+    R.temporary_healing,  # recover
+)
+
 DEATH = "death_save"  # prompt kinds
 LUCKY = "lucky_streak"
 LIVES, DIES = "lives", "dies"  # a death save's outcomes by ruling

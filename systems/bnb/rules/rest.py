@@ -38,6 +38,8 @@ UNINTERRUPTED = "uninterrupted"
 INTERRUPTED = "interrupted"
 QUALITIES = (UNINTERRUPTED, INTERRUPTED)
 
+APPLIES = (R.rest, R.npc_rest, R.interrupted_rest, R.temporary_healing)  # rest (rules/table.py)
+
 
 @attrs.frozen(kw_only=True)
 class Rested(Event):

@@ -35,6 +35,20 @@ from tracker.errors import Refused
 from tracker.kit import Draft, need, resolve
 from tracker.model import PC
 
+APPLIES = (  # the rules these deciders apply (rules/table.py)
+    R.death_save,  # death_save
+    R.saving_throw,  # saving_throw (and every save, through checks.py)
+    R.save_attribute,
+    R.shootist_save,
+    R.gambler_save,
+    R.trailblazer_save,
+    R.critter_save,
+    R.lucky_streak,  # lucky_streak
+    R.lucky_any_save,
+    R.loyalty,  # loyalty
+    R.loyalty_modifier,
+)
+
 
 def _accept_lucky(d: Draft, cid: str) -> None:
     """A new save while a Lucky Streak offer is open accepts the earlier failure (Ruling)."""

@@ -272,13 +272,13 @@ class R:
     shots = _rule(
         "shots",
         "Shots",
-        "bnb l.106",
+        "bnb l.98–106",
         "Each gun holds its capacity of Table 12; each shot spends one, and an empty gun does not fire.",
     )
     reload = _rule(
         "reload",
         "Reload",
-        "ruling on bnb l.106",
+        "ruling on bnb l.98–106",
         "Reloading fills one gun and takes the round's action: no attack before or after it that round.",
     )
     gunplay = _rule(
@@ -457,6 +457,13 @@ class R:
         "Experience for foes overcome",
         "bnb l.126",
         "The PCs gain an NPC's listed XP for overcoming it: killing, capturing or driving it off.",
+    )
+    experience_bonus = _rule(
+        "experience_bonus",
+        "Experience bonus",
+        "bnb l.18–19",
+        "A PC's XP rises 5% for each of its prime attribute, WIS and CHA with a bonus (falls 5% for each with a "
+        "penalty), at most +15%.",
     )
     experience_share = _rule(
         "experience_share",

@@ -486,6 +486,8 @@ def _added(before: FightState, ev: CombatantAdded, after: FightState) -> tuple[R
             Reason.of(R.class_tables, f"{d.cls} level {d.level}: HD {d.hd}, to-hit {signed(d.to_hit)}, ST {d.st}")
         )
         out.append(Reason.of(R.hit_points, *hp))
+        mods = [_attribute(a, d.mod(a), d) for a in ATTRIBUTES if d.mod(a)]
+        out.append(Reason.of(R.attribute_modifier, *(mods or ["every attribute 9–12: +0"])))
         row = CLASS_TABLES[d.cls][d.level - 1]
         out.append(
             Reason.of(
