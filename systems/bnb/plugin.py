@@ -65,6 +65,7 @@ from tracker.reasons import Reason, Rule
 HELP = """\
 Blood & Bullets: d20 + to-hit + STR (melee) or DEX (missile) + Sure Shot/Close Fighter (+1)
 + range (+2 short, +1 medium, +0 long; 3× range at most) − cover (1–4) ≥ the target's DC.
+A target with the Cover condition gives its value (2 if none) to attacks that set no cover.
 NPCs and critters without a class attack at their HD (at most +15), never their DEX.
 Natural 20 hits for maximum damage (first die counts as 6, and explodes); natural 1 misses.
 Damage: weapon dice + its ± (+ STR in melee, +1 favoured weapon); each 6 rolls another d6,
@@ -80,7 +81,9 @@ of HP cross 0 the same way. Gamblers may re-roll any failed save with Lucky Stre
 Actions: a Attack · g Gun-play (Shootist, one attack per level at ≤1 HD foes) · m Critter attacks
 · b Scattergun blast · r Reload (the round's action) · d Death save · s Saving throw
 · l Lucky Streak (Gambler) · y Loyalty check · w Bind wounds (after the fight)
-· h Rest (temporary damage heals per hour)."""
+· h Rest (temporary damage heals per hour).
+At the end the summary totals the XP of the NPCs overcome, and each PC's share.
+Each rule cites the book's line (Why): rules/table.py, docs/rules/bnb.md."""
 
 APPLIES = (  # the rules the plug-in applies itself (rules/table.py): sheets (sheet.py) and initiative
     R.attribute_modifier,  # sheet.py: make_data, check_sheet

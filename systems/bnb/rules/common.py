@@ -280,7 +280,8 @@ def cover_of(t: Combatant, value: int) -> Modifier | None:
     condition's value (1–4; :data:`DEFAULT_COVER` when none is set) — rule ``cover_condition``."""
     if value:
         return cover(value)
-    cond = t.condition(COVER)
+    key = COVER.lower()  # as the GM typed it: "  COVER " is the Cover condition too
+    cond = next((x for x in t.conditions if " ".join(x.name.split()).lower() == key), None)
     if cond is None:
         return None
     return Modifier(label=COVER_BY_CONDITION, value=-max(1, min(4, abs(cond.value) or DEFAULT_COVER)))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+
+import pytest
 
 from saves import load
 from saves import new_fight as new_saved_fight
@@ -109,3 +112,31 @@ def test_the_recap_of_a_fight_with_two_outlaws_down_shows_their_xp(tmp_path):
     assert "## Experience" in text
     assert "XP for the foes overcome (bnb l.126): 30 — Outlaw 1 (dead) 15, Outlaw 2 (knocked out) 15" in text
     assert "Dusty 15 (15 +5%), Doc 16 (15 +10%)" in text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_the_summary_screen_shows_the_xp_of_the_outlaws_down(tmp_path, monkeypatch, size):
+    monkeypatch.setenv("TRACKER_DATA_DIR", str(tmp_path))  # the app's own files stay in the test's folder
+    asyncio.run(_summary(tmp_path / "xp.fight", size))
+
+
+async def _summary(path: Path, size: tuple[int, int]) -> None:
+    from textual.widgets import Static
+
+    from screens.app import TrackerApp
+    from screens.summary import SummaryScreen
+
+    f, _ = _two_outlaws_down(None, path)
+    f.close()
+    app = TrackerApp(replay_path=path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("end")  # the summary comes up at the end of the log
+        await pilot.pause()
+        assert isinstance(app.screen, SummaryScreen)
+        shown = app.screen.query_one("#awards", Static)
+        shown.scroll_visible(animate=False)
+        await pilot.pause()
+        text = str(shown.render())
+        assert "XP for the foes overcome (bnb l.126): 30" in text and "Doc 16 (15 +10%)" in text
+        assert shown.region.width <= size[0] and shown.region.height >= 2
