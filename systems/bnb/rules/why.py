@@ -439,7 +439,7 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> tuple[Reason, 
     out.append(Reason.of(R.rest, *([span] if span else ()), f"{who}: {rate} HP a full day", f"{ev.lethal} HP healed"))
     if d is not None and not d.cls:
         out.append(Reason.of(R.npc_rest, f"{who}: heals as level {d.level}"))
-    if INTERRUPTED in ev.why:
+    if f"of {INTERRUPTED} rest" in ev.why:  # (not "uninterrupted")
         out.append(Reason.of(R.interrupted_rest, "interrupted: no lethal damage heals"))
     if ev.temporary or (d is not None and d.temp):
         out.append(Reason.of(R.temporary_healing, f"{who}: {rate} temporary an hour", f"{ev.temporary} healed"))

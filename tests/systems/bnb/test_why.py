@@ -495,6 +495,7 @@ def test_harm_healing_binding_and_rest_explain_their_rates():
         "level 2: 2 HP a full day",
         "9 HP healed",
     )
+    assert "Interrupted rest" not in week and "An NPC's healing" not in week
     poor = why(f, Rested, 1)
     assert poor["An NPC's healing"].terms == ("HD 1 (its level): heals as level 1",)
     assert poor["Interrupted rest"].terms == ("interrupted: no lethal damage heals",)
@@ -745,3 +746,19 @@ def test_95_percent_of_a_generated_fights_bnb_events_have_a_reason_with_a_book_p
     placed = [rs for rs in counted if any(re.search(r"l\.\d+", r.source) for r in rs)]
     assert len(counted) >= 100
     assert len(placed) / len(counted) >= 0.95
+
+
+def test_a_fight_saved_before_reasons_existed_explains_its_bnb_events():
+    """The format-1 fixture (saved long before Why): every event explains without an error, and each bnb event
+    names a rule with the book's place."""
+    import saves
+
+    loaded = saves.load(Path(__file__).resolve().parents[2] / "fixtures" / "format1" / "bnb.jsonl")
+    t = loaded.timeline()
+    own = [
+        system.explain(t.state_at(i), e.event, t.state_at(i + 1))
+        for i, e in enumerate(t.entries)
+        if isinstance(e.event, system.event_types)
+    ]
+    assert len(own) > 50
+    assert all(any(re.search(r"l\.\d+", r.source) for r in rs) for rs in own)
