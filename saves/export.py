@@ -110,6 +110,9 @@ def _figures(timeline: Timeline) -> list[str]:
     for f in s.falls:
         when = "before round 1" if f.round == 0 else f"round {f.round}"
         out.append(f"- {f.who} fell in {when} (event {f.seq})" + (f", felled by {f.by}" if f.by else ""))
+    if s.awards:
+        out += ["", "## Experience", ""]
+        out += [f"- {line}" for line in s.awards]
     out.append("")
     out.append("## Harm per round")
     out.append("")

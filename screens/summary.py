@@ -197,6 +197,9 @@ class SummaryScreen(Screen[None]):
                 yield chart
             yield Static("Who fell", classes="heading", markup=False)
             yield Static(falls_text(self.summary), id="falls", markup=False)
+            if self.summary.awards:
+                yield Static("Experience", classes="heading", markup=False)
+                yield Static(visible("\n".join(self.summary.awards)), id="awards", markup=False)
         yield KeysFooter(palette=True)
 
     def on_mount(self) -> None:

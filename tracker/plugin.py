@@ -211,6 +211,7 @@ class System(Rules, Protocol):
     def rules(self) -> tuple[Rule, ...]: ...
     def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]: ...
     def conditions(self) -> tuple[BookCondition, ...]: ...
+    def awards(self, state: FightState) -> tuple[str, ...]: ...
 
 
 DataT = TypeVar("DataT")
@@ -420,6 +421,11 @@ class BaseSystem(Generic[DataT]):
 
     def conditions(self) -> tuple[BookCondition, ...]:
         """The conditions the book names, suggested when the GM adds a condition."""
+        return ()
+
+    def awards(self, state: FightState) -> tuple[str, ...]:
+        """What the fight earned, for the summary and the recap (bnb: the XP of the foes overcome and each PC's
+        share), in the system's words, one line each; none by default."""
         return ()
 
     def tally(self, state: FightState, event: Event) -> Tally | None:

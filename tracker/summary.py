@@ -76,6 +76,7 @@ class Summary:
     rolls_above: int
     rolls_below: int
     rolls_even: int
+    awards: tuple[str, ...] = ()  # what the fight earned, in the system's words (``System.awards``)
 
     def fighter(self, name: str) -> Fighter:
         for f in self.fighters:
@@ -427,4 +428,11 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
         rolls_above=totals["above"],
         rolls_below=totals["below"],
         rolls_even=totals["even"],
+        awards=_awards(system, final),
     )
+
+
+def _awards(system: System, state: FightState) -> tuple[str, ...]:
+    """The system's awards for the fight (XP); a plug-in failing to say gives none, not a crash."""
+    found = _guarded(system.awards, state)
+    return tuple(str(x) for x in found) if isinstance(found, tuple) else ()

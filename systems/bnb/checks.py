@@ -16,6 +16,7 @@ from tracker.dice import Roll, Roller, roll
 from tracker.model import Combatant
 
 SCATTERGUN_SAVE = "scattergun (half damage)"  # what a scattergun's save beyond 30 ft is "against" in the log
+HP_BELOW_0 = "HP below 0"  # the death save's penalty, as the log names it
 
 
 @attrs.frozen

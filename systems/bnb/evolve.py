@@ -24,7 +24,7 @@ from systems.bnb.events import (
 )
 from systems.bnb.sheet import DEAD, DYING, OK, UNCONSCIOUS, BnbData, LastSave, data
 from tracker.commands import Modifier
-from tracker.events import PromptResolved, RoundStarted
+from tracker.events import CombatantRemoved, PromptResolved, RoundStarted
 from tracker.kit import Evolver
 from tracker.model import FightState, changed
 
@@ -77,6 +77,15 @@ def _legacy_prompt(state: FightState, event: PromptResolved) -> FightState:
         if event.prompt_id == f"lucky:{c.id}":
             return _set(state, c.id, last_save=None)
     return state
+
+
+@evolve.on(CombatantRemoved)
+def _removed(state: FightState, event: CombatantRemoved) -> FightState:
+    """An NPC leaving the running fight (fled, driven off, captured) counts as overcome for XP (xp.py)."""
+    c = state.find(event.id)
+    if c is None or not isinstance(c.data, BnbData) or c.is_pc or not state.started or state.ended:
+        return state
+    return _set(state, event.id, left=True)
 
 
 @evolve.on(AttackRolled)

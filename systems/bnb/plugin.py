@@ -1,7 +1,9 @@
 """Blood & Bullets (Simon Washbourne, 2012): d20 vs Defence Class, exploding d6 damage, Gun-play, death saves.
 
-See RULINGS.md (bnb) and the rulings in ``rules/`` (one docstring per family),
-``sheet.py``, ``presets.py`` and ``checks.py``.
+Its rules table is ``rules/table.py`` (``system.rules()``; ``docs/rules/bnb.md`` is made from it), and each
+event explains itself by those rules (``rules/why.py``, ``system.explain``).  The rulings behind the table are
+kept with their tests in the docstrings of ``rules/`` (one per family), ``sheet.py``, ``presets.py`` and
+``checks.py``.
 
 Rulings on GM adjustments and on what the GM and the players see (the book is silent):
 - HP set by the GM come off temporary damage first, then lethal damage; lethal
@@ -30,12 +32,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from systems.bnb import ABOUT, rules
+from systems.bnb import ABOUT, rules, xp
 from systems.bnb.commands import SPECS
 from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve
 from systems.bnb.rules import rest as resting
-from systems.bnb.rules.common import ACTED, simultaneous_drop
+from systems.bnb.rules import why
+from systems.bnb.rules.common import ACTED, COVER, DEFAULT_COVER, simultaneous_drop
+from systems.bnb.rules.table import RULES, R
 from systems.bnb.sheet import (
     DEAD,
     DYING,
@@ -55,11 +59,13 @@ from tracker.dice import Roll, Roller, roll
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event
 from tracker.model import NPC, Combatant, FightState, changed
-from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally, initiative_events
+from tracker.plugin import FIT, BaseSystem, BookCondition, Preset, Standing, Tally, initiative_events
+from tracker.reasons import Reason, Rule
 
 HELP = """\
 Blood & Bullets: d20 + to-hit + STR (melee) or DEX (missile) + Sure Shot/Close Fighter (+1)
 + range (+2 short, +1 medium, +0 long; 3× range at most) − cover (1–4) ≥ the target's DC.
+A target with the Cover condition gives its value (2 if none) to attacks that set no cover.
 NPCs and critters without a class attack at their HD (at most +15), never their DEX.
 Natural 20 hits for maximum damage (first die counts as 6, and explodes); natural 1 misses.
 Damage: weapon dice + its ± (+ STR in melee, +1 favoured weapon); each 6 rolls another d6,
@@ -75,7 +81,56 @@ of HP cross 0 the same way. Gamblers may re-roll any failed save with Lucky Stre
 Actions: a Attack · g Gun-play (Shootist, one attack per level at ≤1 HD foes) · m Critter attacks
 · b Scattergun blast · r Reload (the round's action) · d Death save · s Saving throw
 · l Lucky Streak (Gambler) · y Loyalty check · w Bind wounds (after the fight)
-· h Rest (temporary damage heals per hour)."""
+· h Rest (temporary damage heals per hour).
+At the end the summary totals the XP of the NPCs overcome, and each PC's share.
+Each rule cites the book's line (Why): rules/table.py, docs/rules/bnb.md."""
+
+APPLIES = (  # the rules the plug-in applies itself (rules/table.py): sheets (sheet.py) and initiative
+    R.attribute_modifier,  # sheet.py: make_data, check_sheet
+    R.class_tables,
+    R.hit_points,
+    R.defence_class,
+    R.npc_hit_dice,
+    R.half_hd,
+    R.npc_to_hit,
+    R.critter_save,
+    R.critter_level,
+    R.initiative,  # roll_initiative
+    R.group_initiative,
+    R.initiative_ties,  # initiative_tiebreak
+    R.simultaneous,  # takes_turns, standing
+    R.keep_order,
+    R.hold,  # check_core
+)
+
+CONDITIONS: tuple[BookCondition, ...] = (
+    BookCondition(
+        name=COVER,
+        source=R.cover.source,
+        effect=f"attacks at it take −1 to −4 to hit: the condition's value, {DEFAULT_COVER} if none is set",
+        automated=True,
+    ),
+    BookCondition(name="Surprised", source="bnb l.134", effect="the other side acts first, in a free round"),
+    BookCondition(
+        name="In melee", source="bnb l.138", effect="within 5 ft of a foe: a missile fired in strikes one at random"
+    ),
+    BookCondition(name="Grappled", source="bnb l.26", effect="held fast (a bear's Grapple): a STR save to break free"),
+    BookCondition(name="Poisoned", source="bnb l.26", effect="venom or poison: a CON save (Trailblazers +2)"),
+    BookCondition(name="Drunk", source="bnb l.26", effect="alcohol: a CON save (Trailblazers +2)"),
+    BookCondition(
+        name="Holding", source="bnb l.134", effect="a PC waits to act at any later moment of the round (not NPCs)"
+    ),
+    BookCondition(
+        name="Unconscious",
+        source="bnb l.138",
+        effect="survived the death save, needs medical help (the tracker sets it as the status)",
+    ),
+    BookCondition(
+        name="Knocked out",
+        source="bnb l.88",
+        effect="temporary damage to 0 HP: comes to when HP rise above 0 (the tracker sets it as the status)",
+    ),
+)
 
 _STANDING = {
     DEAD: "dead",
@@ -153,7 +208,8 @@ class BnbSystem(BaseSystem):
             c = state.find(cid) if cid else None
             if c is not None and c.kind == NPC:
                 raise Refused(
-                    f"NPCs may not withhold their action: only PCs wait to act later in the round ({c.name} is an NPC)"
+                    f"NPCs may not withhold their action: only PCs wait to act later in the round ({c.name} is an NPC)",
+                    rule=R.hold,
                 )
 
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
@@ -318,6 +374,19 @@ class BnbSystem(BaseSystem):
             weapons = tuple(changed(g, shots=value) if g.name == name else g for g in d.weapons)
             return changed(c, data=changed(d, weapons=weapons))
         return super().adjust(state, c, field, value)
+
+    # -- why ---------------------------------------------------------------
+    def rules(self) -> tuple[Rule, ...]:
+        return RULES
+
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        return why.explain(before, event, after)
+
+    def conditions(self) -> tuple[BookCondition, ...]:
+        return CONDITIONS
+
+    def awards(self, state: FightState) -> tuple[str, ...]:
+        return xp.awards(state)
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, AttackRolled):

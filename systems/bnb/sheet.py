@@ -91,6 +91,8 @@ class BnbData:
     lucky_used: int = 0
     last_save: LastSave | None = None
     loyalty_next: int = 0
+    xp: int = 0  # an NPC's listed XP, gained by the PCs for overcoming it (l.126)
+    left: bool = False  # an NPC removed from the running fight (fled, driven off, captured: overcome)
 
     @property
     def hp(self) -> int:
@@ -195,6 +197,14 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
         Param(name="minor", kind=BOOL, label="Minor (dies at 0 HP)", default=False),
         Param(name="rowdy", kind=BOOL, label="Rowdy (fists d6)", default=False),
         Param(name="hp", kind=INT, label="HP", default=0, help="0: roll the hit dice"),
+        Param(
+            name="xp",
+            kind=INT,
+            label="XP",
+            default=0,
+            required=False,
+            help="the XP the PCs gain for overcoming it (its stat line's XP; 0 if none)",
+        ),
     )
 
 
@@ -312,6 +322,9 @@ def _check_npc(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], 
     if not 3 <= dex <= 18:
         raise Refused(f"DEX {dex} is outside 3–18: attributes are rolled on 3d6")
     flags = {k: Param(name=k, kind=BOOL).parse(sheet.get(k, False)) for k in ("important", "minor", "rowdy")}
+    xp = _int(sheet, "xp", 0)
+    if xp < 0:
+        raise Refused(f"XP {xp} cannot be negative: an NPC without XP listed has 0")
     hp = _int(sheet, "hp", 0)
     if hp < 0:
         raise Refused("HP must be at least 1 (0: roll them)")
@@ -333,6 +346,7 @@ def _check_npc(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], 
         "dex": dex,
         **flags,
         "hp": hp,
+        "xp": xp,
     }
     return out, rolls
 
@@ -377,4 +391,5 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BnbData:
         minor=bool(sheet.get("minor", False)),
         important=bool(sheet.get("important", False)),
         rowdy=bool(sheet.get("rowdy", False)),
+        xp=int(sheet.get("xp", 0) or 0),
     )

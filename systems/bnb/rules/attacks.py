@@ -42,6 +42,7 @@ from systems.bnb.rules.common import (
     can_act,
     check_rate,
     cover,
+    cover_of,
     favoured,
     in_fight,
     mode,
@@ -51,6 +52,7 @@ from systems.bnb.rules.common import (
     weapon_use,
 )
 from systems.bnb.rules.harm import blow
+from systems.bnb.rules.table import R
 from systems.bnb.sheet import data
 from systems.bnb.tables import GAMBLER, SHOOTIST, Carried
 from tracker.commands import Modifier
@@ -58,6 +60,31 @@ from tracker.dice import DiceExpr, DiceRequest, Roller, roll
 from tracker.errors import Refused
 from tracker.kit import Draft, need
 from tracker.model import Combatant
+
+APPLIES = (  # the rules these deciders apply (rules/table.py)
+    R.to_hit,  # roll_attack
+    R.natural,
+    R.npc_to_hit,
+    R.npc_no_dex,
+    R.damage,
+    R.exploding,
+    R.critter_level,
+    R.keep_highest,
+    R.small_dice,
+    R.at_least_one,
+    R.fists,
+    R.rowdy,
+    R.sneak_attack,  # attack
+    R.two_hands,
+    R.into_melee,
+    R.critter_attacks,  # critter_attacks
+    R.held_fire,
+    R.gunplay,  # gunplay
+    R.gunplay_targets,
+    R.scattergun,  # blast
+    R.scattergun_save,
+    R.reload,  # reload
+)
 
 # ---------------------------------------------------------------------------
 # one attack roll
@@ -89,8 +116,9 @@ def roll_attack(
         parts.append(fav)
     if range_mod:
         parts.append(range_mod)
-    if cover_value:
-        parts.append(cover(cover_value))
+    in_cover = cover_of(tgt, cover_value)
+    if in_cover:
+        parts.append(in_cover)
     parts.extend(modifiers)
     atk = roll("1d20", dice, f"{actor.name} attacks {tgt.name}")
     face = atk.faces[0]
@@ -141,18 +169,18 @@ def attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     melee, range_mod = mode(use, cmd.distance, tgt)
     cover(cmd.cover)
     if cmd.two_hands and (use.weapon is None or not use.weapon.versatile):
-        raise Refused(f"only the spear gains +1 damage used two-handed, not the {use.label}")
+        raise Refused(f"only the spear gains +1 damage used two-handed, not the {use.label}", rule=R.two_hands)
     ad = data(actor)
     sneak_ok = ad.cls == GAMBLER and use.weapon is not None and use.weapon.sneak
     sneak = cmd.sneak
     if sneak and not sneak_ok:
-        raise Refused("sneak attack is a Gambler's, with a knife, derringer or pocket pistol only")
+        raise Refused("sneak attack is a Gambler's, with a knife, derringer or pocket pistol only", rule=R.sneak_attack)
     if not sneak and sneak_ok and state.round == 0 and actor.id in state.surprise:
         sneak = True
     intended, pick = None, None
     if cmd.into_melee:
         if melee:
-            raise Refused("firing into a melee is for missile attacks: a melee attack picks its foe")
+            raise Refused("firing into a melee is for missile attacks: a melee attack picks its foe", rule=R.into_melee)
         crowd = [tgt.id]
         for cid in cmd.into_melee:
             other = target(state, actor, cid)
@@ -188,7 +216,7 @@ def critter_attacks(d: Draft, cmd: CritterAttacks, dice: Roller) -> None:
     tgt = target(state, actor, cmd.target)
     ad = data(actor)
     if not ad.natural:
-        raise Refused(f"{actor.name} has no listed attacks: use Attack with a weapon")
+        raise Refused(f"{actor.name} has no listed attacks: use Attack with a weapon", rule=R.critter_attacks)
     uses = [natural_use(n) for n in ad.natural]
     for u in uses:
         check_rate(state, actor, u)
@@ -218,14 +246,16 @@ def _guns(actor: Combatant, names: str) -> list[Carried]:
             return loaded[:1]
         if ad.firearms:
             return list(ad.firearms[:1])
-        raise Refused(f"Gun-play needs a firearm: {actor.name} carries none")
+        raise Refused(f"Gun-play needs a firearm: {actor.name} carries none", rule=R.gunplay)
     out: list[Carried] = []
     for name in names.split(","):
         if not name.strip():
             continue
         g = ad.carried(name)
         if g is None or not g.spec.firearm:
-            raise Refused(f"Gun-play is made with firearms: {actor.name} carries no firearm '{name.strip()}'")
+            raise Refused(
+                f"Gun-play is made with firearms: {actor.name} carries no firearm '{name.strip()}'", rule=R.gunplay
+            )
         if g.name in [x.name for x in out]:
             raise Refused(f"the {g.name} is named twice: name a second gun as '{g.spec.name} 2'")
         out.append(g)
@@ -252,37 +282,44 @@ def gunplay(d: Draft, cmd: GunPlay, dice: Roller) -> None:
     ad = data(actor)
     if ad.cls != SHOOTIST:
         what = f"a {ad.cls}" if ad.cls else "not a Shootist"
-        raise Refused(f"Gun-play is the Shootist's: {actor.name} is {what}")
+        raise Refused(f"Gun-play is the Shootist's: {actor.name} is {what}", rule=R.gunplay)
     can_act(state, actor)
     if not cmd.targets:
         raise Refused("Gun-play: name a target for each attack")
     n = len(cmd.targets)
     if n > ad.level:
         raise Refused(
-            f"Gun-play gives one attack per level: {actor.name} is level {ad.level}, so {ad.level} attack(s), not {n}"
+            f"Gun-play gives one attack per level: {actor.name} is level {ad.level}, so {ad.level} attack(s), not {n}",
+            rule=R.gunplay,
         )
     if ad.gunplay:
-        raise Refused(f"{actor.name} has made Gun-play this round already")
+        raise Refused(f"{actor.name} has made Gun-play this round already", rule=R.gunplay)
     if ad.reloaded:
-        raise Refused(f"reloading took {actor.name}'s action this round (Ruling: a reload is the round's action)")
+        raise Refused(f"reloading took {actor.name}'s action this round: a reload is the round's action", rule=R.reload)
     if ad.used:
-        raise Refused(f"{actor.name} has already attacked this round: Gun-play takes the whole round")
+        raise Refused(
+            f"{actor.name} has already attacked this round: Gun-play takes the whole round", rule=R.gunplay_targets
+        )
     guns = _guns(actor, cmd.guns)
     shots = sum(g.shots for g in guns)
     names = ", ".join(g.name for g in guns)
     if shots == 0:
         raise Refused(
-            f"the {names} {'is' if len(guns) == 1 else 'are'} empty: reload first (Gun-play needs loaded shots)"
+            f"the {names} {'is' if len(guns) == 1 else 'are'} empty: reload first (Gun-play needs loaded shots)",
+            rule=R.shots,
         )
     if shots < n:
         raise Refused(
             f"{actor.name} has {shots} loaded shot(s) in the {names}, fewer than the {n} attacks: "
-            "Gun-play never makes more attacks than loaded shots"
+            "Gun-play never makes more attacks than loaded shots",
+            rule=R.gunplay,
         )
     targets = [target(state, actor, t) for t in cmd.targets]
     for t in targets:
         if not data(t).hd.at_most_one:
-            raise Refused(f"Gun-play is only against foes of 1 HD or fewer: {t.name} has {data(t).hd} HD")
+            raise Refused(
+                f"Gun-play is only against foes of 1 HD or fewer: {t.name} has {data(t).hd} HD", rule=R.gunplay_targets
+            )
     distances = _distances(cmd.distance, n)
     cover(cmd.cover)
     planned = [g for g in guns for _ in range(g.shots)]
@@ -325,13 +362,16 @@ def blast(d: Draft, cmd: Blast, dice: Roller) -> None:
     can_act(state, actor)
     gun = data(actor).carried(cmd.gun or "scattergun")
     if gun is None or not gun.spec.scatter:
-        raise Refused(f"a blast at several targets needs a scattergun: {actor.name} carries none called '{cmd.gun}'")
+        raise Refused(
+            f"a blast at several targets needs a scattergun: {actor.name} carries none called '{cmd.gun}'",
+            rule=R.scattergun,
+        )
     use = weapon_use(gun)
     check_rate(state, actor, use)
     if not cmd.targets:
-        raise Refused("name the targets within 5 ft either side of the point aimed at")
+        raise Refused("name the targets within 5 ft either side of the point aimed at", rule=R.scattergun)
     if len(set(cmd.targets)) != len(cmd.targets):
-        raise Refused("a blast strikes each target once: name each only once")
+        raise Refused("a blast strikes each target once: name each only once", rule=R.scattergun)
     targets = [target(state, actor, t) for t in cmd.targets]
     cover(cmd.cover)
     range_mod = None
@@ -364,20 +404,20 @@ def reload(d: Draft, cmd: Reload, dice: Roller) -> None:
     can_act(d.state, actor)
     ad = data(actor)
     if not ad.firearms:
-        raise Refused(f"{actor.name} carries no firearm to reload")
+        raise Refused(f"{actor.name} carries no firearm to reload", rule=R.reload)
     gun: Carried | None
     if cmd.gun.strip():
         gun = ad.carried(cmd.gun)
         if gun is None or not gun.spec.firearm:
             raise Refused(f"{actor.name} carries no firearm '{cmd.gun.strip()}'")
         if gun.shots >= gun.spec.shots:
-            raise Refused(f"the {gun.name} is already full ({gun.shots} shots)")
+            raise Refused(f"the {gun.name} is already full ({gun.shots} shots)", rule=R.shots)
     else:
         gun = next((g for g in ad.firearms if g.shots < g.spec.shots), None)
         if gun is None:
-            raise Refused(f"{actor.name}'s guns are all full")
+            raise Refused(f"{actor.name}'s guns are all full", rule=R.shots)
     if ad.reloaded:
-        raise Refused(f"{actor.name} has already reloaded this round: a reload takes the round's action")
+        raise Refused(f"{actor.name} has already reloaded this round: a reload takes the round's action", rule=R.reload)
     if ad.used or ad.gunplay:
-        raise Refused(f"{actor.name} has already attacked this round: a reload takes the round's action (Ruling)")
+        raise Refused(f"{actor.name} has already attacked this round: a reload takes the round's action", rule=R.reload)
     d.add(Reloaded(actor=actor.id, gun=gun.name, before=gun.shots, after=gun.spec.shots))

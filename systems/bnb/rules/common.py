@@ -11,7 +11,7 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   thrown; a critter's listed attack is melee. (test_a_critters_listed_attack_reaches_only_5_ft)
 - A surprise round is for the side granted it: the others make no attack,
   Gun-play, blast or reload in it. (test_only_the_side_granted_surprise_acts_in_the_surprise_round)
-- Holding (RULINGS second pass, binding): a PC may act at any moment of the
+- Holding (rule ``hold``, binding): a PC may act at any moment of the
   round once its own place in the order has come ("at any time after they were
   due to act"), interrupting others, never before it; NPCs act on their own
   turn only, or with those tied with them (simultaneous).
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import attrs
 
+from systems.bnb.rules.table import R
 from systems.bnb.sheet import OK, BnbData, data
 from systems.bnb.tables import MELEE, SHOOTIST, TRAILBLAZER, WEAPON_BY_ID, Carried, Natural, Weapon, find_weapon
 from tracker.commands import Modifier
@@ -34,6 +35,25 @@ from tracker.kit import need
 from tracker.model import Combatant, FightState
 
 ACTED = "the round's action"  # marks a round's action the GM set as taken (adjust "acted")
+
+APPLIES = (  # the rules these checks decide (rules/table.py)
+    R.surprise,  # can_act
+    R.hold,  # due
+    R.simultaneous,  # simultaneous_drop
+    R.one_weapon,  # check_rate
+    R.rate_of_fire,
+    R.every_other_round,
+    R.critter_attacks,
+    R.shots,
+    R.melee,  # mode
+    R.missile,
+    R.range,
+    R.cover,  # cover, cover_of
+    R.cover_condition,
+    R.sure_shot,  # favoured
+    R.close_fighter,
+    R.npc_weapon_bonus,
+)
 
 
 @attrs.frozen
@@ -120,10 +140,12 @@ def can_act(state: FightState, c: Combatant) -> None:
     """Refused unless ``c`` may take an action now: up, in the surprise round's side, and due to act."""
     if state.round == 0 and state.surprise and c.id not in state.surprise:
         side = ", ".join(state.name(i) for i in state.surprise)
-        raise Refused(f"the surprise round is for {side}: {c.name} is caught by surprise and acts from round 1")
+        raise Refused(
+            f"the surprise round is for {side}: {c.name} is caught by surprise and acts from round 1", rule=R.surprise
+        )
     status = data(c).status
     if status != OK and not simultaneous_drop(state, c):
-        raise Refused(f"{c.name} is {status}: the dead, the dying and the unconscious make no attacks")
+        raise Refused(f"{c.name} is {status}: the dead, the dying and the unconscious make no attacks", rule=R.death)
     due(state, c)
 
 
@@ -138,14 +160,16 @@ def due(state: FightState, c: Combatant) -> None:
         return
     if not c.is_pc:
         raise Refused(
-            f"it is {state.name(cur)}'s turn: NPCs act on their own turn (they may not withhold their action)"
+            f"it is {state.name(cur)}'s turn: NPCs act on their own turn (they may not withhold their action)",
+            rule=R.hold,
         )
     if c.held or (c.id in state.order and state.order.index(c.id) < state.turn):
         return  # its place has come this round: a held action may step in at any moment
     at = f" (initiative {c.initiative})" if c.initiative is not None else ""
     raise Refused(
         f"{c.name}{at} is not due yet: it is {state.name(cur)}'s turn, and a PC may hold its action "
-        "to act later in the round, never act before its own turn"
+        "to act later in the round, never act before its own turn",
+        rule=R.hold,
     )
 
 
@@ -165,9 +189,12 @@ def target(state: FightState, actor: Combatant, cid: str) -> Combatant:
 def check_rate(state: FightState, c: Combatant, use: Use) -> None:
     d = data(c)
     if d.reloaded:
-        raise Refused(f"reloading took {c.name}'s action this round (Ruling: a reload is the round's action)")
+        raise Refused(f"reloading took {c.name}'s action this round: a reload is the round's action", rule=R.reload)
     if d.gunplay:
-        raise Refused(f"{c.name} made Gun-play this round: it takes the round and replaces the guns' rate of fire")
+        raise Refused(
+            f"{c.name} made Gun-play this round: it takes the round and replaces the guns' rate of fire",
+            rule=R.gunplay_targets,
+        )
     count = d.used.count(use.key)
     w = use.weapon
     natural = {n.name for n in d.natural}
@@ -176,28 +203,39 @@ def check_rate(state: FightState, c: Combatant, use: Use) -> None:
     else:
         other = next((k for k in d.used if k != use.key), None)
     if other == ACTED:
-        raise Refused(f"{c.name} has taken the round's action (set by the GM): the next attack comes next round")
+        raise Refused(
+            f"{c.name} has taken the round's action (set by the GM): the next attack comes next round",
+            rule=R.one_weapon,
+        )
     if other is not None:
         raise Refused(
-            f"{c.name} has attacked with the {other} this round: one weapon a round, at its rate of fire (Ruling)"
+            f"{c.name} has attacked with the {other} this round: one weapon a round, at its rate of fire",
+            rule=R.one_weapon,
         )
     if w is None:
         if count:
-            raise Refused(f"{c.name} has made the {use.label} attack this round: each listed attack once a round")
+            raise Refused(
+                f"{c.name} has made the {use.label} attack this round: each listed attack once a round",
+                rule=R.critter_attacks,
+            )
         return
     limit = 1 if w.kind == MELEE and not w.range else w.per_round
     if count >= limit:
         rof = "½" if w.rof == "1/2" else w.rof
-        raise Refused(f"the {use.label} allows {limit} attack(s) a round (rate of fire {rof}): used {count} this round")
+        raise Refused(
+            f"the {use.label} allows {limit} attack(s) a round (rate of fire {rof}): used {count} this round",
+            rule=R.rate_of_fire,
+        )
     if w.rof == "1/2" and use.carried is not None and use.carried.last_round is not None:
         last = use.carried.last_round
         if state.round - last < 2:
             raise Refused(
                 f"the {use.label} fires every other round (rate of fire ½): it fired in round {last}, "
-                f"next in round {last + 2}"
+                f"next in round {last + 2}",
+                rule=R.every_other_round,
             )
     if use.firearm and use.carried is not None and use.carried.shots <= 0:
-        raise Refused(f"the {use.label} is empty: reload it first (it takes the round's action)")
+        raise Refused(f"the {use.label} is empty: reload it first (it takes the round's action)", rule=R.shots)
 
 
 def mode(use: Use, distance: int, t: Combatant) -> tuple[bool, Modifier | None]:
@@ -208,13 +246,15 @@ def mode(use: Use, distance: int, t: Combatant) -> tuple[bool, Modifier | None]:
     if w is None:
         if distance > 5:
             raise Refused(
-                f"the {use.label} is a melee attack: {t.name} at {distance} ft is out of reach (melee is within 5 ft)"
+                f"the {use.label} is a melee attack: {t.name} at {distance} ft is out of reach (melee is within 5 ft)",
+                rule=R.melee,
             )
         return True, None
     if w.kind == MELEE and (distance <= 5 or not w.range):
         if distance > 5:
             raise Refused(
-                f"the {use.label} is a melee weapon: {t.name} at {distance} ft is out of reach (melee is within 5 ft)"
+                f"the {use.label} is a melee weapon: {t.name} at {distance} ft is out of reach (melee is within 5 ft)",
+                rule=R.melee,
             )
         return True, None
     r = w.range
@@ -225,13 +265,31 @@ def mode(use: Use, distance: int, t: Combatant) -> tuple[bool, Modifier | None]:
     if distance <= 3 * r:
         return False, Modifier(label="long range", value=0)
     raise Refused(
-        f"{t.name} at {distance} ft is out of range: the {use.label} reaches {3 * r} ft (long range is 3× {r} ft)"
+        f"{t.name} at {distance} ft is out of range: the {use.label} reaches {3 * r} ft (long range is 3× {r} ft)",
+        rule=R.range,
     )
+
+
+COVER = "Cover"  # the condition the rules read (rule cover_condition), stored under this name
+COVER_BY_CONDITION = "cover (Cover condition)"  # its modifier's label in the log
+DEFAULT_COVER = 2  # a Cover condition with no value set
+
+
+def cover_of(t: Combatant, value: int) -> Modifier | None:
+    """An attack's cover penalty at ``t``: the one the attack sets (``cover``), else the target's Cover
+    condition's value (1–4; :data:`DEFAULT_COVER` when none is set) — rule ``cover_condition``."""
+    if value:
+        return cover(value)
+    key = COVER.lower()  # as the GM typed it: "  COVER " is the Cover condition too
+    cond = next((x for x in t.conditions if " ".join(x.name.split()).lower() == key), None)
+    if cond is None:
+        return None
+    return Modifier(label=COVER_BY_CONDITION, value=-max(1, min(4, abs(cond.value) or DEFAULT_COVER)))
 
 
 def cover(value: int) -> Modifier:
     if not 0 <= value <= 4:
-        raise Refused(f"cover is a penalty of 1 to 4 set by the Referee, not {value}")
+        raise Refused(f"cover is a penalty of 1 to 4 set by the Referee, not {value}", rule=R.cover)
     return Modifier(label="cover", value=-value)
 
 
@@ -240,5 +298,5 @@ def favoured(c: Combatant, use: Use) -> Modifier | None:
     d = data(c)
     if use.weapon is None or not d.favoured or d.favoured != use.weapon.id:
         return None
-    label = {SHOOTIST: "Sure Shot", TRAILBLAZER: "Close Fighter"}.get(d.cls, f"{use.weapon.name} +1")
+    label = {SHOOTIST: R.sure_shot.name, TRAILBLAZER: R.close_fighter.name}.get(d.cls, f"{use.weapon.name} +1")
     return Modifier(label=label, value=1)

@@ -55,6 +55,7 @@ from systems.bnb.events import (
     WoundsBound,
     failed_save,
 )
+from systems.bnb.rules.table import R
 from systems.bnb.sheet import DEAD, DYING, KNOCKED_OUT, OK, UNCONSCIOUS, data
 from systems.bnb.tables import GAMBLER, SHOOTIST, lucky_streaks
 from tracker.commands import Damage, Heal
@@ -63,6 +64,18 @@ from tracker.errors import Refused
 from tracker.events import CombatantRemoved, Event, PromptRaised, PromptResolved
 from tracker.kit import Draft, amount, need, open_prompt, prompt, resolve
 from tracker.model import Combatant, FightState, Prompt
+
+APPLIES = (  # the rules these deciders apply (rules/table.py)
+    R.death,  # fall
+    R.minor_npc,
+    R.knocked_out,
+    R.death_by_ruling,  # react
+    R.lucky_any_save,
+    R.quick_damage,  # quick_damage
+    R.quick_healing,  # quick_heal
+    R.binding_wounds,  # bind_wounds
+    R.temporary_healing,  # recover
+)
 
 DEATH = "death_save"  # prompt kinds
 LUCKY = "lucky_streak"
@@ -107,11 +120,11 @@ def quick_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
     targets = [need(d.state, cid) for cid in cmd.targets]
     for t in targets:
         if data(t).status == DEAD:
-            raise Refused(f"{t.name} is already dead")
+            raise Refused(f"{t.name} is already dead", rule=R.death_save)
     for t in targets:
         r = amount(cmd.amount, dice, f"{t.name} loses HP")
         if r.total < 0 and not r.faces:
-            raise Refused(f"HP lost: '{cmd.amount}' is below 0 — use Heal to give HP back")
+            raise Refused(f"HP lost: '{cmd.amount}' is below 0 — use Heal to give HP back", rule=R.quick_damage)
         before = d.get(t.id)
         d.add(HpLost(id=t.id, roll=r, amount=max(0, r.total), temporary=cmd.temporary, note=cmd.note))
         d.add(*fall(before, d.get(t.id), None))
@@ -121,14 +134,16 @@ def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
     targets = [need(d.state, cid) for cid in cmd.targets]
     for t in targets:
         if data(t).status == DEAD:
-            raise Refused(f"{t.name} is dead: no healing brings back the dead (a GM adjust of status can)")
+            raise Refused(
+                f"{t.name} is dead: no healing brings back the dead (a GM adjust of status can)", rule=R.quick_healing
+            )
     if all(data(t).damage == 0 and data(t).temp == 0 for t in targets):
         names = ", ".join(t.name for t in targets)
-        raise Refused(f"{names} {'is' if len(targets) == 1 else 'are'} already at full HP")
+        raise Refused(f"{names} {'is' if len(targets) == 1 else 'are'} already at full HP", rule=R.quick_healing)
     for t in targets:
         r = amount(cmd.amount, dice, f"{t.name} heals")
         if r.total < 0 and not r.faces:
-            raise Refused(f"HP regained: '{cmd.amount}' is below 0 — use Damage to take HP")
+            raise Refused(f"HP regained: '{cmd.amount}' is below 0 — use Damage to take HP", rule=R.quick_healing)
         td = data(d.get(t.id))
         n = max(0, r.total)
         temp = min(td.temp, n)
@@ -147,13 +162,15 @@ def bind_wounds(d: Draft, cmd: BindWounds, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     cd = data(c)
     if not d.state.ended:
-        raise Refused("binding wounds comes after the battle: end the fight first")
+        raise Refused("binding wounds comes after the battle: end the fight first", rule=R.binding_wounds)
     if cd.status == DEAD:
-        raise Refused(f"{c.name} is dead: no binding helps")
+        raise Refused(f"{c.name} is dead: no binding helps", rule=R.binding_wounds)
     if cd.bound:
-        raise Refused(f"{c.name}'s wounds from this fight are already bound")
+        raise Refused(f"{c.name}'s wounds from this fight are already bound", rule=R.binding_wounds)
     if cd.lost <= 0:
-        raise Refused(f"{c.name} lost no HP in this fight: binding restores only HP lost in this fight")
+        raise Refused(
+            f"{c.name} lost no HP in this fight: binding restores only HP lost in this fight", rule=R.binding_wounds
+        )
     r = roll("1d3", dice, f"{c.name} binds wounds")
     d.add(WoundsBound(id=c.id, roll=r, healed=min(r.total, cd.lost, cd.damage)))
 
@@ -163,11 +180,11 @@ def recover(d: Draft, cmd: Recover, dice: Roller) -> None:
     cd = data(c)
     hours = cmd.hours
     if hours < 1:
-        raise Refused("rest at least 1 hour")
+        raise Refused("rest at least 1 hour", rule=R.temporary_healing)
     if cd.status == DEAD:
-        raise Refused(f"{c.name} is dead")
+        raise Refused(f"{c.name} is dead", rule=R.temporary_healing)
     if cd.temp <= 0:
-        raise Refused(f"{c.name} has no temporary damage to heal")
+        raise Refused(f"{c.name} has no temporary damage to heal", rule=R.temporary_healing)
     healed = min(cd.temp, max(1, cd.level) * hours)
     woke = cd.status == KNOCKED_OUT and cd.hp + healed > 0
     d.add(TemporaryHealed(id=c.id, hours=hours, healed=healed, woke=woke))

@@ -1,6 +1,6 @@
 """Letting time pass in Blood & Bullets (l.138): the core ``Rest`` command, decided here.
 
-Rulings (RULINGS.md, third pass, bnb), each tested in tests/systems/bnb/test_rest.py:
+Rules ``rest``, ``temporary_healing``, ``npc_rest`` and ``interrupted_rest``, each tested in tests/systems/bnb/test_rest.py:
 - Lethal damage heals 1 HP per level per full day of uninterrupted rest
   (``days`` plus every whole 24 ``hours``); an NPC or critter heals as level =
   its HD. (test_a_week_of_uninterrupted_rest_heals_level_hp_a_day,
@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 import attrs
 
 from systems.bnb.evolve import evolve
+from systems.bnb.rules.table import R
 from systems.bnb.sheet import DEAD, DYING, KNOCKED_OUT, OK, UNCONSCIOUS, data
 from tracker.commands import Rest
 from tracker.dice import Roller
@@ -36,6 +37,8 @@ from tracker.model import FightState
 UNINTERRUPTED = "uninterrupted"
 INTERRUPTED = "interrupted"
 QUALITIES = (UNINTERRUPTED, INTERRUPTED)
+
+APPLIES = (R.rest, R.npc_rest, R.interrupted_rest, R.temporary_healing)  # rest (rules/table.py)
 
 
 @attrs.frozen(kw_only=True)
@@ -76,7 +79,7 @@ def _span(hours: int, days: int) -> str:
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     quality = cmd.quality or UNINTERRUPTED
     if quality not in QUALITIES:
-        raise Refused(f"Rest: quality '{quality}' is not one of {', '.join(QUALITIES)}")
+        raise Refused(f"Rest: quality '{quality}' is not one of {', '.join(QUALITIES)}", rule=R.interrupted_rest)
     full_days = cmd.days + cmd.hours // 24 if quality == UNINTERRUPTED else 0
     hours = cmd.hours + 24 * cmd.days
     span = _span(cmd.hours, cmd.days)

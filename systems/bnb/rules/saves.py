@@ -1,7 +1,7 @@
 """Saving throws: the death save, any other save, a Gambler's Lucky Streak, and loyalty checks.
 
 Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
-- Lucky Streak (RULINGS second pass, binding): a Gambler may re-roll *any*
+- Lucky Streak (rule ``lucky_any_save``, binding): a Gambler may re-roll *any*
   saving throw he fails — a death save, a scattergun's save for half damage,
   any other — while the day's uses remain; the re-roll (same modifiers, a new
   d20) replaces the first result: a death save re-rolled into a success leaves
@@ -22,10 +22,11 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
 
 from __future__ import annotations
 
-from systems.bnb.checks import half_damage, roll_save, save_parts
+from systems.bnb.checks import HP_BELOW_0, half_damage, roll_save, save_parts
 from systems.bnb.commands import DeathSave, LoyaltyCheck, LuckyStreak, SavingThrow
 from systems.bnb.events import DeathSaveRolled, LoyaltyChecked, LuckyStreakUsed, SaveRolled
 from systems.bnb.rules.harm import DEATH, LUCKY
+from systems.bnb.rules.table import R
 from systems.bnb.sheet import DEAD, DYING, data
 from systems.bnb.tables import GAMBLER, SAVES, loyalty_result, lucky_streaks, modifier
 from tracker.commands import Modifier
@@ -33,6 +34,20 @@ from tracker.dice import Roller, roll
 from tracker.errors import Refused
 from tracker.kit import Draft, need, resolve
 from tracker.model import PC
+
+APPLIES = (  # the rules these deciders apply (rules/table.py)
+    R.death_save,  # death_save
+    R.saving_throw,  # saving_throw (and every save, through checks.py)
+    R.save_attribute,
+    R.shootist_save,
+    R.gambler_save,
+    R.trailblazer_save,
+    R.critter_save,
+    R.lucky_streak,  # lucky_streak
+    R.lucky_any_save,
+    R.loyalty,  # loyalty
+    R.loyalty_modifier,
+)
 
 
 def _accept_lucky(d: Draft, cid: str) -> None:
@@ -44,10 +59,10 @@ def death_save(d: Draft, cmd: DeathSave, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     cd = data(c)
     if cd.status != DYING:
-        raise Refused(f"{c.name} is not dying: a death save is made when HP fall to 0 or below")
+        raise Refused(f"{c.name} is not dying: a death save is made when HP fall to 0 or below", rule=R.death_save)
     parts = save_parts(c, "death")
     if cd.hp < 0:
-        parts.append(Modifier(label="HP below 0", value=cd.hp))
+        parts.append(Modifier(label=HP_BELOW_0, value=cd.hp))
     parts.extend(cmd.modifiers)
     s = roll_save(c, tuple(parts), dice, f"{c.name} saves vs death")
     _accept_lucky(d, c.id)
@@ -58,9 +73,9 @@ def death_save(d: Draft, cmd: DeathSave, dice: Roller) -> None:
 def saving_throw(d: Draft, cmd: SavingThrow, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     if data(c).status == DEAD:
-        raise Refused(f"{c.name} is dead and makes no saving throws")
+        raise Refused(f"{c.name} is dead and makes no saving throws", rule=R.saving_throw)
     if cmd.against not in SAVES:
-        raise Refused(f"'{cmd.against}' is not a danger of Table 3 ({', '.join(SAVES)})")
+        raise Refused(f"'{cmd.against}' is not a danger of Table 3 ({', '.join(SAVES)})", rule=R.save_attribute)
     parts = tuple(save_parts(c, cmd.against, cmd.attribute, cmd.modifiers))
     s = roll_save(c, parts, dice, f"{c.name} saves vs {cmd.against}")
     _accept_lucky(d, c.id)
@@ -73,17 +88,21 @@ def lucky_streak(d: Draft, cmd: LuckyStreak, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     cd = data(c)
     if cd.cls != GAMBLER:
-        raise Refused(f"Lucky Streak is the Gambler's: {c.name} is {'a ' + cd.cls if cd.cls else 'not a Gambler'}")
+        raise Refused(
+            f"Lucky Streak is the Gambler's: {c.name} is {'a ' + cd.cls if cd.cls else 'not a Gambler'}",
+            rule=R.lucky_streak,
+        )
     per_day = lucky_streaks(cd.level)
     if cd.lucky_used >= per_day:
         raise Refused(
             f"Lucky Streak: a level {cd.level} Gambler re-rolls {per_day} failed save(s) a day, "
-            f"and {c.name} has used {cd.lucky_used}"
+            f"and {c.name} has used {cd.lucky_used}",
+            rule=R.lucky_streak,
         )
     last = cd.last_save
     offer = resolve(d.state, LUCKY, c.id, "re-rolled")
     if last is None or offer is None:
-        raise Refused(f"{c.name} has no failed saving throw to re-roll")
+        raise Refused(f"{c.name} has no failed saving throw to re-roll", rule=R.lucky_any_save)
     s = roll_save(c, last.parts, dice, f"{c.name} Lucky Streak", st=last.st)
     restored = last.damage - half_damage(last.damage) if s.success and last.damage else 0
     revived = restored > 0 and cd.status == DYING and cd.hp + restored > 0
@@ -109,7 +128,7 @@ def lucky_streak(d: Draft, cmd: LuckyStreak, dice: Roller) -> None:
 def loyalty(d: Draft, cmd: LoyaltyCheck, dice: Roller) -> None:
     c = need(d.state, cmd.actor, "hireling")
     if c.kind == PC:
-        raise Refused("loyalty checks are for NPCs (hirelings, or NPCs offered a bribe), not PCs")
+        raise Refused("loyalty checks are for NPCs (hirelings, or NPCs offered a bribe), not PCs", rule=R.loyalty)
     cd = data(c)
     if cd.status == DEAD:
         raise Refused(f"{c.name} is dead")
@@ -118,7 +137,7 @@ def loyalty(d: Draft, cmd: LoyaltyCheck, dice: Roller) -> None:
     if cmd.leader:
         lc = need(d.state, cmd.leader, "leader")
         leader = lc.id
-        parts.append(Modifier(label=f"{lc.name}'s CHA loyalty", value=modifier(data(lc).score("CHA"))))
+        parts.append(Modifier(label=f"{lc.name}'s CHA loyalty", value=modifier(data(lc).score("CHA"))))  # Table 2
     if cd.loyalty_next:
         parts.append(Modifier(label="last loyalty check", value=cd.loyalty_next))
     parts.extend(cmd.modifiers)

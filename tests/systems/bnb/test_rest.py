@@ -76,7 +76,7 @@ def test_an_npc_heals_as_level_equals_hd():
 
 
 def test_knocked_out_comes_to_when_hp_climb_above_zero():
-    """l.138 and RULINGS (bnb): a knocked-out combatant whose HP climbs above 0 comes to."""
+    """l.138 (rule temporary_healing): a knocked-out combatant whose HP climbs above 0 comes to."""
     f, _ = new_fight()
     dusty = add_pc(f, "Dusty", level=1, hp=5)
     f.do(Damage(targets=(dusty,), amount="6", temporary=True))
@@ -88,7 +88,7 @@ def test_knocked_out_comes_to_when_hp_climb_above_zero():
 
 
 def test_the_dead_stay_dead():
-    """RULINGS (all systems): recovery never raises the dead."""
+    """Rule rest (core: letting time pass): recovery never raises the dead."""
     f, _ = new_fight()
     dusty = add_pc(f, "Dusty", level=3, hp=10)
     f.do(Adjust(id=dusty, field="status", value=DEAD))
@@ -97,7 +97,7 @@ def test_the_dead_stay_dead():
 
 
 def test_rest_is_refused_during_a_fight_and_allowed_after():
-    """RULINGS (all systems): during a fight time passes only by turns; before and after, the GM may rest."""
+    """Core (letting time pass): during a fight time passes only by turns; before and after, the GM may rest."""
     f, _ = new_fight()
     dusty = add_pc(f, "Dusty", level=3, hp=30)
     (_lefty,) = add_npc(f, "outlaw", name="Lefty", hp=6)
@@ -111,7 +111,7 @@ def test_rest_is_refused_during_a_fight_and_allowed_after():
 
 
 def test_undo_of_a_rest_restores_every_combatant():
-    """RULINGS (all systems): a rest is one logged, undoable action."""
+    """Core (letting time pass): a rest is one logged, undoable action."""
     f, _ = new_fight()
     dusty = add_pc(f, "Dusty", level=3, hp=30)
     (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=6)

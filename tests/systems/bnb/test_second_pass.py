@@ -42,7 +42,7 @@ def test_an_npc_attacks_at_its_hd_never_its_dex():
 
 
 def test_an_npcs_dex_still_breaks_initiative_ties_and_counts_in_its_dex_saves():
-    """An NPC's DEX breaks initiative ties and counts in its DEX saves (RULINGS, second pass)."""
+    """An NPC's DEX breaks initiative ties and counts in its DEX saves (rules npc_no_dex, critter_save)."""
     f, dice = new_fight()
     (quick,) = add_npc(f, "outlaw", name="Quick", dex=18, important=True)
     (gun,) = add_npc(f, "gunfighter")  # 1+1 HD, DEX 10
