@@ -33,7 +33,7 @@ from .evolve import evolve
 from .presets import presets, weapon_table
 from .records import LEVELS, BJData, BJFight, data
 from .sheet import check_sheet, make_data, sheet_fields
-from .table import CONDITIONS, R
+from .table import CONDITIONS, R, applies
 from .table import rules as rule_table
 from .why import explain
 
@@ -69,6 +69,7 @@ class BlackjackSystem(BaseSystem):
         return BJFight()
 
     # -- order ---------------------------------------------------------------
+    @applies(R.ORDER)
     def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
         """The book has no initiative: the GM's order, PCs as added, then NPCs."""
         return [OrderSet(order=self.default_order(state), note="no initiative in this book: PCs, then NPCs, as added")]

@@ -33,6 +33,7 @@ from tracker.text import digits_end, digits_start, head_and_number, line_end, sp
 
 from .presets import WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
+from .table import R
 
 if TYPE_CHECKING:
     import cattrs
@@ -326,7 +327,10 @@ def level_index(name: str, groups: int) -> int:
     if key in LEVELS:
         idx = LEVELS.index(key)
         if idx >= groups:
-            raise Refused(f"there is no {key} level on a track of {groups} groups (Grievous is the 4th group)")
+            raise Refused(
+                f"there is no {key} level on a track of {groups} groups (Grievous is the 4th group)",
+                rule=R.MONSTER_SLOTS,
+            )
         return idx
     raise Refused(f"'{name}' is not an injury level: lesser, moderate, severe, grievous or fatal")
 

@@ -21,6 +21,9 @@ from tracker.reasons import Rule
 
 F = TypeVar("F", bound=Callable[..., object])
 
+HEXED = "Hexed"  # the Hex's condition, read by name (rule ``hex``)
+HEX_DV = 2  # a Hex's DV (l.266)
+
 
 def _r(id: str, name: str, source: str, text: str) -> Rule:
     return Rule(id=id, name=name, source=f"blackjack {source}" if source[0] == "l" else source, text=text)
@@ -291,7 +294,7 @@ def applies(*rules: Rule) -> Callable[[F], F]:
 # The book's named conditions (offered in the condition form).  ``automated``: the rules read it by this name.
 CONDITIONS: tuple[BookCondition, ...] = (
     BookCondition(
-        name="Hexed",
+        name=HEXED,
         source=R.HEX.source,
         effect="+2 DV to every save until the Hex's paper is destroyed",
         automated=True,
