@@ -204,6 +204,8 @@ def _injury_marked(before: FightState, ev: E.InjuryMarked, after: FightState) ->
     elif cause == "lose face":
         out.append(Reason.of(R.ARGUIN, f"{who} failed to keep face: a lesser lose-face injury"))
         out.append(Reason.of(R.METAPHYSICAL, "a social injury starts lesser"))
+    elif cause == "damage":
+        out.append(Reason.of(R.QUICK_DAMAGE, "quick damage: an injury of the level named"))
     elif rest.is_affliction(cause) and ev.steps and ev.steps[0] == "moderate" and "untreated, worsens" not in ev.steps:
         out.append(Reason.of(R.AFFLICTIONS, f"{ev.name}: an affliction, starts moderate"))
     steps = list(ev.steps)
