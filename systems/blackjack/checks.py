@@ -5,7 +5,7 @@ notes, situational modifiers) and the roller's own: +1 per injury and any
 condition with a DV value (a Hex's +2). It never goes below 0. Every part shows
 in the log with its label.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``stat_max``, ``social_pass``), each named in a test:
 - Rolling over a stat at 19 does not mark it (it cannot rise further)
   (``test_stat_max_19_does_not_mark``).
 - A social save (negotiation, keeping face) whose DV before the floor at 0 is

@@ -8,7 +8,8 @@ deciders by family, and ``react``), :mod:`.evolve`, :mod:`.events`,
 :mod:`.checks` (the Blackjack save), :mod:`.records` and :mod:`.sheet` (the
 combatant's record and its sheet), :mod:`.presets` (the book's catalogues and
 stat lines), :mod:`.show` (status, detail, standing, the players' view),
-:mod:`.adjust` (GM adjust). Rulings beyond RULINGS.md are in each module's
+:mod:`.adjust` (GM adjust), :mod:`.table` (the rules table, by id) and :mod:`.why`
+(the reasons behind each event). Rulings beyond the table are in each module's
 docstring, each with its test.
 """
 

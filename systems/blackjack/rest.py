@@ -1,6 +1,6 @@
 """Letting time pass in blackjack (l.182–184): the core ``Rest`` command, decided here.
 
-Rulings (RULINGS.md, third pass, blackjack), each tested in tests/systems/blackjack/test_rest.py:
+Rules ``time``, ``rest`` and ``afflictions`` of the rules table, each tested in tests/systems/blackjack/test_rest.py:
 - "A good night's rest will clear all lesser or moderate injuries" (l.184): a
   Rest of at least one night (a day, or 8 hours or more) of quality "good
   night's rest" clears them (not those bound to a paper); "poor rest" clears

@@ -4,7 +4,7 @@ Sheets are typed as short text ("2 Revolvers", "Hex 1 (cast)", "Ironscales:
 mundane bullet +1"); ``check_sheet`` turns them into plain JSON values for the
 log and ``make_data`` into frozen records (:mod:`.records`).
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table), each named in a test:
 - A tag phrase matches when all its words are among the attack's tags (plural
   "s" ignored), so Ironscales' "mundane bullet" and the Skeleton's "piercing"
   both resist a revolver shot (``test_ironscales_adds_dv_against_mundane_bullets_only``).

@@ -1,6 +1,7 @@
 """Attacks (shots, volleys, blasts, blows, throws, specials) and reloading.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``impact``, ``volley``, ``jam``, ``risk``, ``throw_melee``), each
+named in a test:
 - "The PC's impact" is read from the PC's side: attacking, advantage raises the
   level; defending, it lowers it (``test_impact_on_a_defending_pc_and_never_below_lesser``).
 - A volley's later shots at a target an earlier shot killed are held (no shot

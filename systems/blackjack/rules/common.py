@@ -1,6 +1,6 @@
 """What every family of blackjack rules shares: the registry, who can act, weapons and workings by name, sides.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``fists``, ``casualty``), each named in a test:
 - Anyone can fight with Fists (lesser, bludgeoning) even when the sheet lists
   none: "Fists" (or "unarmed") names them, and a combatant with no weapons
   on the sheet attacks with them (``test_anyone_can_punch_with_fists_for_a_lesser_injury``).

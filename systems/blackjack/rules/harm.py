@@ -6,7 +6,8 @@ GM's Inflict injury or quick Damage), goes through :func:`injury`, so a quick
 damage crosses the same levels an attack does; morale prompts follow in
 ``react``.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``impact``, ``quick_damage``, ``treatment``, ``paper``), each
+named in a test:
 - Impact never lowers an injury below lesser (a landed blow always marks);
   only resistance ignores a lesser injury
   (``test_impact_on_a_defending_pc_and_never_below_lesser``).

@@ -1,6 +1,7 @@
 """Lead-working: ingesting lead, casting a working (Nd6, each 6 powderburn or a catastrophe), papers.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``burn_first``, ``catastrophe``, ``no_target``, ``paper``), each
+named in a test:
 - A working cast a second time the same day marks its lesser powderburn first,
   before the working's dice ("A caster may choose to cast the working again at
   the cost of a lesser injury (powderburn)"). If that powderburn kills the

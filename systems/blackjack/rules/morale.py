@@ -4,7 +4,7 @@
 whenever they suffer the first casualty on their side, half their number is
 taken out of combat, (if alone) they suffer 2 moderate injuries."
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``morale``, ``casualty``, ``morale_triggers``), each named in a test:
 - A side is the NPCs sharing a group (ungrouped NPCs are one side); one 2d6 is
   rolled for the side and compared with each standing member's Morale
   (``test_morale_sides_are_groups_and_ungrouped_npcs_are_one_side``).

@@ -1,6 +1,6 @@
 """Saves asked for by the GM, and Arguin' (the social contest).
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``social_pass``, ``arguin_lost``), each named in a test:
 - A save marked social (negotiatin', hobnobbin', keeping face) whose DV before
   the floor at 0 is negative passes with no roll, logged as such: "-4 to the
   DV. If it goes negative, the check passes automatically"
