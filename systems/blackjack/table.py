@@ -206,8 +206,8 @@ class R:
         "time",
         "Letting time pass",
         "ruling on blackjack l.184",
-        "one logged action after the fight: each good night clears lesser and moderate injuries, poor rest none; "
-        "workings are safe again",
+        "one logged action after the fight: a good night's rest or longer clears lesser and moderate injuries, "
+        "poor rest or a nap none; the dead stay dead",
     )
     # -- lead-working ------------------------------------------------------
     INGEST = _r("ingest", "Ingesting lead", "l.221", "one action ingests lead from the caster's own; another casts")
