@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import saves
 from bench.fights import make_fight
 from systems.blackjack import system
 from systems.blackjack import table as T
@@ -758,3 +759,13 @@ def test_explain_never_rolls_and_says_nothing_of_events_it_did_not_shape() -> No
     assert all(rs == () for _, rs in w)
     assert system.explain(f.state, f.entries[0].event, f.state) == ()
     assert d
+
+
+def test_a_fight_saved_before_reasons_existed_explains_too() -> None:
+    """The v1 fixture (written before the rules table): its blackjack events explain from the events alone."""
+    fight = saves.load(str(Path(__file__).parent / "fixtures" / "v1_morale.jsonl")).fight()
+    mine = [i for i, e in enumerate(fight.entries) if e.event.TYPE.startswith("blackjack.")]
+    assert mine
+    for i in mine:
+        rs = system.explain(fight.log.state_at(i), fight.entries[i].event, fight.log.state_at(i + 1))
+        assert any(PLACE.search(r.source) for r in rs), fight.entries[i].event
