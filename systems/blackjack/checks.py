@@ -5,7 +5,7 @@ notes, situational modifiers) and the roller's own: +1 per injury and any
 condition with a DV value (a Hex's +2). It never goes below 0. Every part shows
 in the log with its label.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``stat_max``, ``social_pass``), each named in a test:
 - Rolling over a stat at 19 does not mark it (it cannot rise further)
   (``test_stat_max_19_does_not_mark``).
 - A social save (negotiation, keeping face) whose DV before the floor at 0 is
@@ -22,17 +22,21 @@ from tracker.model import Combatant, FightState
 
 from .events import OVER, SUCCESS, UNDER, DvPart, SavePassed, SaveRoll
 from .records import data
+from .table import HEX_DV, HEXED, R, applies
 
 
+@applies(R.INJURY_DV, R.HEX)
 def own_parts(c: Combatant) -> list[DvPart]:
-    """The roller's own DV: +1 per injury, plus conditions with a DV value (a Hex)."""
+    """The roller's own DV: +1 per injury, plus conditions with a DV value (a Hex).  A condition named Hexed
+    the GM wrote with no value counts the Hex's +2 (rule ``hex``)."""
     parts = []
     d = data(c)
     if d.injury_count:
         parts.append(DvPart(label="own injuries", value=d.injury_count))
     for cond in c.conditions:
-        if cond.value:
-            parts.append(DvPart(label=cond.name, value=cond.value))
+        value = cond.value or (HEX_DV if cond.name.strip().lower() == HEXED.lower() else 0)
+        if value:
+            parts.append(DvPart(label=cond.name, value=value))
     return parts
 
 
@@ -46,6 +50,7 @@ def raw_dv(c: Combatant, parts: Iterable[DvPart]) -> int:
     return sum(p.value for p in all_parts(c, parts))
 
 
+@applies(R.SOCIAL_PASS)
 def auto_pass(c: Combatant, stat: str, parts: Iterable[DvPart], purpose: str) -> SavePassed | None:
     """A social save whose DV goes negative passes with no roll: the event saying so, else None."""
     every = all_parts(c, parts)
@@ -56,6 +61,7 @@ def auto_pass(c: Combatant, stat: str, parts: Iterable[DvPart], purpose: str) ->
     return SavePassed(actor=c.id, stat=name, dv=dv, parts=every, purpose=purpose)
 
 
+@applies(R.SAVE, R.NPC_SAVE, R.MARKS, R.STAT_MAX)
 def blackjack_save(
     dice: Roller, c: Combatant, stat: str, parts: Iterable[DvPart], label: str, deficient: bool = False
 ) -> SaveRoll:

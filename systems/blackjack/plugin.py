@@ -8,7 +8,8 @@ deciders by family, and ``react``), :mod:`.evolve`, :mod:`.events`,
 :mod:`.checks` (the Blackjack save), :mod:`.records` and :mod:`.sheet` (the
 combatant's record and its sheet), :mod:`.presets` (the book's catalogues and
 stat lines), :mod:`.show` (status, detail, standing, the players' view),
-:mod:`.adjust` (GM adjust). Rulings beyond RULINGS.md are in each module's
+:mod:`.adjust` (GM adjust), :mod:`.table` (the rules table, by id) and :mod:`.why`
+(the reasons behind each event). Rulings beyond the table are in each module's
 docstring, each with its test.
 """
 
@@ -22,7 +23,8 @@ from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event, OrderSet
 from tracker.model import Combatant, FightState
-from tracker.plugin import BaseSystem, Preset, Standing, Tally
+from tracker.plugin import BaseSystem, BookCondition, Preset, Standing, Tally
+from tracker.reasons import Reason, Rule
 
 from . import ABOUT, adjust, rules, show
 from . import rest as resting
@@ -32,6 +34,9 @@ from .evolve import evolve
 from .presets import presets, weapon_table
 from .records import LEVELS, BJData, BJFight, data
 from .sheet import check_sheet, make_data, sheet_fields
+from .table import CONDITIONS, R, applies
+from .table import rules as rule_table
+from .why import explain
 
 DAMAGE_LEVELS = (*LEVELS[:2], "severe", "grievous", "fatal")
 HEAL_LEVELS = ("worst", *LEVELS)
@@ -65,6 +70,7 @@ class BlackjackSystem(BaseSystem):
         return BJFight()
 
     # -- order ---------------------------------------------------------------
+    @applies(R.ORDER)
     def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
         """The book has no initiative: the GM's order, PCs as added, then NPCs."""
         return [OrderSet(order=self.default_order(state), note="no initiative in this book: PCs, then NPCs, as added")]
@@ -153,7 +159,8 @@ class BlackjackSystem(BaseSystem):
         has no initiative: in a running fight the GM's order stays as the GM made it."""
         if isinstance(command, RollInitiative) and state.started and not state.ended:
             raise Refused(
-                "this book has no initiative: the order is the GM's (newcomers join at its end; [ and ] move them)"
+                "this book has no initiative: the order is the GM's (newcomers join at its end; [ and ] move them)",
+                rule=R.ORDER,
             )
         if isinstance(command, Adjust) and command.field == "kind":
             c = state.find(command.id) or state.by_name(command.id)
@@ -174,6 +181,16 @@ class BlackjackSystem(BaseSystem):
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
         applied = adjust.apply(combatant, field, value)
         return super().adjust(state, combatant, field, value) if applied is None else applied
+
+    # -- why ------------------------------------------------------------------
+    def rules(self) -> tuple[Rule, ...]:
+        return rule_table()
+
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        return explain(before, event, after)
+
+    def conditions(self) -> tuple[BookCondition, ...]:
+        return CONDITIONS
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, AttackMade):

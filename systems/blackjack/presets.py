@@ -2,7 +2,7 @@
 
 Any sheet names a catalogued weapon or working by name ("2 Revolvers", "Hex 1").
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``default_level``, ``throw_melee``), each named in a test:
 - Default injury levels by weapon: firearms and bows moderate, everything else
   (melee, thrown, natural attacks, blowgun darts) lesser; specials as the book says
   (``test_pc_shoots_at_dv_threat_plus_own_injuries_firearm_moderate``, ``test_melee_is_body_and_lesser``).

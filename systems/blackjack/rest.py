@@ -1,6 +1,6 @@
 """Letting time pass in blackjack (l.182–184): the core ``Rest`` command, decided here.
 
-Rulings (RULINGS.md, third pass, blackjack), each tested in tests/systems/blackjack/test_rest.py:
+Rules ``time``, ``rest`` and ``afflictions`` of the rules table, each tested in tests/systems/blackjack/test_rest.py:
 - "A good night's rest will clear all lesser or moderate injuries" (l.184): a
   Rest of at least one night (a day, or 8 hours or more) of quality "good
   night's rest" clears them (not those bound to a paper); "poor rest" clears
@@ -39,6 +39,7 @@ from .evolve import evolve
 from .records import LEVELS, BJData, data
 from .rules.common import rules
 from .rules.harm import injury
+from .table import R, applies
 
 GOOD = "good night's rest"
 POOR = "poor rest"
@@ -119,10 +120,11 @@ def _ask(cid: str, who: str, idx: int, name: str, n: int) -> PromptRaised:
     )
 
 
+@applies(R.TIME, R.REST, R.AFFLICTIONS, R.FATAL)
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     quality = cmd.quality or GOOD
     if quality not in QUALITIES:
-        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}")
+        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}", rule=R.TIME)
     nights = cmd.days + cmd.hours // 24 + (1 if cmd.hours % 24 >= 8 else 0)
     out: list[Event] = []
     asks: list[Event] = []
@@ -155,6 +157,7 @@ def _rested(state: FightState, e: Rested) -> FightState:
 
 
 @rules.on(WorsenAffliction)
+@applies(R.AFFLICTIONS)
 def _worsen(d: Draft, cmd: WorsenAffliction, dice: Roller) -> None:
     t = need(d.state, cmd.target)
     p = next(
@@ -168,7 +171,7 @@ def _worsen(d: Draft, cmd: WorsenAffliction, dice: Roller) -> None:
     td = data(t)
     idx = next((i for i, row in enumerate(td.injuries) if cmd.name in row), -1)
     if idx < 0:
-        raise Refused(f"{t.name} has no affliction '{cmd.name}'")
+        raise Refused(f"{t.name} has no affliction '{cmd.name}'", rule=R.AFFLICTIONS)
     if cmd.worsens:
         d.add(InjuryCleared(target=t.id, index=idx, name=cmd.name, level=LEVELS[idx], reason="it worsens"))
         marked = injury(

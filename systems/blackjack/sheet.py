@@ -4,7 +4,7 @@ Sheets are typed as short text ("2 Revolvers", "Hex 1 (cast)", "Ironscales:
 mundane bullet +1"); ``check_sheet`` turns them into plain JSON values for the
 log and ``make_data`` into frozen records (:mod:`.records`).
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table), each named in a test:
 - A tag phrase matches when all its words are among the attack's tags (plural
   "s" ignored), so Ironscales' "mundane bullet" and the Skeleton's "piercing"
   both resist a revolver shot (``test_ironscales_adds_dv_against_mundane_bullets_only``).
@@ -33,6 +33,7 @@ from tracker.text import digits_end, digits_start, head_and_number, line_end, sp
 
 from .presets import WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
+from .table import R
 
 if TYPE_CHECKING:
     import cattrs
@@ -326,7 +327,10 @@ def level_index(name: str, groups: int) -> int:
     if key in LEVELS:
         idx = LEVELS.index(key)
         if idx >= groups:
-            raise Refused(f"there is no {key} level on a track of {groups} groups (Grievous is the 4th group)")
+            raise Refused(
+                f"there is no {key} level on a track of {groups} groups (Grievous is the 4th group)",
+                rule=R.MONSTER_SLOTS,
+            )
         return idx
     raise Refused(f"'{name}' is not an injury level: lesser, moderate, severe, grievous or fatal")
 

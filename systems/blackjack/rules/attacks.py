@@ -1,6 +1,7 @@
 """Attacks (shots, volleys, blasts, blows, throws, specials) and reloading.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``impact``, ``volley``, ``jam``, ``risk``, ``throw_melee``), each
+named in a test:
 - "The PC's impact" is read from the PC's side: attacking, advantage raises the
   level; defending, it lowers it (``test_impact_on_a_defending_pc_and_never_below_lesser``).
 - A volley's later shots at a target an earlier shot killed are held (no shot
@@ -32,6 +33,7 @@ from ..commands import Attack, Reload
 from ..events import AttackMade, DvPart, RechargeRolled, Reloaded
 from ..records import Weapon, data
 from ..sheet import level_index, matches, norm, split_list, words
+from ..table import R, applies
 from .common import able, find_weapon, rules
 from .harm import impact_shift, injury
 
@@ -60,39 +62,59 @@ def _wound(w: Weapon) -> str:
 def _check_weapon(name: str, w: Weapon, rng: str, targets: list[str]) -> None:
     """Refuse what the weapon cannot do: its range, its targets, its shots."""
     if w.dropped:
-        raise Refused(f"{name}'s {w.name} lies on the floor where it was thrown: the GM gives it back (adjust)")
+        raise Refused(
+            f"{name}'s {w.name} lies on the floor where it was thrown: the GM gives it back (adjust)",
+            rule=R.THROW_MELEE,
+        )
     if w.kind == "bow" and rng == "close":
-        raise Refused(f"a {w.name} cannot be used at melee range (it can shoot over cover)")
+        raise Refused(f"a {w.name} cannot be used at melee range (it can shoot over cover)", rule=R.BOW)
     if (w.kind == "thrown" or w.throwable) and rng == "far":
-        raise Refused(f"a {w.name} cannot reach far range")
+        raise Refused(f"a {w.name} cannot reach far range", rule=R.THROWN)
     if w.kind in ("melee", "natural") and rng != "close" and not w.throwable:
-        raise Refused(f"{w.name} is a melee attack: the target must be close (in melee)")
+        raise Refused(f"{w.name} is a melee attack: the target must be close (in melee)", rule=R.MELEE)
     many = len(targets) > 1
     if many and w.multi not in ("shots", "blast", "area"):
         raise Refused(
             f"the {w.name} takes one target: only a revolver or repeater fires several shots in one action, "
-            "and a shotgun blast takes several targets"
+            "and a shotgun blast takes several targets",
+            rule=R.VOLLEY,
         )
     if w.multi in ("blast", "area") and len(set(targets)) != len(targets):
-        raise Refused(f"the {w.name} strikes each target once")
+        raise Refused(f"the {w.name} strikes each target once", rule=R.WEAPON_DV)
     if w.is_firearm:
         if w.jammed:
-            raise Refused(f"{name}'s {w.name} is jammed: clear it with a reload action first")
+            raise Refused(f"{name}'s {w.name} is jammed: clear it with a reload action first", rule=R.JAM)
         shots = len(targets) if w.multi == "shots" else 1
         if w.loaded == 0:
-            raise Refused(f"{name}'s {w.name} is empty: each shot spends one; reload (1 lead and an action)")
+            raise Refused(
+                f"{name}'s {w.name} is empty: each shot spends one; reload (1 lead and an action)", rule=R.SHOTS
+            )
         if w.loaded < shots:
-            raise Refused(f"{name}'s {w.name} has {w.loaded} shot(s) loaded, not the {shots} asked for")
+            raise Refused(f"{name}'s {w.name} has {w.loaded} shot(s) loaded, not the {shots} asked for", rule=R.SHOTS)
     if w.ammo >= 0 and w.ammo < len(targets):
-        raise Refused(f"{name}'s {w.name} ammunition stack has {w.ammo} left, not {len(targets)}")
+        raise Refused(f"{name}'s {w.name} ammunition stack has {w.ammo} left, not {len(targets)}", rule=R.AMMO)
 
 
 @rules.on(Attack)
+@applies(
+    R.PC_ATTACK,
+    R.NPC_ATTACK,
+    R.AGAINST_NPC,
+    R.STATS,
+    R.WEAPON_DV,
+    R.DV_MODS,
+    R.DEFAULT_LEVEL,
+    R.SPECIAL,
+    R.RECHARGE,
+    R.JAM,
+    R.IMPACT,
+    R.VOLLEY,
+)
 def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     state = d.state
     a = able(state, cmd.actor, "attacker")
     if not data(a).is_pc and data(a).morale == 2:
-        raise Refused(f"{a.name} has Morale 2: an NPC of Morale 2 will not fight")
+        raise Refused(f"{a.name} has Morale 2: an NPC of Morale 2 will not fight", rule=R.MORALE_EXTREMES)
     if not cmd.targets:
         raise Refused("choose a target")
     targets = [able(state, t, "target").id for t in cmd.targets]
@@ -106,7 +128,8 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
         risk = "target" if w.kind == "special" and w.stat else "attacker"
     if risk == "target" and data(a).is_pc:
         raise Refused(
-            "the risk goes on the target only when it saves against an NPC's effect: a PC attacking makes its own save"
+            "the risk goes on the target only when it saves against an NPC's effect: a PC attacking makes its own save",
+            rule=R.RISK,
         )
     levels: dict[str, int] = {}
     for each in set(targets):
@@ -188,6 +211,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
 
 
 @rules.on(Reload)
+@applies(R.RELOAD, R.JAM)
 def _reload(d: Draft, cmd: Reload, dice: Roller) -> None:
     a = able(d.state, cmd.actor)
     if cmd.weapon:
@@ -195,15 +219,15 @@ def _reload(d: Draft, cmd: Reload, dice: Roller) -> None:
     else:
         guns = [(i, w) for i, w in enumerate(data(a).weapons) if w.is_firearm]
         if not guns:
-            raise Refused(f"{a.name} carries no firearm to reload")
+            raise Refused(f"{a.name} carries no firearm to reload", rule=R.RELOAD)
         wi, w = min(guns, key=lambda x: (not x[1].jammed, x[1].loaded - x[1].shots))
     if not w.is_firearm:
-        raise Refused(f"only firearms reload with lead; the {w.name} is not one")
+        raise Refused(f"only firearms reload with lead; the {w.name} is not one", rule=R.RELOAD)
     if w.jammed and w.loaded > 0:
         d.add(Reloaded(actor=a.id, weapon=w.name, weapon_index=wi, lead=0, jam_cleared=True))
         return
     if w.loaded >= w.shots:
-        raise Refused(f"{a.name}'s {w.name} is already loaded ({w.loaded}/{w.shots})")
+        raise Refused(f"{a.name}'s {w.name} is already loaded ({w.loaded}/{w.shots})", rule=R.RELOAD)
     if data(a).lead < 1:
-        raise Refused(f"reloading spends 1 lead, and {a.name} has no lead left")
+        raise Refused(f"reloading spends 1 lead, and {a.name} has no lead left", rule=R.RELOAD)
     d.add(Reloaded(actor=a.id, weapon=w.name, weapon_index=wi, lead=1, jam_cleared=w.jammed))

@@ -1,6 +1,6 @@
 """What every family of blackjack rules shares: the registry, who can act, weapons and workings by name, sides.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``fists``, ``casualty``), each named in a test:
 - Anyone can fight with Fists (lesser, bludgeoning) even when the sheet lists
   none: "Fists" (or "unarmed") names them, and a combatant with no weapons
   on the sheet attacks with them (``test_anyone_can_punch_with_fists_for_a_lesser_injury``).
@@ -16,6 +16,7 @@ from tracker.model import Combatant, FightState
 
 from ..presets import WEAPONS
 from ..records import Weapon, Working, data
+from ..table import R, applies
 
 rules = Rules()
 
@@ -28,12 +29,13 @@ def able(state: FightState, cid: str | None, what: str = "combatant") -> Combata
     c = need(state, cid, what)
     d = data(c)
     if d.dead:
-        raise Refused(f"{c.name} is dead (a Fatal injury) and cannot act")
+        raise Refused(f"{c.name} is dead (a Fatal injury) and cannot act", rule=R.FATAL)
     if d.out:
-        raise Refused(f"{c.name} has {d.out} and is out of the fight")
+        raise Refused(f"{c.name} has {d.out} and is out of the fight", rule=R.MORALE)
     return c
 
 
+@applies(R.FISTS)
 def find_weapon(c: Combatant, name: str) -> tuple[int, Weapon]:
     """The named weapon (exact, then by prefix); empty: the first ready one; Fists are always at hand (index -1)."""
     ws = data(c).weapons
@@ -46,7 +48,7 @@ def find_weapon(c: Combatant, name: str) -> tuple[int, Weapon]:
         if key in BARE_HANDS:
             return -1, FISTS
         have = ", ".join(w.name for w in ws) or "nothing"
-        raise Refused(f"{c.name} has no weapon '{name}' (has: {have}; anyone can use Fists)")
+        raise Refused(f"{c.name} has no weapon '{name}' (has: {have}; anyone can use Fists)", rule=R.FISTS)
     if not ws:
         return -1, FISTS
     for i, w in enumerate(ws):
@@ -64,7 +66,7 @@ def find_working(c: Combatant, name: str) -> tuple[int, Working]:
         for i, w in enumerate(data(c).workings):
             if (w.name.lower() == key) if exact else (key and w.name.lower().startswith(key)):
                 return i, w
-    raise Refused(f"{c.name} does not know a working called '{name}' (workings must be learned)")
+    raise Refused(f"{c.name} does not know a working called '{name}' (workings must be learned)", rule=R.LEARNED)
 
 
 def side_of(c: Combatant) -> str:

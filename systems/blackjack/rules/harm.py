@@ -6,7 +6,8 @@ GM's Inflict injury or quick Damage), goes through :func:`injury`, so a quick
 damage crosses the same levels an attack does; morale prompts follow in
 ``react``.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``impact``, ``quick_damage``, ``treatment``, ``paper``), each
+named in a test:
 - Impact never lowers an injury below lesser (a landed blow always marks);
   only resistance ignores a lesser injury
   (``test_impact_on_a_defending_pc_and_never_below_lesser``).
@@ -46,12 +47,14 @@ from ..commands import BY_CAUSE, DestroyPaper, Injure, Rest, Treat
 from ..events import InjuryCleared, InjuryMarked, PaperDestroyed, Rested
 from ..records import LEVELS, data
 from ..sheet import level_index, matches, words
+from ..table import R, applies
 from .common import rules
 
 # ---------------------------------------------------------------------------
 # the injury path
 
 
+@applies(R.INJURY_SLOTS, R.ESCALATION, R.RESISTANT, R.WEAK, R.IMMUNE, R.FATAL, R.MONSTER_SLOTS)
 def injury(
     state: FightState, cid: str, index: int, name: str, tags: tuple[str, ...] = (), steps: tuple[str, ...] = ()
 ) -> InjuryMarked | None:
@@ -80,6 +83,7 @@ def injury(
     return InjuryMarked(target=cid, name=name, steps=tuple(path), index=idx, fatal=idx >= n)
 
 
+@applies(R.IMPACT)
 def impact_shift(level: int, fatal: int, impact: str, sign: int) -> tuple[int, tuple[str, ...]]:
     """Impact moves the level one step (never below lesser, never past fatal)."""
     if impact == "none" or level < 0:
@@ -96,7 +100,7 @@ def clear_one(c: Combatant, level: str, reason: str) -> InjuryCleared:
     """The event clearing one injury of ``level`` ("worst": the worst one) not bound to a paper, or Refused."""
     d = data(c)
     if d.dead:
-        raise Refused(f"{c.name} is dead: no treatment clears a Fatal injury")
+        raise Refused(f"{c.name} is dead: no treatment clears a Fatal injury", rule=R.FATAL)
     if level == "worst":
         for idx in range(len(d.injuries) - 1, -1, -1):
             free = d.free_injuries(idx)
@@ -104,18 +108,20 @@ def clear_one(c: Combatant, level: str, reason: str) -> InjuryCleared:
                 return InjuryCleared(target=c.id, index=idx, name=free[-1], level=LEVELS[idx], reason=reason)
         if d.injury_count:
             raise Refused(
-                f"{c.name}'s injuries are bound to a paper: {_bonds(c)}; only destroying the paper removes them"
+                f"{c.name}'s injuries are bound to a paper: {_bonds(c)}; only destroying the paper removes them",
+                rule=R.PAPER,
             )
-        raise Refused(f"{c.name} has no injury to treat")
+        raise Refused(f"{c.name} has no injury to treat", rule=R.TREATMENT)
     idx = level_index(level, len(d.slots))
     if idx >= d.fatal_index:
-        raise Refused("a Fatal injury kills: there is nothing left to treat")
+        raise Refused("a Fatal injury kills: there is nothing left to treat", rule=R.FATAL)
     if not d.injuries[idx]:
-        raise Refused(f"{c.name} has no {level} injury to treat")
+        raise Refused(f"{c.name} has no {level} injury to treat", rule=R.TREATMENT)
     free = d.free_injuries(idx)
     if not free:
         raise Refused(
-            f"{c.name}'s {level} injury is bound to a paper: {_bonds(c)}; only destroying the paper removes it"
+            f"{c.name}'s {level} injury is bound to a paper: {_bonds(c)}; only destroying the paper removes it",
+            rule=R.PAPER,
         )
     return InjuryCleared(target=c.id, index=idx, name=free[-1], level=LEVELS[idx], reason=reason)
 
@@ -137,24 +143,28 @@ def _bonds(c: Combatant) -> str:
 
 
 @rules.on(Injure)
+@applies(R.AFFLICTIONS)
 def _injure(d: Draft, cmd: Injure, dice: Roller) -> None:
     t = need(d.state, cmd.target, "target")
     if data(t).dead:
-        raise Refused(f"{t.name} is already dead")
+        raise Refused(f"{t.name} is already dead", rule=R.FATAL)
     idx = level_index(starting_level(cmd), len(data(t).slots))
     d.add(injury(d.state, t.id, idx, cmd.name.strip() or "injury", words(cmd.tags)))
 
 
 @rules.on(Damage)
+@applies(R.QUICK_DAMAGE)
 def _damage(d: Draft, cmd: Damage, dice: Roller) -> None:
     if cmd.temporary:
-        raise Refused("blackjack has no temporary harm: every injury is marked (a bruise is a lesser injury)")
+        raise Refused(
+            "blackjack has no temporary harm: every injury is marked (a bruise is a lesser injury)", rule=R.QUICK_DAMAGE
+        )
     name = cmd.note.strip() or "damage"
     level = cmd.amount.strip().lower()
     for tid in cmd.targets:
         t = need(d.state, tid, "target")
         if data(t).dead:
-            raise Refused(f"{t.name} is already dead")
+            raise Refused(f"{t.name} is already dead", rule=R.FATAL)
         try:
             idx = level_index(level, len(data(t).slots))
         except Refused as e:
@@ -163,6 +173,7 @@ def _damage(d: Draft, cmd: Damage, dice: Roller) -> None:
 
 
 @rules.on(Heal)
+@applies(R.TREATMENT)
 def _heal(d: Draft, cmd: Heal, dice: Roller) -> None:
     level = cmd.amount.strip().lower()
     for tid in cmd.targets:
@@ -171,16 +182,18 @@ def _heal(d: Draft, cmd: Heal, dice: Roller) -> None:
 
 
 @rules.on(Treat)
+@applies(R.TREATMENT)
 def _treat(d: Draft, cmd: Treat, dice: Roller) -> None:
     t = need(d.state, cmd.target, "patient")
     d.add(clear_one(t, cmd.level, "treatment"))
 
 
 @rules.on(Rest)
+@applies(R.REST, R.ONCE_A_DAY, R.PAPER)
 def _rest(d: Draft, cmd: Rest, dice: Roller) -> None:
     s = d.state
     if s.started and not s.ended:
-        raise Refused("a night's rest comes after the fight: end the fight first")
+        raise Refused("a night's rest comes after the fight: end the fight first", rule=R.REST)
     ids = tuple(need(s, i).id for i in cmd.ids) or tuple(c.id for c in s.combatants if not c.removed)
     ids = tuple(i for i in ids if not data(s.get(i)).dead)
     if not ids:
@@ -189,13 +202,16 @@ def _rest(d: Draft, cmd: Rest, dice: Roller) -> None:
 
 
 @rules.on(DestroyPaper)
+@applies(R.PAPER)
 def _paper(d: Draft, cmd: DestroyPaper, dice: Roller) -> None:
     t = need(d.state, cmd.target)
     key = cmd.working.strip().lower()
     bonds = [b for b in data(t).bound if not key or b.working.lower().startswith(key)]
     if not bonds:
         what = f" with {cmd.working.strip()}" if key else ""
-        raise Refused(f"no paper binds {t.name}{what}: only a Hex or a Naming that took effect leaves one")
+        raise Refused(
+            f"no paper binds {t.name}{what}: only a Hex or a Naming that took effect leaves one", rule=R.PAPER
+        )
     papers: dict[tuple[str, str], list[Event]] = {}
     for b in bonds:
         out = papers.setdefault((b.working, b.caster), [])
@@ -214,10 +230,11 @@ def _paper(d: Draft, cmd: DestroyPaper, dice: Roller) -> None:
 AFFLICTIONS = ("hunger", "thirst", "poison", "snake venom", "venom", "disease")
 
 
+@applies(R.AFFLICTIONS, R.METAPHYSICAL)
 def starting_level(cmd: Injure) -> str:
     """The level an injury starts at: the GM's pick, else by its cause.
 
-    RULINGS, third pass, blackjack (l.182): hunger, thirst, poison, snake venom and disease
+    Rule ``afflictions`` (ruling on blackjack l.182): hunger, thirst, poison, snake venom and disease
     begin as moderate injuries unless the GM picks otherwise; any other cause begins lesser.
     """
     if cmd.level.strip().lower() != BY_CAUSE:

@@ -1,6 +1,7 @@
 """Lead-working: ingesting lead, casting a working (Nd6, each 6 powderburn or a catastrophe), papers.
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``burn_first``, ``catastrophe``, ``no_target``, ``paper``), each
+named in a test:
 - A working cast a second time the same day marks its lesser powderburn first,
   before the working's dice ("A caster may choose to cast the working again at
   the cost of a lesser injury (powderburn)"). If that powderburn kills the
@@ -42,37 +43,44 @@ from ..events import (
 )
 from ..records import SEVERE, PaperBond, data
 from ..sheet import level_index, split_list
+from ..table import R, applies
 from .common import able, find_working, rules
 from .harm import clear_worst, injury
 
 
 @rules.on(IngestLead)
+@applies(R.INGEST)
 def _ingest(d: Draft, cmd: IngestLead, dice: Roller) -> None:
     a = able(d.state, cmd.actor)
     if cmd.amount < 1:
-        raise Refused("ingest at least 1 lead")
+        raise Refused("ingest at least 1 lead", rule=R.INGEST)
     if data(a).lead < cmd.amount:
-        raise Refused(f"lead-working: {a.name} carries {data(a).lead} lead, too little to ingest {cmd.amount}")
+        raise Refused(
+            f"lead-working: {a.name} carries {data(a).lead} lead, too little to ingest {cmd.amount}", rule=R.INGEST
+        )
     d.add(LeadIngested(actor=a.id, amount=cmd.amount))
 
 
 @rules.on(CastWorking)
+@applies(R.WORKING_LEVEL, R.WORKING_ROLL, R.WORKING_SAVE, R.NO_TARGET, R.ONCE_A_DAY, R.BURN_FIRST, R.SEVERE)
 def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
     a = able(d.state, cmd.actor, "caster")
     wi, wk = find_working(a, cmd.working)
     if data(a).pending_sixes:
-        raise Refused(f"first choose powderburn or catastrophe for {a.name}'s last sixes")
+        raise Refused(f"first choose powderburn or catastrophe for {a.name}'s last sixes", rule=R.CATASTROPHE)
     n = data(a).ingested
     if n < wk.level:
         raise Refused(
             f"lead-working: {wk.name} needs {wk.level} lead ingested (an action before casting); "
-            f"{a.name} has ingested {n} and carries {data(a).lead}"
+            f"{a.name} has ingested {n} and carries {data(a).lead}",
+            rule=R.WORKING_LEVEL,
         )
     target = able(d.state, cmd.target, "target") if cmd.target else None
     if target is None and wk.effect in ("condition", "injury"):
         raise Refused(
             f"{wk.name} works on a target (who saves CTRL against it): choose one; "
-            "only a working with no target just happens"
+            "only a working with no target just happens",
+            rule=R.NO_TARGET,
         )
     if wk.cast_today:
         burn = injury(d.state, a.id, 0, "powderburn (second casting today)")
@@ -112,6 +120,7 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
         )
 
 
+@applies(R.HEX, R.NAMING, R.PAPER, R.HEALING_HANDS)
 def _effect(d: Draft, caster: Combatant, on: Combatant, wi: int) -> None:
     """What a working that took effect does to its target (the caster, with none)."""
     wk = data(caster).workings[wi]
@@ -145,6 +154,7 @@ POWDERBURN_EACH, CATASTROPHE_EACH = "powderburn for each six", "catastrophe for 
 SIXES_OUTCOMES = (POWDERBURN_EACH, CATASTROPHE_EACH)  # the sixes prompt settled by ruling
 
 
+@applies(R.WORKING_ROLL, R.CATASTROPHE)
 def ruled_sixes(d: Draft, actor: str, outcome: str, note: str) -> None:
     """The sixes prompt settled by ruling: every six a powderburn (a lesser injury each), or every six a
     catastrophe (the GM narrates it, and inflicts any injury it brings with the Inflict injury command)."""
@@ -160,23 +170,30 @@ def ruled_sixes(d: Draft, actor: str, outcome: str, note: str) -> None:
 
 
 @rules.on(ResolveSixes)
+@applies(R.WORKING_ROLL, R.CATASTROPHE)
 def _burn(d: Draft, cmd: ResolveSixes, dice: Roller) -> None:
     a = need(d.state, cmd.actor, "caster")
     n = data(a).pending_sixes
     if n == 0:
-        raise Refused(f"{a.name} has no sixes waiting: powderburn comes from the 6s of a working's roll")
+        raise Refused(
+            f"{a.name} has no sixes waiting: powderburn comes from the 6s of a working's roll", rule=R.WORKING_ROLL
+        )
     raw = split_list(cmd.choices) or ["powderburn"] * n
     choices = []
     for x in raw:
         word = _CHOICE_WORDS.get(x.lower())
         if word is None:
-            raise Refused(f"'{x}' is neither powderburn nor catastrophe")
+            raise Refused(f"'{x}' is neither powderburn nor catastrophe", rule=R.CATASTROPHE)
         choices.append(word)
     if len(choices) != n:
-        raise Refused(f"{n} six(es) were rolled: give one choice per six (powderburn or catastrophe)")
+        raise Refused(
+            f"{n} six(es) were rolled: give one choice per six (powderburn or catastrophe)", rule=R.CATASTROPHE
+        )
     extra = _injury_list(cmd.injuries, a)
     if extra and "catastrophe" not in choices:
-        raise Refused("only a catastrophe inflicts other injuries; choose catastrophe for a six first")
+        raise Refused(
+            "only a catastrophe inflicts other injuries; choose catastrophe for a six first", rule=R.CATASTROPHE
+        )
     d.add(SixesResolved(actor=a.id, choices=tuple(choices), note=cmd.note))
     for ch in choices:
         if ch == "powderburn":

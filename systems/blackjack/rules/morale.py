@@ -4,7 +4,7 @@
 whenever they suffer the first casualty on their side, half their number is
 taken out of combat, (if alone) they suffer 2 moderate injuries."
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``morale``, ``casualty``, ``morale_triggers``), each named in a test:
 - A side is the NPCs sharing a group (ungrouped NPCs are one side); one 2d6 is
   rolled for the side and compared with each standing member's Morale
   (``test_morale_sides_are_groups_and_ungrouped_npcs_are_one_side``).
@@ -42,6 +42,7 @@ from tracker.model import NPC, Combatant, FightState, Prompt
 from ..commands import MoraleCheck
 from ..events import MoraleChecked, MoraleRuled
 from ..records import data, fight
+from ..table import R, applies
 from .common import rules, side_of
 
 
@@ -90,6 +91,7 @@ def _params(checker: Combatant, found: list[tuple[str, str]]) -> dict[str, str]:
     return {"actor": checker.id, "trigger": "|".join(k for k, _ in found)}
 
 
+@applies(R.MORALE_TRIGGERS, R.CASUALTY, R.MORALE_EXTREMES)
 def due_prompts(state: FightState) -> list[PromptRaised]:
     """The morale prompts the book's triggers call for now (none outside the fight)."""
     if not state.started or state.ended:
@@ -112,6 +114,7 @@ HOLDS, FLEES, SURRENDERS = "holds", "breaks: flees", "breaks: surrenders"
 OUTCOMES = (HOLDS, FLEES, SURRENDERS)  # a morale prompt settled by ruling
 
 
+@applies(R.MORALE)
 def ruled(before: FightState, events: Sequence[Event]) -> list[Event]:
     """A morale prompt the GM settled by ruling: a side that breaks flees or surrenders, every member that checks
     morale with it (as a failed roll would have it); one that holds stays."""
@@ -150,15 +153,19 @@ def legacy_prompts(state: FightState) -> list[PromptRaised]:
 
 
 @rules.on(MoraleCheck)
+@applies(R.MORALE, R.CASUALTY)
 def _morale(d: Draft, cmd: MoraleCheck, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     if data(c).is_pc:
-        raise Refused("morale checks are for NPCs: the referee rolls 2d6 against an NPC side's Morale")
+        raise Refused("morale checks are for NPCs: the referee rolls 2d6 against an NPC side's Morale", rule=R.MORALE)
     side = side_of(c)
     members = [x for x in d.state.combatants if x.kind == NPC and side_of(x) == side and not x.removed]
     checkers = _checkers(members)
     if not checkers:
-        raise Refused(f"no one on the {side} side checks morale (Morale 12 never checks; Morale 2 never fights)")
+        raise Refused(
+            f"no one on the {side} side checks morale (Morale 12 never checks; Morale 2 never fights)",
+            rule=R.MORALE_EXTREMES,
+        )
     r = roll("2d6", dice, f"{side} morale")
     broken = tuple(x.id for x in checkers if r.total > data(x).morale)
     outcome = "fled" if cmd.outcome == "flees" else "surrendered"

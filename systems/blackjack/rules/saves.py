@@ -1,6 +1,6 @@
 """Saves asked for by the GM, and Arguin' (the social contest).
 
-Rulings made here (beyond RULINGS.md), each named in a test:
+Rulings made here (beyond the rules table: ``social_pass``, ``arguin_lost``), each named in a test:
 - A save marked social (negotiatin', hobnobbin', keeping face) whose DV before
   the floor at 0 is negative passes with no roll, logged as such: "-4 to the
   DV. If it goes negative, the check passes automatically"
@@ -22,11 +22,13 @@ from ..commands import Argue, MakeSave
 from ..events import ArguinLost, ArguinRound, DvPart, SaveRolled
 from ..records import data
 from ..sheet import level_index
+from ..table import R, applies
 from .common import able, rules
 from .harm import impact_shift, injury
 
 
 @rules.on(MakeSave)
+@applies(R.SAVE, R.AGAINST_NPC, R.SOCIAL, R.SOCIAL_PASS, R.IMPACT)
 def _save(d: Draft, cmd: MakeSave, dice: Roller) -> None:
     a = able(d.state, cmd.actor)
     parts = []
@@ -55,14 +57,15 @@ _BEATS = {"defend": "attack", "attack": "flourish", "flourish": "defend"}
 
 
 @rules.on(Argue)
+@applies(R.ARGUIN, R.ARGUIN_LOST, R.METAPHYSICAL)
 def _argue(d: Draft, cmd: Argue, dice: Roller) -> None:
     pc = able(d.state, cmd.actor, "PC")
     npc = able(d.state, cmd.npc, "NPC")
     if not data(pc).is_pc or data(npc).is_pc:
-        raise Refused("Arguin' puts one PC against one NPC, each speaking for a side")
+        raise Refused("Arguin' puts one PC against one NPC, each speaking for a side", rule=R.ARGUIN)
     for m in (cmd.pc_move, cmd.npc_move):
         if m not in _BEATS:
-            raise Refused(f"'{m}' is not a move: attack, defend or flourish")
+            raise Refused(f"'{m}' is not a move: attack, defend or flourish", rule=R.ARGUIN)
     if cmd.pc_move == cmd.npc_move:
         losers: tuple[str, ...] = (pc.id, npc.id)
     elif _BEATS[cmd.pc_move] == cmd.npc_move:

@@ -1,4 +1,4 @@
-"""Blackjack: afflictions begin as moderate injuries (RULINGS, third pass, blackjack; book l.182).
+"""Blackjack: afflictions begin as moderate injuries (rule ``afflictions``, ruling on blackjack l.182).
 
 Hunger, thirst, poison, snake venom and disease begin as moderate injuries: the injury form
 starts "by cause", which gives moderate for those causes and lesser for any other; the GM may

@@ -57,7 +57,7 @@ def test_time_passing_asks_about_each_untreated_affliction():
 
 
 def test_the_dead_stay_dead():
-    """RULINGS (all systems): recovery never raises the dead."""
+    """Rule ``time`` (ruling on blackjack l.184): recovery never raises the dead."""
     f, a = _hurt()
     f.do(Adjust(id=a, field="dead", value=True))
     (ev,) = f.do(Rest(days=7))
@@ -65,7 +65,7 @@ def test_the_dead_stay_dead():
 
 
 def test_rest_refused_in_the_fight_and_undone_as_one_action():
-    """RULINGS (all systems): no rest during a fight; after it one logged, undoable action."""
+    """Rule ``time`` (ruling on blackjack l.184): no rest during a fight; after it one logged, undoable action."""
     f, a = _hurt()
     b = pc(f, "Jo")
     f.do(Injure(target=b, level="moderate", name="disease"))

@@ -203,7 +203,7 @@ def test_a_nights_rest_leaves_a_bound_agony_and_the_paper_also_ends_a_hex() -> N
 
 
 def test_a_removal_during_setup_is_no_casualty() -> None:
-    """Book: morale is rolled when "they suffer the first casualty on their side". RULINGS: a casualty is an NPC
+    """Book: morale is rolled when "they suffer the first casualty on their side". Rule ``casualty`` (ruling on blackjack l.245): a casualty is an NPC
     dropped, killed or removed after the fight has started. A removal in setup neither opens the prompt at the
     next plain miss nor uses up the trigger: the first real kill opens it."""
     f = new_fight(2, 10)
