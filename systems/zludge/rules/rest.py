@@ -1,6 +1,6 @@
 """Letting time pass in Zludge (l.135–136): the core ``Rest`` command, decided here.
 
-Rulings (RULINGS.md, third pass, zludge), each tested in tests/systems/zludge/test_rest.py:
+Rules ``healing``, ``healed_box`` and ``fatigue_rest``, each tested in tests/systems/zludge/test_rest.py:
 - Each wound heals one level a week (a Hurt becomes a Scratch, a Very Hurt a
   Hurt…; a Scratch heals away); each wound on its own, so a week heals every
   wound one level. Only full days count (``days`` plus every whole 24 ``hours``).
@@ -8,7 +8,7 @@ Rulings (RULINGS.md, third pass, zludge), each tested in tests/systems/zludge/te
 - Each week is shortened by one day per point of the caregiver's Medical bonus:
   the rest's quality is the caregiver ("no caregiver", "caregiver Medical +1" …
   "+4"); a week is never shorter than 1 day. (test_a_caregiver_shortens_the_week)
-- **Ruling (RULINGS):** a healed wound keeps its record (the level it now counts
+- **Ruling** (``healed_box``): a healed wound keeps its record (the level it now counts
   as) and moves to the lowest free box of its new level; if that level is full
   it stays where it is, counting as the lower level. Wounds heal lowest first,
   so a Scratch healing away frees its box for the Hurt that becomes a Scratch.
@@ -29,6 +29,7 @@ import attrs
 
 from systems.zludge.evolve import apply
 from systems.zludge.model import FATIGUE_STATES, SCRATCHED, WOUND_STATES, Box, ZludgeData, data
+from systems.zludge.table import R, applies
 from tracker.commands import Rest
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -59,10 +60,11 @@ REST_EVENTS: tuple[type[Event], ...] = (Rested,)
 
 def _medical(quality: str) -> int:
     if quality not in QUALITIES:
-        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}")
+        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}", rule=R.healing)
     return QUALITIES.index(quality)
 
 
+@applies(R.healing, R.healed_box)
 def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, ...], list[str]]:
     """Every wound one level lower (lowest first), moved to a free box of its new level when there is one."""
     kept = list(boxes)
@@ -81,6 +83,7 @@ def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, 
     return tuple(kept), said
 
 
+@applies(R.fatigue_rest)
 def _clear_fatigue(boxes: tuple[Box, ...], physical: bool, levels: int) -> tuple[tuple[Box, ...], int]:
     kept = list(boxes)
     cleared = 0
