@@ -46,6 +46,11 @@ def num(n: int) -> str:
     return f"{n:+d}".replace("-", "−")
 
 
+def lad(n: int) -> str:
+    """``+2 Good``, ``−1 Poor`` (a true minus sign)."""
+    return ladder(n).replace("-", "−")
+
+
 def _d(state: FightState, cid: str | None) -> ZludgeData | None:
     c = state.find(cid) if cid else None
     return data(c) if c is not None and c.data is not None else None
@@ -151,11 +156,11 @@ def _attack(before: FightState, ev: AttackResolved, after: FightState) -> list[R
     out: list[Reason] = []
     aterms, arules = mod_terms(ev.attack_mods, ad)
     attack = [*dice_terms(f"{a}'s {ev.skill} attack", ev.attack, ev.attack_rerolled), *aterms]
-    attack.append(f"attack total {ladder(ev.attack_total)}")
+    attack.append(f"attack total {lad(ev.attack_total)}")
     if ev.defense is not None:
         dterms, drules = mod_terms(ev.defense_mods, td)
         defense = [*dice_terms(f"{t}'s {ev.defense_skill} defense", ev.defense, ev.defense_rerolled), *dterms]
-        defense.append(f"defense total {ladder(ev.defense_total)}")
+        defense.append(f"defense total {lad(ev.defense_total)}")
         out.append(Reason.of(R.attack, *attack, *defense))
     else:
         dterms, drules = mod_terms(ev.defense_mods, td, skill_first=False)
@@ -163,12 +168,10 @@ def _attack(before: FightState, ev: AttackResolved, after: FightState) -> list[R
         helpless = bool(ev.defense_mods) and ev.defense_mods[0].label in HELPLESS
         fixed = R.helpless if helpless else R.flat_footed
         why = f"{t} is {ev.defense_mods[0].label}" if helpless else f"{t} has not acted yet"
-        out.append(Reason.of(fixed, why, *dterms[:1], f"fixed defense {ladder(ev.defense_total)}"))
+        out.append(Reason.of(fixed, why, *dterms[:1], f"fixed defense {lad(ev.defense_total)}"))
         dterms, drules = dterms[1:], drules[1:]
     margin = ev.margin
-    read = (
-        f"attack {ladder(ev.attack_total)} vs defense {ladder(ev.defense_total)}: margin {num(margin)} → {ev.outcome}"
-    )
+    read = f"attack {lad(ev.attack_total)} vs defense {lad(ev.defense_total)}: margin {num(margin)} → {ev.outcome}"
     out.append(Reason.of(R.outcome, read))
     if ev.outcome == "critical":
         out.append(Reason.of(R.critical, f"margin {num(margin)} is 4 or more: +1 damage level"))
@@ -198,10 +201,10 @@ def _damage(ev: AttackResolved, ad: ZludgeData | None, td: ZludgeData | None) ->
     levels = {0: "absorbs nothing", 1: "absorbs one level"}.get(ev.armor_level, f"absorbs {ev.armor_level} levels")
     crit = " + 1 (critical)" if ev.outcome == "critical" else ""
     raw = ev.weapon_level - ev.armor_level + (1 if ev.outcome == "critical" else 0)
-    sums = f"{ev.weapon_level} − {ev.armor_level}{crit} = {raw}"
+    sums = f"{ev.weapon_level} − {ev.armor_level}{crit} = {str(raw).replace('-', '−')}"
     if ev.damage_level is None:
         out.append(Reason.of(R.armor, f"armor {ev.armor_level} {levels}", sums))
-        out.append(Reason.of(R.no_damage, f"damage level {raw} is below 0: no damage"))
+        out.append(Reason.of(R.no_damage, f"damage level {num(raw)} is below 0: no damage"))
     else:
         out.append(Reason.of(R.armor, f"armor {ev.armor_level} {levels}", f"{sums}-level damage"))
     return out
@@ -232,15 +235,15 @@ def _revised(before: FightState, ev: RollRevised, after: FightState) -> list[Rea
         out.append(Reason.of(R.invoke, f"{who} invokes '{ev.aspect}' after the roll: {how}", "checked off for the day"))
     if ev.plot_point:
         out.append(Reason.of(R.plot_point, f"{who} spends a plot point after the roll: +1"))
-    change = f"{ev.side} {ladder(ev.total_before)} → {ladder(ev.total)}"
+    change = f"{ev.side} {lad(ev.total_before)} → {lad(ev.total)}"
     out.append(Reason.of(R.revised, change))
     if ev.side != "skill":
         atk, dfn = (ev.total, ev.against or 0) if ev.side == "attack" else (ev.against or 0, ev.total)
-        out.append(Reason.of(R.outcome, f"attack {ladder(atk)} vs defense {ladder(dfn)}: now {ev.outcome}"))
+        out.append(Reason.of(R.outcome, f"attack {lad(atk)} vs defense {lad(dfn)}: now {ev.outcome}"))
         if ev.outcome == "critical":
             out.append(Reason.of(R.critical, f"margin {num(atk - dfn)} is 4 or more: +1 damage level"))
     else:
-        out.append(Reason.of(R.test, f"total {ladder(ev.total)}: {'success' if ev.total >= 0 else 'failure'}"))
+        out.append(Reason.of(R.test, f"total {lad(ev.total)}: {'success' if ev.total >= 0 else 'failure'}"))
     return out
 
 
@@ -317,7 +320,7 @@ def _skill(before: FightState, ev: SkillRolled, after: FightState) -> list[Reaso
     all_terms = [
         *dice_terms(f"{who}'s {ev.skill}", ev.roll, ev.rerolled),
         *terms,
-        f"total {ladder(ev.total)}: {result}",
+        f"total {lad(ev.total)}: {result}",
     ]
     if not ev.physical:
         all_terms.append("not physical: wound and clip penalties do not weigh on it")
@@ -370,7 +373,7 @@ def _action(before: FightState, ev: ActionTaken, after: FightState) -> list[Reas
 
 def _tie(before: FightState, ev: TieRerolled, after: FightState) -> list[Reason]:
     terms = [
-        f"{_name(before, i)}: {r.describe()} {num(m)} (same modifiers as the first roll) → {ladder(t)}"
+        f"{_name(before, i)}: {r.describe()} {num(m)} (same modifiers as the first roll) → {lad(t)}"
         for i, r, m, t in zip(ev.ids, ev.rolls, ev.modifiers, ev.totals(), strict=True)
     ]
     return [Reason.of(R.initiative_tie, *terms)]
@@ -390,7 +393,7 @@ def _initiative(before: FightState, ev: InitiativeSet, after: FightState) -> lis
     rule = R.ambush if "ambush" in ev.note else R.initiative
     terms = [f"{_name(before, ev.id)}: {ev.roll.describe()}"]
     terms += [p.strip() for p in ev.note.split("→")[0].split(",") if p.strip()]
-    terms.append(f"initiative {ladder(ev.value)}")
+    terms.append(f"initiative {lad(ev.value)}")
     return [Reason.of(rule, *terms)]
 
 
@@ -434,7 +437,7 @@ def _side_terms(before: FightState, side: ContestSide) -> list[str]:
     who = _name(before, side.id)
     terms, _ = mod_terms(side.mods, _d(before, side.id))
     dice = [f"{who}: {side.roll.describe()}"] if side.roll is not None else [f"{who}: no roll"]
-    return [*dice, *terms, f"{who} {ladder(side.total)}"]
+    return [*dice, *terms, f"{who} {lad(side.total)}"]
 
 
 def _contest(before: FightState, ev: ContestRolled, after: FightState) -> list[Reason]:
