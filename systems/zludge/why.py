@@ -454,12 +454,16 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> list[Reason]:
     who = _name(before, ev.id)
     if d is not None and d.dead:
         return [Reason.of(R.death, f"{who} is dead: no rest heals the dead")]
-    parts = [p.strip() for chunk in ev.why.split(" / ") for p in chunk.split("; ") if p.strip()]
-    out = [Reason.of(R.healing, *(f"{who}: {p}" for p in parts))]
-    if "stays in its" in ev.why:
-        out.append(Reason.of(R.healed_box, *(f"{who}: {p}" for p in parts if "stays in its" in p)))
-    if d is not None and len(ev.fatigue) < len(d.fatigue):
-        out.append(Reason.of(R.fatigue_rest, f"{who}: {len(d.fatigue) - len(ev.fatigue)} fatigue level(s) healed"))
+    said, _, now = ev.why.rpartition("): now ")
+    said, _, pace = said.rpartition(" (")
+    parts = [p.strip() for chunk in said.split(" / ") for p in chunk.split("; ") if p.strip()]
+    wounds = [p for p in parts if "fatigue" not in p]
+    out = [Reason.of(R.healing, f"{who}: {pace}", *(f"{who}: {p}" for p in wounds), f"{who} now: {now}")]
+    if any("stays in its" in p for p in wounds):
+        out.append(Reason.of(R.healed_box, *(f"{who}: {p}" for p in wounds if "stays in its" in p)))
+    rested = [p for p in parts if "fatigue" in p]
+    if rested:
+        out.append(Reason.of(R.fatigue_rest, *(f"{who}: {p}" for p in rested)))
     return out
 
 

@@ -23,10 +23,12 @@ Rules ``healing``, ``healed_box`` and ``fatigue_rest``, each tested in tests/sys
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import ClassVar
 
 import attrs
 
+from systems.zludge.events import an
 from systems.zludge.evolve import apply
 from systems.zludge.model import FATIGUE_STATES, SCRATCHED, WOUND_STATES, Box, ZludgeData, data
 from systems.zludge.table import R, applies
@@ -79,8 +81,14 @@ def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, 
         free = sum(1 for b in kept if b.level == new) < cap[new]
         kept[i] = attrs.evolve(box, wound=new, level=new if free else box.level)
         stays = "" if free else f" (stays in its {WOUND_STATES[box.level]} box: the {WOUND_STATES[new]} boxes are full)"
-        said.append(f"a {WOUNDS[box.wound]} becomes a {WOUNDS[new]}{stays}")
-    return tuple(kept), said
+        said.append(f"{an(WOUNDS[box.wound])} becomes {an(WOUNDS[new])}{stays}")
+    return tuple(kept), _counted(said)
+
+
+def _counted(said: list[str]) -> list[str]:
+    """The same healing said once with its count: ``a Scratch heals away (×3)``."""
+    counts = Counter(said)
+    return [f"{s} (×{counts[s]})" if counts[s] > 1 else s for s in dict.fromkeys(said)]
 
 
 @applies(R.fatigue_rest)

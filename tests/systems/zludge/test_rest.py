@@ -84,3 +84,14 @@ def test_rest_refused_in_the_fight_one_undoable_action_after():
     assert data(f, b).wound_track == "...|..|.|.|." and "Alice: " in _log(f)
     f.undo()
     assert f.state == before
+
+
+def test_the_log_counts_like_wounds_and_says_an_incapacitated():
+    """A badly hurt PC's week of rest reads as one line: like healings counted, the article right."""
+    f, a = _hurt("000|11|2|3|.")
+    (ev,) = f.do(Rest(days=7))
+    assert ev.why.startswith(
+        "a Scratch heals away (×3); a Hurt becomes a Scratch (×2); a Very Hurt becomes a Hurt; "
+        "an Incapacitated becomes a Very Hurt (1 week of 7-day weeks, no caregiver): now wounds Very Hurt"
+    )
+    assert data(f, a).wound_track == "00.|1.|2|.|."

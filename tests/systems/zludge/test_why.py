@@ -398,7 +398,9 @@ def test_a_week_of_rest_explains_the_healing_with_the_books_rate():
     assert terms(rs, "Where a healed wound sits") == [
         "Alice: a Very Hurt becomes a Hurt (stays in its Comatose box: the Hurt boxes are full)"
     ]
-    assert terms(rs, "Fatigue recovery") == ["Alice: 1 fatigue level(s) healed"]
+    assert terms(rs, "Fatigue recovery") == ["Alice: physical fatigue heals 1 level"]
+    assert terms(rs, "Healing")[0] == "Alice: 1 week of 7-day weeks, no caregiver"
+    assert "Alice: a Very Hurt becomes a Hurt (×2)" in terms(rs, "Healing")
 
 
 # ---------------------------------------------------------------------------
