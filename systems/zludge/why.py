@@ -264,12 +264,13 @@ def _wound(before: FightState, ev: WoundMarked, after: FightState) -> list[Reaso
     src = f" from {ev.source}" if ev.source else ""
     terms = [f"{ev.wound}-level wound{src}"]
     terms += [f"{WOUND_STATES[lvl]} full: one level up" for lvl in ev.full]
-    terms.append(f"checks {'no box' if ev.box is None else 'a ' + WOUND_STATES[ev.box] + ' box'}")
+    terms.append("no free box" if ev.box is None else f"checks a {WOUND_STATES[ev.box]} box")
     out = [Reason.of(R.wound_track, *terms)]
     if (ev.full or ev.box is None) and d is not None:
         out.append(Reason.of(R.boxes, _capacity(d, WOUND_STATES, False)))
     if ev.box is None:
-        out.append(Reason.of(R.death, f"no box left from {WOUND_STATES[ev.wound]} up to Comatose: {t} dies"))
+        start = f"from {WOUND_STATES[ev.wound]} up to Comatose" if ev.wound < len(WOUND_STATES) else "above Comatose"
+        out.append(Reason.of(R.death, f"no box left {start}: {t} dies"))
         return out
     if ev.wound == 0:
         terms = [f"0-level damage: {t} is clipped, −1 to physical actions until its next action"]
@@ -290,7 +291,7 @@ def _fatigue(before: FightState, ev: FatigueMarked, after: FightState) -> list[R
     src = f" from {ev.source}" if ev.source else ""
     terms = [f"{ev.level}-level {kind}{src}"]
     terms += [f"{FATIGUE_STATES[lvl]} full: one level up" for lvl in ev.full]
-    terms.append(f"checks {'no box' if ev.box is None else 'a ' + FATIGUE_STATES[ev.box] + ' box'}")
+    terms.append("no free box" if ev.box is None else f"checks a {FATIGUE_STATES[ev.box]} box")
     if d is not None and (ev.full or ev.box is None):
         terms.append(_capacity(d, FATIGUE_STATES, True))
     out = [Reason.of(R.fatigue_track, *terms)]

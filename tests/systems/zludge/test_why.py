@@ -420,6 +420,23 @@ def test_refusals_name_their_rule_and_its_place():
     assert e.value.rule is R.situational and str(e.value).endswith("ruling on zludge l.107–109")
 
 
+def test_a_fight_saved_before_reasons_explains_every_zludge_event_from_its_states():
+    """The second-round fight file (tests/systems/zludge/data) explains too, a 5-level grenade wound included."""
+    import saves
+
+    f = saves.load(Path(__file__).parent / "data" / "old_fight.jsonl").fight()
+    seen = set()
+    for i, e in enumerate(f.entries):
+        if e.event.TYPE.startswith("zludge."):
+            rs = f.system.explain(f.log.before(i), e.event, f.log.state_at(i + 1))
+            assert any(PLACE.search(r.source) for r in rs), e.event
+            seen.add(e.event.TYPE)
+    assert len(seen) >= 12
+    i = next(i for i, e in enumerate(f.entries) if getattr(e.event, "wound", 0) > 4)
+    grenade = f.system.explain(f.log.before(i), f.entries[i].event, f.log.state_at(i + 1))
+    assert terms(grenade, "Death") == ["no box left above Comatose: Bob dies"]
+
+
 def test_at_least_95_percent_of_zludge_events_in_a_generated_fight_have_a_book_place():
     from bench.fights import make_fight
 
