@@ -202,11 +202,13 @@ def _damage(ev: AttackResolved, ad: ZludgeData | None, td: ZludgeData | None) ->
     crit = " + 1 (critical)" if ev.outcome == "critical" else ""
     raw = ev.weapon_level - ev.armor_level + (1 if ev.outcome == "critical" else 0)
     sums = f"{ev.weapon_level} − {ev.armor_level}{crit} = {str(raw).replace('-', '−')}"
+    worn = td is not None and td.armor != "none" and td.armor_level == ev.armor_level and ev.armor_level > 0
+    armor = f"armor {ev.armor_level}" + (f" ({td.armor})" if worn and td is not None else "")
     if ev.damage_level is None:
-        out.append(Reason.of(R.armor, f"armor {ev.armor_level} {levels}", sums))
+        out.append(Reason.of(R.armor, f"{armor} {levels}", sums))
         out.append(Reason.of(R.no_damage, f"damage level {num(raw)} is below 0: no damage"))
     else:
-        out.append(Reason.of(R.armor, f"armor {ev.armor_level} {levels}", f"{sums}-level damage"))
+        out.append(Reason.of(R.armor, f"{armor} {levels}", f"{sums}-level damage"))
     return out
 
 

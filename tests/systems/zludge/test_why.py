@@ -162,7 +162,7 @@ def test_armor_absorbs_levels_and_a_hit_below_0_does_nothing():
     script(f, F(1), F(0))  # +2 vs 0: hit, sword 2 - armor 3 = -1
     f.do(Attack(actor="c1", target="c2"))
     rs = why(f, "zludge.attack_resolved")
-    assert terms(rs, "Armor") == ["armor 3 absorbs 3 levels", "2 − 3 = −1"]
+    assert terms(rs, "Armor") == ["armor 3 (heavy kevlar) absorbs 3 levels", "2 − 3 = −1"]
     assert terms(rs, "Armor stops the hit") == ["damage level −1 is below 0: no damage"]
     assert next(r.source for r in rs if r.rule == "Armor stops the hit") == "ruling on zludge l.106"
 
