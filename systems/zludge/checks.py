@@ -18,17 +18,19 @@ from tracker.model import Combatant, FightState
 
 from .commands import ASPECT_USES
 from .model import COMATOSE, EXHAUSTED, FATIGUE_STATES, INCAPACITATED, WOUND_STATES, data
+from .table import R, applies
 
 
+@applies(R.ladder)
 def fudge(dice: Roller, label: str) -> Roll:
     """4dF; faces other than -1/0/+1 are refused."""
     try:
         r = roll("4dF", dice, label)
     except DiceError as e:
         prefix = "4dF faces are -1, 0 or +1: " if "impossible" in str(e) else ""
-        raise Refused(f"{prefix}{e}") from None
+        raise Refused(f"{prefix}{e}", rule=R.ladder) from None
     if any(f not in (-1, 0, 1) for f in r.faces):
-        raise Refused(f"4dF faces are -1, 0 or +1, not {list(r.faces)}")
+        raise Refused(f"4dF faces are -1, 0 or +1, not {list(r.faces)}", rule=R.ladder)
     return r
 
 
@@ -55,13 +57,13 @@ def check_boosts(c: Combatant, b: Boosts, what: str = "roll") -> str:
     """Check an aspect invocation and plot points; return the aspect's name as written on the sheet."""
     d = data(c)
     if b.plot_points < 0:
-        raise Refused("plot points spent cannot be negative")
+        raise Refused("plot points spent cannot be negative", rule=R.plot_point)
     if b.plot_points > 1:
-        raise Refused(f"only one plot point can be spent per check, not {b.plot_points}")
+        raise Refused(f"only one plot point can be spent per check, not {b.plot_points}", rule=R.plot_point)
     if b.plot_points and d.plot_points < 1:
-        raise Refused(f"{c.name} has no plot points left")
+        raise Refused(f"{c.name} has no plot points left", rule=R.plot_point)
     if b.use not in ASPECT_USES:
-        raise Refused(f"an invoked aspect gives +1 or a reroll, not '{b.use}'")
+        raise Refused(f"an invoked aspect gives +1 or a reroll, not '{b.use}'", rule=R.invoke)
     name = b.aspect.strip()
     if not name:
         return ""
@@ -69,17 +71,20 @@ def check_boosts(c: Combatant, b: Boosts, what: str = "roll") -> str:
         if a.lower() == name.lower():
             if a in d.aspects_used:
                 raise Refused(
-                    f"{c.name}'s aspect '{a}' is already checked off today: aspects refresh once per game day"
+                    f"{c.name}'s aspect '{a}' is already checked off today: aspects refresh once per game day",
+                    rule=R.refresh,
                 )
             return a
     have = ", ".join(d.aspects) or "none"
-    raise Refused(f"{c.name} has no aspect '{name}' to invoke on the {what} (aspects: {have})")
+    raise Refused(f"{c.name} has no aspect '{name}' to invoke on the {what} (aspects: {have})", rule=R.invoke)
 
 
 def check_situational(mods: Sequence[Modifier]) -> tuple[Modifier, ...]:
     for m in mods:
         if m.value not in (-1, 1):
-            raise Refused(f"situational modifiers are +1 or -1 each (Ruling), not '{m.describe()}': list each one")
+            raise Refused(
+                f"situational modifiers are +1 or -1 each, not '{m.describe()}': list each one", rule=R.situational
+            )
     return tuple(mods)
 
 
@@ -90,25 +95,28 @@ def check_specialty(c: Combatant, skill: str, specialty: str) -> str:
     for sp in s.specs if s else ():
         if sp.lower() == specialty.strip().lower():
             return sp
-    raise Refused(f"{c.name} has no specialization '{specialty}' in {skill}")
+    raise Refused(f"{c.name} has no specialization '{specialty}' in {skill}", rule=R.skill)
 
 
 def check_difficulty(difficulty: int) -> None:
     if not -4 <= difficulty <= 2:
-        raise Refused(f"difficulty runs -4 (Improbable) to +2 (Negligible), not {difficulty:+d}")
+        raise Refused(f"difficulty runs -4 (Improbable) to +2 (Negligible), not {difficulty:+d}", rule=R.difficulty)
 
 
+@applies(R.skill)
 def skill_mod(c: Combatant, skill: str, specialty: str = "") -> Modifier:
     value = data(c).skill_mod(skill, specialty)
     label = f"{skill} ({specialty})" if specialty else skill
     return Modifier(label=label, value=value)
 
 
+@applies(R.skill, R.bulky)
 def base_mods(c: Combatant, skill: str, specialty: str = "", *extra: Modifier) -> list[Modifier]:
     """The skill's modifier, then bulky armor's penalty on Athletics and Acrobatics, then ``extra``."""
     return [skill_mod(c, skill, specialty), *data(c).bulky(skill), *extra]
 
 
+@applies(R.ladder, R.wound_penalty, R.fatigue_penalty, R.invoke, R.plot_point)
 def skill_roll(
     c: Combatant,
     dice: Roller,
@@ -142,13 +150,17 @@ def skill_roll(
 def check_able(c: Combatant, physical: bool, what: str) -> None:
     d = data(c)
     if d.dead:
-        raise Refused(f"{c.name} is dead")
+        raise Refused(f"{c.name} is dead", rule=R.death)
     if d.unconscious:
-        state = "Comatose" if d.wound_effect >= COMATOSE else "Unconscious"
-        raise Refused(f"{c.name} is {state}: unconscious, no actions are possible")
+        wound = d.wound_effect >= COMATOSE
+        state = "Comatose" if wound else "Unconscious"
+        rule = R.wound_penalty if wound else R.fatigue_penalty
+        raise Refused(f"{c.name} is {state}: unconscious, no actions are possible", rule=rule)
     if physical and d.prone:
-        state = WOUND_STATES[INCAPACITATED] if d.wound_effect >= INCAPACITATED else FATIGUE_STATES[EXHAUSTED]
-        raise Refused(f"{c.name} is {state}: knocked prone, most actions are not possible (cannot {what})")
+        wound = d.wound_effect >= INCAPACITATED
+        state = WOUND_STATES[INCAPACITATED] if wound else FATIGUE_STATES[EXHAUSTED]
+        rule = R.wound_penalty if wound else R.fatigue_penalty
+        raise Refused(f"{c.name} is {state}: knocked prone, most actions are not possible (cannot {what})", rule=rule)
 
 
 def check_turn(state: FightState, c: Combatant) -> None:
@@ -156,6 +168,9 @@ def check_turn(state: FightState, c: Combatant) -> None:
     if not state.started or state.ended:
         return
     if state.current != c.id:
-        raise Refused(f"it is {state.name(state.current)}'s turn: {c.name} acts on its own turn (one action per turn)")
+        raise Refused(
+            f"it is {state.name(state.current)}'s turn: {c.name} acts on its own turn (one action per turn)",
+            rule=R.turn,
+        )
     if data(c).spent:
-        raise Refused(f"{c.name} has already taken its action this turn (one action per turn)")
+        raise Refused(f"{c.name} has already taken its action this turn (one action per turn)", rule=R.turn)

@@ -1,4 +1,4 @@
-"""Zludge contests between two combatants (book l.19–20; RULINGS, third pass, zludge).
+"""Zludge contests between two combatants (book l.19–20; rules ``contest_simple`` and ``contest_regular``).
 
 - Simple: the two ability scores (the skill's modifier with the side's own penalties, as if both
   took 0) are compared with no roll; the higher wins; equal scores become a regular contest.
@@ -21,6 +21,7 @@ from .checks import base_mods, check_able, skill_roll
 from .events import mods_text, roll_text
 from .evolve import apply
 from .model import data, ladder
+from .table import R, applies
 
 SIMPLE, REGULAR = "simple", "regular"
 MAX_ROUNDS = 20  # ties rolled again "as many times as needed"; a stop for a dry run on fixed faces
@@ -80,13 +81,14 @@ def _score(c: Combatant, skill: str, physical: bool) -> tuple[Modifier, ...]:
     return (*base_mods(c, skill), *data(c).penalties(physical))
 
 
+@applies(R.contest_simple, R.contest_regular)
 def contest(d: Draft, cmd: Contest, dice: Roller) -> None:
     a = need(d.state, cmd.actor)
     b = need(d.state, cmd.target, "opponent")
     if a.id == b.id:
         raise Refused("a contest is between two different combatants")
     if cmd.kind not in (SIMPLE, REGULAR):
-        raise Refused(f"a contest is simple or regular, not '{cmd.kind}'")
+        raise Refused(f"a contest is simple or regular, not '{cmd.kind}'", rule=R.contest_simple)
     skill_a = cmd.skill.strip().title()
     skill_b = (cmd.target_skill.strip() or cmd.skill).strip().title()
     if not skill_a:

@@ -19,7 +19,7 @@ counts its follow-ups from the roll and the state, as the old code did.
 
 from __future__ import annotations
 
-from tracker.events import Event, InitiativeSet, TurnEnded, TurnStarted
+from tracker.events import ConditionAdded, ConditionRemoved, Event, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
 from tracker.model import Combatant, FightState, changed
 
@@ -60,11 +60,35 @@ def _acted(d: ZludgeData) -> ZludgeData:
     return changed(d, acted=True, spent=True, clipped=False)
 
 
+def is_clipped(name: str) -> bool:
+    """The book's "clipped" as a condition the GM adds (whatever case or spacing): the rules read it."""
+    return " ".join(name.split()).lower() == "clipped"
+
+
 @apply.on(TurnStarted)
 def _turn(state: FightState, event: TurnStarted) -> FightState:
     if event.resumed:  # the same turn goes on after a held action stepped in
         return state
-    return state.update_data(event.id, acted=True, spent=False, clipped=False)
+    state = state.update_data(event.id, acted=True, spent=False, clipped=False)
+    c = state.get(event.id)
+    if any(is_clipped(x.name) for x in c.conditions):  # the clip ends as the victim acts (R.clipped)
+        state = state.replace(changed(c, conditions=tuple(x for x in c.conditions if not is_clipped(x.name))))
+    return state
+
+
+@apply.on(ConditionAdded)
+def _condition_added(state: FightState, event: ConditionAdded) -> FightState:
+    """The GM's "clipped" (thrown off balance): −1 to physical actions until the victim's next action."""
+    if is_clipped(event.condition.name) and state.get(event.id).data is not None:
+        return state.update_data(event.id, clipped=True)
+    return state
+
+
+@apply.on(ConditionRemoved)
+def _condition_removed(state: FightState, event: ConditionRemoved) -> FightState:
+    if is_clipped(event.name) and state.get(event.id).data is not None:
+        return state.update_data(event.id, clipped=False)
+    return state
 
 
 @apply.on(InitiativeSet)

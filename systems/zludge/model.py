@@ -12,6 +12,8 @@ from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.model import Combatant
 
+from .table import R, applies
+
 LADDER = {
     4: "Superb",
     3: "Great",
@@ -40,7 +42,7 @@ FATIGUE_STATES = ("Winded", "Tired", "Very Tired", "Exhausted", "Unconscious")
 BASE_BOXES = (3, 2, 1, 1, 1)
 SCRATCHED, HURT, VERY_HURT, INCAPACITATED, COMATOSE = range(5)
 EXHAUSTED, UNCONSCIOUS = 3, 4
-MAX_RANKS = 3  # skills, Durability and Endurance included (RULINGS, second pass)
+MAX_RANKS = 3  # skills, Durability and Endurance included (rule R.ranks)
 
 ATTACK_SKILLS = ("Melee", "Ranged", "Unarmed")
 LOCATIONS = ("head", "torso", "right arm", "left arm", "legs")
@@ -126,6 +128,7 @@ class ZludgeData:
             rank = min(4, rank + 2)
         return -1 + rank + self.attribute(s.attribute) if s.attribute else -1 + rank
 
+    @applies(R.bulky)
     def bulky(self, skill: str) -> tuple[Modifier, ...]:
         """Bulky armor's penalty on an Athletics or Acrobatics roll (none on other skills)."""
         if self.armor_penalty and skill.split("(")[0].strip().lower() in (s.lower() for s in BULKY_SKILLS):
@@ -208,6 +211,7 @@ class ZludgeData:
         """Incapacitated or Exhausted: knocked prone, most actions not possible."""
         return self.wound_effect >= INCAPACITATED or self.fatigue_state >= EXHAUSTED
 
+    @applies(R.clipped, R.wound_penalty, R.fatigue_penalty, R.exhausted)
     def penalties(self, physical: bool = True) -> tuple[Modifier, ...]:
         """Labelled penalties on a roll: the worst of clipped and wound (physical), plus fatigue."""
         out: list[Modifier] = []
@@ -222,6 +226,7 @@ class ZludgeData:
         return tuple(out)
 
 
+@applies(R.boxes, R.fatigue_track)
 def capacity(ranks: int, fortitude: int) -> tuple[int, ...]:
     """Boxes per level: 3/2/1/1/1, one more on levels 0, 1, 2, 3 per rank, Fortitude ±1 on Scratched."""
     boxes = list(BASE_BOXES)
@@ -234,6 +239,7 @@ def capacity(ranks: int, fortitude: int) -> tuple[int, ...]:
     return tuple(boxes)
 
 
+@applies(R.wound_track, R.death, R.fatigue_track, R.fatigue_full)
 def place(boxes: tuple[Box, ...], cap: tuple[int, ...], level: int) -> tuple[int | None, tuple[int, ...]]:
     """The box a wound of ``level`` checks (None: none left, above the top) and the full levels passed."""
     full: list[int] = []

@@ -5,8 +5,8 @@ by family: initiative, attacks, harm, actions, invoke), ``evolve`` (one
 function per event), ``events``, ``model`` (the records), ``sheet`` (the
 sheet form and its checks), ``checks`` (the roll), ``views`` (status, detail,
 standing, public), ``presets``.  Each module's docstring keeps its rulings;
-the general ones made here where the book and RULINGS.md are silent (binding
-for the code, the tests and the help):
+the general ones made here where the book is silent (binding for the code,
+the tests and the help; the rules table is :mod:`systems.zludge.table`):
 
 - *Acting*: a combatant "acts" when its turn starts (each turn is its one action):
   that ends flat-footedness and clears the clip, so a clip's -1 weighs on the
@@ -16,7 +16,7 @@ for the code, the tests and the help):
 - *Penalties*: every physical roll (attack, defense, initiative, physical checks)
   takes the worst of clipped and wound penalty plus the fatigue penalty; first aid
   (Medical) is not physical and takes only fatigue.  Exhausted is -3 to every
-  roll the GM still allows (RULINGS, second pass: "most actions not possible").
+  roll the GM still allows (rule ``exhausted``: "most actions not possible").
 - *Fatigue beyond Unconscious*: with no fatigue box left the combatant stays
   Unconscious; the extra fatigue is logged and lost (it does not become a wound).
 - *Skill modifier*: -1 + ranks (+2 for a specialization that applies, rank
@@ -46,9 +46,11 @@ from tracker.errors import Refused
 from tracker.events import Adjusted, Event
 from tracker.kit import need
 from tracker.model import Combatant, FightState
-from tracker.plugin import BaseSystem, Preset, Standing, Tally
+from tracker.plugin import BaseSystem, BookCondition, Preset, Standing, Tally
+from tracker.reasons import Reason, Rule
 
-from . import ABOUT, commands, events, rules, views
+from . import ABOUT, commands, events, rules, table, views, why
+from .conditions import conditions as _conditions
 from .contest import ContestRolled, contest_spec
 from .evolve import evolve as evolve_state
 from .fight import ZludgeFight, fight_data
@@ -74,6 +76,7 @@ from .sheet import (
 )
 from .sheet import adjustable as _adjustable
 from .sheet import sheet_fields as _sheet_fields
+from .table import R
 
 HELP = """Zludge: 4dF (each die -1, 0, +1) + skill modifier, read on the ladder
 +4 Superb, +3 Great, +2 Good, +1 Decent, 0 Fair, -1 Poor, -2 Bad, -3 Terrible, -4 Abysmal.
@@ -148,7 +151,8 @@ class ZludgeSystem(BaseSystem):
                 if c.id not in ambushers:
                     raise Refused(
                         f"only an unseen ambusher gets a surprise action, and {c.name} is not one "
-                        "(roll ambush initiative naming the ambushers first)"
+                        "(roll ambush initiative naming the ambushers first)",
+                        rule=R.surprise,
                     )
 
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
@@ -193,6 +197,16 @@ class ZludgeSystem(BaseSystem):
 
     def help(self) -> str:
         return HELP
+
+    # -- why -----------------------------------------------------------------
+    def rules(self) -> tuple[Rule, ...]:
+        return table.rules()
+
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        return why.explain(before, event, after)
+
+    def conditions(self) -> tuple[BookCondition, ...]:
+        return _conditions()
 
     # -- GM adjust -----------------------------------------------------------
     def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
@@ -250,7 +264,8 @@ def _check_track(name: str, boxes: Any, cap: tuple[int, ...], names: tuple[str, 
         have = sum(1 for b in boxes if b.level == lvl)
         raise Refused(
             f"{name} has {have} {names[lvl]} boxes checked and that {field} leaves room for {cap[lvl]}: "
-            "clear a box first"
+            "clear a box first",
+            rule=R.boxes,
         )
 
 

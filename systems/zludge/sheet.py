@@ -4,7 +4,7 @@ A sheet is checked and normalised by :func:`normalize` (pure, idempotent,
 raises Refused naming the rule) and turned into a
 :class:`~systems.zludge.model.ZludgeData` by :func:`build_data`.
 
-Ruling (RULINGS, second pass): skills, Durability and Endurance included, are
+Ruling (rule ``ranks``): skills, Durability and Endurance included, are
 capped at 3 ranks (a specialization still adds to a skill's rank modifier).  A
 fight file saved before the cap with 4 ranks of Durability or Endurance still
 loads with them (``normalize(..., strict=False)`` when the data is rebuilt);
@@ -25,6 +25,7 @@ from tracker.errors import Refused
 from tracker.text import digits_end, head_and_number, spaces_end
 
 from .model import ATTACK_SKILLS, LOCATIONS, MAX_RANKS, Skill, ZludgeData
+from .table import R
 
 # name: (damage level, skill)
 WEAPONS: dict[str, tuple[int, str]] = {
@@ -230,7 +231,9 @@ def parse_skills(text: str) -> tuple[Skill, ...]:
         ranks = int(m[1])
         name = m[0].strip()
         if not 0 <= ranks <= MAX_RANKS:
-            raise Refused(f"{name} {ranks}: a skill has 0 to {MAX_RANKS} ranks (specializations add to it)")
+            raise Refused(
+                f"{name} {ranks}: a skill has 0 to {MAX_RANKS} ranks (specializations add to it)", rule=R.ranks
+            )
         specs: list[str] = []
         attribute = ""
         for piece in re.findall(r"([+@])\s*([^+@]+)", m[2]):
@@ -307,7 +310,9 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
         if not lo <= value <= hi:
             what = name.replace("_", " ")
             if name in ("durability", "endurance"):
-                raise Refused(f"{what} runs {lo} to {hi} ranks (a skill has at most {MAX_RANKS}), not {value}")
+                raise Refused(
+                    f"{what} runs {lo} to {hi} ranks (a skill has at most {MAX_RANKS}), not {value}", rule=R.ranks
+                )
             raise Refused(f"{what} runs {lo} to {hi}, not {value}")
         out[name] = value
     aspects = tuple(a.strip() for a in str(sheet.get("aspects", "") or "").split(",") if a.strip())

@@ -9,7 +9,7 @@ Rulings:
 - *Reopening*: a failed physical check by someone with treated wounds raises a
   prompt; the GM answers with reopen_wounds or dismisses it.
 - *Bulky armor* takes its penalty on every Athletics and Acrobatics roll
-  (RULINGS, second pass), a skill roll as much as a defense.
+  (rule ``bulky``), a skill roll as much as a defense.
 - Each roll says how many events of its action follow it (``follow``), so the
   fight knows when the roll is open to an aspect or plot point after it.
 """
@@ -39,12 +39,14 @@ from ..checks import (
 from ..commands import FirstAid, RefreshAspects, ReopenWounds, RollSkill, TakeAction
 from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened, WoundsTreated
 from ..model import ZludgeData, data
+from ..table import R, applies
 from .contests import take_zero
 
 REOPEN = "reopen"
 REOPENS, HOLD = "the wounds reopen", "they hold"  # the reopen prompt settled by ruling
 
 
+@applies(R.reopen)
 def reopen_due(d: ZludgeData, ev: SkillRolled) -> bool:
     """A failed physical check by someone with treated wounds: the GM says whether they reopen."""
     return ev.physical and not ev.success and any(b.treated for b in d.wounds)
@@ -70,6 +72,7 @@ def _difficulty(value: int) -> list[Modifier]:
     return [Modifier(label="difficulty", value=value)] if value else []
 
 
+@applies(R.test, R.difficulty, R.take_0)
 def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
     actor = need(d.state, cmd.actor)
     skill = cmd.skill.strip().title()
@@ -108,16 +111,17 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
         d.add(reopen_prompt(actor))
 
 
+@applies(R.first_aid)
 def first_aid(d: Draft, cmd: FirstAid, dice: Roller) -> None:
     medic = need(d.state, cmd.actor, "medic")
     patient = need(d.state, cmd.target, "patient")
     check_able(medic, False, "give first aid")
     check_turn(d.state, medic)
     if data(patient).dead:
-        raise Refused(f"{patient.name} is dead: first aid cannot help")
+        raise Refused(f"{patient.name} is dead: first aid cannot help", rule=R.death)
     n_untreated = untreated(data(patient))
     if not n_untreated:
-        raise Refused(f"{patient.name} has no untreated wound above Scratched for first aid to ease")
+        raise Refused(f"{patient.name} has no untreated wound above Scratched for first aid to ease", rule=R.first_aid)
     diff = _difficulty(cmd.difficulty)
     mods = check_situational(cmd.modifiers)
     aspect = check_boosts(medic, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
@@ -151,7 +155,7 @@ def first_aid(d: Draft, cmd: FirstAid, dice: Roller) -> None:
 def reopen(d: Draft, cmd: ReopenWounds, dice: Roller) -> None:
     c = need(d.state, cmd.target)
     if not any(b.treated for b in data(c).wounds):
-        raise Refused(f"{c.name} has no treated wounds to reopen")
+        raise Refused(f"{c.name} has no treated wounds to reopen", rule=R.reopen)
     d.add(WoundsReopened(target=c.id, note=cmd.note))
     d.add(resolve(d.state, REOPEN, c.id, "the wounds reopen"))
 
@@ -160,10 +164,11 @@ def refresh(d: Draft, cmd: RefreshAspects, dice: Roller) -> None:
     pool = [need(d.state, i) for i in cmd.ids] if cmd.ids else list(d.state.present)
     ids = tuple(c.id for c in pool if data(c).aspects_used)
     if not ids:
-        raise Refused("no aspect is checked off: nothing to refresh")
+        raise Refused("no aspect is checked off: nothing to refresh", rule=R.refresh)
     d.add(AspectsRefreshed(ids=ids))
 
 
+@applies(R.turn)
 def take_action(d: Draft, cmd: TakeAction, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     if not cmd.text.strip():

@@ -1,27 +1,27 @@
 """Attacks: the attack roll against the defense roll (or a fixed defense), the damage level, the wound.
 
-Rulings (RULINGS.md and the second pass):
+Rulings (rule ids of :mod:`systems.zludge.table`):
 
-- *Partial armor*: armor that does not cover every location ("If so, use Hit
+- *Partial armor* (``partial_armor``, ``location``): armor that does not cover every location ("If so, use Hit
   Locations below for every attack") makes every attack against its wearer roll
   a hit location on 1d6 (faces logged, rolled even when the attack misses, so a
   revision after the roll reads the same armor); a called shot names the
   location instead.  The armor counts only where it covers.  A GM-given armor
   level overrides the sheet's armor and its coverage.
-- *Bulky armor* takes its penalty on every Athletics and Acrobatics roll: the
+- *Bulky armor* (``bulky``) takes its penalty on every Athletics and Acrobatics roll: the
   Acrobatics defense (and the choice of the best defense) here, skill rolls in
   ``actions``.
-- *Unarmed*: an Unarmed attack is 0-level damage ("0: unarmed combat") whatever
+- *Unarmed* (``unarmed``): an Unarmed attack is 0-level damage ("0: unarmed combat") whatever
   weapon the attacker carries; a weapon level the GM types in still rules.
-- *Auto defense*: against Melee or Unarmed attacks the defender uses the best
+- *Auto defense* (``attack``): against Melee or Unarmed attacks the defender uses the best
   of Acrobatics (less a bulky-armor penalty), Unarmed, and Melee if armed with a
   melee weapon; against Ranged attacks, Acrobatics.
-- *Helpless defenders*: a target that is prone (Incapacitated, Exhausted) or
+- *Helpless defenders* (``helpless``): a target that is prone (Incapacitated, Exhausted) or
   unconscious makes no defense roll: fixed defense -1, as a stationary
   flat-footed target; the log says "no defense roll" with the reason.
-- *Fixed defense* still takes the GM's ±1 defense modifiers (cover); aspects
+- *Fixed defense* (``flat_footed``, ``situational``) still takes the GM's ±1 defense modifiers (cover); aspects
   and plot points need a roll to spend on.
-- *Clipped armor*: a tie deals 0-level damage whatever the armor (armor reduces
+- *Clipped armor* (``no_damage``): a tie deals 0-level damage whatever the armor (armor reduces
   only hits); a damage level below 0 after armor does no damage.
 """
 
@@ -48,14 +48,17 @@ from ..checks import (
 from ..commands import Attack
 from ..events import AttackResolved
 from ..model import ATTACK_SKILLS, LOCATIONS, data
+from ..table import R, applies
 from .harm import wound_event
 
 
+@applies(R.outcome, R.critical)
 def outcome_of(margin: int) -> str:
     """Attack less than defense: miss; equal: clipped; more: hit; 4 or more over: critical."""
     return "miss" if margin < 0 else "clipped" if margin == 0 else "critical" if margin >= 4 else "hit"
 
 
+@applies(R.outcome, R.critical, R.armor, R.no_damage)
 def damage_of(outcome: str, weapon: int, armor: int) -> int | None:
     """Clipped: 0-level; a hit: weapon - armor (+1 critical); below 0 (or a miss): no damage."""
     if outcome == "clipped":
@@ -76,6 +79,7 @@ def wound_source(attacker: Combatant, ev: AttackResolved) -> str:
     return f"{attacker.name}'s attack"
 
 
+@applies(R.location)
 def location_of(face: int) -> str:
     """Ruling: 1 head, 2-3 torso, 4 right arm, 5 left arm, 6 legs."""
     return {1: "head", 2: "torso", 3: "torso", 4: "right arm", 5: "left arm", 6: "legs"}[face]
@@ -92,11 +96,13 @@ def _defense_skill(attacker_skill: str, target: Combatant, choice: str) -> str:
                 options.append("Melee")
         return max(options, key=lambda s: sum(m.value for m in base_mods(target, s)))
     if choice not in ("Acrobatics", "Melee", "Unarmed"):
-        raise Refused(f"defense is Acrobatics, Melee or Unarmed, not '{choice}'")
+        raise Refused(f"defense is Acrobatics, Melee or Unarmed, not '{choice}'", rule=R.attack)
     if choice != "Acrobatics" and not close:
-        raise Refused(f"against a {attacker_skill} attack the defense roll is Acrobatics")
+        raise Refused(f"against a {attacker_skill} attack the defense roll is Acrobatics", rule=R.attack)
     if choice == "Melee" and d.weapon_skill != "Melee":
-        raise Refused(f"{target.name} needs a melee weapon to defend with Melee ({d.weapon} is {d.weapon_skill})")
+        raise Refused(
+            f"{target.name} needs a melee weapon to defend with Melee ({d.weapon} is {d.weapon_skill})", rule=R.attack
+        )
     return choice
 
 
@@ -112,25 +118,26 @@ def _check(d: Draft, cmd: Attack) -> tuple[Combatant, Combatant, str, int, int]:
     check_able(actor, True, "attack")
     check_turn(state, actor)
     if data(target).dead:
-        raise Refused(f"{target.name} is already dead")
+        raise Refused(f"{target.name} is already dead", rule=R.death)
     a, t = data(actor), data(target)
     skill = a.weapon_skill if cmd.skill == "weapon" else cmd.skill
     if skill not in ATTACK_SKILLS:
-        raise Refused(f"the attack roll is Melee, Ranged or Unarmed, not '{skill}'")
+        raise Refused(f"the attack roll is Melee, Ranged or Unarmed, not '{skill}'", rule=R.attack)
     if cmd.weapon_level is not None:
         weapon = cmd.weapon_level
     else:
-        weapon = 0 if skill == "Unarmed" else a.weapon_level
+        weapon = 0 if skill == "Unarmed" else a.weapon_level  # R.unarmed
     if not 0 <= weapon <= 4:
-        raise Refused(f"weapon damage levels run 0 (unarmed) to 4 (explosives), not {weapon}")
+        raise Refused(f"weapon damage levels run 0 (unarmed) to 4 (explosives), not {weapon}", rule=R.weapons)
     armor = t.armor_level if cmd.armor_level is None else cmd.armor_level
     if not 0 <= armor <= 4:
-        raise Refused(f"armor levels run 0 (leather jacket) to 4 (bomb suit), not {armor}")
+        raise Refused(f"armor levels run 0 (leather jacket) to 4 (bomb suit), not {armor}", rule=R.armor)
     if cmd.called_shot != "none" and cmd.called_shot not in LOCATIONS:
-        raise Refused(f"a called shot picks one of {', '.join(LOCATIONS)}, not '{cmd.called_shot}'")
+        raise Refused(f"a called shot picks one of {', '.join(LOCATIONS)}, not '{cmd.called_shot}'", rule=R.called_shot)
     return actor, target, skill, weapon, armor
 
 
+@applies(R.attack, R.flat_footed, R.helpless, R.situational, R.bulky)
 def _defend(
     target: Combatant, skill: str, cmd: Attack, dice: Roller, helpless: bool, flat: bool
 ) -> tuple[SkillRoll | None, tuple[Modifier, ...], int, str | None]:
@@ -161,6 +168,7 @@ def _defend(
     return dfn, dfn.mods, dfn.total, dskill
 
 
+@applies(R.attack, R.weapons, R.unarmed, R.called_shot, R.partial_armor, R.location, R.wound_track)
 def attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     actor, target, skill, weapon, armor = _check(d, cmd)
     t = data(target)
@@ -173,7 +181,10 @@ def attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     flat = not t.acted or helpless
     if flat and (cmd.defense_aspect.strip() or cmd.defense_plot_points):
         why = "flat-footed" if not t.acted else "unable to defend"
-        raise Refused(f"{target.name} is {why} and makes no defense roll: no aspect or plot point to spend on it")
+        rule = R.flat_footed if not t.acted else R.helpless
+        raise Refused(
+            f"{target.name} is {why} and makes no defense roll: no aspect or plot point to spend on it", rule=rule
+        )
     if not flat:  # check the defender's choices before any die is rolled
         dskill = _defense_skill(skill, target, cmd.defense)
         check_specialty(target, dskill, cmd.defense_specialty)

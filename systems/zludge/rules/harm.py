@@ -34,8 +34,10 @@ from tracker.model import Combatant
 from ..commands import LEVEL_CHOICES, ClearBox, MarkFatigue, MarkWound
 from ..events import BoxCleared, FatigueMarked, WoundMarked
 from ..model import FATIGUE_STATES, WOUND_STATES, data, place
+from ..table import R, applies
 
 
+@applies(R.wound_track, R.boxes, R.death, R.clipped)
 def wound_event(target: Combatant, level: int, source: str) -> WoundMarked:
     """The wound a ``level`` damage checks on the target's track (overflow up; none left: death)."""
     d = data(target)
@@ -43,6 +45,7 @@ def wound_event(target: Combatant, level: int, source: str) -> WoundMarked:
     return WoundMarked(target=target.id, wound=level, box=box, full=full, source=source)
 
 
+@applies(R.fatigue_track, R.fatigue_full)
 def fatigue_event(target: Combatant, level: int, physical: bool, source: str) -> FatigueMarked:
     d = data(target)
     box, full = place(d.fatigue, d.fatigue_capacity, level)
@@ -51,14 +54,16 @@ def fatigue_event(target: Combatant, level: int, physical: bool, source: str) ->
 
 def _check_level(level: int, what: str = "damage") -> None:
     if not 0 <= level <= 4:
-        raise Refused(f"{what} levels run 0 to 4, not {level}")
+        raise Refused(
+            f"{what} levels run 0 to 4, not {level}", rule=R.fatigue_track if what == "fatigue" else R.weapons
+        )
 
 
 def mark_wound(d: Draft, cmd: MarkWound, dice: Roller) -> None:
     c = need(d.state, cmd.target)
     _check_level(cmd.level)
     if data(c).dead:
-        raise Refused(f"{c.name} is already dead")
+        raise Refused(f"{c.name} is already dead", rule=R.death)
     d.add(wound_event(c, cmd.level, cmd.note or "GM"))
 
 
@@ -80,6 +85,7 @@ def _cleared(c: Combatant, track: str, level: int, note: str) -> BoxCleared:
     return BoxCleared(target=c.id, track=track, level=level, note=note)
 
 
+@applies(R.clear_box)
 def clear_box(d: Draft, cmd: ClearBox, dice: Roller) -> None:
     d.add(_cleared(need(d.state, cmd.target), cmd.track, cmd.level, cmd.note))
 
@@ -106,7 +112,7 @@ def quick_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
     source = cmd.note or "GM"
     for c in _targets(d, cmd.targets):
         if data(c).dead:
-            raise Refused(f"{c.name} is already dead")
+            raise Refused(f"{c.name} is already dead", rule=R.death)
         c = d.get(c.id)
         if cmd.temporary:
             d.add(fatigue_event(c, level, True, source))
@@ -119,10 +125,13 @@ def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
     if d.state.started and not d.state.ended:
         raise Refused(
             "Zludge wounds heal over days and weeks (a level a week, a Scratch in 2 days), not during a fight: "
-            "first aid (f) eases a wound's penalty; heal once the fight is over"
+            "first aid (f) eases a wound's penalty; heal once the fight is over",
+            rule=R.healing,
         )
     level = level_of(cmd.amount)
     for c in _targets(d, cmd.targets):
         if data(c).dead:
-            raise Refused(f"{c.name} is dead: no rest heals that (a GM adjust of 'dead' can rule otherwise)")
+            raise Refused(
+                f"{c.name} is dead: no rest heals that (a GM adjust of 'dead' can rule otherwise)", rule=R.death
+            )
         d.add(_cleared(d.get(c.id), "wounds", level, cmd.note or "healed"))

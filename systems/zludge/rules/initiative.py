@@ -1,6 +1,6 @@
 """Initiative: Reflexes rolls (or the ambush rolls), ties rolled again among the tied, every roll logged.
 
-Ruling (RULINGS, second pass): a combatant already in the order that rolls
+Ruling (rule ``initiative_tie``): a combatant already in the order that rolls
 again to break a tie rolls with the same modifiers as its first roll (its
 Reflexes or ambush skill and the wound, clip and fatigue penalties it had
 then).  A GM-set initiative has no roll of its own: such a combatant's tie
@@ -22,6 +22,7 @@ from ..checks import fudge
 from ..commands import AmbushInitiative
 from ..events import AmbushDeclared, TieRerolled
 from ..model import data, ladder
+from ..table import R, applies
 
 MAX_TIE_REROLLS = 20
 
@@ -30,6 +31,7 @@ def _ceil_half(n: int) -> int:
     return -(-n // 2)
 
 
+@applies(R.initiative, R.ambush)
 def _modifier(c: Combatant, ambushers: Sequence[str] | None) -> tuple[int, str]:
     """The initiative modifier and its labelled parts: ``Reflexes +1, Hurt -1``."""
     d = data(c)
@@ -45,6 +47,7 @@ def _modifier(c: Combatant, ambushers: Sequence[str] | None) -> tuple[int, str]:
     return value + sum(m.value for m in pens), text
 
 
+@applies(R.initiative, R.initiative_tie)
 def initiative_events(
     state: FightState, ids: Sequence[str], dice: Roller, ambushers: Sequence[str] | None = None
 ) -> list[InitiativeSet | TieRerolled | OrderSet]:
@@ -100,12 +103,12 @@ def _tied(keys: Mapping[str, tuple[int, ...]]) -> tuple[tuple[str, ...], ...]:
 def ambush(d: Draft, cmd: AmbushInitiative, dice: Roller) -> None:
     state = d.state
     if state.started:
-        raise Refused("an ambush is rolled before the fight starts")
+        raise Refused("an ambush is rolled before the fight starts", rule=R.ambush)
     ambushers = tuple(dict.fromkeys(need(state, i, "ambusher").id for i in cmd.ambushers))
     if not ambushers:
-        raise Refused("name the ambushers (they roll Stealth)")
+        raise Refused("name the ambushers (they roll Stealth)", rule=R.ambush)
     ids = tuple(c.id for c in state.present)
     if all(i in ambushers for i in ids):
-        raise Refused("an ambush needs victims: not everyone can be an ambusher")
+        raise Refused("an ambush needs victims: not everyone can be an ambusher", rule=R.ambush)
     events = initiative_events(state, ids, dice, ambushers)
     d.add(AmbushDeclared(ambushers=ambushers), *events)

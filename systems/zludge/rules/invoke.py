@@ -1,6 +1,6 @@
 """An aspect or a plot point spent after seeing the roll just made.
 
-Rulings (RULINGS: "+1 or a reroll of the dice, before or after the roll"):
+Rulings (rules ``invoke``, ``plot_point`` and ``revised``):
 
 - Right after a roll, before anything else is logged, the attacker, the
   defender (if it rolled) or the one who made a skill roll may invoke an aspect
@@ -31,6 +31,7 @@ from ..commands import InvokeAfter
 from ..events import AttackResolved, HarmTakenBack, RollRevised, SkillRolled, WoundsTreated
 from ..fight import LastRoll, open_roll
 from ..model import data, taken_back
+from ..table import R, applies
 from .actions import REOPEN, reopen_due, reopen_prompt, untreated
 from .attacks import damage_of, outcome_of, wound_source
 from .harm import wound_event
@@ -74,6 +75,7 @@ def _side(d: Draft, who: Combatant, ev: AttackResolved | SkillRolled) -> Side:
     raise Refused(f"{who.name} made no roll in the last attack: only the attacker and the defender may spend on it")
 
 
+@applies(R.revised)
 def takebacks(last: LastRoll, d: Draft) -> list[HarmTakenBack]:
     """Put the combatants the roll touched back as they were before its harm (where the harm changed them)."""
     out = []
@@ -92,17 +94,22 @@ def invoke_after(d: Draft, cmd: InvokeAfter, dice: Roller) -> None:
     if last is None:
         raise Refused(
             "an aspect or plot point spent after the roll goes on the roll just made, before anything else "
-            "happens: there is no such roll now"
+            "happens: there is no such roll now",
+            rule=R.invoke,
         )
     ev = last.event
     side = _side(d, who, ev)
     if not cmd.aspect.strip() and not cmd.plot_points:
-        raise Refused("name an aspect to invoke or spend a plot point")
+        raise Refused("name an aspect to invoke or spend a plot point", rule=R.invoke)
     aspect = check_boosts(who, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
     if aspect and side.aspect:
-        raise Refused(f"one aspect invocation per roll (Ruling): {who.name} already invoked '{side.aspect}' on it")
+        raise Refused(
+            f"one aspect invocation per roll: {who.name} already invoked '{side.aspect}' on it", rule=R.invoke
+        )
     if cmd.plot_points and side.plot_point:
-        raise Refused(f"only one plot point can be spent per check: {who.name} already spent one on this roll")
+        raise Refused(
+            f"only one plot point can be spent per check: {who.name} already spent one on this roll", rule=R.plot_point
+        )
     new_roll = fudge(dice, f"{who.name} rerolls ({aspect})") if aspect and cmd.aspect_use == "reroll" else None
     new_mods = list(side.mods)
     if aspect and cmd.aspect_use == "+1":

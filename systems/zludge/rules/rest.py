@@ -1,6 +1,6 @@
 """Letting time pass in Zludge (l.135–136): the core ``Rest`` command, decided here.
 
-Rulings (RULINGS.md, third pass, zludge), each tested in tests/systems/zludge/test_rest.py:
+Rules ``healing``, ``healed_box`` and ``fatigue_rest``, each tested in tests/systems/zludge/test_rest.py:
 - Each wound heals one level a week (a Hurt becomes a Scratch, a Very Hurt a
   Hurt…; a Scratch heals away); each wound on its own, so a week heals every
   wound one level. Only full days count (``days`` plus every whole 24 ``hours``).
@@ -8,7 +8,7 @@ Rulings (RULINGS.md, third pass, zludge), each tested in tests/systems/zludge/te
 - Each week is shortened by one day per point of the caregiver's Medical bonus:
   the rest's quality is the caregiver ("no caregiver", "caregiver Medical +1" …
   "+4"); a week is never shorter than 1 day. (test_a_caregiver_shortens_the_week)
-- **Ruling (RULINGS):** a healed wound keeps its record (the level it now counts
+- **Ruling** (``healed_box``): a healed wound keeps its record (the level it now counts
   as) and moves to the lowest free box of its new level; if that level is full
   it stays where it is, counting as the lower level. Wounds heal lowest first,
   so a Scratch healing away frees its box for the Hurt that becomes a Scratch.
@@ -23,12 +23,15 @@ Rulings (RULINGS.md, third pass, zludge), each tested in tests/systems/zludge/te
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import ClassVar
 
 import attrs
 
+from systems.zludge.events import an
 from systems.zludge.evolve import apply
 from systems.zludge.model import FATIGUE_STATES, SCRATCHED, WOUND_STATES, Box, ZludgeData, data
+from systems.zludge.table import R, applies
 from tracker.commands import Rest
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -59,10 +62,11 @@ REST_EVENTS: tuple[type[Event], ...] = (Rested,)
 
 def _medical(quality: str) -> int:
     if quality not in QUALITIES:
-        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}")
+        raise Refused(f"Rest: quality '{quality}' is not one of: {', '.join(QUALITIES)}", rule=R.healing)
     return QUALITIES.index(quality)
 
 
+@applies(R.healing, R.healed_box)
 def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, ...], list[str]]:
     """Every wound one level lower (lowest first), moved to a free box of its new level when there is one."""
     kept = list(boxes)
@@ -77,10 +81,17 @@ def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, 
         free = sum(1 for b in kept if b.level == new) < cap[new]
         kept[i] = attrs.evolve(box, wound=new, level=new if free else box.level)
         stays = "" if free else f" (stays in its {WOUND_STATES[box.level]} box: the {WOUND_STATES[new]} boxes are full)"
-        said.append(f"a {WOUNDS[box.wound]} becomes a {WOUNDS[new]}{stays}")
-    return tuple(kept), said
+        said.append(f"{an(WOUNDS[box.wound])} becomes {an(WOUNDS[new])}{stays}")
+    return tuple(kept), _counted(said)
 
 
+def _counted(said: list[str]) -> list[str]:
+    """The same healing said once with its count: ``a Scratch heals away (×3)``."""
+    counts = Counter(said)
+    return [f"{s} (×{counts[s]})" if counts[s] > 1 else s for s in dict.fromkeys(said)]
+
+
+@applies(R.fatigue_rest)
 def _clear_fatigue(boxes: tuple[Box, ...], physical: bool, levels: int) -> tuple[tuple[Box, ...], int]:
     kept = list(boxes)
     cleared = 0

@@ -1,4 +1,4 @@
-"""Zludge contests between two combatants (book l.19–20; RULINGS, third pass, zludge).
+"""Zludge contests between two combatants (book l.19–20; rules contest_simple and contest_regular).
 
 Simple: the two ability scores compared with no roll, the higher wins, equal scores become a
 regular contest. Regular: both roll their skill with their own penalties; a tie rolls again,
@@ -65,7 +65,7 @@ def test_a_tie_rolls_again_both_sides_until_settled_every_roll_logged() -> None:
 
 
 def test_each_side_rolls_with_its_own_penalties() -> None:
-    """RULINGS third pass: both sides roll their skill with their own penalties (a wound here)."""
+    """Rule contest_regular (l.20): both sides roll their skill with their own penalties (a wound here)."""
     f = new_fight()
     a, b = add(f, "Ann", **STRONG), add(f, "Bo", kind="npc", **STRONG)
     f.do(MarkWound(target=a, level=2))  # Hurt: a penalty on Ann's rolls

@@ -1,4 +1,4 @@
-"""Aspects and plot points spent after the roll (RULINGS: "+1 or a reroll, before or after the roll")."""
+"""Aspects and plot points spent after the roll (rules invoke and plot_point: "+1 or a reroll, before or after the roll")."""
 
 from __future__ import annotations
 

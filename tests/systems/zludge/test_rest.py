@@ -1,4 +1,4 @@
-"""Letting time pass in Zludge (l.135–136): the core Rest command, by the book's rates and the RULINGS."""
+"""Letting time pass in Zludge (l.135–136): the core Rest command, by the book's rates and the rules healing, healed_box, fatigue_rest."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_a_caregiver_shortens_the_week():
 
 
 def test_a_healed_wound_moves_to_a_free_box_of_its_new_level_or_stays():
-    """RULINGS zludge (l.135–136): a healed wound moves to the lowest free box of its new level, else stays put."""
+    """Rule healed_box (ruling on l.135): a healed wound moves to the lowest free box of its new level, else stays put."""
     f, a = _hurt("...|..|2|2|2")
     (ev,) = f.do(Rest(days=7))
     assert data(f, a).wound_track == "...|11|.|.|1"
@@ -62,7 +62,7 @@ def test_physical_fatigue_heals_by_ten_minutes_other_by_nights():
 
 
 def test_the_dead_stay_dead():
-    """RULINGS (all systems): recovery never raises the dead nor heals them."""
+    """All systems: recovery never raises the dead nor heals them."""
     f, a = _hurt("00.|1.|2|.|.")
     f.do(Adjust(id=a, field="dead", value=True))
     (ev,) = f.do(Rest(days=30))
@@ -70,7 +70,7 @@ def test_the_dead_stay_dead():
 
 
 def test_rest_refused_in_the_fight_one_undoable_action_after():
-    """RULINGS (all systems): no rest during a fight; after it one logged, undoable action."""
+    """All systems: no rest during a fight; after it one logged, undoable action."""
     f, a = _hurt("00.|1.|2|.|.")
     b = add(f, "Bob", kind="npc")
     f.do(Adjust(id=b, field="wound_track", value="0..|..|.|.|."))
@@ -84,3 +84,14 @@ def test_rest_refused_in_the_fight_one_undoable_action_after():
     assert data(f, b).wound_track == "...|..|.|.|." and "Alice: " in _log(f)
     f.undo()
     assert f.state == before
+
+
+def test_the_log_counts_like_wounds_and_says_an_incapacitated():
+    """A badly hurt PC's week of rest reads as one line: like healings counted, the article right."""
+    f, a = _hurt("000|11|2|3|.")
+    (ev,) = f.do(Rest(days=7))
+    assert ev.why.startswith(
+        "a Scratch heals away (×3); a Hurt becomes a Scratch (×2); a Very Hurt becomes a Hurt; "
+        "an Incapacitated becomes a Very Hurt (1 week of 7-day weeks, no caregiver): now wounds Very Hurt"
+    )
+    assert data(f, a).wound_track == "00.|1.|2|.|."

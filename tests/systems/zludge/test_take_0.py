@@ -1,4 +1,4 @@
-"""Zludge "Take 0" (book l.18; RULINGS, third pass, zludge).
+"""Zludge "Take 0" (book l.18; rules take_0 and combat_rolls).
 
 A skill check may take a result of 0 instead of rolling when the GM allows; the log says so.
 Combat skills always roll: taking 0 on one is refused with the reason.
@@ -37,7 +37,7 @@ def test_taking_0_after_a_difficulty_can_fail() -> None:
 
 @pytest.mark.parametrize("skill", ["Melee", "Unarmed", "Ranged"])
 def test_combat_skills_always_roll(skill: str) -> None:
-    """RULINGS third pass: a skill check, not a combat roll — combat skills always roll."""
+    """Rule combat_rolls (l.21): a skill check, not a combat roll — combat skills always roll."""
     f = duel(alice=SHEET)
     entries = list(f.entries)
     with pytest.raises(Refused, match="combat skill"):

@@ -1,0 +1,500 @@
+"""Why a Zludge event happened: the rules of :mod:`systems.zludge.table` it applied, and the terms.
+
+:func:`explain` reads the event and the states around it (never rolls, never decides), so a fight saved
+before reasons existed explains too.  Each term says where a number came from: a die face, a skill
+("Melee +1 Decent (skill: −1 untrained, +2 ranks)"), a penalty ("clipped −1 (condition)"), the GM's
+situational modifier ("cover −1 (GM)"), armor ("armor 1 absorbs one level").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tracker.commands import Modifier
+from tracker.dice import Roll
+from tracker.events import ConditionAdded, Event, FightStarted, InitiativeSet, OrderSet, TurnStarted
+from tracker.model import FightState
+from tracker.reasons import Reason, Rule
+
+from .contest import SIMPLE, ContestRolled, ContestSide
+from .events import (
+    HELPLESS,
+    ActionTaken,
+    AmbushDeclared,
+    AspectsRefreshed,
+    AttackResolved,
+    BoxCleared,
+    FatigueMarked,
+    HarmTakenBack,
+    RollRevised,
+    SkillRolled,
+    TieRerolled,
+    WoundMarked,
+    WoundsReopened,
+    WoundsTreated,
+)
+from .model import FATIGUE_STATES, LOCATIONS, WOUND_STATES, ZludgeData, data, ladder, word
+from .rules.rest import Rested
+from .table import R
+
+CLIPPED = "clipped"  # the book's condition the rules read (see systems.zludge.conditions)
+
+
+def num(n: int) -> str:
+    """``+1``, ``−1`` (a true minus sign), ``+0``."""
+    return f"{n:+d}".replace("-", "−")
+
+
+def lad(n: int) -> str:
+    """``+2 Good``, ``−1 Poor`` (a true minus sign)."""
+    return ladder(n).replace("-", "−")
+
+
+def _d(state: FightState, cid: str | None) -> ZludgeData | None:
+    c = state.find(cid) if cid else None
+    return data(c) if c is not None and c.data is not None else None
+
+
+def _name(state: FightState, cid: str | None) -> str:
+    return state.name(cid) if cid else "?"
+
+
+# ---------------------------------------------------------------------------
+# terms
+
+
+def skill_term(d: ZludgeData | None, label: str, value: int) -> str:
+    """``Athletics (Climbing) +4 Superb (skill: −1 untrained, +3 ranks, +1 specialization, Fortitude +1)``."""
+    head = f"{label} {num(value)} {word(value)} (skill"
+    name, _, spec = label.partition(" (")
+    spec = spec.rstrip(")")
+    s = d.skill(name) if d is not None else None
+    if d is None or s is None:
+        return f"{head}: untrained −1)" if value == -1 else f"{head})"
+    parts = ["−1 untrained"]
+    if s.ranks:
+        parts.append(f"+{s.ranks} rank{'s' if s.ranks != 1 else ''}")
+    if spec:
+        extra = min(4, s.ranks + 2) - s.ranks
+        parts.append(f"+{extra} specialization" + (" (rank modifier at most +4)" if extra < 2 else ""))
+    if s.attribute:
+        parts.append(f"{s.attribute} {num(d.attribute(s.attribute))}")
+    return f"{head}: {', '.join(parts)})"
+
+
+def _origin(label: str) -> tuple[str, Rule]:
+    """Where a modifier came from, by its label, and the rule that put it there."""
+    if label == CLIPPED:
+        return "condition", R.clipped
+    if label in WOUND_STATES:
+        return "wound", R.wound_penalty
+    if label == FATIGUE_STATES[3]:
+        return "fatigue", R.exhausted
+    if label in FATIGUE_STATES:
+        return "fatigue", R.fatigue_penalty
+    if label.startswith("bulky "):
+        return "bulky armor", R.bulky
+    if label.startswith("aspect '"):
+        return "aspect, checked off", R.invoke
+    if label == "plot point":
+        return "plot point", R.plot_point
+    if label == "difficulty":
+        return "task difficulty", R.difficulty
+    if label.startswith("called shot"):
+        return "called shot", R.called_shot
+    if label in ("moving", "stationary"):
+        return "flat-footed, fixed defense", R.flat_footed
+    if label in HELPLESS:
+        return "no defense roll, fixed defense", R.helpless
+    return "GM", R.situational
+
+
+def mod_terms(mods: Sequence[Modifier], d: ZludgeData | None, skill_first: bool = True) -> tuple[list[str], list[Rule]]:
+    """One term per modifier with its origin, and the rules they come from (the skill's first)."""
+    terms: list[str] = []
+    rules: list[Rule] = []
+    for i, m in enumerate(mods):
+        if i == 0 and skill_first:
+            terms.append(skill_term(d, m.label, m.value))
+            rules.append(R.skill)
+            continue
+        origin, rule = _origin(m.label)
+        terms.append(f"{m.label} {num(m.value)} ({origin})")
+        rules.append(rule)
+    return terms, rules
+
+
+def dice_terms(who: str, roll: Roll, rerolled: Roll | None) -> list[str]:
+    if not roll.faces and roll.expr == "0":
+        return [f"{who}: no roll, the dice count as 0 (Take 0)"]
+    if rerolled is not None:
+        return [f"{who}: {rerolled.describe()} rerolled (aspect) → {roll.describe()}"]
+    return [f"{who}: {roll.describe()}"]
+
+
+def _penalty_reasons(rules: Sequence[Rule], who: str, terms: Sequence[str], what: str) -> list[Reason]:
+    """A reason for each penalty, aspect or GM modifier rule a roll's modifiers came from."""
+    out: list[Reason] = []
+    seen: set[str] = set()
+    for rule in rules:
+        if rule is R.skill or rule.id in seen:
+            continue
+        seen.add(rule.id)
+        mine = [t for r, t in zip(rules, terms, strict=True) if r is rule]
+        out.append(Reason.of(rule, *(f"{who}: {t} on the {what}" for t in mine)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# attacks
+
+
+def _attack(before: FightState, ev: AttackResolved, after: FightState) -> list[Reason]:
+    a, t = _name(before, ev.actor), _name(before, ev.target)
+    ad, td = _d(before, ev.actor), _d(before, ev.target)
+    out: list[Reason] = []
+    aterms, arules = mod_terms(ev.attack_mods, ad)
+    attack = [*dice_terms(f"{a}'s {ev.skill} attack", ev.attack, ev.attack_rerolled), *aterms]
+    attack.append(f"attack total {lad(ev.attack_total)}")
+    if ev.defense is not None:
+        dterms, drules = mod_terms(ev.defense_mods, td)
+        defense = [*dice_terms(f"{t}'s {ev.defense_skill} defense", ev.defense, ev.defense_rerolled), *dterms]
+        defense.append(f"defense total {lad(ev.defense_total)}")
+        out.append(Reason.of(R.attack, *attack, *defense))
+    else:
+        dterms, drules = mod_terms(ev.defense_mods, td, skill_first=False)
+        out.append(Reason.of(R.attack, *attack))
+        helpless = bool(ev.defense_mods) and ev.defense_mods[0].label in HELPLESS
+        fixed = R.helpless if helpless else R.flat_footed
+        why = f"{t} is {ev.defense_mods[0].label}" if helpless else f"{t} has not acted yet"
+        out.append(Reason.of(fixed, why, *dterms[:1], f"fixed defense {lad(ev.defense_total)}"))
+        dterms, drules = dterms[1:], drules[1:]
+    margin = ev.margin
+    read = f"attack {lad(ev.attack_total)} vs defense {lad(ev.defense_total)}: margin {num(margin)} → {ev.outcome}"
+    out.append(Reason.of(R.outcome, read))
+    if ev.outcome == "critical":
+        out.append(Reason.of(R.critical, f"margin {num(margin)} is 4 or more: +1 damage level"))
+    out += _damage(ev, ad, td)
+    out += _location(ev, td)
+    out += _penalty_reasons(arules, a, aterms, "attack")
+    out += _penalty_reasons(drules, t, dterms, "defense")
+    return out
+
+
+def _damage(ev: AttackResolved, ad: ZludgeData | None, td: ZludgeData | None) -> list[Reason]:
+    out: list[Reason] = []
+    if ev.outcome == "clipped":
+        if ev.armor_level:
+            out.append(
+                Reason.of(R.no_damage, f"a clip deals 0-level damage whatever the armor (armor {ev.armor_level})")
+            )
+        return out
+    if ev.outcome == "miss":
+        return out
+    weapon = f"weapon level {ev.weapon_level}"
+    if ad is not None and ev.weapon_level == ad.weapon_level and ev.skill.startswith(ad.weapon_skill):
+        weapon += f" ({ad.weapon})"
+    out.append(Reason.of(R.weapons, weapon))
+    if ev.skill.startswith("Unarmed") and ev.weapon_level == 0 and ad is not None and ad.weapon_level > 0:
+        out.append(Reason.of(R.unarmed, f"Unarmed: 0-level, not the {ad.weapon}'s {ad.weapon_level}"))
+    levels = {0: "absorbs nothing", 1: "absorbs one level"}.get(ev.armor_level, f"absorbs {ev.armor_level} levels")
+    crit = " + 1 (critical)" if ev.outcome == "critical" else ""
+    raw = ev.weapon_level - ev.armor_level + (1 if ev.outcome == "critical" else 0)
+    sums = f"{ev.weapon_level} − {ev.armor_level}{crit} = {str(raw).replace('-', '−')}"
+    worn = td is not None and td.armor != "none" and td.armor_level == ev.armor_level and ev.armor_level > 0
+    armor = f"armor {ev.armor_level}" + (f" ({td.armor})" if worn and td is not None else "")
+    if ev.damage_level is None:
+        out.append(Reason.of(R.armor, f"{armor} {levels}", sums))
+        out.append(Reason.of(R.no_damage, f"damage level {num(raw)} is below 0: no damage"))
+    else:
+        out.append(Reason.of(R.armor, f"{armor} {levels}", f"{sums}-level damage"))
+    return out
+
+
+def _location(ev: AttackResolved, td: ZludgeData | None) -> list[Reason]:
+    out: list[Reason] = []
+    if not ev.location:
+        return out
+    if ev.location_roll is not None:
+        out.append(Reason.of(R.location, f"{ev.location_roll.describe()} → {ev.location}"))
+    covers = td.armor_covers if td is not None else ()
+    if covers and set(LOCATIONS) - set(covers):
+        where = f"{td.armor if td else 'armor'} covers {', '.join(covers)}"
+        bare = ev.location not in covers
+        what = (
+            f"the {ev.location} is bare: armor 0" if bare else f"the {ev.location} is covered: armor {ev.armor_level}"
+        )
+        out.append(Reason.of(R.partial_armor, where, what))
+    return out
+
+
+def _revised(before: FightState, ev: RollRevised, after: FightState) -> list[Reason]:
+    who = _name(before, ev.who)
+    out: list[Reason] = []
+    if ev.aspect:
+        how = f"reroll → {ev.reroll.describe()}" if ev.reroll is not None else "+1"
+        out.append(Reason.of(R.invoke, f"{who} invokes '{ev.aspect}' after the roll: {how}", "checked off for the day"))
+    if ev.plot_point:
+        out.append(Reason.of(R.plot_point, f"{who} spends a plot point after the roll: +1"))
+    change = f"{ev.side} {lad(ev.total_before)} → {lad(ev.total)}"
+    out.append(Reason.of(R.revised, change))
+    if ev.side != "skill":
+        atk, dfn = (ev.total, ev.against or 0) if ev.side == "attack" else (ev.against or 0, ev.total)
+        out.append(Reason.of(R.outcome, f"attack {lad(atk)} vs defense {lad(dfn)}: now {ev.outcome}"))
+        if ev.outcome == "critical":
+            out.append(Reason.of(R.critical, f"margin {num(atk - dfn)} is 4 or more: +1 damage level"))
+    else:
+        out.append(Reason.of(R.test, f"total {lad(ev.total)}: {'success' if ev.total >= 0 else 'failure'}"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# the tracks
+
+
+def _capacity(d: ZludgeData, names: tuple[str, ...], fatigue: bool) -> str:
+    cap = d.fatigue_capacity if fatigue else d.wound_capacity
+    boxes = ", ".join(f"{n} {c}" for n, c in zip(names, cap, strict=True))
+    why = f"Endurance {d.endurance}" if fatigue else f"Durability {d.durability}, Fortitude {num(d.fortitude)}"
+    return f"boxes: {boxes} ({why})"
+
+
+def _wound(before: FightState, ev: WoundMarked, after: FightState) -> list[Reason]:
+    t = _name(before, ev.target)
+    d, now = _d(before, ev.target), _d(after, ev.target)
+    src = f" from {ev.source}" if ev.source else ""
+    terms = [f"{ev.wound}-level wound{src}"]
+    terms += [f"{WOUND_STATES[lvl]} full: one level up" for lvl in ev.full]
+    terms.append("no free box" if ev.box is None else f"checks a {WOUND_STATES[ev.box]} box")
+    out = [Reason.of(R.wound_track, *terms)]
+    if (ev.full or ev.box is None) and d is not None:
+        out.append(Reason.of(R.boxes, _capacity(d, WOUND_STATES, False)))
+    if ev.box is None:
+        start = f"from {WOUND_STATES[ev.wound]} up to Comatose" if ev.wound < len(WOUND_STATES) else "above Comatose"
+        out.append(Reason.of(R.death, f"no box left {start}: {t} dies"))
+        return out
+    if ev.wound == 0:
+        terms = [f"0-level damage: {t} is clipped, −1 to physical actions until its next action"]
+        if now is not None and now.wound_penalty:
+            terms.append(f"{WOUND_STATES[now.wound_effect]} {num(now.wound_penalty)} is worse: the worst applies")
+        out.append(Reason.of(R.clipped, *terms))
+    if d is not None and now is not None and now.wound_effect > d.wound_effect and now.wound_effect > 0:
+        state = WOUND_STATES[now.wound_effect]
+        extra = {3: ", knocked prone", 4: ", unconscious"}.get(now.wound_effect, "")
+        out.append(Reason.of(R.wound_penalty, f"now {state}: {num(now.wound_penalty)} to physical actions{extra}"))
+    return out
+
+
+def _fatigue(before: FightState, ev: FatigueMarked, after: FightState) -> list[Reason]:
+    t = _name(before, ev.target)
+    d, now = _d(before, ev.target), _d(after, ev.target)
+    kind = "physical fatigue (P)" if ev.physical else "fatigue"
+    src = f" from {ev.source}" if ev.source else ""
+    terms = [f"{ev.level}-level {kind}{src}"]
+    terms += [f"{FATIGUE_STATES[lvl]} full: one level up" for lvl in ev.full]
+    terms.append("no free box" if ev.box is None else f"checks a {FATIGUE_STATES[ev.box]} box")
+    if d is not None and (ev.full or ev.box is None):
+        terms.append(_capacity(d, FATIGUE_STATES, True))
+    out = [Reason.of(R.fatigue_track, *terms)]
+    if ev.box is None:
+        out.append(Reason.of(R.fatigue_full, f"no fatigue box left: {t} stays Unconscious"))
+    elif d is not None and now is not None and now.fatigue_state > d.fatigue_state and now.fatigue_state > 0:
+        state = FATIGUE_STATES[now.fatigue_state]
+        effect = {3: f"{num(now.fatigue_penalty)} and prone", 4: "no actions"}.get(
+            now.fatigue_state, f"{num(now.fatigue_penalty)} to every action"
+        )
+        out.append(Reason.of(R.exhausted if now.fatigue_state == 3 else R.fatigue_penalty, f"now {state}: {effect}"))
+    return out
+
+
+def _taken_back(before: FightState, ev: HarmTakenBack, after: FightState) -> list[Reason]:
+    return [Reason.of(R.revised, ev.describe(before), "the new reading's harm follows")]
+
+
+def _skill(before: FightState, ev: SkillRolled, after: FightState) -> list[Reason]:
+    who = _name(before, ev.actor)
+    terms, rules = mod_terms(ev.mods, _d(before, ev.actor))
+    result = "success" if ev.success else "failure"
+    if ev.total >= 4:
+        result = "critical success"
+    elif ev.total <= -4:
+        result = "critical failure"
+    all_terms = [
+        *dice_terms(f"{who}'s {ev.skill}", ev.roll, ev.rerolled),
+        *terms,
+        f"total {lad(ev.total)}: {result}",
+    ]
+    if not ev.physical:
+        all_terms.append("not physical: wound and clip penalties do not weigh on it")
+    out = []
+    if ev.purpose == "first aid":
+        healed = "wounds will impair one level less" if ev.success else "no wound is eased"
+        out.append(Reason.of(R.first_aid, *all_terms, f"on {_name(before, ev.target)}: {healed}"))
+    else:
+        out.append(Reason.of(R.test, *all_terms))
+    if ev.took_0:
+        out.append(Reason.of(R.take_0, f"{who} takes 0 on {ev.skill}: no roll, the modifiers still apply"))
+    return out + _penalty_reasons(rules, who, terms, "roll")
+
+
+def _treated(before: FightState, ev: WoundsTreated, after: FightState) -> list[Reason]:
+    d, now = _d(before, ev.target), _d(after, ev.target)
+    terms = [f"{ev.boxes} wound(s) above Scratched treated; the boxes stay"]
+    if d is not None and now is not None:
+        terms.append(f"penalty {num(d.wound_penalty)} → {num(now.wound_penalty)}")
+    return [Reason.of(R.first_aid, *terms)]
+
+
+def _reopened(before: FightState, ev: WoundsReopened, after: FightState) -> list[Reason]:
+    d, now = _d(before, ev.target), _d(after, ev.target)
+    terms = [f"the GM's ruling: {ev.note}" if ev.note else "the GM's ruling after a failed physical check"]
+    if d is not None and now is not None:
+        terms.append(f"penalty {num(d.wound_penalty)} → {num(now.wound_penalty)}")
+    return [Reason.of(R.reopen, *terms)]
+
+
+def _cleared(before: FightState, ev: BoxCleared, after: FightState) -> list[Reason]:
+    names = WOUND_STATES if ev.track == "wounds" else FATIGUE_STATES
+    terms = [f"a {names[ev.level]} box cleared from the {ev.track} track"]
+    terms.append(f"the GM's: {ev.note}" if ev.note else "the GM's action")
+    return [Reason.of(R.clear_box, *terms)]
+
+
+def _refreshed(before: FightState, ev: AspectsRefreshed, after: FightState) -> list[Reason]:
+    return [Reason.of(R.refresh, *(f"{_name(before, i)}'s aspects refreshed" for i in ev.ids))]
+
+
+def _action(before: FightState, ev: ActionTaken, after: FightState) -> list[Reason]:
+    what = "physical" if ev.physical else "not physical"
+    return [Reason.of(R.turn, f"{_name(before, ev.actor)}'s action this turn: {ev.text} ({what})")]
+
+
+# ---------------------------------------------------------------------------
+# initiative, turns, contests, rest
+
+
+def _tie(before: FightState, ev: TieRerolled, after: FightState) -> list[Reason]:
+    terms = [
+        f"{_name(before, i)}: {r.describe()} {num(m)} (same modifiers as the first roll) → {lad(t)}"
+        for i, r, m, t in zip(ev.ids, ev.rolls, ev.modifiers, ev.totals(), strict=True)
+    ]
+    return [Reason.of(R.initiative_tie, *terms)]
+
+
+def _ambush(before: FightState, ev: AmbushDeclared, after: FightState) -> list[Reason]:
+    names = ", ".join(_name(before, i) for i in ev.ambushers)
+    return [
+        Reason.of(R.ambush, f"ambushers: {names} (Stealth)", "the others: average of Reflexes and Alertness"),
+        Reason.of(R.surprise, "an unseen ambusher may take a surprise action when the fight starts"),
+    ]
+
+
+def _initiative(before: FightState, ev: InitiativeSet, after: FightState) -> list[Reason]:
+    if ev.roll is None or ev.value is None:
+        return []
+    rule = R.ambush if "ambush" in ev.note else R.initiative
+    terms = [f"{_name(before, ev.id)}: {ev.roll.describe()}"]
+    terms += [p.strip() for p in ev.note.split("→")[0].split(",") if p.strip()]
+    terms.append(f"initiative {lad(ev.value)}")
+    return [Reason.of(rule, *terms)]
+
+
+def _order(before: FightState, ev: OrderSet, after: FightState) -> list[Reason]:
+    if ev.note not in ("by Reflexes", "ambush"):
+        return []
+    rule = R.ambush if ev.note == "ambush" else R.initiative
+    out = [Reason.of(rule, "highest first: " + ", ".join(_name(before, i) for i in ev.order))]
+    for g in ev.ties:
+        out.append(Reason.of(R.initiative_tie, " & ".join(_name(before, i) for i in g) + ": still tied, act together"))
+    return out
+
+
+def _turn(before: FightState, ev: TurnStarted, after: FightState) -> list[Reason]:
+    d = _d(before, ev.id)
+    who = _name(before, ev.id)
+    out = [Reason.of(R.turn, f"{who} takes one action this turn")]
+    if d is None or ev.resumed:
+        return out
+    if not d.acted:
+        out.append(Reason.of(R.flat_footed, f"{who} acts for the first time: no longer flat-footed"))
+    if d.clipped:
+        out.append(Reason.of(R.clipped, f"{who} acts: the clip ends"))
+    return out
+
+
+def _started(before: FightState, ev: FightStarted, after: FightState) -> list[Reason]:
+    if not ev.surprise:
+        return []
+    return [Reason.of(R.surprise, *(f"{_name(before, i)} takes a surprise action" for i in ev.surprise))]
+
+
+def _condition(before: FightState, ev: ConditionAdded, after: FightState) -> list[Reason]:
+    if ev.condition.name.strip().lower() != CLIPPED:
+        return []
+    who = _name(before, ev.id)
+    return [Reason.of(R.clipped, f"{who} is clipped: −1 to physical actions until its next action")]
+
+
+def _side_terms(before: FightState, side: ContestSide) -> list[str]:
+    who = _name(before, side.id)
+    terms, _ = mod_terms(side.mods, _d(before, side.id))
+    dice = [f"{who}: {side.roll.describe()}"] if side.roll is not None else [f"{who}: no roll"]
+    return [*dice, *terms, f"{who} {lad(side.total)}"]
+
+
+def _contest(before: FightState, ev: ContestRolled, after: FightState) -> list[Reason]:
+    sides = [*_side_terms(before, ev.first), *_side_terms(before, ev.second)]
+    if ev.kind == SIMPLE:
+        end = f"{_name(before, ev.winner)} wins" if ev.winner else "equal scores: a regular contest follows"
+        return [Reason.of(R.contest_simple, *sides, end)]
+    end = f"{_name(before, ev.winner)} wins" if ev.winner else "tie: both roll again"
+    return [Reason.of(R.contest_regular, f"roll {ev.round}", *sides, end)]
+
+
+def _rested(before: FightState, ev: Rested, after: FightState) -> list[Reason]:
+    d = _d(before, ev.id)
+    who = _name(before, ev.id)
+    if d is not None and d.dead:
+        return [Reason.of(R.death, f"{who} is dead: no rest heals the dead")]
+    said, _, now = ev.why.rpartition("): now ")
+    said, _, pace = said.rpartition(" (")
+    parts = [p.strip() for chunk in said.split(" / ") for p in chunk.split("; ") if p.strip()]
+    wounds = [p for p in parts if "fatigue" not in p]
+    out = [Reason.of(R.healing, f"{who}: {pace}", *(f"{who}: {p}" for p in wounds), f"{who} now: {now}")]
+    if any("stays in its" in p for p in wounds):
+        out.append(Reason.of(R.healed_box, *(f"{who}: {p}" for p in wounds if "stays in its" in p)))
+    rested = [p for p in parts if "fatigue" in p]
+    if rested:
+        out.append(Reason.of(R.fatigue_rest, *(f"{who}: {p}" for p in rested)))
+    return out
+
+
+EXPLAINERS: dict[type[Event], Callable[[FightState, Any, FightState], list[Reason]]] = {
+    AttackResolved: _attack,
+    RollRevised: _revised,
+    WoundMarked: _wound,
+    FatigueMarked: _fatigue,
+    HarmTakenBack: _taken_back,
+    SkillRolled: _skill,
+    WoundsTreated: _treated,
+    WoundsReopened: _reopened,
+    BoxCleared: _cleared,
+    AspectsRefreshed: _refreshed,
+    ActionTaken: _action,
+    TieRerolled: _tie,
+    AmbushDeclared: _ambush,
+    ContestRolled: _contest,
+    Rested: _rested,
+    InitiativeSet: _initiative,
+    OrderSet: _order,
+    TurnStarted: _turn,
+    FightStarted: _started,
+    ConditionAdded: _condition,
+}
+
+
+def explain(before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+    """The Zludge rules behind ``event`` (a Zludge event or a core event Zludge's rules shaped)."""
+    fn = EXPLAINERS.get(type(event))
+    return () if fn is None else tuple(fn(before, event, after))
