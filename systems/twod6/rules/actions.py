@@ -16,7 +16,7 @@ Rulings of our own, each with its test:
 from __future__ import annotations
 
 from systems.twod6.checks import beats, roll_check
-from systems.twod6.commands import ACTIONS, Act, Aim, BreakGrapple, SkillCheck, Sneak
+from systems.twod6.commands import ACTIONS, CHECK_COSTS, PASSIVE_SKILLS, Act, Aim, BreakGrapple, SkillCheck, Sneak
 from systems.twod6.events import NO_COST, ActionTaken, Aimed, EffectApplied, OpposedRolled, SkillChecked
 from systems.twod6.record import data
 from systems.twod6.rules.common import (
@@ -100,10 +100,10 @@ def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
 
 def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
-    cost = check_cost(d.state, c, cmd.cost)
     skill = canonical(cmd.skill, SKILLS)
     if not skill:
         raise Refused("name the skill")
+    cost = check_cost(d.state, c, cmd.cost, skill)
     if cost != NO_COST:
         in_grapple(c, f"a {cmd.skill} check")
         afford(c, cost)
@@ -162,18 +162,28 @@ def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
         d.add(EffectApplied(target=c.id, effect="freed", by=holder.id))
 
 
-def check_cost(state: FightState, c: Combatant, cost: str) -> str:
+def check_cost(state: FightState, c: Combatant, cost: str, skill: str = "") -> str:
     """The action a check costs now, refusing only what must wait for the turn.
 
-    RULINGS, third pass, "checks outside the turn": a check that costs no action
+    Ruling on twod6 @48822 (third pass, "checks outside the turn"): a check that costs no action
     (a Notice, a healing check) is rolled for anyone at any moment, and any check
     outside a fight (before it starts, after it ends) costs nothing and waits for
     no one; only a check that costs an action waits for the combatant's turn.
+    "auto" (the form's default) is the book's cost on the combatant's own turn — a passive
+    check (Notice, Knowledge) a quick action, an active one a half-round action (@49094) — and
+    none at any other moment: a check the GM calls for off the turn is no turn action
+    (test_the_check_form_takes_the_books_cost_on_the_turn_and_none_off_it).
     """
-    if cost not in ("quick", "half", "full", NO_COST):
-        raise Refused("a check takes a quick, half-round or full-round action (or none)")
+    if cost not in CHECK_COSTS:
+        raise Refused("a check takes a quick, half-round or full-round action (or none, or auto)")
     if not state.started or state.ended:
         cost = NO_COST
+    if cost == "auto":
+        own_turn = state.current == c.id or data(c).extra_turn
+        if not own_turn:
+            cost = NO_COST
+        else:
+            cost = "quick" if skill.split(" (")[0] in PASSIVE_SKILLS else "half"
     if cost != NO_COST:
         acting(state, c)
         return cost

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 
 from systems.twod6.checks import roll_check
 from systems.twod6.commands import Resolve
-from systems.twod6.events import EffectApplied, Healed, ResolveRolled, ResolveRuled, Wounded
+from systems.twod6.events import EffectApplied, Healed, ResolveRolled, ResolveRuled, Reworked, Wounded
 from systems.twod6.record import data
 from systems.twod6.rules.common import UNCONSCIOUS_PENALTY, spend_cinematic
 from systems.twod6.sheet import RESOLVE
@@ -113,8 +113,9 @@ def ask_resolve(
 
 def wound(d: Draft, target: str, n: int, by: str | None) -> None:
     """Wounds from an attack; ``react`` raises what they call for."""
-    if not data(d.get(target)).dead:
-        d.add(Wounded(target=target, wounds=n, by=by))
+    x = data(d.get(target))
+    if not x.dead:
+        d.add(Wounded(target=target, wounds=n, by=by, was=x.wounds))
 
 
 # ---------------------------------------------------------------------------
@@ -163,7 +164,7 @@ def decide_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
         r = amount(cmd.amount, dice, f"{c.name} wounds")
         if r.total < 1:
             raise Refused(f"quick damage is at least 1 wound, not {r.total} ({r.describe()})")
-        d.add(Wounded(target=c.id, wounds=r.total, roll=r, note=cmd.note))
+        d.add(Wounded(target=c.id, wounds=r.total, roll=r, note=cmd.note, was=data(c).wounds))
 
 
 def decide_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
@@ -220,8 +221,9 @@ def react(system: System, before: FightState, events: Sequence[Event], after: Fi
         d.add(ResolveRuled(actor=p.combatant, dc=int(p.params["dc"]), stakes=p.params["stakes"], passed=passed))
     after = d.state  # (what follows sees the ruling's outcome: a ruled death closes the rest)
     now = {p.id for p in after.prompts}
+    reworked = {ev.target for ev in events if isinstance(ev, Reworked)}  # a lost defense rerolled: moot
     for p in before.prompts:
-        if p.id in now or not p.params.get("knockout") or p.combatant is None:
+        if p.id in now or not p.params.get("knockout") or p.combatant is None or p.combatant in reworked:
             continue
         c = after.find(p.combatant)
         if c is not None and not c.removed and not data(c).down:

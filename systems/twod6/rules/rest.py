@@ -89,6 +89,7 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
 @evolve.on(Rested)
 def _rested(state: FightState, e: Rested) -> FightState:
     d = data(state.get(e.id))
+    failed = tuple(f for f in d.failed if f.kind != "defense")  # time has passed: no defense to reroll now
     return state.update_data(
-        e.id, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes
+        e.id, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes, failed=failed
     )
