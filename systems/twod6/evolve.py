@@ -28,6 +28,7 @@ from systems.twod6.events import (
 )
 from systems.twod6.record import Before, Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
+from systems.twod6.table import PRONE
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
 from tracker.model import FightState, changed
@@ -189,8 +190,12 @@ def tie_rolled(state: FightState, e: InitiativeTieRolled) -> FightState:
 @evolve.on(ActionTaken)
 def action(state: FightState, e: ActionTaken) -> FightState:
     state = spend(state, e.actor, e.cost)
-    if e.action == "stand up":
+    if e.action == "stand up":  # up from prone, tripped or set by the GM as the book's condition
         state = _put(state, e.actor, prone=False)
+        c = state.get(e.actor)
+        if any(cond.name == PRONE for cond in c.conditions):
+            kept = tuple(cond for cond in c.conditions if cond.name != PRONE)
+            state = state.update(e.actor, conditions=kept)
     if e.action in ("draw weapon", "pick up weapon"):
         state = _put(state, e.actor, disarmed=False)
     if e.action == "move 20 ft" and e.cost == NO_COST:

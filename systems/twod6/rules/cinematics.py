@@ -40,6 +40,7 @@ from systems.twod6.failed import OPPOSED_NAMES, failed_names
 from systems.twod6.record import Failed, data
 from systems.twod6.rules.attacks import resolve_attack
 from systems.twod6.rules.harm import check_thresholds
+from systems.twod6.table import R, applies
 from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.events import PromptResolved
@@ -47,26 +48,34 @@ from tracker.kit import Draft, need
 from tracker.model import Combatant, FightState
 
 
+@applies(R.CINEMATIC, R.EXTRA_TURN, R.IGNORE_DEATH)
 def decide_cinematic(d: Draft, cmd: SpendCinematic, dice: Roller) -> None:
     state = d.state
     c = need(state, cmd.actor)
     x = data(c)
     if cmd.use not in CINEMATIC_USES:
-        raise Refused(f"a cinematic buys: {', '.join(CINEMATIC_USES)} (or an automatic critical, before a roll)")
+        raise Refused(
+            f"a cinematic buys: {', '.join(CINEMATIC_USES)} (or an automatic critical, before a roll)", rule=R.CINEMATIC
+        )
     if x.cinematics < 1:
-        raise Refused(f"{c.name} has no cinematic to spend (a cinematic is gained at the first dot of experience)")
+        raise Refused(
+            f"{c.name} has no cinematic to spend (a cinematic is gained at the first dot of experience)",
+            rule=R.CINEMATIC,
+        )
     if cmd.use == "extra turn":
         if not state.started or state.ended:
-            raise Refused("an extra turn is taken during the fight")
+            raise Refused("an extra turn is taken during the fight", rule=R.EXTRA_TURN)
         if state.prompts:
             raise Refused(f"resolve first: {state.prompts[0].text}")
         if x.down:
-            raise Refused(f"{c.name} is {'dead' if x.dead else 'unconscious'} and cannot take a turn")
+            raise Refused(
+                f"{c.name} is {'dead' if x.dead else 'unconscious'} and cannot take a turn", rule=R.EXTRA_TURN
+            )
         d.add(CinematicSpent(actor=c.id, use="extra turn"))
         return
     if cmd.use == "ignore death":
         if not x.death_save_failed:
-            raise Refused(f"{c.name} has not failed a save against death")
+            raise Refused(f"{c.name} has not failed a save against death", rule=R.IGNORE_DEATH)
         d.add(CinematicSpent(actor=c.id, use="ignore death"))
         return
     reroll(d, c, cmd.check, dice)
@@ -76,16 +85,19 @@ def picked(state: FightState, c: Combatant, name: str) -> int:
     """The place of the failed check the GM named (none named: the latest)."""
     x = data(c)
     if not x.failed:
-        raise Refused(f"{c.name} has no failed check to reroll since its last turn")
+        raise Refused(f"{c.name} has no failed check to reroll since its last turn", rule=R.REROLL)
     if not name.strip():
         return len(x.failed) - 1
     names = failed_names(state, c)
     for n, have in enumerate(names):
         if have.lower() == name.strip().lower():
             return n
-    raise Refused(f"{c.name} has no failed '{name.strip()}' to reroll; it has: {'; '.join(reversed(names))}")
+    raise Refused(
+        f"{c.name} has no failed '{name.strip()}' to reroll; it has: {'; '.join(reversed(names))}", rule=R.REROLL_PICK
+    )
 
 
+@applies(R.REROLL, R.REROLL_PICK)
 def reroll(d: Draft, c: Combatant, name: str, dice: Roller) -> None:
     state = d.state
     x = data(c)
@@ -98,11 +110,16 @@ def reroll(d: Draft, c: Combatant, name: str, dice: Roller) -> None:
     if failed.kind == "attack":
         t = need(state, failed.target or "", "target")
         if data(t).dead:
-            raise Refused(f"{t.name} is already dead: the failed {failed.label} has nothing left to reroll for")
+            raise Refused(
+                f"{t.name} is already dead: the failed {failed.label} has nothing left to reroll for",
+                rule=R.REROLL_PICK,
+            )
     if failed.kind == "opposed":
         what = OPPOSED_NAMES.get(failed.skill, failed.skill)
         if failed.skill == "breaks the grapple" and x.grappled_by != failed.target:
-            raise Refused(f"{c.name} is no longer held by {state.name(failed.target or '')}: nothing to break")
+            raise Refused(
+                f"{c.name} is no longer held by {state.name(failed.target or '')}: nothing to break", rule=R.REROLL_PICK
+            )
     d.add(CinematicSpent(actor=c.id, use=f"reroll the failed {what}", rerolls=n))
     check = roll_check(dice, failed.label, failed.parts)
     if failed.kind == "opposed":
@@ -155,6 +172,7 @@ def reroll(d: Draft, c: Combatant, name: str, dice: Roller) -> None:
         )
 
 
+@applies(R.REROLL_PICK, R.OPPOSED)
 def reroll_defense(d: Draft, c: Combatant, n: int, failed: Failed, dice: Roller) -> None:
     """A lost defense rerolled: the outcome taken back, then the attack (its dice stand) worked out again."""
     state = d.state

@@ -43,6 +43,7 @@ from systems.twod6.events import EffectApplied, Healed, ResolveRolled, ResolveRu
 from systems.twod6.record import data
 from systems.twod6.rules.common import UNCONSCIOUS_PENALTY, spend_cinematic
 from systems.twod6.sheet import RESOLVE
+from systems.twod6.table import R, applies
 from tracker.commands import Damage, Heal, Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -131,13 +132,14 @@ def resolve_parts(c: Combatant, stat: str, penalty: int, mods: Sequence[Modifier
     return parts + list(mods)
 
 
+@applies(R.RESOLVE, R.UNCONSCIOUS, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
 def decide_resolve(d: Draft, cmd: Resolve, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     p = due(d.state, c.id, cmd.stakes)
     if p is None:
-        raise Refused(f"no resolve check against {cmd.stakes} is due for {c.name}")
+        raise Refused(f"no resolve check against {cmd.stakes} is due for {c.name}", rule=R.RESOLVE)
     if cmd.stat not in ("wil", "tou"):
-        raise Refused("resolve uses WIL (fear, unconsciousness, death) or TOU (disease, poison)")
+        raise Refused("resolve uses WIL (fear, unconsciousness, death) or TOU (disease, poison)", rule=R.RESOLVE)
     dc = int(p.params["dc"])
     # the −3 counts on a check rolled while unconscious (a prompt from an older file says it itself)
     penalty = int(p.params["penalty"]) if "penalty" in p.params else UNCONSCIOUS_PENALTY.value * data(c).unconscious
@@ -154,9 +156,10 @@ def decide_resolve(d: Draft, cmd: Resolve, dice: Roller) -> None:
 # quick damage and healing (the core's Damage and Heal, in wounds)
 
 
+@applies(R.QUICK_HARM, R.WOUNDS)
 def decide_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
     if cmd.temporary:
-        raise Refused("2d6 Gamma has no temporary harm: every wound is a wound")
+        raise Refused("2d6 Gamma has no temporary harm: every wound is a wound", rule=R.WOUNDS)
     for cid in cmd.targets:
         c = need(d.state, cid, "target")
         if data(c).dead:
@@ -167,13 +170,17 @@ def decide_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
         d.add(Wounded(target=c.id, wounds=r.total, roll=r, note=cmd.note, was=data(c).wounds))
 
 
+@applies(R.QUICK_HARM, R.WAKES)
 def decide_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
     targets = [need(d.state, cid, "target") for cid in cmd.targets]
     for c in targets:
         if data(c).dead:
-            raise Refused(f"{c.name} is dead: no healing brings back the dead (a cinematic may ignore a failed save)")
+            raise Refused(
+                f"{c.name} is dead: no healing brings back the dead (a cinematic may ignore a failed save)",
+                rule=R.DEAD_AT_ZERO,
+            )
         if due(d.state, c.id, DEATH) is not None:
-            raise Refused(f"resolve first: {c.name}'s DC 7 check against death is still due")
+            raise Refused(f"resolve first: {c.name}'s DC 7 check against death is still due", rule=R.AT_ZERO)
     for c in targets:
         x = data(c)
         r = amount(cmd.amount, dice, f"{c.name} heal")
@@ -190,6 +197,7 @@ def decide_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
 # what harm calls for, whatever did it
 
 
+@applies(R.AT_TWO, R.AT_ONE, R.AT_ZERO, R.LOWEST, R.DEAD_AT_ZERO)
 def check_thresholds(d: Draft, c: Combatant) -> None:
     """The checks a combatant's fall to its wounds left calls for (only the lowest threshold's)."""
     x = data(c)
@@ -209,6 +217,7 @@ def close_prompts(d: Draft, cid: str, why: str, stakes: str | None = None) -> No
             d.add(PromptResolved(prompt_id=p.id, note=why))
 
 
+@applies(R.TRIPLE, R.AT_ZERO)
 def react(system: System, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
     """The follow-ups of any action: threshold checks, the tripled knock-out, prompts made moot."""
     d = Draft(system, after)

@@ -23,6 +23,7 @@ import attrs
 
 from systems.twod6.evolve import evolve
 from systems.twod6.record import data
+from systems.twod6.table import R, applies
 from tracker.commands import Rest
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -60,10 +61,11 @@ class Rested(Event):
 REST_EVENTS: tuple[type[Event], ...] = (Rested,)
 
 
+@applies(R.HEALING, R.HEALER, R.WAKES)
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     quality = cmd.quality or FED
     if quality not in QUALITIES:
-        raise Refused(f"Rest: quality '{quality}' is not one of: {'; '.join(QUALITIES)}")
+        raise Refused(f"Rest: quality '{quality}' is not one of: {'; '.join(QUALITIES)}", rule=R.HEALING)
     days = cmd.days + cmd.hours // 24
     fed = quality in (FED, FED_HEALER)
     healer = quality in (FED_HEALER, SHORT_HEALER)
