@@ -46,7 +46,7 @@ ACTIONS = {
 }
 CINEMATIC_USES = ("extra turn", "reroll", "ignore death")
 CHECK_COSTS = ("auto", "quick", "half", "full", "none")
-PASSIVE_SKILLS = ("Notice", "Knowledge")  # a passive check is a quick action (@49094), an active one half-round
+PASSIVE_SKILLS = ("Notice", "Knowledge")  # a passive check is a quick action, an active one half-round (check_cost)
 
 
 @attrs.frozen(kw_only=True)

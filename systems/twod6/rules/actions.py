@@ -173,12 +173,12 @@ def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
 def check_cost(state: FightState, c: Combatant, cost: str, skill: str = "") -> str:
     """The action a check costs now, refusing only what must wait for the turn.
 
-    Ruling on twod6 @48822 (third pass, "checks outside the turn"): a check that costs no action
+    Rule ``checks_anytime`` (ruling on twod6 @49086): a check that costs no action
     (a Notice, a healing check) is rolled for anyone at any moment, and any check
     outside a fight (before it starts, after it ends) costs nothing and waits for
     no one; only a check that costs an action waits for the combatant's turn.
     "auto" (the form's default) is the book's cost on the combatant's own turn — a passive
-    check (Notice, Knowledge) a quick action, an active one a half-round action (@49094) — and
+    check (Notice, Knowledge) a quick action, an active one a half-round action (rule ``check_cost``, @49086) — and
     none at any other moment: a check the GM calls for off the turn is no turn action
     (test_the_check_form_takes_the_books_cost_on_the_turn_and_none_off_it).
     """

@@ -1,6 +1,7 @@
 """Attacks: attack against defense, the declared result, doubling and tripling, Vicious Parry, Spell Turning.
 
-Rulings (RULINGS.md, second pass) and our own, each with its test:
+Rulings (rules ``favored_enemy``, ``stealth``, ``double_lands``, ``sniper``, ``limb`` of ``table.R``) and our
+own, each with its test:
 - Favored Enemy gives +1 on the attack as on the defense (see ``defense``); the race is the foe's sheet
   race, or its group's name (test_favored_enemy_adds_1_on_attack_and_on_defense).
 - A spell after a successful Stealth check gains no Sneak Attack bonus and does not use up the Stealth
@@ -11,7 +12,7 @@ Rulings (RULINGS.md, second pass) and our own, each with its test:
   result (a second wound), or a disabled limb with its wound; when the declared result was a wound,
   that wound is the limb's (test_doubled_a_limb_comes_with_one_wound).
 - An aim is spent only by the next shooting, archery or throwing check (with its bonus, unless the GM
-  says "no": an aim at another target), as RULINGS.md's second pass binds; a check that takes its plain
+  says "no": an aim at another target), as rule ``sniper`` binds; a check that takes its plain
   bonus (a Blast, an Athletics check) leaves it in place, and a melee attack in between neither takes
   nor spends it (test_a_melee_attack_between_aim_and_shot_does_not_spend_the_aim,
   test_only_shooting_archery_or_throwing_spends_the_aim).

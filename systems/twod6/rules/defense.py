@@ -1,6 +1,7 @@
 """Defense: the defender's roll against an attack (skill, armor, and what takes them away).
 
-Rulings (RULINGS.md, second pass) and our own, each with its test:
+Rulings (rules ``favored_enemy``, ``stealth``, ``parry_penalty``, ``limb``, ``repel`` of ``table.R``) and our
+own, each with its test:
 - Favored Enemy: "They receive a +1 on all combat rolls against this race" — on defense too
   (test_favored_enemy_adds_1_on_attack_and_on_defense); not on a roll of armor alone (stealth,
   surprise, shooting without magic), which adds nothing but armor

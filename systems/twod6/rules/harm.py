@@ -4,7 +4,8 @@ Every source of harm runs one path.  Deciders add ``Wounded`` events (an attack'
 quick damage); ``react`` then looks at what changed in the whole action, whatever did it (an attack,
 quick damage, a GM adjust of the wounds), and raises the resolve checks the thresholds call for.
 
-Rulings (RULINGS.md, second pass) and our own, each with its test:
+Rulings (rules ``at_zero``, ``triple``, ``lowest``, ``dead_at_zero``, ``quick_harm``, ``wakes`` of ``table.R``)
+and our own, each with its test:
 - "When a character is reduced to 0 wounds, they automatically fall unconscious and must make a
   DC 7 resolve check or die": unconscious first, so the check takes the unconscious −3
   (test_at_0_wounds_unconscious_first_so_the_death_check_takes_the_minus_3).  After a tripled attack

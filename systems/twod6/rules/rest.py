@@ -1,6 +1,6 @@
 """Letting time pass in 2d6 Gamma (@54545): the core ``Rest`` command, decided here.
 
-Rulings (RULINGS.md, third pass, twod6), each tested in tests/systems/twod6/test_rest.py:
+Rules ``healing``, ``healer`` and ``wakes`` of ``table.R``, each tested in tests/systems/twod6/test_rest.py:
 - With eight hours' rest a day and proper food a character regains 1 wound per
   day; underfed or short of sleep, 1 wound per 2 days. Only full days count
   (``days`` plus every whole 24 ``hours``); a half-day left over is not carried
