@@ -77,18 +77,25 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
     """The form of one of the system's (or the core's) declared commands."""
     state = ctx.state
     actor, subject = logic.roles(spec, turn_commands(ctx.system))
+    fresh = values is None
     if values is None:
         values = logic.prefill(
             spec, state, ctx.selected, marked=ctx.marked, out=ctx.out, turn_commands=turn_commands(ctx.system)
         )
         _aim_at_last_target(ctx, spec, values, actor, subject)
+    who = values.get(actor or "") or values.get(subject or "")
+    params = spec.params_for(state, who if isinstance(who, str) else None)
+    if fresh:  # a field whose choices depend on the fight starts on the first of them
+        for p, declared in zip(params, spec.params, strict=True):
+            if p.choices != declared.choices and p.choices:
+                values[p.name] = p.choices[0]
 
     def check(raw: dict[str, Any]) -> Any:
-        return ctx.probe(spec.make(logic.form_values(state, spec.params, raw)))
+        return ctx.probe(spec.make(logic.form_values(state, params, raw), params))
 
     help = spec.help + (f"  [key {key}]" if key else "")
     return FormDialog(
-        spec.title, spec.params, check, values=values, state=state, help=help, choices=ctx.choices, who=(actor, subject)
+        spec.title, params, check, values=values, state=state, help=help, choices=ctx.choices, who=(actor, subject)
     )
 
 

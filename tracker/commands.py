@@ -153,6 +153,9 @@ class CommandSpec:
     # starting values that depend on the acting combatant (its best attack skill, say);
     # called by a UI with the state and the actor's id once it knows who acts
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None
+    # choices that depend on the fight: for the form's combatant, choice fields' choices now (the first is
+    # where the field starts): the failed checks a cinematic may reroll
+    choices: Callable[[FightState, str], Mapping[str, tuple[str, ...]]] | None = None
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -172,9 +175,23 @@ class CommandSpec:
         except Exception:
             return {}
 
-    def make(self, values: Mapping[str, Any]) -> Any:
-        """Parse every parameter and build the command; Refused names the bad field."""
-        parsed = {p.name: p.parse(values.get(p.name)) for p in self.params}
+    def params_for(self, state: FightState, who: str | None) -> tuple[Param, ...]:
+        """The params with the choices they have now for ``who`` (a failing hook gives the declared ones)."""
+        if self.choices is None or not who:
+            return self.params
+        try:
+            now = dict(self.choices(state, who))
+        except Exception:
+            return self.params
+        return tuple(
+            attrs.evolve(p, choices=tuple(now[p.name])) if p.kind == CHOICE and now.get(p.name) else p
+            for p in self.params
+        )
+
+    def make(self, values: Mapping[str, Any], params: tuple[Param, ...] | None = None) -> Any:
+        """Parse every parameter (``params``: as :meth:`params_for` gave them) and build the command; Refused
+        names the bad field."""
+        parsed = {p.name: p.parse(values.get(p.name)) for p in (params or self.params)}
         try:
             return self.build(**parsed)
         except TypeError as e:  # a declaration that does not match its command

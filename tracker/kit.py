@@ -201,6 +201,7 @@ def spec(
     labels: Mapping[str, str] | None = None,
     hide: Iterable[str] = (),
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None,
+    choices: Callable[[FightState, str], Mapping[str, tuple[str, ...]]] | None = None,
 ) -> CommandSpec:
     """A :class:`~tracker.commands.CommandSpec` whose params come from ``command``'s attrs fields (worked out
     when first asked for).
@@ -252,6 +253,7 @@ def spec(
         actor=actor,
         subject=subject,
         defaults=defaults,
+        choices=choices,
     )
 
 

@@ -1,6 +1,6 @@
 """Checks: 2d6 + bonuses, with snake eyes and rolling criticals.
 
-Ruling (RULINGS.md): dice showing 11 or 12 count as 11, then 2d6 more are rolled and
+Ruling (rule ``critical`` of ``table.R``): dice showing 11 or 12 count as 11, then 2d6 more are rolled and
 added with no bonuses; an 11 or 12 on those dice counts as 11 and rolls again
 (test_critical_chain_12_then_11_then_5).
 Rulings (ours), each with its test:

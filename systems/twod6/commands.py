@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import attrs
 
+from systems.twod6.failed import failed_names
 from systems.twod6.record import data
 from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING
 from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
@@ -44,6 +45,8 @@ ACTIONS = {
     "other full-round action": ("full", ""),
 }
 CINEMATIC_USES = ("extra turn", "reroll", "ignore death")
+CHECK_COSTS = ("auto", "quick", "half", "full", "none")
+PASSIVE_SKILLS = ("Notice", "Knowledge")  # a passive check is a quick action, an active one half-round (check_cost)
 
 
 @attrs.frozen(kw_only=True)
@@ -94,7 +97,7 @@ class SkillCheck:
     skill: str
     dc: int
     stat: str = "auto"
-    cost: str = "half"
+    cost: str = "auto"
     use_aim: bool = False
     modifiers: tuple[Modifier, ...] = ()
     auto_critical: bool = False
@@ -151,6 +154,7 @@ class Riposte:
 class SpendCinematic:
     actor: str
     use: str = "extra turn"
+    check: str = ""  # a reroll: the failed check it rerolls, as the form lists it ("" : the latest)
 
 
 def _stat(name: str = "stat", label: str = "Stat") -> Param:
@@ -172,6 +176,18 @@ def _roll_fields(*extra: Param) -> dict[str, Param]:
     fields = {"stat": _stat(), "modifiers": _mods(), "auto_critical": _crit()}
     fields.update({p.name: p for p in extra})
     return fields
+
+
+def reroll_choices(state: FightState, cid: str) -> dict[str, tuple[str, ...]]:
+    """The cinematic form's picker for ``cid``: its failed checks since its last turn, newest first (and the
+    form starts on a reroll when there is any)."""
+    c = state.find(cid)
+    if c is None or c.data is None:
+        return {}
+    names = tuple(reversed(failed_names(state, c)))
+    if not names:
+        return {}
+    return {"use": ("reroll", *(u for u in CINEMATIC_USES if u != "reroll")), "check": names}
 
 
 def attack_defaults(state: FightState, actor: str) -> dict[str, str]:
@@ -247,7 +263,15 @@ SPECS: tuple[CommandSpec, ...] = (
         fields=_roll_fields(
             Param(name="skill", kind=STR, default="Athletics", label="Skill"),
             Param(name="dc", kind=INT, default=7, label="DC"),
-            Param(name="cost", kind=CHOICE, choices=("quick", "half", "full", "none"), default="half", label="Takes"),
+            Param(
+                name="cost",
+                kind=CHOICE,
+                choices=CHECK_COSTS,
+                default="auto",
+                label="Takes",
+                help="auto: on its own turn a passive check (Notice, Knowledge) is quick, an active one half-round; "
+                "at any other moment, none",
+            ),
             Param(
                 name="use_aim",
                 kind=BOOL,
@@ -327,7 +351,16 @@ SPECS: tuple[CommandSpec, ...] = (
         labels={"actor": "Who"},
         fields={
             "use": Param(name="use", kind=CHOICE, choices=CINEMATIC_USES, default="extra turn", label="For"),
+            "check": Param(
+                name="check",
+                kind=CHOICE,
+                required=False,
+                default="",
+                label="Reroll",
+                help="a reroll: which of the failed checks since its last turn (empty: the latest)",
+            ),
         },
-        help="Extra turn, reroll a failed check, ignore a failed save against death.",
+        choices=reroll_choices,
+        help="Extra turn, reroll a failed check (a lost defense too), ignore a failed save against death.",
     ),
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import attrs
 
 from systems.twod6.checks import CheckRoll
+from systems.twod6.record import Before
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
@@ -143,19 +144,21 @@ class Wounded(Event):
     by: str | None = None
     roll: Roll | None = None
     note: str = ""
+    was: int | None = None  # the wounds left just before (older files: read from the state before the action)
 
     GM_WORDS = ("note",)
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.target)
         d = c.data
-        left = d.wounds - self.wounds
+        had = d.wounds if self.was is None else self.was
+        left = had - self.wounds
         shown = max(left, 0)
         typed = self.roll.describe() if self.roll is not None else ""
         amount = f" ({typed})" if typed and typed != str(self.wounds) else ""
         note = f" [{self.note}]" if self.note else ""
         s = f"{c.name} takes {self.wounds} wound{'s' if self.wounds > 1 else ''}{amount}: {shown}/{d.max_wounds} left"
-        if d.wounds == 0 or left < 0:
+        if had == 0 or left < 0:
             s += " — a wound at 0: dead"
         elif left == 0:
             s += " — unconscious"
@@ -274,11 +277,49 @@ class SkillChecked(Event):
 class CinematicSpent(Event):
     TYPE = "twod6.cinematic_spent"
     actor: str
-    use: str  # "extra turn", "reroll", "automatic critical", "ignore death"
+    use: str  # "extra turn", "reroll the failed …", "automatic critical", "ignore death"
+    rerolls: int = -1  # a reroll: the place of the failed check it takes in the actor's list (older files: the latest)
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.actor)
         return f"{c.name} spends a cinematic ({c.data.cinematics - 1} left): {self.use}"
+
+
+@attrs.frozen(kw_only=True)
+class Reworked(Event):
+    """A lost defense rerolled with a cinematic: its attack's outcome on the defender is taken back (wounds,
+    knock-out, death, prone, disarmed, grapple, limbs, distraction, as the attack found them); the attack
+    is then worked out again against the new defense, in the same action."""
+
+    TYPE = "twod6.reworked"
+    target: str
+    by: str  # the attacker, whose roll stands
+    before: Before
+    keep: int = 0  # the defender's failed checks kept (those before the lost defense; the outcome's go with it)
+
+    def describe(self, state: FightState) -> str:
+        c = state.get(self.target)
+        d = c.data
+        b = self.before
+        back = [f"wounds {d.wounds} → {b.wounds}/{d.max_wounds}"] if d.wounds != b.wounds else []
+        for word, now, was in (
+            ("unconscious", d.unconscious, b.unconscious),
+            ("dead", d.dead, b.dead),
+            ("prone", d.prone, b.prone),
+            ("disarmed", d.disarmed, b.disarmed),
+        ):
+            if now and not was:
+                back.append(f"no longer {word}")
+        if d.grappled_by and d.grappled_by != b.grappled_by:
+            back.append("no longer grappled")
+        if len(d.limbs) > len(b.limbs):
+            back.append("limb restored")
+        if d.distracted > b.distracted:
+            back.append("no longer distracted")
+        undone = ", ".join(back) or "nothing had landed"
+        return (
+            f"{c.name}'s lost defense against {state.name(self.by)} is rerolled: the outcome is taken back ({undone})"
+        )
 
 
 EVENT_TYPES = (
@@ -294,4 +335,5 @@ EVENT_TYPES = (
     SkillChecked,
     CinematicSpent,
     ResolveRuled,
+    Reworked,
 )

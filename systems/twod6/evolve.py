@@ -22,11 +22,13 @@ from systems.twod6.events import (
     OpposedRolled,
     ResolveRolled,
     ResolveRuled,
+    Reworked,
     SkillChecked,
     Wounded,
 )
-from systems.twod6.record import Data, Failed, data
+from systems.twod6.record import Before, Data, Failed, data
 from systems.twod6.sheet import SNIPER, Limb
+from systems.twod6.table import PRONE
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
 from tracker.model import FightState, changed
@@ -89,9 +91,10 @@ def settle(state: FightState, cid: str) -> FightState:
 
 @evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
-    """An extra turn and a failed roll's re-roll last until the next turn starts, anyone's; the combatant whose
-    turn starts (not one resumed after a held action) gets its actions back.  One pass over the combatants and
-    one copy of the state: this runs at every turn of a long log's fold."""
+    """An extra turn and the failed checks a cinematic may reroll last until the next turn starts, anyone's
+    ("since its last turn": the checks failed in the turn now running); the combatant whose turn starts (not
+    one resumed after a held action) gets its actions back.  One pass over the combatants and one copy of the
+    state: this runs at every turn of a long log's fold."""
     begins = not e.resumed
     combatants = list(state.combatants)
     touched = found = False
@@ -103,12 +106,12 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
             found = True
         elif not isinstance(d, Data):
             continue
-        ends = d.extra_turn or d.last_failed
+        ends = d.extra_turn or d.failed
         if mine:
-            ended = {"extra_turn": False, "last_failed": None} if ends else {}
+            ended = {"extra_turn": False, "failed": ()} if ends else {}
             d = changed(d, quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False, **ended)
         elif ends:
-            d = changed(d, extra_turn=False, last_failed=None)
+            d = changed(d, extra_turn=False, failed=())
         else:
             continue
         combatants[i] = changed(c, data=d)
@@ -116,6 +119,23 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
     if begins and not found:
         raise KeyError(e.id)  # (the combatant whose turn starts is there)
     return changed(state, combatants=tuple(combatants)) if touched else state
+
+
+def _failed(d: Data, f: Failed) -> tuple[Failed, ...]:
+    return (*d.failed, f)
+
+
+def _without_defenses(failed: tuple[Failed, ...]) -> tuple[Failed, ...]:
+    """A lost defense is rerolled right after its attack: another attack on the defender, or any other change
+    to its harm (healing, rest, the GM's hand, quick damage), ends that chance."""
+    return tuple(f for f in failed if f.kind != "defense")
+
+
+def _touched(state: FightState, cid: str) -> FightState:
+    c = state.find(cid)
+    if c is None or not isinstance(c.data, Data) or not any(f.kind == "defense" for f in c.data.failed):
+        return state
+    return _put(state, cid, failed=_without_defenses(c.data.failed))
 
 
 @evolve.on(TurnEnded)
@@ -152,7 +172,7 @@ def adjusted(state: FightState, e: Adjusted) -> FightState:
         state = _put(state, e.id, aim_sniper=c.data.has(SNIPER))
     if e.field in ("unconscious", "dead") and e.value:
         state = settle(state, e.id)
-    return state
+    return _touched(state, e.id)
 
 
 # ---------------------------------------------------------------------------
@@ -170,8 +190,12 @@ def tie_rolled(state: FightState, e: InitiativeTieRolled) -> FightState:
 @evolve.on(ActionTaken)
 def action(state: FightState, e: ActionTaken) -> FightState:
     state = spend(state, e.actor, e.cost)
-    if e.action == "stand up":
+    if e.action == "stand up":  # up from prone, tripped or set by the GM as the book's condition
         state = _put(state, e.actor, prone=False)
+        c = state.get(e.actor)
+        if any(cond.name == PRONE for cond in c.conditions):
+            kept = tuple(cond for cond in c.conditions if cond.name != PRONE)
+            state = state.update(e.actor, conditions=kept)
     if e.action in ("draw weapon", "pick up weapon"):
         state = _put(state, e.actor, disarmed=False)
     if e.action == "move 20 ft" and e.cost == NO_COST:
@@ -186,7 +210,8 @@ def aimed(state: FightState, e: Aimed) -> FightState:
 
 @evolve.on(AttackRolled)
 def attack(state: FightState, e: AttackRolled) -> FightState:
-    return _change(state, e.actor, _attacked, e)
+    state = _change(state, e.actor, _attacked, e)
+    return _change(state, e.target, _defended, e) if e.target != e.actor else state
 
 
 def _attacked(d: Data, e: AttackRolled) -> Data:
@@ -196,21 +221,51 @@ def _attacked(d: Data, e: AttackRolled) -> Data:
         changes["hidden_from"] = tuple(i for i in hidden if i != e.target) if e.target in hidden else hidden
     if not e.keeps_aim:
         changes["aim"] = 0
-    changes["last_failed"] = (
-        None
-        if e.hit
-        else Failed(
-            kind="attack",
-            label=f"{e.skill} attack",
-            parts=e.attack.parts,
-            target=e.target,
+    if not e.hit:
+        changes["failed"] = _failed(
+            d,
+            Failed(
+                kind="attack",
+                label=f"{e.skill} attack",
+                parts=e.attack.parts,
+                target=e.target,
+                skill=e.skill,
+                result=e.result,
+                defense=e.defense,
+                defense_skill=e.defense_skill,
+            ),
+        )
+    return changed(d, **changes)
+
+
+def _defended(d: Data, e: AttackRolled) -> Data:
+    """The defender: a defense that lost can be rerolled right after (the attack stands), from where it was."""
+    failed = _without_defenses(d.failed)
+    if e.hit:
+        before = Before(
+            wounds=d.wounds,
+            unconscious=d.unconscious,
+            dead=d.dead,
+            death_save_failed=d.death_save_failed,
+            prone=d.prone,
+            disarmed=d.disarmed,
+            grappled_by=d.grappled_by,
+            limbs=d.limbs,
+            distracted=d.distracted,
+        )
+        lost = Failed(
+            kind="defense",
+            label=e.defense.label,
+            parts=e.defense.parts,
+            target=e.actor,
             skill=e.skill,
             result=e.result,
-            defense=e.defense,
             defense_skill=e.defense_skill,
+            attack_roll=e.attack,
+            before=before,
         )
-    )
-    return changed(d, **changes)
+        failed = (*failed, lost)
+    return d if failed == d.failed else changed(d, failed=failed)
 
 
 @evolve.on(EffectApplied)
@@ -243,7 +298,8 @@ def effect(state: FightState, e: EffectApplied) -> FightState:
 
 @evolve.on(Wounded)
 def wounded(state: FightState, e: Wounded) -> FightState:
-    return settle(_change(state, e.target, _wounded, e), e.target)
+    state = settle(_change(state, e.target, _wounded, e), e.target)
+    return state if e.by is not None else _touched(state, e.target)  # quick damage: the fight moved on
 
 
 def _wounded(d: Data, e: Wounded) -> Data:
@@ -258,27 +314,32 @@ def healed(state: FightState, e: Healed) -> FightState:
 
 
 def _healed(d: Data, e: Healed) -> Data:
-    return changed(d, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes)
+    return changed(
+        d,
+        wounds=min(d.max_wounds, d.wounds + e.wounds),
+        unconscious=d.unconscious and not e.wakes,
+        failed=_without_defenses(d.failed),
+    )
 
 
 @evolve.on(ResolveRolled)
 def resolve(state: FightState, e: ResolveRolled) -> FightState:
     d = _data(state, e.actor)
-    changes: dict[str, object] = {"last_failed": None}
+    changes: dict[str, object] = {}
     if e.passed:
         if e.reroll and e.stakes == "unconscious" and d.wounds > 0:
             changes["unconscious"] = False
         if e.reroll and e.stakes == "death":  # the survivor of a death check is unconscious either way
             changes.update(dead=False, death_save_failed=False, unconscious=True)
     else:
-        changes["last_failed"] = Failed(
-            kind="resolve", label="resolve check", parts=e.check.parts, dc=e.dc, stakes=e.stakes
+        changes["failed"] = _failed(
+            d, Failed(kind="resolve", label="resolve check", parts=e.check.parts, dc=e.dc, stakes=e.stakes)
         )
         if e.stakes == "unconscious":
             changes["unconscious"] = True
         else:
             changes.update(dead=True, death_save_failed=True)
-    return settle(_put(state, e.actor, **changes), e.actor)
+    return settle(_put(state, e.actor, **changes), e.actor) if changes else state
 
 
 @evolve.on(ResolveRuled)
@@ -298,9 +359,40 @@ def cinematic(state: FightState, e: CinematicSpent) -> FightState:
         return _put(state, e.actor, extra_turn=True, quick=2, half=2, graceful_used=False)
     if e.use == "ignore death":  # alive, and unconscious as the check's survivor is
         return _put(state, e.actor, dead=False, death_save_failed=False, unconscious=True)
-    if e.use.startswith("reroll"):
-        return _put(state, e.actor, last_failed=None)
+    if e.use.startswith("reroll") and d.failed:  # the check rerolled is used up (an older file: the latest)
+        n = e.rerolls if -len(d.failed) <= e.rerolls < len(d.failed) else -1
+        n %= len(d.failed)
+        return _put(state, e.actor, failed=d.failed[:n] + d.failed[n + 1 :])
     return state
+
+
+@evolve.on(Reworked)
+def reworked(state: FightState, e: Reworked) -> FightState:
+    """A lost defense rerolled: its defender is taken back to where the attack found it (the checks that
+    the outcome brought are gone with it), the holder's grip with it."""
+    d = _data(state, e.target)
+    b = e.before
+    holder = d.grappled_by
+    if holder and holder != b.grappled_by:
+        h = state.find(holder)
+        if h is not None and isinstance(h.data, Data) and h.data.grappling == e.target:
+            state = _put(state, holder, grappling=None)
+    if b.grappled_by and b.grappled_by != holder:
+        state = _put(state, b.grappled_by, grappling=e.target)
+    return _put(
+        state,
+        e.target,
+        wounds=b.wounds,
+        unconscious=b.unconscious,
+        dead=b.dead,
+        death_save_failed=b.death_save_failed,
+        prone=b.prone,
+        disarmed=b.disarmed,
+        grappled_by=b.grappled_by,
+        limbs=b.limbs,
+        distracted=b.distracted,
+        failed=d.failed[: e.keep],
+    )
 
 
 @evolve.on(OpposedRolled)
@@ -309,20 +401,20 @@ def opposed(state: FightState, e: OpposedRolled) -> FightState:
     # One Stealth roll against several watchers logs one event each (the first costs the action, the
     # rest "none"): the failures of that one roll add up, so a cinematic reroll retries it against each
     # Notice it lost to.  ``defense`` keeps the actor's own roll to tell "the same roll" apart.
-    last = _data(state, e.actor).last_failed
+    d = _data(state, e.actor)
+    last = d.last_failed
     same_roll = e.cost == NO_COST and last is not None and last.kind == "opposed" and last.defense == e.check
-    failed = last if same_roll else None
     if not e.success:
-        failed = Failed(
+        lost = Failed(
             kind="opposed",
             label=e.check.label,
             parts=e.check.parts,
             skill=e.purpose,
             target=e.target,
             defense=e.check,
-            against=(failed.against if failed else ()) + ((e.target, e.opposing),),
+            against=(last.against if same_roll and last else ()) + ((e.target, e.opposing),),
         )
-    state = _put(state, e.actor, last_failed=failed)
+        state = _put(state, e.actor, failed=(*d.failed[:-1], lost) if same_roll else (*d.failed, lost))
     if e.success and e.purpose == "sneaks":
         d = _data(state, e.actor)
         if e.target not in d.hidden_from:
@@ -338,9 +430,7 @@ def skill_checked(state: FightState, e: SkillChecked) -> FightState:
     changes: dict[str, object] = {}
     if e.aim_used and not e.keeps_aim:
         changes["aim"] = 0
-    changes["last_failed"] = (
-        None
-        if e.passed
-        else Failed(kind="check", label=f"{e.skill} check", parts=e.check.parts, skill=e.skill, dc=e.dc)
-    )
-    return _put(state, e.actor, **changes)
+    if not e.passed:
+        lost = Failed(kind="check", label=f"{e.skill} check", parts=e.check.parts, skill=e.skill, dc=e.dc)
+        changes["failed"] = _failed(_data(state, e.actor), lost)
+    return _put(state, e.actor, **changes) if changes else state

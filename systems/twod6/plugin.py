@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from systems.twod6 import ABOUT, rules
+from systems.twod6 import ABOUT, rules, table, why
 from systems.twod6.checks import two_d6
 from systems.twod6.commands import SPECS
 from systems.twod6.events import EVENT_TYPES, AttackRolled, EffectApplied, InitiativeTieRolled, ResolveRolled, Wounded
@@ -35,13 +35,15 @@ from systems.twod6.evolve import evolve
 from systems.twod6.record import Data, data, make_data
 from systems.twod6.rules import rest as resting
 from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_limbs, sheet_fields
+from systems.twod6.table import R, applies
 from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event, InitiativeSet, OrderSet
 from tracker.kit import need
 from tracker.model import Combatant, FightState, changed
-from tracker.plugin import FIT, BaseSystem, Preset, Standing, Tally
+from tracker.plugin import FIT, BaseSystem, BookCondition, Preset, Standing, Tally
+from tracker.reasons import Reason, Rule
 
 MAX_TIE_ROUNDS = 20
 
@@ -116,6 +118,7 @@ class TwoD6System(BaseSystem):
         mod = d.stat("per") + d.stat("agi")
         return attrs.evolve(r, expr=f"2d6{mod:+d}" if mod else "2d6", modifier=mod, total=r.total + mod)
 
+    @applies(R.INITIATIVE, R.INITIATIVE_TIE)
     def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
         events: list[Event] = []
         keys: dict[str, tuple[int, ...]] = {}
@@ -341,6 +344,16 @@ class TwoD6System(BaseSystem):
         if _ADJUST_NAMES is None:
             _ADJUST_NAMES = frozenset(p.name for p in self.adjustable(state, combatant))
         return _ADJUST_NAMES
+
+    # -- why ------------------------------------------------------------------------
+    def rules(self) -> tuple[Rule, ...]:
+        return table.rules()
+
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        return why.explain(before, event, after)
+
+    def conditions(self) -> tuple[BookCondition, ...]:
+        return table.CONDITIONS
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, AttackRolled):

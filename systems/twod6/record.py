@@ -27,10 +27,26 @@ from tracker.model import Combatant
 
 
 @attrs.frozen(kw_only=True)
-class Failed:
-    """The combatant's last failed check, kept so a cinematic can reroll it."""
+class Before:
+    """What an attack's outcome may change on its defender, as it was before the attack: a lost defense
+    rerolled with a cinematic takes the outcome back to this, then works it out again."""
 
-    kind: str  # "attack", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
+    wounds: int
+    unconscious: bool = False
+    dead: bool = False
+    death_save_failed: bool = False
+    prone: bool = False
+    disarmed: bool = False
+    grappled_by: str | None = None
+    limbs: tuple[Limb, ...] = ()
+    distracted: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Failed:
+    """A failed check of the combatant since its last turn, kept so a cinematic can reroll it."""
+
+    kind: str  # "attack", "defense", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
     label: str
     parts: tuple[Modifier, ...] = ()
     target: str | None = None
@@ -42,6 +58,10 @@ class Failed:
     stakes: str = ""
     ranged: bool = False
     against: tuple[tuple[str, CheckRoll], ...] = ()  # opposed: (target id, the roll it lost to), each
+    # a lost defense: the attack it lost to (``target``: the attacker; ``defense``: the attack's roll, which
+    # stands), the declared result, and the defender as it was before the outcome landed
+    attack_roll: CheckRoll | None = None
+    before: Before | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
@@ -78,7 +98,12 @@ class Data:
     aim: int = 0  # the aim bonus as aimed (PER, at least +1)
     aim_sniper: bool = False  # Sniper: doubled on a shooting, archery or throwing check
     init_tiebreak: tuple[int, ...] = ()
-    last_failed: Failed | None = None
+    failed: tuple[Failed, ...] = ()  # the failed checks a cinematic may reroll, oldest first
+
+    @property
+    def last_failed(self) -> Failed | None:
+        """The latest failed check (the one a reroll that names none takes)."""
+        return self.failed[-1] if self.failed else None
 
     def stat(self, key: str) -> int:
         return self.stats[STATS.index(key)]

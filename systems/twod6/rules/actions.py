@@ -16,7 +16,7 @@ Rulings of our own, each with its test:
 from __future__ import annotations
 
 from systems.twod6.checks import beats, roll_check
-from systems.twod6.commands import ACTIONS, Act, Aim, BreakGrapple, SkillCheck, Sneak
+from systems.twod6.commands import ACTIONS, CHECK_COSTS, PASSIVE_SKILLS, Act, Aim, BreakGrapple, SkillCheck, Sneak
 from systems.twod6.events import NO_COST, ActionTaken, Aimed, EffectApplied, OpposedRolled, SkillChecked
 from systems.twod6.record import data
 from systems.twod6.rules.common import (
@@ -28,11 +28,13 @@ from systems.twod6.rules.common import (
     attack_cost,
     has_sniper,
     in_grapple,
+    is_prone,
     opposing_parts,
     skill_parts,
     spend_cinematic,
 )
 from systems.twod6.sheet import GRACEFUL, NOTICE, SKILLS, STEALTH, UNARMED, canonical
+from systems.twod6.table import R, applies
 from tracker.commands import Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -40,6 +42,7 @@ from tracker.kit import Draft, need
 from tracker.model import Combatant, FightState
 
 
+@applies(R.AIM, R.SNIPER, R.FULL_ROUND)
 def decide_aim(d: Draft, cmd: Aim, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     acting(d.state, c)
@@ -48,6 +51,7 @@ def decide_aim(d: Draft, cmd: Aim, dice: Roller) -> None:
     d.add(Aimed(actor=c.id, bonus=aim_bonus(c), cost="full", sniper=has_sniper(c)))
 
 
+@applies(R.ACTIONS, R.FULL_ROUND, R.GRACEFUL, R.TRIP, R.GRAPPLE)
 def decide_act(d: Draft, cmd: Act, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     acting(d.state, c)
@@ -57,10 +61,10 @@ def decide_act(d: Draft, cmd: Act, dice: Roller) -> None:
     x = data(c)
     if cmd.action not in ("speak", "release grapple"):
         in_grapple(c, cmd.action)
-    if effect == "stand" and not x.prone:
+    if effect == "stand" and not is_prone(c):
         raise Refused(f"{c.name} is not prone")
     if effect == "release" and not x.grappling:
-        raise Refused(f"{c.name} is not holding anyone in a grapple")
+        raise Refused(f"{c.name} is not holding anyone in a grapple", rule=R.GRAPPLE)
     graceful = effect == "move" and x.has(GRACEFUL) and not x.graceful_used
     if graceful:
         d.add(ActionTaken(actor=c.id, action=cmd.action, cost=NO_COST, note="Graceful, no action"))
@@ -71,6 +75,7 @@ def decide_act(d: Draft, cmd: Act, dice: Roller) -> None:
         d.add(EffectApplied(target=x.grappling, effect="freed", by=c.id))
 
 
+@applies(R.STEALTH, R.OPPOSED, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
 def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     acting(d.state, c)
@@ -98,12 +103,13 @@ def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
         )
 
 
+@applies(R.CHECK, R.CHECK_COST, R.STAT_CHOICE, R.AIM, R.SNIPER, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
 def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
-    cost = check_cost(d.state, c, cmd.cost)
     skill = canonical(cmd.skill, SKILLS)
     if not skill:
         raise Refused("name the skill")
+    cost = check_cost(d.state, c, cmd.cost, skill)
     if cost != NO_COST:
         in_grapple(c, f"a {cmd.skill} check")
         afford(c, cost)
@@ -132,12 +138,13 @@ def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
     )
 
 
+@applies(R.GRAPPLE, R.OPPOSED, R.MULTIATTACK)
 def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     acting(d.state, c)
     holder_id = data(c).grappled_by
     if not holder_id:
-        raise Refused(f"{c.name} is not grappled")
+        raise Refused(f"{c.name} is not grappled", rule=R.GRAPPLE)
     holder = d.get(holder_id)
     cost = attack_cost(c, UNARMED)
     afford(c, cost)
@@ -162,18 +169,29 @@ def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
         d.add(EffectApplied(target=c.id, effect="freed", by=holder.id))
 
 
-def check_cost(state: FightState, c: Combatant, cost: str) -> str:
+@applies(R.CHECK_COST, R.CHECKS_ANYTIME)
+def check_cost(state: FightState, c: Combatant, cost: str, skill: str = "") -> str:
     """The action a check costs now, refusing only what must wait for the turn.
 
-    RULINGS, third pass, "checks outside the turn": a check that costs no action
+    Rule ``checks_anytime`` (ruling on twod6 @49086): a check that costs no action
     (a Notice, a healing check) is rolled for anyone at any moment, and any check
     outside a fight (before it starts, after it ends) costs nothing and waits for
     no one; only a check that costs an action waits for the combatant's turn.
+    "auto" (the form's default) is the book's cost on the combatant's own turn — a passive
+    check (Notice, Knowledge) a quick action, an active one a half-round action (rule ``check_cost``, @49086) — and
+    none at any other moment: a check the GM calls for off the turn is no turn action
+    (test_the_check_form_takes_the_books_cost_on_the_turn_and_none_off_it).
     """
-    if cost not in ("quick", "half", "full", NO_COST):
-        raise Refused("a check takes a quick, half-round or full-round action (or none)")
+    if cost not in CHECK_COSTS:
+        raise Refused("a check takes a quick, half-round or full-round action (or none, or auto)")
     if not state.started or state.ended:
         cost = NO_COST
+    if cost == "auto":
+        own_turn = state.current == c.id or data(c).extra_turn
+        if not own_turn:
+            cost = NO_COST
+        else:
+            cost = "quick" if skill.split(" (")[0] in PASSIVE_SKILLS else "half"
     if cost != NO_COST:
         acting(state, c)
         return cost
@@ -181,5 +199,5 @@ def check_cost(state: FightState, c: Combatant, cost: str) -> str:
     if x.dead:
         raise Refused(f"{c.name} is dead")
     if x.unconscious:
-        raise Refused(f"{c.name} is unconscious and cannot roll a check")
+        raise Refused(f"{c.name} is unconscious and cannot roll a check", rule=R.UNCONSCIOUS)
     return NO_COST

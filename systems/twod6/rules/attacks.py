@@ -1,6 +1,7 @@
 """Attacks: attack against defense, the declared result, doubling and tripling, Vicious Parry, Spell Turning.
 
-Rulings (RULINGS.md, second pass) and our own, each with its test:
+Rulings (rules ``favored_enemy``, ``stealth``, ``double_lands``, ``sniper``, ``limb`` of ``table.R``) and our
+own, each with its test:
 - Favored Enemy gives +1 on the attack as on the defense (see ``defense``); the race is the foe's sheet
   race, or its group's name (test_favored_enemy_adds_1_on_attack_and_on_defense).
 - A spell after a successful Stealth check gains no Sneak Attack bonus and does not use up the Stealth
@@ -11,7 +12,7 @@ Rulings (RULINGS.md, second pass) and our own, each with its test:
   result (a second wound), or a disabled limb with its wound; when the declared result was a wound,
   that wound is the limb's (test_doubled_a_limb_comes_with_one_wound).
 - An aim is spent only by the next shooting, archery or throwing check (with its bonus, unless the GM
-  says "no": an aim at another target), as RULINGS.md's second pass binds; a check that takes its plain
+  says "no": an aim at another target), as rule ``sniper`` binds; a check that takes its plain
   bonus (a Blast, an Athletics check) leaves it in place, and a melee attack in between neither takes
   nor spends it (test_a_melee_attack_between_aim_and_shot_does_not_spend_the_aim,
   test_only_shooting_archery_or_throwing_spends_the_aim).
@@ -55,6 +56,7 @@ from systems.twod6.rules.common import (
     attack_cost,
     base_skill,
     in_grapple,
+    is_prone,
     skill_parts,
     spend_cinematic,
 )
@@ -71,6 +73,7 @@ from systems.twod6.sheet import (
     UNARMED,
     VICIOUS_PARRY,
 )
+from systems.twod6.table import R, applies
 from tracker.commands import Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -82,6 +85,7 @@ from tracker.model import Combatant, FightState, Prompt
 # results
 
 
+@applies(R.WOUNDS, R.KNOCKOUT, R.DISTRACT, R.TRIP, R.GRAPPLE, R.DECLARED)
 def land(d: Draft, by: str, target: str, result: str, attack_total: int) -> None:
     """One result of a won attack lands on ``target``."""
     if data(d.get(target)).dead:
@@ -96,24 +100,25 @@ def land(d: Draft, by: str, target: str, result: str, attack_total: int) -> None
 
 def check_result(skill: str, result: str) -> None:
     if skill == ENTANGLE_SKILL and result != "grapple":
-        raise Refused("Entangle is a grapple at range: its result is grapple")
+        raise Refused("Entangle is a grapple at range: its result is grapple", rule=R.ENTANGLE)
     if result == "grapple" and skill not in (UNARMED, ENTANGLE_SKILL):
-        raise Refused("grappling is done only with Melee (Unarmed) (or the Entangle spell)")
+        raise Refused("grappling is done only with Melee (Unarmed) (or the Entangle spell)", rule=R.GRAPPLE)
     if skill in RANGED and skill != ENTANGLE_SKILL and result in MELEE_RESULTS:
-        raise Refused(f"{result} is a melee result: a {skill} attack can wound, disarm or distract")
+        raise Refused(f"{result} is a melee result: a {skill} attack can wound, disarm or distract", rule=R.DECLARED)
     if result not in RESULTS:
-        raise Refused(f"'{result}' is not an attack result ({', '.join(RESULTS)})")
+        raise Refused(f"'{result}' is not an attack result ({', '.join(RESULTS)})", rule=R.DECLARED)
 
 
 # ---------------------------------------------------------------------------
 # attack
 
 
+@applies(R.IMPROVISED, R.FAVORED_ENEMY, R.SNEAK_ATTACK, R.AIM, R.SNIPER, R.TRIP, R.LIMB, R.UNDEFENDABLE)
 def attack_parts(a: Combatant, t: Combatant, cmd: Attack) -> tuple[list[Modifier], int]:
     d = data(a)
     skill = cmd.skill
     parts = skill_parts(a, skill, cmd.stat)
-    if skill in MELEE and d.prone and cmd.result == "trip":
+    if skill in MELEE and is_prone(a) and cmd.result == "trip":
         parts = [p for p in parts if p.label != "prone"] + [Modifier(label="prone, tripping", value=2)]
     if cmd.limb_penalty and d.limbs:
         parts.append(Modifier(label="disabled limb", value=d.limb_penalty))
@@ -143,25 +148,30 @@ def check_attack(state: FightState, a: Combatant, cmd: Attack) -> list[Combatant
     if (d.grappled_by or d.grappling) and skill != UNARMED:
         in_grapple(a, f"an attack with {skill}")
     if d.disarmed and skill in WEAPON_SKILLS:
-        raise Refused(f"{a.name} is disarmed: draw a weapon (quick) or pick it up (half-round) first")
+        raise Refused(f"{a.name} is disarmed: draw a weapon (quick) or pick it up (half-round) first", rule=R.DECLARED)
     if skill in CASTING:
         spell = BLAST if skill == BLAST_SKILL else ENTANGLE
         if not d.has(spell):
-            raise Refused(f"{spell} is a spell talent {a.name} does not have")
+            raise Refused(f"{spell} is a spell talent {a.name} does not have", rule=R.BLAST)
         if d.negated:
-            raise Refused(f"{a.name}'s powers are negated until the end of its next turn")
+            raise Refused(f"{a.name}'s powers are negated until the end of its next turn", rule=R.NEGATE)
     check_result(skill, cmd.result)
     if cmd.cover and skill not in UNDEFENDABLE:
-        raise Refused("the moving/cover penalty is for shooting and archery; use a modifier for anything else")
+        raise Refused(
+            "the moving/cover penalty is for shooting and archery; use a modifier for anything else",
+            rule=R.UNDEFENDABLE,
+        )
     targets = [need(state, t, "target") for t in cmd.targets]
     if not targets:
         raise Refused("choose a target")
     if len({t.id for t in targets}) != len(targets):
         raise Refused("each target is named once")
     if len(targets) > 1 and not (skill in CASTING and d.has(MASS_SPELL)):
-        raise Refused("only a Mass Spell takes several targets")
+        raise Refused("only a Mass Spell takes several targets", rule=R.MASS_SPELL)
     if len(targets) > 1 and skill == ENTANGLE_SKILL:
-        raise Refused("Entangle is a grapple, and a grapple holds one foe: a Mass Spell cannot entangle several")
+        raise Refused(
+            "Entangle is a grapple, and a grapple holds one foe: a Mass Spell cannot entangle several", rule=R.ENTANGLE
+        )
     for t in targets:
         if t.id == a.id:
             raise Refused(f"{a.name} cannot attack itself")
@@ -170,6 +180,19 @@ def check_attack(state: FightState, a: Combatant, cmd: Attack) -> list[Combatant
     return targets
 
 
+@applies(
+    R.OPPOSED,
+    R.DECLARED,
+    R.MULTIATTACK,
+    R.FULL_ROUND,
+    R.FAST_CASTER,
+    R.MASS_SPELL,
+    R.BLAST,
+    R.ENTANGLE,
+    R.CRITICAL,
+    R.SNAKE_EYES,
+    R.AUTO_CRITICAL,
+)
 def decide_attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     a = need(d.state, cmd.actor, "attacker")
     acting(d.state, a)
@@ -197,6 +220,7 @@ def decide_attack(d: Draft, cmd: Attack, dice: Roller) -> None:
         )
 
 
+@applies(R.OPPOSED, R.DOUBLE, R.DOUBLE_LANDS, R.TRIPLE, R.VICIOUS_PARRY, R.SPELL_TURNING)
 def resolve_attack(
     d: Draft,
     aid: str,
@@ -288,27 +312,28 @@ def double_prompt(state: FightState, aid: str, tid: str) -> Prompt | None:
     return None
 
 
+@applies(R.DOUBLE, R.DOUBLE_LANDS, R.LIMB)
 def decide_double(d: Draft, cmd: ChooseDouble, dice: Roller) -> None:
     a = need(d.state, cmd.actor, "attacker")
     t = need(d.state, cmd.target, "defender")
     p = double_prompt(d.state, a.id, t.id)
     if p is None:
-        raise Refused(f"{a.name} has no doubled attack on {t.name} to choose a result for")
+        raise Refused(f"{a.name} has no doubled attack on {t.name} to choose a result for", rule=R.DOUBLE)
     declared, skill, total = p.params["declared"], p.params["skill"], int(p.params["attack_total"])
     landed = bool(p.params.get("landed"))  # a prompt from an older file: the declared result waits too
     if cmd.choice == "limb":
         if cmd.penalty not in (-2, -3):
-            raise Refused("a useless limb gives −2 or −3 on rolls using it")
+            raise Refused("a useless limb gives −2 or −3 on rolls using it", rule=R.LIMB)
         limb = cmd.limb.strip() or "limb"
         if any(x.name.lower() == limb.lower() for x in data(t).limbs):
-            raise Refused(f"{t.name}'s {limb} is already useless")
+            raise Refused(f"{t.name}'s {limb} is already useless", rule=R.LIMB)
         d.add(EffectApplied(target=t.id, effect="limb", by=a.id, limb=limb, penalty=cmd.penalty, note="doubled"))
         if not (landed and declared == "wound"):
             wound(d, t.id, 1, a.id)
     else:
         check_result(BLAST_SKILL if skill == ENTANGLE_SKILL else skill, cmd.choice)
         if cmd.choice == declared and declared != "wound":
-            raise Refused("choose a different second result: only wounds can be taken twice")
+            raise Refused("choose a different second result: only wounds can be taken twice", rule=R.DOUBLE)
         if landed:
             land(d, a.id, t.id, cmd.choice, total)
         elif declared == cmd.choice == "wound":
@@ -320,19 +345,23 @@ def decide_double(d: Draft, cmd: ChooseDouble, dice: Roller) -> None:
         d.add(PromptResolved(prompt_id=p.id, note=cmd.choice))
 
 
+@applies(R.VICIOUS_PARRY, R.SPELL_TURNING)
 def decide_riposte(d: Draft, cmd: Riposte, dice: Roller) -> None:
     t = need(d.state, cmd.actor, "defender")
     a = need(d.state, cmd.target, "attacker")
     p = open_prompt(d.state, "parry", t.id) or open_prompt(d.state, "turn", t.id)
     if p is None or p.params.get("target") != a.id:
-        raise Refused(f"{t.name} has not doubled an attack by {a.name} (Vicious Parry and Spell Turning need that)")
+        raise Refused(
+            f"{t.name} has not doubled an attack by {a.name} (Vicious Parry and Spell Turning need that)",
+            rule=R.VICIOUS_PARRY,
+        )
     if p.kind == "parry":
         if cmd.result not in ("disarm", "trip", "shove", "grapple"):
-            raise Refused("Vicious Parry can disarm, trip, shove or grapple the attacker")
+            raise Refused("Vicious Parry can disarm, trip, shove or grapple the attacker", rule=R.VICIOUS_PARRY)
         land(d, t.id, a.id, cmd.result, 0)
     else:
         result = p.params["result"]
         if cmd.result != result:
-            raise Refused(f"Spell Turning reflects the spell as it was cast: {result}")
+            raise Refused(f"Spell Turning reflects the spell as it was cast: {result}", rule=R.SPELL_TURNING)
         land(d, t.id, a.id, result, int(p.params.get("dc", 0)))
     d.add(PromptResolved(prompt_id=p.id, note=cmd.result))

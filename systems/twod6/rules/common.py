@@ -36,6 +36,7 @@ from systems.twod6.sheet import (
     THROWING,
     UNARMED,
 )
+from systems.twod6.table import PRONE, R
 from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.kit import Draft
@@ -78,7 +79,7 @@ def base_skill(skill: str) -> str:
 def acting(state: FightState, c: Combatant) -> None:
     """Refuse unless ``c`` may take actions now."""
     if not state.started:
-        raise Refused("start the fight first: actions are counted per turn")
+        raise Refused("start the fight first: actions are counted per turn", rule=R.ACTIONS)
     if state.ended:
         raise Refused("the fight is over")
     if state.prompts:
@@ -87,26 +88,29 @@ def acting(state: FightState, c: Combatant) -> None:
     if d.dead:
         raise Refused(f"{c.name} is dead")
     if d.unconscious:
-        raise Refused(f"{c.name} is unconscious and cannot act")
+        raise Refused(f"{c.name} is unconscious and cannot act", rule=R.UNCONSCIOUS)
     if state.current != c.id and not d.extra_turn:
         raise Refused(
             f"it is {state.name(state.current)}'s turn: {c.name} acts on its own turn "
-            "(or spends a cinematic for an extra turn)"
+            "(or spends a cinematic for an extra turn)",
+            rule=R.ACTIONS,
         )
 
 
 def afford(c: Combatant, cost: str) -> None:
     d = data(c)
     if cost == "quick" and d.quick < 1:
-        raise Refused(f"{c.name} has no quick action left this turn (two quick actions a turn)")
+        raise Refused(f"{c.name} has no quick action left this turn (two quick actions a turn)", rule=R.ACTIONS)
     if cost == "half" and d.half < 1:
         raise Refused(
-            f"{c.name} has no half-round action left this turn (two half-round or one full-round action a turn)"
+            f"{c.name} has no half-round action left this turn (two half-round or one full-round action a turn)",
+            rule=R.ACTIONS,
         )
     if cost == "full" and d.half < 2:
         raise Refused(
             f"{c.name} cannot take a full-round action: it takes the turn's two half-round actions "
-            f"and {c.name} has {d.half} left (one full-round action a turn)"
+            f"and {c.name} has {d.half} left (one full-round action a turn)",
+            rule=R.FULL_ROUND,
         )
 
 
@@ -115,7 +119,8 @@ def in_grapple(c: Combatant, doing: str) -> None:
     if d.grappled_by or d.grappling:
         raise Refused(
             f"{c.name} is in a grapple: it can only speak, attack with Melee (Unarmed) "
-            f"or try to break the grapple, not {doing}"
+            f"or try to break the grapple, not {doing}",
+            rule=R.GRAPPLE,
         )
 
 
@@ -132,7 +137,10 @@ def cast_cost(c: Combatant) -> str:
 
 def spend_cinematic(d: Draft, c: Combatant, use: str) -> None:
     if data(c).cinematics < 1:
-        raise Refused(f"{c.name} has no cinematic to spend (a cinematic is gained at the first dot of experience)")
+        raise Refused(
+            f"{c.name} has no cinematic to spend (a cinematic is gained at the first dot of experience)",
+            rule=R.CINEMATIC,
+        )
     d.add(CinematicSpent(actor=c.id, use=use))
 
 
@@ -148,9 +156,16 @@ def stat_part(c: Combatant, skill: str, stat: str) -> Modifier:
         return Modifier(label=stat.upper(), value=d.stat(stat))
     options = STAT_DEFAULTS.get(base_skill(skill))
     if options is None:
-        raise Refused(f"choose the stat for {skill}: stats are situational, the GM picks the fitting one")
+        raise Refused(
+            f"choose the stat for {skill}: stats are situational, the GM picks the fitting one", rule=R.STAT_CHOICE
+        )
     best = max(options, key=d.stat)
     return Modifier(label=best.upper(), value=d.stat(best))
+
+
+def is_prone(c: Combatant) -> bool:
+    """Prone: tripped by an attack, or the book's condition the GM set by name."""
+    return data(c).prone or any(cond.name == PRONE for cond in c.conditions)
 
 
 def skill_parts(c: Combatant, skill: str, stat: str) -> list[Modifier]:
@@ -161,7 +176,7 @@ def skill_parts(c: Combatant, skill: str, stat: str) -> list[Modifier]:
     parts += [Modifier(label=i.name, value=i.bonus) for i in d.item_bonus(base)]
     if skill in ARMOR_HINDERS and d.armor_penalty:
         parts.append(Modifier(label=f"{d.armor} armor", value=d.armor_penalty))
-    if skill in MELEE and d.prone:
+    if skill in MELEE and is_prone(c):
         parts.append(Modifier(label="prone", value=-2))
     return parts
 
@@ -181,10 +196,11 @@ def aim_part(c: Combatant, skill: str, use: str) -> int:
         if not fits:
             raise Refused(
                 f"aiming helps the next shooting, archery, throwing, casting, athletics, perform or ride check, "
-                f"not {skill}"
+                f"not {skill}",
+                rule=R.AIM,
             )
         if not d.aim:
-            raise Refused(f"{c.name} has not aimed (aiming is a full-round action)")
+            raise Refused(f"{c.name} has not aimed (aiming is a full-round action)", rule=R.AIM)
     if not fits:
         return 0
     return 2 * d.aim if d.aim_sniper and skill in SNIPER_SKILLS else d.aim

@@ -1,6 +1,7 @@
 """Defense: the defender's roll against an attack (skill, armor, and what takes them away).
 
-Rulings (RULINGS.md, second pass) and our own, each with its test:
+Rulings (rules ``favored_enemy``, ``stealth``, ``parry_penalty``, ``limb``, ``repel`` of ``table.R``) and our
+own, each with its test:
 - Favored Enemy: "They receive a +1 on all combat rolls against this race" — on defense too
   (test_favored_enemy_adds_1_on_attack_and_on_defense); not on a roll of armor alone (stealth,
   surprise, shooting without magic), which adds nothing but armor
@@ -20,6 +21,7 @@ from systems.twod6.commands import ARMOR_ONLY, REPEL_SKILL
 from systems.twod6.record import data
 from systems.twod6.rules.common import CASTING, UNCONSCIOUS_PENALTY, UNDEFENDABLE, skill_parts
 from systems.twod6.sheet import ATHLETICS, CAST, MELEE, PERFORM, REPEL_ATTACK, RESOLVE
+from systems.twod6.table import R, applies
 from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.model import Combatant, FightState
@@ -45,6 +47,9 @@ def caught_by_stealth(a: Combatant, t: Combatant, skill: str) -> bool:
     return t.id in data(a).hidden_from and skill not in CASTING
 
 
+@applies(
+    R.ARMOR, R.PARRY_PENALTY, R.UNDEFENDABLE, R.REPEL, R.SURPRISE, R.STEALTH, R.FAVORED_ENEMY, R.UNCONSCIOUS, R.LIMB
+)
 def defense_parts(
     state: FightState, a: Combatant, t: Combatant, skill: str, choice: str, stat: str, limbs: bool
 ) -> tuple[str, list[Modifier]]:
@@ -66,17 +71,20 @@ def defense_parts(
     if skill in UNDEFENDABLE and choice not in (ARMOR_ONLY, REPEL_SKILL):
         raise Refused(
             f"{skill} cannot be defended except by magic: the defender rolls 2d6 + armor alone "
-            "(or Cast with Repel Attack)"
+            "(or Cast with Repel Attack)",
+            rule=R.UNDEFENDABLE,
         )
     if choice == ARMOR_ONLY:
         return ARMOR_ONLY, [armor]
     if choice == REPEL_SKILL:
         if d.negated:
-            raise Refused(f"{t.name}'s powers are negated until the end of its next turn")
+            raise Refused(f"{t.name}'s powers are negated until the end of its next turn", rule=R.NEGATE)
         if not d.has(REPEL_ATTACK) and skill not in CASTING:
-            raise Refused(f"Repel Attack is a spell talent {t.name} does not have (any caster may counter a spell)")
+            raise Refused(
+                f"Repel Attack is a spell talent {t.name} does not have (any caster may counter a spell)", rule=R.REPEL
+            )
     if choice == RESOLVE and skill not in CASTING:
-        raise Refused("resolve can oppose a spell, not a weapon")
+        raise Refused("resolve can oppose a spell, not a weapon", rule=R.RESOLVE)
     parts = skill_parts(t, choice, stat)
     parts.append(armor)
     if limbs and d.limbs:

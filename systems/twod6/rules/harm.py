@@ -4,7 +4,8 @@ Every source of harm runs one path.  Deciders add ``Wounded`` events (an attack'
 quick damage); ``react`` then looks at what changed in the whole action, whatever did it (an attack,
 quick damage, a GM adjust of the wounds), and raises the resolve checks the thresholds call for.
 
-Rulings (RULINGS.md, second pass) and our own, each with its test:
+Rulings (rules ``at_zero``, ``triple``, ``lowest``, ``dead_at_zero``, ``quick_harm``, ``wakes`` of ``table.R``)
+and our own, each with its test:
 - "When a character is reduced to 0 wounds, they automatically fall unconscious and must make a
   DC 7 resolve check or die": unconscious first, so the check takes the unconscious −3
   (test_at_0_wounds_unconscious_first_so_the_death_check_takes_the_minus_3).  After a tripled attack
@@ -39,10 +40,11 @@ from collections.abc import Sequence
 
 from systems.twod6.checks import roll_check
 from systems.twod6.commands import Resolve
-from systems.twod6.events import EffectApplied, Healed, ResolveRolled, ResolveRuled, Wounded
+from systems.twod6.events import EffectApplied, Healed, ResolveRolled, ResolveRuled, Reworked, Wounded
 from systems.twod6.record import data
 from systems.twod6.rules.common import UNCONSCIOUS_PENALTY, spend_cinematic
 from systems.twod6.sheet import RESOLVE
+from systems.twod6.table import R, applies
 from tracker.commands import Damage, Heal, Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -113,8 +115,9 @@ def ask_resolve(
 
 def wound(d: Draft, target: str, n: int, by: str | None) -> None:
     """Wounds from an attack; ``react`` raises what they call for."""
-    if not data(d.get(target)).dead:
-        d.add(Wounded(target=target, wounds=n, by=by))
+    x = data(d.get(target))
+    if not x.dead:
+        d.add(Wounded(target=target, wounds=n, by=by, was=x.wounds))
 
 
 # ---------------------------------------------------------------------------
@@ -130,13 +133,14 @@ def resolve_parts(c: Combatant, stat: str, penalty: int, mods: Sequence[Modifier
     return parts + list(mods)
 
 
+@applies(R.RESOLVE, R.UNCONSCIOUS, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
 def decide_resolve(d: Draft, cmd: Resolve, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     p = due(d.state, c.id, cmd.stakes)
     if p is None:
-        raise Refused(f"no resolve check against {cmd.stakes} is due for {c.name}")
+        raise Refused(f"no resolve check against {cmd.stakes} is due for {c.name}", rule=R.RESOLVE)
     if cmd.stat not in ("wil", "tou"):
-        raise Refused("resolve uses WIL (fear, unconsciousness, death) or TOU (disease, poison)")
+        raise Refused("resolve uses WIL (fear, unconsciousness, death) or TOU (disease, poison)", rule=R.RESOLVE)
     dc = int(p.params["dc"])
     # the −3 counts on a check rolled while unconscious (a prompt from an older file says it itself)
     penalty = int(p.params["penalty"]) if "penalty" in p.params else UNCONSCIOUS_PENALTY.value * data(c).unconscious
@@ -153,9 +157,10 @@ def decide_resolve(d: Draft, cmd: Resolve, dice: Roller) -> None:
 # quick damage and healing (the core's Damage and Heal, in wounds)
 
 
+@applies(R.QUICK_HARM, R.WOUNDS)
 def decide_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
     if cmd.temporary:
-        raise Refused("2d6 Gamma has no temporary harm: every wound is a wound")
+        raise Refused("2d6 Gamma has no temporary harm: every wound is a wound", rule=R.WOUNDS)
     for cid in cmd.targets:
         c = need(d.state, cid, "target")
         if data(c).dead:
@@ -163,16 +168,20 @@ def decide_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
         r = amount(cmd.amount, dice, f"{c.name} wounds")
         if r.total < 1:
             raise Refused(f"quick damage is at least 1 wound, not {r.total} ({r.describe()})")
-        d.add(Wounded(target=c.id, wounds=r.total, roll=r, note=cmd.note))
+        d.add(Wounded(target=c.id, wounds=r.total, roll=r, note=cmd.note, was=data(c).wounds))
 
 
+@applies(R.QUICK_HARM, R.WAKES)
 def decide_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
     targets = [need(d.state, cid, "target") for cid in cmd.targets]
     for c in targets:
         if data(c).dead:
-            raise Refused(f"{c.name} is dead: no healing brings back the dead (a cinematic may ignore a failed save)")
+            raise Refused(
+                f"{c.name} is dead: no healing brings back the dead (a cinematic may ignore a failed save)",
+                rule=R.DEAD_AT_ZERO,
+            )
         if due(d.state, c.id, DEATH) is not None:
-            raise Refused(f"resolve first: {c.name}'s DC 7 check against death is still due")
+            raise Refused(f"resolve first: {c.name}'s DC 7 check against death is still due", rule=R.AT_ZERO)
     for c in targets:
         x = data(c)
         r = amount(cmd.amount, dice, f"{c.name} heal")
@@ -189,6 +198,7 @@ def decide_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
 # what harm calls for, whatever did it
 
 
+@applies(R.AT_TWO, R.AT_ONE, R.AT_ZERO, R.LOWEST, R.DEAD_AT_ZERO)
 def check_thresholds(d: Draft, c: Combatant) -> None:
     """The checks a combatant's fall to its wounds left calls for (only the lowest threshold's)."""
     x = data(c)
@@ -208,6 +218,7 @@ def close_prompts(d: Draft, cid: str, why: str, stakes: str | None = None) -> No
             d.add(PromptResolved(prompt_id=p.id, note=why))
 
 
+@applies(R.TRIPLE, R.AT_ZERO)
 def react(system: System, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
     """The follow-ups of any action: threshold checks, the tripled knock-out, prompts made moot."""
     d = Draft(system, after)
@@ -220,8 +231,9 @@ def react(system: System, before: FightState, events: Sequence[Event], after: Fi
         d.add(ResolveRuled(actor=p.combatant, dc=int(p.params["dc"]), stakes=p.params["stakes"], passed=passed))
     after = d.state  # (what follows sees the ruling's outcome: a ruled death closes the rest)
     now = {p.id for p in after.prompts}
+    reworked = {ev.target for ev in events if isinstance(ev, Reworked)}  # a lost defense rerolled: moot
     for p in before.prompts:
-        if p.id in now or not p.params.get("knockout") or p.combatant is None:
+        if p.id in now or not p.params.get("knockout") or p.combatant is None or p.combatant in reworked:
             continue
         c = after.find(p.combatant)
         if c is not None and not c.removed and not data(c).down:

@@ -20,22 +20,24 @@ from systems.twod6.rules.common import (
     spend_cinematic,
 )
 from systems.twod6.sheet import CAST, NEGATE
+from systems.twod6.table import R, applies
 from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.kit import Draft, need
 
 
+@applies(R.NEGATE, R.FAST_CASTER, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
 def decide_negate(d: Draft, cmd: Negate, dice: Roller) -> None:
     c = need(d.state, cmd.actor, "caster")
     acting(d.state, c)
     in_grapple(c, "casting")
     t = need(d.state, cmd.target, "target")
     if not data(c).has(NEGATE):
-        raise Refused(f"Negate is a spell talent {c.name} does not have")
+        raise Refused(f"Negate is a spell talent {c.name} does not have", rule=R.NEGATE)
     if data(c).negated:
-        raise Refused(f"{c.name}'s powers are negated until the end of its next turn")
+        raise Refused(f"{c.name}'s powers are negated until the end of its next turn", rule=R.NEGATE)
     if t.id == c.id:
-        raise Refused("Negate shuts off another caster's powers")
+        raise Refused("Negate shuts off another caster's powers", rule=R.NEGATE)
     cost = cast_cost(c)
     afford(c, cost)
     if cmd.auto_critical:

@@ -1,6 +1,6 @@
 """Letting time pass in 2d6 Gamma (@54545): the core ``Rest`` command, decided here.
 
-Rulings (RULINGS.md, third pass, twod6), each tested in tests/systems/twod6/test_rest.py:
+Rules ``healing``, ``healer`` and ``wakes`` of ``table.R``, each tested in tests/systems/twod6/test_rest.py:
 - With eight hours' rest a day and proper food a character regains 1 wound per
   day; underfed or short of sleep, 1 wound per 2 days. Only full days count
   (``days`` plus every whole 24 ``hours``); a half-day left over is not carried
@@ -23,6 +23,7 @@ import attrs
 
 from systems.twod6.evolve import evolve
 from systems.twod6.record import data
+from systems.twod6.table import R, applies
 from tracker.commands import Rest
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -60,10 +61,11 @@ class Rested(Event):
 REST_EVENTS: tuple[type[Event], ...] = (Rested,)
 
 
+@applies(R.HEALING, R.HEALER, R.WAKES)
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     quality = cmd.quality or FED
     if quality not in QUALITIES:
-        raise Refused(f"Rest: quality '{quality}' is not one of: {'; '.join(QUALITIES)}")
+        raise Refused(f"Rest: quality '{quality}' is not one of: {'; '.join(QUALITIES)}", rule=R.HEALING)
     days = cmd.days + cmd.hours // 24
     fed = quality in (FED, FED_HEALER)
     healer = quality in (FED_HEALER, SHORT_HEALER)
@@ -89,6 +91,7 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
 @evolve.on(Rested)
 def _rested(state: FightState, e: Rested) -> FightState:
     d = data(state.get(e.id))
+    failed = tuple(f for f in d.failed if f.kind != "defense")  # time has passed: no defense to reroll now
     return state.update_data(
-        e.id, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes
+        e.id, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes, failed=failed
     )

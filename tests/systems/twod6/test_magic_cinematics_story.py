@@ -20,7 +20,17 @@ from systems.twod6.commands import (
     Sneak,
     SpendCinematic,
 )
-from systems.twod6.events import EVENT_TYPES, AttackRolled, CinematicSpent, OpposedRolled, ResolveRuled, SkillChecked
+from systems.twod6.events import (
+    EVENT_TYPES,
+    AttackRolled,
+    CinematicSpent,
+    OpposedRolled,
+    ResolveRuled,
+    Reworked,
+    SkillChecked,
+)
+from systems.twod6.record import Before
+from systems.twod6.sheet import Limb
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, set_wounds, setup, sheet
 from tracker import Entry
 from tracker.commands import AddCombatant, Adjust, EndFight, Heal, Modifier, NextTurn, Note, RollInitiative, StartFight
@@ -235,7 +245,11 @@ def _all_events():
     other = ScriptedRoller([3, 3, 3, 3, 2, 2, 4, 4, 1, 1])
     g_events = system.roll_initiative(f.state, ("c1", "c2", "c3"), other)
     ruled = ResolveRuled(actor="c3", dc=7, stakes="death", passed=False)  # a resolve check settled by ruling
-    return [e.event for e in f.entries] + g_events + [ruled]
+    # a lost defense rerolled takes the outcome back (played in test_reroll_defense.py)
+    reworked = Reworked(
+        target="c3", by="c1", before=Before(wounds=3, prone=True, limbs=(Limb(name="arm", penalty=-2),))
+    )
+    return [e.event for e in f.entries] + g_events + [ruled, reworked]
 
 
 def test_every_event_type_round_trips_through_the_save_format():

@@ -1,0 +1,400 @@
+"""Why: each 2d6 Gamma event explained by the rules of :mod:`systems.twod6.table`, with every term.
+
+Pure: the reasons are read from the event and the states around it (``before``: just before the event),
+so fights saved before reasons existed explain too.  A term names each die face, each modifier and where it
+came from ("Melee (Heavy) ranks +2 (skill)", "prone −2 (condition)", "DC 9 (GM)").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from systems.twod6.checks import CheckRoll
+from systems.twod6.commands import ARMOR_ONLY, BLAST_SKILL, ENTANGLE_SKILL, REPEL_SKILL
+from systems.twod6.events import (
+    NO_COST,
+    ActionTaken,
+    Aimed,
+    AttackRolled,
+    CinematicSpent,
+    EffectApplied,
+    Healed,
+    InitiativeTieRolled,
+    OpposedRolled,
+    ResolveRolled,
+    ResolveRuled,
+    Reworked,
+    SkillChecked,
+    Wounded,
+)
+from systems.twod6.record import Data
+from systems.twod6.rules.rest import Rested
+from systems.twod6.sheet import STATS
+from systems.twod6.table import R
+from tracker.commands import Modifier
+from tracker.events import Event, InitiativeSet
+from tracker.model import FightState
+from tracker.reasons import Reason
+
+STAT_LABELS = {k.upper() for k in STATS}
+CONDITION_LABELS = {"prone", "prone, tripping", "unconscious", "disabled limb"}
+TALENT_LABELS = {"favored enemy", "sneak attack"}
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _data(state: FightState, cid: str | None) -> Data | None:
+    c = state.find(cid) if cid else None
+    return c.data if c is not None and isinstance(c.data, Data) else None
+
+
+def origin(label: str, owner: Data | None) -> str:
+    """Where a modifier came from, as the GM reads it."""
+    if label.endswith(" ranks"):
+        return "skill"
+    if label in STAT_LABELS:
+        return "stat"
+    if label.endswith(" armor"):
+        return "armor"
+    if label in CONDITION_LABELS:
+        return "condition"
+    if label in TALENT_LABELS:
+        return "talent"
+    if label == "aim":
+        return "aim"
+    if label == "improvised":
+        return "weapon"
+    if owner is not None and any(i.name == label for i in owner.items):
+        return "item"
+    return "GM"
+
+
+def part_term(p: Modifier, owner: Data | None) -> str:
+    return f"{p.label} {signed(p.value)} ({origin(p.label, owner)})"
+
+
+def check_terms(check: CheckRoll, owner: Data | None, what: str = "") -> list[str]:
+    """Each die face, each modifier with its origin, and the total."""
+    head = f"{what}: " if what else ""
+    if check.automatic:
+        out = [f"{head}automatic critical (cinematic): counts 11"]
+    elif check.dice is not None:
+        faces = ",".join(map(str, check.dice.faces))
+        if check.fumble:
+            out = [f"{head}2d6 [{faces}]: snake eyes, fails"]
+        elif check.critical:
+            out = [f"{head}2d6 [{faces}]: critical, counts 11"]
+        else:
+            out = [f"{head}2d6 [{faces}]"]
+    else:
+        out = [head + "no dice"]
+    for r in check.chain:
+        again = " again, counts 11" if sum(r.faces) >= 11 else ""
+        out.append(f"critical 2d6 [{','.join(map(str, r.faces))}]{again}")
+    out += [part_term(p, owner) for p in check.parts]
+    out.append(f"total {check.total}")
+    return out
+
+
+def roll_rules(*checks: CheckRoll) -> list[Reason]:
+    """Criticals, snake eyes and automatic criticals among the checks."""
+    out: list[Reason] = []
+    if any(c.automatic for c in checks):
+        out.append(Reason.of(R.AUTO_CRITICAL, "declared before the roll"))
+    crits = [c for c in checks if (c.critical and not c.automatic) or c.chain]
+    if crits:
+        out.append(Reason.of(R.CRITICAL, *(f"{c.label}: {len(c.chain)} more 2d6" for c in crits)))
+    if any(c.fumble for c in checks):
+        out.append(Reason.of(R.SNAKE_EYES, *(f"{c.label}: snake eyes" for c in checks if c.fumble)))
+    return out
+
+
+def part_rules(parts: Iterable[Modifier], aim_used: int = 0, sniper: bool = False) -> list[Reason]:
+    """The rules behind the modifiers of a roll."""
+    out: list[Reason] = []
+    for p in parts:
+        term = f"{p.label} {signed(p.value)}"
+        if p.label.endswith(" armor"):
+            out.append(Reason.of(R.ARMOR, term))
+        elif p.label.startswith("prone"):
+            out.append(Reason.of(R.TRIP, f"{term} (condition)"))
+        elif p.label == "unconscious":
+            out.append(Reason.of(R.UNCONSCIOUS, f"{term} (condition)"))
+        elif p.label == "disabled limb":
+            out.append(Reason.of(R.LIMB, f"{term} (condition)"))
+        elif p.label == "favored enemy":
+            out.append(Reason.of(R.FAVORED_ENEMY, term))
+        elif p.label == "sneak attack":
+            out.append(Reason.of(R.SNEAK_ATTACK, term))
+        elif p.label == "improvised":
+            out.append(Reason.of(R.IMPROVISED, term))
+        elif p.label == "moving/cover":
+            out.append(Reason.of(R.UNDEFENDABLE, f"{term} (GM)"))
+        elif p.label == "aim":
+            out.append(Reason.of(R.AIM, term))
+            if sniper or (aim_used and p.value > 1 and aim_used != p.value):
+                out.append(Reason.of(R.SNIPER, term))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# each event
+
+
+def _attack(before: FightState, e: AttackRolled) -> list[Reason]:
+    a, t = _data(before, e.actor), _data(before, e.target)
+    name, tname = before.name(e.actor), before.name(e.target)
+    if not e.hit:
+        tie = e.attack.total == e.defense.total and not e.attack.fumble and not e.defense.fumble
+        out_term = "defended" + (": a tie goes to the defender" if tie else "")
+    else:
+        out_term = {1: "hit", 2: "doubled", 3: "tripled"}[e.times]
+    terms = [f"declared result: {e.result}"]
+    terms += check_terms(e.attack, a, f"{name} {e.skill}")
+    terms += check_terms(e.defense, t, f"{tname} defense ({e.defense_skill})")
+    terms.append(out_term)
+    out = [Reason.of(R.OPPOSED, *terms), Reason.of(R.DECLARED, f"{name} declared {e.result}")]
+    out += roll_rules(e.attack, e.defense)
+    d = max(e.defense.total, 1)
+    if e.hit and e.times == 3:
+        out.append(Reason.of(R.TRIPLE, f"attack {e.attack.total} ≥ 3 × defense {d}"))
+    if e.hit and e.times >= 2:
+        out.append(Reason.of(R.DOUBLE, f"attack {e.attack.total} ≥ 2 × defense {d}"))
+        out.append(Reason.of(R.DOUBLE_LANDS, f"{e.result} lands at once; the GM chooses the extra"))
+    skill_rule = {BLAST_SKILL: R.BLAST, ENTANGLE_SKILL: R.ENTANGLE}.get(e.skill)
+    if skill_rule is not None:
+        out.append(Reason.of(skill_rule, e.skill))
+    ds = e.defense_skill
+    if ds.startswith("armor only ("):
+        rule = R.SURPRISE if "surprised" in ds else R.STEALTH
+        out.append(Reason.of(rule, f"{tname}: {ds}"))
+    elif ds == ARMOR_ONLY:
+        out.append(Reason.of(R.UNDEFENDABLE, f"{e.skill}: {tname} rolls armor alone"))
+    elif ds == REPEL_SKILL:
+        out.append(Reason.of(R.REPEL, f"{tname} defends with Cast"))
+    elif ds.startswith("unconscious"):
+        out.append(Reason.of(R.UNCONSCIOUS, f"{tname} is unconscious: −3 and no bonus"))
+    out += part_rules(e.attack.parts, e.aim_used, bool(a and a.aim_sniper))
+    out += part_rules(e.defense.parts)
+    if e.reroll:
+        out.append(Reason.of(R.REROLL, "a cinematic reroll: costs no action"))
+    elif e.cost == "half":
+        out.append(Reason.of(R.MULTIATTACK if not skill_rule else R.FAST_CASTER, "the attack takes a half-round"))
+    elif e.cost == "full":
+        out.append(Reason.of(R.FULL_ROUND, "the attack takes the full round"))
+    else:
+        out.append(Reason.of(R.MASS_SPELL, f"one Cast against {tname}'s defense too"))
+    return out
+
+
+def _effect(before: FightState, e: EffectApplied) -> list[Reason]:
+    t = before.name(e.target)
+    by = f" by {before.name(e.by)}" if e.by else ""
+    term = f"{t}: {e.effect}{by}" + (f" ({e.note})" if e.note else "")
+    if e.effect == "unconscious":
+        rule = R.AT_ZERO if e.note == "0 wounds" else R.TRIPLE if e.note == "tripled" else R.KNOCKOUT
+    elif e.effect == "limb":
+        return [Reason.of(R.LIMB, term, f"{e.limb} {signed(e.penalty)} on rolls using it"), Reason.of(R.DOUBLE, term)]
+    else:
+        rule = {
+            "distract": R.DISTRACT,
+            "trip": R.TRIP,
+            "grapple": R.GRAPPLE,
+            "freed": R.GRAPPLE,
+            "dead": R.DEAD_AT_ZERO,
+        }.get(e.effect, R.DECLARED)
+    return [Reason.of(rule, term)]
+
+
+def _threshold(left: int, most: int) -> list[Reason]:
+    if left < 0:
+        return [Reason.of(R.DEAD_AT_ZERO, "a wound taken at 0: dead")]
+    if left == 0:
+        return [Reason.of(R.AT_ZERO, "0 wounds left: unconscious, DC 7 resolve or die")]
+    if left == 1 and most > 1:
+        return [Reason.of(R.AT_ONE, "1 wound left: DC 9 resolve"), Reason.of(R.LOWEST, "only the lowest's check")]
+    if left == 2 and most > 2:
+        return [Reason.of(R.AT_TWO, "2 wounds left: DC 7 resolve")]
+    return []
+
+
+def _wounded(before: FightState, e: Wounded) -> list[Reason]:
+    d = _data(before, e.target)
+    had = e.was if e.was is not None else (d.wounds if d else 0)
+    most = d.max_wounds if d else had
+    left = -1 if had == 0 else had - e.wounds
+    terms = [f"{before.name(e.target)}: wounds {had} → {max(left, 0)} of {most}"]
+    if e.by is not None:
+        out = [Reason.of(R.WOUNDS, *terms, f"by {before.name(e.by)}'s attack")]
+    else:
+        typed = e.roll.describe() if e.roll is not None else str(e.wounds)
+        note = [f"note: {e.note} (GM)"] if e.note else []
+        out = [Reason.of(R.QUICK_HARM, *terms, f"amount {typed} (GM)", *note), Reason.of(R.WOUNDS, *terms)]
+    return out + _threshold(left, most)
+
+
+def _healed(before: FightState, e: Healed) -> list[Reason]:
+    d = _data(before, e.target)
+    had = d.wounds if d else 0
+    terms = [f"amount {e.roll.describe()} (GM)", f"wounds {had} → {had + e.wounds}"]
+    out = [Reason.of(R.QUICK_HARM, *terms)]
+    if e.wakes:
+        out.append(Reason.of(R.WAKES, "a wound regained at 0: wakes"))
+    return out
+
+
+def _resolve(before: FightState, e: ResolveRolled) -> list[Reason]:
+    owner = _data(before, e.actor)
+    terms = [*check_terms(e.check, owner, f"{before.name(e.actor)} resolve"), f"DC {e.dc}", f"against {e.stakes}"]
+    terms.append("passed" if e.passed else "failed")
+    out = [Reason.of(R.RESOLVE, *terms), *_resolve_why(e.dc, e.stakes)]
+    out += roll_rules(e.check) + part_rules(e.check.parts)
+    if e.reroll:
+        out.append(Reason.of(R.REROLL, "the failed resolve check rerolled"))
+    return out
+
+
+def _resolve_why(dc: int, stakes: str) -> list[Reason]:
+    if stakes == "death":
+        return [Reason.of(R.AT_ZERO, f"DC {dc} against death")]
+    if dc == 9:
+        return [Reason.of(R.AT_ONE, "DC 9 against unconsciousness")]
+    if dc == 7:
+        return [Reason.of(R.AT_TWO, "DC 7 against unconsciousness")]
+    return [Reason.of(R.KNOCKOUT, f"DC {dc}: the attack's total")]
+
+
+def _ruled(before: FightState, e: ResolveRuled) -> list[Reason]:
+    out = "passed" if e.passed else "failed"
+    return [
+        Reason.of(
+            R.RESOLVE, f"DC {e.dc} against {e.stakes}", f"{out} (GM's ruling)", text="settled by the GM's ruling"
+        ),
+        *_resolve_why(e.dc, e.stakes),
+    ]
+
+
+def _opposed(before: FightState, e: OpposedRolled) -> list[Reason]:
+    a, t = _data(before, e.actor), _data(before, e.target)
+    terms = [
+        *check_terms(e.check, a, before.name(e.actor)),
+        *check_terms(e.opposing, t, before.name(e.target)),
+        "succeeds" if e.success else "fails (a tie goes to the one opposing)",
+    ]
+    rule = {"sneaks": R.STEALTH, "negates": R.NEGATE, "breaks the grapple": R.GRAPPLE}.get(e.purpose, R.OPPOSED)
+    out = [Reason.of(rule, *terms), *roll_rules(e.check, e.opposing), *part_rules(e.check.parts)]
+    if e.reroll:
+        out.append(Reason.of(R.REROLL, f"the failed {e.purpose} rerolled"))
+    return out
+
+
+def _checked(before: FightState, e: SkillChecked) -> list[Reason]:
+    owner = _data(before, e.actor)
+    terms = [*check_terms(e.check, owner, f"{before.name(e.actor)} {e.skill}"), f"DC {e.dc} (GM)"]
+    terms.append("succeeds" if e.passed else "fails")
+    out = [Reason.of(R.CHECK, *terms), *roll_rules(e.check), *part_rules(e.check.parts, e.aim_used)]
+    if e.reroll:
+        out.append(Reason.of(R.REROLL, "the failed check rerolled"))
+    elif e.cost == NO_COST:
+        out.append(Reason.of(R.CHECKS_ANYTIME, "no action spent"))
+    else:
+        out.append(Reason.of(R.CHECK_COST, f"{e.cost} action"))
+    return out
+
+
+def _cinematic(before: FightState, e: CinematicSpent) -> list[Reason]:
+    d = _data(before, e.actor)
+    have = d.cinematics if d else 0
+    out = [Reason.of(R.CINEMATIC, f"{before.name(e.actor)}: cinematics {have} → {have - 1}", f"for: {e.use}")]
+    if e.use == "extra turn":
+        out.append(Reason.of(R.EXTRA_TURN, "fresh actions now; the order stays"))
+    elif e.use == "ignore death":
+        out.append(Reason.of(R.IGNORE_DEATH, "the failed save against death is ignored"))
+    elif e.use.startswith("automatic critical"):
+        out.append(Reason.of(R.AUTO_CRITICAL, e.use))
+    elif e.use.startswith("reroll"):
+        out += [Reason.of(R.REROLL, e.use), Reason.of(R.REROLL_PICK, e.use.removeprefix("reroll "))]
+    return out
+
+
+def _reworked(before: FightState, e: Reworked) -> list[Reason]:
+    return [Reason.of(R.REROLL_PICK, e.describe(before), f"{before.name(e.by)}'s attack roll stands")]
+
+
+def _rested(before: FightState, e: Rested) -> list[Reason]:
+    d = _data(before, e.id)
+    terms = [e.why]
+    if d is not None:
+        terms.append(f"wounds {d.wounds} → {min(d.max_wounds, d.wounds + e.wounds)} of {d.max_wounds}")
+    out = [Reason.of(R.HEALING, *terms)]
+    if "healer" in e.why:
+        out.append(Reason.of(R.HEALER, "the carer's Trade (Healing) check succeeded (GM)"))
+    if e.wakes:
+        out.append(Reason.of(R.WAKES, "a wound regained at 0: wakes"))
+    return out
+
+
+def _tie(before: FightState, e: InitiativeTieRolled) -> list[Reason]:
+    terms = [f"{before.name(i)}: {r.describe()} → {v}" for i, r, v in zip(e.ids, e.rolls, e.values, strict=True)]
+    return [Reason.of(R.INITIATIVE_TIE, *terms), Reason.of(R.INITIATIVE, "2d6 + PER + AGI")]
+
+
+def _action(before: FightState, e: ActionTaken) -> list[Reason]:
+    out = [Reason.of(R.ACTIONS, f"{e.action}: {e.cost} action")]
+    if e.note == "Graceful, no action":
+        out.append(Reason.of(R.GRACEFUL, "once a turn"))
+    if e.cost == "full":
+        out.append(Reason.of(R.FULL_ROUND, e.action))
+    if e.action == "stand up":
+        out.append(Reason.of(R.TRIP, "standing ends prone"))
+    if e.action == "release grapple":
+        out.append(Reason.of(R.GRAPPLE, "the grappler lets go"))
+    return out
+
+
+def _aimed(before: FightState, e: Aimed) -> list[Reason]:
+    d = _data(before, e.actor)
+    per = d.stat("per") if d else e.bonus
+    out = [Reason.of(R.AIM, f"PER {signed(per)} → aim {signed(e.bonus)} (at least +1)"), Reason.of(R.FULL_ROUND, "aim")]
+    if e.sniper:
+        out.append(Reason.of(R.SNIPER, f"{signed(2 * e.bonus)} on shooting, archery or throwing"))
+    return out
+
+
+def _initiative(before: FightState, e: InitiativeSet) -> list[Reason]:
+    if e.roll is None:
+        return []
+    return [Reason.of(R.INITIATIVE, f"{before.name(e.id)}: {e.roll.describe()} (2d6 + PER + AGI)")]
+
+
+EXPLAIN: dict[type, Callable[[FightState, Any], list[Reason]]] = {
+    AttackRolled: _attack,
+    EffectApplied: _effect,
+    Wounded: _wounded,
+    Healed: _healed,
+    ResolveRolled: _resolve,
+    ResolveRuled: _ruled,
+    OpposedRolled: _opposed,
+    SkillChecked: _checked,
+    CinematicSpent: _cinematic,
+    Reworked: _reworked,
+    Rested: _rested,
+    InitiativeTieRolled: _tie,
+    ActionTaken: _action,
+    Aimed: _aimed,
+    InitiativeSet: _initiative,
+}
+
+
+def explain(before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+    """The reasons for one event (none for an event the rules did not shape)."""
+    fn = EXPLAIN.get(type(event))
+    if fn is None:
+        return ()
+    try:
+        return tuple(fn(before, event))
+    except (KeyError, AttributeError, TypeError, ValueError):  # a damaged or foreign record: no reason, no crash
+        return ()
