@@ -33,9 +33,9 @@ from systems.twod6.events import (
 from systems.twod6.rules.rest import Rested
 from systems.twod6.table import PRONE, RULES, R
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, of, refused, setup, sheet
+from tracker import Fight
 from tracker.commands import AddCombatant, AddCondition, DismissPrompt, Heal, NextTurn, Rest, RollInitiative
 from tracker.dice import ScriptedRoller
-from tracker.engine import Fight
 from tracker.reasons import Reason
 
 ROOT = Path(__file__).resolve().parents[3]
