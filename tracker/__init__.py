@@ -35,6 +35,7 @@ from tracker.commands import (
 from tracker.dice import Roll, ScriptedRoller, SeededRoller, TypedRoller
 from tracker.engine import Entry, Fight, Step, decide, evolve, fold
 from tracker.errors import Refused, TrackerError
+from tracker.explain import explain
 from tracker.model import Combatant, Condition, FightState, Prompt, ViewOptions
 from tracker.plugin import BaseSystem, Standing
 from tracker.reasons import Reason, Rule
@@ -89,5 +90,6 @@ __all__ = [
     "ViewOptions",
     "decide",
     "evolve",
+    "explain",
     "fold",
 ]
