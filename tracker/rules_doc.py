@@ -102,7 +102,7 @@ def _system(name: str) -> System:
         return registry.load(name)
     module, _, attr = name.partition(":")
     obj = reduce(getattr, attr.split("."), importlib.import_module(module))
-    return obj() if isinstance(obj, type) else obj  # type: ignore[no-any-return]
+    return obj() if isinstance(obj, type) else obj
 
 
 def main(argv: Sequence[str] | None = None) -> int:
