@@ -383,7 +383,7 @@ def _cond_removed(system: System, b: FightState, e: E.ConditionRemoved, a: Fight
         terms = [f"{_name(b, e.id)}: {e.name}"]
         if cond is not None:
             terms.append("it lasted " + _until(b, cond))
-        terms.append(f"reached in round {a.round}" + (f", {_name(a, a.current)}'s turn" if a.current else ""))
+        terms.append("the turns moved past that point (whether or not that turn was played)")
         return [Reason.of(core_rule("condition-expiry"), *terms)]
     how = "taken off by the GM" if e.reason == "removed by GM" else (e.reason or "ended by the rules")
     return [Reason.of(core_rule("condition-removed"), f"{_name(b, e.id)}: {e.name}", how)]
