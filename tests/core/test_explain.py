@@ -99,7 +99,6 @@ def test_every_core_rule_is_reached_by_the_scenario(fight: Fight) -> None:
 
 def test_rest_and_quick_harm_are_the_cores_reasons_a_plugin_gives() -> None:
     from tracker.dice import Roll
-
     from tracker.explain import quick_harm, rest
 
     r = rest(hours=8, days=1, note="camp")
