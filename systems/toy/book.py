@@ -13,7 +13,12 @@ RULES: tuple[Rule, ...] = (
     Rule(id="damage", name="Damage", source="toy l.7", text="A hit deals its damage dice in HP (1d6 unless given)."),
     Rule(id="down", name="Down", source="toy l.8", text="At 0 HP or fewer a combatant is down; the GM decides."),
     Rule(id="shrug", name="Shrugging it off", source="toy l.9", text="A downed combatant may get up at 1 HP."),
-    Rule(id="healing", name="Healing", source="toy l.10", text="Healing never raises HP above the most."),
+    Rule(
+        id="hit-points",
+        name="Hit points",
+        source="toy l.10",
+        text="Harm takes HP away; healing gives them back, never above the most.",
+    ),
     Rule(id="no-attack-down", name="Down: no attacks", source="toy l.11", text="A downed combatant cannot attack."),
 )
 _BY_ID = {r.id: r for r in RULES}

@@ -20,10 +20,17 @@ def explain(before: FightState, event: Event, after: FightState) -> tuple[Reason
         return (attack, Reason.of(rule("damage"), *roll_terms(event.damage, "damage"), f"HP left: {hp}"))
     if isinstance(event, HpChanged):
         target = before.get(event.target)
-        harm = quick_harm(event.roll, target.name, heal=event.change > 0, amount=abs(event.change))
-        if event.change > 0 and event.change < event.roll.total:
-            return (harm, Reason.of(rule("healing"), f"most HP {data(target).max_hp}"))
-        return (harm,)
+        was, most = data(target).hp, data(target).max_hp
+        harm = quick_harm(
+            event.roll,
+            target.name,
+            heal=event.change > 0 or event.roll.label.endswith("heal"),
+            amount=abs(event.change),
+        )
+        terms = [f"HP {was} → {was + event.change}"]
+        if event.change >= 0 and event.change < event.roll.total:
+            terms.append(f"healing stops at the most: {most}")
+        return (harm, Reason.of(rule("hit-points"), *terms))
     if isinstance(event, Shrugged):
         return (Reason.of(rule("shrug"), f"{before.name(event.actor)} gets up at 1 HP"),)
     if isinstance(event, PromptRaised) and event.prompt.kind == "down" and event.prompt.combatant:
