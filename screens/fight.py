@@ -284,6 +284,12 @@ class FightScreen(FightActions, Doing, Screen[None]):
 
         self.ask_command(rest_form(self.context()), self._used_marks)
 
+    def action_why(self) -> None:
+        """Why (Y): the rules behind the log line or the selected combatant's standing (screens.why)."""
+        from screens import why
+
+        why.why_live(self)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Setup keys only before the start, turn keys only while the fight runs."""
         if not self.ready:  # still opening, or closing: its widgets may not be there, keys do nothing

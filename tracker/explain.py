@@ -589,9 +589,10 @@ def _undo_of(entries: Sequence[Any], action: int, start: int) -> int | None:
     return None
 
 
-def standing_seq(fight: Any, cid: str) -> int | None:
+def standing_seq(fight: Any, cid: str, upto: int | None = None) -> int | None:
     """The event that last changed combatant ``cid``'s standing word (dead, unconscious, down, fled…), or None
-    when nothing in the log did (or the combatant is not in it)."""
+    when nothing in the log did (or the combatant is not in it).  ``upto``: only the first ``upto`` entries
+    count (a replay's position)."""
     log = _log(fight)
     system = log.system
 
@@ -600,7 +601,8 @@ def standing_seq(fight: Any, cid: str) -> int | None:
         c = s.find(cid)
         return None if c is None else system.standing(s, c).word
 
-    starts = [*log.action_starts, len(log)]
+    end = len(log) if upto is None else max(0, min(upto, len(log)))
+    starts = [s for s in log.action_starts if s < end] + [end]
     try:
         for j in range(len(starts) - 2, -1, -1):
             lo, hi = starts[j], starts[j + 1]
