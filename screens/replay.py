@@ -203,7 +203,7 @@ class ReplayScreen(Screen[None]):
         _b("c", "continue_here", "Continue here", True),
         _b("s", "summary", "Summary", True),
         _b("e", "export", "Export", True),
-        _b("Y", "why", "Why", True),
+        _b("Y", "why", "Why? (the rules behind the log line)", False),
         _b("escape", "back", "Back to start", False, "esc"),
         _b("f1,question_mark", "help", "Help", True, "?"),
     ]

@@ -48,7 +48,7 @@ def why_text(line: str, reasons: tuple[Reason, ...] | str, heading: str = "") ->
         out.append("\n" + visible(reasons) + "\n", style="italic")
         return out
     if not reasons:
-        out.append("\nNo rule is recorded for this event: it is the GM's, as logged.\n", style="italic")
+        out.append("\nNo rule is recorded for this event.\n", style="italic")
     for r in reasons:
         out.append("\n")
         out.append(visible(r.rule), style="bold")
@@ -172,4 +172,3 @@ def why_live(screen: Any) -> None:
         screen.notify("Nothing is logged yet.", title="Why", markup=False)
         return
     show(screen, fight, entries[-1].seq)
-
