@@ -19,6 +19,8 @@ from pathlib import Path
 from saves.format import SaveError, parse
 from saves.loading import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
+from tracker.explain import explain
+from tracker.reasons import Reason
 from tracker.replay import Timeline
 from tracker.summary import SIDE_NAMES, Summary, end_state, summarize
 from tracker.text import visible
@@ -33,7 +35,46 @@ def describe_safely(timeline: Timeline, i: int) -> str:
         return f"{type(timeline.entries[i].event).__name__} ({type(e).__name__} while describing it)"
 
 
-def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
+def reasons_safely(timeline: Timeline, i: int) -> tuple[Reason, ...] | str:
+    """The reasons behind line ``i`` (:func:`tracker.explain`), or a sentence saying why there are none: a
+    plug-in failing to explain its event gives that sentence, not a crash."""
+    try:
+        return explain(timeline, timeline.entries[i].seq)
+    except Exception as e:
+        return f"the system could not explain it ({type(e).__name__})"
+
+
+def why_lines(timeline: Timeline, i: int, indent: str = "       ") -> list[str]:
+    """Line ``i``'s reasons as plain text, one line per reason and one for its terms (``replay --why``)."""
+    reasons = reasons_safely(timeline, i)
+    if isinstance(reasons, str):
+        return [f"{indent}why: {reasons}"]
+    out: list[str] = []
+    for r in reasons:
+        out.append(visible(f"{indent}why: {r.rule} ({r.source}): {r.text}"))
+        if r.terms:
+            out.append(visible(f"{indent}     " + "; ".join(r.terms)))
+    return out
+
+
+def _why_bullets(timeline: Timeline, i: int, depth: str) -> list[str]:
+    reasons = reasons_safely(timeline, i)
+    if isinstance(reasons, str):
+        return [f"{depth}- _Why:_ {_md(reasons)}"]
+    out = []
+    for r in reasons:
+        terms = f" — {_md('; '.join(r.terms))}" if r.terms else ""
+        out.append(f"{depth}- _Why:_ **{_md(r.rule)}** ({_md(r.source)}): {_md(r.text)}{terms}")
+    return out
+
+
+def _md(text: str) -> str:
+    """Text a recap shows as it is, never as Markdown emphasis or a link."""
+    return "".join("\\" + ch if ch in "\\`*_[]<>|#" else ch for ch in text)
+
+
+def recap(loaded: Loaded, timeline: Timeline | None = None, *, why: bool = False) -> str:
+    """The Markdown recap; with ``why``, each line of the fight is followed by the reasons behind it."""
     system = loaded.system
     timeline = timeline if timeline is not None else loaded.timeline()
     final = timeline.state_at(len(timeline))
@@ -85,6 +126,8 @@ def recap(loaded: Loaded, timeline: Timeline | None = None) -> str:
             out.append(f"- **{line}**")  # what the GM logs after it (binding wounds, say) follows
         else:
             out.append(f"  - {line}")
+        if why:
+            out.extend(_why_bullets(timeline, i, "    "))
     out.append("")
     out.append("## Outcome")
     out.append("")

@@ -34,10 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a saved fight step by step")
     r.add_argument("file", type=Path)
     r.add_argument("--text", action="store_true", help="print the fight turn by turn instead of opening the app")
+    r.add_argument("--why", action="store_true", help="with --text: the rules behind each line, under it")
     e = sub.add_parser("export", help="write a Markdown recap of a saved fight")
     e.add_argument("file", type=Path)
     e.add_argument("-o", "--output", type=Path, help="recap file (default: print to standard output)")
     e.add_argument("--force", action="store_true", help="replace the output file if it exists")
+    e.add_argument("--why", action="store_true", help="the rules behind each line of the fight, under it")
     c = sub.add_parser("check", help="check a saved fight and say what is wrong (exit 0 good, 1 bad)")
     c.add_argument("file", type=Path)
     t = sub.add_parser("table", help="the players' view: follow a fight live, read-only (a second terminal)")
@@ -91,7 +93,7 @@ def _run(args: argparse.Namespace) -> int:
         return _check(args.file)
     if args.cmd == "export":
         loaded = saves.load(args.file)
-        text = export.recap(loaded)
+        text = export.recap(loaded, why=args.why)
         if args.output:
             written = export.write_recap(text, args.output, source=loaded.path, force=args.force)
             print(f"recap written to {written}")
@@ -123,8 +125,8 @@ def _run(args: argparse.Namespace) -> int:
         )
     if args.cmd == "replay":
         loaded = saves.load(args.file)  # refuse a bad file before any screen opens
-        if args.text or not sys.stdout.isatty():
-            return _print_replay(loaded)
+        if args.text or args.why or not sys.stdout.isatty():
+            return _print_replay(loaded, why=args.why)
         return _app(replay_path=args.file)
     open_path = None
     fights_dir = None
@@ -190,7 +192,7 @@ def _systems() -> int:
     return 0
 
 
-def _print_replay(loaded: saves.Loaded) -> int:
+def _print_replay(loaded: saves.Loaded, why: bool = False) -> int:
     timeline = loaded.timeline()
     for w in loaded.warnings:
         print(f"warning: {visible(w)}")
@@ -199,6 +201,8 @@ def _print_replay(loaded: saves.Loaded) -> int:
             continue
         mark = " (undone)" if timeline.is_undone(i) else ""
         print(f"{entry.seq:>5}  {export.describe_safely(timeline, i)}{mark}")
+        if why:
+            print("\n".join(export.why_lines(timeline, i)))
     return 0
 
 

@@ -25,7 +25,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from screens import doing, keys, logic, space
+from screens import doing, keys, logic, space, why
 from screens.actions import combatants, commands, conditions, guide, harm, history, library, party, players, turns
 from screens.dialogs.base import ask, forget_dialogs
 from screens.dialogs.help import HelpDialog
@@ -328,6 +328,11 @@ class FightScreen(Screen[None]):
         lines.append("p resolves the first one, P settles it by ruling.")
         ask(self.app, HelpDialog(f"Open prompts ({len(s.prompts)})", "\n".join(lines)))
 
+    def on_click(self, event: events.Click) -> None:
+        """A double click on a log line: why (the first click selected that line)."""
+        if event.chain >= 2 and isinstance(event.widget, LogView):
+            why.why_live(self)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Setup keys only before the start, turn keys only while the fight runs; Esc in the log is the log's
         (back to the table)."""
@@ -479,6 +484,9 @@ class FightScreen(Screen[None]):
 
     def action_toggle_dice(self) -> None:
         history.toggle_dice(self)
+
+    def action_why(self) -> None:
+        why.why_live(self)
 
     def action_help(self) -> None:
         guide.help(self)

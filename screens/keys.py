@@ -56,6 +56,7 @@ CORE: list[Binding] = [
     _b("O", "note", "Note"),
     _b("E", "set_initiative", "Enter initiative"),
     _b("I", "initiative_running", "Initiative in the running fight (newcomers; or the whole order next round)"),
+    _b("Y", "why", "Why? The rules behind the log line (log focused) or the selected's standing"),
     _b("D", "delay", "Delay (hold the action)"),
     _b("W", "act_now", "Act now (a held combatant)"),
     _b("left_square_bracket", "move(-1)", "Move up in the order", display="["),

@@ -34,7 +34,7 @@ from textual.widgets import Static
 
 import saves
 from saves.export import fresh_recap_path, recap, write_recap
-from screens import space
+from screens import space, why
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.help import HelpDialog
 from screens.fight import FightScreen
@@ -204,6 +204,7 @@ class ReplayScreen(Screen[None]):
         _b("c", "continue_here", "Continue here", True),
         _b("s", "summary", "Summary", True),
         _b("e", "export", "Export", True),
+        _b("Y", "why", "Why? (the rules behind the log line)", False),
         _b("escape", "back", "Back to start", False, "esc"),
         _b("f1,question_mark", "help", "Help", True, "?"),
     ]
@@ -404,6 +405,22 @@ class ReplayScreen(Screen[None]):
     def action_back(self) -> None:
         self.app.pop_screen()
 
+    # -- why ---------------------------------------------------------------------
+    def action_why(self) -> None:
+        """Y: the rules behind the log line under the cursor; on the initiative list, the event that gave the
+        selected combatant its standing word (up to the position shown)."""
+        table = self.query_one(InitiativeList)
+        if table.has_focus and why.show_standing(self, self.timeline, self.state, table.selected, self.position):
+            return
+        log = self.query_one(ReplayLog)
+        if len(self.timeline):
+            why.show(self, self.timeline, self.timeline.entries[log.cursor].seq)
+
+    def on_click(self, event: events.Click) -> None:
+        """A double click on a log line: why (the first click moved the cursor there)."""
+        if event.chain >= 2 and isinstance(event.widget, ReplayLog):
+            self.action_why()
+
     def help_text(self) -> str:
         keys = [
             "  →  l        one event forward        ←  h        one event back",
@@ -416,6 +433,7 @@ class ReplayScreen(Screen[None]):
             "  c           continue from here in a new file (the original stays as it is)",
             "  s           summary of the fight up to here (also shown at the end)",
             "  e           export the Markdown recap next to the save",
+            "  Y           why: the rules behind the log line (a double click too); on the list, a standing",
             "  esc         back to the start screen    ctrl+t theme    q quit",
         ]
         marks = [

@@ -35,6 +35,7 @@ from tracker.commands import (
 from tracker.dice import Roll, ScriptedRoller, SeededRoller, TypedRoller
 from tracker.engine import decide, evolve, fold
 from tracker.errors import Refused, TrackerError
+from tracker.explain import explain
 from tracker.fight import Fight
 from tracker.log import Entry, Step
 from tracker.model import Combatant, Condition, FightState, Prompt, ViewOptions
@@ -91,5 +92,6 @@ __all__ = [
     "ViewOptions",
     "decide",
     "evolve",
+    "explain",
     "fold",
 ]

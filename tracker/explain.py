@@ -1,10 +1,628 @@
 """Why: the rules behind every logged event, with their sources and the terms that went in.
 
-The records are :class:`~tracker.reasons.Rule` and :class:`~tracker.reasons.Reason` (re-exported here).
+:func:`explain` (``tracker.explain(fight, seq)``) takes a live fight (anything with a ``log``) or a loaded
+log (:class:`~tracker.replay.Timeline`, :class:`~tracker.log.ActionLog`), finds the entry ``seq`` and works
+out the states just before and after it (the state before its GM action, then that action's earlier events
+folded: pure, nothing is rolled).  It gives the core's reasons for a core event (the :data:`CORE_RULES`
+table: turn order, initiative, held actions, conditions and their expiry, undo, the GM's adjustments and
+rulings), then whatever the system's ``explain(before, event, after)`` says.  Everything is read from the
+events and the states, so a fight saved before reasons existed explains as well as a new one.
+
+The records are :class:`~tracker.reasons.Rule` and :class:`~tracker.reasons.Reason` (re-exported here);
+:func:`roll_terms`, :func:`quick_harm` and :func:`rest` help a plug-in's ``explain`` word its terms the way
+the core does.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Sequence
+from typing import Any
+
+from tracker import events as E
+from tracker.dice import Roll
+from tracker.log import ActionLog, NeedOlder
+from tracker.model import Combatant, Condition, FightState
+from tracker.plugin import System
 from tracker.reasons import Reason, Rule, cites
 
-__all__ = ["Reason", "Rule", "cites"]
+__all__ = [
+    "CORE_RULES",
+    "Reason",
+    "Rule",
+    "cites",
+    "core_reasons",
+    "core_rule",
+    "explain",
+    "explain_event",
+    "quick_harm",
+    "rest",
+    "roll_terms",
+    "standing_seq",
+]
+
+
+def _core(rule_id: str, name: str, text: str) -> Rule:
+    return Rule(id=rule_id, name=name, source="core", text=text)
+
+
+CORE_RULES: tuple[Rule, ...] = (
+    _core(
+        "turn-order",
+        "Turn order",
+        "Turns go down the initiative order one by one; whoever cannot act (out of the fight, removed, "
+        "holding the action) is passed over.",
+    ),
+    _core(
+        "round",
+        "Rounds",
+        "A new round starts when the turn passes the bottom of the order; the surprise round (round 0) is "
+        "only for those who surprise.",
+    ),
+    _core(
+        "fight-start",
+        "Start of the fight",
+        "The fight starts in the order set at setup (anyone without a place joins at its end); the first "
+        "turn is the top of the order.",
+    ),
+    _core(
+        "initiative",
+        "Initiative",
+        "Each combatant's initiative is rolled by the system's rule or set by the GM; the order runs from the highest.",
+    ),
+    _core(
+        "initiative-ties",
+        "Initiative ties",
+        "Equal initiatives are split by the system's tie-break; those still equal act at the same time.",
+    ),
+    _core(
+        "order-gm",
+        "The GM's order",
+        "The GM may move a combatant to any place in the order; the others keep theirs and the turn stays.",
+    ),
+    _core(
+        "newcomers",
+        "Joining a running fight",
+        "Whoever gets an initiative during the fight takes its place by it; the others keep their places "
+        "and the turn stays with whoever has it.",
+    ),
+    _core(
+        "reroll",
+        "New order next round",
+        "When the GM asks for the whole order to be rolled again mid-fight, everyone rolls at the start of "
+        "the next round.",
+    ),
+    _core(
+        "held-action",
+        "Held action",
+        "The combatant whose turn it is may hold the action: the turn passes on, and a hold not used lapses "
+        "when the next round starts.",
+    ),
+    _core(
+        "act-now",
+        "Acting on a held action",
+        "A held combatant steps in before whoever is up and takes that place in the order; the interrupted "
+        "turn goes on afterwards.",
+    ),
+    _core(
+        "condition",
+        "Conditions",
+        "A condition lasts until removed, or N rounds: to the start or end of a chosen combatant's turn N "
+        "rounds on (by default the turn it was put on in).",
+    ),
+    _core(
+        "condition-expiry",
+        "Condition expiry",
+        "A timed condition ends as soon as the fight reaches its end point, whether or not anyone acts then.",
+    ),
+    _core(
+        "condition-removed",
+        "Condition removed",
+        "A condition ends when the GM takes it off, or when the system's rules end it.",
+    ),
+    _core(
+        "roster",
+        "Combatants",
+        "The GM adds, renames and removes combatants; one removed leaves the order (the turn passes on if it was up).",
+    ),
+    _core(
+        "hidden",
+        "Hidden from the players",
+        "A hidden combatant is left out of the players' view until revealed; the rules treat it as any other.",
+    ),
+    _core(
+        "gm-adjust",
+        "GM adjustment",
+        "The GM sets a value directly; the tracker applies it as given (the GM's call, not a rule's).",
+    ),
+    _core(
+        "prompt",
+        "Prompt",
+        "The rules stop for the GM: a prompt stays open until resolved by the command it names or settled by a ruling.",
+    ),
+    _core(
+        "gm-ruling",
+        "GM's ruling",
+        "The GM settles a prompt by ruling: the outcome picked is applied as the GM's, with the GM's note.",
+    ),
+    _core(
+        "quick-harm",
+        "Quick damage and healing",
+        "The GM's direct harm or healing: the amount (a number, a sum or dice) goes through the system's own "
+        "harm path.",
+    ),
+    _core(
+        "one-roll",
+        "One roll for all",
+        "Quick damage in dice dealt to several combatants at once (an area: dynamite, a breath, a falling roof) "
+        "is rolled once; each of them takes that total through its own rules (armor, thresholds, prompts).",
+    ),
+    _core(
+        "rest",
+        "Rest",
+        "Before or after a fight the GM lets hours or days pass; the system's rules say what recovers.",
+    ),
+    _core("note", "Notes", "The GM's note is logged as written; it changes nothing in the fight."),
+    _core("fight-end", "End of the fight", "The GM ends the fight; what is logged after it is aftermath."),
+    _core(
+        "settings",
+        "Fight settings",
+        "The fight's name, whether dice are rolled or typed in and what the players' view shows are the GM's choices.",
+    ),
+    _core(
+        "undo",
+        "Undo",
+        "Undo takes back one whole GM action, every event of it: the fight is as it was before that action.",
+    ),
+    _core("redo", "Redo", "Redo does again the last action undone, with the same dice."),
+)
+_BY_ID = {r.id: r for r in CORE_RULES}
+
+
+def core_rule(rule_id: str) -> Rule:
+    """The core's rule ``rule_id`` (KeyError if there is none)."""
+    return _BY_ID[rule_id]
+
+
+# ---------------------------------------------------------------------------
+# terms
+
+
+def roll_terms(roll: Roll | None, what: str = "") -> tuple[str, ...]:
+    """A roll as terms: what it was for, the dice and every face, what was kept, what exploded, the modifier."""
+    if roll is None:
+        return ()
+    label = what or roll.label or "roll"
+    if not roll.faces:
+        return (f"{label}: {roll.describe()}",)
+    out = [f"{label}: {roll.expr}, faces {', '.join(map(str, roll.faces))}"]
+    if roll.kept != roll.faces:
+        out.append(f"kept {', '.join(map(str, roll.kept))}")
+    if roll.extra:
+        out.append(f"exploded: +{' +'.join(map(str, roll.extra))}")
+    if roll.modifier:
+        out.append(f"modifier {roll.modifier:+d}")
+    out.append(f"total {roll.total}")
+    return tuple(out)
+
+
+def quick_harm(roll: Roll | None, target: str, *, heal: bool = False, amount: int | None = None) -> Reason:
+    """The core's reason for a quick damage or healing event a plug-in logged: the GM's direct harm, the
+    amount and its dice (a plug-in's ``explain`` gives it with its own reasons)."""
+    terms = [f"{'healing for' if heal else 'harm to'} {target} (the GM's)"]
+    terms += roll_terms(roll, "amount")
+    if amount is not None and (roll is None or amount != roll.total):
+        terms.append(f"applied: {amount}")
+    return Reason.of(core_rule("quick-harm"), *terms)
+
+
+def rest(hours: int = 0, days: int = 0, note: str = "") -> Reason:
+    """The core's reason for what a system's rest logged: the time the GM let pass (and the GM's note)."""
+    spans = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in ((days, "day"), (hours, "hour")) if n]
+    terms = [f"time passed: {' and '.join(spans) or 'none'}"]
+    if note:
+        terms.append(f"GM's note: {note}")
+    return Reason.of(core_rule("rest"), *terms)
+
+
+def _name(state: FightState, cid: str | None) -> str:
+    return state.name(cid) if cid else "-"
+
+
+def _until(state: FightState, cond: Condition) -> str:
+    if cond.expires_round is None:
+        return "until removed"
+    whose = f"{_name(state, cond.ends_on)}'s turn" if cond.ends_on else "the round"
+    span = f"{cond.rounds} round{'' if cond.rounds == 1 else 's'}: " if cond.rounds else ""
+    return f"{span}to the {cond.ends_at} of {whose} in round {cond.expires_round}"
+
+
+def _can_act(system: System, state: FightState, c: Combatant, rnd: int) -> bool:
+    if c.removed or c.held or (rnd == 0 and c.id not in state.surprise):
+        return False
+    try:
+        return bool(system.takes_turns(state, c))
+    except Exception:  # a plug-in failing: nobody is said to be passed over
+        return True
+
+
+def _why_out(system: System, state: FightState, c: Combatant) -> str:
+    if c.removed:
+        return "removed"
+    if c.held:
+        return "holding the action"
+    if state.round == 0 and c.id not in state.surprise:
+        return "not in the surprise round"
+    try:
+        word = system.standing(state, c).word
+    except Exception:  # a plug-in's standing failing: the fact stays, the word goes
+        word = ""
+    return word or "cannot act"
+
+
+# ---------------------------------------------------------------------------
+# the core's reasons, event by event
+
+
+def core_reasons(
+    system: System,
+    before: FightState,
+    event: E.Event,
+    after: FightState,
+    *,
+    first_in_action: bool = True,
+    took_back: str = "",
+) -> tuple[Reason, ...]:
+    """The core's reasons for one event (none for a system's own events).
+
+    ``first_in_action`` tells a prompt settled by the GM's ruling (the first event of its action) from one a
+    command resolved; ``took_back`` is what an undo or a redo took back or did again, in words.
+    """
+    handler = _REASONS.get(type(event))
+    if handler is None:
+        return ()
+    out = handler(system, before, event, after, first_in_action, took_back)
+    return tuple(out)
+
+
+def _turn(system: System, b: FightState, e: E.TurnStarted, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"place {e.index + 1} of {len(a.order)} in the order", f"round {a.round}"]
+    if e.resumed:
+        terms.append(f"{_name(b, e.id)}'s turn goes on after a held action")
+    elif b.order == a.order and len(b.order) > 1:
+        n = len(b.order)
+        stop = e.index if e.index > b.turn else e.index + n
+        for i in range(b.turn + 1, stop):
+            c = b.find(b.order[i % n])
+            if c is not None and not _can_act(system, b, c, a.round):
+                terms.append(f"passed over: {c.name} ({_why_out(system, b, c)})")
+    return [Reason.of(core_rule("turn-order"), *terms)]
+
+
+def _round(system: System, b: FightState, e: E.RoundStarted, a: FightState, *_: Any) -> list[Reason]:
+    terms = ["the turn passed the bottom of the order"] if e.round > 0 else ["the surprise round"]
+    terms.append(f"round {e.round}")
+    if e.round == 0 and a.surprise:
+        terms.append("acting: " + ", ".join(_name(a, i) for i in a.surprise))
+    lapsed = [c.name for c in b.combatants if c.held and not c.removed]
+    out = [Reason.of(core_rule("round"), *terms)]
+    if lapsed:
+        out.append(Reason.of(core_rule("held-action"), "holds that lapse: " + ", ".join(lapsed)))
+    if b.reroll_next_round:
+        out.append(Reason.of(core_rule("reroll"), "the order was rolled again for this round"))
+    return out
+
+
+def _initiative(system: System, b: FightState, e: E.InitiativeSet, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"{_name(b, e.id)}: initiative {e.value if e.value is not None else 'none'}"]
+    terms += roll_terms(e.roll)
+    if e.note:
+        terms.append(e.note)
+    elif e.roll is None:
+        terms.append("set by the GM")
+    return [Reason.of(core_rule("initiative"), *terms)]
+
+
+def _order(system: System, b: FightState, e: E.OrderSet, a: FightState, *_: Any) -> list[Reason]:
+    places = []
+    for n, cid in enumerate(e.order, 1):
+        c = a.find(cid)
+        init = "" if c is None or c.initiative is None else f" ({c.initiative})"
+        places.append(f"{n}. {_name(a, cid)}{init}")
+    note = e.note
+    if note.startswith("GM moved"):
+        rule = core_rule("order-gm")
+    elif "running fight" in note:
+        rule = core_rule("newcomers")
+    elif note == "order for the fight":
+        rule = core_rule("fight-start")
+    else:
+        rule = core_rule("initiative")
+    terms = ["order: " + ", ".join(places)]
+    if note:
+        terms.append(note)
+    out = [Reason.of(rule, *terms)]
+    if e.ties:
+        same = "; ".join(" & ".join(_name(a, i) for i in g) for g in e.ties)
+        out.append(Reason.of(core_rule("initiative-ties"), f"acting at the same time: {same}"))
+    return out
+
+
+def _started(system: System, b: FightState, e: E.FightStarted, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"{len(a.order)} in the order"]
+    if e.surprise:
+        terms.append("surprise round for " + ", ".join(_name(a, i) for i in e.surprise))
+    return [Reason.of(core_rule("fight-start"), *terms)]
+
+
+def _reroll(system: System, b: FightState, e: E.RerollPlanned, a: FightState, *_: Any) -> list[Reason]:
+    return [Reason.of(core_rule("reroll"), f"everyone rolls at the start of round {e.round}", "asked by the GM")]
+
+
+def _turn_ended(system: System, b: FightState, e: E.TurnEnded, a: FightState, *_: Any) -> list[Reason]:
+    return [Reason.of(core_rule("turn-order"), f"{_name(b, e.id)}'s turn is over", f"round {b.round}")]
+
+
+def _delayed(system: System, b: FightState, e: E.TurnDelayed, a: FightState, *_: Any) -> list[Reason]:
+    return [Reason.of(core_rule("held-action"), f"{_name(b, e.id)} holds (its turn, round {b.round})")]
+
+
+def _act_now(system: System, b: FightState, e: E.HeldActionTaken, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"{_name(b, e.id)} steps in"]
+    if b.current and b.current != e.id:
+        terms.append(f"before {_name(b, b.current)}, whose turn goes on afterwards")
+    return [Reason.of(core_rule("act-now"), *terms)]
+
+
+def _cond_added(system: System, b: FightState, e: E.ConditionAdded, a: FightState, *_: Any) -> list[Reason]:
+    c = e.condition
+    terms = [f"{_name(b, e.id)}: {c.name}" + (f" {c.value:+d}" if c.value else ""), _until(b, c)]
+    if c.note:
+        terms.append(f"GM's note: {c.note}")
+    return [Reason.of(core_rule("condition"), *terms)]
+
+
+def _cond_removed(system: System, b: FightState, e: E.ConditionRemoved, a: FightState, *_: Any) -> list[Reason]:
+    who = b.find(e.id)
+    cond = who.condition(e.name) if who is not None else None
+    if e.reason == "expired":
+        terms = [f"{_name(b, e.id)}: {e.name}"]
+        if cond is not None:
+            terms.append("it lasted " + _until(b, cond))
+        terms.append("the turns moved past that point (whether or not that turn was played)")
+        return [Reason.of(core_rule("condition-expiry"), *terms)]
+    how = "taken off by the GM" if e.reason == "removed by GM" else (e.reason or "ended by the rules")
+    return [Reason.of(core_rule("condition-removed"), f"{_name(b, e.id)}: {e.name}", how)]
+
+
+def _added(system: System, b: FightState, e: E.CombatantAdded, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"{e.name} as {e.kind.upper()}" + (f" in {e.group}" if e.group else "")]
+    for r in e.rolls:
+        terms += roll_terms(r)
+    if b.started:
+        terms.append("joins the end of the order")
+    out = [Reason.of(core_rule("roster"), *terms)]
+    if e.hidden:
+        out.append(Reason.of(core_rule("hidden"), f"{e.name} joins hidden from the players"))
+    return out
+
+
+def _removed(system: System, b: FightState, e: E.CombatantRemoved, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"{_name(b, e.id)} leaves the fight"]
+    if e.reason:
+        terms.append(f"why: {e.reason}")
+    return [Reason.of(core_rule("roster"), *terms)]
+
+
+def _renamed(system: System, b: FightState, e: E.CombatantRenamed, a: FightState, *_: Any) -> list[Reason]:
+    return [Reason.of(core_rule("roster"), f"{_name(b, e.id)} is now called {e.name}", "the GM's change")]
+
+
+def _hidden(system: System, b: FightState, e: E.Event, a: FightState, *_: Any) -> list[Reason]:
+    ids: tuple[str, ...] = getattr(e, "ids", ())
+    verb = "hidden" if isinstance(e, E.CombatantsHidden) else "shown again"
+    return [Reason.of(core_rule("hidden"), f"{verb}: " + ", ".join(_name(b, i) for i in ids), "the GM's choice")]
+
+
+def _adjusted(system: System, b: FightState, e: E.Adjusted, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"{_name(b, e.id)}'s {e.field}: {e.old!r} → {e.value!r}", "set by the GM"]
+    text = f"The GM's adjustment: {e.note}" if e.note else ""
+    if e.note:
+        terms.append(f"GM's note: {e.note}")
+    return [Reason.of(core_rule("gm-adjust"), *terms, text=text)]
+
+
+def _note(system: System, b: FightState, e: E.NoteAdded, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"about {_name(b, e.id)}"] if e.id else []
+    return [Reason.of(core_rule("note"), *terms, f"the note: {e.text}")]
+
+
+def _harm_rolled(system: System, b: FightState, e: E.HarmRolled, a: FightState, *_: Any) -> list[Reason]:
+    caught = ", ".join(_name(b, t) for t in e.targets)
+    return [Reason.of(core_rule("one-roll"), *roll_terms(e.roll, "the roll"), f"caught: {caught}", "(the GM's choice)")]
+
+
+def _prompt(system: System, b: FightState, e: E.PromptRaised, a: FightState, *_: Any) -> list[Reason]:
+    p = e.prompt
+    terms = [f"open: {p.text}"]
+    if p.combatant:
+        terms.append(f"for {_name(b, p.combatant)}")
+    if p.command:
+        terms.append(f"resolved by: {p.command}")
+    if p.outcomes:
+        terms.append("a ruling may settle it as: " + " / ".join(p.outcomes))
+    return [Reason.of(core_rule("prompt"), *terms)]
+
+
+def _resolved(system: System, b: FightState, e: E.PromptResolved, a: FightState, first: bool, *_: Any) -> list[Reason]:
+    p = next((x for x in b.prompts if x.id == e.prompt_id), None)
+    text = p.text if p is not None else e.prompt_id
+    if e.outcome or (first and e.note):
+        terms = [f"prompt: {text}"]
+        terms.append(f"outcome picked: {e.outcome}" if e.outcome else "outcome: closed as it is")
+        if e.note:
+            terms.append(f"GM's note: {e.note}")
+        return [Reason.of(core_rule("gm-ruling"), *terms, text=f"The GM's ruling: {e.note or e.outcome}")]
+    terms = [f"prompt: {text}"]
+    if p is not None and p.command:
+        terms.append(f"resolved by {p.command}")
+    if e.note:
+        terms.append(e.note)
+    return [Reason.of(core_rule("prompt"), *terms)]
+
+
+def _ended(system: System, b: FightState, e: E.FightEnded, a: FightState, *_: Any) -> list[Reason]:
+    terms = [f"after round {b.round}"] + ([f"GM's note: {e.note}"] if e.note else [])
+    return [Reason.of(core_rule("fight-end"), *terms)]
+
+
+def _setting(system: System, b: FightState, e: E.Event, a: FightState, *_: Any) -> list[Reason]:
+    if isinstance(e, E.FightNamed):
+        term = f"name: {e.name}"
+    elif isinstance(e, E.DiceModeSet):
+        term = "dice typed in by the GM" if e.typed else "dice rolled by the tracker"
+    else:
+        term = e.describe(b)
+    return [Reason.of(core_rule("settings"), term, "the GM's choice")]
+
+
+def _undone(system: System, b: FightState, e: E.Event, a: FightState, first: bool, took_back: str) -> list[Reason]:
+    action = getattr(e, "action", 0)
+    if isinstance(e, E.Undone):
+        return [Reason.of(core_rule("undo"), f"took back action {action}: {took_back or '(not in this log)'}")]
+    return [Reason.of(core_rule("redo"), f"did again action {action}: {took_back or '(not in this log)'}")]
+
+
+_REASONS: dict[type, Any] = {
+    E.TurnStarted: _turn,
+    E.RoundStarted: _round,
+    E.InitiativeSet: _initiative,
+    E.OrderSet: _order,
+    E.FightStarted: _started,
+    E.RerollPlanned: _reroll,
+    E.TurnEnded: _turn_ended,
+    E.TurnDelayed: _delayed,
+    E.HeldActionTaken: _act_now,
+    E.ConditionAdded: _cond_added,
+    E.ConditionRemoved: _cond_removed,
+    E.CombatantAdded: _added,
+    E.CombatantRemoved: _removed,
+    E.CombatantRenamed: _renamed,
+    E.CombatantsHidden: _hidden,
+    E.CombatantsRevealed: _hidden,
+    E.Adjusted: _adjusted,
+    E.NoteAdded: _note,
+    E.HarmRolled: _harm_rolled,
+    E.PromptRaised: _prompt,
+    E.PromptResolved: _resolved,
+    E.FightEnded: _ended,
+    E.FightNamed: _setting,
+    E.DiceModeSet: _setting,
+    E.ViewSet: _setting,
+    E.Undone: _undone,
+    E.Redone: _undone,
+}
+
+
+def explain_event(
+    system: System,
+    before: FightState,
+    event: E.Event,
+    after: FightState,
+    *,
+    first_in_action: bool = True,
+    took_back: str = "",
+) -> tuple[Reason, ...]:
+    """The core's reasons for ``event`` (if it is a core event), then the system's."""
+    own = core_reasons(system, before, event, after, first_in_action=first_in_action, took_back=took_back)
+    return own + tuple(system.explain(before, event, after))
+
+
+# ---------------------------------------------------------------------------
+# from a fight or a log
+
+
+def _log(fight: Any) -> ActionLog:
+    log = getattr(fight, "log", fight)
+    if not isinstance(log, ActionLog):
+        raise TypeError(f"explain needs a fight or a log, not {type(fight).__name__}")
+    return log
+
+
+def _whole(fight: Any) -> ActionLog:
+    """The fight's log with every entry at hand (a fight opened from a checkpoint reads its older part)."""
+    entries = getattr(fight, "entries", None)
+    if entries is not None and fight is not getattr(fight, "log", fight):
+        list(entries)  # a live fight loads the older part of its log when every entry is asked for
+    return _log(fight)
+
+
+def _index(log: ActionLog, seq: int) -> int:
+    n = len(log)
+    guess = seq - 1
+    if 0 <= guess < n and log.entry(guess).seq == seq:
+        return guess
+    loaded = log.loaded
+    i = bisect_left(loaded, seq, key=lambda e: e.seq)
+    if i < len(loaded) and loaded[i].seq == seq:
+        return i + log.base_entries
+    raise KeyError(f"there is no event {seq} in this fight's log")
+
+
+def explain(fight: Any, seq: int) -> tuple[Reason, ...]:
+    """The reasons behind logged event ``seq`` of a live fight or a loaded log (KeyError if there is none)."""
+    try:
+        return _explain(_log(fight), seq)
+    except NeedOlder:
+        return _explain(_whole(fight), seq)
+
+
+def _explain(log: ActionLog, seq: int) -> tuple[Reason, ...]:
+    index = _index(log, seq)
+    entry = log.entry(index)
+    before, after = log.state_at(index), log.state_at(index + 1)
+    ev = entry.event
+    took_back = ""
+    if isinstance(ev, E.Undone | E.Redone):
+        took_back = log.describe_action(ev.action)
+    first = index == 0 or log.entry(index - 1).action != entry.action
+    reasons = explain_event(log.system, before, ev, after, first_in_action=first, took_back=took_back)
+    if entry.action in log.undone_actions and not isinstance(ev, E.Undone | E.Redone):
+        undo = _undo_of(log.loaded, entry.action, index - log.base_entries)
+        where = f" (event {undo})" if undo is not None else ""
+        reasons += (Reason.of(core_rule("undo"), f"this action ({entry.action}) was taken back later{where}"),)
+    return reasons
+
+
+def _undo_of(entries: Sequence[Any], action: int, start: int) -> int | None:
+    for entry in entries[max(start, 0) :]:
+        if type(entry.event) is E.Undone and entry.event.action == action:
+            return int(entry.seq)
+    return None
+
+
+def standing_seq(fight: Any, cid: str, upto: int | None = None) -> int | None:
+    """The event that last changed combatant ``cid``'s standing word (dead, unconscious, down, fled…), or None
+    when nothing in the log did (or the combatant is not in it).  ``upto``: only the first ``upto`` entries
+    count (a replay's position)."""
+    log = _log(fight)
+    system = log.system
+
+    def word(position: int) -> str | None:
+        s = log.state_at(position)
+        c = s.find(cid)
+        return None if c is None else system.standing(s, c).word
+
+    end = len(log) if upto is None else max(0, min(upto, len(log)))
+    starts = [s for s in log.action_starts if s < end] + [end]
+    try:
+        for j in range(len(starts) - 2, -1, -1):
+            lo, hi = starts[j], starts[j + 1]
+            if word(lo) == word(hi):
+                continue
+            for i in range(hi - 1, lo - 1, -1):
+                if word(i) != word(i + 1):
+                    return int(log.entry(i).seq)
+    except NeedOlder:
+        return None
+    return None

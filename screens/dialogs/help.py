@@ -18,16 +18,27 @@ class HelpDialog(Dialog[None]):
     CSS_PATH = Path(__file__).with_name("help.tcss")
     BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close", id="help.close")]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, *, system_id: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.text = text
+        self.system_id = system_id  # the rules page it cites (default: the system of the screen under it)
+
+    def rules_line(self) -> str:
+        """Where the rules this tracker applies are written down: docs/rules/<system>.md, and Y on a line."""
+        sid = self.system_id
+        if not sid:
+            under = [s for s in self.app.screen_stack if s is not self and getattr(s, "system", None) is not None]
+            sid = getattr(under[-1].system, "id", "") if under else ""  # type: ignore[attr-defined]
+        page = f"docs/rules/{sid}.md and " if sid else ""
+        return f"The rules as this tracker reads them: {page}docs/rules/core.md · Y on a log line: why"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             yield Label(Text(self.title_text), id="title")
             with VerticalScroll(id="help-body"):
                 yield Static(self.text, markup=False)
+                yield Static(self.rules_line(), id="help-rules", markup=False)
             yield Label("↑↓ PgUp PgDn scroll · Escape closes", id="hint")
 
     def first_field(self) -> Widget | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from systems.toy import ABOUT, rules
+from systems.toy import ABOUT, book, rules, why
 from systems.toy.commands import SPECS
 from systems.toy.events import EVENT_TYPES, HitRolled, HpChanged
 from systems.toy.evolve import evolve
@@ -16,6 +16,7 @@ from tracker.dice import Roller, roll
 from tracker.events import Event
 from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, Preset, Standing, Tally, initiative_events
+from tracker.reasons import Reason, Rule
 
 
 class ToySystem(BaseSystem[ToyData]):
@@ -77,6 +78,12 @@ class ToySystem(BaseSystem[ToyData]):
 
     def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
         return (Param(name="hp", kind=INT, label="HP", min=-99, max=999),)
+
+    def rules(self) -> tuple[Rule, ...]:
+        return book.RULES
+
+    def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        return why.explain(before, event, after)
 
     def tally(self, state: FightState, event: Event) -> Tally | None:
         """``state`` is the state *before* the event: a fall is HP above 0 then and at or below 0 after."""

@@ -12,6 +12,7 @@ from tracker import AddCombatant, AddCondition, Damage, Fight, StartFight, regis
 from tracker.dice import ScriptedRoller
 from tracker.errors import Refused
 from tracker.events import CombatantAdded, ConditionAdded, HarmRolled
+from tracker.explain import explain
 
 SYSTEMS = ("bnb", "blackjack", "zludge", "twod6")
 # one NPC preset of each book, and a quick damage in each system's own measure
@@ -125,6 +126,9 @@ def test_one_roll_for_all_rolls_once_and_deals_the_total_to_each() -> None:
     lost = [e for e in events if type(e).__name__ == "HpLost"]
     assert [(e.id, e.amount) for e in lost] == [("c1", 9), ("c2", 9), ("c3", 9)]
     assert f.describe(len(f.entries) - len(events)).startswith("One roll for A, B, C: 2d6 [4,5] = 9")
+    (why,) = explain(f, f.entries[len(f.entries) - len(events)].seq)  # Why? names the rule and the roll
+    assert why.rule == "One roll for all" and "faces 4, 5" in " ".join(why.terms)
+    assert "caught: A, B, C" in why.terms
     # without one_roll each target gets its own roll, as before
     events = f.do(Damage(targets=("c1", "c2"), amount="1d6"))
     assert not any(isinstance(e, HarmRolled) for e in events)
