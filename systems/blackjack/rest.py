@@ -19,6 +19,10 @@ Rules ``time``, ``rest`` and ``afflictions`` of the rules table, each tested in 
   level up the track (slots full: further; past the last: Fatal, dead), a "no"
   leaves it. (test_time_passing_asks_about_each_untreated_affliction)
 - The dead stay dead. (test_the_dead_stay_dead)
+- **Ruling:** a working is safe once a day (l.228): time passing by at least a
+  night (a day, or 8 hours or more), whatever the rest's quality, starts a new
+  day, and every working is safe to cast again, as the plug-in's own night's
+  rest already had it. (test_a_new_day_makes_the_workings_safe_again)
 """
 
 from __future__ import annotations
@@ -55,12 +59,14 @@ def is_affliction(name: str) -> bool:
 
 @attrs.frozen(kw_only=True)
 class Rested(Event):
-    """One combatant's injuries after time passed (``injuries``) and what cleared (``why``)."""
+    """One combatant's injuries after time passed (``injuries``), what cleared (``why``), and whether a new day
+    came (``new_day``: its workings are safe to cast again; absent from files written before it: no change)."""
 
     TYPE: ClassVar[str] = "blackjack.time_passed"
     id: str
     injuries: tuple[tuple[str, ...], ...] = attrs.field(default=())
     why: str = attrs.field(default="")
+    new_day: bool = attrs.field(default=False)
 
     def describe(self, state: FightState) -> str:
         return f"{state.name(self.id)}: {self.why}"
@@ -120,7 +126,7 @@ def _ask(cid: str, who: str, idx: int, name: str, n: int) -> PromptRaised:
     )
 
 
-@applies(R.TIME, R.REST, R.AFFLICTIONS, R.FATAL)
+@applies(R.TIME, R.REST, R.AFFLICTIONS, R.FATAL, R.ONCE_A_DAY)
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     quality = cmd.quality or GOOD
     if quality not in QUALITIES:
@@ -144,16 +150,22 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
         else:
             why = "nothing to clear" if not d.injury_count else "no lesser or moderate injury to clear"
         afflictions = [(i, n) for i, row in enumerate(injuries) for n in row if is_affliction(n)]
+        cast = [w.name for w in d.workings if w.cast_today]
+        if nights and cast:
+            why += f"; a new day: {', '.join(cast)} safe to cast again"
         if afflictions:
             why += "; untreated: " + ", ".join(f"{LEVELS[i]} {n}" for i, n in afflictions) + " (the GM is asked)"
-        out.append(Rested(id=cid, injuries=injuries, why=why))
+        out.append(Rested(id=cid, injuries=injuries, why=why, new_day=bool(nights)))
         asks += [_ask(cid, c.name, i, n, k) for k, (i, n) in enumerate(afflictions)]
     return out + asks
 
 
 @evolve.on(Rested)
 def _rested(state: FightState, e: Rested) -> FightState:
-    return state.update_data(e.id, injuries=e.injuries)
+    if not e.new_day:
+        return state.update_data(e.id, injuries=e.injuries)
+    workings = tuple(attrs.evolve(w, cast_today=False) for w in data(state.get(e.id)).workings)
+    return state.update_data(e.id, injuries=e.injuries, workings=workings)
 
 
 @rules.on(WorsenAffliction)

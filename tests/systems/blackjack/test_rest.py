@@ -81,3 +81,18 @@ def test_rest_refused_in_the_fight_and_undone_as_one_action():
     assert f.state == before and not f.state.prompts
     with pytest.raises(Refused, match="not one of"):
         f.do(Rest(days=1, quality="fine"))
+
+
+def test_a_new_day_makes_the_workings_safe_again():
+    """Ruling (l.228, once a day): a night or more passing, whatever the rest's quality, makes every working safe
+    to cast again; a few hours do not. The log says so, and undo takes it back."""
+    f = new_fight()
+    m = pc(f, "Ma", lead=3, workings="Hex 1 (cast)")
+    assert data(f, m).workings[0].cast_today
+    f.do(Rest(hours=4))
+    assert data(f, m).workings[0].cast_today
+    f.do(Rest(days=1, quality="poor rest"))
+    assert not data(f, m).workings[0].cast_today
+    assert "Ma: nothing to clear; a new day: Hex safe to cast again" in _log(f)
+    f.undo()
+    assert data(f, m).workings[0].cast_today
