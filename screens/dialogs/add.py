@@ -78,7 +78,12 @@ class AddDialog(Dialog[Any]):
             yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
             yield Choices(*self._options(), id="choices", compact=True)
             yield Static(CUSTOM_HINT, id="preset", markup=False)
-            with VerticalScroll(id="fields"):
+            with VerticalScroll(id="fields"):  # Count first: a preset's count is what the GM most often sets
+                with Horizontal(classes="row"):
+                    yield self._label("Count")
+                    yield Input(
+                        "1", id="a-count", placeholder="several make a group: Outlaw 1, Outlaw 2…", compact=True
+                    )
                 with Horizontal(classes="row"):
                     yield self._label("Name")
                     yield Input(
@@ -93,11 +98,6 @@ class AddDialog(Dialog[Any]):
                 with Horizontal(classes="row"):
                     yield self._label("Players' view")
                     yield YesNo("Hidden from the players", False, id="a-hidden")
-                with Horizontal(classes="row"):
-                    yield self._label("Count")
-                    yield Input(
-                        "1", id="a-count", placeholder="several make a group: Outlaw 1, Outlaw 2…", compact=True
-                    )
                 with Horizontal(classes="row"):
                     yield self._label("Group (opt.)")
                     yield Input(
@@ -261,7 +261,8 @@ class AddDialog(Dialog[Any]):
             ol.highlighted = 0
 
     def _take(self, index: int) -> None:
-        """Take a preset (or the custom sheet, named as typed in the filter); on to the name."""
+        """Take a preset (on to its count: its name is the preset's) or the custom sheet (named as typed in the
+        filter; on to the name)."""
         self._apply_filter(self.query_one("#filter", Input).value)
         if not 0 <= index < len(self.shown_presets):
             return
@@ -270,7 +271,7 @@ class AddDialog(Dialog[Any]):
         if chosen is None and typed:
             self.query_one("#a-name", Input).value = typed[:NAME_MAX]
         self._choose(chosen, taken=True)
-        self.set_focus(self.query_one("#a-name"))
+        self.set_focus(self.query_one("#a-count" if chosen is not None else "#a-name"))
 
     def action_enter(self) -> None:
         """Enter in the filter takes the first match, in the list the highlighted one; elsewhere it adds."""

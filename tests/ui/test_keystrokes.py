@@ -3,7 +3,7 @@ with exactly the keys counted here, and its outcome asserted on the rendered scr
 
 | job                          | keys | count |
 |------------------------------|------|-------|
-| add 4 identical NPCs         | A o u t l Tab×6 4 Enter | 13 |
+| add 4 identical NPCs         | A o u t l Enter 4 Enter | 9 |
 | 7 damage to the selected     | - 7 Enter | 3 |
 | damage to 3 (marked)         | space ↓ space ↓ space - 7 Enter | 8 |
 | a 2-round condition          | C p i n n e d Tab 2 Enter | 10 |
@@ -27,7 +27,7 @@ from tracker.model import FightState
 
 JOBS: dict[str, tuple[list[str], Callable[[FightState, FightState, str], bool]]] = {
     "add 4 identical NPCs": (
-        ["A", "o", "u", "t", "l", *["tab"] * 6, "4", "enter"],
+        ["A", "o", "u", "t", "l", "enter", "4", "enter"],
         lambda before, after, shown: all(f"Outlaw {n}" in shown for n in range(1, 5)),
     ),
     "7 damage to the selected": (
