@@ -85,7 +85,7 @@ def _removed(state: FightState, event: CombatantRemoved) -> FightState:
     c = state.find(event.id)
     if c is None or not isinstance(c.data, BnbData) or c.is_pc or not state.started or state.ended:
         return state
-    return _set(state, event.id, left=True)
+    return _set(state, event.id, dropped_round=state.round)
 
 
 @evolve.on(AttackRolled)

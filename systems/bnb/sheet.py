@@ -81,6 +81,8 @@ class BnbData:
     important: bool = False
     rowdy: bool = False
     status: str = OK
+    # the round it went down (dropped_by: who did it), or left the running fight (fled, driven off, captured;
+    # dropped_by None); 29 fields at most: a 30th makes every copy's dictionary 1.5 KB, not 0.3 (bench figure 3)
     dropped_round: int | None = None
     dropped_by: str | None = None
     used: tuple[str, ...] = ()  # weapons/attacks used this round, one entry per attack
@@ -92,7 +94,6 @@ class BnbData:
     last_save: LastSave | None = None
     loyalty_next: int = 0
     xp: int = 0  # an NPC's listed XP, gained by the PCs for overcoming it (l.126)
-    left: bool = False  # an NPC removed from the running fight (fled, driven off, captured: overcome)
 
     @property
     def hp(self) -> int:

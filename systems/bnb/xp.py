@@ -57,10 +57,11 @@ class Award:
         return sum(o.xp for o in self.overcome)
 
 
-def _how(d: BnbData) -> str | None:
+def _how(c: Combatant) -> str | None:
+    d = c.data
     if d.status in (DEAD, UNCONSCIOUS, KNOCKED_OUT, DYING):
         return d.status
-    if d.left:
+    if c.removed and d.dropped_round is not None:  # removed from the running fight (see evolve._removed)
         return "left the fight"
     return None
 
@@ -85,7 +86,7 @@ def award(state: FightState) -> Award:
     for c in state.combatants:
         if c.is_pc or not isinstance(c.data, BnbData):
             continue
-        how = _how(c.data)  # a removed NPC counts if it was down, or left the running fight
+        how = _how(c)  # a removed NPC counts if it was down, or left the running fight
         if how is not None:
             overcome.append(Overcome(name=c.name, how=how, xp=c.data.xp))
     total = sum(o.xp for o in overcome)
