@@ -286,6 +286,9 @@ def load(path: str | Path) -> Loaded:
     """
     # Loading makes many small objects and no reference cycles: the cyclic
     # garbage collector would only scan the growing heap again and again.
+    # A speed trick kept by #43's rule: bench figure 3 ("load + full replay of 100,000 events",
+    # bench/bench_speed.py), best CPU of 5 alternated, with it / without it: zludge 1216 / 1943 ms,
+    # bnb 1023 / 1481 ms (2026-12-05); without it the figure misses its 2.5x target by far more.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
