@@ -135,6 +135,7 @@ def crowd(sid: str, path: Path, combatants: int) -> Any:
     from tracker import commands as C
     from tracker import registry
     from tracker.dice import SeededRoller
+    from tracker.errors import Refused
 
     system = registry.load(sid)
     fight = saves.new_fight(system, path, seed=3, roller=SeededRoller(3))
@@ -145,7 +146,8 @@ def crowd(sid: str, path: Path, combatants: int) -> Any:
         gm.add_npcs(count=min(10, combatants - before))
         if len(fight.state.present) == before:
             raise RuntimeError(f"{sid}: cannot add combatants")
-    fight.do(C.RollInitiative())
+    with contextlib.suppress(Refused):  # blackjack has no initiative: its order is the GM's, as added
+        fight.do(C.RollInitiative())
     for _ in range(60):
         gm.turn()
         if len(fight.state.present) < combatants:
