@@ -27,8 +27,7 @@ from textual.widgets import Static
 
 from screens import doing, keys, logic, space, why
 from screens.actions import combatants, commands, conditions, guide, harm, history, library, party, players, turns
-from screens.dialogs.base import ask, forget_dialogs
-from screens.dialogs.help import HelpDialog
+from screens.dialogs.base import forget_dialogs
 from screens.palette import FightCommands
 from screens.widgets.detail import DetailPane, detail_text
 from screens.widgets.footer import KeysFooter
@@ -232,14 +231,6 @@ class FightScreen(Screen[None]):
         """The open prompts in one line (! lists them all)."""
         return space.prompts_line([p.text for p in self.fight.state.prompts], self.app.size.width - 2)
 
-    def action_fold_fallen(self) -> None:
-        """Fold the fallen (out of the fight: dead, fled…; not the PCs) to one line, or show them again (F)."""
-        self.fold_fallen()
-
-    def action_list_prompts(self) -> None:
-        """All the open prompts (!), the first one first: p resolves it, P settles it by ruling."""
-        self.show_prompts()
-
     def reminder_text(self) -> str:
         """What an undo or redo just took back or did again; the conditions on the combatant whose turn it is."""
         s = self.fight.state
@@ -312,21 +303,6 @@ class FightScreen(Screen[None]):
 
     def add_log(self, lines: list[str], style: str = "") -> None:
         self.query_one(LogView).add(lines, style=style)
-
-    def fold_fallen(self) -> None:
-        table = self.query_one(InitiativeList)
-        table.fold_fallen = not table.fold_fallen
-        self.refresh_view()
-
-    def show_prompts(self) -> None:
-        s = self.fight.state
-        if not s.prompts:
-            self.refuse("there is no open prompt")
-            return
-        lines = [f"{n}. {visible(p.text)}" for n, p in enumerate(s.prompts, 1)]
-        lines.append("")
-        lines.append("p resolves the first one, P settles it by ruling.")
-        ask(self.app, HelpDialog(f"Open prompts ({len(s.prompts)})", "\n".join(lines)))
 
     def on_click(self, event: events.Click) -> None:
         """A double click on a log line: why (the first click selected that line)."""
@@ -449,6 +425,9 @@ class FightScreen(Screen[None]):
     def action_resolve_prompt(self) -> None:
         commands.resolve_prompt(self)
 
+    def action_list_prompts(self) -> None:
+        commands.list_prompts(self)
+
     def action_dismiss_prompt(self) -> None:
         commands.dismiss_prompt(self)
 
@@ -457,6 +436,9 @@ class FightScreen(Screen[None]):
 
     def action_redo(self) -> None:
         history.redo(self)
+
+    def action_fold_fallen(self) -> None:
+        players.fold_fallen(self)
 
     def action_toggle_hidden(self) -> None:
         players.toggle_hidden(self)

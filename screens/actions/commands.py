@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from screens import forms, logic
 from screens.actions.base import ask_command, ask_for_marked, context
 from screens.dialogs.base import Dialog, ask
+from screens.dialogs.help import HelpDialog
 from screens.dialogs.pick import PickDialog
 from screens.guard import call
 from tracker import commands as C
@@ -72,6 +73,17 @@ def resolve_prompt(screen: FightScreen) -> None:
         screen.refuse(f"no action resolves '{prompt.text}' here: settle it by ruling with P")
         return
     run_spec(screen, spec, logic.prompt_prefill(spec, s, prompt))
+
+
+def list_prompts(screen: FightScreen) -> None:
+    """All the open prompts (!), the first one first: p resolves it, P settles it by ruling."""
+    prompts = screen.fight.state.prompts
+    if not prompts:
+        screen.refuse("there is no open prompt")
+        return
+    lines = [f"{n}. {visible(p.text)}" for n, p in enumerate(prompts, 1)]
+    lines += ["", "p resolves the first one, P settles it by ruling."]
+    ask(screen.app, HelpDialog(f"Open prompts ({len(prompts)})", "\n".join(lines)))
 
 
 def dismiss_prompt(screen: FightScreen) -> None:

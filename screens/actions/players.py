@@ -10,6 +10,7 @@ from screens.actions.base import ask_command, context, need_chosen, used_marks
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.form import FormDialog
+from screens.widgets.initiative import InitiativeList
 from tracker import commands as C
 from tracker.errors import TrackerError
 
@@ -28,6 +29,14 @@ SERVE_PARAMS = (
     ),
     C.Param(name="port", kind=C.INT, label="Port", default=8000, min=1, max=65535),
 )
+
+
+def fold_fallen(screen: FightScreen) -> None:
+    """Fold the fallen (out of the fight: dead, fled…; not the PCs, not whoever is up) to one line over the list,
+    or show them again (F): what the GM's table shows, nothing logged."""
+    table = screen.query_one(InitiativeList)
+    table.fold_fallen = not table.fold_fallen
+    screen.refresh_view()
 
 
 def toggle_hidden(screen: FightScreen) -> None:
