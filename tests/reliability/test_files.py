@@ -237,7 +237,8 @@ def test_infinity_in_a_sheet_is_refused_at_the_command(tmp_path: Path) -> None:
 def edited(tmp_path: Path, system_id: str, kind: str, change) -> Path:
     path = a_fight(tmp_path, system_id, 400, f"{system_id}-{kind}.jsonl")
     lines = records(path)
-    k = next(i for i, x in enumerate(lines) if f'"type":"{kind}"'.encode() in x)
+    k = next((i for i, x in enumerate(lines) if f'"type":"{kind}"'.encode() in x), None)
+    assert k is not None, f"the seeded {system_id} fight has no {kind} line: did its commands change? try another seed"
     record = json.loads(lines[k])
     change(record["event"])
     lines[k] = reseal(record)

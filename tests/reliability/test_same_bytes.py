@@ -147,7 +147,8 @@ def test_deep_fields_are_refused_as_the_parser_refuses_them(
     """An adjustment's value may be any JSON, nested deep: read or refused as the whole line is (a parser that
     refuses deep nesting refuses a line one level deeper than its event's fields)."""
     lines = base
-    k = next(i for i, line in enumerate(lines) if b'"type":"adjusted"' in line and b'"value":' in line)
+    k = next((i for i, line in enumerate(lines) if b'"type":"adjusted"' in line and b'"value":' in line), None)
+    assert k is not None, "the seeded fight has no adjustment with a value: did its commands change? try another seed"
     for depth in (500, 1000, 1021, 1022, 1023, 1024, 1100):
         deep = b"[" * depth + b"]" * depth
         body = re.sub(rb'"value":(-?\d+|true|false|null|"[^"]*")', b'"value":' + deep, lines[k][:-18] + b"}", count=1)
