@@ -1,5 +1,5 @@
 """``python -m screens``: the same as the ``tracker`` command."""
 
-from screens.cli import main
+from screens.launch import main
 
 raise SystemExit(main())

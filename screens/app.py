@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.theme import ThemeProvider
 
 import saves
+from screens import collector
 from screens.dialogs.base import ask
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
@@ -101,6 +102,10 @@ class TrackerApp(App[None]):
         is thrown away; only later partial frames would reach the terminal, with parts of the screen missing until
         a layout repaints all of it (the continued fight's top bar came ~120 ms after its list, bench)."""
         self.call_later(self._first_screen)
+
+    def on_ready(self) -> None:
+        """The first frame is shown: the garbage collector, held since the command started, runs again."""
+        collector.release()
 
     def _first_screen(self) -> None:
         """The start screen, unless the fight given is the first screen (get_default_screen); if it could not

@@ -17,6 +17,7 @@ from saves import export
 from saves.checker import check
 from saves.follow import refusal
 from saves.format import LoadError
+from screens import collector
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.events import TurnEnded
@@ -114,6 +115,7 @@ def _run(args: argparse.Namespace) -> int:
         # is: screens.serve brings in aiohttp and textual-serve, 40% of that launch again (and see _app)
         from screens import serve
 
+        collector.release()  # a server runs for hours: the collector held for launch runs again
         return serve.serve_forever(
             args.file,
             args.host,

@@ -33,6 +33,7 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Static
 
 from saves.follow import WAITING, Follower, Snapshot
+from screens import collector
 from tracker import Fight, Step, evolve
 from tracker import events as E
 from tracker.model import Combatant, Condition, FightState, changed
@@ -435,6 +436,10 @@ class TableApp(App[None]):
         self.set_interval(self.poll_every, self.update_view)
         if self.served:
             self.set_interval(1.0, self._check_parent)
+
+    def on_ready(self) -> None:
+        """The first frame is shown: the garbage collector, held since the command started, runs again."""
+        collector.release()
 
     def _check_parent(self) -> None:
         """Served: end with the server that started this copy, whatever happened to it."""

@@ -82,3 +82,51 @@ def test_errors_are_one_line_without_traceback(tmp_path: Path) -> None:
         assert r.returncode == 1
         assert "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+# -- the collector held from the command's start to the first frame (screens.collector, a kept speed trick) ----
+
+
+def test_the_installed_tracker_command_starts_with_the_collector_held() -> None:
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="tracker")
+    assert script.value == "screens.launch:main"
+
+
+def test_release_turns_on_only_a_collector_that_hold_turned_off() -> None:
+    import gc
+
+    from screens import collector
+
+    assert gc.isenabled()
+    try:
+        collector.hold()
+        assert not gc.isenabled()
+        collector.release()
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        collector.release()  # a second release changes nothing
+        assert gc.isenabled()
+        gc.disable()  # an embedding program that keeps it off: held and released, it stays off
+        collector.hold()
+        collector.release()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_short_command_runs_to_its_end_with_the_collector_held(tmp_path: Path) -> None:
+    """``python -m screens`` is the command (screens.launch): a short command runs and ends with it held, and its
+    output is the command's own."""
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import gc, sys\nfrom screens import launch\nsys.argv = ['tracker', 'systems']\n"
+            "code = launch.main()\nprint('held' if not gc.isenabled() else 'on')",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "bnb" in r.stdout and r.stdout.strip().endswith("held")
