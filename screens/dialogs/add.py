@@ -163,11 +163,13 @@ class AddDialog(Dialog[Any]):
             self.query_one(wid, Input).value = value
         self.query_one("#a-hidden", Checkbox).value = False
         self.query_one("#a-kind", Checkbox).value = self.kind == PC
-        for field in self.query("#sheet Input").results(Input):
-            field.value = ""
+        shown = {w.id: w for w in self._sheet_widgets()}  # one walk of the dialog, not one per field
+        for w in shown.values():
+            if isinstance(w, Input):
+                w.value = ""
         for p in self._fields():
-            for w in self.query(f"#s-{p.name}"):
-                self._show_sheet_value(w, p)
+            if f"s-{p.name}" in shown:
+                self._show_sheet_value(shown[f"s-{p.name}"], p)
         self.run_worker(self._sheet_fields(), group="sheet")  # the kind's fields, their hints
         self.query_one("#error", Static).update(self.library_problem)
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
@@ -232,9 +234,10 @@ class AddDialog(Dialog[Any]):
         box = self.query_one("#sheet", Vertical)
         fields = self._fields()
         shape = [(f"s-{p.name}", _widget_type(p)) for p in fields]
-        if shape == [(w.id, type(w)) for w in self._sheet_widgets()]:
-            for p in fields:
-                self._show_sheet_value(box.query_one(f"#s-{p.name}"), p)
+        shown = self._sheet_widgets()
+        if shape == [(w.id, type(w)) for w in shown]:
+            for p, w in zip(fields, shown, strict=True):
+                self._show_sheet_value(w, p)
             return
         had_focus = self.focused is not None and box in self.focused.ancestors
         await box.remove_children()
