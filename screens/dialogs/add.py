@@ -17,7 +17,7 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from saves import library
-from screens.dialogs.base import Dialog
+from screens.dialogs.base import Dialog, show
 from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, unfocusable, with_label
 from screens.dialogs.pick import matches
 from screens.guard import call
@@ -158,7 +158,7 @@ class AddDialog(Dialog[Any]):
         self._apply_filter("")
         self.query_one(OptionList).highlighted = 0
         self.preset = None
-        self.query_one("#preset", Static).update(CUSTOM_HINT)
+        show(self.query_one("#preset", Static), CUSTOM_HINT)
         for wid, value in (("#a-name", ""), ("#a-count", "1"), ("#a-group", "")):
             self.query_one(wid, Input).value = value
         self.query_one("#a-hidden", Checkbox).value = False
@@ -171,7 +171,7 @@ class AddDialog(Dialog[Any]):
             if f"s-{p.name}" in shown:
                 self._show_sheet_value(shown[f"s-{p.name}"], p)
         self.run_worker(self._sheet_fields(), group="sheet")  # the kind's fields, their hints
-        self.query_one("#error", Static).update(self.library_problem)
+        show(self.query_one("#error", Static), self.library_problem)
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def _fields(self) -> tuple[C.Param, ...]:
@@ -213,7 +213,7 @@ class AddDialog(Dialog[Any]):
     @on(Input.Changed, "#a-name")
     def _name_length(self, event: Input.Changed) -> None:
         full = len(event.value) >= NAME_MAX
-        self.query_one("#error", Static).update(f"Name: at most {NAME_MAX} characters" if full else "")
+        show(self.query_one("#error", Static), f"Name: at most {NAME_MAX} characters" if full else "")
 
     def _hint(self, p: C.Param) -> str:
         hint = p.help or HINTS.get(p.kind, "")
@@ -306,7 +306,7 @@ class AddDialog(Dialog[Any]):
             if chosen is None
             else f"Preset: {chosen.name}" + (f" — {chosen.summary}" if chosen.summary else "")
         )
-        self.query_one("#preset", Static).update(text)
+        show(self.query_one("#preset", Static), text)
         if chosen is not None and chosen.kind in KINDS:
             self.kind = chosen.kind  # now, not when the toggle's message comes: a burst of keys outruns it
             self.query_one("#a-kind", Checkbox).value = chosen.kind == PC

@@ -19,11 +19,18 @@ from textual.binding import Binding
 from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, OptionList, Select
+from textual.widgets import Button, Checkbox, Input, OptionList, Select, Static
 
 from screens.widgets.paging import page
 
 ResultType = TypeVar("ResultType")
+
+
+def show(widget: Static, content: Any) -> None:
+    """``widget.update(content)`` unless it shows that already: each update lays the dialog out again (a dialog
+    opened again, and a field checked at each key, mostly show what they showed)."""
+    if widget.content != content:
+        widget.update(content)
 
 
 class Backdrop:

@@ -22,7 +22,7 @@ from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from screens.dialogs.base import Dialog
+from screens.dialogs.base import Dialog, show
 from screens.logic import shown
 from screens.widgets.fields import Choice, Cycle, TargetList, YesNo, combatant_cycle, combatant_options
 from tracker import commands as C
@@ -243,12 +243,13 @@ class FormDialog(Dialog[Any]):
         self.choices = fresh.choices
         self.who = fresh.who
         self.focus_name = fresh.focus_name
+        shown = {w.id: w for w in self.query("#fields *") if w.id}  # one walk of the dialog, not one per field
         for p in self.params:
-            set_field(self.query_one(f"#f-{p.name}"), p, self.values.get(p.name), self.state, self.choices)
-        self.query_one("#title", Label).update(self.title_line())
+            set_field(shown[f"f-{p.name}"], p, self.values.get(p.name), self.state, self.choices)
+        show(self.query_one("#title", Label), self.title_line())
         if self.help_text:
-            self.query_one("#help", Static).update(self.help_text)
-        self.query_one("#error", Static).update("")
+            show(self.query_one("#help", Static), self.help_text)
+        show(self.query_one("#error", Static), "")
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def first_field(self) -> Widget | None:
@@ -296,7 +297,7 @@ class FormDialog(Dialog[Any]):
 
     def _retitle(self) -> None:
         if self.who != (None, None):
-            self.query_one("#title", Label).update(self.title_line())
+            show(self.query_one("#title", Label), self.title_line())
 
     @on(Cycle.Changed)
     @on(TargetList.Changed)
