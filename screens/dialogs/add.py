@@ -277,12 +277,16 @@ class AddDialog(Dialog[Any]):
         self.set_focus(self.query_one("#a-count" if chosen is not None else "#a-name"))
 
     def action_enter(self) -> None:
-        """Enter in the filter takes the first match, in the list the highlighted one; elsewhere it adds."""
+        """Enter in the filter takes the first match, in the list the highlighted one; elsewhere it adds.
+
+        Taken once every key typed before Enter has reached the field (Enter, a priority key, is handled as it
+        arrives; the keys before it may still wait in the field's queue: ``bear⏎`` sent at once)."""
         focused = self.focused
         if focused is not None and focused.id == "filter":
-            self._take(0)
+            focused.call_later(self._take, 0)
         elif isinstance(focused, OptionList):
-            self._take(focused.highlighted or 0)
+            listed = focused
+            listed.call_later(lambda: self._take(listed.highlighted or 0))
         else:
             super().action_enter()
 

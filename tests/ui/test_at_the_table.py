@@ -151,6 +151,33 @@ async def _bursts(path: Path, system_id: str, size: tuple[int, int]) -> None:
             assert (f"{added.name} (PC)" in screen_text(app)) == (kind == "pc")
 
 
+@pytest.mark.parametrize("again", [False, True], ids=["first", "again"])
+def test_a_filter_and_its_enter_in_one_burst_take_the_first_match(again: bool, data_dir) -> None:
+    """``bear⏎`` sent at once (a fast typist, a paste, SSH): Enter takes the first preset the typed filter lists,
+    not the row that was first before the filter reached the list (the custom sheet); the same in a dialog
+    opened again."""
+    fight = build_fight("bnb", data_dir / "b.jsonl", start=False)
+    path = fight.path
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await opened(pilot)
+            if again:
+                await press(pilot, "A")
+                await press(pilot, "escape")
+            await press(pilot, "A")
+            assert isinstance(app.screen, AddDialog)
+            post_keys(pilot, "b", "e", "a", "r", "enter")  # all in the queue at once
+            await _burst(pilot, "")
+            text = screen_text(app)
+            assert app.screen.preset is not None and app.screen.preset.name == "Bear, Black", text
+            assert "Preset: Bear, Black" in text and app.focused is not None and app.focused.id == "a-count", text
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_kind_follows_the_preset_taken_and_can_be_changed_in_the_form(size: tuple[int, int], data_dir) -> None:
     fight = build_fight("twod6", data_dir / "k.jsonl", start=False)
