@@ -60,10 +60,16 @@ def _find(labels: Sequence[str], query: str, start: int) -> int | None:
 
 class _TypeToFind:
     """Letters typed on a closed list pick the option they name: those typed within a second are one search,
-    and a key that continues no search starts a new one ("9" on five levels, then "2": the "2" is its own)."""
+    and a key that continues no search starts a new one ("9" on five levels, then "2": the "2" is its own).
+
+    Once a search names no option, a letter typed within the second goes on with it and names none either:
+    "abc" on zludge's damage levels is "no option 'abc'", never a "c" that starts afresh on Comatose.  A digit
+    still starts afresh (a place number), and so does any key after a pause or Backspace.
+    """
 
     _query = ""
     _last = 0.0
+    _lost = False  # the search so far names no option
 
     def _typed(self, event: events.Key, labels: Sequence[str], start: int, places: int = 0) -> int | None:
         """The option the typed text picks, or None; ``places``: that many options, and a number no option
@@ -71,16 +77,18 @@ class _TypeToFind:
         if event.character is None or not event.is_printable or event.character in " +-":
             return None
         now = event.time
-        typed = (self._query if now - self._last < TYPE_RESET else "") + event.character
+        going_on = now - self._last < TYPE_RESET
+        typed = (self._query if going_on else "") + event.character
         self._last = now
-        for query in dict.fromkeys((typed, event.character)):  # the search so far, else this key alone
+        afresh = not (going_on and self._lost) or event.character.isdigit()
+        for query in dict.fromkeys((typed, event.character) if afresh else (typed,)):  # so far, else this key
             found = _find(labels, query, start)
             if found is None and places and query.isdigit() and 1 <= int(query) <= places:
                 found = int(query) - 1
             if found is not None:
-                self._query = query
+                self._query, self._lost = query, False
                 return found
-        self._query = typed
+        self._query, self._lost = typed, True
         return None
 
 
@@ -192,6 +200,7 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
             event.stop()
             event.prevent_default()
             self.missed = self._query = ""
+            self._lost = False
             self.refresh()
             return
         found = self._typed(event, [label for label, _v in self.options], max(self.index, 0), len(self.options))

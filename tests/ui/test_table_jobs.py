@@ -210,6 +210,10 @@ async def _level_by_number(path: Path, shown: str, said: str) -> None:
 
 
 def test_letters_typed_on_a_picker_are_one_search_and_a_key_that_continues_none_starts_anew() -> None:
+    """Letters within a second are one search; a digit, or a letter once the search finds again, starts anew.
+    Ruling changed this stop: a letter after a search that found nothing goes on with it (see
+    test_letters_that_went_astray_stay_astray_when_one_more_names_an_option), so "grqs" is no option, not
+    the scout; Backspace clears it and "s" alone finds the scout."""
     asyncio.run(_letters())
 
 
@@ -228,8 +232,10 @@ async def _letters() -> None:
         assert picker.value == "c2"
         await pilot.press("q")  # "grq" is no search, nor is "q": it stays
         assert picker.value == "c2"
-        await pilot.press("s")  # "grqs" is none: "s" on its own, the scout
-        assert picker.value == "c4"
+        await pilot.press("s")  # "grqs" is none, and "s" goes on with the search that found nothing
+        assert picker.value == "c2" and picker.missed == "grqs"
+        await pilot.press("backspace", "s")  # cleared: "s" on its own, the scout
+        assert picker.value == "c4" and picker.missed == ""
         await pilot.press("4")  # no option says 4: the fourth place, the scout still
         assert picker.value == "c4"
         await pilot.press("2")  # "42" is none, no 42nd place: the "2" on its own says Grunt 2
@@ -431,6 +437,36 @@ def test_a_key_that_names_no_option_is_said_and_enter_does_not_take_the_one_show
     the form says so and nothing is logged.  Backspace clears what was typed; a step or a match does too.
     Blackjack's and Zludge's damage level, and every system's condition form (its end and its combatant)."""
     asyncio.run(_missed(build_fight(system_id, data_dir / "z.jsonl").path, system_id, size))
+
+
+@pytest.mark.parametrize("system_id", ["blackjack", "zludge"])
+def test_letters_that_went_astray_stay_astray_when_one_more_names_an_option(system_id: str, data_dir: Path) -> None:
+    """Ruling (the GM's expectation): "qqc" typed on zludge's damage levels is no option, not a "c" that starts
+    afresh on Comatose: once a search names nothing, the letters typed within the second go on with it.
+    Enter then says so and logs nothing; after Backspace the letter alone finds its option again."""
+    asyncio.run(_astray(build_fight(system_id, data_dir / "q.jsonl").path))
+
+
+async def _astray(path: Path) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await opened(pilot)
+        log = screen.fight.log
+        before = len(log)
+        await press(pilot, "minus")
+        picker = app.focused
+        assert isinstance(picker, Cycle)
+        shown = picker.value
+        label, value = picker.options[-1]  # the heaviest level: its first letter alone names it
+        assert value != shown
+        letter = next(ch for ch in label.lower() if ch.isalpha())
+        await press(pilot, "q", "q", letter)
+        assert picker.missed == f"qq{letter}" and picker.value == shown, picker.render_line(0).text
+        await press(pilot, "enter")
+        assert isinstance(app.screen, FormDialog) and f"no option 'qq{letter}'" in error_text(app)
+        assert len(log) == before
+        await press(pilot, "backspace", letter)
+        assert picker.missed == "" and picker.value == value
 
 
 async def _missed(path: Path, system_id: str, size: tuple[int, int]) -> None:
