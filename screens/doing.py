@@ -10,40 +10,38 @@ it is complete; cancelling logs nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from screens import logic
 from screens.dialogs.base import ask
 from screens.dialogs.faces import FacesDialog
 from screens.guard import failure
+from screens.host import FightHost
 from tracker.dice import FacesNeeded, Roller
 from tracker.engine import decide_full
 from tracker.errors import TrackerError
 from tracker.events import Event
 from tracker.text import visible
 
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
-
-def refuse(screen: FightScreen, message: str) -> None:
+def refuse(screen: FightHost, message: str) -> None:
     """Say why an action was not done (a toast and the bell); nothing is logged."""
     screen.notify(visible(message), title="Not done", severity="error", timeout=6, markup=False)
     screen.app.bell()
 
 
-def dice(screen: FightScreen) -> Roller | None:
+def dice(screen: FightHost) -> Roller | None:
     """The typed-in roller when the fight's dice are typed in, else the fight's own."""
     return screen.typed if screen.fight.state.typed_dice else None
 
 
-def _decide_and_log(screen: FightScreen, commands: Sequence[Any], dice: Roller | None) -> list[Event]:
+def _decide_and_log(screen: FightHost, commands: Sequence[Any], dice: Roller | None) -> list[Event]:
     if len(commands) == 1:
         return screen.fight.do(commands[0], dice=dice)
     return screen.fight.do_all(commands, dice=dice)
 
 
-def perform(screen: FightScreen, command: Any, after: Callable[[], None] | None = None) -> None:
+def perform(screen: FightHost, command: Any, after: Callable[[], None] | None = None) -> None:
     """Do one GM action (one command, or a list of them as one step) and show it."""
     commands = list(command) if isinstance(command, list | tuple) else [command]
     if not commands:
@@ -77,12 +75,12 @@ def perform(screen: FightScreen, command: Any, after: Callable[[], None] | None 
         after()
 
 
-def _reset_typed(screen: FightScreen) -> None:
+def _reset_typed(screen: FightHost) -> None:
     screen.typed.supplied.clear()
     screen.typed.rewind()
 
 
-def probe(screen: FightScreen, command: Any) -> Any:
+def probe(screen: FightHost, command: Any) -> Any:
     """Ask the rules whether they would refuse ``command`` (Refused shows in the form)."""
     commands = list(command) if isinstance(command, list | tuple) else [command]
     state = screen.fight.state

@@ -476,6 +476,11 @@ class FightScreen(Screen[None]):
     def action_close_fight(self) -> None:
         turns.close_fight(self)
 
+    def close(self) -> None:
+        """Back to the start screen (the fight stays saved)."""
+        self.ready = False  # keys typed after this one do nothing here
+        self.post_message(self.Closed())
+
     def perform(self, command: Any, after: Callable[[], None] | None = None) -> None:
         """Do one GM action (a command, or a list of them as one step) and show it (see :mod:`screens.doing`)."""
         doing.perform(self, command, after)

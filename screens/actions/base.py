@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from screens import forms
 from screens.dialogs.base import Dialog, ask
-
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
+from screens.host import FightHost
 
 CHOOSE_FIRST = "choose a combatant in the list first (add one with A)"
 
 
-def context(screen: FightScreen) -> forms.Context:
+def context(screen: FightHost) -> forms.Context:
     """What a form starts from: the fight as it is, the selected and marked combatants, the last targets."""
     return forms.Context.of(
         screen.system, screen.fight.state, screen.selected, screen.marked, screen.probe, last_targets(screen)
     )
 
 
-def last_targets(screen: FightScreen, back: int = 400) -> dict[str, tuple[str, ...]]:
+def last_targets(screen: FightHost, back: int = 400) -> dict[str, tuple[str, ...]]:
     """Each actor's targets in its latest attack still in effect (the last ``back`` entries are read)."""
     log = screen.fight.log
     first = max(len(log) - back, log.base_entries)  # opened from a checkpoint: only the latest entries are loaded
@@ -37,7 +35,7 @@ def last_targets(screen: FightScreen, back: int = 400) -> dict[str, tuple[str, .
     return out
 
 
-def ask_command(screen: FightScreen, dialog: Dialog[Any], after: Callable[[], None] | None = None) -> None:
+def ask_command(screen: FightHost, dialog: Dialog[Any], after: Callable[[], None] | None = None) -> None:
     """Open a form; do the command (or commands) it returns."""
 
     def done(command: Any) -> None:
@@ -48,12 +46,12 @@ def ask_command(screen: FightScreen, dialog: Dialog[Any], after: Callable[[], No
     ask(screen.app, dialog, done)
 
 
-def ask_for_marked(screen: FightScreen, dialog: Dialog[Any]) -> None:
+def ask_for_marked(screen: FightHost, dialog: Dialog[Any]) -> None:
     """Open a form for the chosen combatants; once its command is done, the marks have been used."""
     ask_command(screen, dialog, lambda: used_marks(screen))
 
 
-def need_selected(screen: FightScreen) -> str | None:
+def need_selected(screen: FightHost) -> str | None:
     """The selected combatant; none: the GM is told to choose one."""
     cid = screen.selected
     if cid is None:
@@ -61,7 +59,7 @@ def need_selected(screen: FightScreen) -> str | None:
     return cid
 
 
-def need_chosen(screen: FightScreen) -> tuple[str, ...]:
+def need_chosen(screen: FightHost) -> tuple[str, ...]:
     """The marked combatants, else the selected one; none: the GM is told to choose one."""
     chosen = context(screen).chosen
     if not chosen:
@@ -69,7 +67,7 @@ def need_chosen(screen: FightScreen) -> tuple[str, ...]:
     return chosen
 
 
-def used_marks(screen: FightScreen) -> None:
+def used_marks(screen: FightHost) -> None:
     """An action on the marked combatants is done: the marks go."""
     if screen.marked:
         screen.set_marks(())

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from screens import forms
 from screens.actions.base import ask_command, context, need_chosen, need_selected, used_marks
 from screens.dialogs.add import AddDialog
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.pick import PickDialog
+from screens.host import FightHost
 from tracker import commands as C
 from tracker.text import visible
 
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
-
-def add(screen: FightScreen) -> None:
+def add(screen: FightHost) -> None:
     ask_command(screen, AddDialog(screen.system, screen.probe, folder=getattr(screen.app, "fights_dir", None)))
 
 
-def remove(screen: FightScreen) -> None:
+def remove(screen: FightHost) -> None:
     """The chosen combatants leave the fight (asked first)."""
     ids = need_chosen(screen)
     if not ids:
@@ -36,7 +32,7 @@ def remove(screen: FightScreen) -> None:
     ask(screen.app, ConfirmDialog(f"Remove {names} from the fight?"), answer)
 
 
-def toggle_mark(screen: FightScreen) -> None:
+def toggle_mark(screen: FightHost) -> None:
     cid = screen.selected
     if cid is None:
         return
@@ -44,17 +40,17 @@ def toggle_mark(screen: FightScreen) -> None:
     screen.set_marks(tuple(m for m in marked if m != cid) if cid in marked else (*marked, cid))
 
 
-def clear_marks(screen: FightScreen) -> None:
+def clear_marks(screen: FightHost) -> None:
     if screen.marked:
         screen.set_marks(())
         screen.notify("Marks cleared.")
 
 
-def note(screen: FightScreen) -> None:
+def note(screen: FightHost) -> None:
     ask_command(screen, forms.note_form(context(screen)))
 
 
-def adjust(screen: FightScreen) -> None:
+def adjust(screen: FightHost) -> None:
     """GM adjust (=): pick a value of the selected combatant, then set it."""
     cid = need_selected(screen)
     if cid is None:

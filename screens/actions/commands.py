@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from screens import forms, logic
 from screens.actions.base import ask_command, ask_for_marked, context
@@ -10,14 +10,12 @@ from screens.dialogs.base import Dialog, ask
 from screens.dialogs.help import HelpDialog
 from screens.dialogs.pick import PickDialog
 from screens.guard import call
+from screens.host import FightHost
 from tracker import commands as C
 from tracker.text import visible
 
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
-
-def run_spec(screen: FightScreen, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
+def run_spec(screen: FightHost, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
     """Do the action: at once when it asks nothing, else through its form."""
     if not spec.params:
         screen.perform(spec.make({}))
@@ -25,12 +23,12 @@ def run_spec(screen: FightScreen, spec: C.CommandSpec, values: dict[str, Any] | 
     ask_for_marked(screen, spec_dialog(screen, spec, values))
 
 
-def spec_dialog(screen: FightScreen, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> Dialog[Any]:
+def spec_dialog(screen: FightHost, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> Dialog[Any]:
     key = next((k for k, n in screen.system_keys.items() if n == spec.name), "")
     return forms.spec_form(context(screen), spec, values, key)
 
 
-def run_command(screen: FightScreen, name: str) -> None:
+def run_command(screen: FightHost, name: str) -> None:
     """The system's action ``name`` (its key, or picked from the list)."""
     spec = logic.find_spec(screen.system, name)
     if spec is None:
@@ -39,7 +37,7 @@ def run_command(screen: FightScreen, name: str) -> None:
     run_spec(screen, spec)
 
 
-def actions(screen: FightScreen) -> None:
+def actions(screen: FightHost) -> None:
     """Every action of the system, with its key, to pick from (x)."""
 
     def chosen(name: str | None) -> None:
@@ -49,7 +47,7 @@ def actions(screen: FightScreen) -> None:
     ask(screen.app, actions_dialog(screen), chosen)
 
 
-def actions_dialog(screen: FightScreen) -> Dialog[str]:
+def actions_dialog(screen: FightHost) -> Dialog[str]:
     system = screen.system
     options = []
     for spec in call(logic.specs, system, default=C.CORE_SPECS, what="its actions"):
@@ -61,7 +59,7 @@ def actions_dialog(screen: FightScreen) -> Dialog[str]:
     return PickDialog(title, options)
 
 
-def resolve_prompt(screen: FightScreen) -> None:
+def resolve_prompt(screen: FightHost) -> None:
     """The first open prompt, resolved by the action it names (its form filled in from the prompt)."""
     s = screen.fight.state
     if not s.prompts:
@@ -75,7 +73,7 @@ def resolve_prompt(screen: FightScreen) -> None:
     run_spec(screen, spec, logic.prompt_prefill(spec, s, prompt))
 
 
-def list_prompts(screen: FightScreen) -> None:
+def list_prompts(screen: FightHost) -> None:
     """All the open prompts (!), the first one first: p resolves it, P settles it by ruling."""
     prompts = screen.fight.state.prompts
     if not prompts:
@@ -86,7 +84,7 @@ def list_prompts(screen: FightScreen) -> None:
     ask(screen.app, HelpDialog(f"Open prompts ({len(prompts)})", "\n".join(lines)))
 
 
-def dismiss_prompt(screen: FightScreen) -> None:
+def dismiss_prompt(screen: FightHost) -> None:
     """The first open prompt, settled by the GM's ruling."""
     if not screen.fight.state.prompts:
         screen.refuse("there is no open prompt")

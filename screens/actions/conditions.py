@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from screens import forms
 from screens.actions.base import ask_for_marked, context, need_chosen
-
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
+from screens.host import FightHost
 
 
-def add_condition(screen: FightScreen) -> None:
+def add_condition(screen: FightHost) -> None:
     if need_chosen(screen):
         ask_for_marked(screen, forms.condition_form(context(screen)))
 
 
-def remove_condition(screen: FightScreen) -> None:
+def remove_condition(screen: FightHost) -> None:
     if not need_chosen(screen):
         return
     made = forms.remove_condition_form(context(screen))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.binding import Binding
 
@@ -13,11 +13,9 @@ from screens.actions.commands import run_spec
 from screens.dialogs.base import ask
 from screens.dialogs.help import HelpDialog
 from screens.guard import call
+from screens.host import FightHost
 from screens.widgets.detail import visible_lines
 from tracker import commands as C
-
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
 MORE_KEYS = [
     "  ↑ ↓    Select a combatant (PgUp/PgDn a page, Home/End the first or the last; a click selects,",
@@ -29,11 +27,11 @@ MORE_KEYS = [
 ]
 
 
-def help(screen: FightScreen) -> None:
+def help(screen: FightHost) -> None:
     ask(screen.app, HelpDialog(f"Help: {screen.system.name}", help_text(screen)))
 
 
-def help_text(screen: FightScreen) -> str:
+def help_text(screen: FightHost) -> str:
     """Every key, the system's actions and the system's own help."""
     system = screen.system
     lines = []
@@ -53,7 +51,7 @@ def help_text(screen: FightScreen) -> str:
     )
 
 
-def palette_entries(screen: FightScreen) -> list[tuple[str, str, Callable[[], Any]]]:
+def palette_entries(screen: FightHost) -> list[tuple[str, str, Callable[[], Any]]]:
     """Every action once: the screen's keys, then the system's actions that have no key of their own."""
     out: list[tuple[str, str, Callable[[], Any]]] = []
     seen: set[str] = set()

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from screens.host import FightHost
 from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.text import visible
 
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
-
-def undo(screen: FightScreen) -> None:
+def undo(screen: FightHost) -> None:
     try:
         step = screen.fight.undo()
     except TrackerError as e:
@@ -21,7 +17,7 @@ def undo(screen: FightScreen) -> None:
     _said(screen, "undone", visible(step.describe()))
 
 
-def redo(screen: FightScreen) -> None:
+def redo(screen: FightHost) -> None:
     try:
         step = screen.fight.redo()
     except TrackerError as e:
@@ -30,14 +26,14 @@ def redo(screen: FightScreen) -> None:
     _said(screen, "redone", visible(step.describe()))
 
 
-def _said(screen: FightScreen, done: str, text: str) -> None:
+def _said(screen: FightHost, done: str, text: str) -> None:
     """Above the list in the same frame (a toast came later, over the log), and in the log."""
     screen.undo_note = f"{done.capitalize()}: {text}"
     screen.add_log([f"{screen.fight.entries[-1].seq:>4} {done}: {text}"], style="italic")
     screen.refresh_view()
 
 
-def toggle_dice(screen: FightScreen) -> None:
+def toggle_dice(screen: FightHost) -> None:
     """Dice rolled by the tracker, or typed in by the GM (every roll asks for its faces)."""
     typed = not screen.fight.state.typed_dice
 

@@ -6,25 +6,23 @@ The presets themselves are :mod:`saves.library`'s; the add dialog lists them fir
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from saves import library
 from screens.dialogs.base import ask
 from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
+from screens.host import FightHost
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
-
-def folder(screen: FightScreen) -> Path | None:
+def folder(screen: FightHost) -> Path | None:
     """The fights folder the GM chose (``--save FOLDER``), beside which the library is kept."""
     return getattr(screen.app, "fights_dir", None)
 
 
-def save_selected(screen: FightScreen) -> None:
+def save_selected(screen: FightHost) -> None:
     """Ask a name and keep the selected combatant in the GM's library (as it is now, or fresh)."""
     cid = screen.selected
     if cid is None:
@@ -57,7 +55,7 @@ def save_selected(screen: FightScreen) -> None:
     ask(screen.app, dialog, done)
 
 
-def manage(screen: FightScreen) -> None:
+def manage(screen: FightHost) -> None:
     """Pick one of the GM's presets, then rename or delete it."""
     sid = screen.system.id
     try:

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from saves import parties
 from screens.dialogs.base import ask
 from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
+from screens.host import FightHost
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.text import visible
-
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
 SAVE_PARAMS = (
     C.Param(name="party", label="Party name"),
@@ -28,12 +26,12 @@ SAVE_PARAMS = (
 )
 
 
-def parties_folder(screen: FightScreen) -> Path:
+def parties_folder(screen: FightHost) -> Path:
     """Where party files are kept (beside the fights the app keeps)."""
     return parties.parties_dir(getattr(screen.app, "fights_dir", None))
 
 
-def save_party(screen: FightScreen) -> None:
+def save_party(screen: FightHost) -> None:
     if not parties.party_members(screen.fight):
         screen.refuse("there are no PCs in this fight to save as a party")
         return
@@ -54,7 +52,7 @@ def save_party(screen: FightScreen) -> None:
     ask(screen.app, FormDialog("Save the PCs as a party", SAVE_PARAMS, check, values={"now": True}), done)
 
 
-def load_party(screen: FightScreen) -> None:
+def load_party(screen: FightHost) -> None:
     found = parties.list_parties(screen.system.id, parties_folder(screen))
     if not found:
         screen.refuse(f"no saved parties for {screen.system.name} (save one with F5)")

@@ -10,12 +10,12 @@ from screens.actions.base import ask_command, context, need_chosen, used_marks
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.form import FormDialog
+from screens.host import FightHost
 from screens.widgets.initiative import InitiativeList
 from tracker import commands as C
 from tracker.errors import TrackerError
 
 if TYPE_CHECKING:
-    from screens.fight import FightScreen
     from screens.serve import Serving
 
 SERVE_PARAMS = (
@@ -31,7 +31,7 @@ SERVE_PARAMS = (
 )
 
 
-def fold_fallen(screen: FightScreen) -> None:
+def fold_fallen(screen: FightHost) -> None:
     """Fold the fallen (out of the fight: dead, fled…; not the PCs, not whoever is up) to one line over the list,
     or show them again (F): what the GM's table shows, nothing logged."""
     table = screen.query_one(InitiativeList)
@@ -39,7 +39,7 @@ def fold_fallen(screen: FightScreen) -> None:
     screen.refresh_view()
 
 
-def toggle_hidden(screen: FightScreen) -> None:
+def toggle_hidden(screen: FightHost) -> None:
     """Hide the chosen combatants from the players, or show them again when all of them are hidden."""
     ids = need_chosen(screen)
     if not ids:
@@ -49,15 +49,15 @@ def toggle_hidden(screen: FightScreen) -> None:
     screen.perform(C.Reveal(ids=ids) if hidden else C.Hide(ids=ids), lambda: used_marks(screen))
 
 
-def view_options(screen: FightScreen) -> None:
+def view_options(screen: FightHost) -> None:
     ask_command(screen, forms.view_form(context(screen)))
 
 
-def name_fight(screen: FightScreen) -> None:
+def name_fight(screen: FightHost) -> None:
     ask_command(screen, forms.name_form(context(screen)))
 
 
-def serve(screen: FightScreen) -> None:
+def serve(screen: FightHost) -> None:
     """Serve the players' view of this fight to browsers (textual-serve); again: show the address, or stop."""
     serving = screen.serving
     if serving is not None and serving.running:
@@ -85,7 +85,7 @@ def serve(screen: FightScreen) -> None:
     ask(screen.app, FormDialog("Show the fight to the players", SERVE_PARAMS, check), chosen)
 
 
-def _start_serving(screen: FightScreen, host: str, port: int) -> None:
+def _start_serving(screen: FightHost, host: str, port: int) -> None:
     path = screen.save_path
     assert path is not None
     screen.notify("Starting the players' view…", title="Players' view")
@@ -107,14 +107,14 @@ def _start_serving(screen: FightScreen, host: str, port: int) -> None:
     app.run_worker(start, thread=True, exclusive=True, group="serve", name="serve")
 
 
-def _served(screen: FightScreen, serving: Serving) -> None:
+def _served(screen: FightHost, serving: Serving) -> None:
     screen.serving = serving
     warning = f"\n{serving.warning}" if serving.warning else ""
     screen.notify(f"Players' view: {serving.url}{warning}", title="Players' view", timeout=20, markup=False)
     screen.add_log([f"Players' view served at {serving.url}"], style="italic")
 
 
-def stop_serving(screen: FightScreen) -> None:
+def stop_serving(screen: FightHost) -> None:
     """The players' view this screen started ends (when the GM says so, or with the screen)."""
     if screen.serving is not None:
         screen.serving.stop()

@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from screens import forms
 from screens.actions.base import ask_command, ask_for_marked, context, need_selected
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.rest import rest_form
+from screens.host import FightHost
 from tracker import commands as C
 from tracker.errors import TrackerError
 
-if TYPE_CHECKING:
-    from screens.fight import FightScreen
 
-
-def next_turn(screen: FightScreen) -> None:
+def next_turn(screen: FightHost) -> None:
     screen.perform(C.NextTurn())
 
 
-def roll_initiative(screen: FightScreen) -> None:
+def roll_initiative(screen: FightHost) -> None:
     screen.perform(C.RollInitiative())
 
 
-def initiative_running(screen: FightScreen) -> None:
+def initiative_running(screen: FightHost) -> None:
     """`I` in a running fight: roll for those without an initiative (reinforcements) and slot them in; with
     none, offer to roll the whole order again from the next round (asked first), or say why not."""
     s = screen.fight.state
@@ -49,31 +45,31 @@ def initiative_running(screen: FightScreen) -> None:
     ask(screen.app, ConfirmDialog(question), answer)
 
 
-def set_initiative(screen: FightScreen) -> None:
+def set_initiative(screen: FightHost) -> None:
     if not screen.fight.state.present:
         screen.refuse("add combatants before entering initiative")
         return
     ask_command(screen, forms.initiative_form(context(screen)))
 
 
-def start(screen: FightScreen) -> None:
+def start(screen: FightHost) -> None:
     if screen.fight.state.started:
         screen.refuse("the fight has already started")
         return
     ask_command(screen, forms.start_form(context(screen)))
 
 
-def delay(screen: FightScreen) -> None:
+def delay(screen: FightHost) -> None:
     screen.perform(C.Delay())
 
 
-def act_now(screen: FightScreen) -> None:
+def act_now(screen: FightHost) -> None:
     cid = need_selected(screen)
     if cid:
         screen.perform(C.ActNow(id=cid))
 
 
-def move(screen: FightScreen, step: int) -> None:
+def move(screen: FightHost, step: int) -> None:
     """The selected combatant ``step`` places later (earlier when negative) in the order."""
     cid = need_selected(screen)
     if cid is None:
@@ -90,7 +86,7 @@ def move(screen: FightScreen, step: int) -> None:
     screen.perform(C.MoveInOrder(id=cid, position=place))
 
 
-def end_fight(screen: FightScreen) -> None:
+def end_fight(screen: FightHost) -> None:
     def answer(yes: bool | None) -> None:
         if yes:
             screen.perform(C.EndFight())
@@ -98,12 +94,11 @@ def end_fight(screen: FightScreen) -> None:
     ask(screen.app, ConfirmDialog("End the fight? (it stays saved; undo brings it back)"), answer)
 
 
-def rest(screen: FightScreen) -> None:
+def rest(screen: FightHost) -> None:
     """Let time pass (L): the rest form, for the marked combatants or everyone."""
     ask_for_marked(screen, rest_form(context(screen)))
 
 
-def close_fight(screen: FightScreen) -> None:
+def close_fight(screen: FightHost) -> None:
     """Back to the start screen (the fight stays saved)."""
-    screen.ready = False  # keys typed after this one do nothing here
-    screen.post_message(screen.Closed())
+    screen.close()

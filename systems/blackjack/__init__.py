@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About, made_on_first_use
+from systems.blackjack.about import ABOUT
+from tracker.plugin import made_on_first_use
 
 if TYPE_CHECKING:
     from systems.blackjack.plugin import system
 
-ABOUT = About(
-    id="blackjack",
-    name="Blackjack (weird-west Core Rules)",
-    version="1.1",
-    summary="Blackjack saves (DV < d20 ≤ stat), injury slots that escalate, shots and lead, lead-working powderburn",
-)
 
 __getattr__ = made_on_first_use("systems.blackjack.plugin")  # ``system``, the entry point
 

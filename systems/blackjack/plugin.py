@@ -26,8 +26,9 @@ from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, BookCondition, Preset, Standing, Tally
 from tracker.reasons import Reason, Rule
 
-from . import ABOUT, adjust, rules, show
+from . import adjust, rules, show
 from . import rest as resting
+from .about import ABOUT
 from .commands import SPECS, Attack, CastWorking, IngestLead, Reload
 from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked, MoraleRuled
 from .evolve import evolve

@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About, made_on_first_use
+from systems.bnb.about import ABOUT
+from tracker.plugin import made_on_first_use
 
 if TYPE_CHECKING:
     from systems.bnb.plugin import system
 
-ABOUT = About(
-    id="bnb",
-    name="Blood & Bullets",
-    version="1.0",
-    summary="Old West: d20 vs Defence Class, exploding d6 damage, Gun-play, death saves",
-)
 
 __getattr__ = made_on_first_use("systems.bnb.plugin")  # ``system``, the entry point
 

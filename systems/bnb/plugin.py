@@ -32,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from systems.bnb import ABOUT, rules, xp
+from systems.bnb import rules, xp
+from systems.bnb.about import ABOUT
 from systems.bnb.commands import SPECS
 from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About, made_on_first_use
+from systems.toy.about import ABOUT
+from tracker.plugin import made_on_first_use
 
 if TYPE_CHECKING:
     from systems.toy.plugin import system
 
-ABOUT = About(id="toy", name="Toy", version="1", summary="A test system: d20 vs 10, dice damage, HP")
 
 __getattr__ = made_on_first_use("systems.toy.plugin")  # ``system``, the entry point
 

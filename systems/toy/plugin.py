@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from systems.toy import ABOUT, book, rules, why
+from systems.toy import book, rules, why
+from systems.toy.about import ABOUT
 from systems.toy.commands import SPECS
 from systems.toy.events import EVENT_TYPES, HitRolled, HpChanged
 from systems.toy.evolve import evolve

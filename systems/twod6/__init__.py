@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About, made_on_first_use
+from systems.twod6.about import ABOUT
+from tracker.plugin import made_on_first_use
 
 if TYPE_CHECKING:
     from systems.twod6.plugin import system
 
-ABOUT = About(
-    id="twod6",
-    name="2d6 Core Rules Gamma",
-    version="1.0",
-    summary="2d6 opposed checks, critical 11s that roll again, wounds with resolve thresholds, action economy",
-)
 
 __getattr__ = made_on_first_use("systems.twod6.plugin")  # ``system``, the entry point
 

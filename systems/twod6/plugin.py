@@ -27,7 +27,8 @@ from typing import Any
 
 import attrs
 
-from systems.twod6 import ABOUT, rules, table, why
+from systems.twod6 import rules, table, why
+from systems.twod6.about import ABOUT
 from systems.twod6.checks import two_d6
 from systems.twod6.commands import SPECS
 from systems.twod6.events import EVENT_TYPES, AttackRolled, EffectApplied, InitiativeTieRolled, ResolveRolled, Wounded

@@ -9,17 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.plugin import About, made_on_first_use
+from systems.zludge.about import ABOUT
+from tracker.plugin import made_on_first_use
 
 if TYPE_CHECKING:
     from systems.zludge.plugin import system
 
-ABOUT = About(
-    id="zludge",
-    name="Zludge",
-    version="1.0",
-    summary="Zludge 1.0 Alpha: 4dF ladder, attack vs defense rolls, wound boxes by damage level, fatigue track",
-)
 
 __getattr__ = made_on_first_use("systems.zludge.plugin")  # ``system``, the entry point
 

@@ -49,7 +49,8 @@ from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, BookCondition, Preset, Standing, Tally
 from tracker.reasons import Reason, Rule
 
-from . import ABOUT, commands, events, rules, table, views, why
+from . import commands, events, rules, table, views, why
+from .about import ABOUT
 from .conditions import conditions as _conditions
 from .contest import ContestRolled, contest_spec
 from .evolve import evolve as evolve_state

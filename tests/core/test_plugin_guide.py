@@ -86,6 +86,7 @@ def test_the_layout_the_guide_lists_is_every_systems(system_id: str) -> None:
     listed = listed_layout()
     assert listed == [
         "__init__.py",
+        "about.py",
         "plugin.py",
         "sheet.py",
         "events.py",
@@ -137,12 +138,13 @@ def test_the_guide_has_no_page_on_record_internals() -> None:
 
 
 def test_the_toy_is_light_the_way_the_built_ins_are() -> None:
-    """Importing the entry point's module imports none of the plug-in; asking for ``system`` loads it."""
+    """Importing the entry point's module imports none of the plug-in but what it says of itself (``about``);
+    asking for ``system`` loads it."""
     for system_id in SYSTEMS:
         code = (
             f"import sys, systems.{system_id} as light\n"
-            f"print(sorted(m for m in sys.modules if m.startswith('systems.{system_id}')))\n"
+            f"print(','.join(sorted(m for m in sys.modules if m.startswith('systems.{system_id}'))))\n"
             "print(light.ABOUT.id == light.system.id, type(light.system).__module__)\n"
         )
         before, same, module = in_new_interpreter(code)
-        assert before == f"['systems.{system_id}']" and same == "True" and module == f"systems.{system_id}.plugin"
+        assert before == f"systems.{system_id},systems.{system_id}.about" and same == "True" and module == f"systems.{system_id}.plugin"

@@ -1,0 +1,12 @@
+"""What twod6 says of itself when the installed systems are listed: read by the package's
+``__init__`` (listing) and by :mod:`systems.twod6.plugin` (``about = ABOUT``), so neither imports the other.
+"""
+
+from tracker.plugin import About
+
+ABOUT = About(
+    id="twod6",
+    name="2d6 Core Rules Gamma",
+    version="1.0",
+    summary="2d6 opposed checks, critical 11s that roll again, wounds with resolve thresholds, action economy",
+)
