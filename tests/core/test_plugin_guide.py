@@ -147,4 +147,8 @@ def test_the_toy_is_light_the_way_the_built_ins_are() -> None:
             "print(light.ABOUT.id == light.system.id, type(light.system).__module__)\n"
         )
         before, same, module = in_new_interpreter(code)
-        assert before == f"systems.{system_id},systems.{system_id}.about" and same == "True" and module == f"systems.{system_id}.plugin"
+        assert (
+            before == f"systems.{system_id},systems.{system_id}.about"
+            and same == "True"
+            and module == f"systems.{system_id}.plugin"
+        )
