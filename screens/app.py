@@ -187,9 +187,6 @@ class TrackerApp(App[None]):
         in a new file (``saves.continue_before``; the damaged file is left as it is)."""
         if line is None or line < 2:
             return
-        from screens.dialogs.base import ask
-        from screens.dialogs.pick import PickDialog
-
         options = [("Continue from the last good action, in a new file", "continue"), ("Leave it", "")]
 
         def chosen(what: str | None) -> None:

@@ -73,7 +73,7 @@ def lan_address() -> str | None:
         addr = str(info[4][0])
         if not addr.startswith("127."):
             return addr
-    try:
+    try:  # here, not at the top: fcntl exists on Linux and Unix only, and this is the only use of it
         import fcntl
         import struct
     except ImportError:  # not on Linux/Unix

@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from screens.dialogs.base import Dialog, ask
+from screens.widgets.log import LogView
 from tracker.explain import explain, standing_seq
 from tracker.reasons import Reason
 from tracker.text import visible
@@ -134,27 +135,17 @@ def show_standing(screen: Screen[Any], fight: Any, state: Any, cid: str | None, 
 
 
 def log_focused(screen: Screen[Any]) -> bool:
-    from screens.widgets.log import LogView
-
     found = screen.query(LogView)
     return bool(found) and found.first().has_focus
 
 
 def live_log_seq(screen: Screen[Any]) -> int | None:
-    """The seq of the live log's selected line, when the log has the focus and says which line is selected.
-
-    (The log widget keeps a public way to read it, ``selected_seq``; until it has one, None.)
-    """
-    from screens.widgets.log import LogView
-
+    """The seq of the live log's selected line, when the log has the focus and a line is selected."""
     found = screen.query(LogView)
     if not found:
         return None
     log = found.first()
-    if not log.has_focus:
-        return None
-    seq = getattr(log, "selected_seq", None)
-    return seq if isinstance(seq, int) else None
+    return log.selected_seq if log.has_focus else None
 
 
 def why_live(screen: Any) -> None:

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
+import cattrs
 
 from tracker.commands import BOOL, INT, Param
 from tracker.errors import Refused
@@ -43,10 +44,7 @@ THROWABLE = frozenset(name for name, w in WEAPONS.items() if w.throwable)
 
 @functools.cache
 def _conv() -> cattrs.Converter:
-    """The converter for weapon and working records in sheets (made at the first sheet read: continuing a
-    fight to its first frame reads none, and cattrs' import is a tenth of this plug-in's launch)."""
-    import cattrs
-
+    """The converter for weapon and working records in sheets, made at the first sheet read."""
     return cattrs.Converter()
 
 

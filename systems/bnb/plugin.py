@@ -37,6 +37,7 @@ from systems.bnb.about import ABOUT
 from systems.bnb.commands import SPECS
 from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve
+from systems.bnb.presets import PRESETS
 from systems.bnb.rules import rest as resting
 from systems.bnb.rules import why
 from systems.bnb.rules.common import ACTED, COVER, DEFAULT_COVER, simultaneous_drop
@@ -159,8 +160,7 @@ class BnbSystem(BaseSystem):
         return sheet_fields(kind)
 
     def presets(self) -> tuple[Preset, ...]:
-        """The book's presets, imported when first asked for (the add dialog): a fight opens without them."""
-        from systems.bnb.presets import PRESETS
+        """The book's presets."""
 
         return PRESETS
 

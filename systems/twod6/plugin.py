@@ -33,6 +33,7 @@ from systems.twod6.checks import two_d6
 from systems.twod6.commands import SPECS
 from systems.twod6.events import EVENT_TYPES, AttackRolled, EffectApplied, InitiativeTieRolled, ResolveRolled, Wounded
 from systems.twod6.evolve import evolve
+from systems.twod6.presets import PRESETS
 from systems.twod6.record import Data, data, make_data
 from systems.twod6.rules import rest as resting
 from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_limbs, sheet_fields
@@ -99,8 +100,7 @@ class TwoD6System(BaseSystem):
         return sheet_fields(kind)
 
     def presets(self) -> tuple[Preset, ...]:
-        """The book's presets, imported when first asked for (the add dialog): a fight opens without them."""
-        from systems.twod6.presets import PRESETS
+        """The book's presets."""
 
         return PRESETS
 

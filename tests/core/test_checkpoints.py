@@ -16,7 +16,7 @@ from bench.fights import GM, make_fight
 from saves import checkpoint
 from saves.checker import check
 from saves.format import seal
-from tests.support import examples, opened_in_new_interpreter
+from tests.support import examples
 from tracker import NextTurn
 from tracker.dice import SeededRoller
 
@@ -220,25 +220,6 @@ def test_the_checkpoint_reader_coerces_nothing(tmp_path: Path, system_id: str) -
         counts["read"] += 1
         assert _given_as_read(raw, json.loads(json.dumps(codec.encode(ours)))), where
     assert counts["read"] > 100 and counts["refused"] > 500, counts
-
-
-@pytest.mark.parametrize("system_id", ["bnb", "twod6"])  # installed (a new interpreter)
-def test_opening_a_fight_imports_no_presets(tmp_path: Path, system_id: str) -> None:
-    """The book's presets (the add dialog's catalogue) are imported when first asked for, not when a fight opens
-    (0.3-0.7 ms of the launch); asked for, they are all there."""
-    then = "print(any(m.endswith('.presets') for m in sys.modules)); print(len(f.system.presets()) > 5)"
-    assert opened_in_new_interpreter(tmp_path / "f.jsonl", system_id, 100, then) == ["False", "True"]
-
-
-@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])  # installed (a new interpreter)
-def test_opening_a_fight_compiles_no_dice_pattern(tmp_path: Path, system_id: str) -> None:
-    """The dice expression's pattern (0.2 ms to compile) is compiled when a first expression is read, not when a
-    fight opens and shows its log; it reads them as before once asked."""
-    then = (
-        "from screens import logic; from tracker import dice; logic.entry_lines(f, limit=logic.LOG_OPEN); "
-        "print(dice._expr.cache_info().currsize); print(dice.parse('2d6+1').sides)"
-    )
-    assert opened_in_new_interpreter(tmp_path / "f.jsonl", system_id, 100, then) == ["0", "6"]
 
 
 def test_a_tail_that_undoes_what_the_checkpoint_folded_in_opens_the_same_fight(often: None, tmp_path: Path) -> None:

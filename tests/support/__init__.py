@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 # hypothesis's examples per property: sized for CI; TRACKER_EXAMPLES=10 runs ten times as many by hand
 EXAMPLES_SCALE = max(float(os.environ.get("TRACKER_EXAMPLES", "1") or 1), 0.01)
@@ -20,13 +19,3 @@ def in_new_interpreter(code: str, *args: str) -> list[str]:
     """What ``code`` prints, word by word, run by a fresh Python (nothing imported yet: the app's launch)."""
     out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
     return out.stdout.split()
-
-
-def opened_in_new_interpreter(path: Path, system_id: str, events: int, then: str) -> list[str]:
-    """What ``then`` prints, run by a fresh Python right after it opens (``f``, as the launch does) a fight of
-    ``system_id`` with ``events`` events made at ``path``."""
-    from bench.fights import make_fight
-
-    make_fight(system_id, events, path, seed=1).close()
-    code = "import sys, saves; from pathlib import Path; f = saves.open_fight(Path(sys.argv[1])); " + then
-    return in_new_interpreter(code, str(path))
