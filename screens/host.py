@@ -35,7 +35,6 @@ class FightHost(Protocol):
     typed: TypedRoller  # the faces the GM types in, when the fight's dice are typed in
     system_keys: dict[str, str]  # key -> the system's command name
     marked: tuple[str, ...]
-    ready: bool  # composed and mounted, not closing: its actions may run
     undo_note: str  # "Undone: ..." above the list, until the next action
     serving: Any  # screens.serve.Serving while the players' view of this fight is served
 
