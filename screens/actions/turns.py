@@ -6,7 +6,6 @@ from screens import forms
 from screens.actions.base import ask_command, ask_for_marked, context, need_selected
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
-from screens.dialogs.rest import rest_form
 from screens.host import FightHost
 from tracker import commands as C
 from tracker.errors import TrackerError
@@ -96,7 +95,7 @@ def end_fight(screen: FightHost) -> None:
 
 def rest(screen: FightHost) -> None:
     """Let time pass (L): the rest form, for the marked combatants or everyone."""
-    ask_for_marked(screen, rest_form(context(screen)))
+    ask_for_marked(screen, forms.rest_form(context(screen)))
 
 
 def close_fight(screen: FightHost) -> None:

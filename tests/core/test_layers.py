@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import ast
+import os
+import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,109 +47,47 @@ def test_no_core_module_names_a_system_or_textual() -> None:
     assert bad == []
 
 
-def _imports(path: Path, name: str, modules: set[str]) -> set[str]:
-    """The modules of ``modules`` that the module ``name`` (at ``path``) imports anywhere: at the top, inside a
-    function, under ``TYPE_CHECKING``; ``from pkg import sub`` counts as importing ``pkg.sub``."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parent = ".".join(parts[: len(parts) - node.level + 1])
-                base = f"{parent}.{base}" if base else parent
-            for alias in node.names:
-                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
-    return {m for m in found if m in modules and m != name}
+CYCLES = {  # a package whose two modules import each other, each way round hidden in its own way
+    "in a function": ("from pkg.b import f\n", "def f():\n    from pkg import a\n"),
+    "for the type checker": (
+        "from pkg.b import f\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import a\ndef f(): ...\n",
+    ),
+}
 
 
-def _module_graph(packages: tuple[str, ...]) -> dict[str, set[str]]:
-    paths: dict[str, Path] = {}
-    for package in packages:
-        for path in (ROOT / package).rglob("*.py"):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return {name: _imports(path, name, set(paths)) for name, path in paths.items()}
+def _contract(name: str) -> dict[str, Any]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return next(c for c in config["contracts"] if c["name"] == name)
 
 
-def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """One cycle (as a path) through each strongly connected group of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    groups: list[set[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = set()
-            while True:
-                w = stack.pop()
-                group.add(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                groups.append(group)
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
-    out = []
-    for group in groups:
-        start = min(group)
-        path, seen = [start], {start}
-        while True:  # walk inside the group until a module comes round again
-            nxt = min(w for w in graph[path[-1]] if w in group)
-            if nxt in seen:
-                out.append([*path[path.index(nxt) :], nxt])
-                break
-            path.append(nxt)
-            seen.add(nxt)
-    return out
+def test_the_no_cycle_contract_covers_every_package() -> None:
+    """``lint-imports`` (run by tests/test_quality.py) keeps it: no module imports another both ways round, not
+    even through their packages (siblings, at every depth)."""
+    contract = _contract("No import cycles")
+    assert contract["type"] == "acyclic_siblings"
+    assert sorted(contract["ancestors"]) == ["saves", "screens", "systems", "tracker"]
+    assert "depth" not in contract and "ignore_imports" not in contract
 
 
-def test_the_cycle_finder_finds_a_cycle_hidden_in_a_function(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", sorted(CYCLES))
+def test_the_no_cycle_contract_sees_a_cycle_hidden(how: str, tmp_path: Path) -> None:
+    a, b = CYCLES[how]
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "a.py").write_text("from pkg.b import f\n")
-    (tmp_path / "pkg" / "b.py").write_text("def f():\n    from pkg import a\n")
-    names = {"pkg", "pkg.a", "pkg.b"}
-    graph = {
-        "pkg": set(),
-        "pkg.a": _imports(tmp_path / "pkg" / "a.py", "pkg.a", names),
-        "pkg.b": _imports(tmp_path / "pkg" / "b.py", "pkg.b", names),
-    }
-    assert _cycles(graph) == [["pkg.a", "pkg.b", "pkg.a"]]
-
-
-def test_the_cycle_finder_finds_a_cycle_made_only_for_the_type_checker(tmp_path: Path) -> None:
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text(
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.a import x\n"
+    (tmp_path / "pkg" / "a.py").write_text(a)
+    (tmp_path / "pkg" / "b.py").write_text(b)
+    contract = {**_contract("No import cycles"), "ancestors": ["pkg"]}
+    lines = ['[tool.importlinter]\nroot_packages = ["pkg"]\n\n[[tool.importlinter.contracts]]']
+    lines += [f"{key} = {value!r}".replace("'", '"') for key, value in contract.items()]
+    (tmp_path / "li.toml").write_text("\n".join(lines) + "\n")
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    r = subprocess.run(
+        [exe, "--no-cache", str(tmp_path / "li.toml")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
     )
-    (tmp_path / "pkg" / "a.py").write_text("from pkg import y\n")
-    names = {"pkg", "pkg.a"}
-    graph = {
-        "pkg": _imports(tmp_path / "pkg" / "__init__.py", "pkg", names),
-        "pkg.a": _imports(tmp_path / "pkg" / "a.py", "pkg.a", names),
-    }
-    assert _cycles(graph) == [["pkg", "pkg.a", "pkg"]]
-
-
-def test_no_import_cycle_among_all_the_modules_not_even_inside_a_function_or_for_the_type_checker() -> None:
-    """One module imports another only one way round: an import inside a function or under TYPE_CHECKING counts.
-    (The fight screen's actions name it by the protocol ``screens.host.FightHost``; a plug-in's ``ABOUT`` is in its
-    own ``about.py``, read by the package and by ``plugin.py``.)"""
-    graph = _module_graph(("tracker", "saves", "systems", "screens"))
-    assert {"tracker.log", "saves.checkpoint", "systems.bnb.plugin", "screens.fight"} <= set(graph)
-    assert _cycles(graph) == []
+    assert r.returncode == 1 and "No import cycles BROKEN" in r.stdout, r.stdout + r.stderr
+    assert ".b -> .a" in r.stdout
