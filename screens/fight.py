@@ -329,8 +329,9 @@ class FightScreen(Screen[None]):
     def back_to_table(self) -> None:
         """Focus on the table again: every action key acts on its highlighted row (a key bound on the screen runs
         wherever the focus is), and once it has, the focus is back where that row is shown as selected."""
-        if isinstance(self.focused, LogView):
-            self.set_focus(self.query_one(InitiativeList))
+        table = self.query(InitiativeList)
+        if isinstance(self.focused, LogView) and table:  # (a screen being taken down may have lost its list)
+            self.set_focus(table.first())
 
     def on_screen_suspend(self) -> None:
         self.back_to_table()  # a dialog opened by a key: it comes back to the table
