@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -34,6 +35,21 @@ CUSTOM_HINT = "Custom sheet · Tab: the fields · ctrl+s or Enter in a field add
 
 def _widget_type(p: C.Param) -> type[Widget]:
     return Cycle if p.kind == C.CHOICE and p.choices else YesNo if p.kind == C.BOOL else Input
+
+
+class Filter(Input):
+    """The presets' filter.  A letter it receives once a take has moved the focus on goes to the field that has
+    the focus: keys sent at once (a paste, SSH, keys typed while the dialog opened) all reach the filter's queue
+    before Enter's take runs, and typed at speed the keys after Enter land in the field the take went to
+    (``bear⏎2`` sets the bears' count to 2).  Keys that are no letter reach the focused field as any key does
+    (through the bindings, which Textual reads from the focus as it is when the key gets there)."""
+
+    def on_key(self, event: events.Key) -> None:
+        focused = self.screen.focused
+        if event.is_printable and focused is not None and focused is not self:  # (has_focus waits for the Blur)
+            event.prevent_default()  # (not written here by Input)
+            event.stop()
+            focused.post_message(events.Key(event.key, event.character))
 
 
 class AddDialog(Dialog[Any]):
@@ -75,7 +91,7 @@ class AddDialog(Dialog[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text(f"Add combatants ({self.system.name})"), id="title")
-            yield Input(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
+            yield Filter(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
             yield Choices(*self._options(), id="choices", compact=True)
             yield Static(CUSTOM_HINT, id="preset", markup=False)
             with VerticalScroll(id="fields"):  # Count first: a preset's count is what the GM most often sets
@@ -280,15 +296,33 @@ class AddDialog(Dialog[Any]):
         """Enter in the filter takes the first match, in the list the highlighted one; elsewhere it adds.
 
         Taken once every key typed before Enter has reached the field (Enter, a priority key, is handled as it
-        arrives; the keys before it may still wait in the field's queue: ``bear⏎`` sent at once)."""
+        arrives; the keys before it may still wait in the field's queue: ``bear⏎`` sent at once).  An Enter
+        that finds the focus moved on by a take before it (``bear⏎⏎`` sent at once) is the Enter of the field
+        the take went to, as it is when typed: it adds, after the keys typed between (``bear⏎2⏎``: two bears).
+        """
         focused = self.focused
         if focused is not None and focused.id == "filter":
-            focused.call_later(self._take, 0)
+            focused.call_later(self._take_from, focused, lambda: 0)
         elif isinstance(focused, OptionList):
             listed = focused
-            listed.call_later(lambda: self._take(listed.highlighted or 0))
+            listed.call_later(self._take_from, listed, lambda: listed.highlighted or 0)
         else:
             super().action_enter()
+
+    def _take_from(self, where: Widget, index: Callable[[], int]) -> None:
+        """The take of an Enter in ``where``, if it still has the focus; else the Enter of the field that has
+        it now, once the keys sent on to that field (see :class:`Filter`) have reached it."""
+        if self.focused is where:
+            self._take(index())
+        elif self.focused is not None and self.is_active:
+            self.focused.call_later(self._enter_again)
+
+    def _enter_again(self) -> None:
+        try:
+            self.action_enter()
+        except SkipAction:  # not an Enter of the dialog's on this field (a button): the field's own
+            if self.focused is not None:
+                self.focused.post_message(events.Key("enter", "\r"))
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

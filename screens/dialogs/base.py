@@ -103,7 +103,8 @@ class Dialog(ModalScreen[ResultType]):
         Opened ``again`` after it was shown once, the fields were put in view before it showed.  Otherwise the focused field is scrolled into view once laid out, at once: Textual's scroll on
         focus glides there, a dozen frames (a fifth of a second) in a long form."""
         first = self.first_field()
-        if first is not None:
+        if first is not None and not (again and self.focused is not None):  # (focused as it was reused, and the
+            # keys typed since may have moved the focus on: ``A bear⏎`` sent at once)
             self.set_focus(first, scroll_visible=False)
             if not (again and self._shown):  # else in view already (see _reused)
                 self.call_later(self._into_view, first)
@@ -204,10 +205,14 @@ def _reused(app: App[Any], dialog: Dialog[ResultType]) -> Dialog[ResultType]:
     old = kept.get(shape)
     if old is not None and old is not dialog and old.is_mounted and old not in app.screen_stack:
         old.reopen_as(dialog)
-        old.set_focus(None)  # focused once it shows (see :meth:`Dialog._opened`): a field selects its text again
+        old.set_focus(None)  # then the first field again: a field selects its text again as it gets the focus
         first = old.first_field()
-        if first is not None and old._shown:
-            first.scroll_visible(animate=False, immediate=True)  # laid out from last time: in view at once
+        if first is not None:
+            # now, not once it shows: the keys typed while it opens go to the focus of the screen on top (the
+            # dialog, pushed at once), and with none they were lost (``A bear⏎`` sent at once added nothing)
+            old.set_focus(first, scroll_visible=False)
+            if old._shown:
+                first.scroll_visible(animate=False, immediate=True)  # laid out from last time: in view at once
         old._reopened = True
         old._dismissing = False
         old._backdrop = None

@@ -7,6 +7,7 @@ what the screen shows, in every system where the item applies.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -174,6 +175,62 @@ def test_a_filter_and_its_enter_in_one_burst_take_the_first_match(again: bool, d
             text = screen_text(app)
             assert app.screen.preset is not None and app.screen.preset.name == "Bear, Black", text
             assert "Preset: Bear, Black" in text and app.focused is not None and app.focused.id == "a-count", text
+
+    asyncio.run(run())
+
+
+GROUPS = {"bnb": "cougar", "blackjack": "outlaw", "twod6": "bandit", "zludge": "thug"}
+
+
+@pytest.mark.parametrize("system_id", sorted(GROUPS))
+def test_a_preset_its_count_and_enter_sent_at_once_add_what_was_typed(system_id: str, data_dir) -> None:
+    """``A cougar⏎2⏎`` sent at once (keys typed on while the dialog opens, a paste, SSH) adds two cougars, as
+    typed key by key: the count typed after the first Enter lands in the count field its take went to, and the
+    second Enter adds.  It used to leave a custom sheet named "cougar2" open, nothing added.  ``A cougar⏎⏎``
+    adds one; ``A zzz⏎⏎`` (no preset) a custom one named zzz, as typed slowly."""
+    fight = build_fight(system_id, data_dir / "g.jsonl", start=False)
+    path = fight.path
+    fight.close()
+    typed = GROUPS[system_id]
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await opened(pilot)
+            for burst, name, count in ((f"{typed}⏎2⏎", typed, 2), (f"{typed}⏎⏎", typed, 1), ("zzz⏎⏎", "zzz", 1)):
+                before = len(screen.fight.state.combatants)
+                post_keys(pilot, "A", *[{"⏎": "enter"}.get(ch, KEYS.get(ch, ch)) for ch in burst])
+                await _burst(pilot, "")
+                assert app.screen is screen, f"{burst!r}: {screen_text(app)}"
+                added = screen.fight.state.combatants[before:]
+                assert len(added) == count and all(c.name.lower().startswith(name) for c in added), f"{burst!r}"
+                assert len({c.name for c in added}) == count, added  # (a group: Cougar 1, Cougar 2)
+                assert all(c.name in screen_text(app) for c in added), screen_text(app)
+            assert saved_state_matches(app)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_quick_damage_sent_at_once_is_recorded_each_time(system_id: str, data_dir) -> None:
+    """``-1⏎`` sent at once, three times: each records 1 damage, the kept dialog too.  The dialog opened again
+    used to have no focus until it showed, and the keys typed meanwhile were lost: it stayed open, nothing
+    recorded."""
+    fight = build_fight(system_id, data_dir / "q.jsonl")
+    path = fight.path
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await opened(pilot)
+            for n in range(3):
+                post_keys(pilot, "minus", "1", "enter")
+                await _burst(pilot, "")
+                assert app.screen is screen, f"time {n + 1}: {screen_text(app)}"
+                said = log_said(screen, 40)
+                assert len(re.findall(r"(loses|takes) 1 (HP|wound)", said)) == n + 1, f"time {n + 1}: {said}"
+            assert saved_state_matches(app)
 
     asyncio.run(run())
 
