@@ -17,6 +17,7 @@ from screens.fight import FightScreen
 from screens.replay import ReplayScreen
 from screens.start import StartScreen
 from tests.support import toy
+from tests.ui.drive import post_keys
 from tests.ui.test_replay import toy_fight
 from tracker import AddCombatant, NameFight, SetInitiative, StartFight, registry
 from tracker.dice import ScriptedRoller
@@ -175,3 +176,53 @@ async def _half_broken(size: tuple[int, int]) -> None:
         await pilot.press("up", "enter")
         await pilot.pause()
         assert isinstance(app.screen, FightScreen) and app.screen.system.id == "bnb"
+
+
+@pytest.mark.parametrize(
+    "keys, which",
+    [(("down", "enter"), 1), (("end", "enter"), -1), (("end", "up", "enter"), -2), (("down", "home", "enter"), 0)],
+    ids=["down", "end", "end-up", "down-home"],
+)
+def test_keys_sent_at_once_open_the_system_they_move_to(keys: tuple[str, ...], which: int, data_dir: Path) -> None:
+    """``↓⏎`` sent at once (typed while the app starts, a paste, SSH) opens the system the arrow moved to, as
+    typed one by one.  It opened the system highlighted before the arrow: Enter, handled as it arrives so that
+    the keys after it reach the fight, ran before the list had moved."""
+
+    async def run() -> None:
+        app = TrackerApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            start = app.screen
+            assert isinstance(start, StartScreen)
+            wanted = start.systems[which].id
+            post_keys(pilot, *keys)
+            for _ in range(6):
+                await pilot.pause()
+            assert isinstance(app.screen, FightScreen), type(app.screen).__name__
+            assert app.screen.system.id == wanted, (app.screen.system.id, wanted)
+
+    asyncio.run(run())
+
+
+def test_a_saved_fight_chosen_by_keys_sent_at_once_is_the_one_opened(data_dir: Path) -> None:
+    """``c↓⏎`` sent at once continues the second saved fight listed, not the system highlighted (Enter before
+    ``c`` had focused the saves) nor the first fight."""
+    fights = saves.default_dir()
+    fights.mkdir(parents=True, exist_ok=True)
+    named_fight(fights)
+    toy_fight(fights, "second")
+
+    async def run() -> None:
+        app = TrackerApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app)
+            start = app.screen
+            assert isinstance(start, StartScreen) and len(start.saved) == 2
+            wanted = start.saved[1].path
+            post_keys(pilot, "c", "down", "enter")
+            for _ in range(6):
+                await pilot.pause()
+            assert isinstance(app.screen, FightScreen), type(app.screen).__name__
+            assert app.fight is not None and app.fight.path == wanted
+
+    asyncio.run(run())
