@@ -30,7 +30,6 @@ from screens.dialogs.base import ask
 from screens.dialogs.help import HelpDialog
 from screens.widgets.fields import Choices
 from screens.widgets.footer import KeysFooter
-from screens.widgets.paging import page
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.plugin import About, System
@@ -83,21 +82,15 @@ def read_saves(folder: Path) -> list[Any]:
 class StartScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("start.tcss")
     BINDINGS = [
-        Binding("n", "focus_new", "New fight", priority=True, id="start.new"),  # (priority: see "up" below)
+        Binding("n", "focus_new", "New fight", priority=True, id="start.new"),  # (priority: see "tab" below)
         Binding("c", "focus_saves", "Continue", priority=True, id="start.continue"),
         Binding("v", "replay", "Replay", id="start.replay"),
         Binding("f1,question_mark", "help", "Help", key_display="?", id="start.help"),
         Binding("q", "app.quit", "Quit", id="start.quit"),
         Binding("enter", "choose", "Open", show=False, priority=True, id="start.choose"),
-        # what decides what Enter opens is done as each key arrives, as Enter is, so keys sent at once (``↓⏎``
-        # typed while the app starts, a paste, SSH) open what they would open typed one by one: the list's own
-        # keys would move it only after Enter had opened what was highlighted before them
-        Binding("up", "move('up')", show=False, priority=True, id="start.up"),
-        Binding("down", "move('down')", show=False, priority=True, id="start.down"),
-        Binding("home", "move('home')", show=False, priority=True, id="start.home"),
-        Binding("end", "move('end')", show=False, priority=True, id="start.end"),
-        Binding("pageup", "move('pageup')", show=False, priority=True, id="start.pageup"),
-        Binding("pagedown", "move('pagedown')", show=False, priority=True, id="start.pagedown"),
+        # what decides what Enter opens acts as each key is read, as Enter does, so keys sent at once (``c↓⏎``
+        # typed on while the app starts, a paste, SSH) open what they would typed one by one (the lists' own
+        # keys: see Choices)
         Binding("tab", "app.focus_next", show=False, priority=True, id="start.tab"),
         Binding("shift+tab", "app.focus_previous", show=False, priority=True, id="start.backtab"),
     ]
@@ -198,18 +191,6 @@ class StartScreen(Screen[None]):
         if message is None:
             raise SkipAction()
         self.post_message(message)
-
-    def action_move(self, key: str) -> None:
-        """The highlight of the focused list moved by an arrow, Home/End or a page key."""
-        box = self.focused
-        if not isinstance(box, OptionList):
-            raise SkipAction()
-        if key in ("pageup", "pagedown"):
-            page(box, -1 if key == "pageup" else 1)
-        else:
-            {"up": box.action_cursor_up, "down": box.action_cursor_down, "home": box.action_first}.get(
-                key, box.action_last
-            )()
 
     def _new_fight(self, n: int) -> Message | None:
         """A new fight in the n-th system, loaded now; one that fails to load is said, and nothing starts."""

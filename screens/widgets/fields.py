@@ -93,11 +93,22 @@ class _TypeToFind:
 
 
 class Choices(OptionList):
-    """An option list whose PageUp/PageDown never fail on options just replaced (Textual's can)."""
+    """An option list whose PageUp/PageDown never fail on options just replaced (Textual's can).
+
+    Its keys (and those of every field below) are priority bindings: each acts as it is read, in order with
+    Enter, which the screens and forms also handle as it is read.  A widget's own bindings act only once the
+    key has come back up from it, and Enter would already have taken the option, value or row shown before:
+    ``↓⏎`` or ``→⏎`` sent at once (keys typed on while the app is busy, a paste, SSH) took the one before
+    the arrow.  A priority binding of a widget applies only while it has the focus.
+    """
 
     BINDINGS = [
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("up", "cursor_up", "Up", show=False, priority=True),
+        Binding("down", "cursor_down", "Down", show=False, priority=True),
+        Binding("home", "first", "First", show=False, priority=True),
+        Binding("end", "last", "Last", show=False, priority=True),
+        Binding("pageup", "page(-1)", "Page up", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Page down", show=False, priority=True),
     ]
 
     def action_page(self, direction: int) -> None:
@@ -121,11 +132,11 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
     Cycle { height: 1; width: 1fr; background: $boost; padding: 0 1; }
     Cycle:focus { background: $primary 30%; }
     """
-    BINDINGS = [
-        Binding("left,up", "step(-1)", "Previous", show=False),
-        Binding("right,down,space", "step(1)", "Next", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
+    BINDINGS = [  # (priority: see Choices)
+        Binding("left,up", "step(-1)", "Previous", show=False, priority=True),
+        Binding("right,down,space", "step(1)", "Next", show=False, priority=True),
+        Binding("home", "first", "First", show=False, priority=True),
+        Binding("end", "last", "Last", show=False, priority=True),
     ]
 
     @dataclass
@@ -232,10 +243,10 @@ def combatant_cycle(choices: Sequence[Choice], value: str | None, *, blank: bool
 class TargetList(_TypeToFind, Choices):
     """Several combatants; a count per combatant so one can be chosen more than once."""
 
-    BINDINGS = [
-        Binding("space", "choose", "Choose", show=False),
-        Binding("plus,right", "more", "Once more", show=False),
-        Binding("minus,left", "fewer", "Once fewer", show=False),
+    BINDINGS = [  # (priority: see Choices)
+        Binding("space", "choose", "Choose", show=False, priority=True),
+        Binding("plus,right", "more", "Once more", show=False, priority=True),
+        Binding("minus,left", "fewer", "Once fewer", show=False, priority=True),
     ]
     DEFAULT_CSS = """
     TargetList { height: auto; max-height: 6; }
@@ -343,6 +354,8 @@ class TargetList(_TypeToFind, Choices):
 
 class YesNo(Checkbox):
     """A checkbox that says yes or no after its label (its mark alone differs only by colour)."""
+
+    BINDINGS = [Binding("space", "toggle_button", "Toggle", show=False, priority=True)]  # (see Choices)
 
     def __init__(self, label: str, value: bool, *, id: str | None = None) -> None:
         self.base_label = label

@@ -213,13 +213,16 @@ class InitiativeList(ScrollView, can_focus=True):
     :meth:`show` with any state.
     """
 
+    # priority, as the fight screen's keys are: handled as each key is read, in order with them, so ``↓-1⏎``
+    # sent at once (typed on while the screen is busy, a paste, SSH) harms the row the arrow moved to; a widget's
+    # own bindings wait for the key to come back from it, and the fight's ``-`` had taken the row before
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor(-1)", "Cursor up", show=False),
-        Binding("down", "cursor(1)", "Cursor down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home,ctrl+home", "first", "First", show=False),
-        Binding("end,ctrl+end", "last", "Last", show=False),
+        Binding("up", "cursor(-1)", "Cursor up", show=False, priority=True),
+        Binding("down", "cursor(1)", "Cursor down", show=False, priority=True),
+        Binding("pageup", "page(-1)", "Page up", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Page down", show=False, priority=True),
+        Binding("home,ctrl+home", "first", "First", show=False, priority=True),
+        Binding("end,ctrl+end", "last", "Last", show=False, priority=True),
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "initiative-list--header",

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
+import saves
 from screens.app import TrackerApp
 from screens.dialogs.add import AddDialog
 from screens.dialogs.form import FormDialog
@@ -30,6 +32,7 @@ from tests.ui.drive import (
 from tests.view.helpers import screen_text
 from tracker import commands as C
 from tracker import registry
+from tracker.model import FightState
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -233,6 +236,40 @@ def test_quick_damage_sent_at_once_is_recorded_each_time(system_id: str, data_di
             assert saved_state_matches(app)
 
     asyncio.run(run())
+
+
+HARM_KEYS = {"bnb": "1", "twod6": "1", "blackjack": "right", "zludge": "right"}  # an amount, or the next level
+
+
+@pytest.mark.parametrize("system_id", sorted(HARM_KEYS))
+def test_keys_sent_at_once_record_what_they_record_typed_one_by_one(system_id: str, data_dir) -> None:
+    """Arrows on the list, then quick harm with arrows in its field (an amount's cursor, or a level picker's
+    value), sent at once (typed on while the screen is busy, a paste, SSH), record what the same keys typed one
+    by one record.  It harmed the row selected before the arrow, and
+    recorded the level shown before the arrow: the list's and the picker's keys acted after Enter."""
+    fight = build_fight(system_id, data_dir / "one.jsonl")
+    fight.close()
+    shutil.copy(data_dir / "one.jsonl", data_dir / "burst.jsonl")
+    keys = ("down", "down", "up", "minus", HARM_KEYS[system_id], "right", "left", HARM_KEYS[system_id], "enter")
+
+    async def run(path: Path, at_once: bool) -> FightState:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await opened(pilot)
+            if at_once:
+                post_keys(pilot, *keys)
+                await _burst(pilot, "")
+            else:
+                await press(pilot, *keys)
+            assert app.screen is screen, screen_text(app)
+            assert saved_state_matches(app)
+            return screen.fight.state
+
+    before = saves.load(data_dir / "one.jsonl").fight().state
+    one_by_one = asyncio.run(run(data_dir / "one.jsonl", False))
+    at_once = asyncio.run(run(data_dir / "burst.jsonl", True))
+    assert one_by_one != before
+    assert at_once == one_by_one
 
 
 @pytest.mark.parametrize("size", SIZES)
