@@ -41,6 +41,7 @@ class PickDialog(Dialog[Any]):
         self.options = list(options)
         self.help_text = help
         self.shown_options: list[tuple[str, Any]] = list(self.options)
+        self.shown_for = ""  # the filter the options shown match
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -79,6 +80,7 @@ class PickDialog(Dialog[Any]):
 
     def _show(self, query: str, rebuild: bool = True) -> None:
         """The options matching ``query`` listed (``rebuild``: the list made again), the first highlighted."""
+        self.shown_for = query
         self.shown_options = [(label, v) for label, v in self.options if matches(query, label)]
         ol = self.query_one(OptionList)
         if rebuild:
@@ -94,6 +96,11 @@ class PickDialog(Dialog[Any]):
         self.action_submit()
 
     def action_submit(self) -> None:
+        """The highlighted option of those the filter matches as it is now: ``note⏎`` sent at once (a paste, SSH,
+        keys typed on while the dialog opened) reaches this before the filter's Changed messages did."""
+        typed = self.query_one("#filter", Input).value
+        if typed != self.shown_for:
+            self._show(typed)
         ol = self.query_one(OptionList)
         if not self.shown_options:
             self.app.bell()

@@ -272,6 +272,29 @@ def test_keys_sent_at_once_record_what_they_record_typed_one_by_one(system_id: s
     assert at_once == one_by_one
 
 
+@pytest.mark.parametrize("system_id", sorted(HARM_KEYS))
+def test_an_action_typed_and_chosen_at_once_opens_its_form(system_id: str, data_dir) -> None:
+    """``x note⏎`` with ``note⏎`` sent at once opens the note's form, as typed one by one.  It opened the first
+    action of the whole list (an attack): Enter ran before the filter's changes had reached the list."""
+    fight = build_fight(system_id, data_dir / "x.jsonl")
+    path = fight.path
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await opened(pilot)
+            await press(pilot, "x")
+            assert not str(app.screen.shown_options[0][0]).startswith("Note"), "(the note is not first anyway)"
+            post_keys(pilot, "n", "o", "t", "e", "enter")
+            await _burst(pilot, "")
+            assert isinstance(app.screen, FormDialog), screen_text(app)
+            title = str(app.screen.query_one("#title").render())
+            assert title.startswith("Note"), title
+
+    asyncio.run(run())
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_kind_follows_the_preset_taken_and_can_be_changed_in_the_form(size: tuple[int, int], data_dir) -> None:
     fight = build_fight("twod6", data_dir / "k.jsonl", start=False)
