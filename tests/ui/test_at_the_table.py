@@ -42,6 +42,12 @@ def log_said(screen: FightScreen, last: int = 8) -> str:
     return " ".join(" ".join(s.text.split()) for s in screen.query_one("#log").lines[-last:])
 
 
+def saved(system_id: str, path: Path, start: bool = True) -> Path:
+    """A fight of that system built and closed at ``path`` (for an app to open)."""
+    build_fight(system_id, path, start=start).close()
+    return path
+
+
 async def opened(pilot: Pilot) -> FightScreen:
     await pilot.pause()
     screen = pilot.app.screen
@@ -191,9 +197,7 @@ def test_a_preset_its_count_and_enter_sent_at_once_add_what_was_typed(system_id:
     typed key by key: the count typed after the first Enter lands in the count field its take went to, and the
     second Enter adds.  It used to leave a custom sheet named "cougar2" open, nothing added.  ``A cougar⏎⏎``
     adds one; ``A zzz⏎⏎`` (no preset) a custom one named zzz, as typed slowly."""
-    fight = build_fight(system_id, data_dir / "g.jsonl", start=False)
-    path = fight.path
-    fight.close()
+    path = saved(system_id, data_dir / "g.jsonl", start=False)
     typed = GROUPS[system_id]
 
     async def run() -> None:
@@ -219,9 +223,7 @@ def test_quick_damage_sent_at_once_is_recorded_each_time(system_id: str, data_di
     """``-1⏎`` sent at once, three times: each records 1 damage, the kept dialog too.  The dialog opened again
     used to have no focus until it showed, and the keys typed meanwhile were lost: it stayed open, nothing
     recorded."""
-    fight = build_fight(system_id, data_dir / "q.jsonl")
-    path = fight.path
-    fight.close()
+    path = saved(system_id, data_dir / "q.jsonl")
 
     async def run() -> None:
         app = TrackerApp(open_path=path)
@@ -247,9 +249,7 @@ def test_keys_sent_at_once_record_what_they_record_typed_one_by_one(system_id: s
     value), sent at once (typed on while the screen is busy, a paste, SSH), record what the same keys typed one
     by one record.  It harmed the row selected before the arrow, and
     recorded the level shown before the arrow: the list's and the picker's keys acted after Enter."""
-    fight = build_fight(system_id, data_dir / "one.jsonl")
-    fight.close()
-    shutil.copy(data_dir / "one.jsonl", data_dir / "burst.jsonl")
+    shutil.copy(saved(system_id, data_dir / "one.jsonl"), data_dir / "burst.jsonl")
     keys = ("down", "down", "up", "minus", HARM_KEYS[system_id], "right", "left", HARM_KEYS[system_id], "enter")
 
     async def run(path: Path, at_once: bool) -> FightState:
@@ -276,9 +276,7 @@ def test_keys_sent_at_once_record_what_they_record_typed_one_by_one(system_id: s
 def test_an_action_typed_and_chosen_at_once_opens_its_form(system_id: str, data_dir) -> None:
     """``x note⏎`` with ``note⏎`` sent at once opens the note's form, as typed one by one.  It opened the first
     action of the whole list (an attack): Enter ran before the filter's changes had reached the list."""
-    fight = build_fight(system_id, data_dir / "x.jsonl")
-    path = fight.path
-    fight.close()
+    path = saved(system_id, data_dir / "x.jsonl")
 
     async def run() -> None:
         app = TrackerApp(open_path=path)
