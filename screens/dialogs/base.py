@@ -98,14 +98,16 @@ class Dialog(ModalScreen[ResultType]):
         self._opened()
 
     def _opened(self, again: bool = False) -> None:
-        """Open: the first field focused, and the keys held while it opened let go (to it, in order).
+        """Open: the first field focused (opened ``again``, it was focused as the dialog was reused, and the keys
+        typed since may have moved the focus on: ``A bear⏎`` sent at once), and in view.
 
-        Opened ``again`` after it was shown once, the fields were put in view before it showed.  Otherwise the focused field is scrolled into view once laid out, at once: Textual's scroll on
-        focus glides there, a dozen frames (a fifth of a second) in a long form."""
+        Opened again after it was shown once, the fields were put in view before it showed.  Otherwise the
+        focused field is scrolled into view once laid out, at once: Textual's scroll on focus glides there, a
+        dozen frames (a fifth of a second) in a long form."""
         first = self.first_field()
-        if first is not None and not (again and self.focused is not None):  # (focused as it was reused, and the
-            # keys typed since may have moved the focus on: ``A bear⏎`` sent at once)
-            self.set_focus(first, scroll_visible=False)
+        if first is not None:
+            if not (again and self.focused is not None):
+                self.set_focus(first, scroll_visible=False)
             if not (again and self._shown):  # else in view already (see _reused)
                 self.call_later(self._into_view, first)
         self._shown = True
