@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import events, on
-from textual.actions import SkipAction
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -18,11 +17,11 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from saves import library
-from screens.dialogs.base import Dialog, show
+from screens.dialogs.base import Dialog, show, taken
 from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, unfocusable, with_label
 from screens.dialogs.pick import matches
 from screens.guard import call
-from screens.widgets.fields import Choices, Cycle, YesNo
+from screens.widgets.fields import Choices, Cycle, TextField, YesNo
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.model import KINDS, NPC, PC
@@ -35,21 +34,6 @@ CUSTOM_HINT = "Custom sheet · Tab: the fields · ctrl+s or Enter in a field add
 
 def _widget_type(p: C.Param) -> type[Widget]:
     return Cycle if p.kind == C.CHOICE and p.choices else YesNo if p.kind == C.BOOL else Input
-
-
-class Filter(Input):
-    """The presets' filter.  A letter it receives once a take has moved the focus on goes to the field that has
-    the focus: keys sent at once (a paste, SSH, keys typed while the dialog opened) all reach the filter's queue
-    before Enter's take runs, and typed at speed the keys after Enter land in the field the take went to
-    (``bear⏎2`` sets the bears' count to 2).  Keys that are no letter reach the focused field as any key does
-    (through the bindings, which Textual reads from the focus as it is when the key gets there)."""
-
-    def on_key(self, event: events.Key) -> None:
-        focused = self.screen.focused
-        if event.is_printable and focused is not None and focused is not self:  # (has_focus waits for the Blur)
-            event.prevent_default()  # (not written here by Input)
-            event.stop()
-            focused.post_message(events.Key(event.key, event.character))
 
 
 class AddDialog(Dialog[Any]):
@@ -91,18 +75,18 @@ class AddDialog(Dialog[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(Text(f"Add combatants ({self.system.name})"), id="title")
-            yield Filter(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
+            yield TextField(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
             yield Choices(*self._options(), id="choices", compact=True)
             yield Static(CUSTOM_HINT, id="preset", markup=False)
             with VerticalScroll(id="fields"):  # Count first: a preset's count is what the GM most often sets
                 with Horizontal(classes="row"):
                     yield self._label("Count")
-                    yield Input(
+                    yield TextField(
                         "1", id="a-count", placeholder="several make a group: Outlaw 1, Outlaw 2…", compact=True
                     )
                 with Horizontal(classes="row"):
                     yield self._label("Name")
-                    yield Input(
+                    yield TextField(
                         id="a-name",
                         placeholder=f"at most {NAME_MAX} characters (a preset gives its own)",
                         max_length=NAME_MAX,
@@ -116,7 +100,7 @@ class AddDialog(Dialog[Any]):
                     yield YesNo("Hidden from the players", False, id="a-hidden")
                 with Horizontal(classes="row"):
                     yield self._label("Group (opt.)")
-                    yield Input(
+                    yield TextField(
                         id="a-group", placeholder="a group name; a count above 1 groups them anyway", compact=True
                     )
                 yield Vertical(*self._sheet_rows(self._fields()), id="sheet")
@@ -214,7 +198,7 @@ class AddDialog(Dialog[Any]):
             return Cycle(options, chosen, blank=blank, id=f"s-{p.name}")
         if _widget_type(p) is YesNo:
             return YesNo("", bool(self._sheet_value(p)), id=f"s-{p.name}")
-        return Input(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True)
+        return TextField(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True)
 
     def _show_sheet_value(self, widget: Widget, p: C.Param) -> None:
         """The preset (or the kind) changed: a picker or toggle shows its value, a typed field its hint."""
@@ -292,37 +276,25 @@ class AddDialog(Dialog[Any]):
         self._choose(chosen, taken=True)
         self.set_focus(self.query_one("#a-count" if chosen is not None else "#a-name"))
 
-    def action_enter(self) -> None:
+    async def action_enter(self) -> None:
         """Enter in the filter takes the first match, in the list the highlighted one; elsewhere it adds.
 
-        Taken once every key typed before Enter has reached the field (Enter, a priority key, is handled as it
-        arrives; the keys before it may still wait in the field's queue: ``bear⏎`` sent at once).  An Enter
-        that finds the focus moved on by a take before it (``bear⏎⏎`` sent at once) is the Enter of the field
-        the take went to, as it is when typed: it adds, after the keys typed between (``bear⏎2⏎``: two bears).
+        Taken once every key typed before Enter has reached the field (see :func:`taken`: ``bear⏎`` sent at
+        once); those keys may have moved the focus on (``bear↓⏎``: to the list), and Enter is then the Enter of
+        the field that has it.  The keys after Enter reach the field the take went to (``bear⏎2⏎``: two bears).
         """
         focused = self.focused
-        if focused is not None and focused.id == "filter":
-            focused.call_later(self._take_from, focused, lambda: 0)
+        if focused is None or not (focused.id == "filter" or isinstance(focused, OptionList)):
+            await super().action_enter()
+            return
+        await taken(focused)
+        if self.focused is not focused:
+            if self.focused is not None and self.is_active:
+                await self.action_enter()
         elif isinstance(focused, OptionList):
-            listed = focused
-            listed.call_later(self._take_from, listed, lambda: listed.highlighted or 0)
+            self._take(focused.highlighted or 0)
         else:
-            super().action_enter()
-
-    def _take_from(self, where: Widget, index: Callable[[], int]) -> None:
-        """The take of an Enter in ``where``, if it still has the focus; else the Enter of the field that has
-        it now, once the keys sent on to that field (see :class:`Filter`) have reached it."""
-        if self.focused is where:
-            self._take(index())
-        elif self.focused is not None and self.is_active:
-            self.focused.call_later(self._enter_again)
-
-    def _enter_again(self) -> None:
-        try:
-            self.action_enter()
-        except SkipAction:  # not an Enter of the dialog's on this field (a button): the field's own
-            if self.focused is not None:
-                self.focused.post_message(events.Key("enter", "\r"))
+            self._take(0)
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

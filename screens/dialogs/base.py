@@ -6,6 +6,7 @@ shape (see :meth:`Dialog.shape`) is kept once built and pushed again next time.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import weakref
 from collections.abc import Callable, Hashable, Iterable
@@ -13,6 +14,7 @@ from typing import Any, Self, TypeVar
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
+from textual import events
 from textual.actions import SkipAction
 from textual.app import App, ScreenStackError
 from textual.binding import Binding
@@ -21,6 +23,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, OptionList, Select, Static
 
+from screens.widgets.fields import TextField
 from screens.widgets.paging import page
 
 ResultType = TypeVar("ResultType")
@@ -112,6 +115,17 @@ class Dialog(ModalScreen[ResultType]):
                 self.call_later(self._into_view, first)
         self._shown = True
 
+    def on_key(self, event: events.Key) -> None:
+        """A letter (or a text field's own key) that reached the dialog itself, not a field: one sent while the
+        dialog opened, before its first field had the focus (``x note⏎hello⏎`` sent at once noted "ello").  It
+        goes on to the text field that has the focus now.  A key that came up from that field is never one of
+        these: a text field takes them all itself."""
+        field = self.focused
+        if isinstance(field, TextField) and (event.is_printable or event.key in TextField.OWN_KEYS):
+            event.stop()
+            event.prevent_default()
+            field.post_message(events.Key(event.key, event.character))
+
     def _into_view(self, field: Widget) -> None:
         if self.focused is field and not self.can_view_entire(field):
             self.scroll_to_center(field, animate=False, origin_visible=True)
@@ -139,18 +153,16 @@ class Dialog(ModalScreen[ResultType]):
     def submits_on_enter(self, widget: Widget | None) -> bool:
         return isinstance(widget, Input | Checkbox | Select) or (isinstance(widget, Button) and widget.id == "ok")
 
-    def action_enter(self) -> None:
-        """Submit once every key typed before Enter has reached the field (it runs after them)."""
+    async def action_enter(self) -> None:
+        """Submit once every key typed before Enter has reached the field, and before the app reads the keys
+        typed after it (see :func:`taken`)."""
         focused = self.focused
         if not self.submits_on_enter(focused) or isinstance(focused, Button):
             raise SkipAction()
         assert focused is not None
-
-        def submit() -> None:
-            if self.is_active and not self._dismissing:
-                self.action_submit()
-
-        focused.call_later(submit)
+        await taken(focused)
+        if self.is_active and not self._dismissing:
+            self.action_submit()
 
     def action_submit(self) -> None:
         """Overridden by dialogs that return a value."""
@@ -175,6 +187,23 @@ class Dialog(ModalScreen[ResultType]):
             return None
         self._dismissing = True
         return super().dismiss(result)
+
+
+async def taken(widget: Widget) -> None:
+    """Returns once ``widget`` has handled every message sent to it before this call: the keys typed before an
+    Enter, which Textual sends to the focused field as it reads them.
+
+    A dialog's Enter (a priority binding, run by the app as it reads the key) awaits this, then does what Enter
+    does.  The app reads no key meanwhile: those typed after Enter wait in its queue, then go where the focus
+    is once Enter's work is done; the screen under a dialog that closed, after the dialog's answer was
+    recorded.  So keys sent at once (typed on while the app is busy, a paste, SSH) do what the same keys typed
+    one by one do: ``-1⏎n`` records the harm, then the next turn.  Sent to the dialog still open, the keys after
+    Enter were lost with it.  Bounded (a second), in case the field is gone before it reads its queue.
+    """
+    done = asyncio.Event()
+    if widget.call_later(done.set):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), 1.0)
 
 
 _kept: weakref.WeakKeyDictionary[App[Any], dict[Hashable, Dialog[Any]]] = weakref.WeakKeyDictionary()

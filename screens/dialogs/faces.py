@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from screens.dialogs.base import Dialog
+from screens.widgets.fields import TextField
 from tracker.dice import DiceError, DiceRequest, TypedRoller, parse_faces
 
 
@@ -34,7 +35,7 @@ class FacesDialog(Dialog[bool]):
             hint = "+ 0 - for each Fudge die" if fudge else f"{r.count} face(s), {r.lo} to {r.hi}"
             yield Static(f"Type the faces you rolled: {hint}. Escape cancels the action.", id="help", markup=False)
             example = "++0-, + + 0 - or 1 1 0 -1" if fudge else "e.g. " + " ".join([str(r.hi)] * min(r.count, 4))
-            yield Input(id="faces", placeholder=example, compact=True)
+            yield TextField(id="faces", placeholder=example, compact=True)
             yield Static("", id="error", markup=False)
 
     def first_field(self) -> Widget | None:

@@ -24,7 +24,15 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from screens.dialogs.base import Dialog, show
 from screens.logic import shown
-from screens.widgets.fields import Choice, Cycle, TargetList, YesNo, combatant_cycle, combatant_options
+from screens.widgets.fields import (
+    Choice,
+    Cycle,
+    TargetList,
+    TextField,
+    YesNo,
+    combatant_cycle,
+    combatant_options,
+)
 from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.model import FightState
@@ -94,7 +102,7 @@ def field_widget(param: C.Param, value: Any, state: FightState | None, choices: 
         return Cycle(options, chosen, blank=blank, id=wid)
     if param.kind == C.BOOL:
         return YesNo("", bool(value), id=wid)  # the row's label names it
-    return Input(
+    return TextField(
         shown(value, state),
         id=wid,
         placeholder=param.help or HINTS.get(param.kind, ""),

@@ -16,7 +16,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from screens.dialogs.base import Dialog
-from screens.widgets.fields import Choices
+from screens.widgets.fields import Choices, TextField
 
 
 def matches(query: str, label: str) -> bool:
@@ -48,7 +48,7 @@ class PickDialog(Dialog[Any]):
             yield Label(Text(self.title_text), id="title")
             if self.help_text:
                 yield Static(self.help_text, id="help", markup=False)
-            yield Input(id="filter", placeholder="type to filter, Enter chooses", compact=True)
+            yield TextField(id="filter", placeholder="type to filter, Enter chooses", compact=True)
             yield Choices(*[Option(Text(label)) for label, _v in self.options], id="choices", compact=True)
             yield Static("type to filter · ↓ the list · Enter chooses · Esc cancels", id="hint", markup=False)
             yield Static("", id="error", markup=False)

@@ -6,7 +6,8 @@
   repeat a target (Gun-play, two shots at one foe); typing letters jumps;
 - :class:`ChoiceSelect`: one of a few words;
 - :class:`YesNo`: a checkbox that shows its state by a mark and a word, not
-  only by colour.
+  only by colour;
+- :class:`TextField`: Textual's Input, its own keys acting in order with its letters.
 
 Out-of-the-fight combatants are offered with their state word ("Outlaw 2 · dead").
 """
@@ -22,13 +23,34 @@ from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, OptionList
+from textual.widgets import Checkbox, Input, OptionList
 from textual.widgets.option_list import Option
 
 from screens.widgets.paging import page
 from tracker.text import visible
 
 TYPE_RESET = 1.0  # seconds between letters before a new search starts
+
+
+class TextField(Input):
+    """Textual's Input, whose own keys (the arrows, Backspace, Delete, Home, End, the suggestion's →) act where
+    its letters do: in its own queue, as it reads them.
+
+    Textual runs an Input's bindings in the app, once the key has come back up to it through the field's
+    parents; the keys behind it do not wait.  Sent at once (typed on while the app is busy, a paste, SSH), a
+    bound key then acted after the Enter read behind it: ``soak→⏎`` recorded "soak", not the suggestion the
+    arrow takes; ``12⌫3⏎`` recorded 12.  A dialog's Enter waits for the keys before it to reach its field
+    (``screens.dialogs.base.taken``), so here they have all acted by then.
+    """
+
+    OWN_KEYS = {b.key: b.action for b in Binding.make_bindings(Input.BINDINGS) if b.key != "enter"}
+
+    async def on_key(self, event: events.Key) -> None:
+        action = self.OWN_KEYS.get(event.key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            await self.run_action(action)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from screens.app import TrackerApp
 from screens.dialogs.add import AddDialog
 from screens.dialogs.form import FormDialog
 from screens.fight import FightScreen
+from screens.widgets.initiative import InitiativeList
 from tests.ui.drive import (
     KEYS,
     build_fight,
@@ -619,3 +620,77 @@ async def _last_target(path: Path, system_id: str, size: tuple[int, int]) -> Non
         screen.query_one(InitiativeList).select(hero)  # the GM picks an enemy: that one
         await press(pilot, "a")
         assert app.screen.query_one(f"#f-{field}").value in (hero, (hero,))
+
+
+@pytest.mark.parametrize("system_id", sorted(HARM_KEYS))
+@pytest.mark.parametrize("after", ["n", "u", "down"])
+def test_the_keys_after_a_dialogs_enter_reach_the_fight(system_id: str, after: str, data_dir) -> None:
+    """``- <amount> ⏎ n`` (or ``u``, ``↓``) sent at once (typed on while the screen is busy, a paste, SSH) records
+    what the same keys typed one by one record: the harm, then the next turn (or its undo, or the next row).
+    The keys after Enter reached the dialog, still open until its submit ran, and were lost with it."""
+    shutil.copy(saved(system_id, data_dir / "one.jsonl"), data_dir / "burst.jsonl")
+    keys = ("minus", HARM_KEYS[system_id], "enter", after)
+
+    async def run(path: Path, at_once: bool) -> tuple[FightState, int]:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await opened(pilot)
+            if at_once:
+                post_keys(pilot, *keys)
+                await _burst(pilot, "")
+            else:
+                await press(pilot, *keys)
+            assert app.screen is screen, screen_text(app)
+            assert saved_state_matches(app)
+            return screen.fight.state, screen.query_one(InitiativeList).cursor_row
+
+    before = saves.load(data_dir / "one.jsonl")
+    one_by_one = asyncio.run(run(data_dir / "one.jsonl", False))
+    at_once = asyncio.run(run(data_dir / "burst.jsonl", True))
+    assert (one_by_one[0] == before.fight().state) == (after == "u")  # harmed, and undone by u
+    assert len(saves.load(data_dir / "burst.jsonl").entries) > len(before.entries)
+    assert at_once == one_by_one
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_a_fields_own_keys_sent_with_enter_act_before_it(system_id: str, data_dir) -> None:
+    """``-12⌫⏎`` sent at once records 1, as typed one by one: Backspace (an Input's binding, which Textual runs
+    in the app once the key has come back up from the field) acted after the Enter behind it, and 12 was
+    recorded."""
+    shutil.copy(saved(system_id, data_dir / "one.jsonl"), data_dir / "burst.jsonl")
+    keys = ("minus", "1", "2", "backspace", "enter")
+
+    async def run(path: Path, at_once: bool) -> FightState:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await opened(pilot)
+            if at_once:
+                post_keys(pilot, *keys)
+                await _burst(pilot, "")
+            else:
+                await press(pilot, *keys)
+            assert app.screen is screen, screen_text(app)
+            assert re.search(r"(loses|takes) 1 (HP|wound)", log_said(screen, 40)), log_said(screen, 40)
+            return screen.fight.state
+
+    assert asyncio.run(run(data_dir / "burst.jsonl", True)) == asyncio.run(run(data_dir / "one.jsonl", False))
+
+
+@pytest.mark.parametrize("system_id", sorted(HARM_KEYS))
+def test_the_keys_after_a_pick_reach_the_form_it_opens(system_id: str, data_dir) -> None:
+    """``x``, then ``note⏎hello⏎`` sent at once, notes "hello", as typed one by one: the keys typed while the
+    note's form opened reached the form before its field had the focus, and the first was lost ("ello")."""
+    path = saved(system_id, data_dir / "x.jsonl")
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await opened(pilot)
+            await press(pilot, "x")
+            post_keys(pilot, *"note", "enter", *"hello", "enter")
+            await _burst(pilot, "")
+            assert app.screen is screen, screen_text(app)
+            assert "Note: hello" in log_said(screen), log_said(screen)
+            assert saved_state_matches(app)
+
+    asyncio.run(run())
