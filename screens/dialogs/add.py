@@ -33,7 +33,7 @@ CUSTOM_HINT = "Custom sheet · Tab: the fields · ctrl+s or Enter in a field add
 
 
 def _widget_type(p: C.Param) -> type[Widget]:
-    return Cycle if p.kind == C.CHOICE and p.choices else YesNo if p.kind == C.BOOL else Input
+    return Cycle if p.kind == C.CHOICE and p.choices else YesNo if p.kind == C.BOOL else TextField
 
 
 class AddDialog(Dialog[Any]):

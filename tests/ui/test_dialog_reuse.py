@@ -244,3 +244,24 @@ async def _long_name(path: Path) -> None:
         shown = " ".join(targets.render_line(y).text for y in range(targets.size.height))
         assert "Quickdraw" in shown and "Gulch" in shown, shown  # the name wraps onto a second line
         await fast(pilot, "escape")
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_the_add_dialog_opened_again_keeps_its_sheet_fields(system_id: str, data_dir: Path) -> None:
+    """Opened again on the same sheet, the add dialog shows its values in the fields it built last time: building
+    them again was most of its opening (a text field's class told apart from Textual's Input built them anew)."""
+
+    async def run() -> None:
+        app = TrackerApp(open_path=build_fight(system_id, data_dir / "f.jsonl", start=False).path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await opened(pilot)
+            await fast(pilot, "A")
+            dialog = app.screen
+            assert isinstance(dialog, AddDialog)
+            built = list(dialog.query("#sheet *").results())
+            assert any(isinstance(w, Input) for w in built), "a text field on the sheet"
+            await fast(pilot, "escape", "A")
+            assert app.screen is dialog
+            assert list(dialog.query("#sheet *").results()) == built
+
+    asyncio.run(run())
