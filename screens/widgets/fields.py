@@ -39,7 +39,7 @@ class TextField(Input):
     Textual runs an Input's bindings in the app, once the key has come back up to it through the field's
     parents; the keys behind it do not wait.  Sent at once (typed on while the app is busy, a paste, SSH), a
     bound key then acted after the Enter read behind it: ``soak→⏎`` recorded "soak", not the suggestion the
-    arrow takes; ``12⌫3⏎`` recorded 12.  A dialog's Enter waits for the keys before it to reach its field
+    arrow takes; ``-12⌫⏎`` did not record 1.  A dialog's Enter waits for the keys before it to reach its field
     (``screens.dialogs.base.taken``), so here they have all acted by then.
     """
 
