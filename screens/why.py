@@ -73,7 +73,7 @@ class WhyDialog(Dialog[None]):
     WhyDialog #why-body { height: auto; max-height: 1fr; }
     WhyDialog #why-hint { color: $text-muted; }
     """
-    BINDINGS = [Binding(f"escape,q,{KEY},enter", "close", "Close", id="why.close")]
+    BINDINGS = [Binding(f"escape,q,{KEY},enter", "close", "Close", priority=True, id="why.close")]
 
     def __init__(self, text: Text, *, rules_page: str = "") -> None:
         super().__init__()

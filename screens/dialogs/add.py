@@ -42,8 +42,8 @@ class AddDialog(Dialog[Any]):
     CSS_PATH = Path(__file__).with_name("form.tcss")
     AUTO_FOCUS = ""  # first_field has the focus when it opens
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="add.cancel"),
-        Binding("ctrl+s", "submit", "Add", id="add.submit"),
+        Binding("escape", "cancel", "Cancel", priority=True, id="add.cancel"),
+        Binding("ctrl+s", "send", "Add", priority=True, id="add.submit"),
         Binding("down", "to_list", "Presets", show=False, id="add.list"),
     ]
 

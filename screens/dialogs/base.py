@@ -58,6 +58,12 @@ class Dialog(ModalScreen[ResultType]):
 
     Enter submits from any field (an Input, a closed Select, a checkbox); a
     list or an open menu takes Enter itself.
+
+    A dialog's own keys (Enter, ctrl+s, Escape, a yes or a no) are priority
+    bindings: they act as the app reads them, so the keys typed after them
+    reach whatever has the focus once they are done (the screen under a
+    dialog that closed).  Bound the ordinary way, a key comes back up to the
+    app through the focused field, behind the keys typed after it.
     """
 
     BINDINGS = [
@@ -159,8 +165,12 @@ class Dialog(ModalScreen[ResultType]):
         focused = self.focused
         if not self.submits_on_enter(focused) or isinstance(focused, Button):
             raise SkipAction()
-        assert focused is not None
-        await taken(focused)
+        await self.action_send()
+
+    async def action_send(self) -> None:
+        """Submit (Enter, ctrl+s) once every key typed before has reached the focused field (see :func:`taken`)."""
+        if self.focused is not None:
+            await taken(self.focused)
         if self.is_active and not self._dismissing:
             self.action_submit()
 

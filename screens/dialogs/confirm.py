@@ -16,10 +16,15 @@ from screens.dialogs.base import Dialog
 
 
 class ConfirmDialog(Dialog[bool]):
+    """Yes (y) or no (n, Escape).  The answer's keys are priority bindings: they act as the app reads them, so the
+    keys typed after them reach the screen under the dialog, once it has the answer (``del y n`` sent at once
+    removes, then passes the turn).  Bound the ordinary way, they came back up to the app through the dialog, behind the
+    keys after them, which the dialog, still open, took and lost."""
+
     CSS_PATH = Path(__file__).with_name("form.tcss")
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("y", "answer(True)", "Yes", priority=True, id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", priority=True, id="confirm.no"),
     ]
 
     def __init__(self, question: str) -> None:

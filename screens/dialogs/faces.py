@@ -20,7 +20,7 @@ class FacesDialog(Dialog[bool]):
     """Returns True once the faces are queued on the roller, False when the GM gives up."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
-    BINDINGS = [Binding("escape", "cancel", "Cancel the action", id="faces.cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel the action", priority=True, id="faces.cancel")]
 
     def __init__(self, request: DiceRequest, roller: TypedRoller) -> None:
         super().__init__()

@@ -147,8 +147,8 @@ class FormDialog(Dialog[Any]):
     CSS_PATH = Path(__file__).with_name("form.tcss")
     AUTO_FOCUS = ""  # first_field has the focus when it opens
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="form.cancel"),
-        Binding("ctrl+s", "submit", "OK", id="form.submit"),
+        Binding("escape", "cancel", "Cancel", priority=True, id="form.cancel"),
+        Binding("ctrl+s", "send", "OK", priority=True, id="form.submit"),
     ]
 
     def __init__(

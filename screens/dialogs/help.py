@@ -16,7 +16,7 @@ from screens.dialogs.base import Dialog
 
 class HelpDialog(Dialog[None]):
     CSS_PATH = Path(__file__).with_name("help.tcss")
-    BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close", id="help.close")]
+    BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close", priority=True, id="help.close")]
 
     def __init__(self, title: str, text: str, *, system_id: str = "") -> None:
         super().__init__()

@@ -31,7 +31,7 @@ class PickDialog(Dialog[Any]):
     CSS_PATH = Path(__file__).with_name("form.tcss")
     AUTO_FOCUS = ""  # first_field has the focus when it opens
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel", id="pick.cancel"),
+        Binding("escape", "cancel", "Cancel", priority=True, id="pick.cancel"),
         Binding("down", "to_list", "List", show=False, id="pick.list"),
     ]
 

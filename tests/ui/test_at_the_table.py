@@ -261,7 +261,8 @@ async def typed(path: Path, keys: tuple[str, ...], at_once: bool) -> Typed:
             post_keys(pilot, *keys)
             await _burst(pilot, "")
         else:
-            await press(pilot, *keys)
+            for key in keys:  # each once the app has done what the last one asked
+                await press(pilot, key)
         assert app.screen is screen, screen_text(app)
         assert saved_state_matches(app)
         return Typed(screen.fight.state, screen.query_one(InitiativeList).cursor_row, log_said(screen, 40))
@@ -683,3 +684,41 @@ def test_the_keys_after_a_pick_reach_the_form_it_opens(system_id: str, data_dir)
             assert saved_state_matches(app)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("system_id", sorted(HARM_KEYS))
+@pytest.mark.parametrize("keys", [("delete", "y", "n"), ("delete", "n", "n"), ("delete", "escape", "down")])
+def test_the_keys_after_a_yes_or_no_reach_the_fight(system_id: str, keys: tuple[str, ...], data_dir) -> None:
+    """Remove, answered yes or no (or Escape), then a fight key, sent at once: the answer, then the key, as typed
+    one by one.  The answer's key came back up through the dialog to the app, behind the keys after it, which
+    the dialog still open took and lost."""
+    shutil.copy(saved(system_id, data_dir / "one.jsonl"), data_dir / "burst.jsonl")
+    before = saves.load(data_dir / "one.jsonl")
+    one_by_one = asyncio.run(typed(data_dir / "one.jsonl", keys, False))
+    at_once = asyncio.run(typed(data_dir / "burst.jsonl", keys, True))
+    assert len(one_by_one.state.present) == len(before.fight().state.present) - (keys[1] == "y")
+    assert at_once == one_by_one
+
+
+@pytest.mark.parametrize("system_id", sorted(HARM_KEYS))
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("minus", "1", "ctrl+s", "n"),  # a form sent by ctrl+s (1: an amount, or no option on a level picker)
+        ("minus", "1", "escape", "n"),  # a form cancelled
+        ("x", "escape", "n"),  # the actions list
+        ("A", "escape", "n"),  # the add dialog
+        ("question_mark", "escape", "n"),  # help
+        ("question_mark", "q", "n"),
+    ],
+)
+def test_the_keys_after_a_dialogs_own_keys_reach_the_fight(system_id: str, keys: tuple[str, ...], data_dir) -> None:
+    """A dialog sent (ctrl+s) or closed (Escape, q), then a fight key, sent at once: as typed one by one, the
+    dialog's answer and then the key.  The dialog's key came back up through it to the app, behind the keys
+    after it, which the dialog, still open, took and lost."""
+    shutil.copy(saved(system_id, data_dir / "one.jsonl"), data_dir / "burst.jsonl")
+    turn = saves.load(data_dir / "one.jsonl").fight().state.turn
+    one_by_one = asyncio.run(typed(data_dir / "one.jsonl", keys, False))
+    at_once = asyncio.run(typed(data_dir / "burst.jsonl", keys, True))
+    assert one_by_one.state.turn != turn or one_by_one.state.prompts, "n passed the turn (or a prompt waits)"
+    assert at_once == one_by_one
