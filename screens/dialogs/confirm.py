@@ -16,10 +16,12 @@ from screens.dialogs.base import Dialog
 
 
 class ConfirmDialog(Dialog[bool]):
-    """Yes (y) or no (n, Escape).  The answer's keys are priority bindings: they act as the app reads them, so the
-    keys typed after them reach the screen under the dialog, once it has the answer (``del y n`` sent at once
-    removes, then passes the turn).  Bound the ordinary way, they came back up to the app through the dialog, behind the
-    keys after them, which the dialog, still open, took and lost."""
+    """Yes (y) or no (n, Escape).
+
+    The answer's keys are priority bindings: they act as the app reads them, so the keys typed after them reach
+    the screen under the dialog once it has the answer (``del y n`` sent at once removes, then passes the turn).
+    Bound the ordinary way, they came back up to the app through the dialog, behind the keys after them, which
+    the dialog, still open, took and lost."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
     BINDINGS = [
