@@ -146,19 +146,33 @@ class TypedRoller:
         raise FacesNeeded(request)
 
 
-def parse_faces(text: str) -> list[int]:
-    """Read faces typed by the GM: ``"5 6"``, ``"5,6"``; Fudge dice as ``"++0-"``, ``"+ + 0 -"`` or ``"1 1 0 -1"``."""
+def parse_faces(text: str, request: DiceRequest | None = None) -> list[int]:
+    """Read faces typed by the GM: ``"5 6"``, ``"5,6"``; Fudge dice as ``"++0-"``, ``"+ + 0 -"`` or ``"1 1 0 -1"``.
+
+    Given the ``request`` they answer, run-together faces are read as the GM meant them where no other reading
+    exists: on Fudge dice ``"0000"`` is four blanks (not the number 0), and on dice whose faces are all single
+    digits (d4, d6, d8) ``"66"`` is two sixes, since no such die shows 66.  A face out of range is left for
+    :meth:`DiceRequest.check` to name.
+    """
+    fudge = request is not None and (request.lo, request.hi) == (-1, 1)
+    digits = request is not None and not fudge and request.lo >= 0 and request.hi <= 9
     out: list[int] = []
     for token in re.split(r"[\s,;]+", text.strip()):
         if not token:
             continue
-        if re.fullmatch(r"[+\-0]+", token) and (len(token) == 1 or re.search(r"[+\-]", token)):
+        if re.fullmatch(r"[+\-0]+", token) and (fudge or len(token) == 1 or re.search(r"[+\-]", token)):
             out.extend({"+": 1, "-": -1, "0": 0}[ch] for ch in token)
+            continue
+        if digits and token.isdigit() and token.isascii():
+            out.extend(int(ch) for ch in token)
             continue
         try:
             out.append(int(token))
         except ValueError:
-            raise DiceError(f"'{token}' is not a face: type numbers like '5 6' (or + 0 - for Fudge dice)") from None
+            hint = "type + 0 - for each die, like '+0-0'" if fudge else "type numbers like '5 6'"
+            if request is None:
+                hint += " (or + 0 - for Fudge dice)"
+            raise DiceError(f"'{token}' is not a face: {hint}") from None
     if not out:
         raise DiceError("no faces typed")
     return out

@@ -48,7 +48,8 @@ class FacesDialog(Dialog[bool]):
 
     def action_submit(self) -> None:
         try:
-            self.roller.supply(self.request, parse_faces(self.query_one("#faces", Input).value))
+            faces = parse_faces(self.query_one("#faces", Input).value, self.request)
+            self.roller.supply(self.request, faces)
         except DiceError as e:
             self.query_one("#error", Static).update(str(e))
             self.app.bell()

@@ -111,6 +111,28 @@ def test_typed_fudge_faces_can_be_signs() -> None:
         parse_faces("five")
 
 
+def test_typed_faces_run_together_read_as_the_gm_meant_them() -> None:
+    """Ruling (no book covers typing): given the roll they answer, run-together faces have one reading.  On Fudge
+    dice every 0 is a blank die ("0000" was read as the one number 0: "4dF needs 4 face(s), got 1"); on dice of
+    single-digit faces "66" is two sixes.  Where a run-together token could be one face (a d20's "15"), it is."""
+    fudge = DiceRequest(4, -1, 1, "")
+    assert parse_faces("0000", fudge) == [0, 0, 0, 0]
+    assert parse_faces("00+-", fudge) == [0, 0, 1, -1]
+    assert parse_faces("0 0 0 0", fudge) == parse_faces("0,0 00", fudge) == [0, 0, 0, 0]
+    assert parse_faces("1 1 0 -1", fudge) == [1, 1, 0, -1]
+    d6 = DiceRequest(2, 1, 6, "")
+    assert parse_faces("66", d6) == parse_faces("6 6", d6) == [6, 6]
+    assert parse_faces("15", DiceRequest(1, 1, 20, "")) == [15]
+    assert parse_faces("10", DiceRequest(1, 1, 10, "")) == [10]
+    typed = TypedRoller()
+    with pytest.raises(DiceError, match="a face of 7 is impossible on 2d6"):
+        typed.supply(d6, parse_faces("67", d6))
+    with pytest.raises(DiceError, match=r"'x' is not a face: type \+ 0 - for each die"):
+        parse_faces("x", fudge)
+    with pytest.raises(DiceError, match=r"'six' is not a face: type numbers like '5 6'$"):
+        parse_faces("six", d6)
+
+
 def test_seeded_roller_repeats_with_the_same_seed() -> None:
     a = [roll("3d6", SeededRoller(7)).faces for _ in range(1)]
     b = [roll("3d6", SeededRoller(7)).faces for _ in range(1)]
