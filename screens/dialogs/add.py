@@ -21,7 +21,7 @@ from screens.dialogs.base import Dialog, show, taken
 from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, unfocusable, with_label
 from screens.dialogs.pick import matches
 from screens.guard import call
-from screens.widgets.fields import Choices, Cycle, TextField, YesNo
+from screens.widgets.fields import Choices, Cycle, TextField, YesNo, field_id
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.model import KINDS, NPC, PC
@@ -168,8 +168,8 @@ class AddDialog(Dialog[Any]):
             if isinstance(w, Input):
                 w.value = ""
         for p in self._fields():
-            if f"s-{p.name}" in shown:
-                self._show_sheet_value(shown[f"s-{p.name}"], p)
+            if field_id("s", p.name) in shown:
+                self._show_sheet_value(shown[field_id("s", p.name)], p)
         self.run_worker(self._sheet_fields(), group="sheet")  # the kind's fields, their hints
         show(self.query_one("#error", Static), self.library_problem)
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
@@ -195,10 +195,10 @@ class AddDialog(Dialog[Any]):
         """A sheet field as a command form shows it: a choice is a picker, a yes/no a toggle, the rest typed."""
         if _widget_type(p) is Cycle:
             options, chosen, blank = choice_options(p, self._sheet_value(p))
-            return Cycle(options, chosen, blank=blank, id=f"s-{p.name}")
+            return Cycle(options, chosen, blank=blank, id=field_id("s", p.name))
         if _widget_type(p) is YesNo:
-            return YesNo("", bool(self._sheet_value(p)), id=f"s-{p.name}")
-        return TextField(id=f"s-{p.name}", placeholder=self._hint(p), select_on_focus=False, compact=True)
+            return YesNo("", bool(self._sheet_value(p)), id=field_id("s", p.name))
+        return TextField(id=field_id("s", p.name), placeholder=self._hint(p), select_on_focus=False, compact=True)
 
     def _show_sheet_value(self, widget: Widget, p: C.Param) -> None:
         """The preset (or the kind) changed: a picker or toggle shows its value, a typed field its hint."""
@@ -233,7 +233,7 @@ class AddDialog(Dialog[Any]):
     async def _show_sheet_fields(self) -> None:
         box = self.query_one("#sheet", Vertical)
         fields = self._fields()
-        shape = [(f"s-{p.name}", _widget_type(p)) for p in fields]
+        shape = [(field_id("s", p.name), _widget_type(p)) for p in fields]
         shown = self._sheet_widgets()
         if shape == [(w.id, type(w)) for w in shown]:
             for p, w in zip(fields, shown, strict=True):
@@ -344,8 +344,11 @@ class AddDialog(Dialog[Any]):
         except ValueError:
             raise Refused(f"Count: '{count_text}' is not a whole number") from None
         sheet: dict[str, Any] = {}
+        names = {field_id("s", p.name): p.name for p in self._fields()}
         for w in self._sheet_widgets():
-            name = str(w.id)[2:]
+            name = names.get(str(w.id))
+            if name is None:  # (a field of the other kind's sheet, being replaced)
+                continue
             if isinstance(w, Input) and w.value.strip():
                 sheet[name] = w.value.strip()
             elif isinstance(w, Cycle) and w.value is not None:
@@ -365,7 +368,7 @@ class AddDialog(Dialog[Any]):
         )
 
     def _sheet_widgets(self) -> list[Any]:
-        """The sheet's fields (typed, pickers, toggles), in order, each with its ``s-<name>`` id."""
+        """The sheet's fields (typed, pickers, toggles), in order, each with its ``field_id("s", name)``."""
         return [w for w in self.query("#sheet *") if w.id and w.id.startswith("s-")]
 
     def action_submit(self) -> None:

@@ -32,6 +32,7 @@ from screens.widgets.fields import (
     YesNo,
     combatant_cycle,
     combatant_options,
+    field_id,
 )
 from tracker import commands as C
 from tracker.errors import TrackerError
@@ -91,7 +92,7 @@ def unfocusable(button: Button) -> Button:
 
 
 def field_widget(param: C.Param, value: Any, state: FightState | None, choices: Sequence[Choice]) -> Widget:
-    wid = f"f-{param.name}"
+    wid = field_id("f", param.name)
     if param.kind == C.COMBATANT and state is not None:
         one, blank = _one(param, value)
         return combatant_cycle(choices, one, blank=blank, id=wid)
@@ -253,7 +254,7 @@ class FormDialog(Dialog[Any]):
         self.focus_name = fresh.focus_name
         shown = {w.id: w for w in self.query("#fields *") if w.id}  # one walk of the dialog, not one per field
         for p in self.params:
-            set_field(shown[f"f-{p.name}"], p, self.values.get(p.name), self.state, self.choices)
+            set_field(shown[field_id("f", p.name)], p, self.values.get(p.name), self.state, self.choices)
         show(self.query_one("#title", Label), self.title_line())
         if self.help_text:
             show(self.query_one("#help", Static), self.help_text)
@@ -263,18 +264,18 @@ class FormDialog(Dialog[Any]):
     def first_field(self) -> Widget | None:
         if self.focus_name is None:
             return None
-        found = self.query(f"#f-{self.focus_name}")
+        found = self.query(f"#{field_id('f', self.focus_name)}")
         return found.first() if found else None
 
     def submits_on_enter(self, widget: Widget | None) -> bool:
         return isinstance(widget, TargetList | Cycle) or super().submits_on_enter(widget)
 
     def raw(self) -> dict[str, Any]:
-        return {p.name: read_field(self.query_one(f"#f-{p.name}")) for p in self.params}
+        return {p.name: read_field(self.query_one(f"#{field_id('f', p.name)}")) for p in self.params}
 
     def action_submit(self) -> None:
         for p in self.params:
-            field = self.query_one(f"#f-{p.name}")
+            field = self.query_one(f"#{field_id('f', p.name)}")
             if isinstance(field, Cycle) and field.missed:  # typed, and it named no option: not the one shown
                 self.show_error(
                     f"{self.labels[p.name]}: no option '{visible(field.missed)}'. "
@@ -289,7 +290,7 @@ class FormDialog(Dialog[Any]):
             self.show_error(said)
             named = next((p for p in self.params if said.startswith(f"{self.labels[p.name]}:")), None)
             if named is not None:  # the field the message names takes the focus: the GM fixes it there
-                self.query_one(f"#f-{named.name}").focus()
+                self.query_one(f"#{field_id('f', named.name)}").focus()
             return
         except Exception as e:  # a plug-in's form code must not crash the app
             self.show_error(f"{type(e).__name__}: {e}")

@@ -14,6 +14,7 @@ Out-of-the-fight combatants are offered with their state word ("Outlaw 2 · dead
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +31,17 @@ from screens.widgets.paging import page
 from tracker.text import visible
 
 TYPE_RESET = 1.0  # seconds between letters before a new search starts
+
+
+def field_id(prefix: str, name: str) -> str:
+    """The widget id of the field for the parameter ``name``: ``prefix-name`` where that is a valid Textual id
+    (a record's field name is), else the name spelled in hex after ``prefix--``.  A parameter's name may be any
+    text (a plug-in's adjust field: bnb names a gun's shots ``shots:heavy pistol``), and Textual refuses an id
+    with a colon or a space: the form crashed the app as it opened.  The two spellings never meet: a name of
+    the first has no hyphen."""
+    if re.fullmatch(r"[A-Za-z0-9_]+", name):
+        return f"{prefix}-{name}"
+    return f"{prefix}--{name.encode().hex()}"
 
 
 class TextField(Input):
