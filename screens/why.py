@@ -10,6 +10,7 @@ Reasons come from :func:`tracker.explain`; a plug-in that fails to explain gives
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -110,10 +111,13 @@ def line_of(fight: Any, seq: int) -> str:
     return f"{seq:>5}  {words}"
 
 
-def show(screen: Screen[Any], fight: Any, seq: int, heading: str = "") -> None:
-    """Open the Why dialog for event ``seq`` of ``fight`` (a live fight or a replay's timeline)."""
+def show(
+    screen: Screen[Any], fight: Any, seq: int, heading: str = "", then: Callable[[None], None] | None = None
+) -> None:
+    """Open the Why dialog for event ``seq`` of ``fight`` (a live fight or a replay's timeline); ``then`` runs as
+    it closes."""
     text = why_text(line_of(fight, seq), reasons_or_problem(fight, seq), heading)
-    ask(screen.app, WhyDialog(text, rules_page=rules_page(getattr(fight, "system", None))))
+    ask(screen.app, WhyDialog(text, rules_page=rules_page(getattr(fight, "system", None))), then)
 
 
 def show_standing(screen: Screen[Any], fight: Any, state: Any, cid: str | None, upto: int | None = None) -> bool:
@@ -152,14 +156,18 @@ def why_live(screen: Any) -> None:
     """``Y`` on the fight screen: with the log focused, its selected line (the last one until the log says
     which is selected); otherwise the selected combatant's standing word; else the last event logged."""
     fight = screen.fight
+    in_log = log_focused(screen)
+    # back in the log as the dialog closes (the screen gives the table the focus under any dialog): the GM
+    # reading the log goes on to another line and asks again, as ``Tab`` had put it
+    back = (lambda _: screen.set_focus(screen.query_one(LogView))) if in_log else None
     seq = live_log_seq(screen)
     if seq is not None:
-        show(screen, fight, seq)
+        show(screen, fight, seq, then=back)
         return
-    if not log_focused(screen) and show_standing(screen, fight, fight.state, screen.selected):
+    if not in_log and show_standing(screen, fight, fight.state, screen.selected):
         return
     entries = fight.entries
     if not entries:
         screen.notify("Nothing is logged yet.", title="Why", markup=False)
         return
-    show(screen, fight, entries[-1].seq)
+    show(screen, fight, entries[-1].seq, then=back)

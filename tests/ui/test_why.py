@@ -176,6 +176,14 @@ async def live(system_id: str, size: tuple[int, int], tmp_path: Path) -> None:
             assert flat(part) in text
         await press(pilot, "escape")
         assert app.screen is screen
+        # closed, it leaves the GM in the log (the key bar says how back to the table): a line above, Y again
+        # explains that line (it went back to the table, and the next Y explained a combatant)
+        assert "Back to the table" in flat(drawn_text(screen.query_one("KeysFooter"))), app.focused
+        await press(pilot, "up", "up", "Y")  # (the first selects the last line, when none was)
+        assert isinstance(app.screen, WhyDialog)
+        above = screen.query_one("#log").selected_seq
+        assert above is not None and above < last.seq
+        assert flat(drawn_text(app.screen.query_one("#why-text", Static))).startswith(str(above))
 
 
 @pytest.mark.parametrize("size", SIZES)
