@@ -137,8 +137,10 @@ def prefill(
 ) -> dict[str, Any]:
     """Starting values: the current combatant acts; the selected one (or the marked ones) is the subject.
 
-    When the selected combatant is the actor itself, a target falls back to the
-    first foe still in the fight; an optional opponent is never guessed.
+    A subject of one combatant starts on the first marked one (not the actor), when some are marked: the
+    marks say whom the GM means, as they do for a subject of several.  When the selected combatant is the
+    actor itself, a target falls back to the first foe still in the fight; an optional opponent is never
+    guessed.
     """
     values: dict[str, Any] = {}
     for p in spec.params:
@@ -155,7 +157,9 @@ def prefill(
     if subject:
         param = next(p for p in spec.params if p.name == subject)
         target = selected
-        if acting and target in (None, acting) and not marked:
+        if marked and param.kind != C.COMBATANTS:
+            target = next((m for m in marked if m != acting), target)
+        if acting and target in (None, acting):
             me = state.find(acting)
             foes = [c for c in state.present if me is not None and c.kind != me.kind and c.id not in out]
             target = foes[0].id if foes else None

@@ -46,9 +46,26 @@ def ask_command(screen: FightHost, dialog: Dialog[Any], after: Callable[[], None
     ask(screen.app, dialog, done)
 
 
-def ask_for_marked(screen: FightHost, dialog: Dialog[Any]) -> None:
-    """Open a form for the chosen combatants; once its command is done, the marks have been used."""
-    ask_command(screen, dialog, lambda: used_marks(screen))
+def ask_for_marked(screen: FightHost, dialog: Dialog[Any], subject: str | None = None) -> None:
+    """Open a form for the chosen combatants; once its command is done, the marks have been used.
+
+    ``subject``: the command's field naming whom it was for.  Then only the marks of those go, and the
+    others stay for the next action: a form of one combatant, opened with several marked, starts on the
+    first of them (see ``logic.prefill``), so the GM does each in turn (a death save each)."""
+
+    def done(command: Any) -> None:
+        if command is None:
+            return
+        used = getattr(command, subject, None) if subject else None
+        if isinstance(used, str):
+            used = (used,)
+        if isinstance(used, tuple) and all(isinstance(i, str) for i in used):
+            screen.perform(command, lambda: screen.set_marks(tuple(m for m in screen.marked if m not in used)))
+        else:
+            screen.perform(command, lambda: used_marks(screen))
+
+    screen.clear_undo_note()
+    ask(screen.app, dialog, done)
 
 
 def need_selected(screen: FightHost) -> str | None:

@@ -20,7 +20,8 @@ def run_spec(screen: FightHost, spec: C.CommandSpec, values: dict[str, Any] | No
     if not spec.params:
         screen.perform(spec.make({}))
         return
-    ask_for_marked(screen, spec_dialog(screen, spec, values))
+    _actor, subject = logic.roles(spec, forms.turn_commands(screen.system))
+    ask_for_marked(screen, spec_dialog(screen, spec, values), subject)
 
 
 def spec_dialog(screen: FightHost, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> Dialog[Any]:
