@@ -309,6 +309,21 @@ class FightScreen(Screen[None]):
         if event.chain >= 2 and isinstance(event.widget, LogView):
             why.why_live(self)
 
+    def on_key(self, event: events.Key) -> None:
+        """A phase key pressed out of its phase (see :meth:`check_action`) reaches the screen unused: say when it
+        acts (L during a fight did nothing, and said nothing)."""
+        if not self.ready:
+            return
+        s = self.fight.state
+        for binding in keys.CORE:
+            if event.key in (k.strip() for k in binding.key.split(",")):
+                action = binding.action.split("(")[0]
+                why_not = keys.out_of_phase(action, s.started, s.ended)
+                if why_not is not None:
+                    event.stop()
+                    self.refuse(f"{keys.TITLES.get(action, binding.description)}: {why_not}")
+                    return
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Setup keys only before the start, turn keys only while the fight runs; Esc in the log is the log's
         (back to the table)."""

@@ -96,6 +96,21 @@ TITLES = {
 SETUP_ONLY = frozenset({"roll_initiative", "start"})
 PLAY_ONLY = frozenset({"next_turn", "delay", "act_now", "damage", "heal", "initiative_running"})
 OUTSIDE_PLAY = frozenset({"rest"})  # before the start or after the end: during a fight time passes by turns
+
+
+def out_of_phase(action: str, started: bool, ended: bool) -> str | None:
+    """Why a phase key does nothing now (its phase is not this one), in the GM's words; None when it acts."""
+    if action in SETUP_ONLY and started:
+        return "the fight has started already"
+    if action in PLAY_ONLY and not started:
+        return "the fight has not started (S starts it)"
+    if action in PLAY_ONLY and ended:
+        return "the fight has ended (u undoes its end)"
+    if action in OUTSIDE_PLAY and started and not ended:
+        return "before the fight starts or after it ends; during a fight, time passes by turns (ctrl+e ends it)"
+    return None
+
+
 # keys the app, Textual or the list already use
 RESERVED = frozenset({"q", "ctrl+q", "ctrl+p", "ctrl+t", "up", "down", "tab", "home", "end", "pageup", "pagedown"})
 

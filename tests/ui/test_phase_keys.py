@@ -1,0 +1,61 @@
+"""Keys of one phase of the fight (setup, the running fight, after it) pressed in another say when they act,
+in the toast every refused action uses, and log nothing (``L`` during a fight did nothing and said nothing)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+
+from screens.app import TrackerApp
+from screens.fight import FightScreen
+from tests.ui.drive import build_fight, press
+
+
+def toasts(app: TrackerApp) -> str:
+    """The toasts on the screen, as drawn (their lines joined)."""
+    out = []
+    for toast in app.screen.query("Toast"):
+        size = toast.outer_size
+        out += [strip.text for strip in toast.render_lines(Region(0, 0, size.width, size.height))]
+    return " ".join(" ".join(out).replace("▌", "").split())  # (▌: the toast's left edge, on each line)
+
+
+SIZES = [(80, 24), (120, 36)]
+SYSTEMS = ["bnb", "blackjack", "zludge", "twod6"]
+
+# started?: (the key, the words the screen shows for it)
+CASES = {
+    True: [("L", "Let time pass (rest): before the fight starts or after it ends"), ("S", "the fight has started")],
+    False: [("n", "Next turn: the fight has not started (S starts it)"), ("D", "the fight has not started")],
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("started", [True, False], ids=["running", "setup"])
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_a_key_out_of_its_phase_says_when_it_acts(
+    system_id: str, started: bool, size: tuple[int, int], data_dir: Path
+) -> None:
+    path = data_dir / "p.jsonl"
+    build_fight(system_id, path, start=started).close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            logged = len(screen.fight.entries)
+            for key, said in CASES[started]:
+                await press(pilot, key)
+                assert app.screen is screen
+                await pilot.pause()
+                assert said in toasts(app), toasts(app)
+                app.clear_notifications()
+                await pilot.pause()
+            assert len(screen.fight.entries) == logged
+
+    asyncio.run(run())
