@@ -301,6 +301,8 @@ def _system_line(
     actor, target = nm(tally.actor or ""), nm(tally.target or "")
     if actor and target and tally.hit is not None:
         line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
+    elif actor and target and tally.revises:
+        line = f"{actor}'s attack on {target} is worked out again"
     elif actor and target:
         line = f"{actor} acts against {target}"
     elif target and tally.harm:

@@ -65,8 +65,11 @@ class Tally:
     actor: str | None = None
     target: str | None = None
     hit: bool | None = None
-    harm: int = 0  # damage, injuries or boxes inflicted
+    harm: int = 0  # damage, injuries or boxes inflicted; below 0: taken back (a reroll undid a wound)
     fell: bool = False  # the target dropped (dead, unconscious, fled)
+    # the actor's last tallied deed is taken back (its hit or miss, and the deed): a roll revised or rerolled after
+    # the fact.  ``hit`` is then the outcome that stands in its place (None: a later event tallies it)
+    revises: bool = False
 
 
 @attrs.frozen(kw_only=True)

@@ -286,6 +286,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
     totals = {"rolls": 0, "above": 0, "below": 0, "even": 0}
     actions: set[int] = set()
     last_actor: dict[int, str] = {}
+    last_hit: dict[str, bool] = {}  # each actor's last tallied outcome (what a revision takes back)
     events = 0
     standings = _Standings(system)
 
@@ -360,8 +361,14 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
                 totals[key] += 1
                 bump(actor, "rolls_" + key)
             if tally is not None:
-                if tally.actor and (tally.hit is not None or tally.harm):
+                if tally.revises and tally.actor in last_hit:  # the deed tallied before is taken back
+                    hit_before = last_hit.pop(tally.actor)
+                    bump(tally.actor, "hits" if hit_before else "misses", -1)
+                    bump(tally.actor, "actions", -1)
+                if tally.actor and (tally.hit is not None or (tally.harm and not tally.revises)):
                     bump(tally.actor, "actions")
+                if tally.hit is not None and tally.actor:
+                    last_hit[tally.actor] = tally.hit
                 if tally.hit is True:
                     bump(tally.actor, "hits")
                 elif tally.hit is False:

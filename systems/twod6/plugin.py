@@ -31,7 +31,15 @@ from systems.twod6 import rules, table, why
 from systems.twod6.about import ABOUT
 from systems.twod6.checks import two_d6
 from systems.twod6.commands import SPECS
-from systems.twod6.events import EVENT_TYPES, AttackRolled, EffectApplied, InitiativeTieRolled, ResolveRolled, Wounded
+from systems.twod6.events import (
+    EVENT_TYPES,
+    AttackRolled,
+    EffectApplied,
+    InitiativeTieRolled,
+    ResolveRolled,
+    Reworked,
+    Wounded,
+)
 from systems.twod6.evolve import evolve
 from systems.twod6.presets import PRESETS
 from systems.twod6.record import Data, data, make_data
@@ -359,6 +367,11 @@ class TwoD6System(BaseSystem):
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, AttackRolled):
             return Tally(actor=event.actor, target=event.target, hit=event.hit)
+        if isinstance(event, Reworked):
+            # a lost defense rerolled with a cinematic: the attack's hit and its wounds are taken back (the attack
+            # worked out again against the new defense follows, and counts)
+            back = event.before.wounds - data(state.get(event.target)).wounds
+            return Tally(actor=event.by, target=event.target, harm=-back if back > 0 else 0, revises=True)
         if isinstance(event, Wounded):
             before = data(state.get(event.target))
             left = before.wounds - event.wounds

@@ -245,6 +245,16 @@ class ZludgeSystem(BaseSystem):
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, events.AttackResolved):
             return Tally(actor=event.actor, target=event.target, hit=event.outcome != "miss")
+        if isinstance(event, events.RollRevised) and event.outcome:
+            # an aspect or plot point after the roll: the attack's outcome now is the revised one
+            last = fight_data(state).last_roll
+            if last is not None and isinstance(last.event, events.AttackResolved):
+                a = last.event
+                return Tally(actor=a.actor, target=a.target, hit=event.outcome != "miss", revises=True)
+            return None
+        if isinstance(event, events.HarmTakenBack):
+            taken = len(data(state.get(event.target)).wounds) - len(event.wounds)
+            return Tally(target=event.target, harm=-taken) if taken > 0 else None
         if isinstance(event, events.WoundMarked):
             before = data(state.get(event.target))
             fell = event.box is None or (event.box >= INCAPACITATED and before.wound_effect < INCAPACITATED)

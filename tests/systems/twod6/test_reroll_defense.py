@@ -153,3 +153,33 @@ def test_the_check_form_takes_the_books_cost_on_the_turn_and_none_off_it():
     (after,) = f.do(SkillCheck(actor="c1", skill="Athletics", dc=7))
     assert after.cost == "none"
     refused(f, Attack(actor="c1", targets=("c2",)), "over")
+
+
+def test_the_summary_takes_back_the_hit_and_wound_a_rerolled_defense_took_back():
+    """The defense rerolled with a cinematic ties the attack: the summary counted the first reading's hit and
+    its wound (Ann: a hit and a miss, 1 dealt; the Hero: 1 taken).  Now it counts the attack as worked out
+    again: a miss, nothing dealt or taken."""
+    from tracker.replay import Timeline
+    from tracker.summary import summarize
+
+    f, roller = setup(("Ann", FIGHTER), ("Hero", HERO))
+    attack(f, roller, (3, 3, 3, 3), "c1", "c2")  # 10 vs 6: a hit, a wound
+    roller.add(5, 5)
+    f.do(SpendCinematic(actor="c2", use="reroll"))  # 10 vs 10: the defender's
+    by_id = {x.id: x for x in summarize(Timeline(system, list(f.entries))).fighters}
+    ann, hero = by_id["c1"], by_id["c2"]
+    assert (ann.hits, ann.misses, ann.harm_dealt) == (0, 1, 0)
+    assert hero.harm_taken == 0
+
+
+def test_the_players_view_says_the_attack_is_worked_out_again():
+    """NPCs' numbers hidden from the players: the reroll's line named no outcome ("Ann acts against Hero", from
+    the tally); it says the attack is worked out again, then the new outcome."""
+    from screens.table import public_log
+
+    f, roller = setup(("Ann", FIGHTER), ("Hero", HERO), kind="npc")
+    attack(f, roller, (3, 3, 3, 3), "c1", "c2")
+    roller.add(5, 5)
+    f.do(SpendCinematic(actor="c2", use="reroll"))
+    last = public_log(f.system, f.steps[-1:], f.state)
+    assert "Ann's attack on Hero is worked out again" in last and "Ann misses Hero" in last, last

@@ -235,3 +235,36 @@ def test_a_reroll_that_fails_first_aid_takes_the_treatment_back():
     assert [type(e) for e in ev] == [RollRevised, HarmTakenBack]
     assert ev[1].describe(before) == "Bob: the first aid from the earlier reading taken back"
     assert data(f, "c2").wound_penalty == -1 and not any(b.treated for b in data(f, "c2").wounds)
+
+
+def _fighters(f):  # type: ignore[no-untyped-def]
+    from tracker.replay import Timeline
+    from tracker.summary import summarize
+
+    return {x.id: x for x in summarize(Timeline(system, list(f.entries))).fighters}
+
+
+def test_the_summary_counts_an_attack_as_the_roll_revised_after_it_left_it():
+    """A miss turned into a clip by an aspect after the roll: the summary counted the miss, and the Scratch box
+    marked by the revision (a GM action of its own) as harm by no one.  It counts a hit, by the attacker."""
+    f = duel(SWORD, BOB)
+    script(f, F(-1), F(1))  # 0 vs +1: miss
+    f.do(Attack(actor="c1", target="c2"))
+    f.do(InvokeAfter(actor="c1", aspect="star ranger"))  # +1: clips, a Scratch box
+    alice, bob = _fighters(f)["c1"], _fighters(f)["c2"]
+    assert (alice.hits, alice.misses, alice.harm_dealt) == (1, 0, 1)
+    assert bob.harm_taken == 1
+
+
+def test_the_summary_takes_back_a_hit_a_defense_revised_after_it_turned_into_a_miss():
+    """The defender's plot point after a hit makes the defense beat the attack: the hit and its wound are taken
+    back in the summary (the harm as the HarmTakenBack event undoes it)."""
+    f = duel(SWORD, BOB)
+    script(f, F(0), F(0))  # Melee +2 vs Acrobatics +1: hit
+    f.do(Attack(actor="c1", target="c2"))
+    assert _fighters(f)["c1"].hits == 1 and _fighters(f)["c2"].harm_taken > 0
+    ev = f.do(InvokeAfter(actor="c2", aspect="brawler", plot_points=1))  # +1 and +1: +3 beats +2
+    assert ev[0].outcome == "miss" and any(isinstance(e, HarmTakenBack) for e in ev)
+    alice, bob = _fighters(f)["c1"], _fighters(f)["c2"]
+    assert (alice.hits, alice.misses, alice.harm_dealt) == (0, 1, 0)
+    assert bob.harm_taken == 0
