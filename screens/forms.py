@@ -90,12 +90,25 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
             if p.choices != declared.choices and p.choices:
                 values[p.name] = p.choices[0]
 
+    def for_who(who: str | None) -> tuple[C.Param, ...]:
+        return spec.params_for(state, who)
+
     def check(raw: dict[str, Any]) -> Any:
-        return ctx.probe(spec.make(logic.form_values(state, params, raw), params))
+        named = raw.get(actor or "") or raw.get(subject or "")  # the choices as they are for whom the form names
+        now = for_who(named if isinstance(named, str) else None)
+        return ctx.probe(spec.make(logic.form_values(state, now, raw), now))
 
     help = spec.help + (f"  [key {key}]" if key else "")
     return FormDialog(
-        spec.title, params, check, values=values, state=state, help=help, choices=ctx.choices, who=(actor, subject)
+        spec.title,
+        params,
+        check,
+        values=values,
+        state=state,
+        help=help,
+        choices=ctx.choices,
+        who=(actor, subject),
+        choices_for=for_who if spec.choices is not None else None,
     )
 
 

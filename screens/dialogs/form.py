@@ -143,6 +143,9 @@ class FormDialog(Dialog[Any]):
     not only a shade); Enter submits from any field (the buttons take no focus:
     Tab never lands on Cancel).  ``who``: the
     actor and subject fields, named in the title as they change.
+    ``choices_for``: the parameters as they are for a combatant (a command's
+    choices that depend on who acts: the checks a cinematic may reroll); the
+    pickers follow the actor (else the subject) as the GM changes it.
     """
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
@@ -164,6 +167,7 @@ class FormDialog(Dialog[Any]):
         choices: Sequence[Choice] = (),
         who: tuple[str | None, str | None] = (None, None),
         focus: str | None = None,
+        choices_for: Callable[[str | None], Sequence[C.Param]] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -176,6 +180,7 @@ class FormDialog(Dialog[Any]):
         self.who = who
         self.labels = labels_for(self.params)
         self.focus_name = focus or self._likely_field()
+        self.choices_for = choices_for
 
     def _likely_field(self) -> str | None:
         def empty(p: C.Param) -> bool:
@@ -252,6 +257,7 @@ class FormDialog(Dialog[Any]):
         self.choices = fresh.choices
         self.who = fresh.who
         self.focus_name = fresh.focus_name
+        self.choices_for = fresh.choices_for
         shown = {w.id: w for w in self.query("#fields *") if w.id}  # one walk of the dialog, not one per field
         for p in self.params:
             set_field(shown[field_id("f", p.name)], p, self.values.get(p.name), self.state, self.choices)
@@ -310,8 +316,24 @@ class FormDialog(Dialog[Any]):
 
     @on(Cycle.Changed)
     @on(TargetList.Changed)
-    def _who_changed(self) -> None:
+    def _who_changed(self, event: Cycle.Changed | TargetList.Changed) -> None:
         self._retitle()
+        actor, subject = self.who
+        name = actor or subject
+        changed = event.cycle if isinstance(event, Cycle.Changed) else event.target_list
+        if self.choices_for is None or name is None or changed.id != field_id("f", name):
+            return
+        who = self.raw().get(name)
+        fresh = {p.name: p for p in self.choices_for(who if isinstance(who, str) else None)}
+        for p in self.params:
+            now = fresh.get(p.name)
+            if p.kind != C.CHOICE or now is None or now.choices == p.choices:
+                continue
+            widget = self.query_one(f"#{field_id('f', p.name)}", Cycle)
+            kept = widget.value if widget.value in now.choices else (now.choices[0] if now.choices else None)
+            options, chosen, blank = choice_options(now, kept)
+            widget.reset(options, chosen, blank=blank)
+        self.params = tuple(fresh.get(p.name, p) for p in self.params)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -76,3 +76,36 @@ async def _pick(path: Path, size: tuple[int, int]) -> None:
         hero = screen.fight.state.get("c2").data
         assert hero.cinematics == 0 and hero.wounds == 4  # 10 vs 9: the attack's dice stood, and still hit
         assert [f.kind for f in hero.failed] == ["check", "defense"]  # a new lost defense; the Notice still there
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_the_reroll_picker_follows_who_spends_the_cinematic(size: tuple[int, int], tmp_path: Path) -> None:
+    """Opened on Ann (no failed check), the form's Reroll offered only "—"; changing Who to the Hero left it so,
+    and ← → offered nothing.  It now offers the Hero's failed checks, and the one picked is rerolled."""
+    path = tmp_path / "who.jsonl"
+    _fight(path)
+    asyncio.run(_switch(path, size))
+
+
+async def _switch(path: Path, size: tuple[int, int]) -> None:
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FightScreen)
+        screen.query_one(InitiativeList).select("c1")
+        await pilot.pause()
+        await press(pilot, "c")
+        assert isinstance(app.screen, FormDialog), screen_text(app)
+        assert "Reroll (opt.) ‹ — ›" in " ".join(screen_text(app).split())
+        await press(pilot, "shift+tab", "right")  # Who: Hero
+        shown = " ".join(screen_text(app).split())
+        assert "Spend a cinematic: Hero" in shown and "Reroll (opt.) ‹ defense against Ann's" in shown, shown
+        await press(pilot, "tab", "r", "tab", "right")  # For: reroll; Reroll: the other failed check
+        shown = " ".join(screen_text(app).split())
+        assert "‹ reroll ›" in shown and "Reroll (opt.) ‹ Notice" in shown, shown
+        await submit_form(pilot)
+        assert isinstance(app.screen, FightScreen), screen_text(app)
+        log = " ".join(" ".join(line.text.split()) for line in screen.query_one("#log").lines)  # as drawn
+        assert "Hero spends a cinematic (0 left): reroll the failed Notice" in log, log
+        assert "Hero Notice check DC 9 (cinematic reroll)" in log, log
