@@ -492,11 +492,24 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
         if field == "group":
             value = clean(value, "Group", NAME_MAX) or None
         return [E.Adjusted(id=c.id, field=field, value=value, old=getattr(c, field), note=note)]
+    label = _adjust_label(system, state, c, field)
     value = json_shape(system.check_adjust(state, c, field, cmd.value))
     old = json_shape(getattr(c.data, field, None))
     if old == value:
-        raise Refused(f"{c.name}'s {field} is already {value!r}")
-    return [E.Adjusted(id=c.id, field=field, value=value, old=old, note=note)]
+        raise Refused(f"{c.name}'s {label} is already {value!r}")
+    return [E.Adjusted(id=c.id, field=field, value=value, old=old, note=note, label=label)]
+
+
+def _adjust_label(system: System, state: FightState, c: Combatant, field: str) -> str:
+    """The name the GM picked the value by: its label in the system's list, up to any explanation in brackets
+    ("HP (0 or below: dying, death save)" is "HP"); the field's own name if the list has no such value."""
+    try:
+        param = next((p for p in system.adjustable(state, c) if p.name == field), None)
+    except Exception:  # a plug-in's list must not stop the adjustment it checks itself
+        param = None
+    if param is None or not param.label:
+        return field
+    return param.label.split(" (")[0].strip() or field
 
 
 def _note(system: System, state: FightState, cmd: C.Note, dice: Roller) -> list[E.Event]:

@@ -245,10 +245,11 @@ class Adjusted(Event):
     value: Any
     old: Any = None
     note: str = ""
+    label: str = ""  # the value's name as the GM picked it ("Injuries"; files before it: the field's name)
 
     def describe(self, state: FightState) -> str:
         why = f" ({self.note})" if self.note else ""
-        return f"GM sets {state.name(self.id)}'s {self.field}: {self.old!r} → {self.value!r}{why}"
+        return f"GM sets {state.name(self.id)}'s {self.label or self.field}: {self.old!r} → {self.value!r}{why}"
 
 
 @attrs.frozen(kw_only=True)

@@ -28,8 +28,10 @@ from tracker import (
     StartFight,
     evolve,
     fold,
+    registry,
 )
 from tracker import events as E
+from tracker.dice import SeededRoller
 
 
 def fight(*faces: int) -> Fight:
@@ -246,10 +248,28 @@ def test_conditions_without_duration_stay_until_removed() -> None:
 # -- GM adjust, notes, prompts, end ------------------------------------------------
 
 
+def test_an_adjustment_is_logged_by_the_name_the_gm_picked_it_by() -> None:
+    """Blackjack's "Injuries" was logged as "GM sets Jed's injury_list: …" (the record's field); the log says
+    the label of the list the GM picked from, without its explanation in brackets."""
+    fight = Fight(registry.load("blackjack"), roller=SeededRoller(1))
+    fight.do(AddCombatant(name="Jed", preset="gunslinger"))
+    (ev,) = fight.do(Adjust(id="c1", field="injury_list", value="lesser scratch"))
+    assert ev.label == "Injuries" and ev.describe(fight.state).startswith("GM sets Jed's Injuries: ")
+    with pytest.raises(Refused, match="Jed's Injuries is already"):
+        fight.do(Adjust(id="c1", field="injury_list", value="lesser scratch"))
+    (ev,) = fight.do(Adjust(id="c1", field="lead", value="3"))
+    assert ev.describe(fight.state).startswith("GM sets Jed's Lead: ")
+    bnb = Fight(registry.load("bnb"), roller=SeededRoller(1))
+    bnb.do(AddCombatant(name="Kid", preset="shootist"))
+    (ev,) = bnb.do(Adjust(id="c1", field="hp", value="1"))
+    assert ev.describe(bnb.state).startswith("GM sets Kid's HP: ")  # not "HP (0 or below: dying, death save)"
+
+
 def test_gm_adjust_of_system_and_core_values_is_logged_and_undoable() -> None:
     f = three()
     events = f.do(Adjust(id="c2", field="hp", value="2", note="fell off the roof"))
-    assert events == [E.Adjusted(id="c2", field="hp", value=2, old=4, note="fell off the roof")]
+    assert events == [E.Adjusted(id="c2", field="hp", value=2, old=4, note="fell off the roof", label="HP")]
+    assert events[0].describe(f.state).endswith("'s HP: 4 → 2 (fell off the roof)")  # as the GM picked it
     assert f.state.get("c2").data.hp == 2
     f.do(Adjust(id="c2", field="group", value="Bandits"))
     assert f.state.get("c2").group == "Bandits"
