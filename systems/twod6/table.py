@@ -265,6 +265,12 @@ class R:
     )
     HEALER = _r("healer", "A healer doubles it", "@54815", "a successful Trade (Healing) check doubles the rate")
     WAKES = _r("wakes", "Waking at 0", "@54116", "a character at 0 wounds stays unconscious until it regains a wound")
+    SLEPT_OFF = _r(
+        "slept_off",
+        "Waking after a day's rest",
+        "ruling on twod6 @54116",
+        "knocked out with a wound left: a full day's rest wakes the character (the book says only how one at 0 wakes)",
+    )
     QUICK_HARM = _r(
         "quick_harm",
         "Wounds by the GM's hand",

@@ -332,7 +332,9 @@ def _rested(before: FightState, e: Rested) -> list[Reason]:
     out = [Reason.of(R.HEALING, *terms)]
     if "healer" in e.why:
         out.append(Reason.of(R.HEALER, "the carer's Trade (Healing) check succeeded (GM)"))
-    if e.wakes:
+    if e.wakes and d is not None and d.wounds > 0:
+        out.append(Reason.of(R.SLEPT_OFF, f"knocked out with {d.wounds} wound(s) left, a full day's rest: wakes"))
+    elif e.wakes:
         out.append(Reason.of(R.WAKES, "a wound regained at 0: wakes"))
     return out
 

@@ -13,6 +13,9 @@ Rules ``healing``, ``healer`` and ``wakes`` of ``table.R``, each tested in tests
   (test_a_successful_healing_check_doubles_the_rate)
 - Never above the maximum; the dead stay dead; a character at 0 wounds who
   regains one wakes. (test_at_zero_wounds_regaining_one_wakes, test_the_dead_stay_dead)
+- **Ruling** (``slept_off``; the book says how long a knock-out lasts only at 0
+  wounds): one knocked out with a wound left wakes after a full day's rest.
+  (test_a_full_days_rest_wakes_one_knocked_out_with_wounds_left)
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ class Rested(Event):
 REST_EVENTS: tuple[type[Event], ...] = (Rested,)
 
 
-@applies(R.HEALING, R.HEALER, R.WAKES)
+@applies(R.HEALING, R.HEALER, R.WAKES, R.SLEPT_OFF)
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     quality = cmd.quality or FED
     if quality not in QUALITIES:
@@ -83,7 +86,7 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
             continue
         wounds = min(d.max_wounds - d.wounds, gained)
         why = span if d.wounds < d.max_wounds else "unhurt"
-        wakes = d.unconscious and d.wounds == 0 and wounds > 0
+        wakes = d.unconscious and (wounds > 0 if d.wounds == 0 else days >= 1)
         out.append(Rested(id=cid, wounds=wounds, wakes=wakes, why=why))
     return out
 

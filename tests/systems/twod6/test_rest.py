@@ -98,3 +98,22 @@ def test_rest_refused_during_the_fight_and_undone_as_one_action():
     assert f.state == before
     with pytest.raises(Refused, match="not one of"):
         f.do(Rest(days=1, quality="well"))
+
+
+def test_a_full_days_rest_wakes_one_knocked_out_with_wounds_left():
+    """Ruling ``slept_off`` (the book says how long a knock-out lasts only at 0 wounds, @54116): knocked out
+    with wounds left (a failed resolve check at 2 or 1 left), a full day's rest wakes the character, at full
+    wounds or not; hours short of a day do not; Why? names the ruling."""
+    from tracker.explain import explain
+
+    f, ash, bo = _party(wounds=2)
+    f.do(Adjust(id=ash, field="unconscious", value=True))
+    f.do(Adjust(id=bo, field="unconscious", value=True))  # unhurt, knocked out
+    (ev, ev_bo) = f.do(Rest(hours=20))
+    assert not ev.wakes and f.state.get(ash).data.unconscious  # less than a day
+    (ev, ev_bo) = f.do(Rest(days=1))
+    assert ev.wakes and ev_bo.wakes and not f.state.get(ash).data.unconscious
+    assert not f.state.get(bo).data.unconscious and _w(f, ash) == 3
+    assert "and wakes" in _log(f)
+    reasons = explain(f, f.entries[-2].seq)
+    assert any(r.rule_id == "slept_off" for r in reasons), reasons
