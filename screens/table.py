@@ -276,7 +276,7 @@ def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str
         c = now.find(ev.id)
         if c is None or not shows_numbers(now, c):
             return None
-        return f"GM sets {nm(ev.id)}'s {ev.field} to {ev.value}"
+        return f"GM sets {nm(ev.id)}'s {ev.label or ev.field} to {ev.value}"
     if isinstance(ev, E.FightEnded):
         return "The fight ends"
     if isinstance(ev, E.CombatantsRevealed):
@@ -320,7 +320,10 @@ def _event_line(
 ) -> str | None:
     ids = frozenset(c.id for c in now.combatants)
     mentioned: set[str] = set()
-    _ids_in(ev, ids, mentioned)
+    if isinstance(ev, E.ConditionAdded):  # whose turn ends it (its ends_on) is not in the players' line
+        mentioned.add(ev.id)
+    else:
+        _ids_in(ev, ids, mentioned)
     for cid in mentioned:
         if cid not in names:
             return None  # hidden now

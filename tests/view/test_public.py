@@ -118,3 +118,19 @@ def test_gm_only_events_are_not_shown() -> None:
     f.do(C.SetDiceMode(typed=True))
     text = log(f)
     assert "secret" not in text and "Players' view" not in text and "typed" not in text
+
+
+def test_a_condition_ending_on_a_hidden_combatants_turn_is_still_said() -> None:
+    """A condition set to end on the hidden Assassin's turn: its line was dropped whole from the players' log
+    (the event names the Assassin as whose turn ends it).  The line is said, without that name."""
+    f = fight()
+    f.do(C.AddCondition(id="c1", name="Stunned", rounds=2, ends_on="c3"))
+    text = log(f)
+    assert "Dusty is Stunned for 2 round(s)" in text, text
+    assert "Assassin" not in text
+
+
+def test_an_adjustment_is_said_by_the_values_name() -> None:
+    f = fight()
+    f.do(C.Adjust(id="c1", field="hp", value=5))
+    assert "GM sets Dusty's HP to 5" in log(f)
