@@ -69,8 +69,10 @@ def _why_bullets(timeline: Timeline, i: int, depth: str) -> list[str]:
 
 
 def _md(text: str) -> str:
-    """Text a recap shows as it is, never as Markdown emphasis or a link."""
-    return "".join("\\" + ch if ch in "\\`*_[]<>|#" else ch for ch in text)
+    """Text a recap shows as it is, never as Markdown emphasis, code, strikethrough, HTML, a table cell's end or
+    a link: those characters escaped.  A bracket only where a link or an image could start (``](``): the dice
+    faces, "1d20 [15]", stay as the log shows them."""
+    return "".join("\\" + ch if ch in "\\`*_~<>|#" else ch for ch in text).replace("](", "\\](")
 
 
 def recap(loaded: Loaded, timeline: Timeline | None = None, *, why: bool = False) -> str:
@@ -81,14 +83,14 @@ def recap(loaded: Loaded, timeline: Timeline | None = None, *, why: bool = False
     h = loaded.header
     out: list[str] = []
     title = final.title or h.title or loaded.path.stem
-    out.append(f"# Fight recap: {title}")
+    out.append(f"# Fight recap: {_md(title)}")
     out.append("")
-    out.append(f"- System: {system.name} (`{h.system}` {h.system_version})")
+    out.append(f"- System: {_md(system.name)} (`{h.system}` {h.system_version})")
     out.append(f"- Started: {h.created}")
     out.append(f"- Rounds: {final.round}")
     out.append(f"- Log: {len(timeline)} events")
     for w in loaded.warnings:
-        out.append(f"- Warning: {w}")
+        out.append(f"- Warning: {_md(w)}")
     out.append("")
     out.append("## Combatants")
     out.append("")
@@ -108,7 +110,7 @@ def recap(loaded: Loaded, timeline: Timeline | None = None, *, why: bool = False
         ev = entry.event
         if isinstance(ev, (TurnEnded,)):
             continue
-        line = describe_safely(timeline, i)
+        line = _md(describe_safely(timeline, i))  # names and notes as typed, never as Markdown or HTML
         if isinstance(ev, RoundStarted):
             out.append("")
             out.append(f"### {line}")
@@ -132,10 +134,10 @@ def recap(loaded: Loaded, timeline: Timeline | None = None, *, why: bool = False
     out.append("## Outcome")
     out.append("")
     for c in final.present:
-        out.append(f"- {c.name}: {end_state(system, final, c)}")
+        out.append(f"- {_md(c.name)}: {_md(end_state(system, final, c))}")
     if final.prompts:
         out.append("")
-        out.append("Still open: " + "; ".join(p.text for p in final.prompts))
+        out.append("Still open: " + "; ".join(_md(p.text) for p in final.prompts))
     out.append("")
     out.extend(_figures(timeline))
     return "\n".join(visible(line) for line in out)
@@ -152,10 +154,10 @@ def _figures(timeline: Timeline) -> list[str]:
         out.append("No one fell.")
     for f in s.falls:
         when = "before round 1" if f.round == 0 else f"round {f.round}"
-        out.append(f"- {f.who} fell in {when} (event {f.seq})" + (f", felled by {f.by}" if f.by else ""))
+        out.append(f"- {_md(f.who)} fell in {when} (event {f.seq})" + (f", felled by {_md(f.by)}" if f.by else ""))
     if s.awards:
         out += ["", "## Experience", ""]
-        out += [f"- {line}" for line in s.awards]
+        out += [f"- {_md(line)}" for line in s.awards]
     out.append("")
     out.append("## Harm per round")
     out.append("")
@@ -195,7 +197,7 @@ def _cell_bar(value: int, top: int, width: int = 10) -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _md(text).replace("\n", " ")
 
 
 def write_recap(text: str, target: Path, *, source: Path, force: bool = False) -> Path:

@@ -241,3 +241,34 @@ def test_the_recap_is_titled_with_the_fight_name_and_keeps_what_follows_the_end(
     assert text.startswith("# Fight recap: The ford, at dusk\n")
     after = text.split("**The fight ends**", 1)[1].split("## Outcome", 1)[0]
     assert "binding wounds" in after and "The ford, at dusk" in after
+
+
+def test_the_recap_shows_names_and_notes_as_typed_never_as_markdown(tmp_path: Path) -> None:
+    """Names, notes and the fight's name holding Markdown or HTML (``*Star* _u_``, ``<b>Tag</b>``, a link) came
+    out as emphasis, a tag or a link in any Markdown viewer: only table cells escaped ``|``.  Rendered, the
+    recap now shows each as typed, and the dice faces stay readable in its source."""
+    from markdown_it import MarkdownIt
+
+    from tests.support import toy
+    from tracker import NameFight, SetInitiative
+
+    path = tmp_path / "f.jsonl"
+    f = saves.new_fight(toy.system, path, seed=1, roller=CycleRoller())
+    f.do(NameFight(name="**Ambush** at <i>the ford</i>"))
+    f.do(AddCombatant(name="*Star* _u_", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="<b>Tag</b>", kind="npc", sheet={"hp": 5}))
+    f.do(AddCombatant(name="[x](http://e.org)", kind="npc", sheet={"hp": 5}))
+    f.do(SetInitiative(values={"c1": 15, "c2": 12, "c3": 10}))
+    f.do(StartFight())
+    f.do(Damage(targets=("c2",), amount="2"))
+    f.do(Note(text="~~gone~~ `code` | pipe"))
+    f.close()
+    text = recap(saves.load(path))
+    html = MarkdownIt("commonmark").enable("table").enable("strikethrough").render(text)
+    for made in ("<em>Star", "<em>u</em>", "<b>Tag", "<i>the", "<a ", "<code>code", "<s>gone", "<del>gone"):
+        assert made not in html, (made, html)
+    assert "<strong>Ambush" not in html
+    for typed in ("*Star* _u_", "&lt;b&gt;Tag&lt;/b&gt;", "[x](http://e.org)", "~~gone~~ `code` | pipe"):
+        assert typed in html, (typed, html)
+    assert "**Ambush** at &lt;i&gt;the ford&lt;/i&gt;" in html
+    assert "[" in text and "\\[" not in text  # a die's faces as the log shows them
