@@ -293,11 +293,7 @@ class FightScreen(Screen[None]):
         step = self.fight.last_step()
         before = step.before if step is not None else self.fight.state
         first_seq = self.fight.entries[-len(events)].seq if events else None
-        lines = [
-            logic.line_for(self.fight, ev, before, None if first_seq is None else first_seq + n)
-            for n, ev in enumerate(events)
-        ]
-        self.query_one(LogView).add(lines)
+        self.query_one(LogView).add(logic.action_lines(self.fight, events, before, first_seq))
         self.undo_note = ""
         self.refresh_view()
 

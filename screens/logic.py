@@ -7,11 +7,12 @@ and writes party files and turns log entries into lines.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from tracker import Entry, Fight
+from tracker import Entry, Fight, evolve
 from tracker import commands as C
 from tracker.dice import DiceRequest
 from tracker.errors import Refused
@@ -205,16 +206,30 @@ def shown(value: Any, state: FightState | None = None) -> str:
 
 
 def entry_lines(fight: Fight, limit: int = LOG_KEEP) -> list[str]:
-    """Log lines of the last ``limit`` entries, each described against the state before its action."""
+    """Log lines of the last ``limit`` entries, each described against the state just before it (as the replay
+    and the file's other readers describe it)."""
     entries = fight.entries[-limit:]
     out: list[str] = []
     actions: dict[int, list[Entry]] = {}
     for e in entries:
         actions.setdefault(e.action, []).append(e)
     for action, group in actions.items():
-        state = fight.log.action_before(action) or fight.state
-        for e in group:
-            out.append(line_for(fight, e.event, state, e.seq))
+        before = fight.log.action_before(action) or fight.state
+        out += action_lines(fight, [e.event for e in group], before, group[0].seq)
+    return out
+
+
+def action_lines(fight: Fight, events: Sequence[Any], before: FightState, first_seq: int | None) -> list[str]:
+    """The log lines of one action's ``events`` (numbered from ``first_seq``), each described against the state
+    just before it: a combatant added with its kept state is named in the lines that set that state (they said
+    "GM sets c4's HP", described against the state before the combatant joined)."""
+    out: list[str] = []
+    state = before
+    for n, ev in enumerate(events):
+        out.append(line_for(fight, ev, state, None if first_seq is None else first_seq + n))
+        if not isinstance(ev, Undone | Redone):
+            with contextlib.suppress(Exception):  # (a plug-in failing here failed the action already)
+                state = evolve(fight.system, state, ev)
     return out
 
 
