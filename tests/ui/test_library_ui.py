@@ -134,3 +134,37 @@ async def test_the_damage_form_offers_one_roll_for_all(sid: str, data_dir: Path)
         shown = screen_text(app)
         assert "One roll for" in shown, shown
         assert sum(type(e.event).__name__ == "HarmRolled" for e in screen.fight.entries) == 1
+
+
+HURT = {"bnb": "3", "blackjack": "moderate", "zludge": "2", "twod6": "1"}  # quick damage each system takes
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("sid", SYSTEMS)
+@sync
+async def test_a_preset_kept_as_it_was_is_named_in_the_live_log(
+    sid: str, size: tuple[int, int], data_dir: Path
+) -> None:
+    """Added from a preset kept as it was, the lines that set its kept state said its id ("GM sets c4's HP"):
+    the live log described them against the state before it joined.  They name it, as the replay does."""
+    from tracker import commands as C
+
+    path = data_dir / "f.jsonl"
+    fight = build_fight(sid, path)
+    hurt = fight.state.by_name("Hero").id
+    fight.do(C.Damage(targets=(hurt,), amount=HURT[sid]))
+    for p in list(fight.state.prompts):
+        fight.do(C.DismissPrompt(prompt_id=p.id, note="setup"))
+    library.save_preset(sid, fight, hurt, "Hurt hero", now=True)
+    fight.close()
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await _open(pilot, app)
+        await press(pilot, "A")
+        await type_text(pilot, "hurt")
+        await press(pilot, "enter", "ctrl+s")
+        assert isinstance(app.screen, FightScreen), screen_text(app)
+        new = screen.fight.state.combatants[-1]
+        log = " ".join(" ".join(line.text.split()) for line in screen.query_one("#log").lines)
+        assert f"GM sets {new.name}'s" in log, log
+        assert f"GM sets {new.id}'s" not in log, log
