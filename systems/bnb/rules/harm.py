@@ -257,4 +257,12 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
             out += [
                 PromptResolved(prompt_id=p.id, note="left the fight") for p in after.prompts if p.combatant == ev.id
             ]
+    # 5. a death save asked of one no longer dying (the GM set them dead or back on their feet) is moot: it was
+    #    left open, and its roll refused ("not dying"), so only a ruling could clear it (a party loaded as saved,
+    #    with a dead PC)
+    closed = {ev.prompt_id for ev in out if isinstance(ev, PromptResolved)}
+    for p in after.prompts:
+        c = after.find(p.combatant) if p.kind == DEATH and p.combatant and p.id not in closed else None
+        if c is not None and not c.removed and data(c).status != DYING:
+            out.append(PromptResolved(prompt_id=p.id, note=f"moot: {c.name} is no longer dying"))
     return out

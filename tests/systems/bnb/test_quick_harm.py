@@ -259,3 +259,24 @@ def test_quick_heal_at_full_hp_is_refused_not_logged() -> None:
     with pytest.raises(Refused, match="already at full HP"):
         f.do(Heal(targets=(dusty,), amount="3"))
     assert len(f.entries) == n
+
+
+def test_a_death_save_is_moot_once_the_gm_sets_the_dying_one_dead_or_up():
+    """Ruling (the book has no GM adjust): a death save asked of one the GM then sets dead, or back to "ok", is
+    closed as moot.  It stayed open, and rolling it was refused ("not dying"): a party loaded as saved with a
+    dead PC showed that prompt, which only a ruling could clear."""
+    f, _dice = new_fight()
+    dusty = add_pc(f, "Dusty", hp=3, con=13)
+    jed = add_pc(f, "Jed", hp=3, con=13)
+    start(f)
+    for who in (dusty, jed):
+        f.do(Damage(targets=(who,), amount="5"))
+    assert sorted(p.combatant for p in f.state.prompts) == sorted([dusty, jed])
+    events = f.do(Adjust(id=dusty, field="status", value="dead"))
+    (closed,) = [e for e in events if isinstance(e, PromptResolved)]
+    assert closed.note == "moot: Dusty is no longer dying"
+    assert [p.combatant for p in f.state.prompts] == [jed]
+    f.do(Adjust(id=jed, field="status", value="ok"))
+    assert f.state.prompts == ()
+    f.undo()
+    assert [p.combatant for p in f.state.prompts] == [jed]
