@@ -287,6 +287,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
     actions: set[int] = set()
     last_actor: dict[int, str] = {}
     last_hit: dict[str, bool] = {}  # each actor's last tallied outcome (what a revision takes back)
+    joined: set[str] = set()  # who joined in the current GM action: its adjustments set it up, they harm no one
     events = 0
     standings = _Standings(system)
 
@@ -338,6 +339,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
         last_index = i
         if entry.action != action:
             action = entry.action
+            joined.clear()
             if down:
                 settle(before)
         events += 1
@@ -348,7 +350,12 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
             if not ev.resumed:
                 bump(ev.id, "turns")
         else:
-            tally = _tally(system, before, ev, last_actor.get(entry.action))
+            if isinstance(ev, CombatantAdded):
+                joined.add(ev.id)
+            # a combatant added as it was kept (a preset, a party as saved) is set up by adjustments in the same
+            # action: its starting wounds are not harm taken in this fight
+            setup = isinstance(ev, Adjusted) and ev.id in joined
+            tally = None if setup else _tally(system, before, ev, last_actor.get(entry.action))
             actor = _actor_of(ev, tally, before)
             if tally is not None and tally.actor:
                 last_actor[entry.action] = tally.actor
@@ -390,7 +397,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
             continue
         cb, ca = _context(before), _context(after)
         for was, now in _changed(before, after, every=not _same(cb, ca)):
-            if was is None or now.removed or was.removed or now.id in down:
+            if was is None or now.removed or was.removed or now.id in down or now.id in joined:
                 continue
             out_before = standings.out(before, was, cb)
             out_after = standings.out(after, now, ca)

@@ -30,6 +30,7 @@ from tracker import (
     registry,
 )
 from tracker.dice import DiceRequest
+from tracker.events import Adjusted as Adjust_
 from tracker.errors import TrackerError
 from tracker.model import FightState
 from tracker.replay import Timeline
@@ -272,3 +273,29 @@ def test_the_recap_shows_names_and_notes_as_typed_never_as_markdown(tmp_path: Pa
         assert typed in html, (typed, html)
     assert "**Ambush** at &lt;i&gt;the ford&lt;/i&gt;" in html
     assert "[" in text and "\\[" not in text  # a die's faces as the log shows them
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_a_combatant_added_as_it_was_kept_brings_no_harm_or_fall_into_the_fight(system_id: str, tmp_path: Path) -> None:
+    """Its kept wounds are set by adjustments in the action that adds it ("as the preset was kept"): the
+    summary counted them as harm taken in this fight (on the GM's side), and a combatant kept dead as a fall."""
+    from saves import library
+
+    first = Fight(registry.load(system_id), roller=CycleRoller())
+    pc, npc = CASTS[system_id]
+    first.do(AddCombatant(name="", preset=npc))
+    first.do(StartFight())
+    first.do(Damage(targets=("c1",), amount=LETHAL[system_id]))
+    for p in list(first.state.prompts):
+        first.do(DismissPrompt(prompt_id=p.id, note="setup"))
+    pid = library.save_preset(system_id, first, "c1", "Kept", now=True, folder=tmp_path)
+    try:
+        later = Fight(registry.load(system_id), roller=CycleRoller())
+        later.do(AddCombatant(name="", preset=pc))
+        later.do(AddCombatant(preset=pid))
+        assert any(e.event.note == "as the preset was kept" for e in later.entries if isinstance(e.event, Adjust_))
+        s = summarize(Timeline(later.system, list(later.entries)))
+        assert all(f.harm_taken == 0 and f.falls == 0 for f in s.fighters), s.fighters
+        assert s.falls == () and not any(any(by.values()) for _r, by in s.harm_by_round)
+    finally:
+        registry.use_presets(system_id, ())
