@@ -30,8 +30,8 @@ from tracker import (
     registry,
 )
 from tracker.dice import DiceRequest
-from tracker.events import Adjusted as Adjust_
 from tracker.errors import TrackerError
+from tracker.events import Adjusted
 from tracker.model import FightState
 from tracker.replay import Timeline
 from tracker.summary import OTHER, Summary, summarize
@@ -293,7 +293,7 @@ def test_a_combatant_added_as_it_was_kept_brings_no_harm_or_fall_into_the_fight(
         later = Fight(registry.load(system_id), roller=CycleRoller())
         later.do(AddCombatant(name="", preset=pc))
         later.do(AddCombatant(preset=pid))
-        assert any(e.event.note == "as the preset was kept" for e in later.entries if isinstance(e.event, Adjust_))
+        assert any(e.event.note == "as the preset was kept" for e in later.entries if isinstance(e.event, Adjusted))
         s = summarize(Timeline(later.system, list(later.entries)))
         assert all(f.harm_taken == 0 and f.falls == 0 for f in s.fighters), s.fighters
         assert s.falls == () and not any(any(by.values()) for _r, by in s.harm_by_round)
