@@ -303,10 +303,16 @@ class ReplayScreen(Screen[None]):
     # -- navigation --------------------------------------------------------------
     def action_step(self, by: int) -> None:
         p = self.position
+        t = self.timeline
         if self.skip_undone:
-            p = self.timeline.skip_forward(p) if by > 0 else self.timeline.skip_back(p)
-            p = max(0, min(p + by, len(self.timeline)))
-            p = self.timeline.skip_forward(p) if by > 0 else self.timeline.skip_back(p)
+            p = t.skip_forward(p) if by > 0 else t.skip_back(p)
+            p = max(0, min(p + by, len(t)))
+            if by < 0:
+                p = t.skip_back(p)
+            elif p > 0:
+                # landed inside an action a later undo takes back: past that undo (the action ahead of the
+                # position is another step: skipping it from here passed over the event just before it)
+                p = max(p, t.skip_forward(p - 1))
         else:
             p += by
         self._move(p)

@@ -256,6 +256,13 @@ async def _skip_undone(folder: Path) -> None:
         shown_matches(screen, timeline, undone)
         assert timeline.state_at(undone) == timeline.state_at(undo_line + 1)
         assert "skipping undone" in screen.bar_text()
+        # forward stops where backward does: at the event just before the undone action (a step from the event
+        # before it passed it over, to the undo's own line, which a step back never shows)
+        screen.goto(undone - 1)
+        await pilot.press("right")
+        shown_matches(screen, timeline, undone)
+        await pilot.press("right")
+        shown_matches(screen, timeline, undo_line + 2)
 
 
 def test_export_writes_the_recap_beside_the_save(data_dir: Path) -> None:
