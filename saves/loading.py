@@ -334,6 +334,14 @@ def read_header(first: bytes) -> tuple[Header, dict[str, Any], bool]:
     """The header of a fight file from its first line; whether it is of an older format."""
     if len(first) > MAX_LINE:
         raise LoadError("the header line is too long: not a fight file", 1)
+    if first.endswith(b"\r") and unseal(first[:-1]) is not None:  # (said before: "the header has no checksum")
+        raise LoadError(
+            "its lines end with CR LF (Windows line ends, from an editor or git's autocrlf): the tracker writes "
+            "LF only; convert them back (dos2unix FILE) and open it again",
+            1,
+        )
+    if first.startswith(b"\xef\xbb\xbf"):  # (said before: "its checksum does not match")
+        raise LoadError("it starts with a byte order mark (an editor saved it as 'UTF-8 with BOM'): remove it", 1)
     try:
         body = unseal(first)
     except Damaged as e:

@@ -130,3 +130,25 @@ def test_a_short_command_runs_to_its_end_with_the_collector_held(tmp_path: Path)
     )
     assert r.returncode == 0, r.stderr
     assert "bnb" in r.stdout and r.stdout.strip().endswith("held")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda b: b.replace(b"\n", b"\r\n"), "its lines end with CR LF (Windows line ends"),
+        (lambda b: b"\xef\xbb\xbf" + b, "it starts with a byte order mark"),
+    ],
+    ids=["crlf", "bom"],
+)
+def test_a_file_an_editor_resaved_is_said_for_what_it_is(
+    fight_file: Path, capsys: pytest.CaptureFixture[str], change: object, said: str
+) -> None:
+    """A fight file saved again with Windows line ends (an editor, git's autocrlf) was "line 1: the header has
+    no checksum", one with a byte order mark "its checksum does not match": both say what happened and how to
+    mend it.  The file is left as it is."""
+    resaved = change(fight_file.read_bytes())  # type: ignore[operator]
+    fight_file.write_bytes(resaved)
+    assert main(["check", str(fight_file)]) == 1
+    out = capsys.readouterr()
+    assert f"line 1: {said}" in out.out + out.err, out
+    assert fight_file.read_bytes() == resaved
