@@ -169,15 +169,27 @@ def _write(system_id: str, entries: Iterable[Mapping[str, Any]], folder: Path | 
     os.chmod(path, FILE_MODE)
 
 
+class PresetExists(Refused):
+    """The GM's library has a preset of that name already (:func:`save_preset` replaces it only when told to)."""
+
+
 def save_preset(
-    system_id: str, fight: Fight, combatant_id: str, name: str, *, now: bool = False, folder: Path | None = None
+    system_id: str,
+    fight: Fight,
+    combatant_id: str,
+    name: str,
+    *,
+    now: bool = False,
+    replace: bool = False,
+    folder: Path | None = None,
 ) -> str:
     """Keep a combatant of ``fight`` in the GM's library under ``name``; returns its preset id (``my:<name>``).
 
     Its sheet as it was added; with ``now``, also the GM-adjustable values in which it differs from a fresh
     one (HP lost, injuries, spent lead…), applied again to each one added from the preset — the same choice
-    as a party file's.  A preset of the same name is replaced (the GM chose the name).  Refused on a damaged
-    library file: it is never rewritten until the GM mends it.
+    as a party file's.  A preset of the same name is refused, unless ``replace`` (it was replaced without a
+    word, and the GM's kept preset lost).  Refused on a damaged library file: it is never rewritten until the
+    GM mends it.
     """
     name = clean(name, "Name", NAME_MAX)
     if not name:
@@ -189,6 +201,9 @@ def save_preset(
     sheet = json.loads(json.dumps(dict(added.sheet), default=str))
     entries = _read(system_id, folder)
     pid = f"my:{_slug(name)}"
+    taken = next((e for e in entries if e["id"] == pid or str(e["name"]).lower() == name.lower()), None)
+    if taken is not None and not replace:
+        raise PresetExists(f"you already have a preset called '{taken['name']}': give another name, or replace it")
     entry: dict[str, Any] = {"id": pid, "name": name, "kind": c.kind, "sheet": sheet}
     if now:
         kept_now = now_values(fight, c, sheet)

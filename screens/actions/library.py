@@ -38,6 +38,7 @@ def save_selected(screen: FightHost) -> None:
             default=False,
             help="yes: keep its injuries, spent ammunition and wounds; no: fresh",
         ),
+        C.Param(name="replace", kind=C.BOOL, label="Replace a preset of that name", default=False),
     )
 
     def check(raw: dict[str, Any]) -> str:
@@ -45,13 +46,21 @@ def save_selected(screen: FightHost) -> None:
         if not name:
             raise Refused("Preset name: a value is needed")
         now = bool(C.Param(name="now", kind=C.BOOL, default=False).parse(raw.get("now")))
-        return library.save_preset(screen.system.id, screen.fight, cid, name, now=now, folder=folder(screen))
+        replace = bool(C.Param(name="replace", kind=C.BOOL, default=False).parse(raw.get("replace")))
+        try:
+            return library.save_preset(
+                screen.system.id, screen.fight, cid, name, now=now, replace=replace, folder=folder(screen)
+            )
+        except library.PresetExists as e:  # the form names the field and the way on
+            raise Refused(f"Preset name: {e} (tick 'Replace a preset of that name')") from None
 
     def done(pid: str | None) -> None:
         if pid is not None:
             screen.notify(f"{c.name} kept in your presets as '{pid[3:]}' (A lists it first)", title="Presets")
 
-    dialog = FormDialog(f"Keep {c.name} in your presets", params, check, values={"name": c.name, "now": False})
+    dialog = FormDialog(
+        f"Keep {c.name} in your presets", params, check, values={"name": c.name, "now": False, "replace": False}
+    )
     ask(screen.app, dialog, done)
 
 

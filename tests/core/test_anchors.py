@@ -177,3 +177,18 @@ def test_typed_conditions_are_remembered_for_the_next_form(tmp_path: Path) -> No
     library.remember_condition("bnb", "on fire", tmp_path)  # already near the top: not written again
     assert library.typed_conditions("bnb", tmp_path) == ["pinned", "on fire"]
     assert library.typed_conditions("zludge", tmp_path) == []
+
+
+def test_a_preset_of_a_name_kept_already_is_replaced_only_when_told(tmp_path: Path) -> None:
+    """M with the name of a preset kept before replaced it without a word (the kept one, and its kept state,
+    gone).  It is refused, naming the preset, unless the GM says to replace it."""
+    f = _hurt_boss("bnb")
+    pid = library.save_preset("bnb", f, "c1", "Old grizzly", now=True, folder=tmp_path)
+    before = library.library_file("bnb", tmp_path).read_text()
+    with pytest.raises(library.PresetExists, match="already have a preset called 'Old grizzly'"):
+        library.save_preset("bnb", f, "c1", "old GRIZZLY", folder=tmp_path)
+    assert library.library_file("bnb", tmp_path).read_text() == before
+    assert library.save_preset("bnb", f, "c1", "Old grizzly", replace=True, folder=tmp_path) == pid
+    (kept,) = library.presets("bnb", tmp_path)
+    assert kept.id == pid and not kept.now  # the new one (fresh) in its place
+    registry.use_presets("bnb", ())

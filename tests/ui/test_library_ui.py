@@ -168,3 +168,32 @@ async def test_a_preset_kept_as_it_was_is_named_in_the_live_log(
         log = " ".join(" ".join(line.text.split()) for line in screen.query_one("#log").lines)
         assert f"GM sets {new.name}'s" in log, log
         assert f"GM sets {new.id}'s" not in log, log
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("sid", SYSTEMS)
+@sync
+async def test_keeping_under_a_name_kept_before_asks_to_replace(
+    sid: str, size: tuple[int, int], data_dir: Path
+) -> None:
+    """M with the name of a preset kept before replaced it without a word; the form now says so, on the name,
+    and the GM ticks "Replace" to keep the new one in its place."""
+    from tests.ui.drive import error_text
+
+    path = data_dir / "f.jsonl"
+    build_fight(sid, path).close()
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=size) as pilot:
+        screen = await _open(pilot, app)
+        for _ in range(2):
+            await press(pilot, "M", "ctrl+a", "ctrl+k")
+            await type_text(pilot, "Gang boss")
+            await press(pilot, "enter")
+        assert isinstance(app.screen, FormDialog), "the second keeping is not done"
+        said = error_text(app)
+        assert "already have a preset called 'Gang boss'" in said and "Replace a preset of that name" in said, said
+        assert "already have a preset called 'Gang boss'" in " ".join(screen_text(app).split())
+        await press(pilot, "tab", "tab", "space", "enter")  # Replace: yes
+        assert isinstance(app.screen, FightScreen), error_text(app)
+        assert [p.name for p in library.presets(sid)] == ["Gang boss"]
+        assert screen.fight.state.combatants  # (the fight is untouched)
