@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -524,6 +525,8 @@ class TableApp(App[None]):
             longest = max([len(r.name) + (5 if r.pc else 0) for r in view.rows] + [4])
             name = min(longest, max(8, room * 2 // 5))
             layout = (1, name, room - name)
+        else:
+            layout = self._wide_layout(view)
         if table.columns and layout == self._layout:
             table.clear()
             return
@@ -533,8 +536,23 @@ class TableApp(App[None]):
             for key, label in COLUMNS:
                 table.add_column(label, key=key)
             return
-        for (key, label), width in zip(NARROW_COLUMNS, layout, strict=True):
+        for (key, label), width in zip(NARROW_COLUMNS if self.narrow else COLUMNS, layout, strict=True):
             table.add_column(label, key=key, width=width)
+
+    def _wide_layout(self, view: Public) -> tuple[int, ...]:
+        """Every column as wide as its content when the rows fit the width (empty: the table's own layout), else
+        the state column cut to what is left: the conditions always show (a long list of a PC's guns pushed them
+        off the players' table at 80 columns, as they are the last column)."""
+        cells = [(r.place, r.name + (" (PC)" if r.pc else ""), r.state, r.conditions) for r in view.rows]
+        widths = [max([cell_len(c[i]) for c in cells] + [cell_len(COLUMNS[i + 1][1])]) for i in range(4)]
+        room = self.size.width - 2 * len(COLUMNS) - 2  # each cell's padding, a scrollbar
+        if 1 + sum(widths) <= room:
+            return ()
+        place, name, state, conditions = widths
+        conditions = min(conditions, max(cell_len("Conditions"), room // 3))
+        name = min(name, max(8, room // 4))
+        state = max(room - 1 - place - name - conditions, 8)
+        return (1, place, name, state, conditions)
 
     def _fill(self, view: Public) -> None:
         table: DataTable[Any] = self.query_one("#order", DataTable)
@@ -555,6 +573,7 @@ class TableApp(App[None]):
                     table.add_row(mark, name, state, key=row.cid, height=height)
                 else:
                     place, conditions = Text(row.place, style=style), Text(row.conditions, style=style)
+                    state.overflow = "ellipsis"  # cut to its column when the row is wider than the view
                     table.add_row(mark, place, name, state, conditions, key=row.cid, height=height)
                 if row.current:
                     current = n

@@ -196,3 +196,27 @@ async def test_missing_then_damaged_file(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert "notes.txt is not a fight file" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+@sync
+async def test_the_conditions_show_however_long_a_status(size: tuple[int, int], tmp_path: Path) -> None:
+    """A PC with two guns: its status ("HP 5/5 · DC 10 · belt pistol 6/6, repeating rifle 12/12") pushed the
+    Conditions column, the last, off the players' table at 80 columns ("Prone" and its header gone).  The
+    status is cut instead, and the conditions show."""
+    path = tmp_path / "f.jsonl"
+    fight = new("bnb", path)
+    fight.do(
+        C.AddCombatant(name="Kid", kind="pc", sheet={"cls": "Shootist", "weapons": "belt pistol, repeating rifle"})
+    )
+    fight.do(C.AddCombatant(name="Lou", kind="pc", sheet={"cls": "Shootist"}))
+    fight.do(C.AddCondition(id="c1", name="Prone"))
+    fight.do(C.StartFight())
+    app = TableApp(path)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: app.shown is not None and bool(app.shown.rows))
+        shown = screen_text(app)
+        kid = next(line for line in shown.splitlines() if "Kid (PC)" in line)
+        assert "Conditions" in shown and "Prone" in kid, shown
+        assert "belt pistol" in kid  # the status, as much of it as the room holds
+    fight.close()
