@@ -115,10 +115,11 @@ class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
             return f"{type(ev).__name__} ({type(e).__name__} while describing it)"
         if isinstance(ev, Undone | Redone):
             return text
+        # the mark first: a line is cut to the log's width, and its end (the outcome, the mark) with it
         if t.is_undone(i):
-            text += "  (undone)"
+            text = "(undone) " + text
         elif t.entries[i].action in t.ever_undone:
-            text += "  (undone, then redone)"
+            text = "(undone, then redone) " + text
         return text
 
     def render_line(self, y: int) -> Strip:

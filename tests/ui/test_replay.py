@@ -212,7 +212,11 @@ async def _replay_both_ways(system_id: str, folder: Path) -> None:
         # undone lines are marked in the log
         log = screen.query_one(ReplayLog)
         undone = [i for i in range(n) if timeline.is_undone(i)]
-        assert undone and all("(undone)" in log.line_text(i) for i in undone)
+        assert undone and all(log.line_text(i).startswith("(undone) ") for i in undone)  # first: never cut off
+        log.move_cursor(undone[0], center=True)  # in view, as drawn at this width
+        await pilot.pause()
+        drawn = log.render_line(undone[0] - log.scroll_offset.y).text
+        assert f"{timeline.entries[undone[0]].seq} (undone) " in drawn, drawn
 
         # continue from the middle into a new file
         middle = n // 2
