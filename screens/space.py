@@ -1,12 +1,14 @@
 """The fight screen's one-line texts fitted to the terminal's width (#44 item 5: space at 80×24).
 
-Each line is one row whatever the width: what is cut is named here, and it is
-never the part the GM reads the line for.
+Each line is one row whatever the width (the prompts, two at most): what is cut
+is named here, and it is never the part the GM reads the line for.
 
 - the bar keeps "turn: NAME" whole: the fight's name is cut first, then the
   system's, then the dice;
-- the open prompts take one line: how many, the first one's text (cut), and
-  the keys (``!`` lists them all, ``p`` resolves the first, ``P`` settles it);
+- the open prompts take one line, or two when the first one's text is long:
+  how many, the first one's text (cut only past two lines: the number to
+  roll against is at its end), and the keys (``!`` lists them all, ``p``
+  resolves the first, ``P`` settles it);
 - the fallen, folded away from the list (``F``), take one line: how many,
   their names (cut), and the key that shows them again;
 - the system's keys line shows whole keys only ("s Saving throw", never
@@ -17,6 +19,8 @@ never the part the GM reads the line for.
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from rich.cells import cell_len
 
 from tracker.text import visible
 
@@ -49,15 +53,24 @@ def bar_line(title: str, system: str, phase: str, dice: str, width: int) -> str:
 
 
 def prompts_line(texts: Sequence[str], width: int, keys: bool = True) -> str:
-    """The open prompts in one line: "⚠ 3 prompts: <the first, cut> (! all · p resolve · P ruling)" (``keys``:
-    with the keys that act on them; a replay has none)."""
+    """The open prompts: "⚠ 3 prompts: <the first> (! all · p resolve · P ruling)" (``keys``: with the keys
+    that act on them; a replay has none), in one line or, when the first does not fit, two (its bar grows to
+    two lines): cut to one, "save vs death (d20 + CON +0 − 2 +2…" lost the number to roll against."""
     if not texts:
         return ""
     many = len(texts) > 1
     head = f"⚠ {len(texts)} prompts: " if many else "⚠ "
     tail = ("  (! all · p resolve · P ruling)" if many else "  (p resolve · P ruling)") if keys else ""
-    first = visible(texts[0])
-    return head + cut(first, width - len(head) - len(tail)) + tail
+    text = head + visible(texts[0])
+    if cell_len(text + tail) <= width:
+        return text + tail
+    if cell_len(text) <= width:  # two lines: the prompt, then the keys
+        return text + "\n" + tail.lstrip()
+    # two lines: the prompt broken at a word, then the rest of it and the keys, whole, at the end
+    at = text.rfind(" ", 0, width + 1)
+    if at <= len(head):
+        at = width
+    return text[:at].rstrip() + "\n" + cut(text[at:].lstrip(), width - cell_len(tail)) + tail
 
 
 def keys_line(items: Sequence[str], width: int, keep: int = 3) -> str:

@@ -112,8 +112,10 @@ async def _long(path: Path, system_id: str, size: tuple[int, int]) -> None:
 async def _prompts(pilot, screen: FightScreen) -> None:
     app = pilot.app
     rows = screen_text(app).splitlines()
-    said = [r for r in rows if "⚠" in r]
-    assert len(said) == 1 and "3 prompts" in said[0] and "! all" in said[0], said
+    assert len([r for r in rows if "⚠" in r]) == 1, rows
+    bar = screen.query_one("#prompts")  # one line, or two when the first prompt is long
+    said = " ".join(" ".join(s.text.split()) for s in bar.render_lines(bar.region.reset_offset))
+    assert "3 prompts" in said and "! all" in said and "≥ 16)" in said, said
     await press(pilot, "exclamation_mark")
     assert isinstance(app.screen, HelpDialog)
     text = screen_text(app)
@@ -195,3 +197,29 @@ async def _fold(path: Path, size: tuple[int, int]) -> None:
         rows = screen_text(app).splitlines()
         assert not any("✝" in r for r in rows)
         assert len(table.ids) == 15
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_long_prompt_shows_whole_on_two_lines(size: tuple[int, int], data_dir: Path) -> None:
+    """bnb at 80×24: "⚠ Hero is at -2 HP: save vs death (d20 + CON +0 − 2 … ≥ 16)" was cut to one line, and the
+    number to roll against with it.  A prompt that does not fit its line takes two, and says it whole."""
+    fight = build_fight("bnb", data_dir / "p.jsonl")
+    hero = fight.state.by_name("Hero").id
+    hp = fight.state.get(hero).data.hp
+    fight.do(C.Damage(targets=(hero,), amount=str(hp + 2)))
+    (prompt,) = fight.state.prompts
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=data_dir / "p.jsonl")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            bar = screen.query_one("#prompts")
+            said = " ".join(" ".join(s.text.split()) for s in bar.render_lines(bar.region.reset_offset))
+            assert " ".join(prompt.text.split()) in said and "(p resolve · P ruling)" in said, said
+            assert bar.size.height == (1 if len(prompt.text) + 30 < size[0] else 2)
+            assert "Hero (PC)" in screen_text(app)  # the list still shows
+
+    asyncio.run(run())
