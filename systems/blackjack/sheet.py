@@ -29,7 +29,7 @@ import cattrs
 
 from tracker.commands import BOOL, INT, Param
 from tracker.errors import Refused
-from tracker.model import PC
+from tracker.model import NPC, PC
 from tracker.text import digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
 
 from .presets import WEAPONS, WORKINGS
@@ -425,10 +425,12 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
 
 
 def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
+    """A whole-number field of the sheet; a refusal names it as the add dialog does ("Lead", not "LEAD")."""
     raw = sheet.get(name)
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return default
-    return Param(name=name, kind=INT, label=name.upper()).parse(raw)
+    labels = {p.name: p.label.split(" (")[0] for kind in (PC, NPC) for p in sheet_fields(kind) if p.label}
+    return Param(name=name, kind=INT, label=labels.get(name, name.upper())).parse(raw)
 
 
 def check_sheet(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from systems.bnb.tables import (
 from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
 from tracker.dice import DiceRequest, Roll, Roller
 from tracker.errors import Refused
-from tracker.model import PC, Combatant
+from tracker.model import NPC, PC, Combatant
 
 OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
 STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
@@ -210,7 +210,9 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
 
 
 def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
-    return Param(name=name, kind=INT, label=name.upper() if name in ATTR_FIELDS else name).parse(
+    """A whole-number field of the sheet; a refusal names it as the add dialog does ("Level", not "level")."""
+    labels = {p.name: p.label.split(" (")[0] for kind in (PC, NPC) for p in sheet_fields(kind) if p.label}
+    return Param(name=name, kind=INT, label=labels.get(name, name.upper() if name in ATTR_FIELDS else name)).parse(
         sheet.get(name, default) if sheet.get(name) not in (None, "") else default
     )
 
