@@ -424,13 +424,18 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
     )
 
 
+@functools.cache
+def _labels() -> dict[str, str]:
+    """Each sheet field's label, up to any explanation in brackets."""
+    return {p.name: p.label.split(" (")[0] for kind in (PC, NPC) for p in sheet_fields(kind) if p.label}
+
+
 def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
     """A whole-number field of the sheet; a refusal names it as the add dialog does ("Lead", not "LEAD")."""
     raw = sheet.get(name)
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return default
-    labels = {p.name: p.label.split(" (")[0] for kind in (PC, NPC) for p in sheet_fields(kind) if p.label}
-    return Param(name=name, kind=INT, label=labels.get(name, name.upper())).parse(raw)
+    return Param(name=name, kind=INT, label=_labels().get(name, name.upper())).parse(raw)
 
 
 def check_sheet(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ Rulings made here (the book is silent):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -209,10 +210,15 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
     )
 
 
+@functools.cache
+def _labels() -> dict[str, str]:
+    """Each sheet field's label, up to any explanation in brackets."""
+    return {p.name: p.label.split(" (")[0] for kind in (PC, NPC) for p in sheet_fields(kind) if p.label}
+
+
 def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
     """A whole-number field of the sheet; a refusal names it as the add dialog does ("Level", not "level")."""
-    labels = {p.name: p.label.split(" (")[0] for kind in (PC, NPC) for p in sheet_fields(kind) if p.label}
-    return Param(name=name, kind=INT, label=labels.get(name, name.upper() if name in ATTR_FIELDS else name)).parse(
+    return Param(name=name, kind=INT, label=_labels().get(name, name.upper() if name in ATTR_FIELDS else name)).parse(
         sheet.get(name, default) if sheet.get(name) not in (None, "") else default
     )
 
