@@ -35,7 +35,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from saves.follow import WAITING, Follower, Snapshot
 from screens import collector
-from tracker import Fight, Step, evolve
+from tracker import Entry, Fight, Step, evolve
 from tracker import events as E
 from tracker.model import Combatant, Condition, FightState, changed
 from tracker.plugin import System
@@ -76,29 +76,49 @@ def visible(c: Combatant) -> bool:
     return not c.hidden
 
 
-def public_names(state: FightState) -> dict[str, str]:
+def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> dict[str, str]:
     """What the players call each combatant not hidden (removed ones too, for the log).
 
     PCs by name; NPCs by name, or by their alias when the GM hides NPC names
-    (numbered when several visible ones share it: "Outlaw 1", "Outlaw 2").
+    (numbered when several share it: "Outlaw 1", "Outlaw 2").  ``seen``: each
+    combatant's place in the order the players first saw them (:func:`first_seen`).
+    Given it, a number stays with its combatant for the whole fight: in the
+    order first seen, and one hidden again keeps its number (revealing a hidden
+    Outlaw renamed the others, and their earlier log lines; hiding one renumbered
+    the rest, which told the players someone was hidden).
     """
     names: dict[str, str] = {}
     aliased: dict[str, list[str]] = {}
+    order = {c.id: n for n, c in enumerate(state.combatants)}
+    late = len(order)
     for c in state.combatants:
-        if not visible(c):
+        shown = visible(c)
+        if not shown and (seen is None or c.id not in seen or c.is_pc or state.view.npc_names):
             continue
         if c.is_pc or state.view.npc_names:
             names[c.id] = c.name
         else:
-            alias = c.alias or "NPC"
-            aliased.setdefault(alias, []).append(c.id)
+            aliased.setdefault(c.alias or "NPC", []).append(c.id)
     for alias, ids in aliased.items():
-        if len(ids) == 1:
-            names[ids[0]] = alias
-        else:
-            for n, cid in enumerate(ids, start=1):
-                names[cid] = f"{alias} {n}"
+        ids.sort(key=lambda i: (seen.get(i, late) if seen is not None else 0, order[i]))
+        for n, cid in enumerate(ids, start=1):
+            if visible(state.get(cid)):
+                names[cid] = alias if len(ids) == 1 else f"{alias} {n}"
     return names
+
+
+def first_seen(entries: Iterable[Entry]) -> dict[str, int]:
+    """Each combatant's place in the order the players first saw them: added in view, or revealed."""
+    seen: dict[str, int] = {}
+    for entry in entries:
+        ev = entry.event
+        if type(ev) is E.CombatantAdded:
+            if not ev.hidden:
+                seen.setdefault(ev.id, len(seen))
+        elif type(ev) is E.CombatantsRevealed:
+            for cid in ev.ids:
+                seen.setdefault(cid, len(seen))
+    return seen
 
 
 def shows_numbers(state: FightState, c: Combatant) -> bool:
@@ -163,7 +183,7 @@ def round_text(state: FightState) -> str:
 
 def project(system: System, fight: Fight, title: str = "") -> Public:
     state = fight.state
-    names = public_names(state)
+    names = public_names(state, first_seen(fight.entries))
     current = state.current if state.current in names else None
     deck = _on_deck(system, state, names)
     rows: list[Row] = []
@@ -196,7 +216,9 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
         up=shown_as_text(names.get(current or "", "")),
         on_deck=shown_as_text(names.get(deck or "", "")),
         rows=tuple(rows),
-        log=tuple(shown_as_text(line) for line in public_log(system, fight.steps[-LOG_STEPS:], state)[-LOG_LINES:]),
+        log=tuple(
+            shown_as_text(line) for line in public_log(system, fight.steps[-LOG_STEPS:], state, names)[-LOG_LINES:]
+        ),
     )
 
 
@@ -358,9 +380,10 @@ def _descriptor_lines(system: System, step: Step, now: FightState, names: Mappin
     return out
 
 
-def public_lines(system: System, step: Step, now: FightState) -> list[str]:
-    """The lines one GM action shows the players (none if it is all secret)."""
-    names = public_names(now)
+def public_lines(system: System, step: Step, now: FightState, names: Mapping[str, str] | None = None) -> list[str]:
+    """The lines one GM action shows the players (none if it is all secret); ``names``: as
+    :func:`public_names` gives them (by default from ``now`` alone)."""
+    names = public_names(now) if names is None else names
     lines: list[str] = []
     s = step.before
     for ev in step.events:
@@ -376,10 +399,13 @@ def public_lines(system: System, step: Step, now: FightState) -> list[str]:
     return lines
 
 
-def public_log(system: System, steps: Iterable[Step], now: FightState) -> tuple[str, ...]:
+def public_log(
+    system: System, steps: Iterable[Step], now: FightState, names: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
+    names = public_names(now) if names is None else names
     out: list[str] = []
     for step in steps:
-        out.extend(public_lines(system, step, now))
+        out.extend(public_lines(system, step, now, names))
     return tuple(out)
 
 

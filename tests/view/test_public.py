@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from screens.table import _scrub, project, public_log, public_names
+from screens.table import LOG_LINES, _scrub, project, public_log, public_names
 from tests.support.toy import Hit
 from tracker import Fight
 from tracker import commands as C
@@ -134,3 +134,31 @@ def test_an_adjustment_is_said_by_the_values_name() -> None:
     f = fight()
     f.do(C.Adjust(id="c1", field="hp", value=5))
     assert "GM sets Dusty's HP to 5" in log(f)
+
+
+def test_an_npcs_public_number_stays_with_it_when_others_are_hidden_or_revealed() -> None:
+    """NPC names hidden: Outlaws are "Outlaw 1", "Outlaw 2"… Revealing a hidden Outlaw renumbered the others,
+    their earlier log lines too; hiding one renumbered the rest (telling the players someone was hidden).
+    A number now stays with its combatant: in the order the players first saw them."""
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
+    f.do(C.AddCombatant(name="Bart", kind="npc", sheet={"hp": 10}, alias="Outlaw", hidden=True))  # c2, unseen
+    f.do(C.AddCombatant(name="Jesse", kind="npc", sheet={"hp": 10}, alias="Outlaw"))  # c3
+    f.do(C.AddCombatant(name="Frank", kind="npc", sheet={"hp": 10}, alias="Outlaw"))  # c4
+    f.do(C.SetView(npc_names=False))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 15, "c3": 12, "c4": 10}))
+    f.do(C.StartFight())
+    f.do(C.Damage(targets=("c3",), amount="2"))  # a line about Jesse
+
+    def rows() -> dict[str, str]:
+        return {r.cid: r.name for r in project(f.system, f).rows}
+
+    assert rows() == {"c1": "Dusty", "c3": "Outlaw 1", "c4": "Outlaw 2"}
+    said = log(f)
+    f.do(C.Reveal(ids=("c2",)))  # Bart appears: the next number, the others keep theirs
+    assert rows() == {"c1": "Dusty", "c2": "Outlaw 3", "c3": "Outlaw 1", "c4": "Outlaw 2"}
+    view_log = project(f.system, f).log
+    earlier = [line for line in said.splitlines() if "Outlaw" in line][-LOG_LINES // 2 :]
+    assert earlier and all(line in view_log for line in earlier), (earlier, view_log)  # said as they were
+    f.do(C.Hide(ids=("c3",)))  # Jesse hidden: Frank stays Outlaw 2, Bart Outlaw 3
+    assert rows() == {"c1": "Dusty", "c2": "Outlaw 3", "c4": "Outlaw 2"}
