@@ -164,7 +164,9 @@ class RoundStarted(Event):
     round: int
 
     def describe(self, state: FightState) -> str:
-        return "Surprise round" if self.round == 0 else f"Round {self.round}"
+        text = "Surprise round" if self.round == 0 else f"Round {self.round}"
+        held = [c.name for c in state.combatants if c.held and not c.removed]  # a new round ends every hold
+        return text + (f" — held action lapses: {', '.join(held)}" if held else "")
 
 
 @attrs.frozen(kw_only=True)

@@ -192,6 +192,21 @@ def test_a_held_action_steps_in_later_and_the_turn_resumes() -> None:
     assert isinstance(last, E.TurnStarted) and last.resumed
 
 
+def test_a_hold_that_lapses_at_the_new_round_is_said_in_its_line() -> None:
+    """A held action not taken by the end of the round lapses (core rule); the log said nothing of it: the new
+    round's line names whose hold lapsed, in the live log as in the replay (both describe it against the state
+    before it)."""
+    f = three()
+    f.do(Delay())  # Alice holds
+    while f.state.round == 1:
+        f.do(NextTurn())
+    assert not f.state.get("c1").held
+    i = next(i for i, e in enumerate(f.entries) if isinstance(e.event, E.RoundStarted) and e.event.round == 2)
+    assert f.log.describe(i) == "Round 2 — held action lapses: Alice"
+    first = next(i for i, e in enumerate(f.entries) if isinstance(e.event, E.RoundStarted))
+    assert f.log.describe(first) == "Round 1"
+
+
 def test_only_the_current_combatant_can_hold() -> None:
     f = three()
     refused(f, Delay(id="c2"), "only the combatant whose turn it is")
