@@ -62,7 +62,8 @@ def palette_entries(screen: FightHost) -> list[tuple[str, str, Callable[[], Any]
         name, _, arg = b.action.partition("(")
         method = getattr(screen, f"action_{name}")
         call_it = partial(method, int(arg.rstrip(")"))) if arg else method
-        out.append((keys.TITLES.get(name, b.description), _key(b), call_it))
+        title = keys.TITLES.get(name, b.description)
+        out.append((title, _key(b), partial(_in_phase, screen, name, title, call_it)))
     core = {s.name for s in C.CORE_SPECS}
     for spec in call(logic.specs, screen.system, default=(), what="its actions"):
         if spec.name in core:
@@ -72,6 +73,17 @@ def palette_entries(screen: FightHost) -> list[tuple[str, str, Callable[[], Any]
             (spec.title, f"key {key}" if key else (spec.help or screen.system.name), partial(run_spec, screen, spec))
         )
     return out
+
+
+def _in_phase(screen: FightHost, action: str, title: str, call_it: Callable[[], Any]) -> None:
+    """A palette entry does what its key does: a key of another phase of the fight says when it acts (the
+    palette called the action itself, past the screen's check: quick damage was dealt during the setup)."""
+    s = screen.fight.state
+    why_not = keys.out_of_phase(action, s.started, s.ended)
+    if why_not is not None:
+        screen.refuse(f"{title}: {why_not}")
+        return
+    call_it()
 
 
 def _key(binding: Binding) -> str:

@@ -59,3 +59,32 @@ def test_a_key_out_of_its_phase_says_when_it_acts(
             assert len(screen.fight.entries) == logged
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_palette_keeps_to_the_phase_as_the_keys_do(system_id: str, size: tuple[int, int], data_dir: Path) -> None:
+    """ctrl+p "Quick damage" in the setup dealt the damage (the palette called the action past the screen's
+    check, where the - key is refused): it says when it acts, as the key does, and logs nothing."""
+    path = data_dir / "p.jsonl"
+    build_fight(system_id, path, start=False).close()
+
+    async def run() -> None:
+        from tests.ui.drive import type_text
+
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            logged = len(screen.fight.entries)
+            await press(pilot, "ctrl+p")
+            await type_text(pilot, "Quick damage")
+            await pilot.pause(0.3)
+            await press(pilot, "enter")
+            await pilot.pause()
+            assert app.screen is screen, app.screen
+            assert "Quick damage: the fight has not started (S starts it)" in toasts(app), toasts(app)
+            assert len(screen.fight.entries) == logged
+
+    asyncio.run(run())
