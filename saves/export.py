@@ -157,7 +157,7 @@ def _figures(timeline: Timeline) -> list[str]:
         out.append(f"- {_md(f.who)} fell in {when} (event {f.seq})" + (f", felled by {_md(f.by)}" if f.by else ""))
     if s.awards:
         out += ["", "## Experience", ""]
-        out += [f"- {_md(line)}" for line in s.awards]
+        out += [f"- {_md(part)}" for line in s.awards for part in line.splitlines()]  # (a system may break one)
     out.append("")
     out.append("## Harm per round")
     out.append("")

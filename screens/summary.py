@@ -199,7 +199,8 @@ class SummaryScreen(Screen[None]):
             yield Static(falls_text(self.summary), id="falls", markup=False)
             if self.summary.awards:
                 yield Static("Experience", classes="heading", markup=False)
-                yield Static(visible("\n".join(self.summary.awards)), id="awards", markup=False)
+                lines = [part for line in self.summary.awards for part in line.splitlines()]  # a system may break one
+                yield Static("\n".join(visible(line) for line in lines), id="awards", markup=False)
         yield KeysFooter(palette=True)
 
     def on_mount(self) -> None:

@@ -115,3 +115,40 @@ async def _replay(system_id: str, path: Path) -> None:
             row = drawn_row(app, pc)
             state_at = app.screen.query_one(InitiativeList).widths
             assert " dead " in row + " ", (size, row, state_at)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_the_summarys_experience_is_one_award_a_line(size: tuple[int, int], tmp_path: Path) -> None:
+    """bnb's awards (the foes overcome, then the PCs' shares) were joined and then escaped: the screen showed a
+    literal "\\n" between them.  Each is a line of its own."""
+    from textual.geometry import Region
+
+    from tracker import AddCombatant, Adjust, EndFight, Fight, StartFight, registry
+    from tracker.replay import Timeline
+    from tracker.summary import summarize
+
+    f = Fight(registry.load("bnb"))
+    f.do(AddCombatant(name="Jake", kind="pc", preset="shootist"))
+    f.do(AddCombatant(name="", preset="outlaw", count=2))
+    f.do(StartFight())
+    f.do(Adjust(id="c2", field="status", value="dead"))
+    f.do(EndFight())
+    summary = summarize(Timeline(f.system, list(f.entries)))
+    assert len(summary.awards) == 2
+
+    async def run() -> None:
+        app = TrackerApp(fights_dir=tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            app.push_screen(SummaryScreen(summary, "Blood & Bullets", "t"))
+            await pilot.pause()
+            awards = app.screen.query_one("#awards")
+            size_ = awards.outer_size
+            drawn = [s.text for s in awards.render_lines(Region(0, 0, size_.width, size_.height))]
+            text = " ".join(" ".join(drawn).split())
+            assert "\\n" not in text, text
+            assert "XP for the foes overcome" in text and "Even share among 1 PC(s)" in text, text
+            first = next(n for n, line in enumerate(drawn) if "Even share" in line)
+            assert "XP for the foes" not in drawn[first], drawn  # a line of its own
+
+    asyncio.run(run())
