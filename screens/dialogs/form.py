@@ -318,6 +318,8 @@ class FormDialog(Dialog[Any]):
     @on(TargetList.Changed)
     def _who_changed(self, event: Cycle.Changed | TargetList.Changed) -> None:
         self._retitle()
+        show(self.query_one("#error", Static), "")  # what it said was of the choice before (a bound wound's
+        # "already bound" stayed beside the next combatant chosen)
         actor, subject = self.who
         name = actor or subject
         changed = event.cycle if isinstance(event, Cycle.Changed) else event.target_list

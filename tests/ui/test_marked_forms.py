@@ -99,3 +99,32 @@ def test_death_saves_for_the_marked_one_after_the_other(size: tuple[int, int], d
         assert saved_state_matches(app)
 
     asyncio.run(_open(data_dir / "d.jsonl", size, body))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_forms_refusal_goes_once_another_choice_is_made(size: tuple[int, int], data_dir: Path) -> None:
+    """A refusal stayed under the form after the GM chose another combatant: "Hero cannot attack themself"
+    beside the bear now chosen.  It goes with the choice it was about."""
+    from tests.ui.drive import error_text
+
+    fight = build_fight("bnb", data_dir / "r.jsonl")
+    hero = fight.state.by_name("Hero").id
+    while fight.state.current != hero:
+        fight.do(C.NextTurn())
+    fight.close()
+
+    async def body(app: TrackerApp, pilot, screen: FightScreen) -> None:  # type: ignore[no-untyped-def]
+        await press(pilot, "a")
+        assert isinstance(app.screen, FormDialog)
+        form = app.screen
+        target = form.query_one("#f-target")
+        target.focus()
+        while "Hero → Hero" not in screen_text(app):  # the Hero aims at itself
+            await press(pilot, "right")
+        await press(pilot, "enter")
+        assert app.screen is form and "cannot attack" in error_text(app), error_text(app)
+        await press(pilot, "right")  # another target
+        assert app.screen is form and error_text(app) == "", error_text(app)
+        assert "cannot attack" not in screen_text(app)
+
+    asyncio.run(_open(data_dir / "r.jsonl", size, body))
