@@ -171,8 +171,13 @@ def condition_words(d: ZludgeData) -> list[str]:
 def detail(c: Combatant) -> str:
     d = data(c)
     lines = [f"{c.name}: " + ", ".join(condition_words(d))]
-    pen = sum(m.value for m in d.penalties(True))
-    lines.append(f"Penalty to physical actions: {ladder(pen)}" if pen else "No penalty")
+    physical, other = sum(m.value for m in d.penalties(True)), sum(m.value for m in d.penalties(False))
+    if physical == other:  # fatigue alone: it is on every action (it said "to physical actions")
+        lines.append(f"Penalty to every action: {ladder(physical)}" if physical else "No penalty")
+    else:
+        lines.append(
+            f"Penalty to physical actions: {ladder(physical)}" + (f", others: {ladder(other)}" if other else "")
+        )
     if d.attributes or d.fortitude:
         attrs_ = [f"Fortitude {ladder(d.fortitude)}", *(f"{n} {ladder(v)}" for n, v in d.attributes)]
         lines.append("Attributes: " + ", ".join(attrs_))

@@ -150,3 +150,19 @@ def test_a_status_is_kept_for_the_same_combatant_object_only(monkeypatch: pytest
     seen = [f.state.get(c) for c in ("c1", "c2")]
     for c in seen * 3:
         assert system.status(f.state, c) == views.status.__wrapped__(c)
+
+
+def test_the_detail_says_which_actions_a_penalty_is_on():
+    """docs/rules/zludge.md fatigue_penalty: fatigue is on every action, wounds on physical ones.  With fatigue alone the detail said
+    "Penalty to physical actions: -2", while a Medical roll took the -2 too."""
+    f = duel({"skills": "Melee 2, Medical 1"}, {})
+
+    def penalty() -> str:
+        return system.detail(f.state, f.state.get("c1")).splitlines()[1]
+
+    assert penalty() == "No penalty"
+    for _ in range(3):
+        f.do(MarkFatigue(target="c1", level=1))  # Very Tired -2
+    assert penalty() == "Penalty to every action: -2 Bad"
+    f.do(MarkWound(target="c1", level=1))  # Hurt -1: physical only
+    assert penalty() == "Penalty to physical actions: -3 Terrible, others: -2 Bad"
