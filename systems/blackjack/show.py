@@ -54,9 +54,10 @@ def status(state: FightState, c: Combatant) -> str:
         parts.append(f"T{d.threat} ML{d.morale}")
     if d.pending_sixes:
         parts.append(f"{d.pending_sixes} six(es) to resolve")
-    gear = [w.describe() for w in d.weapons if w.tracked or w.jammed or w.spent or w.dropped]
-    if d.lead or d.ingested or d.is_pc:
+    gear = []
+    if d.lead or d.ingested or d.is_pc:  # first: what reloads and workings spend, never the part cut off at 80 columns
         gear.append(f"lead {d.lead}" + (f" ({d.ingested} ingested)" if d.ingested else ""))
+    gear += [w.describe() for w in d.weapons if w.tracked or w.jammed or w.spent or w.dropped]
     if gear:
         parts.append(", ".join(gear))
     return " · ".join(parts)

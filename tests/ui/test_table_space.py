@@ -223,3 +223,21 @@ def test_a_long_prompt_shows_whole_on_two_lines(size: tuple[int, int], data_dir:
             assert "Hero (PC)" in screen_text(app)  # the list still shows
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_blackjack_pcs_lead_shows_on_its_row(size: tuple[int, int], data_dir: Path) -> None:
+    """A PC with a revolver and a shotgun: its row ended "… Revolver 4/6, Shotg…" at 80 columns, the lead
+    count (what reloading and workings spend) cut off.  The lead comes first of the gear."""
+    fight = build_fight("blackjack", data_dir / "l.jsonl")
+    fight.do(C.AddCombatant(name="Doc", kind="pc", sheet={"lead": 6, "weapons": "Revolver, Shotgun, Hunting knife"}))
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=data_dir / "l.jsonl")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            row = next(r for r in screen_text(app).splitlines() if "Doc (PC)" in r)
+            assert "lead 6" in row, row
+
+    asyncio.run(run())

@@ -359,7 +359,7 @@ def test_status_line() -> None:
     f = new_fight()
     d = add(f, "Dusty", "pc", acc=12, weapons="Revolver 4", injuries="lesser bruised")
     line = system.status(f.state, f.state.get(d))
-    assert line == "■□|□□|□ DV+1 · ACC12 BODY10 CTRL10 · Revolver 4/6, lead 3"
+    assert line == "■□|□□|□ DV+1 · ACC12 BODY10 CTRL10 · lead 3, Revolver 4/6"
 
 
 def test_npc_deficient_in_its_weapon_saves_at_half_threat() -> None:

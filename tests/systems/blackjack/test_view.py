@@ -44,7 +44,7 @@ def test_status_puts_injuries_and_dv_first_and_equipment_last() -> None:
     o = npc(f, "Outlaw", "outlaw", injuries="lesser a, moderate b")
     f.do(AddCondition(id=o, name="Hexed", value=2))
     line = system.status(f.state, f.state.get(o))
-    assert line == "■□|■□|□ DV+4 · T3 ML7 · Revolver 6/6, Revolver 2 6/6, lead 3"
+    assert line == "■□|■□|□ DV+4 · T3 ML7 · lead 3, Revolver 6/6, Revolver 2 6/6"
     assert "Hexed" not in line  # the core shows conditions itself
     fresh = pc(f, "Fresh", weapons="Hunting knife")
     assert system.status(f.state, f.state.get(fresh)) == "□□|□□|□ · ACC10 BODY10 CTRL10 · lead 3"
