@@ -344,6 +344,7 @@ def rest_form(ctx: Context) -> FormDialog:
         help="Each system's recovery by its book; the log says what each recovered.",
         choices=ctx.choices,
         who=(None, WHO),
+        no_one="everyone",  # (none marked: everyone rests)
     )
 
 

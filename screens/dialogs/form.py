@@ -168,6 +168,7 @@ class FormDialog(Dialog[Any]):
         who: tuple[str | None, str | None] = (None, None),
         focus: str | None = None,
         choices_for: Callable[[str | None], Sequence[C.Param]] | None = None,
+        no_one: str = "no one chosen yet",
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -181,6 +182,7 @@ class FormDialog(Dialog[Any]):
         self.labels = labels_for(self.params)
         self.focus_name = focus or self._likely_field()
         self.choices_for = choices_for
+        self.no_one = no_one  # what the title says with no one chosen (the rest form: "everyone")
 
     def _likely_field(self) -> str | None:
         def empty(p: C.Param) -> bool:
@@ -217,7 +219,7 @@ class FormDialog(Dialog[Any]):
         s = named(values.get(subject)) if subject and subject != actor else ""
         who = f"{a} → {s}" if a and s else (a or s)
         if (actor or subject) and not who:
-            who = "no one chosen yet"
+            who = self.no_one
         return Text(visible(self.title_text) + (f": {who}" if who else ""), style="bold")
 
     def compose(self) -> ComposeResult:
@@ -258,6 +260,7 @@ class FormDialog(Dialog[Any]):
         self.who = fresh.who
         self.focus_name = fresh.focus_name
         self.choices_for = fresh.choices_for
+        self.no_one = fresh.no_one
         shown = {w.id: w for w in self.query("#fields *") if w.id}  # one walk of the dialog, not one per field
         for p in self.params:
             set_field(shown[field_id("f", p.name)], p, self.values.get(p.name), self.state, self.choices)

@@ -56,7 +56,8 @@ async def _rest(path: Path, said: str, size: tuple[int, int]) -> None:
         await pilot.press("L")
         await pilot.pause()
         assert isinstance(app.screen, FormDialog)
-        assert "Let time pass" in screen_text(app)
+        assert "Let time pass: everyone" in screen_text(app)  # none marked: everyone rests (it said "no one
+        # chosen yet", and Enter rested everyone)
         await fill(pilot, "f-days", "7")
         await submit_form(pilot)
         await pilot.pause()
