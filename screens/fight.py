@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -42,6 +43,8 @@ from tracker.text import visible
 
 WIDE = 110  # columns from which the detail pane sits beside the list, not below it
 DETAIL = (34, 48)  # the detail pane's width beside the list: it gives columns to the list's Status first
+BELOW = 9  # narrow: the fewest lines the detail pane and the log get under the list
+NOTES = {"#prompts": 2, "#reminder": 3, "#fallen": 1}  # the lines above the list, and the most each takes
 CHECK_AFTER = 0.25  # seconds after the screen is mounted before the checkpoint it opened from is checked
 
 
@@ -191,6 +194,7 @@ class FightScreen(Screen[None]):
         if self.ready:
             self._say("#bar", self.bar_text(), layout=False)
             self._say("#prompts", self.prompts_text())
+            self._fit_rows()
 
     def _arrange(self, width: int, restyle: bool = True) -> None:
         """Wide: the detail pane beside the list; narrow (80 columns): below it, beside the log."""
@@ -206,6 +210,24 @@ class FightScreen(Screen[None]):
         if self._said.get("grid") != columns:
             self._said["grid"] = columns
             self.query_one("#main").styles.grid_columns = columns
+
+    def _fit_rows(self) -> None:
+        """Narrow: the list as tall as its rows, and the detail pane and the log under it get the lines it leaves
+        (at least BELOW): at 80×24, a short list left a long detail cut at 7 lines under empty rows."""
+        width, height = self.app.size
+        rows = ""  # wide: fight.tcss's
+        if width < WIDE:
+            notes = sum(
+                min(most, sum(max(1, -(-cell_len(line) // max(width - 2, 1))) for line in text.split("\n")))
+                for selector, most in NOTES.items()
+                if (text := self._said.get(selector, ""))
+            )
+            free = height - 3 - notes  # (the bar, the keys line and the footer)
+            listed = len(self.query_one(InitiativeList).ids) + 1  # (its header)
+            rows = f"1fr {max(BELOW, free - listed)}"
+        if self._said.get("rows") != rows:
+            self._said["rows"] = rows
+            self.query_one("#main").styles.grid_rows = rows or None
 
     def _title(self, name: str) -> str:
         spec = logic.find_spec(self.system, name)
@@ -262,6 +284,7 @@ class FightScreen(Screen[None]):
         self._say("#prompts", self.prompts_text())
         self._say("#reminder", self.reminder_text())
         self._say("#fallen", space.folded_line(table.folded, self.app.size.width - 2))
+        self._fit_rows()
         self.back_to_table()  # (an action was done)
         phase = (s.started, s.ended)
         if phase != self._phase:

@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from screens.dialogs.base import Dialog, ask
+from screens.widgets.detail import detail_text
 from screens.widgets.log import LogView
 from tracker.explain import explain, standing_seq
 from tracker.reasons import Reason
@@ -40,16 +41,17 @@ def reasons_or_problem(fight: Any, seq: int) -> tuple[Reason, ...] | str:
         return f"the system could not explain it ({type(e).__name__}: {e})"
 
 
-def why_text(line: str, reasons: tuple[Reason, ...] | str, heading: str = "") -> Text:
-    """What the dialog shows: the heading, the event's line, then each reason with its source and terms."""
+def why_text(line: str, reasons: tuple[Reason, ...] | str, heading: str = "", after: str = "") -> Text:
+    """What the dialog shows: the heading, the event's line, then each reason with its source and terms; then
+    ``after`` (a combatant's whole detail)."""
     out = Text()
     if heading:
         out.append(visible(heading) + "\n", style="bold")
     out.append(visible(line) + "\n", style="bold")
     if isinstance(reasons, str):
         out.append("\n" + visible(reasons) + "\n", style="italic")
-        return out
-    if not reasons:
+        reasons = ()
+    elif not reasons:
         out.append("\nNo rule is recorded for this event.\n", style="italic")
     for r in reasons:
         out.append("\n")
@@ -58,6 +60,8 @@ def why_text(line: str, reasons: tuple[Reason, ...] | str, heading: str = "") ->
         out.append("  " + visible(r.text) + "\n")
         for term in r.terms:
             out.append("  · " + visible(term) + "\n")
+    if after:
+        out.append("\n" + after + "\n")
     return out
 
 
@@ -112,16 +116,22 @@ def line_of(fight: Any, seq: int) -> str:
 
 
 def show(
-    screen: Screen[Any], fight: Any, seq: int, heading: str = "", then: Callable[[None], None] | None = None
+    screen: Screen[Any],
+    fight: Any,
+    seq: int,
+    heading: str = "",
+    then: Callable[[None], None] | None = None,
+    after: str = "",
 ) -> None:
     """Open the Why dialog for event ``seq`` of ``fight`` (a live fight or a replay's timeline); ``then`` runs as
     it closes."""
-    text = why_text(line_of(fight, seq), reasons_or_problem(fight, seq), heading)
+    text = why_text(line_of(fight, seq), reasons_or_problem(fight, seq), heading, after)
     ask(screen.app, WhyDialog(text, rules_page=rules_page(getattr(fight, "system", None))), then)
 
 
 def show_standing(screen: Screen[Any], fight: Any, state: Any, cid: str | None, upto: int | None = None) -> bool:
-    """Open the Why dialog on the event that gave combatant ``cid`` its standing word; False if there is none."""
+    """Open the Why dialog on the event that gave combatant ``cid`` its standing word, then the combatant's whole
+    detail (the detail pane's text, whole: at 80×24 the pane may cut it); False if there is none."""
     c = state.find(cid) if cid else None
     if c is None:
         return False
@@ -134,7 +144,7 @@ def show_standing(screen: Screen[Any], fight: Any, state: Any, cid: str | None, 
     except Exception:
         word = ""
     heading = f"Why is {c.name} {word}?" if word else f"{c.name} is fit to fight: the last event that changed that"
-    show(screen, fight, seq, heading)
+    show(screen, fight, seq, heading, after=detail_text(system, state, c.id) if system is not None else "")
     return True
 
 

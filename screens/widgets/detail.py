@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from screens.guard import call
@@ -42,20 +44,35 @@ def detail_text(system: System, state: FightState, cid: str | None, marked: int 
     return "\n".join(x for x in lines if x)
 
 
-class DetailPane(Static):
-    """Read-only; ``show(state, cid)`` redraws it."""
+class DetailPane(VerticalScroll, can_focus=False):
+    """Read-only; ``show(state, cid)`` redraws it.  A detail longer than its box scrolls (the wheel; its scrollbar
+    shows there is more), and the border says ``Y`` shows it whole: at 80×24 a long detail was cut at its box."""
 
     DEFAULT_CSS = """
     DetailPane {
         height: 1fr; padding: 0 1; border: round $primary-muted; border-title-color: $text-muted;
-        overflow-y: auto;
+        border-subtitle-color: $text-muted; scrollbar-size-vertical: 1;
     }
+    DetailPane > Static { height: auto; }
     """
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
-        super().__init__("", id=id, markup=False)
+        super().__init__(id=id)
         self.system = system
         self.border_title = "Detail"
+        self.text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", markup=False)
+
+    def update(self, text: str) -> None:
+        """Show ``text`` from its first line."""
+        self.text = text
+        self.query_one(Static).update(text)
+        self.scroll_home(animate=False)
 
     def show(self, state: FightState, cid: str | None, marked: int = 0) -> None:
         self.update(detail_text(self.system, state, cid, marked))
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        self.border_subtitle = "more: Y" if shown else ""

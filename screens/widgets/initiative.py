@@ -347,11 +347,26 @@ class InitiativeList(ScrollView, can_focus=True):
             self.refresh_lines(index + 1)
 
     def on_resize(self) -> None:
-        if self._state is not None and self._content_width() != self._width:
+        if self._state is not None and self._content_width(len(self._rows)) != self._width:
             self.show(self._state)
+        elif self.virtual_size.height != self._height():
+            self.virtual_size = Size(self.virtual_size.width, self._height())
 
-    def _content_width(self) -> int:
-        width = self.scrollable_content_region.width
+    def _fits(self, rows: int) -> bool:
+        """Whether ``rows`` rows fit under the header: measured on the whole box, not within the scrollbars (a
+        list that fits would not, once they showed)."""
+        return rows <= self.size.height - 1
+
+    def _height(self) -> int:
+        """The lines to scroll: the header and the rows, and, when they do not all fit, room to scroll the last
+        rows into the window over the pinned (with it while all fit, a list that fit its box had a scrollbar)."""
+        rows = len(self._rows)
+        return rows + 1 + (0 if self._fits(rows) else len(self._pinned))
+
+    def _content_width(self, rows: int) -> int:
+        """The columns for the rows: the box's, less the scrollbar's when ``rows`` rows do not all fit (it shows
+        then), whether or not it shows yet."""
+        width = self.size.width - (0 if self._fits(rows) else self.styles.scrollbar_size_vertical)
         return width if width > 0 else 80
 
     # -- the cursor ------------------------------------------------------------
@@ -608,7 +623,7 @@ class InitiativeList(ScrollView, can_focus=True):
         marked = set(self.marked)
         tied = {cid for group in state.ties for cid in group}
         rows = {c.id: row_for(self.system, state, c, c.id in marked, tied) for c in present}
-        self._width = self._content_width()
+        self._width = self._content_width(len(present))
         widths = measure(rows.values(), self._width)
         self.wanted = measure(rows.values(), 1000).natural + 1  # (and its scrollbar)
         cells: dict[str, tuple[Text, ...]] = {}
@@ -632,7 +647,6 @@ class InitiativeList(ScrollView, can_focus=True):
         if pinned != self._pinned:
             self._pinned = pinned
             self.refresh()
-        height = len(ids) + 1 + len(pinned)  # (room to scroll the last rows into the window over the pinned)
         selected = self.selected
         old_keys = self._keys
         self._cells, self._keys = cells, keys
@@ -642,13 +656,13 @@ class InitiativeList(ScrollView, can_focus=True):
         if ids != self._rows:
             self._rows = ids
             self.marked = tuple(m for m in self.marked if m in rows)
-            self.virtual_size = Size(sum(self._sizes), height)
+            self.virtual_size = Size(sum(self._sizes), self._height())
             self.refresh()
             self.cursor_row = ids.index(selected) if selected in rows else 0
             self._select(selected if selected in rows else state.current)
             self._tell(selected)
             return
-        self.virtual_size = Size(sum(self._sizes), height)
+        self.virtual_size = Size(sum(self._sizes), self._height())
         for index, cid in enumerate(ids):
             if old_keys.get(cid) != keys[cid]:
                 self._refresh_row(index)

@@ -52,7 +52,7 @@ async def _marked(system_id: str, path: Path) -> None:
             assert others and not any("hidden" in r for r in others), others
         table.select(spy)
         await pilot.pause()
-        assert "Hidden from the players" in str(screen.query_one(DetailPane).render())
+        assert "Hidden from the players" in screen.query_one(DetailPane).text
         await pilot.press("H")  # shown to the players
         await pilot.pause()
         assert not screen.fight.state.get(spy).hidden

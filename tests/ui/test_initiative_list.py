@@ -59,7 +59,7 @@ def in_view(app: TrackerApp, table: InitiativeList) -> None:
 
 
 def detail_names(app: TrackerApp, cid: str | None) -> bool:
-    return name_of(app, cid) in str(app.screen.query_one(DetailPane).render())
+    return name_of(app, cid) in app.screen.query_one(DetailPane).text
 
 
 @pytest.mark.parametrize("size", SIZES)
