@@ -98,7 +98,7 @@ class TwoD6System(BaseSystem):
     )  # not carried by a party kept as it is now
     # what the prompts carry for the rules to read back, beyond the fields of the form they open
     prompt_data = {
-        "resolve": ("dc", "knockout", "by", "penalty"),
+        "resolve": ("dc", "knockout", "by", "penalty", "rule"),
         "double_result": ("declared", "skill", "attack_total", "landed"),
         "riposte": ("kind", "dc"),
     }

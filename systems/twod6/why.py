@@ -33,7 +33,7 @@ from systems.twod6.rules.rest import Rested
 from systems.twod6.sheet import STATS
 from systems.twod6.table import R
 from tracker.commands import Modifier
-from tracker.events import Event, InitiativeSet
+from tracker.events import Event, InitiativeSet, PromptRaised
 from tracker.model import FightState
 from tracker.reasons import Reason
 
@@ -250,14 +250,27 @@ def _resolve(before: FightState, e: ResolveRolled) -> list[Reason]:
     owner = _data(before, e.actor)
     terms = [*check_terms(e.check, owner, f"{before.name(e.actor)} resolve"), f"DC {e.dc}", f"against {e.stakes}"]
     terms.append("passed" if e.passed else "failed")
-    out = [Reason.of(R.RESOLVE, *terms), *_resolve_why(e.dc, e.stakes)]
+    out = [Reason.of(R.RESOLVE, *terms), *_resolve_why(e.dc, e.stakes, _cause(before, e.actor, e.stakes))]
     out += roll_rules(e.check) + part_rules(e.check.parts)
     if e.reroll:
         out.append(Reason.of(R.REROLL, "the failed resolve check rerolled"))
     return out
 
 
-def _resolve_why(dc: int, stakes: str) -> list[Reason]:
+def _cause(state: FightState, actor: str, stakes: str) -> str:
+    """The rule that asked for ``actor``'s resolve check against ``stakes`` (the open prompt's ``rule``; "" in a
+    file written before prompts said it)."""
+    for p in state.prompts:
+        if p.params.get("actor") == actor and p.params.get("stakes") == stakes:
+            return str(p.params.get("rule", ""))
+    return ""
+
+
+def _resolve_why(dc: int, stakes: str, cause: str = "") -> list[Reason]:
+    if cause == R.KNOCKOUT.id:
+        return [Reason.of(R.KNOCKOUT, f"DC {dc}: the attack's total")]
+    if cause == R.TRIPLE.id:
+        return [Reason.of(R.TRIPLE, f"DC {dc} against death, then unconscious either way")]
     if stakes == "death":
         return [Reason.of(R.AT_ZERO, f"DC {dc} against death")]
     if dc == 9:
@@ -273,8 +286,16 @@ def _ruled(before: FightState, e: ResolveRuled) -> list[Reason]:
         Reason.of(
             R.RESOLVE, f"DC {e.dc} against {e.stakes}", f"{out} (GM's ruling)", text="settled by the GM's ruling"
         ),
-        *_resolve_why(e.dc, e.stakes),
+        *_resolve_why(e.dc, e.stakes, _cause(before, e.actor, e.stakes)),
     ]
+
+
+def _prompt(before: FightState, e: PromptRaised) -> list[Reason]:
+    """A resolve check asked for: the rule that asks for it, and where its DC comes from."""
+    p = e.prompt
+    if "stakes" not in p.params or "dc" not in p.params:
+        return []
+    return _resolve_why(int(p.params["dc"]), str(p.params["stakes"]), str(p.params.get("rule", "")))
 
 
 def _opposed(before: FightState, e: OpposedRolled) -> list[Reason]:
@@ -388,6 +409,7 @@ EXPLAIN: dict[type, Callable[[FightState, Any], list[Reason]]] = {
     ActionTaken: _action,
     Aimed: _aimed,
     InitiativeSet: _initiative,
+    PromptRaised: _prompt,
 }
 
 

@@ -7,6 +7,7 @@ term: "d20 = 14", "DEX 13 → +1", "cover −2 (GM)", "level 4: 2 extra dice at 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -523,10 +524,23 @@ def _initiative(before: FightState, ev: InitiativeSet, after: FightState) -> tup
     return tuple(out)
 
 
+def _tie_broken(state: FightState, first: str, then: str, ties: tuple[tuple[str, ...], ...]) -> str:
+    """ "Shoot before Trail: both initiative 10; DEX 13 over 10", for two neighbours in the order whose
+    initiative tied and whom the rule set apart (DEX, then level or HD); "" for any others."""
+    a, b, da, db = state.find(first), state.find(then), _data(state, first), _data(state, then)
+    if a is None or b is None or da is None or db is None or a.initiative is None or a.initiative != b.initiative:
+        return ""
+    if any(first in group and then in group for group in ties):
+        return ""  # still tied: said below
+    dex_a, dex_b = da.score("DEX"), db.score("DEX")
+    by = f"DEX {dex_a} over {dex_b}" if dex_a != dex_b else f"DEX {dex_a} each; {_who(da)} over {_who(db)}"
+    return f"{a.name} before {b.name}: both initiative {a.initiative}; {by}"
+
+
 def _order(before: FightState, ev: OrderSet, after: FightState) -> tuple[Reason, ...]:
     if ev.note != "by initiative":
         return ()  # the GM's order: the core explains it
-    out = [Reason.of(R.initiative, "highest first: " + ", ".join(_name(after, i) for i in ev.order[:8]))]
+    out = [Reason.of(R.initiative, "highest first: " + ", ".join(_name(after, i) for i in ev.order))]
     for group in ev.ties:
         terms = []
         for cid in group:
@@ -536,6 +550,9 @@ def _order(before: FightState, ev: OrderSet, after: FightState) -> tuple[Reason,
                 terms.append(f"{c.name}: initiative {c.initiative}, DEX {d.score('DEX')}, {_who(d)}")
         out.append(Reason.of(R.initiative_ties, *terms, "still tied: they act at the same time"))
         out.append(Reason.of(R.simultaneous, "their blows land even if one of them drops"))
+    broken = [line for a, b in itertools.pairwise(ev.order) if (line := _tie_broken(after, a, b, ev.ties))]
+    if broken:
+        out.append(Reason.of(R.initiative_ties, *broken))
     return tuple(out)
 
 

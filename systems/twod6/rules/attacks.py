@@ -93,7 +93,7 @@ def land(d: Draft, by: str, target: str, result: str, attack_total: int) -> None
     if result == "wound":
         wound(d, target, 1, by)
     elif result == "unconscious":
-        ask_resolve(d, target, attack_total, UNCONSCIOUS, "knock-out blow")
+        ask_resolve(d, target, attack_total, UNCONSCIOUS, "knock-out blow", rule=R.KNOCKOUT)
     else:
         d.add(EffectApplied(target=target, effect=result, by=by))
 
@@ -287,7 +287,7 @@ def resolve_attack(
         )
     )
     if times == 3:
-        ask_resolve(d, tid, 7, DEATH, "tripled", knockout=True, by=aid)
+        ask_resolve(d, tid, 7, DEATH, "tripled", rule=R.TRIPLE, knockout=True, by=aid)
 
 
 NO_SECOND = "no second result"  # a doubled attack's prompt settled by ruling: the declared result stands alone

@@ -52,6 +52,7 @@ from tracker.events import Event, PromptResolved
 from tracker.kit import Draft, amount, need, prompt
 from tracker.model import Combatant, FightState, Prompt
 from tracker.plugin import System
+from tracker.reasons import Rule
 
 DEATH, UNCONSCIOUS = "death", "unconscious"
 PASSES, FAILS = "passes", "fails"  # a resolve check settled by ruling
@@ -76,9 +77,18 @@ def knockout_pending(state: FightState, cid: str) -> bool:
 
 
 def ask_resolve(
-    d: Draft, cid: str, dc: int, stakes: str, why: str, *, knockout: bool = False, by: str | None = None
+    d: Draft,
+    cid: str,
+    dc: int,
+    stakes: str,
+    why: str,
+    *,
+    rule: Rule,
+    knockout: bool = False,
+    by: str | None = None,
 ) -> None:
-    """Raise a resolve check (unless moot, or covered by one already due)."""
+    """Raise a resolve check (unless moot, or covered by one already due); ``rule`` calls for it (its id is kept
+    in the prompt's ``rule`` parameter, for Why?: a knock-out blow's DC 7 is not a fall to 2 wounds left)."""
     c = d.get(cid)
     x = data(c)
     if x.dead:
@@ -98,7 +108,7 @@ def ask_resolve(
     extra = "; knocked unconscious either way" if knockout else ""
     if x.unconscious:
         extra += "; unconscious: −3"
-    params: dict[str, object] = {"actor": cid, "stakes": stakes, "stat": "wil", "dc": dc}
+    params: dict[str, object] = {"actor": cid, "stakes": stakes, "stat": "wil", "dc": dc, "rule": rule.id}
     if knockout:
         params.update(knockout=True, by=by)
     d.add(
@@ -205,11 +215,11 @@ def check_thresholds(d: Draft, c: Combatant) -> None:
     if x.wounds == 0:
         if not x.unconscious:
             d.add(EffectApplied(target=c.id, effect="unconscious", note="0 wounds"))
-        ask_resolve(d, c.id, 7, DEATH, "reduced to 0 wounds")
+        ask_resolve(d, c.id, 7, DEATH, "reduced to 0 wounds", rule=R.AT_ZERO)
     elif x.wounds == 1 and x.max_wounds > 1:
-        ask_resolve(d, c.id, 9, UNCONSCIOUS, "1 wound left")
+        ask_resolve(d, c.id, 9, UNCONSCIOUS, "1 wound left", rule=R.AT_ONE)
     elif x.wounds == 2 and x.max_wounds > 2:
-        ask_resolve(d, c.id, 7, UNCONSCIOUS, "2 wounds left")
+        ask_resolve(d, c.id, 7, UNCONSCIOUS, "2 wounds left", rule=R.AT_TWO)
 
 
 def close_prompts(d: Draft, cid: str, why: str, stakes: str | None = None) -> None:

@@ -571,6 +571,33 @@ def test_initiative_the_order_its_ties_and_the_sheets_explain_themselves():
     assert why(f, RoundStarted)["Turn order kept"].terms == ("round 2: the first round's order",)
 
 
+def test_the_order_names_everyone_and_each_tie_the_rule_broke():
+    """Why? on the order listed 8 names and said nothing of a tie settled by DEX, then level or HD (bnb l.137):
+    a GM asking why Shoot goes before Trail got no answer."""
+    from tracker.events import OrderSet
+
+    f, dice = new_fight()
+    add_pc(f, "Shoot", dex=13)
+    add_pc(f, "Trail", cls="Trailblazer", level=5)
+    add_pc(f, "Gamb", cls="Gambler")
+    add_npc(f, "outlaw", count=3)
+    add_npc(f, "gunfighter")
+    add_npc(f, "wolf")
+    add_npc(f, "dandy")
+    dice.add(10, 10, 10, 15, 14, 5, 5)
+    f.do(RollInitiative())
+    (reasons,) = [rs for ev, rs in explained(f) if isinstance(ev, OrderSet)]
+    names = [c.name for c in f.state.combatants]
+    first = {r.rule: r for r in reasons}["Initiative"].terms[0]
+    assert first.startswith("highest first: ") and all(n in first for n in names), first
+    broken = [r.terms for r in reasons if r.rule == "Initiative ties"][-1]
+    assert "Shoot before Trail: both initiative 10; DEX 13 over 10" in broken, broken
+    assert "Trail before Gamb: both initiative 10; DEX 10 each; Trailblazer level 5 over Gambler level 1" in broken
+    assert any(t.startswith("Gunfighter before Outlaw 1: both initiative 15; DEX") for t in broken), broken
+    assert any(t.startswith("Wolf before Dandy: both initiative 5;") and "HD" in t for t in broken), broken
+    assert not any(t.startswith("Outlaw 1 before") for t in broken), "a group still tied is said as before"
+
+
 SCENARIOS: tuple[Callable[[], tuple[Fight, list[Rule]]], ...] = (
     worked_example,
     shootist,

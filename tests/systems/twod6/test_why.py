@@ -14,7 +14,7 @@ import pytest
 
 from bench.fights import make_fight
 from systems.twod6 import system
-from systems.twod6.commands import Act, Aim, Attack, SkillCheck, Sneak, SpendCinematic
+from systems.twod6.commands import Act, Aim, Attack, Resolve, SkillCheck, Sneak, SpendCinematic
 from systems.twod6.events import (
     ActionTaken,
     Aimed,
@@ -34,8 +34,17 @@ from systems.twod6.rules.rest import Rested
 from systems.twod6.table import PRONE, RULES, R
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, of, refused, setup, sheet
 from tracker import Fight
-from tracker.commands import AddCombatant, AddCondition, DismissPrompt, Heal, NextTurn, Rest, RollInitiative
+from tracker.commands import (
+    AddCombatant,
+    AddCondition,
+    DismissPrompt,
+    Heal,
+    NextTurn,
+    Rest,
+    RollInitiative,
+)
 from tracker.dice import ScriptedRoller
+from tracker.events import PromptRaised
 from tracker.reasons import Reason
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -292,3 +301,30 @@ def test_the_gm_sets_prone_by_its_book_name_and_standing_up_clears_it():
     g.do(Act(actor="c1", action="stand up"))
     assert not any(c.name == PRONE for c in g.state.get("c1").conditions)
     refused(g, Act(actor="c1", action="stand up"), "not prone")
+
+
+def test_a_resolve_check_asked_for_names_the_rule_that_asks_and_its_dc():
+    """A knock-out blow's prompt cited only the core's "Prompt" (no word of @51974, nor that DC 12 is the attack's
+    total); and a knock-out's resolve check at DC 7 or 9 was explained as a fall to 2 or 1 wounds left."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(wil=2, skills="Resolve 2")))
+    events = attack(f, roller, (1, 2, 2, 2), "c1", "c2", result="unconscious")  # 3+4 = 7 vs 4: a hit
+    (raised,) = [e for e in of(events, PromptRaised) if e.prompt.kind == "resolve"]
+    dc = raised.prompt.params["dc"]
+    assert dc == 7, dc  # the same DC as a fall to 2 wounds left: told apart by the rule that asked
+    assert reason(why(f, raised), R.KNOCKOUT).terms == ("DC 7: the attack's total",)
+    roller.add(1, 2)
+    (rolled,) = of(f.do(Resolve(actor="c2")), ResolveRolled)
+    reasons = why(f, rolled)
+    assert reason(reasons, R.KNOCKOUT).terms == ("DC 7: the attack's total",)
+    assert R.AT_TWO.id not in {r.rule_id for r in reasons}
+
+
+def test_a_threshold_and_a_tripled_attack_s_prompts_say_their_rules():
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(wil=1, tou=1, skills="Resolve 1")))
+    events = attack(f, roller, (6, 6, 3, 3, 1, 2), "c1", "c2")  # 21 vs 3: tripled
+    (death,) = [e for e in of(events, PromptRaised) if e.prompt.params.get("stakes") == "death"]
+    assert reason(why(f, death), R.TRIPLE).terms == ("DC 7 against death, then unconscious either way",)
+    f2, roller2 = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    events = attack(f2, roller2, (4, 4, 3, 4), "c1", "c2")  # a hit: 3 → 2 wounds left
+    (two,) = [e for e in of(events, PromptRaised) if e.prompt.kind == "resolve"]
+    assert reason(why(f2, two), R.AT_TWO).terms == ("DC 7 against unconsciousness",)
