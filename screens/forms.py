@@ -267,16 +267,31 @@ def adjust_value(c: Any, p: C.Param) -> Any:
     return getattr(c, p.name) if p.name in CORE_FIELDS else getattr(c.data, p.name, None)
 
 
+CLEAR = ("none", "-")  # typed in an optional text field of the adjust form: clear the value
+
+
 def adjust_form(ctx: Context, cid: str, field: C.Param) -> FormDialog:
+    """Set one value of a combatant.  An optional text value (zludge's wound boxes, blackjack's injuries, the
+    group) is cleared by typing ``none``, not by leaving it empty: a GM who cleared the field to type it again and
+    pressed Enter too soon wiped a whole track."""
     c = ctx.state.get(cid)
     note = C.Param(name="gm_note", label="Why", required=False, help="optional note for the log")
+    clears = field.kind == C.STR and not field.required and field.default is None
+    if clears:
+        field = attrs.evolve(field, help="; ".join(x for x in ("none: clear it", field.help) if x))
     params = (field, note)
+    value = adjust_value(c, field)
 
     def check(raw: dict[str, Any]) -> Any:
+        typed = raw.get(field.name)
+        if clears and isinstance(typed, str):
+            if typed.strip().lower() in CLEAR:
+                raw = {**raw, field.name: ""}
+            elif not typed.strip() and logic.shown(value, ctx.state):
+                raise Refused(f"{field.title}: empty would clear it all; type none to clear it")
         parsed = logic.parse_params(ctx.state, params, raw)
         return ctx.probe(C.Adjust(id=cid, field=field.name, value=parsed[field.name], note=parsed["gm_note"] or ""))
 
-    value = adjust_value(c, field)
     return FormDialog(
         f"GM adjust: {visible(c.name)}",
         params,

@@ -16,6 +16,7 @@ import attrs
 from tracker.dice import parse as parse_dice
 from tracker.errors import Refused, TrackerError
 from tracker.model import Condition, FightState
+from tracker.text import whole_number
 
 # parameter kinds a UI knows how to ask for
 INT = "int"
@@ -49,7 +50,7 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
             continue
         words = part.split()
         try:
-            value = int(words[-1])
+            value = whole_number(words[-1])
         except ValueError:
             raise Refused(f"modifier '{part}' must end with a number, like 'cover -2'") from None
         label = " ".join(words[:-1]) or "modifier"
@@ -90,7 +91,7 @@ class Param:
                 value = raw
             else:
                 try:
-                    value = int(str(raw).strip())
+                    value = whole_number(str(raw))
                 except ValueError:
                     raise Refused(f"{self.title}: '{raw}' is not a whole number") from None
             if self.min is not None and value < self.min:

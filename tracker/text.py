@@ -31,6 +31,17 @@ _ESCAPES = {
 }
 
 
+def whole_number(text: str) -> int:
+    """``text`` as a whole number: an optional sign and the digits 0-9, with spaces around.  ValueError for
+    anything else: Python's ``int()`` also reads ``1_0`` as 10 and other scripts' digits (``٤`` as 4), numbers a
+    GM never typed."""
+    s = text.strip()
+    body = s[1:] if s[:1] in "+-" else s
+    if not (body and body.isascii() and body.isdigit()):
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(s)
+
+
 def clean(text: Any, what: str, limit: int = NAME_MAX, *, required: bool = False) -> str:
     """``text`` stripped, or Refused naming ``what`` when it is too long or holds control characters."""
     s = "" if text is None else str(text).strip()

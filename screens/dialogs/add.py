@@ -26,7 +26,7 @@ from tracker import commands as C
 from tracker.errors import Refused, TrackerError
 from tracker.model import KINDS, NPC, PC
 from tracker.plugin import Preset, System
-from tracker.text import NAME_MAX, visible
+from tracker.text import NAME_MAX, visible, whole_number
 
 CUSTOM = "Custom sheet (fill in the fields below)"
 CUSTOM_HINT = "Custom sheet · Tab: the fields · ctrl+s or Enter in a field adds"
@@ -340,7 +340,7 @@ class AddDialog(Dialog[Any]):
     def command(self) -> C.AddCombatant:
         count_text = self.query_one("#a-count", Input).value.strip() or "1"
         try:
-            count = int(count_text)
+            count = whole_number(count_text)
         except ValueError:
             raise Refused(f"Count: '{count_text}' is not a whole number") from None
         sheet: dict[str, Any] = {}

@@ -97,3 +97,48 @@ def test_every_adjust_form_opens(system_id: str, data_dir: Path) -> None:
             assert len(seen) > 4
 
     asyncio.run(run())
+
+
+TRACKS = {"zludge": ("Wound boxes", "1"), "blackjack": ("Injuries", "lesser")}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", sorted(TRACKS))
+def test_an_emptied_track_is_refused_and_none_clears_it(system_id: str, size: tuple[int, int], data_dir: Path) -> None:
+    """Clearing the field to type it again and pressing Enter too soon wiped every wound (zludge) or injury
+    (blackjack), logged as the GM's adjust.  Now empty is refused, saying how to clear: ``none``."""
+    label, harm = TRACKS[system_id]
+    fight = build_fight(system_id, data_dir / "t.jsonl")
+    hero = next(c for c in fight.state.combatants if c.is_pc)
+    fight.do(C.Damage(targets=(hero.id,), amount=harm))
+    hurt = fight.state.get(hero.id).data
+    logged = len(fight.entries)
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=data_dir / "t.jsonl")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            screen.query_one(InitiativeList).select(hero.id)
+            await press(pilot, "equals_sign")
+            await type_text(pilot, label)
+            await press(pilot, "enter")
+            assert isinstance(app.screen, FormDialog), screen_text(app)
+            await press(pilot, "ctrl+u")
+            assert "none: clear it" in screen_text(app)  # (the field's help, shown while it is empty)
+            await press(pilot, "enter")
+            assert isinstance(app.screen, FormDialog), "an empty track was taken"
+            assert "type none to clear it" in error_text(app)
+            assert len(screen.fight.entries) == logged and screen.fight.state.get(hero.id).data == hurt
+            await type_text(pilot, "none")
+            await press(pilot, "enter")
+            assert isinstance(app.screen, FightScreen), error_text(app)
+            assert len(screen.fight.entries) == logged + 1
+            assert screen.fight.state.get(hero.id).data != hurt
+            assert saved_state_matches(app)
+            await press(pilot, "u")
+            assert screen.fight.state.get(hero.id).data == hurt
+
+    asyncio.run(run())
