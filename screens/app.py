@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
@@ -24,6 +25,7 @@ from screens.palette import Palette
 from screens.start import StartScreen
 from tracker.errors import TrackerError
 from tracker.plugin import System
+from tracker.text import visible, visible_lines
 
 # The app's screen stacks (Textual's modes).  LAUNCH is the first, whose first screen is the fight given to
 # continue (see TrackerApp.get_default_screen); START takes over if that fight is closed.
@@ -43,6 +45,19 @@ class TrackerApp(App[None]):
         Binding("q", "quit", "Quit", show=False, id="app.quit"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False, id="app.theme"),
     ]
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notice, with any control character shown as an escape: a message may quote a file's name or
+        its content (a damaged file's header, a sheet's text), and an Escape in it reached the terminal."""
+        super().notify(visible_lines(message), title=visible(title), severity=severity, timeout=timeout, markup=markup)
 
     def __init__(
         self,
@@ -176,7 +191,7 @@ class TrackerApp(App[None]):
         if isinstance(e, saves.FightInUse):
             self.offer_read_only(path, str(e))
         elif isinstance(e, saves.LoadError) and e.line is not None and e.line > 1:
-            words = saves.loading.damaged_words(path, e)
+            words = visible_lines(saves.loading.damaged_words(path, e))  # (it quotes the file)
             self.notify(words, title="Damaged file", severity="error", timeout=30, markup=False)
             self.offer_continue_before(path, e.line, words)
         else:
@@ -209,7 +224,7 @@ class TrackerApp(App[None]):
     def offer_read_only(self, path: Path, why: str) -> None:
         """A fight open for writing elsewhere: say so, and offer to replay it read-only (or show it to players)."""
         options = [("Replay it, read-only", "replay"), ("Leave it", "")]
-        help_text = f"{why}.\nTo show it to the players as it goes on, run: tracker table {path}"
+        help_text = visible_lines(f"{why}.\nTo show it to the players as it goes on, run: tracker table {path}")
 
         def chosen(what: str | None) -> None:
             if what == "replay":

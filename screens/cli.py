@@ -8,9 +8,11 @@ exit, never a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 import saves
 from saves import export
@@ -21,7 +23,7 @@ from screens import collector
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.events import TurnEnded
-from tracker.text import visible
+from tracker.text import visible, visible_lines
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,7 +65,17 @@ def _view_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--large", action="store_true", help="large type (l switches)")
 
 
+def say(text: str, file: TextIO | None = None) -> None:
+    """Print a line that may quote a file's name or content: control characters shown as escapes (an Escape in
+    a file's name reached the terminal)."""
+    print(visible_lines(text), file=file or sys.stdout)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    # a name that is no UTF-8 (a lone surrogate in a str path) is written as an escape, not an error on a good file
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     args = _parser().parse_args(argv)
     try:
         return _run(args)
@@ -73,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except OSError as e:
-        print(f"tracker: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr)
+        say(f"tracker: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr)
         return 1
     except (RecursionError, MemoryError) as e:
         print(f"tracker: the file is too deeply nested or too big to handle ({type(e).__name__})", file=sys.stderr)
@@ -88,7 +100,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "systems":
         return _systems()
     if args.cmd == "where":
-        print(saves.default_dir())
+        say(str(saves.default_dir()))
         return 0
     if args.cmd == "check":
         return _check(args.file)
@@ -97,7 +109,7 @@ def _run(args: argparse.Namespace) -> int:
         text = export.recap(loaded, why=args.why)
         if args.output:
             written = export.write_recap(text, args.output, source=loaded.path, force=args.force)
-            print(f"recap written to {written}")
+            say(f"recap written to {written}")
         else:
             sys.stdout.write(text)
         return 0
@@ -149,35 +161,35 @@ def _check(path: Path) -> int:
     try:
         report = check(path)
     except LoadError as e:
-        print(f"tracker: {e}", file=sys.stderr)
+        say(f"tracker: {e}", file=sys.stderr)
         if e.line is not None and e.line > 1:
-            print(
+            say(
                 f"{path}: damaged at line {e.line}; the fight up to the action before it can go on in a new file: "
                 f"open it in the app (tracker --save {path}) and it offers to ({path.name} is not changed)"
             )
         return 1
     loaded, final = report.loaded, report.final
     for w in loaded.warnings:
-        print(f"warning: {w}")
+        say(f"warning: {w}")
     for p in report.problems:
-        print(f"problem: {p}")
+        say(f"problem: {p}")
     for p in report.checkpoints:
-        print(f"problem: {p}")
+        say(f"problem: {p}")
     if report.problems:
-        print(f"{path}: bad — {len(report.problems)} problem(s); replay, export or continuing would fail")
+        say(f"{path}: bad — {len(report.problems)} problem(s); replay, export or continuing would fail")
         return 1
     what = f"{loaded.system.name}, {len(loaded.entries)} events, round {final.round}, {len(final.present)} combatants"
     if report.checkpoints:
-        print(
+        say(
             f"{path}: a checkpoint disagrees with the events; the events win; replay, export and continuing use "
             f"the events ({what}; the next checkpoint written replaces it)"
         )
         return 1
     then = report.on_continuing.replace("FILE", str(path))
     if loaded.torn and not loaded.no_line_end:  # a whole last line that does not read: damage, not a crash
-        print(f"{path}: damaged — its last line is whole but damaged; replay and export leave it out ({what}); {then}")
+        say(f"{path}: damaged — its last line is whole but damaged; replay and export leave it out ({what}); {then}")
         return 1
-    print(f"{path}: good — {what}" + (f"; {then}" if then else ""))
+    say(f"{path}: good — {what}" + (f"; {then}" if then else ""))
     return 0
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
+from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -122,7 +123,8 @@ class FightScreen(Screen[None]):
     def on_mount(self) -> None:
         log = self.query_one(LogView)
         if self.save_path is not None:
-            log.border_subtitle = f"autosaved to {shorten(self.save_path)}"
+            # as text, not markup: a file named "[reverse]d.jsonl" showed as saved to "d.jsonl"
+            log.border_subtitle = Text(f"autosaved to {visible(shorten(self.save_path))}")
         log.add(logic.entry_lines(self.fight, limit=logic.LOG_OPEN))
         self.refresh_view()
         table = self.query_one(InitiativeList)

@@ -175,3 +175,8 @@ def head_and_number(
     tail = start - 1 if plus and start > 0 and text[start - 1] == "+" else start
     head = lazy_head(text, tail)
     return None if head is None else (head, text[start:stop])
+
+
+def visible_lines(text: str) -> str:
+    """Multi-line text with any other control character shown as an escape (line breaks kept)."""
+    return "\n".join(visible(line) for line in str(text).split("\n"))

@@ -14,8 +14,8 @@ from screens.dialogs.base import ask
 from screens.dialogs.help import HelpDialog
 from screens.guard import call
 from screens.host import FightHost
-from screens.widgets.detail import visible_lines
 from tracker import commands as C
+from tracker.text import visible_lines
 
 MORE_KEYS = [
     "  ↑ ↓    Select a combatant (PgUp/PgDn a page, Home/End the first or the last; a click selects,",

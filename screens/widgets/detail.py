@@ -10,12 +10,7 @@ from screens.guard import call
 from screens.widgets.initiative import standing
 from tracker.model import FightState
 from tracker.plugin import System
-from tracker.text import visible
-
-
-def visible_lines(text: str) -> str:
-    """Multi-line text with any other control character shown as an escape."""
-    return "\n".join(visible(line) for line in text.split("\n"))
+from tracker.text import visible, visible_lines
 
 
 def detail_text(system: System, state: FightState, cid: str | None, marked: int = 0) -> str:

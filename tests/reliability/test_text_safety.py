@@ -13,6 +13,8 @@ import contextlib
 import json
 import os
 import stat
+import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -71,14 +73,69 @@ def test_an_error_quoting_the_file_writes_no_raw_control_character(tmp_path: Pat
 
     lines[0] = reseal(head)
     path.write_bytes(b"\n".join(lines))
-    for args in (("replay", "--text"), ("export",)):
+    for args in (("replay", "--text"), ("export",), ("check",)):
         done = run_cli(*args, str(path))
         assert done.returncode == 1
         assert "nosuch" in done.stderr
         assert_text_only(done.stderr, f"{args[0]}'s error")
 
 
+def test_a_file_named_with_escapes_is_named_as_text(tmp_path: Path) -> None:
+    """``tracker check`` printed a file's name raw (a window title changed, the screen cleared): every command
+    shows it as the escape it is."""
+    path = forged_fight("bnb", tmp_path / "f.jsonl")
+    named = tmp_path / "n\x1b]0;PWNED\x07\x1b[2J.jsonl"
+    named.write_bytes(path.read_bytes())
+    for args in (("check",), ("replay", "--text"), ("export",)):
+        done = run_cli(*args, str(named))
+        assert done.returncode == 0, done.stderr
+        assert_text_only(done.stdout + done.stderr, f"{args[0]} of a file so named")
+    missing = run_cli("check", str(tmp_path / "gone\x1b[2J.jsonl"))
+    assert missing.returncode == 1 and not raw_controls(missing.stdout + missing.stderr), missing
+
+
+def test_a_file_name_that_is_no_utf8_is_checked_under_a_strict_output(tmp_path: Path) -> None:
+    """Under ``PYTHONIOENCODING=utf-8:strict`` check and export failed on a good file whose name is no UTF-8."""
+    path = forged_fight("zludge", tmp_path / "f.jsonl")
+    named = os.fsencode(tmp_path) + b"/bad\xff.jsonl"
+    with open(named, "wb") as out:
+        out.write(path.read_bytes())
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "PYTHONPATH": str(Path(__file__).parents[2])}
+    for args in (["check"], ["export"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "screens", *args, os.fsdecode(named)], capture_output=True, env=env, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        assert b"\xff" not in done.stdout + done.stderr
+        assert b"\\udcff" in done.stdout or args == ["export"]  # (the recap is titled by the fight's name)
+
+
 # -- the screens, in a real terminal ---------------------------------------------------------------------------
+
+
+def test_the_app_names_a_file_and_quotes_its_errors_as_text(tmp_path: Path) -> None:
+    """The fight screen's "autosaved to" named the file raw, and as markup ("[reverse]d.jsonl" showed as
+    "d.jsonl"); "Cannot open" and "Damaged file" quoted the file's header or sheet raw."""
+    path = forged_fight("bnb", tmp_path / "f.jsonl")
+    named = tmp_path / "[reverse]d\x1b]0;PWNED\x07.jsonl"
+    named.write_bytes(path.read_bytes())
+    out = _in_terminal(["--save", str(named)], tmp_path, "autosaved")
+    for raw in RAW:
+        assert raw not in out, f"the fight screen wrote {raw!r} raw"
+    assert b"[reverse]d\\x1b]0;PWNED" in out
+
+    lines = path.read_bytes().split(b"\n")
+    head = json.loads(lines[0])
+    head["system"] = "nosuch\x1b]0;PWNED\x07"
+    from tests.reliability.support import reseal
+
+    lines[0] = reseal(head)
+    forged = tmp_path / "g.jsonl"
+    forged.write_bytes(b"\n".join(lines))
+    out = _in_terminal(["--save", str(forged)], tmp_path, "Cannot open")
+    for raw in RAW:
+        assert raw not in out, f"'Cannot open' wrote {raw!r} raw"
+    assert b"nosuch\\x1b]0;PWNED" in out
 
 
 def _in_terminal(args: list[str], data_dir: Path, until: str, keys: tuple[str, ...] = ()) -> bytes:
