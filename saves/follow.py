@@ -43,7 +43,6 @@ from saves.format import (
     Header,
     LoadError,
     codec_for,
-    header_from,
     parse,
     unseal,
 )
@@ -165,25 +164,51 @@ def _record(raw: bytes, line: int) -> Any:
         raise LoadError(f"not valid JSON ({e})", line) from None
 
 
-def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[tuple[Entry, int]]:
-    """Each event line as an entry and the size ("of") of the GM action it belongs to.
+def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[tuple[Entry, int, int]]:
+    """Each event line as an entry, the size ("of") of the GM action it belongs to, and its line number.
 
-    Relies on: one sealed JSON object per line (format 2: a checksum on each),
-    decoded alone by :meth:`Codec.decode` (raising LoadError that names the
-    line); ``of`` on each line counts the events of its action; checkpoint
-    lines (a cache of the folded state) are skipped.  Blank lines are skipped.
+    As the loader reads them (:mod:`saves.loading`): one sealed JSON object per line (format 2: a checksum on
+    each), decoded alone by :meth:`Codec.decode` (raising LoadError that names the line); ``of`` on each line
+    counts the events of its action; a blank line is damage; checkpoint lines (a cache of the folded state) are
+    skipped, a damaged one too.
     """
-    out: list[tuple[Entry, int]] = []
+    out: list[tuple[Entry, int, int]] = []
     for n, raw in enumerate(lines, start=first_line):
+        if raw.startswith(loading.CHECKPOINT_LINE):
+            try:
+                _record(raw, n)
+            except LoadError:
+                continue  # a damaged cache: the events stand (as the loader has it)
         if not raw.strip():
-            continue
+            raise LoadError("a blank line (not a fight line)", n)
         record = _record(raw, n)
         if type(record) is dict and "checkpoint" in record:
             continue
         entry = codec.decode(record, n)
         of = record.get("of", 1)
-        out.append((entry, of if type(of) is int and of > 0 else 1))
+        out.append((entry, of if type(of) is int and of > 0 else 1, n))
     return out
+
+
+def check_actions(pending: list[tuple[Entry, int, int]]) -> int:
+    """How many of ``pending`` make whole actions (the last may still be being written); LoadError, naming the
+    line, where the loader would refuse: an action's events disagree on their number, or an action before the
+    last has other than its number (a players' view showed half an action)."""
+    ready = 0
+    i, n = 0, len(pending)
+    while i < n:
+        action, of = pending[i][0].action, pending[i][1]
+        j = i + 1
+        while j < n and pending[j][0].action == action:
+            if pending[j][1] != of:
+                raise LoadError(f"action {action}: its events disagree on how many it has", pending[j][2])
+            j += 1
+        if j - i > of or (j < n and j - i != of):
+            raise LoadError(f"action {action} has {j - i} of its {of} events", pending[i][2])
+        if j - i == of:
+            ready = j
+        i = j
+    return ready
 
 
 @attrs.frozen
@@ -216,7 +241,7 @@ class Follower:
         self._system: System | None = None
         self._codec: Codec | None = None
         self._fight: Fight | None = None
-        self._pending: list[tuple[Entry, int]] = []  # an action not yet complete
+        self._pending: list[tuple[Entry, int, int]] = []  # an action not yet complete
         self._stuck = False  # a bad file: wait until it changes
         self._legacy = False  # an older format: read whole (upgraded) at each change
         self._unshown = False  # lines taken (over several polls) and not shown yet
@@ -341,28 +366,21 @@ class Follower:
         if version < FORMAT_VERSION:
             self._legacy = True
             return
-        header = header_from(head)
+        header, _, _ = loading.read_header(raw)  # sealed, LF line ends: as the loader reads it, in its words
         try:
             system = registry.load(header.system)
         except TrackerError as e:
             raise LoadError(f"this fight is played with '{header.system}': {e}") from None
         self._header, self._system, self._codec = header, system, codec_for(system)
 
-    def _fold(self, new: list[tuple[Entry, int]]) -> None:
+    def _fold(self, new: list[tuple[Entry, int, int]]) -> None:
         """Fold the complete actions; keep an action whose lines are not all there yet."""
         pending = self._pending + new
-        ready = len(pending)
-        if pending:
-            last_action = pending[-1][0].action
-            start = ready
-            while start > 0 and pending[start - 1][0].action == last_action:
-                start -= 1
-            if ready - start < pending[start][1]:
-                ready = start  # the last action is still being written
+        ready = check_actions(pending)
         self._pending = pending[ready:]
         if ready:
             assert self._fight is not None
             try:
-                self._fight.load([e for e, _ in pending[:ready]])
+                self._fight.load([e for e, _, _ in pending[:ready]])
             except LogError as e:
                 raise LoadError(f"the log does not replay: {e}") from None

@@ -60,6 +60,7 @@ class Lines(Protocol):
 
 
 CHUNK = 1 << 18  # bytes read at a time by the loader: with the line being read, what reading costs in memory
+CHECKPOINT_LINE = b'{"checkpoint":'  # how a checkpoint line begins (saves.checkpoint writes it)
 TAIL_KEEP = 4 * checkpoint.EVERY  # the last lines whose byte offsets the loader keeps (for the next checkpoint)
 
 
@@ -497,6 +498,14 @@ def _decode(
                 warnings.append(f"line {number} was cut off or damaged (the last write did not finish) and was dropped")
                 torn = True
                 break
+            if line.startswith(CHECKPOINT_LINE):
+                # a checkpoint is a cache of the state, the events are the record: a damaged one is left out, and
+                # the fight goes on from its events (it made check, replay and continuing refuse the whole file)
+                warnings.append(
+                    f"line {number}: a checkpoint (a copy of the state, kept for speed) is damaged; "
+                    "it is left out, and the events before and after it stand"
+                )
+                continue
             if isinstance(e, Damaged):
                 raise LoadError(str(e), number) from None
             raise LoadError(f"not valid JSON ({e})", number) from None

@@ -1,0 +1,97 @@
+"""Check, replay, export, the players' view and continuing agree about what a file holds (the third round's
+"true record"): a damaged checkpoint is a damaged cache, not a damaged record; the players' view refuses what the
+loader refuses (a blank line, a header without its checksum, an action short of its events before the last)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import saves
+from bench.fights import make_fight
+from saves.follow import BAD, Follower
+from tests.reliability.support import reseal, run_cli
+from tracker import commands as C
+
+pytestmark = pytest.mark.reliability
+
+
+def long_fight(tmp_path: Path) -> tuple[Path, list[bytes]]:
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 800, path, seed=4)
+    return path, path.read_bytes().split(b"\n")
+
+
+def shown_by_players(path: Path) -> Follower:
+    f = Follower(path)
+    for _ in range(100):
+        f.poll()
+    return f
+
+
+def test_a_damaged_checkpoint_is_left_out_and_the_fight_goes_on(tmp_path: Path) -> None:
+    """One flipped byte in a checkpoint line in the middle of a fight made check, replay and export refuse the
+    file, the app refuse every action, and its one way on ("continue in a new file") left out every action
+    after the checkpoint."""
+    path, lines = long_fight(tmp_path)
+    whole = saves.load(path)
+    at = next(i for i, line in enumerate(lines) if line.startswith(b'{"checkpoint"'))
+    flipped = bytearray(lines[at])
+    flipped[60] ^= 1
+    lines[at] = bytes(flipped)
+    path.write_bytes(b"\n".join(lines))
+    loaded = saves.load(path)
+    assert len(loaded.entries) == len(whole.entries)
+    assert any(f"line {at + 1}: a checkpoint" in w for w in loaded.warnings), loaded.warnings
+    done = run_cli("check", str(path))
+    assert done.returncode == 0 and "a checkpoint (a copy of the state" in done.stdout, done.stdout + done.stderr
+    for args in (("replay", "--text"), ("export",)):
+        assert run_cli(*args, str(path)).returncode == 0
+    players = shown_by_players(path)
+    assert players.snapshot.status != BAD and players.snapshot.fight is not None, players.snapshot.problem
+    assert len(players.snapshot.fight.log) == len(whole.entries)
+    fight = saves.open_fight(path)
+    fight.do(C.NextTurn())  # goes on in the same file
+    fight.close()
+    assert len(saves.load(path).entries) > len(whole.entries)
+
+
+def _edit(tmp_path: Path, change) -> Path:
+    path = tmp_path / "g.jsonl"
+    make_fight("zludge", 40, path, seed=3)
+    lines = path.read_bytes().split(b"\n")
+    change(lines)
+    path.write_bytes(b"\n".join(lines))
+    return path
+
+
+def _blank(lines: list[bytes]) -> None:
+    lines.insert(6, b"")
+
+
+def _unsealed_header(lines: list[bytes]) -> None:
+    head = json.loads(lines[0])
+    del head["crc"]
+    lines[0] = json.dumps(head, separators=(",", ":")).encode()
+
+
+def _action_short(lines: list[bytes]) -> None:
+    """The last line, the last event of an action of several, given an action number of its own (its checksum
+    made anew): the players' view took the action's other events for a whole action."""
+    last = max(i for i, line in enumerate(lines) if line and not line.startswith(b'{"checkpoint"'))
+    r = json.loads(lines[last])
+    assert r.get("of", 1) > 1, r
+    r["action"] = 2**62
+    lines[last] = reseal(r)
+
+
+@pytest.mark.parametrize("change", [_blank, _unsealed_header, _action_short])
+def test_the_players_view_refuses_what_the_loader_refuses(change, tmp_path: Path) -> None:
+    """A blank line mid-file and a header without its checksum were shown to the players as fine, and an
+    action's event renumbered showed them half an action, while check, replay and continuing refuse the file."""
+    path = _edit(tmp_path, change)
+    assert run_cli("check", str(path)).returncode == 1
+    players = shown_by_players(path)
+    assert players.snapshot.status == BAD and players.snapshot.fight is None, players.snapshot
