@@ -19,7 +19,7 @@ checksums, the converter).
 
 from saves.files import default_dir
 from saves.format import FORMAT_VERSION, Header, LoadError, SaveError
-from saves.listing import SaveInfo, recent
+from saves.listing import SaveInfo, continuation_of, recent
 from saves.loading import Loaded, load, load_system
 from saves.writing import FightInUse, SavedFight, SaveWriter, continue_before, continue_from, new_fight, open_fight
 
@@ -33,6 +33,7 @@ __all__ = [
     "SaveInfo",
     "SaveWriter",
     "SavedFight",
+    "continuation_of",
     "continue_before",
     "continue_from",
     "default_dir",

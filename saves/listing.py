@@ -115,3 +115,17 @@ def _phase_of(started: bool, ended: bool, rnd: int | None) -> str:
     if not started:
         return "setup"
     return f"round {rnd}" if rnd is not None else ""
+
+
+def continuation_of(path: Path) -> Path | None:
+    """The file a damaged fight already goes on in (``continue_before`` made it: ``<name>-continued*.jsonl``
+    beside it, its header naming this file its parent), or None.  Recovery happens once: opening the damaged
+    file again made another continuation from the same action each time, and the record forked."""
+    p = Path(path)
+    found = []
+    for sibling in p.parent.glob(f"{p.stem}-continued*{SUFFIX}"):
+        with contextlib.suppress(OSError, LoadError):
+            header, _raw, _old = read_header(read_head(sibling))
+            if header.parent is not None and Path(header.parent).resolve() == p.resolve():
+                found.append(sibling)
+    return min(found, key=lambda s: (len(s.name), s.name)) if found else None

@@ -202,9 +202,17 @@ class TrackerApp(App[None]):
         in a new file (``saves.continue_before``; the damaged file is left as it is)."""
         if line is None or line < 2:
             return
-        options = [("Continue from the last good action, in a new file", "continue"), ("Leave it", "")]
+        went_on = saves.continuation_of(path)
+        if went_on is not None:  # recovery happens once: the fight goes on there, not in one more new file
+            options = [(f"Open {went_on.name}, where this fight goes on", "open"), ("Leave it", "")]
+            why += f"\n\nIt was continued already, in {went_on.name}."
+        else:
+            options = [("Continue from the last good action, in a new file", "continue"), ("Leave it", "")]
 
         def chosen(what: str | None) -> None:
+            if what == "open" and went_on is not None:
+                self._open_instead(path, went_on)
+                return
             if what != "continue":
                 return
             try:
@@ -212,14 +220,27 @@ class TrackerApp(App[None]):
             except TrackerError as e:
                 self.notify(str(e), title="Cannot continue", severity="error", timeout=10, markup=False)
                 return
-            screen = self.screen
-            if isinstance(screen, FightScreen) and self.fight is not None and self.fight.path == path:
-                self._next_fight = fight  # shown once the damaged fight's screen is closed (and its file let go)
-                screen.post_message(FightScreen.Closed())
-            else:
-                self._show(fight)
+            self._show_instead(path, fight)
 
-        self.call_later(ask, self, PickDialog(f"{path.name} is damaged", options, help=why), chosen)
+        self.call_later(ask, self, PickDialog(f"{path.name} is damaged", options, help=visible_lines(why)), chosen)
+
+    def _open_instead(self, path: Path, other: Path) -> None:
+        """Open ``other`` in place of the damaged fight at ``path`` (whose screen, if shown, closes first)."""
+        try:
+            fight = saves.open_fight(other)
+        except TrackerError as e:
+            self._cannot_open(other, e)
+            return
+        self._show_instead(path, fight)
+
+    def _show_instead(self, path: Path, fight: saves.SavedFight) -> None:
+        """Show ``fight`` in place of the damaged one at ``path``."""
+        screen = self.screen
+        if isinstance(screen, FightScreen) and self.fight is not None and self.fight.path == path:
+            self._next_fight = fight  # shown once the damaged fight's screen is closed (and its file let go)
+            screen.post_message(FightScreen.Closed())
+        else:
+            self._show(fight)
 
     def offer_read_only(self, path: Path, why: str) -> None:
         """A fight open for writing elsewhere: say so, and offer to replay it read-only (or show it to players)."""

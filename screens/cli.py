@@ -162,7 +162,10 @@ def _check(path: Path) -> int:
         report = check(path)
     except LoadError as e:
         say(f"tracker: {e}", file=sys.stderr)
-        if e.line is not None and e.line > 1:
+        went_on = saves.continuation_of(path) if e.line is not None and e.line > 1 else None
+        if went_on is not None:
+            say(f"{path}: damaged at line {e.line}; the fight goes on in {went_on} ({path.name} is not changed)")
+        elif e.line is not None and e.line > 1:
             say(
                 f"{path}: damaged at line {e.line}; the fight up to the action before it can go on in a new file: "
                 f"open it in the app (tracker --save {path}) and it offers to ({path.name} is not changed)"

@@ -324,6 +324,34 @@ def test_a_damaged_middle_line_is_said_on_opening_with_what_to_do(
     continued = saves.load(tmp_path / "f-continued.jsonl")
     assert continued.header.parent == str(path) and len(continued.entries) < n - 1 and continued.warnings == ()
 
+    async def again() -> None:
+        """Recovery happens once: opened again, the damaged fight offers the file it goes on in (each opening
+        made one more continuation from the same action: f-continued2, f-continued3…, a forked record)."""
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            from screens.dialogs.pick import PickDialog
+
+            for _ in range(80):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, PickDialog):
+                    break
+            assert isinstance(app.screen, PickDialog), app.screen_stack
+            offered = [label for label, _ in app.screen.options]
+            assert offered[0] == "Open f-continued.jsonl, where this fight goes on", offered
+            await pilot.press("enter")
+            for _ in range(40):
+                await pilot.pause(0.05)
+                if app.fight is not None and app.fight.path.name == "f-continued.jsonl":
+                    break
+            assert app.fight is not None and app.fight.path.name == "f-continued.jsonl"
+            await pilot.press("q")
+
+    asyncio.run(again())
+    assert not (tmp_path / "f-continued2.jsonl").exists()
+    assert path.read_bytes() == before
+    said = run_cli("check", str(path))
+    assert said.returncode == 1 and "the fight goes on in" in said.stdout and "f-continued.jsonl" in said.stdout
+
 
 def test_nothing_is_written_to_a_fight_whose_events_do_not_read(tmp_path: Path) -> None:
     path = a_fight(tmp_path, "bnb", events=400)
