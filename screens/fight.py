@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
-from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -122,9 +121,7 @@ class FightScreen(Screen[None]):
 
     def on_mount(self) -> None:
         log = self.query_one(LogView)
-        if self.save_path is not None:
-            # as text, not markup: a file named "[reverse]d.jsonl" showed as saved to "d.jsonl"
-            log.border_subtitle = Text(f"autosaved to {visible(shorten(self.save_path))}")
+        self._say_saved_to()  # (as text: "[reverse]d.jsonl" is no markup)
         log.add(logic.entry_lines(self.fight, limit=logic.LOG_OPEN))
         self.refresh_view()
         table = self.query_one(InitiativeList)
@@ -190,6 +187,7 @@ class FightScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._arrange(event.size.width)
+        self._say_saved_to()
         if self.ready:
             self._fit_detail(self.query_one(InitiativeList).wanted)
         self._say("#keys", self.keys_line(event.size.width))
@@ -212,6 +210,13 @@ class FightScreen(Screen[None]):
         if self._said.get("grid") != columns:
             self._said["grid"] = columns
             self.query_one("#main").styles.grid_columns = columns
+
+    def _say_saved_to(self) -> None:
+        """The log's "autosaved to PATH", fitted to the log's width as fight.tcss lays it out (its whole width;
+        narrow, beside the detail's 30 columns): known before the log has its size, at the first frame."""
+        if self.save_path is not None:
+            width = self.app.size.width
+            self.query_one(LogView).say_saved_to(shorten(self.save_path), width if width >= WIDE else width - 30)
 
     def _fit_rows(self) -> None:
         """Narrow: the list as tall as its rows, and the detail pane and the log under it get the lines it leaves

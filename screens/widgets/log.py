@@ -47,6 +47,18 @@ def hanging(line: str, style: str, width: int, console: Console) -> Text:
     return Text("\n", style=style).join(Text.assemble(head if i == 0 else pad, part) for i, part in enumerate(lines))
 
 
+def fit_path(path: str, width: int) -> str:
+    """``path`` cut in its middle to ``width`` columns: the file's name stays whole while it fits (cut at its end
+    by the border, "autosaved to /tmp/pytest-of-root/pytest-248…" said no file at all)."""
+    if cell_len(path) <= width:
+        return path
+    head, _, name = path.rpartition("/")
+    keep = width - cell_len(name) - 2  # (for "…/")
+    if keep < 1:
+        return "…" + name[len(name) - max(width - 1, 1) :]
+    return head[:keep] + "…/" + name
+
+
 class LogView(ScrollView, can_focus=True):
     """Keeps the last lines only; the fight file keeps everything.
 
@@ -109,6 +121,12 @@ class LogView(ScrollView, can_focus=True):
         self._counts: deque[int] = deque()  # how many of them each of those lines is
         self._widest = 0
         self._style: Style | None = None  # the log's own style, during a drawing (see render_lines)
+
+    def say_saved_to(self, path: str, width: int) -> None:
+        """Say under the log where the fight is saved: "autosaved to PATH", fitted to the log's ``width``."""
+        said = "autosaved to "
+        room = width - 6 - len(said)  # (the corners and the padding of the border's text)
+        self.border_subtitle = Text(said + fit_path(visible(path), room))
 
     @property
     def lines(self) -> list[Strip]:

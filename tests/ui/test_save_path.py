@@ -31,3 +31,32 @@ def app_system():
     from tracker import registry
 
     return registry.load("toy")
+
+
+def test_the_log_names_the_file_it_is_saved_to_at_both_sizes(tmp_path: Path) -> None:
+    """A long folder: the border cut "autosaved to /tmp/pytest-of-root/pytest-248…" at its end, naming no file.
+    The path is cut in its middle, the file's name whole, and resized with the log."""
+    from tests.ui.drive import build_fight
+    from tests.view.helpers import screen_text
+
+    folder = tmp_path / ("a-long-folder-name-for-the-campaign-" * 3)
+    folder.mkdir()
+    target = folder / "saloon-[night].jsonl"
+    build_fight("bnb", target).close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=target)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            narrow = said(screen_text(app))
+            assert narrow.endswith("…/saloon-[night].jsonl"), narrow
+            await pilot.resize_terminal(120, 36)
+            await pilot.pause()
+            wide = said(screen_text(app))
+            assert wide.endswith("…/saloon-[night].jsonl") and len(wide) > len(narrow), wide  # more of the path
+
+    def said(text: str) -> str:
+        line = next(x for x in text.splitlines() if "autosaved to" in x)
+        return line[line.index("autosaved to") :].rstrip(" ─╯")
+
+    asyncio.run(run())
