@@ -554,6 +554,11 @@ def _check_groups(entries: list[Entry], lines: list[int], ofs: list[int], warnin
         have = j - i
         if of and have != of:
             if j == n and have < of:
+                # a crash leaves the first lines of an action: its seqs follow on from the action before; a line
+                # missing between whole ones is damage (read as a crash, continuing cut the lines after it off)
+                for k in range(max(i, 1), n):
+                    if entries[k].seq != entries[k - 1].seq + 1:
+                        raise LoadError(f"a line is missing before it (event {entries[k - 1].seq + 1})", lines[k])
                 warnings.append(f"action {action} was cut short ({have} of its {of} events) and was dropped")
                 del entries[i:], lines[i:], ofs[i:]
                 return

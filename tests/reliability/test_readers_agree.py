@@ -95,3 +95,21 @@ def test_the_players_view_refuses_what_the_loader_refuses(change, tmp_path: Path
     assert run_cli("check", str(path)).returncode == 1
     players = shown_by_players(path)
     assert players.snapshot.status == BAD and players.snapshot.fight is None, players.snapshot
+
+
+def test_a_line_missing_inside_the_last_action_is_damage_not_a_crash(tmp_path: Path) -> None:
+    """A crash leaves the first lines of an action; a line missing between whole ones was read as a crash
+    ("good"), and continuing cut the whole lines after it off the file."""
+    path = tmp_path / "h.jsonl"
+    make_fight("twod6", 60, path, seed=3)
+    lines = [line for line in path.read_bytes().split(b"\n") if not line.startswith(b'{"checkpoint"')]
+    first = next(i for i in range(1, len(lines) - 1) if json.loads(lines[i]).get("of", 1) >= 3)
+    lines = [*lines[: first + json.loads(lines[first])["of"]], b""]  # the fight up to that action: its last
+    del lines[first + 1]  # its second line: its first and last stay whole
+    path.write_bytes(b"\n".join(lines))
+    before = path.read_bytes()
+    done = run_cli("check", str(path))
+    assert done.returncode == 1 and "a line is missing before it" in done.stdout + done.stderr, done
+    with pytest.raises(saves.LoadError, match="a line is missing"):
+        saves.open_fight(path)
+    assert path.read_bytes() == before
