@@ -417,7 +417,12 @@ class Codec:
             "v": type(entry.event).VERSION,
             "event": fields,
         }
-        return orjson.dumps(record).decode()
+        try:
+            return orjson.dumps(record).decode()
+        except orjson.JSONEncodeError as e:  # (a whole number past 64 bits: the file could not be read again)
+            raise SaveError(
+                f"{type(entry.event).__name__}: a value cannot be saved ({e}); the action was not taken"
+            ) from None
 
     def encode(self, entry: Entry, of: int = 1) -> str:
         """One line, sealed with its checksum; ``of`` is the number of events in the entry's action."""

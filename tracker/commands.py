@@ -94,6 +94,8 @@ class Param:
                     value = whole_number(str(raw))
                 except ValueError:
                     raise Refused(f"{self.title}: '{raw}' is not a whole number") from None
+            if abs(value) >= 2**63:  # (a fight file holds whole numbers of 64 bits)
+                raise Refused(f"{self.title}: {str(raw).strip()[:24]} is too large a number")
             if self.min is not None and value < self.min:
                 raise Refused(f"{self.title}: {value} is below the least allowed, {self.min}")
             if self.max is not None and value > self.max:

@@ -113,3 +113,29 @@ def test_a_line_missing_inside_the_last_action_is_damage_not_a_crash(tmp_path: P
     with pytest.raises(saves.LoadError, match="a line is missing"):
         saves.open_fight(path)
     assert path.read_bytes() == before
+
+
+def test_a_number_past_64_bits_is_refused_in_the_gm_s_words(tmp_path: Path) -> None:
+    """A sheet's -2**63 HP (a file edited by hand) made the next Damage fail in the writer's encoder, reported as
+    a bug of the rules; a number typed past 64 bits is refused at its field."""
+    from tracker.commands import INT, Param
+    from tracker.errors import Refused
+
+    with pytest.raises(Refused, match="too large a number"):
+        Param(name="hp", kind=INT, label="HP").parse(str(2**64))
+    from tests.ui.drive import build_fight
+
+    path = tmp_path / "n.jsonl"
+    build_fight("bnb", path).close()
+    lines = path.read_bytes().split(b"\n")
+    at = next(i for i, line in enumerate(lines) if b'"hp":4' in line)
+    lines[at] = reseal(json.loads(lines[at].replace(b'"hp":4', b'"hp":%d' % -(2**63))))
+    path.write_bytes(b"\n".join(lines))
+    assert run_cli("check", str(path)).returncode == 0
+    fight = saves.open_fight(path)
+    hero = next(c.id for c in fight.state.combatants if c.is_pc)
+    written = path.read_bytes()
+    with pytest.raises(saves.SaveError, match="cannot be saved"):
+        fight.do(C.Damage(targets=(hero,), amount="2"))
+    assert path.read_bytes() == written  # nothing half-written
+    fight.close()
