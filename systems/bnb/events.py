@@ -7,10 +7,11 @@ from typing import ClassVar
 import attrs
 
 from systems.bnb.sheet import data
+from systems.bnb.tables import GAMBLER, lucky_streaks
 from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
-from tracker.model import FightState
+from tracker.model import Combatant, FightState
 
 
 def parts_text(parts: tuple[Modifier, ...]) -> str:
@@ -134,6 +135,12 @@ def vs_st(roll: Roll, parts: tuple[Modifier, ...], total: int, st: int) -> str:
     return f"{roll.describe()} ({parts_text(parts)}) = {total} vs ST {st}"
 
 
+def lucky_left(c: Combatant) -> bool:
+    """A Gambler with a Lucky Streak left today (a failed save may be re-rolled)."""
+    d = data(c)
+    return d.cls == GAMBLER and d.lucky_used < lucky_streaks(d.level)
+
+
 @attrs.frozen(kw_only=True)
 class DeathSaveRolled(Event):
     TYPE: ClassVar[str] = "bnb.death_save_rolled"
@@ -146,6 +153,9 @@ class DeathSaveRolled(Event):
 
     def describe(self, state: FightState) -> str:
         end = "survives, unconscious and in need of medical help" if self.success else "dies"
+        c = state.find(self.id)
+        if not self.success and c is not None and lucky_left(c):  # (the re-roll is offered in the same action)
+            end = "fails: dies unless a Lucky Streak re-rolls it"
         return f"{state.name(self.id)} saves vs death: {vs_st(self.roll, self.parts, self.total, self.st)}: {end}"
 
 

@@ -265,4 +265,14 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
         c = after.find(p.combatant) if p.kind == DEATH and p.combatant and p.id not in closed else None
         if c is not None and not c.removed and data(c).status != DYING:
             out.append(PromptResolved(prompt_id=p.id, note=f"moot: {c.name} is no longer dying"))
+            closed.add(p.id)
+    # 6. a death save still asked of one whose HP changed while dying (a GM adjust, a blow to the dying) says the
+    #    HP and the penalty now: its words kept "at 0 HP … − 0" while the roll took −5
+    for p in after.prompts:
+        c = after.find(p.combatant) if p.kind == DEATH and p.combatant and p.id not in closed else None
+        if c is None or c.removed or data(c).status != DYING:
+            continue
+        fresh = death_prompt(c)
+        if fresh.prompt.text != p.text:
+            out += [PromptResolved(prompt_id=p.id, note=f"restated: {c.name} is at {data(c).hp} HP"), fresh]
     return out

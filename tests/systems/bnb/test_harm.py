@@ -14,7 +14,7 @@ from systems.bnb.commands import (
     SavingThrow,
 )
 from systems.bnb.events import AttackRolled, DeathSaveRolled, Dropped, HeldFire, LuckyStreakUsed
-from tracker import Adjust, DismissPrompt, EndFight, NextTurn, Refused
+from tracker import Adjust, Damage, DismissPrompt, EndFight, NextTurn, Refused
 from tracker.commands import Modifier
 from tracker.events import PromptRaised, PromptResolved
 
@@ -455,3 +455,32 @@ def test_the_death_saves_hp_penalty_counts_temporary_damage():
     assert (data(f, lefty).temp, data(f, lefty).damage, data(f, lefty).status) == (2, 3, "dying")
     ev, _resolved = f.do(DeathSave(actor=lefty))
     assert {m.label: m.value for m in ev.parts} == {"CON": 0, "HP below 0": -2} and ev.total == 16
+
+
+def test_a_death_save_asked_says_the_hp_after_a_gm_adjust_while_dying():
+    """Set to -5 HP while dying, the prompt and its "Resolved" line kept "at 0 HP … − 0" while the roll took −5:
+    the log contradicted itself about why the Hero died."""
+    f, dice = new_fight()
+    hero = add_pc(f, "Hero", hp=4)
+    f.do(Damage(targets=(hero,), amount="4"))
+    assert "at 0 HP" in f.state.prompts[0].text
+    f.do(Adjust(id=hero, field="hp", value=-5))
+    (p,) = f.state.prompts
+    assert p.kind == "death_save" and "at -5 HP" in p.text and "− 5" in p.text, p.text
+    dice.add(20)
+    f.do(DeathSave(actor=hero))
+    lines = [e.event.describe(f.log.state_at(i)) for i, e in enumerate(f.entries)]
+    assert not any("at 0 HP" in x for x in lines[-3:]), lines[-3:]
+
+
+def test_a_failed_death_save_with_a_lucky_streak_left_says_the_re_roll_may_save():
+    """The log said "dies" while the Lucky Streak re-roll was offered: a GM could strike the Gambler off."""
+    f, dice = new_fight()
+    gamb = add_pc(f, "Gamb", cls="Gambler", level=4, hp=5)
+    f.do(Damage(targets=(gamb,), amount="5"))
+    dice.add(2)
+    events = f.do(DeathSave(actor=gamb))
+    rolled = next(e for e in events if isinstance(e, DeathSaveRolled))
+    i = next(n for n, e in enumerate(f.entries) if e.event is rolled)
+    assert rolled.describe(f.log.state_at(i)).endswith("fails: dies unless a Lucky Streak re-rolls it")
+    assert [p.kind for p in f.state.prompts] == ["lucky_streak"]

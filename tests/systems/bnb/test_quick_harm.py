@@ -171,9 +171,12 @@ def test_quick_heal_short_of_0_hp_leaves_the_death_save_due():
     f, _ = new_fight()
     dusty = add_pc(f, "Dusty", hp=4)
     f.do(Damage(targets=(dusty,), amount="8"))
-    (ev,) = f.do(Heal(targets=(dusty,), amount="2"))
+    ev, *restated = f.do(Heal(targets=(dusty,), amount="2"))
     assert not ev.revived and data(f, dusty).status == "dying" and data(f, dusty).hp == -2
     assert [p.kind for p in f.state.prompts] == ["death_save"]
+    # its words say the HP and the penalty now (they said "at -4 HP … − 4", the roll took − 2)
+    assert "at -2 HP" in f.state.prompts[0].text and "− 2 +2 Shootist" in f.state.prompts[0].text
+    assert len(restated) == 2
 
 
 def test_quick_heal_is_refused_for_the_dead():
