@@ -72,7 +72,7 @@ def check(c: Combatant, field: str, value: Any) -> Any:
                 raise Refused("the injuries marked would not fit that track: treat or edit them first")
         if tuple(slots) == d.slots:
             raise Refused(f"{c.name}'s injury track is already {'/'.join(map(str, slots))}")
-        return "/".join(map(str, slots))
+        return tuple(slots)  # as the record holds them: logged "[2, 2, 1] → [3, 2, 2]" (older files: the text typed)
     if field in ("injury_list", "injuries"):
         rows = parse_injuries(value or "", d.slots)
         return ", ".join(f"{LEVELS[i]} {name}" for i, row in enumerate(rows) for name in row)

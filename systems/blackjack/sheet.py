@@ -282,7 +282,7 @@ def parse_slots(text: Any) -> list[int]:
         groups = [int(x) for x in text]
     else:
         raw = str(text or "2/2/1").strip()
-        if all(ch.isdigit() or ch in "|/, " for ch in raw):
+        if all((ch.isascii() and ch.isdigit()) or ch in "|/, " for ch in raw):
             groups = [int(p) for p in re.split(r"[|/,\s]+", raw) if p]
         elif all(ch in _BOXES or ch in "| " for ch in raw):
             groups = [len(p.replace(" ", "")) for p in raw.split("|") if p.strip()]
