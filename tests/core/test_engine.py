@@ -30,6 +30,7 @@ from tracker import (
     fold,
     registry,
 )
+from tracker import commands as C
 from tracker import events as E
 from tracker.dice import SeededRoller
 
@@ -448,3 +449,21 @@ def test_a_turn_action_out_of_turn_is_refused_when_the_system_says_so() -> None:
     f.do(Shrug(actor="c2"))  # not a turn action: allowed whenever
     f.do(Delay())
     refused(f, Hit(actor="c1", target="c2"), "a held action steps in with 'act now'")
+
+
+@pytest.mark.parametrize("system_id", ["bnb"])
+def test_quick_harm_of_nothing_is_refused_and_logs_nothing(system_id: str) -> None:
+    """Quick damage of 0 HP was logged ("Hero loses 0 HP"): a change of nothing that took an undo step.  (In
+    zludge 0 is a level, Scratched; blackjack's are named; 2d6's 0 wounds is refused as below 1.)"""
+    from tracker import registry
+
+    f = Fight(registry.load(system_id))
+    f.do(C.AddCombatant(name="Hero", kind="pc", sheet={"cls": "Shootist", "level": 1, "hp": 6}))
+    hero = f.state.combatants[0].id
+    f.do(C.Damage(targets=(hero,), amount="2"))
+    logged = len(f.entries)
+    for amount in ("0", "00", "+0"):
+        for command in (C.Damage(targets=(hero,), amount=amount), C.Heal(targets=(hero,), amount=amount)):
+            with pytest.raises(Refused, match="changes nothing"):
+                f.do(command)
+    assert len(f.entries) == logged

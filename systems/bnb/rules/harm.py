@@ -125,6 +125,8 @@ def quick_damage(d: Draft, cmd: Damage, dice: Roller) -> None:
         r = amount(cmd.amount, dice, f"{t.name} loses HP")
         if r.total < 0 and not r.faces:
             raise Refused(f"HP lost: '{cmd.amount}' is below 0 — use Heal to give HP back", rule=R.quick_damage)
+        if r.total == 0 and not r.faces:  # (logged "loses 0 HP": a change of nothing, an undo step)
+            raise Refused(f"HP lost: '{cmd.amount}' changes nothing", rule=R.quick_damage)
         before = d.get(t.id)
         d.add(HpLost(id=t.id, roll=r, amount=max(0, r.total), temporary=cmd.temporary, note=cmd.note))
         d.add(*fall(before, d.get(t.id), None))
@@ -144,6 +146,8 @@ def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
         r = amount(cmd.amount, dice, f"{t.name} heals")
         if r.total < 0 and not r.faces:
             raise Refused(f"HP regained: '{cmd.amount}' is below 0 — use Damage to take HP", rule=R.quick_healing)
+        if r.total == 0 and not r.faces:
+            raise Refused(f"HP regained: '{cmd.amount}' changes nothing", rule=R.quick_healing)
         td = data(d.get(t.id))
         n = max(0, r.total)
         temp = min(td.temp, n)
