@@ -61,7 +61,10 @@ def party_members(fight: Fight, now: bool = False) -> list[dict[str, Any]]:
 
 
 def now_values(fight: Fight, c: Combatant, sheet: dict[str, Any]) -> dict[str, Any]:
-    """The adjustments that bring a fresh combatant from ``sheet`` to ``c``'s present values, in order."""
+    """The adjustments that bring a fresh combatant from ``sheet`` to ``c``'s present values, in the order they
+    are to be applied.  One value's adjustment may move another (bnb: temporary damage set after the HP took HP
+    off again, and a Shootist kept with 2 temporary damage came back dying), so they are replayed until every
+    value holds, a value set again going to the end of the order."""
     system = fight.system
     scratch = Fight(system)
     try:
@@ -71,19 +74,23 @@ def now_values(fight: Fight, c: Combatant, sheet: dict[str, Any]) -> dict[str, A
     fresh_id = scratch.state.combatants[0].id
     kept: dict[str, Any] = {}
     fight_only = set(getattr(system, "fight_only", ()))
-    for p in system.adjustable(fight.state, c):
-        if p.name in CORE_FIELDS or p.name in fight_only:
-            continue
-        value = getattr(c.data, p.name, None)
-        fresh = scratch.state.get(fresh_id)
-        if value is None or value == getattr(fresh.data, p.name, None):
-            continue
-        for shape in (_jsonable(value), _as_text(value)):
-            try:
-                scratch.do(C.Adjust(id=fresh_id, field=p.name, value=shape))
-            except (TrackerError, TypeError, ValueError):
+    fields = [p.name for p in system.adjustable(fight.state, c) if p.name not in {*CORE_FIELDS, *fight_only}]
+    for _ in range(len(fields) + 1):  # (each pass sets at least one value for good, or stops)
+        moved = False
+        for name in fields:
+            value = getattr(c.data, name, None)
+            if value is None or value == getattr(scratch.state.get(fresh_id).data, name, None):
                 continue
-            kept[p.name] = shape
+            for shape in (_jsonable(value), _as_text(value)):
+                try:
+                    scratch.do(C.Adjust(id=fresh_id, field=name, value=shape))
+                except (TrackerError, TypeError, ValueError):
+                    continue
+                kept.pop(name, None)  # (set again: after the values set since)
+                kept[name] = shape
+                moved = True
+                break
+        if not moved:
             break
     return kept
 

@@ -69,3 +69,22 @@ def test_a_party_file_that_is_not_a_regular_file_is_refused(tmp_path: Path) -> N
     os.mkfifo(fifo)
     with pytest.raises(TrackerError, match="cannot read the party file"):
         parties.party_commands(fifo)
+
+
+def test_a_bnb_pc_kept_with_temporary_damage_comes_back_as_it_was_not_dying(tmp_path: Path) -> None:
+    """HP were set before the temporary damage, which then took them again: a Shootist at 3 of 10 HP with 2 of
+    them temporary came back at 1 HP (and one kept at 1 HP, dying); the maximum rolled anew for each copy is
+    kept too."""
+    s = registry.load("bnb")
+    f = Fight(s, roller=SeededRoller(3))
+    f.do(AddCombatant(name="Mags", kind="pc", sheet={"cls": "Shootist", "level": 3, "hp": 10}))
+    f.do(StartFight())
+    f.do(Damage(targets=("c1",), amount="5"))
+    f.do(Damage(targets=("c1",), amount="2", temporary=True))
+    mags = f.state.get("c1").data
+    assert (mags.hp, mags.temp, mags.damage) == (3, 2, 5)
+    path = parties.save_party("Posse", "bnb", parties.party_members(f, now=True), tmp_path)
+    back = Fight(s, roller=SeededRoller(9))
+    back.do_all(parties.party_commands(path))
+    d = back.state.by_name("Mags").data  # type: ignore[union-attr]
+    assert (d.hp, d.temp, d.damage, d.max_hp, d.status) == (3, 2, 5, 10, "ok")
