@@ -305,7 +305,10 @@ class BnbSystem(BaseSystem):
         for g in d.weapons:
             shots = f" · {g.shots}/{g.spec.shots} loaded" if g.spec.firearm else ""
             fav = " · +1 (favoured)" if g.weapon == d.favoured else ""
-            lines.append(f"{g.name}: {g.spec.describe()}{shots}{fav}")
+            what = g.spec.describe()
+            if d.rowdy and g.spec.id == "fists":  # (a Trailblazer's, bnb l.72)
+                what = what.replace(g.spec.damage, "1d6", 1) + " (Rowdy)"
+            lines.append(f"{g.name}: {what}{shots}{fav}")
         for n in d.natural:
             lines.append(f"{n.name}: 1d{n.sides}")
         if d.cls == GAMBLER:

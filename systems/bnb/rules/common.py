@@ -75,9 +75,12 @@ class Use:
         return self.weapon is not None and self.weapon.firearm
 
 
-def weapon_use(carried: Carried) -> Use:
+def weapon_use(carried: Carried, rowdy: bool = False) -> Use:
+    """The use of a weapon carried; fists listed on a Rowdy sheet (a Trailblazer's) hit for d6, as unlisted ones
+    do (bnb l.72: they hit for d3 when the sheet listed them)."""
     w = carried.spec
-    return Use(carried.name, carried.name, w.dice, w.sides, w.plus, w.keep_high, w.temporary, w, carried)
+    sides = 6 if rowdy and w.id == "fists" else w.sides
+    return Use(carried.name, carried.name, w.dice, sides, w.plus, w.keep_high, w.temporary, w, carried)
 
 
 def _fists(d: BnbData) -> Use:
@@ -95,9 +98,9 @@ def resolve_use(c: Combatant, name: str) -> Use:
     if not key:
         fav = next((x for x in d.weapons if x.weapon == d.favoured), None)
         if fav is not None:
-            return weapon_use(fav)
+            return weapon_use(fav, d.rowdy)
         if d.weapons:
-            return weapon_use(d.weapons[0])
+            return weapon_use(d.weapons[0], d.rowdy)
         if d.natural:
             return natural_use(d.natural[0])
         return _fists(d)
@@ -106,11 +109,11 @@ def resolve_use(c: Combatant, name: str) -> Use:
             return natural_use(n)
     carried = d.carried(key)
     if carried is not None:
-        return weapon_use(carried)
+        return weapon_use(carried, d.rowdy)
     w = find_weapon(key)
     if w is not None and w.id == "fists":
         return _fists(d)
-    has = [x.name for x in d.weapons] + [n.name for n in d.natural] + ["fists"]
+    has = list(dict.fromkeys([x.name for x in d.weapons] + [n.name for n in d.natural] + ["fists"]))
     raise Refused(f"{c.name} carries no '{name.strip()}' (has: {', '.join(has)})")
 
 

@@ -172,8 +172,10 @@ def bind_wounds(d: Draft, cmd: BindWounds, dice: Roller) -> None:
     if cd.bound:
         raise Refused(f"{c.name}'s wounds from this fight are already bound", rule=R.binding_wounds)
     if cd.lost <= 0:
+        temp = " (temporary damage heals by the hour: Rest, h)" if cd.temp else ""
         raise Refused(
-            f"{c.name} lost no HP in this fight: binding restores only HP lost in this fight", rule=R.binding_wounds
+            f"{c.name} lost no HP to lethal damage in this fight: binding restores only HP lost in this fight{temp}",
+            rule=R.binding_wounds,
         )
     r = roll("1d3", dice, f"{c.name} binds wounds")
     d.add(WoundsBound(id=c.id, roll=r, healed=min(r.total, cd.lost, cd.damage)))

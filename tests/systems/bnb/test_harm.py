@@ -59,6 +59,22 @@ def test_trailblazer_rowdy_fists_deal_d6():
     assert dice.requests[-1].hi == 6 and atk.amount == 5 and data(f, lefty).temp == 5
 
 
+def test_trailblazer_fists_listed_on_the_sheet_deal_d6_too():
+    """bnb l.72 (Rowdy): fists the sheet lists hit for d6 as well; they hit for d3 (the "carries no" list also
+    named fists twice), and the detail said "fists: 1d3 temporary"."""
+    f, dice = new_fight(15, 5)
+    tex = add_pc(f, "Tex", cls="Trailblazer", level=4, weapons="fists, wood axe, belt pistol")
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=10)
+    start(f)
+    f.do(Attack(actor=tex, target=lefty, weapon="fists"))
+    assert dice.requests[-1].hi == 6 and data(f, lefty).temp >= 5  # (the 5 rolled, and any bonus)
+    detail = f.system.detail(f.state, f.state.get(tex))
+    assert "fists: 1d6 temporary" in detail and "1d3" not in detail, detail
+    with pytest.raises(Refused) as refused:
+        f.do(Attack(actor=tex, target=lefty, weapon="lasso"))
+    assert str(refused.value).count("fists") == 1, str(refused.value)
+
+
 def test_npc_rowdy_brawls_with_d6_fists():
     """Ruling: the NPC Rowdy brawls like the Trailblazer's Rowdy ability: fists d6."""
     f, dice = new_fight(15, 4)
@@ -377,7 +393,7 @@ def test_binding_wounds_after_the_fight_1d3_only_hp_lost_in_this_fight():
     (ev,) = f.do(BindWounds(actor=dusty))
     assert ev.healed == 3 and data(f, dusty).hp == 0 and data(f, dusty).lost == 3
     _refused(f, BindWounds(actor=dusty), "already bound")
-    _refused(f, BindWounds(actor=lefty), "lost no HP in this fight")
+    _refused(f, BindWounds(actor=lefty), "lost no HP to lethal damage in this fight")
 
 
 def test_binding_never_restores_more_than_was_lost():
@@ -484,3 +500,16 @@ def test_a_failed_death_save_with_a_lucky_streak_left_says_the_re_roll_may_save(
     i = next(n for n, e in enumerate(f.entries) if e.event is rolled)
     assert rolled.describe(f.log.state_at(i)).endswith("fails: dies unless a Lucky Streak re-rolls it")
     assert [p.kind for p in f.state.prompts] == ["lucky_streak"]
+
+
+def test_binding_refused_for_fist_damage_says_it_is_temporary():
+    """Refused for one whose losses were all fists' damage, the refusal said "lost no HP": it lost 5 as
+    temporary damage, which heals by the hour."""
+    f, dice = new_fight(15, 3)
+    jed = add_pc(f, "Jed", cls="Trailblazer")
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=10)
+    start(f)
+    f.do(Attack(actor=jed, target=lefty, weapon="fists"))
+    f.do(EndFight())
+    _refused(f, BindWounds(actor=lefty), "lost no HP to lethal damage in this fight")
+    _refused(f, BindWounds(actor=lefty), "temporary damage heals by the hour")
