@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+from textual.visual import VisualType
 from textual.widgets import Static
 
 from screens.guard import call
@@ -39,35 +41,61 @@ def detail_text(system: System, state: FightState, cid: str | None, marked: int 
     return "\n".join(x for x in lines if x)
 
 
-class DetailPane(VerticalScroll, can_focus=False):
-    """Read-only; ``show(state, cid)`` redraws it.  A detail longer than its box scrolls (the wheel; its scrollbar
-    shows there is more), and the border says ``Y`` shows it whole: at 80×24 a long detail was cut at its box."""
+def fits(text: str, width: int, height: int, console: Console) -> bool:
+    """Whether ``text`` wrapped at ``width`` takes no more than ``height`` lines.  Long lines are wrapped to
+    count them only when bounds cannot tell: a line takes at least ⌈cells without spaces/width⌉ lines, at most
+    ⌈cells/(width − its longest word)⌉ (wrapping the detail at every change was 1 ms of a key, figure 4)."""
+    least = most = 0
+    long: list[str] = []
+    for line in text.split("\n"):
+        cells = cell_len(line)
+        if cells <= width:
+            least, most = least + 1, most + 1
+            continue
+        longest = max((cell_len(w) for w in line.split()), default=0)
+        least += max(1, -(-cell_len(line.replace(" ", "")) // width))  # (a break drops its spaces)
+        most += -(-cells // (width - longest)) if longest < width else cells
+        long.append(line)
+    if most <= height or least > height:
+        return most <= height
+    short = text.count("\n") + 1 - len(long)
+    return short + sum(len(Text(x).wrap(console, width)) for x in long) <= height
+
+
+class DetailPane(Static):
+    """Read-only; ``show(state, cid)`` redraws it.  A detail longer than its box is cut, and its border says
+    "more: Y" (``Y`` on the combatant shows it whole): at 80×24 a long detail was cut without a word.  A Static,
+    not a scrolling container: one cost a reflow of the whole screen at each change (figure 4 of
+    bench/bench_speed.py, quick damage at 100 combatants: +3 to 5 ms)."""
 
     DEFAULT_CSS = """
     DetailPane {
         height: 1fr; padding: 0 1; border: round $primary-muted; border-title-color: $text-muted;
-        border-subtitle-color: $text-muted; scrollbar-size-vertical: 1;
+        border-subtitle-color: $text-muted;
     }
-    DetailPane > Static { height: auto; }
     """
 
     def __init__(self, system: System, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__("", id=id, markup=False)
         self.system = system
         self.border_title = "Detail"
         self.text = ""
 
-    def compose(self) -> ComposeResult:
-        yield Static("", markup=False)
-
-    def update(self, text: str) -> None:
-        """Show ``text`` from its first line."""
-        self.text = text
-        self.query_one(Static).update(text)
-        self.scroll_home(animate=False)
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
+        self.text = str(content)
+        super().update(content, layout=layout)
+        self._say_if_cut()
 
     def show(self, state: FightState, cid: str | None, marked: int = 0) -> None:
         self.update(detail_text(self.system, state, cid, marked))
 
-    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
-        self.border_subtitle = "more: Y" if shown else ""
+    def on_resize(self) -> None:
+        self._say_if_cut()
+
+    def _say_if_cut(self) -> None:
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return
+        said = "" if fits(self.text, width, height, self.app.console) else "more: Y"
+        if self.border_subtitle != said:
+            self.border_subtitle = said

@@ -126,7 +126,9 @@ class LogView(ScrollView, can_focus=True):
         """Say under the log where the fight is saved: "autosaved to PATH", fitted to the log's ``width``."""
         said = "autosaved to "
         room = width - 6 - len(said)  # (the corners and the padding of the border's text)
-        self.border_subtitle = Text(said + fit_path(visible(path), room))
+        text = said + fit_path(visible(path), room)
+        if str(self.border_subtitle) != text:  # (a new one draws the whole log again: the screen resizes as a
+            self.border_subtitle = Text(text)  # dialog closes)
 
     @property
     def lines(self) -> list[Strip]:

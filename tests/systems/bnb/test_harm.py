@@ -505,7 +505,7 @@ def test_a_failed_death_save_with_a_lucky_streak_left_says_the_re_roll_may_save(
 def test_binding_refused_for_fist_damage_says_it_is_temporary():
     """Refused for one whose losses were all fists' damage, the refusal said "lost no HP": it lost 5 as
     temporary damage, which heals by the hour."""
-    f, dice = new_fight(15, 3)
+    f, _dice = new_fight(15, 3)
     jed = add_pc(f, "Jed", cls="Trailblazer")
     (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=10)
     start(f)
