@@ -317,7 +317,11 @@ def _system_line(
     rolls = _safe(ev.all_rolls) or ()
     if open_numbers and (now.view.dice or not rolls):
         text = _safe(ev.describe_public, _public_state(before, names))
-        return str(text) if text else None
+        # a PC's line that names an NPC in its terms ("DV 8 (Sheriff Crane's Threat +5)"): the NPC's numbers
+        if text and (now.view.npc_numbers or not _names_npc(str(text), now, names)):
+            return str(text)
+        if not text:
+            return None
     tally = _safe(system.tally, before, ev)
     if tally is None or not (tally.actor or tally.target):
         return None
@@ -336,6 +340,33 @@ def _system_line(
     if tally.harm and t is not None and shows_numbers(now, t) and now.view.dice:
         line += f" ({tally.harm})"
     return line
+
+
+def _names_npc(text: str, now: FightState, names: Mapping[str, str]) -> bool:
+    """Whether ``text`` names an NPC, by its own name or the name the players know it by."""
+    for c in now.combatants:
+        if c.is_pc:
+            continue
+        for name in {c.name, names.get(c.id, "")} - {""}:
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE):
+                return True
+    return False
+
+
+def _hidden_in(system: System, step: Step) -> bool:
+    """Whether a combatant hidden from the players took part in the GM action (the caster of a working at a PC:
+    the PC's save against it told the players the unseen caster's lead and the working's name)."""
+    s = step.before
+    for ev in step.events:
+        after = _safe(evolve, system, s, ev) or s
+        found: set[str] = set()
+        _ids_in(ev, frozenset(c.id for c in after.combatants), found)
+        if not isinstance(ev, E.CombatantsRevealed) and any(
+            (c := st.find(cid)) is not None and not visible(c) for cid in found for st in (s, after)
+        ):
+            return True
+        s = after
+    return False
 
 
 def _event_line(
@@ -385,10 +416,11 @@ def public_lines(system: System, step: Step, now: FightState, names: Mapping[str
     :func:`public_names` gives them (by default from ``now`` alone)."""
     names = public_names(now) if names is None else names
     lines: list[str] = []
+    secret = _hidden_in(system, step)  # what a hidden combatant does: its effects on the seen, no more
     s = step.before
     for ev in step.events:
         after = _safe(evolve, system, s, ev) or s
-        line = _event_line(system, ev, s, after, now, names)
+        line = None if secret and type(ev) not in _CORE else _event_line(system, ev, s, after, now, names)
         if line:
             lines.append(line)
         s = after

@@ -162,3 +162,39 @@ def test_an_npcs_public_number_stays_with_it_when_others_are_hidden_or_revealed(
     assert earlier and all(line in view_log for line in earlier), (earlier, view_log)  # said as they were
     f.do(C.Hide(ids=("c3",)))  # Jesse hidden: Frank stays Outlaw 2, Bart Outlaw 3
     assert rows() == {"c1": "Dusty", "c2": "Outlaw 3", "c4": "Outlaw 2"}
+
+
+def test_a_pc_save_against_an_npc_keeps_the_npc_s_numbers_from_the_players() -> None:
+    """blackjack: "Jesse saves: CTRL save … over DV 8 (Sheriff Crane's Threat +5, …)" showed the players the
+    Sheriff's Threat: the line is about a PC only by its ids; the NPC is named in its terms."""
+    from systems.blackjack.commands import MakeSave
+    from tests.systems.blackjack.helpers import new_fight, npc, pc
+
+    f = new_fight(9)
+    jesse = pc(f, "Jesse", acc=14, body=10, ctrl=9)
+    sheriff = npc(f, "Sheriff Crane", threat=5, morale=8)
+    f.do(C.StartFight())
+    f.do(MakeSave(actor=jesse, stat="CTRL", against=sheriff))
+    text = log(f)
+    assert "Jesse" in text and "Threat" not in text and "+5" not in text, text
+    f.do(C.SetView(npc_numbers=True, npc_names=True, dice=True))
+    assert "Sheriff Crane's Threat +5" in log(f)  # with NPC numbers shown, the GM's line
+
+
+def test_what_a_hidden_combatant_does_shows_only_its_effect() -> None:
+    """A hidden Witch hexed Jesse: the players saw "Jesse saves to resist Hex: … (lead ingested +1 …)" — the
+    working's name and the unseen caster's lead.  Only its effect on the seen is said."""
+    from systems.blackjack.commands import CastWorking, IngestLead
+    from tests.systems.blackjack.helpers import new_fight, pc
+
+    f = new_fight(2, 14)
+    jesse = pc(f, "Jesse", acc=14, body=10, ctrl=9)
+    f.do(C.AddCombatant(name="Witch", kind="npc", preset="hexpaper_witch", hidden=True))
+    witch = f.state.combatants[-1].id
+    f.do(C.StartFight())
+    f.do(C.NextTurn())  # the Witch's turn (PCs first, then NPCs as added)
+    f.do(IngestLead(actor=witch, amount=1))
+    f.do(CastWorking(actor=witch, working="Hex", target=jesse))
+    text = log(f)
+    assert "Hex" not in text.replace("Hexed", "") and "lead" not in text, text
+    assert "Witch" not in text
