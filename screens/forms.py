@@ -196,9 +196,14 @@ def condition_form(ctx: Context) -> FormDialog:
     params = (*base, on)
     values = {p.name: p.default for p in base if p.default is not None}
     values["ids"] = ctx.chosen
+    now = ctx.state.current if ctx.state.started and not ctx.state.ended else None
+    if now is not None:  # what an empty field means, shown: it showed "—" and recorded "to the end of Hattie's turn"
+        values["ends_on"] = now
 
     def check(raw: dict[str, Any]) -> Any:
         parsed = logic.form_values(ctx.state, params, raw)
+        if parsed.get("rounds") is None and parsed.get("ends_on") == now:
+            parsed["ends_on"] = None  # (no rounds: until removed; the turn shown is only what rounds would count to)
         ids = tuple(dict.fromkeys(parsed.get("ids") or ()))
         if not ids:
             raise Refused("On: choose at least one combatant")
