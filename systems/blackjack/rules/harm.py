@@ -149,7 +149,7 @@ def _injure(d: Draft, cmd: Injure, dice: Roller) -> None:
     if data(t).dead:
         raise Refused(f"{t.name} is already dead", rule=R.FATAL)
     idx = level_index(starting_level(cmd), len(data(t).slots))
-    d.add(injury(d.state, t.id, idx, cmd.name.strip() or "injury", words(cmd.tags)))
+    d.add(injury(d.state, t.id, idx, injury_name(cmd), words(cmd.tags)))
 
 
 @rules.on(Damage)
@@ -231,6 +231,18 @@ AFFLICTIONS = ("hunger", "thirst", "poison", "snake venom", "venom", "disease")
 
 
 @applies(R.AFFLICTIONS, R.METAPHYSICAL)
+def injury_name(cmd: Injure) -> str:
+    """The injury's name as kept: an affliction known by its tags only keeps the tag ("snakebite (snake venom)"):
+    the injury track keeps names, and time passing asks of an affliction by its name (a night's rest cleared a
+    snakebite tagged snake venom without a word)."""
+    name = cmd.name.strip() or "injury"
+    low = name.lower()
+    if any(a in low for a in AFFLICTIONS):
+        return name
+    tag = next((a for a in AFFLICTIONS if a in cmd.tags.lower()), None)
+    return f"{name} ({tag})" if tag else name
+
+
 def starting_level(cmd: Injure) -> str:
     """The level an injury starts at: the GM's pick, else by its cause.
 

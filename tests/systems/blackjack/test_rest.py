@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from systems.blackjack.commands import Injure
+from systems.blackjack.commands import BY_CAUSE, Injure
 from systems.blackjack.rest import WorsenAffliction
 from tests.systems.blackjack.helpers import data, new_fight, pc
 from tracker import Adjust, EndFight, Fight, Refused, Rest, SetInitiative, StartFight
@@ -96,3 +96,16 @@ def test_a_new_day_makes_the_workings_safe_again():
     assert "Ma: nothing to clear; a new day: Hex safe to cast again" in _log(f)
     f.undo()
     assert data(f, m).workings[0].cast_today
+
+
+def test_an_affliction_known_by_its_tags_is_asked_about_not_cleared():
+    """A "snakebite" tagged snake venom began as a moderate affliction (its tags), and a night's rest then cleared
+    it without a word (time passing asked by the name only).  It keeps its tag in its name."""
+    f = new_fight()
+    a = pc(f, "Dusty")
+    f.do(Injure(target=a, level=BY_CAUSE, name="snakebite", tags="snake venom"))
+    assert data(f, a).injuries[1] == ("snakebite (snake venom)",)
+    f.do(Rest(days=1))
+    asked = [p for p in f.state.prompts if p.command == "worsen_affliction"]
+    assert [p.params["name"] for p in asked] == ["snakebite (snake venom)"]
+    assert data(f, a).injuries[1] == ("snakebite (snake venom)",)
