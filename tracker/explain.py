@@ -616,8 +616,20 @@ def standing_seq(fight: Any, cid: str, upto: int | None = None) -> int | None:
     end = len(log) if upto is None else max(0, min(upto, len(log)))
     starts = [s for s in log.action_starts if s < end] + [end]
     try:
+        # an undo or a redo is no cause, nor an action taken back by then: "why is Rook comatose?" pointed at the
+        # undo of the blow that killed him, not at the shot that made him comatose
+        back: set[int] = set()
+        for i in range(starts[0], end):
+            ev = log.entry(i).event
+            if isinstance(ev, E.Undone):
+                back.add(ev.action)
+            elif isinstance(ev, E.Redone):
+                back.discard(ev.action)
         for j in range(len(starts) - 2, -1, -1):
             lo, hi = starts[j], starts[j + 1]
+            first = log.entry(lo)
+            if isinstance(first.event, (E.Undone, E.Redone)) or first.action in back:
+                continue
             if word(lo) == word(hi):
                 continue
             for i in range(hi - 1, lo - 1, -1):

@@ -208,5 +208,25 @@ def test_the_event_that_set_a_standing_word_is_found(fight: Fight) -> None:
     assert down is not None and type(g.entries[down - 1].event) is toy.HpChanged
     g.undo()
     g.undo()
-    assert standing_seq(g, "c1") == len(g.entries)  # the undo that brought him back up set it
+    # an undo is no cause, nor the action it took back: he is fit as he joined (it pointed at the undo)
+    assert standing_seq(g, "c1") == 1
     assert standing_seq(g, "nobody") is None
+
+
+def test_a_standing_word_is_explained_by_its_cause_not_by_an_undo() -> None:
+    """Rook went comatose to a shot, died to a later blow, and the GM undid the death, redid, undid it again:
+    "Why is Rook comatose?" showed the undo of the blow that killed him."""
+    g = Fight(toy.system, roller=SeededRoller(1))
+    g.do(C.AddCombatant(name="Gob", kind="npc", sheet={"hp": 4}))
+    g.do(C.Damage(targets=("c1",), amount="9"))  # down
+    shot = max(e.seq for e in g.entries if type(e.event) is toy.HpChanged)
+    g.do(C.Adjust(id="c1", field="hp", value=4))  # up again
+    g.do(C.Damage(targets=("c1",), amount="9"))  # down again
+    again = max(e.seq for e in g.entries if type(e.event) is toy.HpChanged)
+    g.undo()
+    g.redo()
+    assert standing_seq(g, "c1") == again  # redone: it stands
+    g.undo()
+    g.undo()  # the adjust too: down, as the first damage left him
+    assert standing_seq(g, "c1") == shot
+    assert type(g.entries[shot - 1].event) is toy.HpChanged
