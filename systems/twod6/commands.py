@@ -196,8 +196,12 @@ def attack_defaults(state: FightState, actor: str) -> dict[str, str]:
     if c is None or c.data is None:
         return {}
     d = data(c)
-    best = max(ATTACK_SKILLS, key=d.ranks)
-    return {"skill": best} if d.ranks(best) > 0 else {}
+
+    def ranks(skill: str) -> int:  # (every spell rolls the sheet's Cast: a caster started on Melee (Heavy))
+        return d.ranks("Cast" if skill.startswith("Cast") else skill)
+
+    best = max(ATTACK_SKILLS, key=ranks)
+    return {"skill": best} if ranks(best) > 0 else {}
 
 
 SPECS: tuple[CommandSpec, ...] = (

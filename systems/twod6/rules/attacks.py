@@ -272,7 +272,11 @@ def resolve_attack(
         prompt(
             "double",
             f"{a.name} {'tripled' if times == 3 else 'doubled'} {t.name}'s defense and '{result}' has landed: "
-            "choose a second result (wound again for two wounds), or a useless limb with its wound",
+            + (
+                "choose a second result (wound again for two wounds), or a useless limb with its wound"
+                if result == "wound"  # (a wound picked after a disarm is one wound: it said "two")
+                else "choose a second result (a wound is one), or a useless limb with its wound"
+            ),
             tid,
             command="double_result",
             params={

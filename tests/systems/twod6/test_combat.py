@@ -391,3 +391,26 @@ def test_effects_describe_in_the_gms_words():
     line = ev.describe(f.state)
     assert line.startswith("Ann attacks Bob with Melee (Heavy) for disarm: 2d6 [4,4] +2 Melee (Heavy) ranks +1 STR")
     assert line.endswith("— hit [full action]")
+
+
+def test_a_doubled_disarm_s_prompt_says_a_wound_picked_is_one():
+    """The prompt said "wound again for two wounds" after a declared disarm: picking wound gives one."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    attack(f, roller, (4, 4, 2, 3), "c1", "c2", result="disarm")  # 12 vs 5: doubled
+    (p,) = [p for p in f.state.prompts if p.kind == "double"]
+    assert "two wounds" not in p.text and "a wound is one" in p.text, p.text
+    f2, roller2 = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    attack(f2, roller2, (4, 4, 2, 3), "c1", "c2")
+    (p2,) = [p for p in f2.state.prompts if p.kind == "double"]
+    assert "wound again for two wounds" in p2.text
+
+
+def test_the_attack_form_starts_a_caster_on_its_spell():
+    """Ruling (the best-ranked attack skill): a caster's sheet ranks Cast, which every spell rolls; the form
+    started it on Melee (Heavy), 0 ranks."""
+    from systems.twod6.commands import attack_defaults
+
+    f, _ = setup(("Mage", sheet(int=2, skills="Cast 2", talents="Blast")), ("Bob", DUMMY))
+    assert attack_defaults(f.state, "c1") == {"skill": "Cast (Blast)"}
+    g, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    assert attack_defaults(g.state, "c1")["skill"].startswith("Melee")
