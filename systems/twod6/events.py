@@ -126,6 +126,7 @@ class EffectApplied(Event):
             "trip": f"{t} is tripped{by} and falls prone",
             "shove": f"{t} is shoved 5 feet{by}",
             "grapple": f"{t} is grappled{by}",
+            "entangle": f"{t} is entangled{by} (a grapple at range)",
             "limb": f"{t}'s {self.limb} is disabled{by} ({self.penalty:+d} on rolls using it)",
             "unconscious": f"{t} is knocked unconscious{by}",
             "dead": f"{t} dies",

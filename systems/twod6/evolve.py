@@ -166,6 +166,7 @@ def adjusted(state: FightState, e: Adjusted) -> FightState:
             if held and held != e.id:
                 state = _put(state, held, grappled_by=None)
             state = _put(state, e.value, grappling=e.id)
+        state = _put(state, e.id, entangled=False)  # (a hold the GM sets is a grapple)
     if e.field == "max_wounds" and c.data.wounds > c.data.max_wounds:
         state = _put(state, e.id, wounds=c.data.max_wounds)
     if e.field == "aim":
@@ -278,15 +279,15 @@ def effect(state: FightState, e: EffectApplied) -> FightState:
         return _put(state, t, distracted=min(2, d.distracted + 1))
     if e.effect == "trip":
         return _put(state, t, prone=True)
-    if e.effect == "grapple":
+    if e.effect in ("grapple", "entangle"):
         if e.by is None:
             return state
-        state = _put(state, t, grappled_by=e.by)
+        state = _put(state, t, grappled_by=e.by, entangled=e.effect == "entangle")
         return _put(state, e.by, grappling=t)
     if e.effect == "freed":
         if d.grappled_by and _data(state, d.grappled_by).grappling == t:
             state = _put(state, d.grappled_by, grappling=None)
-        return _put(state, t, grappled_by=None)
+        return _put(state, t, grappled_by=None, entangled=False)
     if e.effect == "limb":
         return _put(state, t, limbs=(*d.limbs, Limb(name=e.limb, penalty=e.penalty)))
     if e.effect == "unconscious":

@@ -230,7 +230,7 @@ class TwoD6System(BaseSystem):
             if on
         ]
         if d.grappled_by:
-            flags.append(f"grappled by {state.name(d.grappled_by)}")
+            flags.append(f"{'entangled' if d.entangled else 'grappled'} by {state.name(d.grappled_by)}")
         if d.grappling:
             flags.append(f"grappling {state.name(d.grappling)}")
         flags += [f"{limb.name} {limb.penalty:+d}" for limb in d.limbs]

@@ -86,6 +86,7 @@ class Data:
     disarmed: bool = False
     grappled_by: str | None = None
     grappling: str | None = None
+    entangled: bool = False  # held by the Entangle spell (a grapple at range): its holder may act, casting
     limbs: tuple[Limb, ...] = ()
     negated: bool = False
     hidden_from: tuple[str, ...] = ()

@@ -186,7 +186,13 @@ class R:
     )
     # -- magic ----------------------------------------------------------------------------
     BLAST = _r("blast", "Blast", "@25286", "a ranged attack made with Cast")
-    ENTANGLE = _r("entangle", "Entangle", "@26497", "a grapple at range, made with Cast; it holds one foe")
+    ENTANGLE = _r(
+        "entangle",
+        "Entangle",
+        "@26497",
+        "a grapple at range, made with Cast; it holds one foe, who breaks free against the caster's Cast; "
+        "the caster is in no grapple (ruling)",
+    )
     REPEL = _r(
         "repel", "Repel Attack", "@28095", "defends with Cast, against shooting and archery too; any caster counters"
     )

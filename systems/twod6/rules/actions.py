@@ -16,7 +16,17 @@ Rulings of our own, each with its test:
 from __future__ import annotations
 
 from systems.twod6.checks import beats, roll_check
-from systems.twod6.commands import ACTIONS, CHECK_COSTS, PASSIVE_SKILLS, Act, Aim, BreakGrapple, SkillCheck, Sneak
+from systems.twod6.commands import (
+    ACTIONS,
+    CHECK_COSTS,
+    ENTANGLE_SKILL,
+    PASSIVE_SKILLS,
+    Act,
+    Aim,
+    BreakGrapple,
+    SkillCheck,
+    Sneak,
+)
 from systems.twod6.events import NO_COST, ActionTaken, Aimed, EffectApplied, OpposedRolled, SkillChecked
 from systems.twod6.record import data
 from systems.twod6.rules.common import (
@@ -46,7 +56,7 @@ from tracker.model import Combatant, FightState
 def decide_aim(d: Draft, cmd: Aim, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     acting(d.state, c)
-    in_grapple(c, "aiming")
+    in_grapple(d.state, c, "aiming")
     afford(c, "full")
     d.add(Aimed(actor=c.id, bonus=aim_bonus(c), cost="full", sniper=has_sniper(c)))
 
@@ -60,7 +70,7 @@ def decide_act(d: Draft, cmd: Act, dice: Roller) -> None:
     cost, effect = ACTIONS[cmd.action]
     x = data(c)
     if cmd.action not in ("speak", "release grapple"):
-        in_grapple(c, cmd.action)
+        in_grapple(d.state, c, cmd.action)
     if effect == "stand" and not is_prone(c):
         raise Refused(f"{c.name} is not prone")
     if effect == "release" and not x.grappling:
@@ -79,7 +89,7 @@ def decide_act(d: Draft, cmd: Act, dice: Roller) -> None:
 def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     acting(d.state, c)
-    in_grapple(c, "sneaking")
+    in_grapple(d.state, c, "sneaking")
     afford(c, "half")
     targets = [need(d.state, t, "target") for t in cmd.targets]
     if not targets:
@@ -111,7 +121,7 @@ def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
         raise Refused("name the skill")
     cost = check_cost(d.state, c, cmd.cost, skill)
     if cost != NO_COST:
-        in_grapple(c, f"a {cmd.skill} check")
+        in_grapple(d.state, c, f"a {cmd.skill} check")
         afford(c, cost)
     parts = skill_parts(c, skill, cmd.stat)
     if cmd.use_aim:
@@ -138,7 +148,7 @@ def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
     )
 
 
-@applies(R.GRAPPLE, R.OPPOSED, R.MULTIATTACK)
+@applies(R.GRAPPLE, R.ENTANGLE, R.OPPOSED, R.MULTIATTACK)
 def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     acting(d.state, c)
@@ -152,7 +162,9 @@ def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
         spend_cinematic(d, c, "automatic critical")
     parts = tuple(skill_parts(c, UNARMED, cmd.stat) + list(cmd.modifiers))
     check = roll_check(dice, f"{c.name} Melee (Unarmed)", parts, automatic=cmd.auto_critical)
-    hold = roll_check(dice, f"{holder.name} Melee (Unarmed)", tuple(opposing_parts(holder, UNARMED)))
+    # the spell's hold is a Cast (ruling on @26497: it was held against the caster's Melee (Unarmed), 0 ranks)
+    holds_with = ENTANGLE_SKILL if data(c).entangled else UNARMED
+    hold = roll_check(dice, f"{holder.name} {holds_with}", tuple(opposing_parts(holder, holds_with)))
     won = beats(check, hold)
     d.add(
         OpposedRolled(

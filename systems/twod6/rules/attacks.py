@@ -146,7 +146,7 @@ def check_attack(state: FightState, a: Combatant, cmd: Attack) -> list[Combatant
     if skill not in ATTACK_SKILLS:
         raise Refused(f"'{skill}' is not an attack skill ({', '.join(ATTACK_SKILLS)})")
     if (d.grappled_by or d.grappling) and skill != UNARMED:
-        in_grapple(a, f"an attack with {skill}")
+        in_grapple(state, a, f"an attack with {skill}")
     if d.disarmed and skill in WEAPON_SKILLS:
         raise Refused(f"{a.name} is disarmed: draw a weapon (quick) or pick it up (half-round) first", rule=R.DECLARED)
     if skill in CASTING:
@@ -265,7 +265,7 @@ def resolve_attack(
         elif doubled and skill in CASTING and defense_skill == REPEL_SKILL and td.has(SPELL_TURNING):
             riposte_prompt(d, t, a, {"kind": "turn", "result": result, "dc": attack.total})
         return
-    land(d, aid, tid, result, attack.total)
+    land(d, aid, tid, "entangle" if skill == ENTANGLE_SKILL and result == "grapple" else result, attack.total)
     if times == 1 or data(d.get(tid)).dead:
         return
     d.add(

@@ -114,9 +114,13 @@ def afford(c: Combatant, cost: str) -> None:
         )
 
 
-def in_grapple(c: Combatant, doing: str) -> None:
+def in_grapple(state: FightState, c: Combatant, doing: str) -> None:
+    """Refuse what one in a grapple may not do; the caster holding a foe by Entangle (a grapple at range) is in
+    none (ruling: it was refused all casting, "in a grapple" with a foe 30 ft away)."""
     d = data(c)
-    if d.grappled_by or d.grappling:
+    held = state.find(d.grappling) if d.grappling else None
+    by_spell = held is not None and data(held).entangled
+    if d.grappled_by or (d.grappling and not by_spell):
         raise Refused(
             f"{c.name} is in a grapple: it can only speak, attack with Melee (Unarmed) "
             f"or try to break the grapple, not {doing}",

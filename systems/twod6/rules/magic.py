@@ -30,7 +30,7 @@ from tracker.kit import Draft, need
 def decide_negate(d: Draft, cmd: Negate, dice: Roller) -> None:
     c = need(d.state, cmd.actor, "caster")
     acting(d.state, c)
-    in_grapple(c, "casting")
+    in_grapple(d.state, c, "casting")
     t = need(d.state, cmd.target, "target")
     if not data(c).has(NEGATE):
         raise Refused(f"Negate is a spell talent {c.name} does not have", rule=R.NEGATE)

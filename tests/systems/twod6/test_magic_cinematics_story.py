@@ -410,3 +410,24 @@ def test_a_victim_freed_by_the_gm_from_another_hold_leaves_the_new_grapple_alone
     assert data(f, "c1").grappling == "c3" and data(f, "c2").grappled_by is None
     f.do(Adjust(id="c3", field="grappled_by", value=""))
     assert data(f, "c1").grappling is None and data(f, "c3").grappled_by is None
+
+
+def test_an_entangled_foe_breaks_free_against_the_caster_s_cast_and_the_caster_may_cast():
+    """Ruling on @26497 (Entangle, a grapple at range made with Cast): the foe broke free against the caster's
+    Melee (Unarmed), a bare 2d6, and the caster was refused all casting as "in a grapple"."""
+    from systems.twod6.commands import Attack, BreakGrapple
+
+    f, roller = setup(("Mage", sheet(int=2, skills="Cast 2", talents="Entangle, Blast")), ("Bob", DUMMY), ("Cy", DUMMY))
+    roller.add(2, 2, 3, 3)  # 4 + 4 = 8 vs 6: a hit
+    f.do(Attack(actor="c1", targets=("c2",), skill="Cast (Entangle)", result="grapple"))
+    assert data(f, "c2").grappled_by == "c1" and data(f, "c2").entangled
+    assert "entangled by Mage" in f.system.status(f.state, f.state.get("c2"))
+    f.do(NextTurn())  # Bob's turn
+    roller.add(3, 3, 3, 3)
+    (ev,) = [e for e in f.do(BreakGrapple(actor="c2")) if type(e).__name__ == "OpposedRolled"]
+    assert ev.opposing.total == 6 + 2 + 2, ev.describe(f.state)  # 2d6 + Cast 2 + INT 2: the hold stands
+    assert data(f, "c2").grappled_by == "c1"
+    f.do(NextTurn())
+    f.do(NextTurn())  # the Mage again
+    roller.add(5, 5, 1, 2)
+    f.do(Attack(actor="c1", targets=("c3",), skill="Cast (Blast)"))  # refused before: "in a grapple"
