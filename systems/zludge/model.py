@@ -75,6 +75,14 @@ class Box:
     wound: int
     treated: bool = False
     physical: bool = False  # fatigue only: marked P
+    # a wound healed a level and left in its box, the boxes of its new level full: it counts as its level
+    # (the ruling on l.135-136), not its box's (a week's rest left a PC "comatose" with every wound a Hurt)
+    healed: bool = False
+
+    @property
+    def counts_as(self) -> int:
+        """The level whose state and penalty the box gives: its own, or a healed wound's."""
+        return self.wound if self.healed else self.level
 
 
 @attrs.frozen(kw_only=True, slots=False)  # copied by its dictionary: see tracker.model.changed (bench figure 3)
@@ -173,17 +181,17 @@ class ZludgeData:
     @property
     def worst_wound(self) -> int:
         """The highest checked wound box, Scratched included (-1: none)."""
-        return max((b.level for b in self.wounds), default=-1)
+        return max((b.counts_as for b in self.wounds), default=-1)
 
     @property
     def wound_state(self) -> int:
         """The highest checked box above Scratched (-1: none)."""
-        return max((b.level for b in self.wounds if b.level > SCRATCHED), default=-1)
+        return max((b.counts_as for b in self.wounds if b.counts_as > SCRATCHED), default=-1)
 
     @property
     def wound_effect(self) -> int:
         """The level whose effect applies: first aid lowers each wound's by one."""
-        return max((b.level - b.treated for b in self.wounds if b.level > SCRATCHED), default=-1)
+        return max((b.counts_as - b.treated for b in self.wounds if b.counts_as > SCRATCHED), default=-1)
 
     @property
     def wound_penalty(self) -> int:
@@ -259,7 +267,8 @@ def overfull(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> int | None:
 
 
 def track_text(boxes: tuple[Box, ...], cap: tuple[int, ...], names: tuple[str, ...]) -> str:
-    """``S[00.] H[1.] V[.] I[.] C[.]``: each checked box shows its wound's level (P: physical fatigue, ' treated)."""
+    """``S[00.] H[1.] V[.] I[.] C[.]``: each checked box shows its wound's level (P: physical fatigue, ' treated,
+    ~ healed in place)."""
     return " ".join(f"{names[lvl][0]}[{marks}]" for lvl, marks in enumerate(_marks(boxes, cap)))
 
 
@@ -292,6 +301,10 @@ def parse_track(text: str, cap: tuple[int, ...], names: tuple[str, ...], fatigue
                 if not marks:
                     raise Refused(f"{names[level]}: ' (treated) follows a checked box")
                 marks[-1] = attrs.evolve(marks[-1], treated=True)
+            elif ch == "~":
+                if not marks or marks[-1].wound >= level:
+                    raise Refused(f"{names[level]}: ~ (healed in place) follows a wound of a lower level")
+                marks[-1] = attrs.evolve(marks[-1], healed=True)
             elif ch.upper() == "P" and fatigue:
                 marks.append(Box(level=level, wound=level, physical=True))
             elif ch.isdigit() and int(ch) <= level:
@@ -300,7 +313,7 @@ def parse_track(text: str, cap: tuple[int, ...], names: tuple[str, ...], fatigue
                 raise Refused(
                     f"{names[level]}: '{ch}' is not a box (a wound level 0 to {level}"
                     + (", P for physical" if fatigue else "")
-                    + ", ' treated, . empty)"
+                    + ", ' treated, ~ healed in place, . empty)"
                 )
         if len(marks) > cap[level]:
             raise Refused(f"{names[level]} has {cap[level]} box(es), not {len(marks)}")
@@ -311,7 +324,11 @@ def parse_track(text: str, cap: tuple[int, ...], names: tuple[str, ...], fatigue
 def _marks(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> list[str]:
     out = []
     for lvl, n in enumerate(cap):
-        marks = [("P" if b.physical else str(b.wound)) + ("'" if b.treated else "") for b in boxes if b.level == lvl]
+        marks = [
+            ("P" if b.physical else str(b.wound)) + ("~" if b.healed else "") + ("'" if b.treated else "")
+            for b in boxes
+            if b.level == lvl
+        ]
         marks += ["."] * max(n - len(marks), 0)
         out.append("".join(marks))
     return out

@@ -417,7 +417,7 @@ def adjustable() -> tuple[Param, ...]:
             name="wound_track",
             label="Wound boxes",
             required=False,
-            help="Scratched|Hurt|Very Hurt|Incap.|Comatose: each box the wound's level, ' treated, . empty",
+            help="Scratched|Hurt|Very Hurt|Incap.|Comatose: each box the wound's level, ' treated, ~ healed, . empty",
         ),
         Param(
             name="fatigue_track",

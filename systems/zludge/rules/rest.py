@@ -79,7 +79,7 @@ def heal_week(boxes: tuple[Box, ...], cap: tuple[int, ...]) -> tuple[tuple[Box, 
             continue
         new = box.wound - 1
         free = sum(1 for b in kept if b.level == new) < cap[new]
-        kept[i] = attrs.evolve(box, wound=new, level=new if free else box.level)
+        kept[i] = attrs.evolve(box, wound=new, level=new if free else box.level, healed=not free)
         stays = "" if free else f" (stays in its {WOUND_STATES[box.level]} box: the {WOUND_STATES[new]} boxes are full)"
         said.append(f"{an(WOUNDS[box.wound])} becomes {an(WOUNDS[new])}{stays}")
     return tuple(kept), _counted(said)

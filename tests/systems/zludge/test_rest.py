@@ -48,8 +48,17 @@ def test_a_healed_wound_moves_to_a_free_box_of_its_new_level_or_stays():
     """Rule healed_box (ruling on l.135): a healed wound moves to the lowest free box of its new level, else stays put."""
     f, a = _hurt("...|..|2|2|2")
     (ev,) = f.do(Rest(days=7))
-    assert data(f, a).wound_track == "...|11|.|.|1"
+    assert data(f, a).wound_track == "...|11|.|.|1~"  # (~: healed in place)
     assert "stays in its Comatose box" in ev.why
+    # it counts as the level it healed to: Hurt -1, awake (the row, the detail and the players' view said
+    # "comatose -4, unconscious", the box's level)
+    d = data(f, a)
+    assert (d.wound_state, d.wound_penalty, d.comatose, d.unconscious) == (1, -1, False, False)
+    assert "comatose" not in f.system.standing(f.state, f.state.get(a)).word
+    f.do(Adjust(id=a, field="wound_track", value="...|11|.|.|1"))  # typed without ~: an escalated Hurt
+    assert data(f, a).comatose
+    f.do(Adjust(id=a, field="wound_track", value="...|11|.|.|1~"))  # and with it: healed in place
+    assert not data(f, a).comatose and data(f, a).wound_track == "...|11|.|.|1~"
 
 
 def test_physical_fatigue_heals_by_ten_minutes_other_by_nights():
