@@ -19,6 +19,7 @@ from tracker.events import (
     CombatantAdded,
     CombatantRemoved,
     Event,
+    HeldActionTaken,
     Redone,
     RoundStarted,
     TurnStarted,
@@ -288,6 +289,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
     last_actor: dict[int, str] = {}
     last_hit: dict[str, bool] = {}  # each actor's last tallied outcome (what a revision takes back)
     joined: set[str] = set()  # who joined in the current GM action: its adjustments set it up, they harm no one
+    acting_now: set[tuple[int, str]] = set()  # (action, id): a held action taken
     events = 0
     standings = _Standings(system)
 
@@ -346,8 +348,11 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
         actions.add(entry.action)
         if isinstance(ev, RoundStarted):
             harm_by_round.setdefault(ev.round, {})
+        elif isinstance(ev, HeldActionTaken):
+            acting_now.add((entry.action, ev.id))
         elif isinstance(ev, TurnStarted):
-            if not ev.resumed:
+            # a turn held and taken later is one turn (it counted twice: as it began and as it was taken)
+            if not ev.resumed and (entry.action, ev.id) not in acting_now:
                 bump(ev.id, "turns")
         else:
             if isinstance(ev, CombatantAdded):

@@ -132,3 +132,23 @@ def test_timeline_folds_lazily_to_the_same_states_in_any_order() -> None:
     # the miss was undone and a new action followed: it stays marked undone
     miss = marks["miss"] - 1
     assert lazy.is_undone(miss) and entries[miss].action in lazy.ever_undone
+
+
+def test_a_held_turn_taken_later_counts_once() -> None:
+    """Delay (D) then act now (W): the summary counted two turns (its start and its taking), 3 in 2 rounds."""
+    from tracker import ActNow, Delay
+
+    f = Fight(SYSTEM, roller=ScriptedRoller([]))
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Gob", kind="npc", sheet={"hp": 4}))
+    f.do(AddCombatant(name="Bob", kind="npc", sheet={"hp": 4}))
+    f.do(SetInitiative(values={"c1": 15, "c2": 12, "c3": 10}))
+    f.do(StartFight())
+    f.do(NextTurn())  # Gob's turn
+    f.do(Delay())  # Gob holds: Bob's turn
+    f.do(ActNow(id="c2"))  # Gob acts now, before Bob
+    for _ in range(4):
+        f.do(NextTurn())  # to round 2, and through it
+    s = summarize(Timeline(SYSTEM, f.entries))
+    assert s.rounds == 2
+    assert s.fighter("Gob").turns == s.fighter("Alice").turns == 2, (s.fighter("Gob").turns, s.fighter("Alice").turns)
