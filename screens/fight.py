@@ -428,6 +428,9 @@ class FightScreen(Screen[None]):
     def action_rest(self) -> None:
         turns.rest(self)
 
+    def action_summary(self) -> None:
+        turns.summary(self)
+
     def action_damage(self) -> None:
         harm.damage(self)
 

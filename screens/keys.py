@@ -74,6 +74,7 @@ CORE: list[Binding] = [
     _b("K", "manage_presets", "My presets: rename or delete one"),
     _b("f5", "save_party", "Save the PCs as a party"),
     _b("f6", "load_party", "Load a party"),
+    _b("f7", "summary", "Fight summary (so far): turns, hits, harm by round, who fell"),
     _b("ctrl+e", "end_fight", "End the fight"),
     _b("ctrl+w", "close_fight", "Back to the start screen (the fight stays saved)", display="^w"),
 ]

@@ -171,7 +171,7 @@ def falls_text(s: Summary, limit: int = FALLS_SHOWN) -> str:
 class SummaryScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_name("summary.tcss")
     BINDINGS = [
-        Binding("escape,s", "close", "Back to the replay", id="summary.close"),
+        Binding("escape,s", "close", "Back", id="summary.close"),
         Binding("f1,question_mark", "help", "Help", key_display="?", id="summary.help"),
     ]
     COLUMNS = ("Name", "Side", "Turns", "Hits", "Misses", "Dealt", "Taken", "Rolls +/−", "Fell")

@@ -7,8 +7,11 @@ from screens.actions.base import ask_command, ask_for_marked, context, need_sele
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
 from screens.host import FightHost
+from screens.summary import SummaryScreen
 from tracker import commands as C
 from tracker.errors import TrackerError
+from tracker.replay import Timeline
+from tracker.summary import summarize
 
 
 def next_turn(screen: FightHost) -> None:
@@ -88,9 +91,22 @@ def move(screen: FightHost, step: int) -> None:
 def end_fight(screen: FightHost) -> None:
     def answer(yes: bool | None) -> None:
         if yes:
-            screen.perform(C.EndFight())
+            screen.perform(
+                C.EndFight(),
+                after=lambda: screen.notify(
+                    "F7 shows its summary; L lets time pass; u undoes its end.", title="The fight is over"
+                ),
+            )
 
     ask(screen.app, ConfirmDialog("End the fight? (it stays saved; undo brings it back)"), answer)
+
+
+def summary(screen: FightHost) -> None:
+    """The fight's summary so far (F7; the replay's, from the live log): there was none after ctrl+e."""
+    fight = screen.fight
+    title = fight.state.title
+    timeline = Timeline(fight.system, fight.entries)
+    screen.app.push_screen(SummaryScreen(summarize(timeline, len(timeline)), fight.system.name, title))
 
 
 def rest(screen: FightHost) -> None:

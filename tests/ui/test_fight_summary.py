@@ -1,0 +1,47 @@
+"""F7 on the fight screen: the fight's summary so far, as the replay shows it (there was none after ctrl+e but in a
+replay); ending the fight says where it is."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from screens.app import TrackerApp
+from screens.fight import FightScreen
+from screens.summary import SummaryScreen
+from tests.ui.drive import build_fight, press
+from tests.ui.test_table_space import SYSTEMS
+from tests.view.helpers import screen_text
+
+SIZES = [(80, 24), (120, 36)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_f7_shows_the_summary_and_the_end_of_the_fight_says_so(
+    system_id: str, size: tuple[int, int], tmp_path: Path
+) -> None:
+    build_fight(system_id, tmp_path / "f.jsonl").close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=tmp_path / "f.jsonl")
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            await press(pilot, "f7")
+            assert isinstance(app.screen, SummaryScreen), app.screen
+            shown = screen_text(app)
+            assert "Fight summary" in shown and "Turns" in shown, shown
+            await press(pilot, "escape")
+            assert app.screen is screen
+            await press(pilot, "ctrl+e", "y")
+            await pilot.pause()
+            assert screen.fight.state.ended
+            assert "F7 shows its summary" in screen_text(app)
+            await press(pilot, "f7")
+            assert isinstance(app.screen, SummaryScreen)
+
+    asyncio.run(run())
