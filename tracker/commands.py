@@ -71,6 +71,9 @@ class Param:
     max: int | None = None
     # free text with suggestions offered as the GM types (a condition form's book conditions); any text goes
     suggestions: tuple[str, ...] = ()
+    # a combatant field's side, from the one who acts: "foe" (an NPC argued with) or "ally" (a patient): the
+    # form starts it on the selected combatant when it is on that side, else on the first one who is
+    side: str = ""
 
     @property
     def title(self) -> str:

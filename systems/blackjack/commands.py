@@ -252,7 +252,7 @@ SPECS: tuple[CommandSpec, ...] = (
         subject="npc",
         labels={"actor": "PC"},
         fields={
-            "npc": Param(name="npc", kind=COMBATANT, label="NPC"),
+            "npc": Param(name="npc", kind=COMBATANT, label="NPC", side="foe"),
             "pc_move": Param(name="pc_move", kind=CHOICE, choices=MOVES, label="PC picks"),
             "npc_move": Param(name="npc_move", kind=CHOICE, choices=MOVES, label="NPC picks"),
             "less_to_lose": _choice("less_to_lose", ("npc", "pc"), "Less to lose"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from tracker.commands import BOOL, CHOICE, INT, MODIFIERS, CommandSpec, Modifier, Param
+from tracker.commands import BOOL, CHOICE, COMBATANT, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
 
 from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES
@@ -322,8 +322,9 @@ def specs() -> tuple[CommandSpec, ...]:
             title="First aid",
             key="f",
             subject="target",
-            labels={"actor": "Medic", "target": "Patient"},
+            labels={"actor": "Medic"},
             fields={
+                "target": Param(name="target", kind=COMBATANT, label="Patient", side="ally"),
                 "difficulty": Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
                 **_mods(),
                 **_aspect_params(),

@@ -30,3 +30,27 @@ def test_an_optional_opponent_is_left_empty() -> None:
     assert optional, "the save form has an optional opponent"
     values = logic.prefill(spec, f.state, None)
     assert all(name not in values for name in optional)
+
+
+def test_a_field_of_a_side_starts_on_one_of_that_side() -> None:
+    """Arguin' on Hattie's turn with Jesse (a PC) selected started its NPC field on Jesse; zludge's first aid,
+    the medic selected, started its patient on an enemy."""
+    f = Fight(registry.load("blackjack"), roller=ScriptedRoller())
+    f.do(AddCombatant(name="Hattie", kind="pc", sheet={"weapons": "Revolver"}))
+    f.do(AddCombatant(name="Jesse", kind="pc", sheet={"weapons": "Revolver"}))
+    f.do(AddCombatant(name="Outlaw", preset="outlaw"))
+    f.do(StartFight())
+    argue = logic.find_spec(f.system, "argue")
+    values = logic.prefill(argue, f.state, "c2")  # Jesse selected, Hattie's turn
+    assert values["actor"] == "c1" and values["npc"] == "c3", values
+    assert logic.prefill(argue, f.state, "c3")["npc"] == "c3"  # an NPC selected stays
+    z = Fight(registry.load("zludge"), roller=ScriptedRoller())
+    z.do(AddCombatant(name="Rook", kind="pc"))
+    z.do(AddCombatant(name="Mad Dog", kind="npc"))
+    z.do(AddCombatant(name="Kit", kind="pc"))
+    z.do(StartFight())
+    aid = logic.find_spec(z.system, "first_aid")
+    medic = z.state.current
+    values = logic.prefill(aid, z.state, medic)
+    patient = z.state.get(values["target"])
+    assert patient.is_pc and values["actor"] == medic, values  # an ally (it was Mad Dog)
