@@ -25,6 +25,13 @@ def matches(query: str, label: str) -> bool:
     return all(w in low for w in words)
 
 
+def matching(query: str, options: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The options whose label matches ``query``, those matching by their name (before " — ") first: "paper"
+    took "Treat an injury — … a paper …" before "The paper is destroyed"."""
+    found = [(label, v) for label, v in options if matches(query, label)]
+    return sorted(found, key=lambda o: not matches(query, o[0].split(" — ", 1)[0]))
+
+
 class PickDialog(Dialog[Any]):
     """Returns the chosen value, or None on Escape."""
 
@@ -81,7 +88,7 @@ class PickDialog(Dialog[Any]):
     def _show(self, query: str, rebuild: bool = True) -> None:
         """The options matching ``query`` listed (``rebuild``: the list made again), the first highlighted."""
         self.shown_for = query
-        self.shown_options = [(label, v) for label, v in self.options if matches(query, label)]
+        self.shown_options = matching(query, self.options)
         ol = self.query_one(OptionList)
         if rebuild:
             ol.clear_options()

@@ -54,3 +54,14 @@ def test_a_field_of_a_side_starts_on_one_of_that_side() -> None:
     values = logic.prefill(aid, z.state, medic)
     patient = z.state.get(values["target"])
     assert patient.is_pc and values["actor"] == medic, values  # an ally (it was Mad Dog)
+
+
+def test_the_actions_list_puts_a_name_match_before_a_match_in_the_help() -> None:
+    """blackjack: x, "paper", Enter opened "Treat an injury" (its help mentions a paper), not "The paper is
+    destroyed"."""
+    from screens.dialogs.pick import matching
+
+    system = registry.load("blackjack")
+    options = [(f"{s.title} — {s.help}" if s.help else s.title, s.name) for s in logic.specs(system)]
+    found = matching("paper", options)
+    assert len(found) >= 2 and "paper" in found[0][0].split(" — ")[0].lower(), [label for label, _ in found]
