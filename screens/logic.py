@@ -161,15 +161,16 @@ def prefill(
         if marked and param.kind != C.COMBATANTS:
             target = next((m for m in marked if m != acting), target)
         me = state.find(acting) if acting else None
-        if me is not None and param.side in ("foe", "ally"):
-            # (Arguin' started its NPC on a PC, first aid its patient on a foe)
-            fits = [c for c in state.present if (c.kind != me.kind) == (param.side == "foe") and c.id != me.id]
-            if param.side == "ally":
-                fits.append(me)  # (one's own wounds last: another's first)
-            chosen_one = state.find(target) if target else None
-            if chosen_one is None or chosen_one not in fits:
-                ok = [c for c in fits if c.id not in out]
-                target = ok[0].id if ok else None
+        chosen_one = state.find(target) if target else None
+        if me is not None and param.side == "foe" and (chosen_one is None or chosen_one.kind == me.kind):
+            # a foe's field (Arguin's NPC) is never one of the actor's side: it started on the selected PC
+            foes = [c for c in state.present if c.kind != me.kind and c.id not in out]
+            target = foes[0].id if foes else None
+        elif me is not None and param.side == "ally" and target in (None, acting):
+            # an ally's field (first aid's patient), the actor selected: another of its side, else itself (it
+            # started on an enemy)
+            allies = [c for c in state.present if c.kind == me.kind and c.id != me.id and c.id not in out]
+            target = allies[0].id if allies else me.id
         elif acting and target in (None, acting):
             foes = [c for c in state.present if me is not None and c.kind != me.kind and c.id not in out]
             target = foes[0].id if foes else None
