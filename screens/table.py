@@ -326,10 +326,12 @@ def _system_line(
     if tally is None or not (tally.actor or tally.target):
         return None
     actor, target = nm(tally.actor or ""), nm(tally.target or "")
-    if actor and target and tally.hit is not None:
-        line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
-    elif actor and target and tally.revises:
+    if actor and target and tally.revises:  # (a roll worked out again read as a second hit: "Rook hits" twice)
         line = f"{actor}'s attack on {target} is worked out again"
+        if tally.hit is not None:
+            line += ": a hit" if tally.hit else ": a miss"
+    elif actor and target and tally.hit is not None:
+        line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
     elif actor and target:
         line = f"{actor} acts against {target}"
     elif target and tally.harm:

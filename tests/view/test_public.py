@@ -198,3 +198,19 @@ def test_what_a_hidden_combatant_does_shows_only_its_effect() -> None:
     text = log(f)
     assert "Hex" not in text.replace("Hexed", "") and "lead" not in text, text
     assert "Witch" not in text
+
+
+def test_a_roll_worked_out_again_is_said_so_not_as_a_second_hit() -> None:
+    """zludge: an aspect invoked after the roll read the revised roll as a second hit: "Rook hits Mad Dog" twice
+    for one shot."""
+    from systems.zludge.commands import Attack, InvokeAfter
+    from tests.systems.zludge.helpers import F, duel, script
+    from tests.systems.zludge.test_invoke_after import BOB, SWORD
+
+    f = duel(SWORD, BOB)
+    script(f, F(-1), F(1))  # 0 vs +1: a miss
+    f.do(Attack(actor="c1", target="c2"))
+    f.do(InvokeAfter(actor="c1", aspect="star ranger"))  # +1: clipped
+    text = log(f)
+    assert text.count("Alice misses Bob") == 1 and "Alice hits Bob" not in text, text
+    assert "Alice's attack on Bob is worked out again: a hit" in text, text
