@@ -172,7 +172,9 @@ def detail(c: Combatant) -> str:
     d = data(c)
     lines = [f"{c.name}: " + ", ".join(condition_words(d))]
     physical, other = sum(m.value for m in d.penalties(True)), sum(m.value for m in d.penalties(False))
-    if physical == other:  # fatigue alone: it is on every action (it said "to physical actions")
+    if d.dead:
+        pass  # (no penalty for the dead: "Rook: dead / Penalty to physical actions: -4 Abysmal")
+    elif physical == other:  # fatigue alone: it is on every action (it said "to physical actions")
         lines.append(f"Penalty to every action: {ladder(physical)}" if physical else "No penalty")
     else:
         lines.append(

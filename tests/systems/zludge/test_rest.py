@@ -104,3 +104,10 @@ def test_the_log_counts_like_wounds_and_says_an_incapacitated():
         "an Incapacitated becomes a Very Hurt (1 week of 7-day weeks, no caregiver): now wounds Very Hurt"
     )
     assert data(f, a).wound_track == "00.|1.|2|.|."
+
+
+def test_the_dead_have_no_penalty_in_their_detail():
+    f, a = _hurt("00.|1.|2|.|.")
+    f.do(Adjust(id=a, field="dead", value=True))
+    detail = f.system.detail(f.state, f.state.get(a))
+    assert "dead" in detail and "Penalty" not in detail, detail
