@@ -159,10 +159,12 @@ def _attack(before: FightState, e: AttackRolled) -> list[Reason]:
     out = [Reason.of(R.OPPOSED, *terms), Reason.of(R.DECLARED, f"{name} declared {e.result}")]
     out += roll_rules(e.attack, e.defense)
     d = max(e.defense.total, 1)
+    # the ratio is taken against the defense as rolled, a fumbled one too (its dice 2: a weak hit may triple)
+    of = f"defense {d}" + (" (snake eyes: its total as rolled)" if e.defense.fumble else "")
     if e.hit and e.times == 3:
-        out.append(Reason.of(R.TRIPLE, f"attack {e.attack.total} ≥ 3 × defense {d}"))
+        out.append(Reason.of(R.TRIPLE, f"attack {e.attack.total} ≥ 3 × {of}"))
     if e.hit and e.times >= 2:
-        out.append(Reason.of(R.DOUBLE, f"attack {e.attack.total} ≥ 2 × defense {d}"))
+        out.append(Reason.of(R.DOUBLE, f"attack {e.attack.total} ≥ 2 × {of}"))
         out.append(Reason.of(R.DOUBLE_LANDS, f"{e.result} lands at once; the GM chooses the extra"))
     skill_rule = {BLAST_SKILL: R.BLAST, ENTANGLE_SKILL: R.ENTANGLE}.get(e.skill)
     if skill_rule is not None:

@@ -328,3 +328,13 @@ def test_a_threshold_and_a_tripled_attack_s_prompts_say_their_rules():
     events = attack(f2, roller2, (4, 4, 3, 4), "c1", "c2")  # a hit: 3 → 2 wounds left
     (two,) = [e for e in of(events, PromptRaised) if e.prompt.kind == "resolve"]
     assert reason(why(f2, two), R.AT_TWO).terms == ("DC 7 against unconsciousness",)
+
+
+def test_a_ratio_against_a_fumbled_defense_says_so():
+    """Ruling (the ratios; a defense below 1 counts as 1): the ratio is taken against the defense as rolled, a
+    fumbled one too; Why? says so (a GM was surprised by a death check from a weak hit)."""
+    f, roller = setup(("Ann", sheet()), ("Bob", sheet()))
+    events = attack(f, roller, (3, 4, 1, 1), "c1", "c2")  # 7 vs snake eyes (2): tripled
+    (ev,) = of(events, AttackRolled)
+    assert ev.times == 3 and ev.defense.fumble
+    assert any("snake eyes: its total as rolled" in t for t in reason(why(f, ev), R.TRIPLE).terms)
