@@ -125,6 +125,8 @@ def _aim_at_last_target(
     picked = ctx.state.find(ctx.selected) if ctx.selected else None
     if picked is not None and picked.id != me.id:
         return  # the GM chose someone: that one
+    if next(p for p in spec.params if p.name == subject).side:
+        return  # a field of a side (first aid's patient, an ally): as prefill starts it (it was set on a foe)
     last = [i for i in ctx.last_targets.get(me.id, ()) if i not in ctx.out and ctx.state.find(i) is not None]
     foes = [c.id for c in ctx.state.present if c.kind != me.kind and c.id not in ctx.out]
     chosen = last or foes[:1]

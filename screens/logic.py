@@ -17,7 +17,7 @@ from tracker import commands as C
 from tracker.dice import DiceRequest
 from tracker.errors import Refused
 from tracker.events import Redone, Undone
-from tracker.model import Combatant, FightState, Prompt
+from tracker.model import KINDS, Combatant, FightState, Prompt
 from tracker.plugin import System
 
 LOG_KEEP = 400  # lines of the log kept on screen (the file keeps everything)
@@ -152,6 +152,9 @@ def prefill(
     acting = None
     if actor and actor != subject:
         acting = current or selected
+        kind = next((p.side for p in spec.params if p.name == actor), "")
+        if kind in KINDS:  # a PC's field (Arguin'): on an NPC's turn, the selected PC, else the first
+            acting = of_kind(state, kind, (acting, selected), out)
         if acting:
             values[actor] = acting
             values.update(spec.defaults_for(state, acting))
@@ -162,7 +165,9 @@ def prefill(
             target = next((m for m in marked if m != acting), target)
         me = state.find(acting) if acting else None
         chosen_one = state.find(target) if target else None
-        if me is not None and param.side == "foe" and (chosen_one is None or chosen_one.kind == me.kind):
+        if param.side in KINDS:  # an NPC's field (Arguin'): it started on the selected PC
+            target = of_kind(state, param.side, (target,), (*out, *((acting,) if acting else ())))
+        elif me is not None and param.side == "foe" and (chosen_one is None or chosen_one.kind == me.kind):
             # a foe's field (Arguin's NPC) is never one of the actor's side: it started on the selected PC
             foes = [c for c in state.present if c.kind != me.kind and c.id not in out]
             target = foes[0].id if foes else None
@@ -185,6 +190,15 @@ def prefill(
     if given:
         values.update(given)
     return values
+
+
+def of_kind(state: FightState, kind: str, prefer: Sequence[str | None], out: Collection[str] = ()) -> str | None:
+    """The first of ``prefer`` who is a ``kind`` (pc or npc), else the first such one present."""
+    for cid in prefer:
+        c = state.find(cid) if cid else None
+        if c is not None and c.kind == kind:
+            return c.id
+    return next((c.id for c in state.present if c.kind == kind and c.id not in out), None)
 
 
 def prompt_prefill(spec: C.CommandSpec, state: FightState, prompt: Prompt) -> dict[str, Any]:

@@ -71,8 +71,8 @@ class Param:
     max: int | None = None
     # free text with suggestions offered as the GM types (a condition form's book conditions); any text goes
     suggestions: tuple[str, ...] = ()
-    # a combatant field's side, from the one who acts: "foe" (an NPC argued with) or "ally" (a patient): the
-    # form starts it on the selected combatant when it is on that side, else on the first one who is
+    # a combatant field's side: "foe" or "ally" of the one who acts (a patient), or a kind, "pc" or "npc"
+    # (Arguin' puts a PC against an NPC): the form starts it on one of that side (see screens.logic.prefill)
     side: str = ""
 
     @property

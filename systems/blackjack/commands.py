@@ -250,9 +250,9 @@ SPECS: tuple[CommandSpec, ...] = (
         title="Arguin'",
         key="g",
         subject="npc",
-        labels={"actor": "PC"},
         fields={
-            "npc": Param(name="npc", kind=COMBATANT, label="NPC", side="foe"),
+            "actor": Param(name="actor", kind=COMBATANT, label="PC", side="pc"),
+            "npc": Param(name="npc", kind=COMBATANT, label="NPC", side="npc"),
             "pc_move": Param(name="pc_move", kind=CHOICE, choices=MOVES, label="PC picks"),
             "npc_move": Param(name="npc_move", kind=CHOICE, choices=MOVES, label="NPC picks"),
             "less_to_lose": _choice("less_to_lose", ("npc", "pc"), "Less to lose"),

@@ -65,3 +65,60 @@ def test_the_actions_list_puts_a_name_match_before_a_match_in_the_help() -> None
     options = [(f"{s.title} — {s.help}" if s.help else s.title, s.name) for s in logic.specs(system)]
     found = matching("paper", options)
     assert len(found) >= 2 and "paper" in found[0][0].split(" — ")[0].lower(), [label for label, _ in found]
+
+
+def test_side_fields_in_the_forms_as_opened() -> None:
+    """As the app opens them (the last-target guess comes after prefill): zludge's first aid on an NPC's turn,
+    the medic selected, started its patient on the enemy PC; Arguin' on an NPC's turn put the NPC as the PC."""
+    import asyncio
+    import tempfile
+    from pathlib import Path
+
+    from screens.app import TrackerApp
+    from screens.dialogs.form import FormDialog
+    from screens.fight import FightScreen
+    from screens.widgets.initiative import InitiativeList
+    from tests.ui.drive import press
+
+    async def form_values(path: Path, key: str, select: str, turn: str) -> dict[str, str]:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            for _ in range(6):
+                if screen.fight.state.name(screen.fight.state.current) == turn:
+                    break
+                await press(pilot, "n")
+            screen.query_one(InitiativeList).select(screen.fight.state.by_name(select).id)  # type: ignore[union-attr]
+            await pilot.pause()
+            await press(pilot, key)
+            assert isinstance(app.screen, FormDialog)
+            return {
+                p.name: str(app.screen.query_one(f"#f-{p.name}").value)
+                for p in app.screen.params
+                if p.kind == "combatant"
+            }
+
+    with tempfile.TemporaryDirectory() as d:
+        z = Path(d) / "z.jsonl"
+        import saves
+
+        fz = saves.new_fight("zludge", z, seed=1)
+        fz.do(AddCombatant(name="Hero", kind="pc"))
+        fz.do(AddCombatant(name="Thug 1", kind="npc"))
+        fz.do(AddCombatant(name="Thug 2", kind="npc"))
+        fz.do(StartFight())
+        ids = {c.name: c.id for c in fz.state.combatants}
+        fz.close()
+        got = asyncio.run(form_values(z, "f", "Thug 2", "Thug 2"))
+        assert got["actor"] == ids["Thug 2"] and got["target"] == ids["Thug 1"], got  # (it was Hero)
+        b = Path(d) / "b.jsonl"
+        fb = saves.new_fight("blackjack", b, seed=1)
+        fb.do(AddCombatant(name="Hero", kind="pc", sheet={"weapons": "Revolver"}))
+        fb.do(AddCombatant(name="Outlaw", preset="outlaw", count=2))
+        fb.do(StartFight())
+        ids = {c.name: c.id for c in fb.state.combatants}
+        fb.close()
+        got = asyncio.run(form_values(b, "g", "Hero", "Outlaw 2"))
+        assert got["actor"] == ids["Hero"] and got["npc"] in (ids["Outlaw 1"], ids["Outlaw 2"]), got
