@@ -250,9 +250,13 @@ def _ids_in(value: Any, ids: frozenset[str], out: set[str], depth: int = 0) -> N
             _ids_in(getattr(value, f.name), ids, out, depth + 1)
 
 
-def _public_state(state: FightState, names: Mapping[str, str]) -> FightState:
-    """The state with every combatant under its public name (so an event's own text uses the alias)."""
-    return changed(state, combatants=tuple(changed(c, name=names.get(c.id, "someone")) for c in state.combatants))
+def _public_state(state: FightState, names: Mapping[str, str], now: FightState | None = None) -> FightState:
+    """The state with every combatant under its public name (so an event's own text uses the alias), and the
+    players' view options of ``now`` (what the view shows now, for every line: set later, they still hold)."""
+    view = {} if now is None else {"view": now.view}
+    return changed(
+        state, combatants=tuple(changed(c, name=names.get(c.id, "someone")) for c in state.combatants), **view
+    )
 
 
 def _scrub(line: str, now: FightState, names: Mapping[str, str]) -> str | None:
@@ -316,7 +320,7 @@ def _system_line(
     open_numbers = now.view.npc_numbers or bool(mentioned and not npcs)
     rolls = _safe(ev.all_rolls) or ()
     if open_numbers and (now.view.dice or not rolls):
-        text = _safe(ev.describe_public, _public_state(before, names))
+        text = _safe(ev.describe_public, _public_state(before, names, now))
         # a PC's line that names an NPC in its terms ("DV 8 (Sheriff Crane's Threat +5)"): the NPC's numbers
         if text and (now.view.npc_numbers or not _names_npc(str(text), now, names)):
             return str(text)
@@ -422,7 +426,13 @@ def public_lines(system: System, step: Step, now: FightState, names: Mapping[str
     s = step.before
     for ev in step.events:
         after = _safe(evolve, system, s, ev) or s
-        line = None if secret and type(ev) not in _CORE else _event_line(system, ev, s, after, now, names)
+        # in a hidden combatant's action the seen see its effects (an injury, a condition), not its rolls (a
+        # save against its working told the unseen caster's lead)
+        line = (
+            None
+            if secret and type(ev) not in _CORE and _safe(ev.all_rolls)
+            else _event_line(system, ev, s, after, now, names)
+        )
         if line:
             lines.append(line)
         s = after

@@ -42,9 +42,14 @@ class SaveRoll:
     def success(self) -> bool:
         return self.outcome == SUCCESS
 
-    def describe(self) -> str:
-        parts = ", ".join(p.describe() for p in self.parts if p.value)
-        dv = f"DV {self.dv}" + (f" ({parts})" if parts else "")
+    def describe(self, hide: frozenset[str] = frozenset()) -> str:
+        """The save in words; ``hide``: names whose DV terms the players do not see (with the DV they sum to)."""
+        shown = [p for p in self.parts if p.value and not any(n in p.label for n in hide)]
+        parts = ", ".join(p.describe() for p in shown)
+        if len(shown) < sum(1 for p in self.parts if p.value):
+            dv = "the DV" + (f" (with {parts})" if parts else "")
+        else:
+            dv = f"DV {self.dv}" + (f" ({parts})" if parts else "")
         if self.outcome == SUCCESS:
             res = "success"
         elif self.outcome == OVER:
@@ -68,6 +73,15 @@ class SaveRolled(Event):
     def describe(self, state: FightState) -> str:
         why = f" to {self.purpose}" if self.purpose else ""
         return f"{state.name(self.actor)} saves{why}: {self.save.describe()}"
+
+    def describe_public(self, state: FightState) -> str | None:
+        """The players' line: an NPC's terms of the DV kept from them unless the GM shows NPC numbers (a save
+        against the Sheriff said "DV 8 (Sheriff Crane's Threat +5, …)")."""
+        if state.view.npc_numbers:
+            return self.describe(state)
+        why = f" to {self.purpose}" if self.purpose else ""
+        npcs = frozenset({"Threat", *(c.name for c in state.combatants if not c.is_pc and c.name)})
+        return f"{state.name(self.actor)} saves{why}: {self.save.describe(npcs)}"
 
 
 @attrs.frozen(kw_only=True)

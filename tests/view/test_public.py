@@ -176,7 +176,8 @@ def test_a_pc_save_against_an_npc_keeps_the_npc_s_numbers_from_the_players() -> 
     f.do(C.StartFight())
     f.do(MakeSave(actor=jesse, stat="CTRL", against=sheriff))
     text = log(f)
-    assert "Jesse" in text and "Threat" not in text and "+5" not in text, text
+    assert "Jesse" in text and "Threat" not in text and "+5" not in text and "DV 8" not in text, text
+    assert "Jesse saves: CTRL save" in text and "over the DV" in text, text  # the save itself is said
     f.do(C.SetView(npc_numbers=True, npc_names=True, dice=True))
     assert "Sheriff Crane's Threat +5" in log(f)  # with NPC numbers shown, the GM's line
 
@@ -196,8 +197,8 @@ def test_what_a_hidden_combatant_does_shows_only_its_effect() -> None:
     f.do(IngestLead(actor=witch, amount=1))
     f.do(CastWorking(actor=witch, working="Hex", target=jesse))
     text = log(f)
-    assert "Hex" not in text.replace("Hexed", "") and "lead" not in text, text
-    assert "Witch" not in text
+    assert "saves to resist" not in text and "lead" not in text, text
+    assert "Witch" not in text and "Jesse is Hexed" in text, text  # its effect on the seen, said
 
 
 def test_a_roll_worked_out_again_is_said_so_not_as_a_second_hit() -> None:
