@@ -389,7 +389,9 @@ def _load_lines(p: Path, raw_lines: FileLines) -> Loaded:
         raise LoadError(f"this fight is played with '{header.system}': {e}") from None
     codec = codec_for(system)
     warnings: list[str] = []
-    entries, lines, ofs, checkpoints, torn = _decode(codec, raw_lines, old, head_raw, warnings)
+    entries, lines, ofs, checkpoints, torn = _decode(
+        codec, raw_lines, old, head_raw, warnings, raw_lines.ends_with_newline
+    )
     no_line_end = not raw_lines.ends_with_newline
     if torn:  # the last line was dropped: said in the GM's words (a torn write, or a whole line damaged)
         said = [i for i, w in enumerate(warnings) if w.startswith(f"line {last} ")]
@@ -470,8 +472,9 @@ def _decode(
     old: bool,
     head_raw: dict[str, Any],
     warnings: list[str],
+    line_end: bool = True,
 ) -> tuple[list[Entry], list[int], list[int], list[Checkpoint], bool]:
-    """Check, parse and decode every line after the header.
+    """Check, parse and decode every line after the header (``line_end``: the last one ends with one).
 
     Returns the entries, their line numbers, each entry's ``of``, the
     checkpoints, and whether a torn last line was dropped.
@@ -494,11 +497,7 @@ def _decode(
         try:
             record = read_line(line, sealed=not old)
         except (Damaged, ValueError) as e:
-            if number == last:
-                warnings.append(f"line {number} was cut off or damaged (the last write did not finish) and was dropped")
-                torn = True
-                break
-            if line.startswith(CHECKPOINT_LINE):
+            if line.startswith(CHECKPOINT_LINE) and (number < last or line_end):
                 # a checkpoint is a cache of the state, the events are the record: a damaged one is left out, and
                 # the fight goes on from its events (it made check, replay and continuing refuse the whole file)
                 warnings.append(
@@ -506,6 +505,10 @@ def _decode(
                     "it is left out, and the events before and after it stand"
                 )
                 continue
+            if number == last:
+                warnings.append(f"line {number} was cut off or damaged (the last write did not finish) and was dropped")
+                torn = True
+                break
             if isinstance(e, Damaged):
                 raise LoadError(str(e), number) from None
             raise LoadError(f"not valid JSON ({e})", number) from None
@@ -641,6 +644,7 @@ class CheckResult:
     line: int | None = None  # the damaged line, when the events do not read
     log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)  # the fold, when the checkpoint lied
     offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)
+    warnings: tuple[str, ...] = ()  # what the whole file's reading found besides (a damaged checkpoint left out)
 
 
 def check_against_events(path: Path, shown: FightState) -> CheckResult:
@@ -659,7 +663,7 @@ def check_against_events(path: Path, shown: FightState) -> CheckResult:
     if why is None and log.state != shown:
         why = "the fight it gives differs from the events'"
     if why is None:
-        return CheckResult(True)
+        return CheckResult(True, warnings=loaded.warnings)
     return CheckResult(
         False,
         f"{path.name}: its last checkpoint disagrees with its events ({why}); the events win: the fight is shown "

@@ -156,6 +156,9 @@ class FightScreen(Screen[None]):
         saved: Any = fight
         said_now = saved.needs_check
         result = saved.settle_check()
+        if result is not None and result.good and result.warnings and said_now:
+            # (opened from its last checkpoint, a damaged one before it was said by check only)
+            self.notify(visible("\n".join(result.warnings)), title="Checked", severity="warning", timeout=15)
         if result is None or result.good:
             return
         if said_now:
@@ -275,6 +278,7 @@ class FightScreen(Screen[None]):
         if self.undo_note:
             self.undo_note = ""
             self._say("#reminder", self.reminder_text())
+            self._fit_rows()  # (its line gone, a blank row stayed above the detail pane at 80×24)
 
     def refresh_view(self) -> None:
         s = self.fight.state

@@ -139,3 +139,43 @@ def test_a_number_past_64_bits_is_refused_in_the_gm_s_words(tmp_path: Path) -> N
         fight.do(C.Damage(targets=(hero,), amount="2"))
     assert path.read_bytes() == written  # nothing half-written
     fight.close()
+
+
+def test_a_damaged_checkpoint_as_the_last_line_is_left_out_too(tmp_path: Path) -> None:
+    """A whole checkpoint line at the end that does not read was taken for a torn write: check said damaged, and
+    continuing set it aside as torn.  A checkpoint cut short (no line end) is still a torn write."""
+    path, lines = long_fight(tmp_path)
+    last = max(i for i, line in enumerate(lines) if line.startswith(b'{"checkpoint"'))
+    assert last == len(lines) - 2, "the fight does not end with a checkpoint"
+    flipped = bytearray(lines[last])
+    flipped[60] ^= 1
+    lines[last] = bytes(flipped)
+    path.write_bytes(b"\n".join(lines))
+    loaded = saves.load(path)
+    assert not loaded.torn and any("a checkpoint" in w for w in loaded.warnings), loaded.warnings
+    assert run_cli("check", str(path)).returncode == 0
+    path.write_bytes(b"\n".join(lines[:last]) + b"\n" + lines[last][:200])  # cut short: torn
+    assert saves.load(path).torn
+
+
+def test_the_app_says_a_damaged_checkpoint_it_passed_over(tmp_path: Path) -> None:
+    """Opened from its last checkpoint, a fight whose earlier checkpoint is damaged said nothing (check did)."""
+    import asyncio
+
+    from screens.app import TrackerApp
+    from tests.reliability.test_recovery import _settled
+
+    path, lines = long_fight(tmp_path)
+    at = next(i for i, line in enumerate(lines) if line.startswith(b'{"checkpoint"'))
+    flipped = bytearray(lines[at])
+    flipped[60] ^= 1
+    lines[at] = bytes(flipped)
+    path.write_bytes(b"\n".join(lines))
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(120, 36), notifications=True) as pilot:
+            toasts = await _settled(pilot, app, "a checkpoint")
+            assert f"line {at + 1}: a checkpoint" in toasts, toasts
+
+    asyncio.run(run())

@@ -161,3 +161,29 @@ def test_the_pane_says_more_exactly_when_the_wrapped_detail_is_longer_than_it(
     text = "\n".join(" ".join(words) for words in lines)
     exact = sum(len(Text(line).wrap(console, width)) or 1 for line in text.split("\n"))
     assert fits(text, width, height, console) == (exact <= height)
+
+
+def test_the_list_takes_back_the_undo_note_s_line_when_it_goes(tmp_path: Path) -> None:
+    """At 80×24, once an "Undone: …" note went (a dialog opened), a blank row stayed between the list and the
+    detail pane until the next action."""
+    build_fight("bnb", tmp_path / "f.jsonl").close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=tmp_path / "f.jsonl")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("u")
+            await pilot.pause()
+            assert "Undone" in screen_text(app)
+            for key in ("equals_sign", "enter", "escape"):  # a GM adjust opened, then let be
+                await pilot.press(key)
+                await pilot.pause()
+            rows = screen_text(app).splitlines()
+            assert "Undone" not in "\n".join(rows)
+            table = app.screen.query_one(InitiativeList)
+            pane = app.screen.query_one(DetailPane)
+            assert table.region.height == len(table.ids) + 1, "\n".join(rows)  # its header and rows, no blank row
+            assert pane.region.y == table.region.bottom, (table.region, pane.region)
+            assert rows[pane.region.y].lstrip().startswith("╭─ Detail"), rows[pane.region.y - 1 : pane.region.y + 1]
+
+    asyncio.run(run())
