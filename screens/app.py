@@ -234,7 +234,9 @@ class TrackerApp(App[None]):
         self._show_instead(path, fight)
 
     def _show_instead(self, path: Path, fight: saves.SavedFight) -> None:
-        """Show ``fight`` in place of the damaged one at ``path``."""
+        """Show ``fight`` in place of the damaged one at ``path`` (the damaged file's notice goes: it stayed over
+        the continued fight, over its own "Recovered" notice)."""
+        self.clear_notifications()
         screen = self.screen
         if isinstance(screen, FightScreen) and self.fight is not None and self.fight.path == path:
             self._next_fight = fight  # shown once the damaged fight's screen is closed (and its file let go)

@@ -317,6 +317,8 @@ def test_a_damaged_middle_line_is_said_on_opening_with_what_to_do(
                     break
             assert app.fight is not None and app.fight.path.name == "f-continued.jsonl"
             assert isinstance(app.screen, FightScreen)
+            await pilot.pause()
+            assert "cannot go on in this file" not in _toasts(app), _toasts(app)  # (the damaged file's notice stayed)
             await pilot.press("q")
 
     asyncio.run(run())
