@@ -169,7 +169,7 @@ def prefill(
             target = of_kind(state, param.side, (target,), (*out, *((acting,) if acting else ())))
         elif me is not None and param.side == "foe" and (chosen_one is None or chosen_one.kind == me.kind):
             # a foe's field (Arguin's NPC) is never one of the actor's side: it started on the selected PC
-            foes = [c for c in state.present if c.kind != me.kind and c.id not in out]
+            foes = seen_first([c for c in state.present if c.kind != me.kind and c.id not in out])
             target = foes[0].id if foes else None
         elif me is not None and param.side == "ally" and target in (None, acting):
             # an ally's field (first aid's patient), the actor selected: another of its side, else itself (it
@@ -177,7 +177,7 @@ def prefill(
             allies = [c for c in state.present if c.kind == me.kind and c.id != me.id and c.id not in out]
             target = allies[0].id if allies else me.id
         elif acting and target in (None, acting):
-            foes = [c for c in state.present if me is not None and c.kind != me.kind and c.id not in out]
+            foes = seen_first([c for c in state.present if me is not None and c.kind != me.kind and c.id not in out])
             target = foes[0].id if foes else None
         if param.kind == C.COMBATANTS:
             chosen = tuple(marked) or ((target,) if target else ())
@@ -190,6 +190,12 @@ def prefill(
     if given:
         values.update(given)
     return values
+
+
+def seen_first(foes: list[Combatant]) -> list[Combatant]:
+    """Foes the players see before the hidden (a PC's attack started on a hidden sniper, one Enter from being
+    logged), in the order's order."""
+    return sorted(foes, key=lambda c: c.hidden)
 
 
 def of_kind(state: FightState, kind: str, prefer: Sequence[str | None], out: Collection[str] = ()) -> str | None:

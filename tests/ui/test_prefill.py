@@ -122,3 +122,14 @@ def test_side_fields_in_the_forms_as_opened() -> None:
         fb.close()
         got = asyncio.run(form_values(b, "g", "Hero", "Outlaw 2"))
         assert got["actor"] == ids["Hero"] and got["npc"] in (ids["Outlaw 1"], ids["Outlaw 2"]), got
+
+
+def test_a_target_is_guessed_among_the_foes_the_players_see_first() -> None:
+    """A PC's attack, the PC selected, started on the first NPC in the order: a sniper hidden from the players."""
+    f = Fight(registry.load("blackjack"), roller=ScriptedRoller())
+    f.do(AddCombatant(name="Dusty", kind="pc", sheet={"weapons": "Revolver"}))
+    f.do(AddCombatant(name="Sniper", preset="outlaw", hidden=True))
+    f.do(AddCombatant(name="Outlaw", preset="outlaw"))
+    f.do(StartFight())
+    spec = logic.find_spec(f.system, "attack")
+    assert logic.prefill(spec, f.state, "c1")["targets"] == ("c3",)
