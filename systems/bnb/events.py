@@ -228,9 +228,11 @@ class WoundsBound(Event):
     id: str
     roll: Roll
     healed: int
+    revived: bool = False  # back above 0 HP: awake, as quick healing wakes (files before it: as they were)
 
     def describe(self, state: FightState) -> str:
-        return f"{state.name(self.id)}'s wounds are bound: {self.roll.describe()}, {self.healed} HP back"
+        woke = "; back on its feet" if self.revived else ""
+        return f"{state.name(self.id)}'s wounds are bound: {self.roll.describe()}, {self.healed} HP back{woke}"
 
 
 @attrs.frozen(kw_only=True)

@@ -178,7 +178,8 @@ def _loyalty(state: FightState, event: LoyaltyChecked) -> FightState:
 @evolve.on(WoundsBound)
 def _bound(state: FightState, event: WoundsBound) -> FightState:
     d = _of(state, event.id)
-    return _set(state, event.id, damage=d.damage - event.healed, lost=d.lost - event.healed, bound=True)
+    state = _set(state, event.id, damage=d.damage - event.healed, lost=d.lost - event.healed, bound=True)
+    return _set(state, event.id, status=OK, dropped_round=None, dropped_by=None) if event.revived else state
 
 
 @evolve.on(TemporaryHealed)

@@ -178,7 +178,10 @@ def bind_wounds(d: Draft, cmd: BindWounds, dice: Roller) -> None:
             rule=R.binding_wounds,
         )
     r = roll("1d3", dice, f"{c.name} binds wounds")
-    d.add(WoundsBound(id=c.id, roll=r, healed=min(r.total, cd.lost, cd.damage)))
+    healed = min(r.total, cd.lost, cd.damage)
+    # above 0 HP again: awake, as quick healing and rest wake (it left a PC at 1 HP "unconscious")
+    revived = cd.status != OK and cd.hp + healed > 0 and healed > 0
+    d.add(WoundsBound(id=c.id, roll=r, healed=healed, revived=revived))
 
 
 def recover(d: Draft, cmd: Recover, dice: Roller) -> None:

@@ -513,3 +513,18 @@ def test_binding_refused_for_fist_damage_says_it_is_temporary():
     f.do(EndFight())
     _refused(f, BindWounds(actor=lefty), "lost no HP to lethal damage in this fight")
     _refused(f, BindWounds(actor=lefty), "temporary damage heals by the hour")
+
+
+def test_binding_wounds_above_0_hp_wakes_as_healing_does():
+    """Wes went from -1 to 1 HP by binding his wounds and stayed "unconscious" (quick healing and rest woke)."""
+    f, dice, dusty, lefty, _ = _shot_down(save_faces=(19,))
+    f.do(DeathSave(actor=dusty))  # survives, unconscious
+    f.do(EndFight())
+    f.do(Adjust(id=dusty, field="hp", value=-1))
+    assert data(f, dusty).status == "unconscious"
+    dice.add(3)
+    (ev,) = f.do(BindWounds(actor=dusty))
+    assert ev.healed == 3 and data(f, dusty).hp == 2
+    assert ev.revived and data(f, dusty).status == "ok" and "back on its feet" in ev.describe(f.state)
+    f.undo()
+    assert data(f, dusty).status == "unconscious"
