@@ -517,7 +517,7 @@ def test_binding_refused_for_fist_damage_says_it_is_temporary():
 
 def test_binding_wounds_above_0_hp_wakes_as_healing_does():
     """Wes went from -1 to 1 HP by binding his wounds and stayed "unconscious" (quick healing and rest woke)."""
-    f, dice, dusty, lefty, _ = _shot_down(save_faces=(19,))
+    f, dice, dusty, _lefty, _ = _shot_down(save_faces=(19,))
     f.do(DeathSave(actor=dusty))  # survives, unconscious
     f.do(EndFight())
     f.do(Adjust(id=dusty, field="hp", value=-1))
