@@ -587,7 +587,15 @@ def _rest(system: System, state: FightState, cmd: C.Rest, dice: Roller) -> list[
     rest = getattr(system, "rest", None)
     if rest is None:
         raise Refused(f"{system.name} has no rules for letting time pass")
-    return list(rest(state, checked, dice))
+    # a condition of so many rounds is over once hours pass (ruling: rounds are counted in a fight; a bear
+    # "Enraged (ends this round)" was still shown after two days' rest)
+    over = [
+        E.ConditionRemoved(id=cid, name=cond.name, reason="its rounds are over: time passed")
+        for cid in ids
+        for cond in state.get(cid).conditions
+        if cond.expires_round is not None
+    ]
+    return [*list(rest(state, checked, dice)), *over]
 
 
 def _hide(system: System, state: FightState, cmd: C.Hide, dice: Roller) -> list[E.Event]:

@@ -467,3 +467,22 @@ def test_quick_harm_of_nothing_is_refused_and_logs_nothing(system_id: str) -> No
             with pytest.raises(Refused, match="changes nothing"):
                 f.do(command)
     assert len(f.entries) == logged
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_time_passing_ends_the_conditions_counted_in_rounds(system_id: str) -> None:
+    """Ruling: rounds are counted in a fight; once hours pass, a condition of so many rounds is over (a bear's
+    2-round "Enraged" was still shown after two days' rest).  One until removed stays."""
+    from tracker import registry
+
+    f = Fight(registry.load(system_id))
+    f.do(C.AddCombatant(name="Hero", kind="pc"))
+    f.do(C.AddCombatant(name="Bear", kind="npc"))
+    f.do(C.SetInitiative(values={"c1": 10, "c2": 5}))
+    f.do(C.StartFight())
+    f.do(C.AddCondition(id="c2", name="Enraged", rounds=2))
+    f.do(C.AddCondition(id="c1", name="Cursed"))
+    f.do(C.EndFight())
+    f.do(C.Rest(days=1))
+    assert f.state.get("c2").condition("Enraged") is None
+    assert f.state.get("c1").condition("Cursed") is not None
