@@ -336,10 +336,10 @@ def _system_line(
             line += ": a hit" if tally.hit else ": a miss"
     elif actor and target and tally.hit is not None:
         line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
+    elif target and tally.harm:  # (the damage of a hit already said: it read as a second action, "acts against")
+        line = f"{target} is harmed"
     elif actor and target:
         line = f"{actor} acts against {target}"
-    elif target and tally.harm:
-        line = f"{target} is harmed"
     else:
         return None
     t = now.find(tally.target or "")

@@ -215,3 +215,18 @@ def test_a_roll_worked_out_again_is_said_so_not_as_a_second_hit() -> None:
     text = log(f)
     assert text.count("Alice misses Bob") == 1 and "Alice hits Bob" not in text, text
     assert "Alice's attack on Bob is worked out again: a hit" in text, text
+
+
+def test_the_harm_of_a_hit_reads_as_harm_not_as_a_second_action() -> None:
+    """2d6: the wound of a hit on an NPC showed as "Ann acts against Bob": one attack read as two actions."""
+    from systems.twod6.commands import Attack
+    from tests.systems.twod6.helpers import DUMMY, FIGHTER
+
+    f = Fight(load("twod6"), roller=ScriptedRoller([4, 4, 3, 4]))
+    f.do(C.AddCombatant(name="Ann", kind="pc", sheet=FIGHTER))
+    f.do(C.AddCombatant(name="Bob", kind="npc", sheet=DUMMY))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 10}))
+    f.do(C.StartFight())
+    f.do(Attack(actor="c1", targets=("c2",)))  # 12 vs 7: a hit, one wound
+    text = log(f)
+    assert "Ann hits Bob" in text and "acts against" not in text, text
