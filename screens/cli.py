@@ -8,7 +8,9 @@ exit, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -84,6 +86,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # (tracker replay --text FILE | head: the reader went; nothing more to say)
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (the interpreter's last flush goes nowhere)
+        return 0
     except OSError as e:
         say(f"tracker: {e.strerror or e}: {getattr(e, 'filename', '') or ''}", file=sys.stderr)
         return 1

@@ -267,7 +267,8 @@ class FightScreen(Screen[None]):
         """What an undo or redo just took back or did again; the conditions on the combatant whose turn it is."""
         s = self.fight.state
         c = s.find(s.current) if s.current else None
-        lines = [self.undo_note] if self.undo_note else []
+        # the undo note in one line (the log has it whole): three lines of it pushed rows off the list at 80×24
+        lines = [space.cut(self.undo_note, self.app.size.width - 2)] if self.undo_note else []
         if c is not None and c.conditions:
             lines.append(visible(f"{c.name}'s turn · remember: " + ", ".join(x.describe(s) for x in c.conditions)))
         return "\n".join(lines)

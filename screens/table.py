@@ -338,6 +338,8 @@ def _system_line(
         line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
     elif target and tally.harm:  # (the damage of a hit already said: it read as a second action, "acts against")
         line = f"{target} is harmed"
+    elif tally.fell:
+        return None  # a fall: the state line says it ("Doc: unconscious"; it read "the Bear acts against Doc")
     elif actor and target:
         line = f"{actor} acts against {target}"
     else:

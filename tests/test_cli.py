@@ -152,3 +152,14 @@ def test_a_file_an_editor_resaved_is_said_for_what_it_is(
     out = capsys.readouterr()
     assert f"line 1: {said}" in out.out + out.err, out
     assert fight_file.read_bytes() == resaved
+
+
+def test_replay_text_into_a_reader_that_stops_says_nothing(tmp_path: Path) -> None:
+    """``tracker replay --text FILE | head`` printed "tracker: Broken pipe:" as the reader went."""
+    from bench.fights import make_fight
+
+    path = tmp_path / "long.jsonl"
+    make_fight("bnb", 3000, path, seed=4)
+    shell = f"{sys.executable} -m screens replay --text {path} | head -1"
+    done = subprocess.run(shell, shell=True, capture_output=True, text=True, timeout=120)
+    assert done.stdout.count("\n") == 1 and "Broken pipe" not in done.stderr, done.stderr

@@ -187,3 +187,20 @@ def test_the_list_takes_back_the_undo_note_s_line_when_it_goes(tmp_path: Path) -
             assert rows[pane.region.y].lstrip().startswith("╭─ Detail"), rows[pane.region.y - 1 : pane.region.y + 1]
 
     asyncio.run(run())
+
+
+def test_the_undo_note_takes_one_line_the_log_has_it_whole(tmp_path: Path) -> None:
+    """At 80×24 an "Undone: …" of a long action took three lines and pushed rows off the list."""
+    build_fight("bnb", tmp_path / "f.jsonl").close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=tmp_path / "f.jsonl")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("u")  # the fight's start: "The fight begins; Round 1; …'s turn"
+            await pilot.pause()
+            note = app.screen.query_one("#reminder", Static)
+            assert note.size.height == 1 and str(note.render()).startswith("Undone:"), note.size
+            assert "Undone" not in str(note.render()).split("\n", 1)[-1] or "\n" not in str(note.render())
+
+    asyncio.run(run())

@@ -230,3 +230,18 @@ def test_the_harm_of_a_hit_reads_as_harm_not_as_a_second_action() -> None:
     f.do(Attack(actor="c1", targets=("c2",)))  # 12 vs 7: a hit, one wound
     text = log(f)
     assert "Ann hits Bob" in text and "acts against" not in text, text
+
+
+def test_a_fall_reads_as_the_state_it_leaves_not_as_an_action() -> None:
+    """bnb: the Bear's hit that dropped Doc showed "Bear hits Doc" and then "Bear acts against Doc" (the fall)."""
+    from systems.bnb.commands import Attack
+    from tests.systems.bnb.helpers import add_npc, add_pc, new_fight, start
+
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", hp=3)
+    (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=6)
+    start(f, {lefty: 15, dusty: 10})
+    dice.add(15, 6)
+    f.do(Attack(actor=lefty, target=dusty))
+    text = log(f)
+    assert "Lefty hits Dusty" in text and "acts against" not in text, text
