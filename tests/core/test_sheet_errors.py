@@ -12,21 +12,23 @@ from tracker.model import NPC, PC
 SYSTEMS = ("bnb", "blackjack", "zludge", "twod6")
 
 
+def whole_number_fields(system_id: str) -> list[tuple[str, Param]]:
+    """(kind, field) for every whole-number field of the system's sheets."""
+    system = registry.load(system_id)
+    return [(kind, p) for kind in (PC, NPC) for p in system.sheet_fields(kind) if p.kind == INT]
+
+
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_a_whole_number_field_typed_wrong_is_named_by_its_label(system_id: str) -> None:
     system = registry.load(system_id)
-    checked = 0
-    for kind in (PC, NPC):
-        for p in system.sheet_fields(kind):
-            if p.kind != INT:
-                continue
-            with pytest.raises(Refused) as refused:
-                Fight(system).do(AddCombatant(name="X", kind=kind, sheet={p.name: "x5"}))
-            named = str(refused.value).split(": ")[0]
-            assert named in (p.title, p.title.split(" (")[0]), (kind, p.name, str(refused.value))  # (or without
-            # the explanation in brackets after the label)
-            checked += 1
-    assert checked
+    fields = whole_number_fields(system_id)
+    for kind, p in fields:
+        with pytest.raises(Refused) as refused:
+            Fight(system).do(AddCombatant(name="X", kind=kind, sheet={p.name: "x5"}))
+        named = str(refused.value).split(": ")[0]
+        # (or without the explanation in brackets after the label)
+        assert named in (p.title, p.title.split(" (")[0]), (kind, p.name, str(refused.value))
+    assert fields
 
 
 ODD_NUMBERS = ("1_0", "٤", "²", "1 0", "0x3", "3.0")
@@ -48,21 +50,17 @@ def test_a_whole_number_is_a_sign_and_the_digits_0_to_9(text: str) -> None:
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_an_odd_number_on_a_sheet_or_an_adjust_is_refused(system_id: str) -> None:
     system = registry.load(system_id)
-    checked = 0
-    for kind in (PC, NPC):
-        for p in system.sheet_fields(kind):
-            if p.kind != INT:
-                continue
-            for text in ("1_0", "٤"):
-                with pytest.raises(Refused):
-                    Fight(system).do(AddCombatant(name="X", kind=kind, sheet={p.name: text}))
-                checked += 1
-    assert checked
+    fields = whole_number_fields(system_id)
+    for kind, p in fields:
+        for text in ("1_0", "٤"):
+            with pytest.raises(Refused):
+                Fight(system).do(AddCombatant(name="X", kind=kind, sheet={p.name: text}))
+    assert fields
     f = Fight(system)
     f.do(AddCombatant(name="X", kind=PC))
     c = f.state.combatants[0]
-    fields = [a for a in system.adjustable(f.state, c) if a.kind == INT]
-    assert fields, "no whole-number adjust field"
-    for a in fields:
+    adjusted = [a for a in system.adjustable(f.state, c) if a.kind == INT]
+    assert adjusted, "no whole-number adjust field"
+    for a in adjusted:
         with pytest.raises(Refused):
             f.do(Adjust(id=c.id, field=a.name, value="1_2"))
