@@ -103,12 +103,19 @@ def out_of_phase(action: str, started: bool, ended: bool) -> str | None:
     """Why a phase key does nothing now (its phase is not this one), in the GM's words; None when it acts."""
     if action in SETUP_ONLY and started:
         return "the fight has started already"
-    if action in PLAY_ONLY and not started:
-        return "the fight has not started (S starts it)"
-    if action in PLAY_ONLY and ended:
-        return "the fight has ended (u undoes its end)"
+    if action in PLAY_ONLY:
+        return not_running(started, ended)
     if action in OUTSIDE_PLAY and started and not ended:
         return "before the fight starts or after it ends; during a fight, time passes by turns (ctrl+e ends it)"
+    return None
+
+
+def not_running(started: bool, ended: bool) -> str | None:
+    """Why an action of the running fight does nothing now, in the GM's words; None while the fight runs."""
+    if not started:
+        return "the fight has not started (S starts it)"
+    if ended:
+        return "the fight has ended (u undoes its end)"
     return None
 
 

@@ -162,6 +162,9 @@ class CommandSpec:
     # choices that depend on the fight: for the form's combatant, choice fields' choices now (the first is
     # where the field starts): the failed checks a cinematic may reroll
     choices: Callable[[FightState, str], Mapping[str, tuple[str, ...]]] | None = None
+    # an action of the running fight only (an attack, taken on a turn): its form does not open before the fight
+    # starts or after it ends, where the rules would refuse it whatever the form said
+    in_fight: bool = False
 
     @property
     def params(self) -> tuple[Param, ...]:

@@ -202,6 +202,7 @@ def spec(
     hide: Iterable[str] = (),
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None,
     choices: Callable[[FightState, str], Mapping[str, tuple[str, ...]]] | None = None,
+    in_fight: bool = False,
 ) -> CommandSpec:
     """A :class:`~tracker.commands.CommandSpec` whose params come from ``command``'s attrs fields (worked out
     when first asked for).
@@ -213,7 +214,8 @@ def spec(
     ``labels`` only its label; ``hide`` leaves fields out of the form (they keep
     their defaults).  ``actor`` names the field that starts on the current
     combatant (None for a GM action), ``subject`` the one that starts on the
-    GM's selected (or marked) combatants.
+    GM's selected (or marked) combatants.  ``in_fight``: an action of the
+    running fight only (its form does not open before the start or after the end).
     """
     given = dict(fields or {})
     names = dict(labels or {})
@@ -254,6 +256,7 @@ def spec(
         subject=subject,
         defaults=defaults,
         choices=choices,
+        in_fight=in_fight,
     )
 
 

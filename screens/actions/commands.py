@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from screens import forms, logic
+from screens import forms, keys, logic
 from screens.actions.base import ask_command, ask_for_marked, context
 from screens.dialogs.base import Dialog, ask
 from screens.dialogs.help import HelpDialog
@@ -16,12 +16,23 @@ from tracker.text import visible
 
 
 def run_spec(screen: FightHost, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> None:
-    """Do the action: at once when it asks nothing, else through its form."""
+    """Do the action: at once when it asks nothing, else through its form. An action of the running fight only
+    is refused before its form opens when the fight is not running (the form opened after the fight's end, and
+    refused what the GM filled in)."""
+    why_not = _not_now(screen, spec)
+    if why_not:
+        screen.refuse(f"{spec.title}: {why_not}")
+        return
     if not spec.params:
         screen.perform(spec.make({}))
         return
     _actor, subject = logic.roles(spec, forms.turn_commands(screen.system))
     ask_for_marked(screen, spec_dialog(screen, spec, values), subject)
+
+
+def _not_now(screen: FightHost, spec: C.CommandSpec) -> str | None:
+    s = screen.fight.state
+    return keys.not_running(s.started, s.ended) if spec.in_fight else None
 
 
 def spec_dialog(screen: FightHost, spec: C.CommandSpec, values: dict[str, Any] | None = None) -> Dialog[Any]:

@@ -119,6 +119,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         Attack,
         name="attack",
+        in_fight=True,
         title="Attack",
         key="a",
         subject="target",
@@ -146,6 +147,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         GunPlay,
         name="gunplay",
+        in_fight=True,
         title="Gun-play",
         key="g",
         subject="targets",
@@ -166,6 +168,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         CritterAttacks,
         name="critter_attacks",
+        in_fight=True,
         title="Critter attacks",
         key="m",
         subject="target",
@@ -176,6 +179,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         Blast,
         name="blast",
+        in_fight=True,
         title="Scattergun blast",
         key="b",
         subject="targets",

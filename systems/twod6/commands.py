@@ -208,6 +208,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         Attack,
         name="attack",
+        in_fight=True,
         title="Attack",
         key="a",
         subject="targets",
@@ -231,6 +232,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         Aim,
         name="aim",
+        in_fight=True,
         title="Aim",
         key="i",
         labels={"actor": "Who"},
@@ -239,6 +241,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         Act,
         name="act",
+        in_fight=True,
         title="Other action",
         key="m",
         labels={"actor": "Who"},
@@ -251,6 +254,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         Sneak,
         name="sneak",
+        in_fight=True,
         title="Stealth before an attack",
         key="s",
         subject="targets",
@@ -289,6 +293,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         BreakGrapple,
         name="break_grapple",
+        in_fight=True,
         title="Break grapple",
         key="b",
         labels={"actor": "Who"},
@@ -298,6 +303,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         Negate,
         name="negate",
+        in_fight=True,
         title="Negate",
         key="n",
         subject="target",

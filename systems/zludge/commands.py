@@ -208,6 +208,7 @@ def specs() -> tuple[CommandSpec, ...]:
         spec(
             Attack,
             name="attack",
+            in_fight=True,
             title="Attack",
             key="a",
             subject="target",

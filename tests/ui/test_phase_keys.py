@@ -12,6 +12,7 @@ from textual.geometry import Region
 from screens.app import TrackerApp
 from screens.fight import FightScreen
 from tests.ui.drive import build_fight, press, type_text
+from tracker import commands as C
 
 
 def toasts(app: TrackerApp) -> str:
@@ -79,3 +80,27 @@ def test_the_palette_keeps_to_the_phase_as_the_keys_do(system_id: str, size: tup
     asyncio.run(
         _refused_and_nothing_logged(path, size, [(palette, "Quick damage: the fight has not started (S starts it)")])
     )
+
+
+# a system's action of the running fight (its key, the title its refusal starts with), where it has one
+FIGHT_ACTIONS = {"bnb": ("a", "Attack"), "zludge": ("a", "Attack"), "twod6": ("a", "Attack")}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("phase", ["setup", "ended"])
+@pytest.mark.parametrize("system_id", sorted(FIGHT_ACTIONS))
+def test_an_attack_out_of_the_fight_is_refused_before_its_form_opens(
+    system_id: str, phase: str, size: tuple[int, int], data_dir: Path
+) -> None:
+    """After the fight's end the attack form opened, took the GM's choices, and OK was refused: "the fight is
+    over". An action of the running fight says so at once, by its key and from the actions list (x)."""
+    path = data_dir / "p.jsonl"
+    fight = build_fight(system_id, path, start=phase == "ended")
+    if phase == "ended":
+        fight.do(C.EndFight())
+    fight.close()
+    key, title = FIGHT_ACTIONS[system_id]
+    said = f"{title}: " + (
+        "the fight has ended (u undoes its end)" if phase == "ended" else "the fight has not started (S starts it)"
+    )
+    asyncio.run(_refused_and_nothing_logged(path, size, [([key], said), (["x", f"{title}", "enter"], said)]))
