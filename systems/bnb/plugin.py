@@ -41,6 +41,7 @@ from systems.bnb.presets import PRESETS
 from systems.bnb.rules import rest as resting
 from systems.bnb.rules import why
 from systems.bnb.rules.common import ACTED, COVER, DEFAULT_COVER, simultaneous_drop
+from systems.bnb.rules.harm import LUCKY
 from systems.bnb.rules.table import RULES, R
 from systems.bnb.sheet import (
     DEAD,
@@ -60,6 +61,7 @@ from tracker.commands import BOOL, CHOICE, INT, CommandSpec, Delay, Param
 from tracker.dice import Roll, Roller, roll
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event
+from tracker.kit import open_prompt
 from tracker.model import NPC, Combatant, FightState, changed
 from tracker.plugin import FIT, BaseSystem, BookCondition, Preset, Standing, Tally, initiative_events
 from tracker.reasons import Reason, Rule
@@ -147,6 +149,18 @@ _STANDING_DETAIL = {
     UNCONSCIOUS: "Unconscious: survived the death save, needs medical help.",
     KNOCKED_OUT: "Knocked out by temporary damage: comes to when HP rise above 0.",
 }
+
+
+def _death_re_roll_open(state: FightState, c: Combatant) -> bool:
+    """Dead by a failed death save whose Lucky Streak re-roll is still offered: the GM's ruling is that he stands
+    "dying" until the offer is taken or dismissed (the roll recorded "dead"; the re-roll may bring him back)."""
+    d = data(c)
+    return (
+        d.status == DEAD
+        and d.last_save is not None
+        and d.last_save.against == "death"
+        and open_prompt(state, LUCKY, c.id) is not None
+    )
 
 
 class BnbSystem(BaseSystem):
@@ -266,6 +280,8 @@ class BnbSystem(BaseSystem):
         status = data(combatant).status
         if status == OK:
             return FIT
+        if _death_re_roll_open(state, combatant):
+            return Standing(word=_STANDING[DYING], out=True)
         # out of the fight, unless a simultaneous actor dropped it and its turn this round is still ahead
         return Standing(
             word=_STANDING.get(status, status), out=status == DEAD or not self.takes_turns(state, combatant)
@@ -286,7 +302,9 @@ class BnbSystem(BaseSystem):
     def detail(self, state: FightState, c: Combatant) -> str:
         d = data(c)
         lines: list[str] = []
-        if d.status in _STANDING_DETAIL:
+        if _death_re_roll_open(state, c):
+            lines.append("Dying: failed the death save, dead unless a Lucky Streak re-roll saves it (p re-rolls).")
+        elif d.status in _STANDING_DETAIL:
             lines.append(_STANDING_DETAIL[d.status])
         who = (
             f"{d.cls} level {d.level} (HD {d.hd})"

@@ -17,6 +17,7 @@ from systems.bnb.events import AttackRolled, DeathSaveRolled, Dropped, HeldFire,
 from tracker import Adjust, Damage, DismissPrompt, EndFight, NextTurn, Refused
 from tracker.commands import Modifier
 from tracker.events import PromptRaised, PromptResolved
+from tracker.plugin import Standing
 
 from .helpers import add_npc, add_pc, data, new_fight, next_round, start
 
@@ -528,3 +529,34 @@ def test_binding_wounds_above_0_hp_wakes_as_healing_does():
     assert ev.revived and data(f, dusty).status == "ok" and "back on its feet" in ev.describe(f.state)
     f.undo()
     assert data(f, dusty).status == "unconscious"
+
+
+def test_a_gambler_whose_death_save_a_lucky_streak_may_re_roll_stands_dying_until_it_is_settled() -> None:
+    """The row, the detail and the players' view said "dead" while the re-roll was offered (a GM could strike the
+    Gambler off; the players saw him die and come back). Ruling: until the offer is taken or dismissed he stands
+    "dying" (out of the fight: no turn); the roll itself recorded "dead", and dismissing the offer leaves him so."""
+    f, dice = new_fight()
+    gamb = add_pc(f, "Gamb", cls="Gambler", level=4, hp=5)
+    f.do(Damage(targets=(gamb,), amount="5"))
+    dice.add(2)
+    f.do(DeathSave(actor=gamb))
+    c = f.state.find(gamb)
+    assert c is not None and data(f, gamb).status == "dead"
+    assert f.system.standing(f.state, c) == Standing(word="dying", out=True)
+    assert "unless a Lucky Streak re-roll" in f.system.detail(f.state, c).splitlines()[0]
+    f.do(DismissPrompt(prompt_id=f"lucky_streak:{gamb}"))
+    c = f.state.find(gamb)
+    assert c is not None and f.system.standing(f.state, c) == Standing(word="dead", out=True)
+    assert f.system.detail(f.state, c).splitlines()[0] == "Dead."
+
+
+def test_a_lucky_streak_offered_for_another_save_changes_no_standing() -> None:
+    """Only the death save's re-roll can undo a death: the offer after any other failed save leaves the word
+    as the HP say."""
+    f, dice = new_fight()
+    gamb = add_pc(f, "Gamb", cls="Gambler", level=4, hp=5)
+    dice.add(2)
+    f.do(SavingThrow(actor=gamb))
+    assert [p.kind for p in f.state.prompts] == ["lucky_streak"]
+    c = f.state.find(gamb)
+    assert c is not None and f.system.standing(f.state, c).word == ""
