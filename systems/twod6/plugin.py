@@ -13,7 +13,8 @@ rulings of our own that it implements, each with its test.  In this module, each
 - Initiative ties reroll the whole initiative check (2d6 + PER + AGI) among the tied only, again and
   again while they still tie, and the rerolls only order the tied (the initiative shown stays the
   first roll); initiative the GM sets by hand is not rerolled
-  (test_initiative_is_2d6_plus_per_plus_agi_and_ties_reroll_among_the_tied).
+  (test_initiative_is_2d6_plus_per_plus_agi_and_ties_reroll_among_the_tied). The dead tie with no one: a
+  newcomer on a dead combatant's initiative rolls no tie with it (test_a_newcomer_tied_with_the_dead_rolls_no_tie_with_them).
 - What the GM sees: ``standing`` is "dead" or "unconscious" (out of the fight); ``status`` starts
   with the wounds, then the actions left to the current combatant, then flags, cinematics last;
   ``public`` tells the players fresh / wounded / badly wounded (1 left) / down / dead, never a number
@@ -139,8 +140,13 @@ class TwoD6System(BaseSystem):
         for c in state.combatants:
             if not c.removed and c.id not in keys and c.initiative is not None:
                 keys[c.id] = (c.initiative, *data(c).init_tiebreak)
-        # a tie that involves a fresh roll rerolls among all who share that initiative
-        pending = [g for g in _groups(keys, lambda k: k[:1]) if len(g) > 1 and any(i in ids for i in g)]
+        # a tie that involves a fresh roll rerolls among all who share that initiative, but the dead: they take no
+        # more turns, so they keep their place and roll nothing (ruling; a newcomer tied with them only rolls none)
+        pending = []
+        for group in _groups(keys, lambda k: k[:1]):
+            living = tuple(i for i in group if not data(state.get(i)).dead)
+            if len(living) > 1 and any(i in ids for i in living):
+                pending.append(living)
         for g in pending:
             for i in g:
                 keys[i] = keys[i][:1]
@@ -158,7 +164,7 @@ class TwoD6System(BaseSystem):
                 nxt += [h for h in _groups({i: keys[i] for i in g}, lambda k: k) if len(h) > 1]
             pending = nxt
         order = tuple(sorted(keys, key=lambda i: keys[i], reverse=True))
-        ties = tuple(g for g in _groups(keys, lambda k: k) if len(g) > 1)
+        ties = tuple(g for g in _groups(keys, lambda k: k) if len([i for i in g if not data(state.get(i)).dead]) > 1)
         rest = tuple(c.id for c in state.combatants if not c.removed and c.id not in keys)
         events.append(OrderSet(order=order + rest, ties=ties, note="by initiative"))
         return events

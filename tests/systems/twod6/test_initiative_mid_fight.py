@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from systems.twod6 import system
+from systems.twod6.events import InitiativeTieRolled
 from tracker import Fight
-from tracker.commands import AddCombatant, NextTurn, RollInitiative, SetInitiative, StartFight
+from tracker.commands import AddCombatant, Adjust, NextTurn, RollInitiative, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
 from tracker.errors import Refused
 from tracker.events import InitiativeSet, OrderSet, RerollPlanned, RoundStarted, TurnStarted
@@ -75,3 +76,32 @@ def test_initiative_set_by_the_gm_mid_fight_moves_only_those_set() -> None:
         f.do(SetInitiative(values={"c1": 10, "c2": 9}))
     f.do(SetInitiative(values={"c1": 10, "c2": 9, "c3": 5}))  # (the form sends every value: only Cal's is new)
     assert f.state.order == ("c1", "c2", "c3") and f.state.current == "c2"
+
+
+def test_a_newcomer_tied_with_the_dead_rolls_no_tie_with_them() -> None:
+    """Ties reroll among the tied (@ initiative): the dead take no more turns, so a newcomer on a dead Bob's 9
+    rolled the tie with him ("Bob initiative tie" in the log, his place moved). Ruling: the dead keep their
+    place and roll nothing; the newcomer ties only with the living."""
+    f, roller = _running()
+    f.do(Adjust(id="c2", field="dead", value=True))
+    f.do(AddCombatant(name="Cal", kind="npc", sheet={}))
+    f.do(AddCombatant(name="Dee", kind="npc", sheet={}))
+    roller.add(4, 5, 3, 6)  # Cal 9, Dee 9: both tie with the dead Bob
+    roller.add(1, 1, 6, 6)  # the tie, Cal and Dee only: Cal 2, Dee 12
+    events = f.do(RollInitiative())
+    assert roller.exhausted
+    (tie,) = [e for e in events if isinstance(e, InitiativeTieRolled)]
+    assert tie.ids == ("c3", "c4")
+    order = f.state.order
+    assert order.index("c1") < order.index("c4") < order.index("c3")
+
+
+def test_a_newcomer_tied_only_with_the_dead_rolls_no_tie() -> None:
+    f, roller = _running()
+    f.do(Adjust(id="c2", field="dead", value=True))
+    f.do(AddCombatant(name="Cal", kind="npc", sheet={}))
+    roller.add(4, 5)  # Cal 9, as the dead Bob
+    events = f.do(RollInitiative())
+    assert roller.exhausted and not [e for e in events if isinstance(e, InitiativeTieRolled)]
+    assert set(f.state.order) == {"c1", "c2", "c3"} and f.state.order[0] == "c1"
+    assert f.state.ties == ()  # not "acting at the same time" as the dead
