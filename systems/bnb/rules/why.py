@@ -259,6 +259,15 @@ def _damage(
                 f"total {ev.save_total}{st}: " + (f"half, {full} → {ev.amount}" if ev.saved else "failed, full damage"),
             )
         )
+    if ev.amount != dmg.total:  # what made the roll's damage the amount dealt, beside the HP it left
+        how = [
+            w
+            for w, on in (("at least 1", dmg.total < 1), ("×2 sneak attack", ev.sneak), ("half: saved", ev.saved))
+            if on
+        ]
+        out[0] = Reason.of(
+            R.damage, *out[0].terms, f"{ev.amount} dealt ({', '.join(how)})" if how else f"{ev.amount} dealt"
+        )
     if t_before is not None and t_after is not None:
         kind = " (temporary)" if ev.temporary else ""
         out[0] = Reason.of(R.damage, *out[0].terms, f"{_name(before, ev.target)} HP {t_before.hp} → {t_after.hp}{kind}")

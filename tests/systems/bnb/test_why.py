@@ -393,6 +393,16 @@ def test_a_sneak_attack_doubles_and_a_hit_deals_at_least_1():
     assert second["Sneak attack"].terms == ("×2: 1 → 2",)
 
 
+def test_the_damage_a_sneak_attack_dealt_stands_beside_the_hp_it_left():
+    """The damage block said "damage 3, Lefty HP 12 → 6": the ×2 came in a block below; the amount dealt is said
+    beside the HP it left, as the scattergun's half is."""
+    from systems.bnb.events import AttackRolled
+
+    f, _ = surprise()
+    terms = why(f, AttackRolled, 0)["Damage"].terms
+    assert terms[-3:] == ("damage 3", "6 dealt (×2 sneak attack)", "Lefty HP 12 → 6")
+
+
 def melee_and_into_melee() -> tuple[Fight, list[Rule]]:
     f, _ = new_fight(15, 3, 2, 15, 3)
     jed = add_pc(f, "Jed", cls="Trailblazer", str=14, weapons="spear", hp=10)
