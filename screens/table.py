@@ -37,6 +37,7 @@ from saves.follow import WAITING, Follower, Snapshot
 from screens import collector
 from tracker import Entry, Fight, Step, evolve
 from tracker import events as E
+from tracker.engine import coming_turns
 from tracker.model import Combatant, Condition, FightState, changed
 from tracker.plugin import System
 from tracker.text import visible as shown_as_text
@@ -157,20 +158,12 @@ def state_text(system: System, state: FightState, c: Combatant) -> str:
 
 
 def _on_deck(system: System, state: FightState, shown: Mapping[str, str]) -> str | None:
-    """The next visible combatant in the order who will take a turn (after the current one)."""
-    order = state.order
-    if not order or not state.started or state.ended:
+    """The next visible combatant to take a turn after the current one, as next turn would give them (in a surprise
+    round, one of the surprising side or the first of round 1: it named one who did not act in it)."""
+    try:
+        return next((cid for cid in coming_turns(system, state) if cid in shown and cid != state.current), None)
+    except Exception:  # a plug-in's takes_turns that fails: no one on deck, the view goes on
         return None
-    start = state.turn if state.current else -1
-    for step in range(1, len(order) + 1):
-        cid = order[(start + step) % len(order)]
-        c = state.find(cid)
-        if c is None or c.removed or cid not in shown or cid == state.current:
-            continue
-        if _safe(system.takes_turns, state, c) is False:
-            continue
-        return cid
-    return None
 
 
 def round_text(state: FightState) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -335,31 +335,49 @@ def next_turn_events(system: System, state: FightState, end_current: bool = True
     cur = state.current
     if cur is not None and end_current:
         events.append(E.TurnEnded(id=cur))
+    if not state.order:
+        raise Refused("no one is in the initiative order")
+    coming = next(_coming_turns(system, state), None)
+    if coming is None:
+        raise Refused("no one left in the order can act")
+    rnd, pos, c = coming
+    # ends passed on the way (the current turn's end, skipped turns), then the new turn's start
+    passed = _expiring(state, (rnd, pos, 0), inclusive=False)
+    at_start = [e for e in _expiring(state, (rnd, pos, 0)) if e not in passed]
+    events.extend(passed)
+    if rnd != state.round:
+        events.append(E.RoundStarted(round=rnd))
+    events.append(E.TurnStarted(id=c.id, index=pos, resumed=c.id == state.interrupted))
+    events.extend(at_start)
+    return events
+
+
+def _coming_turns(system: System, state: FightState) -> Iterator[tuple[int, int, Combatant]]:
+    """(round, place, combatant) of each turn to come after the current one, as the order gives them, to the end
+    of the next round (what this state says: the turns themselves may change it)."""
     order = state.order
     n = len(order)
-    if n == 0:
-        raise Refused("no one is in the initiative order")
     pos, rnd = state.turn, state.round
     for _ in range(2 * n + 1):
         pos += 1
         if pos >= n:
             pos, rnd = 0, rnd + 1
             if rnd > state.round + 1:
-                break
+                return
         c = state.get(order[pos])
         if _eligible(system, state, c, rnd) or (
             rnd != state.round and not c.removed and system.takes_turns(state, c) and c.held
         ):
-            # ends passed on the way (the current turn's end, skipped turns), then the new turn's start
-            passed = _expiring(state, (rnd, pos, 0), inclusive=False)
-            at_start = [e for e in _expiring(state, (rnd, pos, 0)) if e not in passed]
-            events.extend(passed)
-            if rnd != state.round:
-                events.append(E.RoundStarted(round=rnd))
-            events.append(E.TurnStarted(id=c.id, index=pos, resumed=c.id == state.interrupted))
-            events.extend(at_start)
-            return events
-    raise Refused("no one left in the order can act")
+            yield rnd, pos, c
+
+
+def coming_turns(system: System, state: FightState) -> Iterator[str]:
+    """The ids of those who take the turns to come after the current one, in order (a surprise round's turns are
+    the surprising side's; a held combatant's comes back next round), as :func:`next_turn_events` would give them
+    from this state; nothing before the fight starts or after it ends."""
+    if state.started and not state.ended:
+        for _rnd, _pos, c in _coming_turns(system, state):
+            yield c.id
 
 
 def _start(system: System, state: FightState, cmd: C.StartFight, dice: Roller) -> list[E.Event]:

@@ -146,6 +146,27 @@ async def test_hidden_combatant_on_its_turn(tmp_path: Path) -> None:
 
 
 @sync
+async def test_on_deck_in_a_surprise_round_is_who_acts_next(tmp_path: Path) -> None:
+    """In a surprise round only the surprising side acts: "On deck" named Bob, who takes no turn in it (Zed, the
+    other surprising PC, acts next); after the last surprising turn, the first of round 1 is on deck."""
+    path = tmp_path / "f.jsonl"
+    fight = new("toy", path)
+    for name, kind in (("Dusty", "pc"), ("Bob", "npc"), ("Zed", "pc")):
+        fight.do(C.AddCombatant(name=name, kind=kind, sheet={"hp": 9}))
+    fight.do(C.SetInitiative(values={"c1": 20, "c2": 15, "c3": 10}))
+    fight.do(C.StartFight(surprise=("c1", "c3")))
+    app = TableApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.shown is not None and app.shown.up == "Dusty")
+        assert app.shown is not None and app.shown.on_deck == "Zed"
+        assert "On deck: Zed" in screen_text(app)
+        fight.do(C.NextTurn())  # Zed's surprise turn: Dusty opens round 1
+        await until(pilot, lambda: app.shown is not None and app.shown.up == "Zed")
+        assert app.shown is not None and app.shown.on_deck == "Dusty"
+    fight.close()
+
+
+@sync
 async def test_latency(tmp_path: Path) -> None:
     """Each GM action shows within half a second (median; measured with the real poll)."""
     path = tmp_path / "f.jsonl"
