@@ -487,7 +487,7 @@ class TableApp(App[None]):
         self.served = served
         self.poll_every = poll
         self.shown: Public | None = None
-        self._layout: tuple[int, ...] = ()  # the table's column widths when narrow (empty: wide)
+        self._layout: tuple[int, ...] = ()  # the widths the table's columns were made with (empty: none yet)
         self._server_pid = os.getppid()
 
     def compose(self) -> ComposeResult:
@@ -584,7 +584,6 @@ class TableApp(App[None]):
 
     def _columns(self, table: DataTable[Any], view: Public) -> None:
         """The columns for the width: all of them, or (narrow) the name and the state sharing the room."""
-        layout: tuple[int, ...] = ()  # wide: the columns fit their content
         if self.narrow:
             room = max(self.size.width - 2 * len(NARROW_COLUMNS) - 1 - 2, 12)  # cell padding, the mark, a scrollbar
             longest = max([len(r.name) + (5 if r.pc else 0) for r in view.rows] + [4])
@@ -597,22 +596,18 @@ class TableApp(App[None]):
             return
         self._layout = layout
         table.clear(columns=True)
-        if not layout:
-            for key, label in COLUMNS:
-                table.add_column(label, key=key)
-            return
         for (key, label), width in zip(NARROW_COLUMNS if self.narrow else COLUMNS, layout, strict=True):
             table.add_column(label, key=key, width=width)
 
     def _wide_layout(self, view: Public) -> tuple[int, ...]:
-        """Every column as wide as its content when the rows fit the width (empty: the table's own layout), else
-        the state column cut to what is left: the conditions always show (a long list of a PC's guns pushed them
-        off the players' table at 80 columns, as they are the last column)."""
+        """Every column as wide as its content now when the rows fit the width (a table's own widths only grow: a
+        long name hidden again left its gap), else the state column cut to what is left: the conditions always show
+        (a long list of a PC's guns pushed them off the players' table at 80 columns, as they are the last column)."""
         cells = [(r.place, r.name + (" (PC)" if r.pc else ""), r.state, r.conditions) for r in view.rows]
         widths = [max([cell_len(c[i]) for c in cells] + [cell_len(COLUMNS[i + 1][1])]) for i in range(4)]
         room = self.size.width - 2 * len(COLUMNS) - 2  # each cell's padding, a scrollbar
         if 1 + sum(widths) <= room:
-            return ()
+            return (1, *widths)
         place, name, state, conditions = widths
         conditions = min(conditions, max(cell_len("Conditions"), room // 3))
         name = min(name, max(8, room // 4))

@@ -167,6 +167,37 @@ async def test_on_deck_in_a_surprise_round_is_who_acts_next(tmp_path: Path) -> N
 
 
 @sync
+async def test_a_name_hidden_again_gives_its_column_width_back(tmp_path: Path) -> None:
+    """A long name once shown kept the name column wide after the GM hid it again (a gap on the players' table
+    that a fresh view does not have): the columns are as wide as what is shown now."""
+    path = tmp_path / "f.jsonl"
+    fight = new("toy", path)
+    fight.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 9}))
+    fight.do(C.AddCombatant(name="Sir Reginald of the Long Name", kind="npc", sheet={"hp": 9}, hidden=True))
+    fight.do(C.SetInitiative(values={"c1": 20, "c2": 15}))
+    fight.do(C.StartFight())
+
+    def header() -> str:
+        return next(line for line in screen_text(app).splitlines() if "State" in line and "Name" in line)
+
+    app = TableApp(path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app.shown is not None and app.shown.up == "Dusty")
+        fresh = header()
+        fight.do(C.Reveal(ids=("c2",)))
+        await until(pilot, lambda: "Sir Reginald" in rows_text(app))
+        assert header().index("State") > fresh.index("State")
+        fight.do(C.Hide(ids=("c2",)))
+        await until(pilot, lambda: "Sir Reginald" not in rows_text(app))
+        assert header() == fresh
+    fight.close()
+
+
+def rows_text(app: TableApp) -> str:
+    return " ".join(rows(app))
+
+
+@sync
 async def test_latency(tmp_path: Path) -> None:
     """Each GM action shows within half a second (median; measured with the real poll)."""
     path = tmp_path / "f.jsonl"
