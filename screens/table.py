@@ -584,6 +584,7 @@ class TableApp(App[None]):
 
     def _columns(self, table: DataTable[Any], view: Public) -> None:
         """The columns for the width: all of them, or (narrow) the name and the state sharing the room."""
+        layout: tuple[int, ...]
         if self.narrow:
             room = max(self.size.width - 2 * len(NARROW_COLUMNS) - 1 - 2, 12)  # cell padding, the mark, a scrollbar
             longest = max([len(r.name) + (5 if r.pc else 0) for r in view.rows] + [4])
