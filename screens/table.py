@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,10 @@ from tracker.model import Combatant, Condition, FightState, changed
 from tracker.plugin import System
 from tracker.text import visible as shown_as_text
 
-LOG_STEPS = 12  # how many of the latest GM actions the public log looks at
-LOG_LINES = 8  # how many public lines it keeps
+LOG_LINES = 8  # how many public lines the log keeps
+# how many of the latest GM actions the public log and the turn marker look back through for them (the log looked
+# at the last 12 and, after a dozen actions on the hidden, showed nothing: the players could count them)
+LOG_STEPS = 500
 
 
 # ---------------------------------------------------------------------------
@@ -171,14 +173,44 @@ def round_text(state: FightState) -> str:
         return "The fight is over"
     if not state.started:
         return "Setting up"
-    return "Surprise round" if state.round == 0 else f"Round {state.round}"
+    return _round_line(state.round)
+
+
+def _last_seen_turn(steps: Sequence[Step], names: Mapping[str, str]) -> tuple[str, int] | None:
+    """Who the last seen turn was, and in which round (None: no seen turn yet, as far as the log looks back)."""
+    for step in reversed(steps):
+        for ev in reversed(step.events):
+            if isinstance(ev, E.TurnStarted) and ev.id in names:
+                return ev.id, step.after.round
+    return None
+
+
+def _recent_log(system: System, steps: Sequence[Step], now: FightState, names: Mapping[str, str]) -> list[str]:
+    """The last public lines, from as far back as it takes to find them (GM actions on the hidden show nothing, and
+    take no line's place)."""
+    out: list[str] = []
+    for step in reversed(steps):
+        out[:0] = public_lines(system, step, now, names)
+        if len(out) >= LOG_LINES:
+            break
+    return out[-LOG_LINES:]
 
 
 def project(system: System, fight: Fight, title: str = "") -> Public:
     state = fight.state
     names = public_names(state, first_seen(fight.entries))
+    steps = fight.steps[-LOG_STEPS:]
     current = state.current if state.current in names else None
+    shown_round = round_text(state)
+    if state.current is not None and current is None and state.started and not state.ended:
+        # a hidden combatant's turn: the players still see the last seen turn (the marker went, and told them
+        # someone unseen acts, and where in the order); a surprise round taken only by the hidden is round 1
+        last = _last_seen_turn(steps, names)
+        current = last[0] if last is not None and last[0] in state.order else None
+        shown_round = _round_line(last[1]) if last is not None else f"Round {max(1, state.round)}"
     deck = _on_deck(system, state, names)
+    if deck == current:  # (the one seen turn kept through a hidden one's: not on deck as well)
+        deck = None
     rows: list[Row] = []
     place = 0
     for c in state.present:
@@ -205,13 +237,11 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
         )
     return Public(
         title=shown_as_text(state.title or title or "The fight"),
-        round=round_text(state),
+        round=shown_round,
         up=shown_as_text(names.get(current or "", "")),
         on_deck=shown_as_text(names.get(deck or "", "")),
         rows=tuple(rows),
-        log=tuple(
-            shown_as_text(line) for line in public_log(system, fight.steps[-LOG_STEPS:], state, names)[-LOG_LINES:]
-        ),
+        log=tuple(shown_as_text(line) for line in _recent_log(system, steps, state, names)),
     )
 
 
@@ -319,6 +349,14 @@ def _system_line(
             return str(text)
         if not text:
             return None
+    return _tally_line(system, ev, before, now, nm)
+
+
+def _tally_line(
+    system: System, ev: E.Event, before: FightState, now: FightState, nm: Callable[[str], str | None]
+) -> str | None:
+    """What the event did, by its tally, in words without numbers but the harm to one whose numbers are shown:
+    who hit or missed whom, who was harmed (``nm`` names only those the players may see do it)."""
     tally = _safe(system.tally, before, ev)
     if tally is None or not (tally.actor or tally.target):
         return None
@@ -370,29 +408,81 @@ def _hidden_in(system: System, step: Step) -> bool:
     return False
 
 
-def _event_line(
-    system: System, ev: E.Event, before: FightState, after: FightState, now: FightState, names: Mapping[str, str]
-) -> str | None:
-    ids = frozenset(c.id for c in now.combatants)
+def _mentioned(ev: E.Event, now: FightState) -> set[str]:
+    """The combatants an event names (a condition: its bearer; whose turn ends it is not in the players' line)."""
+    if isinstance(ev, E.ConditionAdded):
+        return {ev.id}
     mentioned: set[str] = set()
-    if isinstance(ev, E.ConditionAdded):  # whose turn ends it (its ends_on) is not in the players' line
-        mentioned.add(ev.id)
-    else:
-        _ids_in(ev, ids, mentioned)
-    for cid in mentioned:
+    _ids_in(ev, frozenset(c.id for c in now.combatants), mentioned)
+    return mentioned
+
+
+def _seen_then(
+    ev: E.Event, before: FightState, after: FightState, now: FightState, names: Mapping[str, str], ids: set[str]
+) -> bool:
+    """Whether every combatant in ``ids`` is seen now and was when the event happened."""
+    for cid in ids:
         if cid not in names:
-            return None  # hidden now
+            return False  # hidden now
         if isinstance(ev, E.CombatantsRevealed):
             continue
         for s in (before, after):
             c = s.find(cid)
             if c is not None and not visible(c):
-                return None  # hidden when it happened
+                return False  # hidden when it happened
+    return True
+
+
+def _seen_names(state: FightState, names: Mapping[str, str]) -> Callable[[str], str | None]:
+    """The public name of one the players saw in ``state`` (None for one hidden then or now)."""
+
+    def name(cid: str) -> str | None:
+        c = state.find(cid)
+        return names.get(cid) if c is not None and visible(c) else None
+
+    return name
+
+
+def _round_line(number: int) -> str:
+    return "Surprise round" if number == 0 else f"Round {number}"
+
+
+def _seen_turn_follows(events: Sequence[E.Event], names: Mapping[str, str]) -> bool:
+    """Whether the first turn to start in ``events`` is a seen combatant's."""
+    turn = next((ev for ev in events if isinstance(ev, E.TurnStarted)), None)
+    return turn is not None and turn.id in names
+
+
+def _first_seen_turn_of_round(
+    system: System, state: FightState, ev: E.TurnStarted, names: Mapping[str, str], earlier: Sequence[E.Event]
+) -> bool:
+    """A seen turn in a round begun by hidden turns, and the first seen one in it: the round's line goes with it
+    (said alone, "Round 2" before anyone was up told the players a hidden combatant acts first)."""
+    if ev.id not in names or ev.resumed or any(isinstance(e, E.RoundStarted) for e in earlier):
+        return False
+    for cid in state.order[: ev.index]:
+        c = state.find(cid)
+        if c is None or c.removed or cid not in names or c.held:
+            continue
+        if state.round == 0 and cid not in state.surprise:
+            continue
+        if _safe(system.takes_turns, state, c) is False:
+            continue
+        return False  # a seen combatant had its turn before: the round was said then
+    return True
+
+
+def _event_line(
+    system: System, ev: E.Event, before: FightState, after: FightState, now: FightState, names: Mapping[str, str]
+) -> str | None:
+    if isinstance(ev, E.FightStarted):  # the surprising side named only where the players see one of it
+        return "The fight begins" + (" with a surprise round" if any(i in names for i in ev.surprise) else "")
+    mentioned = _mentioned(ev, now)
+    if not _seen_then(ev, before, after, now, names, mentioned):
+        return None
     if type(ev) in _CORE:
-        line = _core_line(ev, before, now, lambda i: names.get(i, "someone"))
-    else:
-        line = _system_line(system, ev, before, now, names, mentioned)
-    return _scrub(line, now, names) if line else None
+        return _core_line(ev, before, now, lambda i: names.get(i, "someone"))
+    return _system_line(system, ev, before, now, names, mentioned)
 
 
 def _descriptor_lines(system: System, step: Step, now: FightState, names: Mapping[str, str]) -> list[str]:
@@ -419,17 +509,27 @@ def public_lines(system: System, step: Step, now: FightState, names: Mapping[str
     lines: list[str] = []
     secret = _hidden_in(system, step)  # what a hidden combatant does: its effects on the seen, no more
     s = step.before
-    for ev in step.events:
+    events = step.events
+    for n, ev in enumerate(events):
         after = _safe(evolve, system, s, ev) or s
-        # in a hidden combatant's action the seen see its effects (an injury, a condition), not its rolls (a
-        # save against its working told the unseen caster's lead)
-        line = (
-            None
-            if secret and type(ev) not in _CORE and _safe(ev.all_rolls)
-            else _event_line(system, ev, s, after, now, names)
-        )
+        if isinstance(ev, E.RoundStarted) and not _seen_turn_follows(events[n + 1 :], names):
+            line = None  # said with the round's first seen turn: a round begun by a hidden turn told of it
+        elif isinstance(ev, E.TurnStarted) and _first_seen_turn_of_round(system, s, ev, names, events[:n]):
+            lines.append(_round_line(s.round))
+            line = _event_line(system, ev, s, after, now, names)
+        elif type(ev) not in _CORE and (
+            (secret and _safe(ev.all_rolls)) or not _seen_then(ev, s, after, now, names, _mentioned(ev, now))
+        ):
+            # in a hidden combatant's action the seen see its effects (a hit, harm, an injury), not its rolls (a
+            # save against its working told the unseen caster's lead); and an event that also names the hidden
+            # (a Gun-play shot at a hidden foe, quick damage to the marked) says what it did to the seen
+            line = _tally_line(system, ev, s, now, _seen_names(s, names))
+        else:
+            line = _event_line(system, ev, s, after, now, names)
         if line:
-            lines.append(line)
+            clean = _scrub(line, now, names)
+            if clean:
+                lines.append(clean)
         s = after
     for line in _descriptor_lines(system, step, now, names):
         clean = _scrub(line, now, names)

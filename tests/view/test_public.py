@@ -92,7 +92,7 @@ def test_hidden_combatants_leave_no_trace() -> None:
     text = log(f) + view.up + view.on_deck + "".join(r.name + r.state + r.conditions for r in view.rows)
     assert "Assassin" not in text and "assassin" not in text and "Invisible" not in text
     assert "c3" not in text
-    assert view.up == ""  # nobody visible is up
+    assert view.up == "Black Bart"  # the last seen turn stays up: no gap in the turns tells of the assassin's
     f.do(C.Reveal(ids=("c3",)))
     text = log(f)
     assert "Assassin appears" in text
@@ -245,3 +245,99 @@ def test_a_fall_reads_as_the_state_it_leaves_not_as_an_action() -> None:
     f.do(Attack(actor=lefty, target=dusty))
     text = log(f)
     assert "Lefty hits Dusty" in text and "acts against" not in text, text
+
+
+def test_actions_on_the_hidden_take_no_line_of_the_log() -> None:
+    """The log looked at the GM's last 12 actions: a dozen on the hidden Assassin (its conditions) emptied it, one
+    line at a time, and the players could count them. The log keeps its last public lines."""
+    f = fight()
+    before = project(f.system, f).log
+    assert before
+    for n in range(15):
+        f.do(C.AddCondition(id="c3", name=f"Plotting {n}"))
+    assert project(f.system, f).log == before
+
+
+def test_a_hidden_turn_keeps_the_last_seen_turn_up_and_the_round_said_with_the_next_seen_turn() -> None:
+    """On the Assassin's turn the players saw no one up (someone unseen acts, and where in the order); a round the
+    Assassin begins was said alone ("Round 2", then nothing): the round is said with its first seen turn."""
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Assassin", kind="npc", sheet={"hp": 30}, hidden=True))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
+    f.do(C.AddCombatant(name="Zed", kind="pc", sheet={"hp": 12}))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 15, "c3": 10}))
+    f.do(C.StartFight())  # the Assassin's turn first
+    view = project(f.system, f)
+    assert (view.round, view.up, view.on_deck) == ("Round 1", "", "Dusty")
+    assert "Round 1" not in view.log
+    f.do(C.NextTurn())  # Dusty
+    assert project(f.system, f).log[-2:] == ("Round 1", "Dusty's turn")
+    f.do(C.NextTurn())  # Zed
+    f.do(C.NextTurn())  # round 2: the Assassin
+    view = project(f.system, f)
+    assert (view.round, view.up, view.on_deck) == ("Round 1", "Zed", "Dusty")
+    assert view.log[-1] == "Zed's turn" and [r.name for r in view.rows if r.current] == ["Zed"]
+    f.do(C.NextTurn())  # Dusty
+    view = project(f.system, f)
+    assert view.round == "Round 2" and view.log[-2:] == ("Round 2", "Dusty's turn")
+
+
+def test_a_surprise_round_only_the_hidden_take_is_not_announced() -> None:
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
+    f.do(C.AddCombatant(name="Assassin", kind="npc", sheet={"hp": 30}, hidden=True))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 15}))
+    f.do(C.StartFight(surprise=("c2",)))
+    view = project(f.system, f)
+    assert view.round == "Round 1" and view.up == ""
+    assert view.log[-1] == "The fight begins" and "Surprise round" not in view.log
+    f.do(C.NextTurn())
+    assert project(f.system, f).log[-3:] == ("The fight begins", "Round 1", "Dusty's turn")
+
+
+def test_a_seen_surpriser_makes_the_surprise_round_said() -> None:
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Assassin", kind="npc", sheet={"hp": 30}, hidden=True))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 15}))
+    f.do(C.StartFight(surprise=("c1", "c2")))  # the Assassin's surprise turn first, then Dusty's
+    assert project(f.system, f).log[-1] == "The fight begins with a surprise round"
+    f.do(C.NextTurn())
+    view = project(f.system, f)
+    assert view.round == "Surprise round" and view.log[-2:] == ("Surprise round", "Dusty's turn")
+
+
+def test_a_hidden_attackers_hit_on_the_seen_says_the_harm() -> None:
+    """bnb: the unseen Sniper's hit on Dusty left no line (only his HP moved): the harm is said, not who did it."""
+    from systems.bnb.commands import Attack
+    from tests.systems.bnb.helpers import add_npc, add_pc, new_fight, start
+
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", hp=12)
+    (sniper,) = add_npc(f, "outlaw", name="Sniper")
+    f.do(C.Hide(ids=(sniper,)))
+    start(f, {sniper: 15, dusty: 10})
+    dice.add(15, 3)
+    f.do(Attack(actor=sniper, target=dusty))
+    text = log(f)
+    assert "Dusty is harmed" in text and "Sniper" not in text and "[15]" not in text, text
+
+
+def test_one_action_on_the_seen_and_the_hidden_says_what_it_did_to_the_seen() -> None:
+    """bnb: quick damage to Dusty and the hidden Sniper (both marked) said nothing; a Gun-play at a seen Outlaw
+    and the hidden Sniper left out Dusty's hits and misses on the Outlaw."""
+    from systems.bnb.commands import GunPlay
+    from tests.systems.bnb.helpers import add_npc, add_pc, new_fight, start
+
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", cls="Shootist", level=3, hp=12, weapons="heavy pistol")
+    (outlaw,) = add_npc(f, "outlaw", name="Outlaw", hp=10)
+    (sniper,) = add_npc(f, "outlaw", name="Sniper")
+    f.do(C.Hide(ids=(sniper,)))
+    start(f, {dusty: 20, outlaw: 10, sniper: 5})
+    f.do(C.Damage(targets=(dusty, sniper), amount="2"))
+    assert "Dusty is harmed" in log(f), log(f)
+    dice.add(2, 17, 1, 18, 1)  # a miss on the Outlaw; a hit for 1+2; a hit on the Sniper
+    f.do(GunPlay(actor=dusty, targets=(outlaw, outlaw, sniper), distance="20"))
+    text = log(f)
+    assert "Dusty misses Outlaw" in text and "Dusty hits Outlaw" in text and "Sniper" not in text, text

@@ -82,7 +82,10 @@ async def test_view_follows_the_fight(system_id: str, tmp_path: Path) -> None:
         now = fight.state.current
         await until(
             pilot,
-            lambda: app.shown is not None and app.shown.up == {pc: "Dusty", npc: "Black Bart"}.get(now or "", ""),
+            # (a hidden one's turn: the last seen turn stays up)
+            lambda: (
+                app.shown is not None and app.shown.up == {pc: "Dusty", npc: "Black Bart"}.get(now or "", expected_up)
+            ),
             "the next turn",
         )
 
@@ -125,7 +128,8 @@ async def test_view_follows_the_fight(system_id: str, tmp_path: Path) -> None:
 
 @sync
 async def test_hidden_combatant_on_its_turn(tmp_path: Path) -> None:
-    """While a hidden combatant acts, nobody is marked up; on deck skips it."""
+    """While a hidden combatant acts, the last seen turn stays up (no marker told the players someone unseen
+    acts, and where in the order); on deck skips it."""
     path = tmp_path / "f.jsonl"
     fight = new("toy", path)
     fight.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 9}))
@@ -138,7 +142,11 @@ async def test_hidden_combatant_on_its_turn(tmp_path: Path) -> None:
         await until(pilot, lambda: app.shown is not None and app.shown.up == "Dusty")
         assert app.shown is not None and app.shown.on_deck == "Zed"
         fight.do(C.NextTurn())  # the assassin's turn
-        await until(pilot, lambda: app.shown is not None and app.shown.up == "")
+        await until(
+            pilot, lambda: app.follower.snapshot.fight is not None and app.follower.snapshot.fight.state == fight.state
+        )
+        await pilot.pause()
+        assert app.shown is not None and app.shown.up == "Dusty" and app.shown.round == "Round 1"
         assert app.shown is not None and app.shown.on_deck == "Zed"
         assert [r.place for r in app.shown.rows] == ["1", "2"]  # numbered without the hidden one
         assert "Assassin" not in screen_text(app)
