@@ -711,7 +711,10 @@ class TableApp(App[None]):
             return (1, *widths)
         place, name, state, conditions = widths
         conditions = min(conditions, max(cell_len("Conditions"), room // 3))
-        name = min(name, max(8, room // 4))
+        # the name takes what the state leaves it, a third of the room kept for the state (a name was cut to a
+        # quarter of the room while the state had columns to spare)
+        kept = min(state, max(8, room // 3))
+        name = min(name, max(8, room - 1 - place - conditions - kept))
         state = max(room - 1 - place - name - conditions, 8)
         return (1, place, name, state, conditions)
 

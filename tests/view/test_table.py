@@ -280,3 +280,27 @@ async def test_the_conditions_show_however_long_a_status(size: tuple[int, int], 
         assert "Conditions" in shown and "Prone" in kid, shown
         assert "belt pistol" in kid  # the status, as much of it as the room holds
     fight.close()
+
+
+@sync
+async def test_a_long_name_is_cut_only_when_the_state_needs_the_room(tmp_path: Path) -> None:
+    """At 80×24 "Bartholomew Quicksilver-Jones" showed as "Bartholomew Quick" while the State column, given all
+    the rest, had ten columns to spare: the name takes what the state leaves it (a third of the room kept for
+    the state), and only then is cut."""
+    path = tmp_path / "f.jsonl"
+    fight = new("bnb", path)
+    fight.do(
+        C.AddCombatant(name="Kid", kind="pc", sheet={"cls": "Shootist", "weapons": "belt pistol, repeating rifle"})
+    )
+    fight.do(C.AddCombatant(name="Bartholomew Quicksilver-Jones", kind="npc", preset="outlaw"))
+    fight.do(C.AddCondition(id="c1", name="Prone"))
+    fight.do(C.StartFight())
+    app = TableApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.shown is not None and bool(app.shown.rows))
+        shown = screen_text(app)
+        kid = next(line for line in shown.splitlines() if "Kid (PC)" in line)
+        row = next(line for line in shown.splitlines() if "unhurt" in line)
+        assert "Bartholomew Quicksilver-Jones" in row, shown
+        assert "Prone" in kid and "HP 2/2 · DC 10 · belt" in kid, shown
+    fight.close()
