@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
+from tracker.commands import Rest as CoreRest
 from tracker.kit import spec
 
 RANGES = ("auto", "close", "nearby", "far")
@@ -107,8 +108,14 @@ class Treat:
     level: str = "worst"
 
 
+GOOD_NIGHT = "good night's rest"  # the rest quality that clears injuries (l.184)
+
+
 @attrs.frozen(kw_only=True)
 class Rest:
+    """A night's rest after the fight: time passes as the core's Rest of one good night (``L``) lets it, the
+    afflictions kept and asked about (it cleared them, where ``L`` did not)."""
+
     ids: tuple[str, ...] = ()
 
 
@@ -287,16 +294,16 @@ SPECS: tuple[CommandSpec, ...] = (
         fields={"level": _choice("level", ("worst", *LEVEL_CHOICES[1:-1]))},
         help="Proper treatment clears any one injury (not one bound to a paper).",
     ),
-    spec(
-        Rest,
+    CommandSpec(
         name="rest",
         title="A night's rest",
+        # the core's Rest of one good night, as L gives it: what a night does is decided in one place
+        build=lambda ids=(): CoreRest(ids=tuple(ids), days=1, quality=GOOD_NIGHT),
+        params=(Param(name="ids", kind=COMBATANTS, label="Who rests", required=False, help="empty: everyone alive"),),
         key="n",
         actor=None,
-        fields={
-            "ids": Param(name="ids", kind=COMBATANTS, label="Who rests", required=False, help="empty: everyone alive")
-        },
-        help="After the fight: clears lesser and moderate injuries; workings are safe again.",
+        help="After the fight, one good night (as L): clears lesser and moderate injuries but afflictions, which "
+        "the GM is asked about; workings are safe again.",
     ),
     spec(
         DestroyPaper,

@@ -298,6 +298,10 @@ class ArguinLost(Event):
 
 @attrs.frozen(kw_only=True)
 class Rested(Event):
+    """A night's rest as files written before 2026-12-07 have it: lesser and moderate injuries cleared (afflictions
+    too), workings safe again.  A night's rest is now time passing (``blackjack.time_passed``); this event is kept
+    so those files fold as they were played."""
+
     TYPE = "blackjack.rested"
     ids: tuple[str, ...]
 

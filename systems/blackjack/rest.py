@@ -38,6 +38,8 @@ from tracker.events import Event, PromptRaised, PromptResolved
 from tracker.kit import Draft, need
 from tracker.model import FightState, Prompt
 
+from .commands import GOOD_NIGHT
+from .commands import Rest as NightsRest
 from .events import InjuryCleared
 from .evolve import evolve
 from .records import LEVELS, BJData, data
@@ -45,7 +47,7 @@ from .rules.common import rules
 from .rules.harm import injury
 from .table import R, applies
 
-GOOD = "good night's rest"
+GOOD = GOOD_NIGHT
 POOR = "poor rest"
 QUALITIES = (GOOD, POOR)
 AFFLICTIONS = ("hunger", "thirst", "poison", "venom", "disease")
@@ -166,6 +168,20 @@ def _rested(state: FightState, e: Rested) -> FightState:
         return state.update_data(e.id, injuries=e.injuries)
     workings = tuple(attrs.evolve(w, cast_today=False) for w in data(state.get(e.id)).workings)
     return state.update_data(e.id, injuries=e.injuries, workings=workings)
+
+
+@rules.on(NightsRest)
+def _nights_rest(d: Draft, cmd: NightsRest, dice: Roller) -> None:
+    """The plug-in's own night's rest (its scripting command): one good night, decided as time passing decides
+    it (it cleared afflictions, where letting a night pass kept them and asked; files written before keep their
+    ``blackjack.rested`` events, which fold as they did)."""
+    s = d.state
+    if s.started and not s.ended:
+        raise Refused("a night's rest comes after the fight: end the fight first", rule=R.REST)
+    ids = tuple(need(s, i).id for i in cmd.ids) or tuple(c.id for c in s.present)
+    if not ids:
+        raise Refused("nobody to rest: add combatants first")
+    d.add(*rest(s, Rest(ids=ids, days=1, quality=GOOD), dice))
 
 
 @rules.on(WorsenAffliction)

@@ -43,8 +43,8 @@ from tracker.events import ConditionRemoved, Event
 from tracker.kit import Draft, need
 from tracker.model import Combatant, FightState
 
-from ..commands import BY_CAUSE, DestroyPaper, Injure, Rest, Treat
-from ..events import InjuryCleared, InjuryMarked, PaperDestroyed, Rested
+from ..commands import BY_CAUSE, DestroyPaper, Injure, Treat
+from ..events import InjuryCleared, InjuryMarked, PaperDestroyed
 from ..records import LEVELS, data
 from ..sheet import level_index, matches, words
 from ..table import R, applies
@@ -186,19 +186,6 @@ def _heal(d: Draft, cmd: Heal, dice: Roller) -> None:
 def _treat(d: Draft, cmd: Treat, dice: Roller) -> None:
     t = need(d.state, cmd.target, "patient")
     d.add(clear_one(t, cmd.level, "treatment"))
-
-
-@rules.on(Rest)
-@applies(R.REST, R.ONCE_A_DAY, R.PAPER)
-def _rest(d: Draft, cmd: Rest, dice: Roller) -> None:
-    s = d.state
-    if s.started and not s.ended:
-        raise Refused("a night's rest comes after the fight: end the fight first", rule=R.REST)
-    ids = tuple(need(s, i).id for i in cmd.ids) or tuple(c.id for c in s.combatants if not c.removed)
-    ids = tuple(i for i in ids if not data(s.get(i)).dead)
-    if not ids:
-        raise Refused("no one alive to rest")
-    d.add(Rested(ids=ids))
 
 
 @rules.on(DestroyPaper)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from systems.blackjack import system
 from systems.blackjack.commands import BY_CAUSE, Injure
+from systems.blackjack.commands import Rest as NightsRest
 from systems.blackjack.rest import WorsenAffliction
 from tests.systems.blackjack.helpers import data, new_fight, pc
 from tracker import Adjust, EndFight, Fight, Refused, Rest, SetInitiative, StartFight
@@ -109,3 +111,15 @@ def test_an_affliction_known_by_its_tags_is_asked_about_not_cleared():
     asked = [p for p in f.state.prompts if p.command == "worsen_affliction"]
     assert [p.params["name"] for p in asked] == ["snakebite (snake venom)"]
     assert data(f, a).injuries[1] == ("snakebite (snake venom)",)
+
+
+def test_a_nights_rest_is_a_good_night_passing_afflictions_kept_and_asked() -> None:
+    """The plug-in's "A night's rest" cleared snake venom and poison, where letting a night pass (L) kept them and
+    asked whether each worsens (rule afflictions, ruling on l.182): it is that night, from its form and its
+    command."""
+    for make in (lambda: NightsRest(), lambda: next(c for c in system.commands() if c.name == "rest").make({})):
+        f = new_fight()
+        d = pc(f, "Dusty", injuries="lesser cut, moderate snake venom")
+        f.do(make())
+        assert data(f, d).injuries == ((), ("snake venom",), ())
+        assert [p.text for p in f.state.prompts] == ["Dusty's untreated snake venom (moderate): does it worsen?"]

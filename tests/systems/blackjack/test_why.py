@@ -31,8 +31,8 @@ from systems.blackjack.commands import (
     ResolveSixes,
     Treat,
 )
-from systems.blackjack.commands import Rest as NightsRest
 from systems.blackjack.events import EVENT_TYPES
+from systems.blackjack.events import Rested as OldNightsRest
 from systems.blackjack.rest import REST_EVENTS, WorsenAffliction
 from systems.blackjack.table import R
 from tests.systems.blackjack.helpers import new_fight, npc, pc
@@ -526,10 +526,15 @@ def test_afflictions_and_letting_time_pass() -> None:
 
 
 def nights_rest_and_order() -> Why:
+    """The GM's order, and a night's rest as files written before 2026-12-07 logged it (its own event)."""
     f = new_fight()
-    pc(f, "Dusty", injuries="lesser cut, severe shot", workings="Hex 1 (cast)")
-    npc(f, "Outlaw", "outlaw")
-    return why(f, RollInitiative(), StartFight(), EndFight(), NightsRest())
+    d = pc(f, "Dusty", injuries="lesser cut, severe shot", workings="Hex 1 (cast)")
+    o = npc(f, "Outlaw", "outlaw")
+    w = why(f, RollInitiative(), StartFight(), EndFight())
+    start = len(f.entries)
+    f.record([OldNightsRest(ids=(d, o))])
+    ev = f.entries[start].event
+    return [*w, (ev, system.explain(f.log.state_at(start), ev, f.log.state_at(start + 1)))]
 
 
 def test_a_nights_rest_and_the_gms_order() -> None:
