@@ -149,7 +149,7 @@ def _injure(d: Draft, cmd: Injure, dice: Roller) -> None:
     if data(t).dead:
         raise Refused(f"{t.name} is already dead", rule=R.FATAL)
     idx = level_index(starting_level(cmd), len(data(t).slots))
-    d.add(injury(d.state, t.id, idx, injury_name(cmd), words(cmd.tags)))
+    d.add(injury(d.state, t.id, idx, injury_name(cmd), cause_tags(cmd)))
 
 
 @rules.on(Damage)
@@ -228,6 +228,13 @@ def injury_name(cmd: Injure) -> str:
         return name
     tag = next((a for a in AFFLICTIONS if a in cmd.tags.lower()), None)
     return f"{name} ({tag})" if tag else name
+
+
+def cause_tags(cmd: Injure) -> tuple[str, ...]:
+    """What the injury is of, for immunity, resistance and weakness: its tags, and an affliction its name names
+    (a "snake venom" with no tags was moderate by its name, but the Preacher's immunity read only the tags)."""
+    named = tuple(w for a in AFFLICTIONS if a in cmd.name.lower() for w in words(a))
+    return (*words(cmd.tags), *named)
 
 
 def starting_level(cmd: Injure) -> str:

@@ -82,6 +82,21 @@ def test_immunity_takes_no_injury() -> None:
     assert ev[0].index == -1 and data(f, p).injuries == ((), (), ())
 
 
+def test_an_affliction_named_by_its_injury_name_meets_the_immunity() -> None:
+    """The Preacher took a moderate "snake venom" typed as the injury's name, tags empty: the name made it an
+    affliction (moderate) but only the tags were held against his immunity. The affliction named is its cause."""
+    f = new_fight()
+    p = npc(f, "Preacher", "preacher")
+    ev = f.do(Injure(target=p, name="snake venom"))
+    assert ev[0].index == -1 and ev[0].steps[-2:] == ("immune to snake venom", "none")
+    assert data(f, p).injuries == ((), (), ())
+    s = npc(f, "Skeleton", "skeleton")  # immune to poison and venom
+    ev = f.do(Injure(target=s, name="poison"))
+    assert ev[0].index == -1 and data(f, s).injuries == ((), (), ())
+    ev = f.do(Injure(target=s, name="sword cut"))  # no affliction named: nothing more is read from the name
+    assert ev[0].index == 0
+
+
 def test_fire_dragon_fourth_group_is_grievous() -> None:
     """Ruling: a fourth box group is Grievous, between Severe and Fatal (the Fire Dragon ▢▢|▢▢|▢▢|▢)."""
     f = new_fight()
