@@ -22,22 +22,32 @@ from tracker.model import Combatant, FightState
 
 from .events import OVER, SUCCESS, UNDER, DvPart, SavePassed, SaveRoll
 from .records import data
-from .table import HEX_DV, HEXED, R, applies
+from .table import ENCUMBERED, HEX_DV, HEXED, R, applies
 
 
 @applies(R.INJURY_DV, R.HEX)
 def own_parts(c: Combatant) -> list[DvPart]:
     """The roller's own DV: +1 per injury, plus conditions with a DV value (a Hex).  A condition named Hexed
-    the GM wrote with no value counts the Hex's +2 (rule ``hex``)."""
+    the GM wrote with no value counts the Hex's +2 (rule ``hex``); Encumbered counts as a lesser injury, +1
+    (RULINGS, other DV sources)."""
     parts = []
     d = data(c)
     if d.injury_count:
         parts.append(DvPart(label="own injuries", value=d.injury_count))
     for cond in c.conditions:
-        value = cond.value or (HEX_DV if cond.name.strip().lower() == HEXED.lower() else 0)
+        name = cond.name.strip().lower()
+        if name == ENCUMBERED.lower() and not cond.value:
+            parts.append(DvPart(label=f"{ENCUMBERED} (a lesser injury)", value=1))
+            continue
+        value = cond.value or (HEX_DV if name == HEXED.lower() else 0)
         if value:
             parts.append(DvPart(label=cond.name, value=value))
     return parts
+
+
+def encumbered(c: Combatant) -> bool:
+    """Whether the combatant carries over 12 burden slots: a lesser slot is taken (l.36)."""
+    return any(cond.name.strip().lower() == ENCUMBERED.lower() for cond in c.conditions)
 
 
 def all_parts(c: Combatant, parts: Iterable[DvPart]) -> tuple[DvPart, ...]:

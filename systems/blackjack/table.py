@@ -23,6 +23,7 @@ F = TypeVar("F", bound=Callable[..., object])
 
 HEXED = "Hexed"  # the Hex's condition, read by name (rule ``hex``)
 HEX_DV = 2  # a Hex's DV (l.266)
+ENCUMBERED = "Encumbered"  # burden over 12 slots: counts as a lesser injury (l.36; RULINGS, other DV sources)
 
 
 def _r(id: str, name: str, source: str, text: str) -> Rule:
@@ -303,7 +304,12 @@ CONDITIONS: tuple[BookCondition, ...] = (
         name="Grappled", source="blackjack l.261", effect="held in a bear hug: free of it only as the fiction allows"
     ),
     BookCondition(name="Prone", source="blackjack l.263", effect="knocked down by buffeting wings: must get up"),
-    BookCondition(name="Encumbered", source="blackjack l.36", effect="over 12 burden slots: counts as a lesser injury"),
+    BookCondition(
+        name=ENCUMBERED,
+        source="blackjack l.36",
+        effect="over 12 burden slots: counts as a lesser injury (+1 DV, a lesser slot taken)",
+        automated=True,
+    ),
     BookCondition(name="Asleep", source="blackjack l.253", effect="a monster's sleep: out of the action until woken"),
     BookCondition(name="Blinded", source="blackjack l.253", effect="cannot see: the fiction limits what it can do"),
     BookCondition(name="Deafened", source="blackjack l.253", effect="cannot hear"),

@@ -43,6 +43,7 @@ from tracker.events import ConditionRemoved, Event
 from tracker.kit import Draft, need
 from tracker.model import Combatant, FightState
 
+from ..checks import encumbered
 from ..commands import BY_CAUSE, DestroyPaper, Injure, Treat
 from ..events import InjuryCleared, InjuryMarked, PaperDestroyed
 from ..records import LEVELS, data
@@ -58,7 +59,8 @@ from .common import rules
 def injury(
     state: FightState, cid: str, index: int, name: str, tags: tuple[str, ...] = (), steps: tuple[str, ...] = ()
 ) -> InjuryMarked | None:
-    """Mark an injury: immunity, resistance (lesser ignored), weakness, then up the track while full."""
+    """Mark an injury: immunity, resistance (lesser ignored), weakness, then up the track while full (a lesser
+    slot is taken by Encumbered)."""
     d = data(state.get(cid))
     if d.dead:
         return None
@@ -77,7 +79,8 @@ def injury(
     elif weak and not res:
         idx = min(idx + 1, n)
         path += [f"weak to {weak}", d.level_name(idx)]
-    while idx < n and len(d.injuries[idx]) >= d.slots[idx]:
+    burden = 1 if encumbered(state.get(cid)) else 0  # Encumbered takes a lesser slot (l.36)
+    while idx < n and len(d.injuries[idx]) + (burden if idx == 0 else 0) >= d.slots[idx]:
         idx += 1
         path += ["slots full", d.level_name(idx)]
     return InjuryMarked(target=cid, name=name, steps=tuple(path), index=idx, fatal=idx >= n)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from systems.blackjack import system
-from systems.blackjack.commands import MakeSave
-from systems.blackjack.events import SaveRolled
+from systems.blackjack.commands import Injure, MakeSave
+from systems.blackjack.events import InjuryMarked, SaveRolled
 from systems.blackjack.presets import WEAPONS, WORKINGS
 from tests.systems.blackjack.helpers import new_fight, of_type, pc
 from tracker.commands import AddCondition
@@ -17,7 +17,7 @@ def test_the_books_named_conditions_are_offered() -> None:
     assert conds["Grappled"].source == "blackjack l.261" and not conds["Grappled"].automated
     assert conds["Prone"].source == "blackjack l.263"
     assert all(c.effect and c.source.startswith("blackjack l.") for c in conds.values())
-    assert [c.name for c in conds.values() if c.automated] == ["Hexed"]
+    assert [c.name for c in conds.values() if c.automated] == ["Hexed", "Encumbered"]
     assert all(c.rounds is None for c in conds.values())  # the book gives no durations
 
 
@@ -46,3 +46,19 @@ def test_a_gm_condition_with_its_own_value_keeps_it() -> None:
     f.do(AddCondition(id=d, name="Hexed", value=3))
     (save,) = of_type(f.do(MakeSave(actor=d, stat="BODY")), SaveRolled)
     assert save.save.dv == 3
+
+
+def test_encumbered_counts_as_a_lesser_injury() -> None:
+    """RULINGS (blackjack, other DV sources): an encumbered injury slot counts as a lesser injury, l.36. Slim,
+    Encumbered, saved on a 1 at DV 0, and his lesser slots took two injuries: it adds +1 DV and takes a lesser
+    slot, however the GM typed it."""
+    f = new_fight(1)
+    d = pc(f, "Slim", body=10)
+    f.do(AddCondition(id=d, name="encumbered"))
+    (save,) = of_type(f.do(MakeSave(actor=d, stat="BODY")), SaveRolled)
+    assert save.save.dv == 1 and not save.save.success
+    assert [(p.label, p.value) for p in save.save.parts] == [("Encumbered (a lesser injury)", 1)]
+    (first,) = of_type(f.do(Injure(target=d, level="lesser", name="cut")), InjuryMarked)
+    assert first.index == 0
+    (second,) = of_type(f.do(Injure(target=d, level="lesser", name="bruise")), InjuryMarked)
+    assert second.steps == ("lesser", "slots full", "moderate") and second.index == 1
