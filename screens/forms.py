@@ -350,7 +350,8 @@ def rest_form(ctx: Context) -> FormDialog:
         values["quality"] = qualities[0]
 
     def check(raw: dict[str, Any]) -> Any:
-        parsed = logic.form_values(ctx.state, tuple(params), raw)
+        # each field parsed as its kind says ("abc" in Days showed Python's own ValueError)
+        parsed = logic.parse_params(ctx.state, tuple(params), raw)
         days, hours = int(parsed.get("days") or 0), int(parsed.get("hours") or 0)
         if days + hours == 0:
             raise Refused("let at least 1 hour or 1 day pass")

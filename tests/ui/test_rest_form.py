@@ -75,3 +75,30 @@ async def _rest(path: Path, said: str, size: tuple[int, int]) -> None:
         await pilot.press("L")
         await pilot.pause()
         assert isinstance(app.screen, FightScreen)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_a_word_for_the_days_is_refused_in_the_forms_words(size: tuple[int, int], data_dir: Path) -> None:
+    """ "abc" in Days showed "ValueError: invalid literal for int() with base 10: 'abc'": the form says what every
+    form says of a bad number, and nothing passes."""
+    fight = build_fight("blackjack", data_dir / "f.jsonl", start=False)
+    fight.close()
+
+    async def go() -> None:
+        app = TrackerApp(open_path=fight.path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            logged = len(screen.fight.entries)
+            await pilot.press("L")
+            await pilot.pause()
+            await fill(pilot, "f-days", "abc")
+            await submit_form(pilot)
+            await pilot.pause()
+            shown = " ".join(screen_text(app).split())
+            assert isinstance(app.screen, FormDialog)
+            assert "'abc' is not a whole number" in shown and "ValueError" not in shown, shown
+            assert len(screen.fight.entries) == logged
+
+    asyncio.run(go())
