@@ -30,7 +30,7 @@ CONDITIONS: tuple[BookCondition, ...] = (
     BookCondition(
         name="Scratched",
         source="zludge l.115",
-        effect="scrapes and bruises: no lasting penalty; shows for 2 days (wound track)",
+        effect="scrapes and bruises: no lasting penalty; on the wound track until a week's rest heals it away",
     ),
     BookCondition(
         name="Hurt", source="zludge l.116", effect="−1 to physical actions (set by a Hurt box on the wound track)"

@@ -11,8 +11,8 @@ Rulings:
   event each; "temporary" marks physical fatigue (P) at that level instead,
   fatigue being the book's "nonlethal physical damage".
 - *Quick healing* (the core Heal command) is refused while the fight runs:
-  Zludge wounds heal over days and weeks ("1 level/week", a Scratch in 2 days),
-  never within a fight; first aid (f) eases a wound's penalty instead.  Before
+  Zludge wounds heal by the week ("1 level/week"; a Scratch heals away with its
+  week, by the ruling on l.135), never within a fight; first aid (f) eases a wound's penalty instead.  Before
   the fight starts or once it is over, Heal clears one wound box of the level
   chosen on each target, as the GM's clear_box does (the time has passed).
 - Zludge raises no prompt when harm lands (no death save, no morale check):
@@ -124,7 +124,7 @@ def quick_heal(d: Draft, cmd: Heal, dice: Roller) -> None:
     """Outside a running fight: one wound box of the level cleared on each target."""
     if d.state.started and not d.state.ended:
         raise Refused(
-            "Zludge wounds heal over days and weeks (a level a week, a Scratch in 2 days), not during a fight: "
+            "Zludge wounds heal over days and weeks (a level a week), not during a fight: "
             "first aid (f) eases a wound's penalty; heal once the fight is over",
             rule=R.healing,
         )
