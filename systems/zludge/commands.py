@@ -395,6 +395,7 @@ def specs() -> tuple[CommandSpec, ...]:
         spec(
             TakeAction,
             name="act",
+            in_fight=True,
             title="Other action",
             key="o",
             labels={"actor": "Who", "text": "Action", "physical": "Physical"},

@@ -54,5 +54,5 @@ def test_the_attacks_of_the_turn_based_systems_are_declared_in_fight() -> None:
     declared = {sid: {s.name for s in logic.specs(registry.load(sid)) if s.in_fight} for sid in SYSTEMS}
     assert declared["bnb"] == {"attack", "gunplay", "critter_attacks", "blast"}
     assert declared["twod6"] == {"attack", "aim", "act", "sneak", "break_grapple", "negate"}
-    assert declared["zludge"] == {"attack"}
+    assert declared["zludge"] == {"attack", "act"}
     assert declared["blackjack"] == set()

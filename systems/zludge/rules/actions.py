@@ -23,7 +23,7 @@ from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.events import PromptRaised
 from tracker.kit import Draft, need, prompt, resolve
-from tracker.model import Combatant
+from tracker.model import Combatant, FightState
 
 from ..checks import (
     Boosts,
@@ -61,6 +61,11 @@ def reopen_prompt(actor: Combatant) -> PromptRaised:
         params={"target": actor.id},
         outcomes=(REOPENS, HOLD),
     )
+
+
+def in_combat(state: FightState) -> bool:
+    """Whether the fight runs: an action before it starts or after it ends is none of the fight's."""
+    return state.started and not state.ended
 
 
 def untreated(d: ZludgeData) -> int:
@@ -102,7 +107,8 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
         physical=cmd.physical,
         aspect=aspect,
         plot_point=r.plot_point,
-        counts_as_action=cmd.as_action,
+        # a check outside the fight is no action in it: the roller stays flat-footed until its first (l.103)
+        counts_as_action=cmd.as_action and in_combat(d.state),
         took_0=cmd.take_0,
     )
     due = reopen_due(data(actor), ev)
@@ -146,6 +152,7 @@ def first_aid(d: Draft, cmd: FirstAid, dice: Roller) -> None:
             aspect=aspect,
             plot_point=r.plot_point,
             follow=int(success),
+            counts_as_action=in_combat(d.state),
         )
     )
     if success:
@@ -173,6 +180,10 @@ def take_action(d: Draft, cmd: TakeAction, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     if not cmd.text.strip():
         raise Refused("say what the action is")
+    if not in_combat(d.state):
+        raise Refused(
+            "a turn's action is taken in the fight: roll initiative and start it first (a note says the rest)"
+        )
     check_able(c, cmd.physical, "act")
     check_turn(d.state, c)
     d.add(ActionTaken(actor=c.id, text=cmd.text.strip(), physical=cmd.physical))

@@ -1,0 +1,57 @@
+"""What happens outside the fight leaves no mark on it: a check before the fight is no action in it (the
+flat-footed rule, l.103), and time passing ends a clip (l.115, l.134).  Found in play (2026-12-07 audit)."""
+
+from __future__ import annotations
+
+import pytest
+
+from systems.zludge.commands import FirstAid, RollSkill, TakeAction
+from tests.systems.zludge.helpers import F, add, data, new_fight, script
+from tracker import Adjust, EndFight, Refused, Rest, SetInitiative, StartFight
+
+
+def test_a_check_before_the_fight_leaves_the_roller_flat_footed() -> None:
+    """l.103: "Before a character has had a chance to act in combat, they are flat-footed". Cleo's climbing check
+    before the fight (its form says it is the turn's action) ended her flat-footedness for the fight."""
+    f = new_fight()
+    cleo = add(f, "Cleo", skills="Athletics 3, Medical 1")
+    rook = add(f, "Rook", kind="npc")
+    f.do(Adjust(id=rook, field="wound_track", value="...|1.|.|.|."))
+    script(f, F(0), F(0))
+    f.do(RollSkill(actor=cleo, skill="Athletics", as_action=True))
+    f.do(FirstAid(actor=cleo, target=rook))
+    assert not data(f, cleo).acted
+    f.do(SetInitiative(values={rook: 2, cleo: 1}))
+    f.do(StartFight())
+    assert not data(f, cleo).acted  # flat-footed until her first action in the fight
+
+
+def test_an_other_action_is_taken_in_the_fight() -> None:
+    f = new_fight()
+    cleo = add(f, "Cleo")
+    with pytest.raises(Refused, match="fight"):
+        f.do(TakeAction(actor=cleo, text="draws her knife"))
+
+
+def test_time_passing_ends_a_clip() -> None:
+    """l.115: clipped, −1 "until your next action"; a week's rest left Bob clipped −1, and it lowered the next
+    fight's initiative."""
+    f = new_fight()
+    bob = add(f, "Bob")
+    thug = add(f, "Thug", kind="npc")
+    f.do(SetInitiative(values={bob: 2, thug: 1}))
+    f.do(StartFight())
+    f.do(Adjust(id=bob, field="clipped", value=True))
+    f.do(EndFight())
+    assert data(f, bob).clipped
+    (ev, *_) = f.do(Rest(days=7))
+    assert not data(f, bob).clipped and "the clip is over" in ev.why
+
+
+def test_a_rest_shorter_than_a_week_says_its_days() -> None:
+    """It said "nothing heals yet (0 weeks of 7-day weeks, no caregiver)" for two days."""
+    f = new_fight()
+    bob = add(f, "Bob")
+    f.do(Adjust(id=bob, field="wound_track", value="...|1.|.|.|."))
+    (ev,) = f.do(Rest(days=2))
+    assert ev.why.startswith("nothing heals yet (2 days of a 7-day week, no caregiver)"), ev.why
