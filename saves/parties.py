@@ -106,13 +106,23 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
-def save_party(name: str, system_id: str, members: list[dict[str, Any]], folder: Path | None = None) -> Path:
+def save_party(
+    name: str, system_id: str, members: list[dict[str, Any]], folder: Path | None = None, *, replace: bool = False
+) -> Path:
+    """Write the party; a party of this system with the same name (in any case) is replaced only when asked (F5
+    replaced a party without a word, and a party of another system of that name too: the file was the name)."""
     clean = re.sub(r"[^\w\- ]+", "", name).strip()
     if not clean:
         raise Refused("a party needs a name made of letters or digits")
     if not members:
         raise Refused("there are no PCs in this fight to save as a party")
-    target = (folder or parties_dir()) / f"{clean}.json"
+    base = folder or parties_dir()
+    same = next(
+        (path for named, path, _n in list_parties(system_id, base) if named.casefold() == clean.casefold()), None
+    )
+    if same is not None and not replace:
+        raise Refused(f"there is already a party called '{same.stem}': tick Replace to save over it")
+    target = same or _free_path(base, clean, system_id)
     data = json.dumps({"name": clean, "system": system_id, "members": members}, indent=2).encode("utf-8")
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
@@ -133,6 +143,16 @@ def save_party(name: str, system_id: str, members: list[dict[str, Any]], folder:
             tmp.unlink()
         raise TrackerError(f"cannot save the party to {target}: {e.strerror or e}") from None
     return target
+
+
+def _free_path(base: Path, clean: str, system_id: str) -> Path:
+    """A file name no party has: the name, else the name and the system (another system's party of that name
+    keeps its file), else a number after them."""
+    taken = {p.name.casefold() for p in base.glob("*.json")} if base.is_dir() else set()
+    for stem in (clean, f"{clean} ({system_id})", *(f"{clean} ({system_id}) {n}" for n in range(2, 1000))):
+        if f"{stem}.json".casefold() not in taken:
+            return base / f"{stem}.json"
+    raise Refused(f"too many parties called '{clean}'")
 
 
 def list_parties(system_id: str, folder: Path | None = None) -> list[tuple[str, Path, int]]:

@@ -23,6 +23,7 @@ SAVE_PARAMS = (
         default=True,
         help="yes: keep injuries, spent ammunition and wounds; no: fresh",
     ),
+    C.Param(name="replace", kind=C.BOOL, label="Replace a party of that name", default=False),
 )
 
 
@@ -41,15 +42,21 @@ def save_party(screen: FightHost) -> None:
         if not name:
             raise Refused("Party name: a value is needed")
         now = C.Param(name="now", kind=C.BOOL, default=True).parse(raw.get("now"))
+        replace = bool(C.Param(name="replace", kind=C.BOOL, default=False).parse(raw.get("replace")))
         members = parties.party_members(screen.fight, now=bool(now))
-        return parties.save_party(name, screen.system.id, members, parties_folder(screen)), len(members)
+        folder = parties_folder(screen)
+        return parties.save_party(name, screen.system.id, members, folder, replace=replace), len(members)
 
     def done(saved: tuple[Path, int] | None) -> None:
         if saved is not None:
             path, n = saved
             screen.notify(f"{n} PC(s) saved as the party '{path.stem}'", title="Party", markup=False)
 
-    ask(screen.app, FormDialog("Save the PCs as a party", SAVE_PARAMS, check, values={"now": True}), done)
+    ask(
+        screen.app,
+        FormDialog("Save the PCs as a party", SAVE_PARAMS, check, values={"now": True, "replace": False}),
+        done,
+    )
 
 
 def load_party(screen: FightHost) -> None:

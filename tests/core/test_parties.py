@@ -9,7 +9,7 @@ import pytest
 
 from saves import parties
 from tracker import AddCombatant, Adjust, Damage, Fight, SeededRoller, StartFight, registry
-from tracker.errors import TrackerError
+from tracker.errors import Refused, TrackerError
 
 HARM = {"bnb": "1", "blackjack": "moderate", "zludge": "1", "twod6": "1"}
 PC = {"bnb": {"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}}
@@ -88,3 +88,20 @@ def test_a_bnb_pc_kept_with_temporary_damage_comes_back_as_it_was_not_dying(tmp_
     back.do_all(parties.party_commands(path))
     d = back.state.by_name("Mags").data  # type: ignore[union-attr]
     assert (d.hp, d.temp, d.damage, d.max_hp, d.status) == (3, 2, 5, 10, "ok")
+
+
+def test_a_party_of_the_same_name_is_replaced_only_when_asked_and_never_another_systems(tmp_path: Path) -> None:
+    """F5 "Posse" in a twod6 fight replaced the bnb party "Posse" without a word (the file was the name), and
+    within a system a second "Posse" replaced the first: each system keeps its own, and a party of this system
+    of that name (in any case) is replaced only when the GM asks."""
+    bnb = parties.party_members(hurt_pc("bnb"))
+    twod6 = parties.party_members(hurt_pc("twod6"))
+    first = parties.save_party("Posse", "bnb", bnb, tmp_path)
+    other = parties.save_party("Posse", "twod6", twod6, tmp_path)
+    assert other != first
+    assert [(n, p) for n, p, _ in parties.list_parties("bnb", tmp_path)] == [("Posse", first)]
+    assert [(n, p) for n, p, _ in parties.list_parties("twod6", tmp_path)] == [("Posse", other)]
+    with pytest.raises(Refused, match="already a party called 'Posse': tick Replace"):
+        parties.save_party("posse", "bnb", bnb, tmp_path)
+    again = parties.save_party("posse", "bnb", bnb, tmp_path, replace=True)
+    assert again == first and len(list(tmp_path.glob("*.json"))) == 2

@@ -263,9 +263,9 @@ def test_party_files_and_their_folder_are_private(tmp_path: Path, monkeypatch: p
 
         older = tmp_path / "older"  # made by an older tracker: 0755, a 0644 party in it
         older.mkdir(mode=0o755)
-        (older / "Posse.json").write_text("{}")
+        (older / "Posse.json").write_text('{"name": "Posse", "system": "bnb", "members": []}')
         os.chmod(older / "Posse.json", 0o644)
-        saved = parties.save_party("Posse", "bnb", members, older)
+        saved = parties.save_party("Posse", "bnb", members, older, replace=True)
         assert stat.S_IMODE(saved.stat().st_mode) == 0o600
         assert stat.S_IMODE(older.stat().st_mode) == 0o700
         assert parties.list_parties("bnb", older) == [("Posse", saved, len(members))]

@@ -12,7 +12,7 @@ from screens.app import TrackerApp
 from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
-from tests.ui.drive import build_fight, error_text, fill, saved_state_matches, submit_form, type_text
+from tests.ui.drive import build_fight, error_text, fill, press, saved_state_matches, submit_form, type_text
 from tracker import commands as C
 
 SIZE = (100, 32)
@@ -126,6 +126,16 @@ async def _party(folder: Path) -> None:
         await pilot.pause()
         await type_text(pilot, "Posse")
         await submit_form(pilot)  # "as they are now" is the default
+        # the same name again: refused on the form, saved over only with Replace ticked (it replaced the party
+        # without a word)
+        await pilot.press("f5")
+        await pilot.pause()
+        await type_text(pilot, "posse")
+        await submit_form(pilot)
+        assert isinstance(app.screen, FormDialog)
+        assert "already a party called 'Posse': tick Replace" in error_text(app), error_text(app)
+        await press(pilot, "tab", "tab", "space", "enter")  # Replace: yes
+        assert not isinstance(app.screen, FormDialog), error_text(app)
     saved = parties.parties_dir() / "Posse.json"
     data = json.loads(saved.read_text("utf-8"))
     assert data["system"] == "toy" and [m["name"] for m in data["members"]] == ["Hero"]
