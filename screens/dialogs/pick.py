@@ -39,7 +39,9 @@ class PickDialog(Dialog[Any]):
     AUTO_FOCUS = ""  # first_field has the focus when it opens
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", priority=True, id="pick.cancel"),
-        Binding("down", "to_list", "List", show=False, id="pick.list"),
+        # priority, as the dialog's other keys: it acts as the app reads it, in order with the Enter behind it
+        # (bound the ordinary way it came back up from the filter after Enter had taken the first row: ``↓↓⏎``)
+        Binding("down", "to_list", "List", show=False, priority=True, id="pick.list"),
     ]
 
     def __init__(self, title: str, options: Sequence[tuple[str, Any]], help: str = "") -> None:
@@ -120,11 +122,14 @@ class PickDialog(Dialog[Any]):
         self.dismiss(self.shown_options[event.option_index][1])
 
     def action_to_list(self) -> None:
+        """↓ in the filter: on to the list; in the list, the next row."""
         ol = self.query_one(OptionList)
         if self.focused is not ol:
             self.set_focus(ol)
             if ol.highlighted is None and self.shown_options:
                 ol.highlighted = 0
+        else:
+            ol.action_cursor_down()
 
     def action_cancel(self) -> None:
         self.dismiss(None)

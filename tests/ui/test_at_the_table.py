@@ -19,6 +19,7 @@ import saves
 from screens.app import TrackerApp
 from screens.dialogs.add import AddDialog
 from screens.dialogs.form import FormDialog
+from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
 from screens.widgets.initiative import InitiativeList
 from tests.ui.drive import (
@@ -722,3 +723,36 @@ def test_the_keys_after_a_dialogs_own_keys_reach_the_fight(system_id: str, keys:
     at_once = asyncio.run(typed(data_dir / "burst.jsonl", keys, True))
     assert one_by_one.state.turn != turn or one_by_one.state.prompts, "n passed the turn (or a prompt waits)"
     assert at_once == one_by_one
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_pick_list_moved_in_one_burst_takes_the_row_moved_to(size: tuple[int, int], data_dir) -> None:
+    """``↓↓⏎`` sent at once in a pick list (K, F6, x) took the first row: the keys reached the filter before the
+    first ↓ moved the focus to the list, so the second ↓ did nothing and Enter took row 1 (the wrong preset to
+    rename or delete, a party loaded "as saved" for "fresh"). The burst takes the row the same keys typed one by
+    one take."""
+    fight = build_fight("bnb", data_dir / "p.jsonl")
+    path = fight.path
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size) as pilot:
+            await opened(pilot)
+            for downs in (2, 3):
+                taken = []
+                for burst in (False, True):
+                    await press(pilot, "x")
+                    assert isinstance(app.screen, PickDialog)
+                    keys = [*["down"] * downs, "enter"]
+                    if burst:
+                        post_keys(pilot, *keys)
+                        await _burst(pilot, "")
+                    else:
+                        await press(pilot, *keys)
+                    assert isinstance(app.screen, FormDialog), screen_text(app)
+                    taken.append(app.screen.title_text)
+                    await press(pilot, "escape")
+                assert taken == [("Gun-play", "Critter attacks")[downs - 2]] * 2
+
+    asyncio.run(run())
