@@ -575,17 +575,25 @@ class ActionLog:
         """Position just after the action that the entry at ``position - 1`` belongs to."""
         return self.next_action(position - 1) if position > 0 else 0
 
+    def _round_landing(self, start: int) -> int:
+        """Where a round jump shows the round beginning at entry ``start``: the end of the action that began it
+        (next turn goes from a turn's end through the round's start to its first turn in one action; just after
+        "Round 2" the last turn of round 1 was still shown up, which the live fight never showed)."""
+        return self.end_of_action(start + 1)
+
     def next_round(self, position: int) -> int:
         rs = self.round_starts
-        i = bisect_right(rs, position - 1)
-        while i < len(rs) and rs[i] + 1 <= position:
+        i = max(bisect_right(rs, position - 1) - 1, 0)  # (the round begun by the action ``position`` is in)
+        while i < len(rs) and self._round_landing(rs[i]) <= position:
             i += 1
-        return rs[i] + 1 if i < len(rs) else len(self)
+        return self._round_landing(rs[i]) if i < len(rs) else len(self)
 
     def prev_round(self, position: int) -> int:
         rs = self.round_starts
-        i = bisect_right(rs, position - 2) - 1
-        return rs[i] + 1 if i >= 0 else 0
+        i = bisect_right(rs, position - 1) - 1
+        while i >= 0 and self._round_landing(rs[i]) >= position:
+            i -= 1
+        return self._round_landing(rs[i]) if i >= 0 else 0
 
     # -- stepping over undone actions ----------------------------------------------------
     def skip_forward(self, position: int) -> int:

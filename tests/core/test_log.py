@@ -98,3 +98,28 @@ def test_extending_with_a_bad_action_keeps_the_actions_before_it() -> None:
         whole = ActionLog(toy)
         whole.extend(entries)
         assert log.loaded == whole.loaded and log.stacks() == whole.stacks() and log.state == whole.state
+
+
+def test_a_round_jump_lands_where_the_gm_saw_the_round_begin() -> None:
+    """PgDn in replay stopped just after "Round 2", with the last turn of round 1 still up (a state the live
+    fight never showed: next turn goes from the end of a turn through the round's start to the first turn in
+    one action). It lands at the end of the action that began the round, as ] does."""
+    f = Fight(toy, roller=ScriptedRoller([]))
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", sheet={"hp": 9}))
+    f.do(SetInitiative(values={"c1": 12, "c2": 8}))
+    f.do(StartFight())
+    f.do(NextTurn())
+    f.do(NextTurn())  # round 2, Alice
+    f.do(NextTurn())
+    f.do(NextTurn())  # round 3, Alice
+    t = Timeline(toy, f.entries)
+    first = t.next_round(0)
+    assert (t.state_at(first).round, t.state_at(first).current) == (1, "c1")
+    second = t.next_round(first)
+    assert (t.state_at(second).round, t.state_at(second).current) == (2, "c1")
+    assert second == t.end_of_action(second) and t.next_round(second - 1) == second
+    third = t.next_round(second)
+    assert (t.state_at(third).round, t.state_at(third).current) == (3, "c1")
+    assert t.prev_round(third) == second and t.prev_round(second) == first and t.prev_round(first) == 0
+    assert t.next_round(third) == len(t)
