@@ -89,6 +89,10 @@ def move(screen: FightHost, step: int) -> None:
 
 
 def end_fight(screen: FightHost) -> None:
+    if screen.fight.state.ended:  # (it asked "End the fight?", then said the fight was already over)
+        screen.refuse("End the fight: the fight is already over (u undoes its end)")
+        return
+
     def answer(yes: bool | None) -> None:
         if yes:
             screen.perform(

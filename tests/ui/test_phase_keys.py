@@ -104,3 +104,14 @@ def test_an_attack_out_of_the_fight_is_refused_before_its_form_opens(
         "the fight has ended (u undoes its end)" if phase == "ended" else "the fight has not started (S starts it)"
     )
     asyncio.run(_refused_and_nothing_logged(path, size, [([key], said), (["x", f"{title}", "enter"], said)]))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ending_an_ended_fight_says_so_without_asking(size: tuple[int, int], data_dir: Path) -> None:
+    """ctrl+e after the end asked "End the fight?", and Yes then said it was not done."""
+    path = data_dir / "p.jsonl"
+    fight = build_fight("bnb", path)
+    fight.do(C.EndFight())
+    fight.close()
+    said = "End the fight: the fight is already over (u undoes its end)"
+    asyncio.run(_refused_and_nothing_logged(path, size, [(["ctrl+e"], said)]))
