@@ -174,7 +174,9 @@ class SummaryScreen(Screen[None]):
         Binding("escape,s", "close", "Back", id="summary.close"),
         Binding("f1,question_mark", "help", "Help", key_display="?", id="summary.help"),
     ]
-    COLUMNS = ("Name", "Side", "Turns", "Hits", "Misses", "Dealt", "Taken", "Rolls +/−", "Fell")
+    # no Side column: a PC is named "(PC)" as everywhere else (at 80 columns the last one, who fell and when, was
+    # cut under the scrollbar)
+    COLUMNS = ("Name", "Turns", "Hits", "Misses", "Dealt", "Taken", "Rolls +/−", "Fell")
 
     def __init__(self, summary: Summary, system_name: str = "", title: str = "") -> None:
         super().__init__()
@@ -213,8 +215,7 @@ class SummaryScreen(Screen[None]):
             if f.left:  # removed from the fight: after falling, both
                 fell = "left" if f.fell_round is None else f"{fell}, left"
             table.add_row(  # Text, never str: a DataTable reads a str cell as markup
-                Text(visible(f.name)),
-                f.side.upper(),
+                Text(visible(f.name) + (" (PC)" if f.side == "pc" else "")),
                 str(f.turns),
                 str(f.hits),
                 str(f.misses),

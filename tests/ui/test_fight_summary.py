@@ -45,3 +45,25 @@ def test_f7_shows_the_summary_and_the_end_of_the_fight_says_so(
             assert isinstance(app.screen, SummaryScreen)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_every_column_of_the_summary_shows_at_80_columns(system_id: str, tmp_path: Path) -> None:
+    """At 80×24 the last column ("Fell") sat under the scrollbar, cut to "Fel" (who fell, and when, hidden):
+    the PCs are named "(PC)" as everywhere else, and the Side column is gone."""
+    from bench.fights import make_fight
+
+    make_fight(system_id, 400, tmp_path / "f.jsonl", seed=4).close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=tmp_path / "f.jsonl")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "f7")
+            assert isinstance(app.screen, SummaryScreen)
+            lines = screen_text(app).splitlines()
+            header = next(line for line in lines if "Turns" in line)
+            assert header.rstrip().endswith("Fell"), header
+            assert any("(PC)" in line for line in lines), lines
+
+    asyncio.run(run())
