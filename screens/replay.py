@@ -24,7 +24,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Vertical
 from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
@@ -37,7 +37,7 @@ from saves.export import fresh_recap_path, recap, write_recap
 from screens import space, why
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.help import HelpDialog
-from screens.fight import FightScreen
+from screens.fight import WIDE, FightScreen
 from screens.summary import SummaryScreen
 from screens.widgets.detail import DetailPane
 from screens.widgets.footer import KeysFooter
@@ -48,6 +48,8 @@ from tracker.model import FightState
 from tracker.replay import Timeline
 from tracker.summary import summarize
 from tracker.text import visible
+
+LOG_LINES = 11  # the fewest lines the log gets under the list (its height, wide)
 
 
 def _b(key: str, action: str, description: str, show: bool = False, display: str | None = None) -> Binding:
@@ -224,13 +226,17 @@ class ReplayScreen(Screen[None]):
         self.skip_undone = False
         self.position = 0 if position is None else max(0, min(position, len(self.timeline)))
         self._summary_shown_at_end = False
+        self._rows = ""  # the grid's rows as last set (narrow: as tall as the list's rows)
 
     # -- layout ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static("", id="bar", markup=False)
         yield Static("", id="notice", markup=False)
         yield Static("", id="prompts", markup=False)
-        with Horizontal(id="main"):
+        # a grid, as the live screen's: wide, the detail pane beside the list and the log under both; narrow (80
+        # columns), the list across and the detail pane under it beside the log (beside the list, it cut every
+        # name to 13 columns)
+        with Grid(id="main"):
             yield InitiativeList(self.system, id="order")
             with Vertical(id="side"):
                 yield DetailPane(self.system, id="detail")
@@ -239,8 +245,27 @@ class ReplayScreen(Screen[None]):
                     id="keys",
                     markup=False,
                 )
-        yield ReplayLog(self.timeline, id="log")
+            yield ReplayLog(self.timeline, id="log")
         yield KeysFooter(palette=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < WIDE, "narrow")
+        self.query_one("#bar", Static).update(self.bar_text())
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """Narrow: the list as tall as its rows, the detail pane and the log under it the lines it leaves (at least
+        LOG_LINES): a short list left them 11 lines under empty rows."""
+        width, height = self.app.size
+        rows = ""  # wide: replay.tcss's
+        if width < WIDE:
+            above = sum(w.outer_size.height for w in self.query("#notice, #prompts").results(Static) if w.display)
+            free = height - 2 - above  # (the bar and the footer)
+            listed = len(self.query_one(InitiativeList).ids) + 1  # (its header)
+            rows = f"1fr {max(LOG_LINES, free - listed)}"
+        if self._rows != rows:
+            self._rows = rows
+            self.query_one("#main").styles.grid_rows = rows or None
 
     def on_mount(self) -> None:
         log = self.query_one(ReplayLog)
@@ -269,7 +294,11 @@ class ReplayScreen(Screen[None]):
             phase = ("surprise round" if s.round == 0 else f"round {s.round}") + f" · turn: {s.name(s.current)}"
         where = "start" if self.position == 0 else ("end" if self.position == n else f"event {self.position}")
         skip = " · skipping undone" if self.skip_undone else ""
-        return visible(f"REPLAY · {self.system.name} · {where} of {n} · {phase}{skip}")
+        # the fight's name and the system's cut first: whose turn it is stays whole ("turn: Town Guard" said not
+        # which of three)
+        width = self.app.size.width - 2 - len("REPLAY · ")  # (its padding)
+        where_now = visible(f"{where} of {n} · {phase}{skip}")
+        return "REPLAY · " + space.bar_line(visible(s.title), visible(self.system.name), where_now, "", width)
 
     # -- showing a point of the log --------------------------------------------
     def goto(self, position: int) -> None:
@@ -289,6 +318,7 @@ class ReplayScreen(Screen[None]):
             prompts.update(space.prompts_line([p.text for p in s.prompts], self.app.size.width - 2, keys=False))
         prompts.display = bool(s.prompts)
         self.query_one(ReplayLog).show_position(self.position)
+        self._fit_rows()
         if arrived and n and not self._summary_shown_at_end:
             self._summary_shown_at_end = True
             self.action_summary()

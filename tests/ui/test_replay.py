@@ -22,6 +22,7 @@ from screens.summary import SummaryScreen
 from screens.widgets.initiative import InitiativeList, status_line
 from tests.support import toy
 from tests.ui.drive import press
+from tests.view.helpers import screen_text
 from tracker import AddCombatant, DismissPrompt, Fight, NextTurn, RollInitiative, SetInitiative, StartFight, registry
 from tracker.dice import DiceRequest, ScriptedRoller
 from tracker.errors import TrackerError
@@ -376,3 +377,30 @@ async def _from_start(folder: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_a_replay_at_80_columns_shows_the_names_the_live_screen_shows(system_id: str, data_dir: Path) -> None:
+    """At 80×24 the replay's list, beside the detail pane and its keys, cut every name to 13 columns: three
+    "Town Guard w…" rows, and the bar "turn: Town Guard" said not which. Narrow, the detail pane sits under
+    the list beside the log, as on the live screen, and the bar keeps the name of whose turn it is whole."""
+    from bench.fights import make_fight
+
+    path = data_dir / "long.jsonl"
+    make_fight(system_id, 400, path, seed=4).close()
+
+    async def run() -> None:
+        app = TrackerApp(replay_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            for _ in range(6):
+                await press(pilot, "pagedown")
+            text = screen_text(app)
+            state = screen.state
+            assert state.current is not None and f"turn: {state.name(state.current)}" in text.splitlines()[0], text
+            listed = [c.name for c in state.combatants if c.id in state.order]
+            assert all(name in text for name in listed), (listed, text)
+
+    asyncio.run(run())

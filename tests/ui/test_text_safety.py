@@ -50,7 +50,7 @@ async def test_markup_names_are_shown_literally_through_the_replay_and_its_summa
         await press(pilot, "end")  # the end: the summary opens by itself
         summary = app.screen
         assert isinstance(summary, SummaryScreen), "the replay's end did not show the summary"
-        assert cell_texts(summary.query_one("#fighters", DataTable)) == list(NAMES)
+        assert cell_texts(summary.query_one("#fighters", DataTable)) == [f"{NAMES[0]} (PC)", *NAMES[1:]]
         text = screen_text(app)
         assert MARKUP["title"] in text  # the fight's name, in the summary's title line
         assert MARKUP["orc"] in text and MARKUP["boss"] in text
