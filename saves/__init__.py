@@ -21,11 +21,22 @@ from saves.files import default_dir
 from saves.format import FORMAT_VERSION, Header, LoadError, SaveError
 from saves.listing import SaveInfo, continuation_of, recent
 from saves.loading import Loaded, load, load_system
-from saves.writing import FightInUse, SavedFight, SaveWriter, continue_before, continue_from, new_fight, open_fight
+from saves.writing import (
+    FightInUse,
+    FileLost,
+    SavedFight,
+    SaveWriter,
+    continue_before,
+    continue_from,
+    new_fight,
+    open_fight,
+    rescue,
+)
 
 __all__ = [
     "FORMAT_VERSION",
     "FightInUse",
+    "FileLost",
     "Header",
     "LoadError",
     "Loaded",
@@ -42,4 +53,5 @@ __all__ = [
     "new_fight",
     "open_fight",
     "recent",
+    "rescue",
 ]

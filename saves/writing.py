@@ -103,15 +103,29 @@ def _lock(fd: int, path: Path) -> None:
         raise SaveError(f"cannot lock {path}: {e.strerror or e}") from None
 
 
+class FileLost(SaveError):
+    """The fight's file is no longer the one this app writes: deleted, moved, replaced or changed by another
+    program.  Nothing more is written to it; the fight as the app has it can be saved to a new file (:func:`rescue`)."""
+
+
 class SaveWriter:
-    """Holds the fight file's lock; appends each action whole, fsynced, or not at all."""
+    """Holds the fight file's lock; appends each action whole, fsynced, or not at all.
+
+    Before each append it checks that the path still names the file it holds and that the file is as it left it:
+    a file deleted, replaced (an editor or a sync tool writes a copy and renames it over), moved or written by
+    another program took every later action into a file no one would open again, each shown as saved, and let a
+    second tracker open the path (a fork).  Such an append is refused (:class:`FileLost`), and the bytes it did
+    not write are never cut nor padded.
+    """
 
     def __init__(self, path: Path, codec: Codec | None) -> None:
         self.path = path
         self.codec = codec
         self.fd: int | None = None
+        self._failed = False  # the last append failed: the bytes past ``size`` are its own, cut back first
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+            # read and write: what it wrote can be read back from the file it holds, whatever is at the path now
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError as e:
             if e.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):  # a link, a FIFO with no reader, a folder
                 check_save_path(path)
@@ -138,19 +152,65 @@ class SaveWriter:
         if fd is None:
             raise SaveError(f"{self.path.name} is closed; {what}")
         try:
-            if os.fstat(fd).st_size != self.size:
-                _truncate(fd, self.size)  # a failed write before: cut it back first
+            why = self.lost()
+            if why:
+                raise FileLost(
+                    f"{self.path.name} {why}: {what}; the fight as it is here is kept, to save in a new file"
+                )
+            if self._failed and os.fstat(fd).st_size > self.size:
+                _truncate(fd, self.size)  # what a failed write of its own left: cut back first
+            self._failed = False
             done = 0
             view = memoryview(data)
             while done < len(data):
                 done += _write(fd, view[done:])
             _fsync(fd)
         except OSError as e:
+            self._failed = True
             with contextlib.suppress(OSError):
                 _truncate(fd, self.size)
                 _fsync(fd)
+                self._failed = False
             raise SaveError(f"could not save to {self.path}: {e.strerror or e}; {what}") from None
         self.size += len(data)
+
+    def lost(self) -> str:
+        """Why the path no longer names the file as this writer left it ("was deleted by another program"), or ""."""
+        fd = self.fd
+        if fd is None:
+            return "is closed"
+        held = os.fstat(fd)
+        try:
+            there = os.stat(self.path, follow_symlinks=False)
+        except FileNotFoundError:
+            return "was deleted or moved by another program"
+        except OSError as e:
+            return f"cannot be checked ({e.strerror or e})"
+        if (there.st_dev, there.st_ino) != (held.st_dev, held.st_ino):
+            if held.st_nlink == 0:
+                return "was replaced by another program"
+            return "was moved by another program (another file is at its path now)"
+        if held.st_size < self.size:
+            return "was cut short by another program"
+        if held.st_size > self.size and not self._failed:
+            return "was written to by another program"
+        return ""
+
+    def own_bytes(self) -> bytes:
+        """What this writer has written, read back from the file it holds (deleted or replaced at the path, the
+        file is still there for it); SaveError when it is no longer whole."""
+        fd = self.fd
+        if fd is None or os.fstat(fd).st_size < self.size:
+            raise SaveError(f"{self.path.name} was cut short by another program: what was saved in it is gone")
+        parts: list[bytes] = []
+        at = 0
+        while at < self.size:
+            chunk = os.pread(fd, min(1 << 20, self.size - at), at)
+            if not chunk:
+                raise SaveError(f"{self.path.name} could not be read back")
+            parts.append(chunk)
+            at += len(chunk)
+        return b"".join(parts)
 
     def close(self) -> None:
         """Release the lock and the file; never raises."""
@@ -340,6 +400,14 @@ class SavedFight(Fight):
         self._offsets = {a: o for a, o in self._offsets.items() if a > keep}
         return True
 
+    def _whole(self) -> None:
+        """The older part of the log, read from the file: only while the path is still this fight's file (one put
+        in its place by another program would have given another fight's actions)."""
+        why = self.writer.lost() if self.writer.fd is not None else ""
+        if why:
+            raise FileLost(f"{self.path.name} {why}: the older part of the fight cannot be read from it")
+        super()._whole()
+
     def close(self) -> None:
         """Write a checkpoint if anything happened, close the file and release its lock (never raises)."""
         if self.writer.fd is not None and self._since:
@@ -367,6 +435,12 @@ def _new_path(directory: Path, system_id: str) -> Path:
 
 def _create(path: Path, header: Header, codec: Codec, body: bytes = b"") -> SaveWriter:
     """Create a fight file (private to the user), write its header (and ``body``), lock it, sync it."""
+    _write_new(path, (header_line(header) + "\n").encode("utf-8") + body)
+    return SaveWriter(path, codec)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (private to the user; never over a file), write ``data`` and sync it and its name."""
     try:
         make_private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
@@ -375,7 +449,6 @@ def _create(path: Path, header: Header, codec: Codec, body: bytes = b"") -> Save
     except OSError as e:
         raise SaveError(f"cannot create {path}: {e.strerror or e}") from None
     try:
-        data = (header_line(header) + "\n").encode("utf-8") + body
         done = 0
         while done < len(data):
             done += _write(fd, data[done:])
@@ -392,7 +465,6 @@ def _create(path: Path, header: Header, codec: Codec, body: bytes = b"") -> Save
             os.fsync(dfd)
         finally:
             os.close(dfd)
-    return SaveWriter(path, codec)
 
 
 def new_fight(
@@ -690,6 +762,28 @@ def continue_before(path: str | Path, line: int) -> SavedFight:
             f"({len(loaded.entries)} events), in {target.name}; {p.name} was not changed",
         ),
     )
+
+
+def rescue(fight: SavedFight) -> SavedFight:
+    """Save ``fight`` as this app has it to a new file beside the one it lost (``<name>-rescued.jsonl``: its file
+    was deleted, moved, replaced or changed by another program, see :class:`FileLost`), and go on there.
+
+    A whole log is written anew, naming the lost file as its parent; a log opened from a checkpoint, whose older
+    part was never read, is copied from the file the writer still holds (what it wrote, byte for byte), which
+    no other program could take from it."""
+    target = _sibling(fight.path, "rescued")
+    if fight.older is None:
+        codec = codec_for(fight.system)
+        header = attrs.evolve(
+            fight.header,
+            parent=str(fight.path),
+            created=datetime.now(UTC).isoformat(timespec="seconds"),
+            format=FORMAT_VERSION,
+        )
+        writer = _create(target, header, codec, _lines(codec, fight.entries))
+        return SavedFight(fight.system, writer, header, roller=fight.roller, log=fight.log)
+    _write_new(target, fight.writer.own_bytes())
+    return open_fight(target, roller=fight.roller)
 
 
 def _sibling(path: Path, word: str) -> Path:

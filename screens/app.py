@@ -224,6 +224,33 @@ class TrackerApp(App[None]):
 
         self.call_later(ask, self, PickDialog(f"{path.name} is damaged", options, help=visible_lines(why)), chosen)
 
+    def offer_rescue(self, fight: saves.SavedFight, why: str) -> None:
+        """The fight's file was deleted, moved, replaced or changed by another program (each action is refused as
+        not saved): offer to save the fight as this app has it to a new file and go on there."""
+        options = [("Save the fight as it is here to a new file, and go on there", "rescue"), ("Leave it", "")]
+        help_text = visible_lines(f"{why}.\nNothing done here is lost: the fight as it is on this screen can be saved.")
+
+        def chosen(what: str | None) -> None:
+            if what != "rescue":
+                return
+            try:
+                rescued = saves.rescue(fight)
+            except TrackerError as e:
+                self.notify(str(e), title="Cannot save", severity="error", timeout=10, markup=False)
+                return
+            self._show_instead(fight.path, rescued)
+            self.call_later(
+                self.notify,
+                visible(f"The fight goes on in {rescued.path}"),
+                title="Saved to a new file",
+                timeout=10,
+                markup=False,
+            )
+
+        self.call_later(
+            ask, self, PickDialog(f"{fight.path.name} is no longer this fight's file", options, help=help_text), chosen
+        )
+
     def _open_instead(self, path: Path, other: Path) -> None:
         """Open ``other`` in place of the damaged fight at ``path`` (whose screen, if shown, closes first)."""
         try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from saves import FileLost
 from screens import logic
 from screens.dialogs.base import ask
 from screens.dialogs.faces import FacesDialog
@@ -28,6 +29,15 @@ def refuse(screen: FightHost, message: str) -> None:
     """Say why an action was not done (a toast and the bell); nothing is logged."""
     screen.notify(visible(message), title="Not done", severity="error", timeout=6, markup=False)
     screen.app.bell()
+
+
+def failed(screen: FightHost, error: TrackerError) -> None:
+    """Say why an action was not done; when the fight's file is no longer its own (another program deleted or
+    replaced it), offer to save the fight to a new file."""
+    screen.refuse(str(error))
+    offer = getattr(screen.app, "offer_rescue", None)
+    if isinstance(error, FileLost) and offer is not None:
+        offer(screen.fight, str(error).split(": ", 1)[0])
 
 
 def dice(screen: FightHost) -> Roller | None:
@@ -63,7 +73,7 @@ def perform(screen: FightHost, command: Any, after: Callable[[], None] | None = 
         return
     except TrackerError as e:
         _reset_typed(screen)
-        screen.refuse(str(e))
+        failed(screen, e)
         return
     except Exception as e:  # a plug-in bug: say so, keep the fight
         _reset_typed(screen)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from screens import doing
 from screens.host import FightHost
 from tracker import commands as C
 from tracker.errors import TrackerError
@@ -12,7 +13,7 @@ def undo(screen: FightHost) -> None:
     try:
         step = screen.fight.undo()
     except TrackerError as e:
-        screen.refuse(str(e))
+        doing.failed(screen, e)
         return
     _said(screen, "undone", visible(step.describe()))
 
@@ -21,7 +22,7 @@ def redo(screen: FightHost) -> None:
     try:
         step = screen.fight.redo()
     except TrackerError as e:
-        screen.refuse(str(e))
+        doing.failed(screen, e)
         return
     _said(screen, "redone", visible(step.describe()))
 

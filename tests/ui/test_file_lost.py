@@ -1,0 +1,59 @@
+"""The fight's file deleted or replaced by another program while the app has it open: the next action is refused
+as not saved (it said "autosaved" and wrote into a file no one would open again), and the app offers to save the
+fight as it is on screen to a new file and go on there (at 80×24 and 120×36)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+import saves
+from screens.app import TrackerApp
+from screens.dialogs.pick import PickDialog
+from screens.fight import FightScreen
+from tests.ui.drive import build_fight, press
+from tests.ui.test_phase_keys import toasts
+from tests.view.helpers import screen_text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_lost_file_refuses_the_action_and_the_fight_goes_on_in_a_new_file(
+    how: str, size: tuple[int, int], data_dir: Path
+) -> None:
+    path = data_dir / "f.jsonl"
+    build_fight("bnb", path).close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            await press(pilot, "n")
+            shown = screen.fight.state
+            if how == "deleted":
+                path.unlink()
+            else:
+                copy = data_dir / "copy.jsonl"
+                copy.write_bytes(path.read_bytes())
+                os.replace(copy, path)
+            await press(pilot, "n")
+            await pilot.pause()
+            said = toasts(app)
+            assert "Not done" in said and f"f.jsonl was {how}" in said and "action was not taken" in said, said
+            assert isinstance(app.screen, PickDialog), screen_text(app)
+            assert "is no longer this fight's file" in screen_text(app)
+            await press(pilot, "enter")  # save it to a new file and go on there
+            await pilot.pause()
+            now = app.screen
+            assert isinstance(now, FightScreen) and now is not screen, screen_text(app)
+            assert now.fight.path == data_dir / "f-rescued.jsonl" and now.fight.state == shown
+            assert "f-rescued.jsonl" in screen_text(app)
+            await press(pilot, "n")
+            assert saves.load(now.fight.path).fight().state == now.fight.state
+
+    asyncio.run(run())
