@@ -6,6 +6,7 @@ continue, replay, back to the start); the app owns the open fight file.
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -274,7 +275,8 @@ class TrackerApp(App[None]):
     def offer_read_only(self, path: Path, why: str) -> None:
         """A fight open for writing elsewhere: say so, and offer to replay it read-only (or show it to players)."""
         options = [("Replay it, read-only", "replay"), ("Leave it", "")]
-        help_text = visible_lines(f"{why}.\nTo show it to the players as it goes on, run: tracker table {path}")
+        command = f"tracker table {shlex.quote(str(path))}"  # (to paste into a shell: a space split the path)
+        help_text = visible_lines(f"{why}.\nTo show it to the players as it goes on, run: {command}")
 
         def chosen(what: str | None) -> None:
             if what == "replay":

@@ -34,3 +34,28 @@ async def _open(path: Path) -> None:
         await pilot.press("enter")  # "Replay it, read-only"
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
+
+
+def test_the_players_view_command_it_offers_can_be_pasted_into_a_shell(tmp_path: Path) -> None:
+    """ "run: tracker table /…/my fight.jsonl" named a path with a space unquoted: pasted, it ran on two files."""
+    import shlex
+
+    from tests.view.helpers import screen_text
+
+    path = build_fight("toy", tmp_path / "fights" / "my fight.jsonl").path
+    writer = saves.open_fight(path)
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(160, 40)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            assert isinstance(app.screen, PickDialog)
+            said = app.screen.help_text  # (as the dialog shows it, before it wraps to its width)
+            assert said.endswith(f"run: tracker table {shlex.quote(str(path))}"), said
+            assert "tracker table" in screen_text(app)
+
+    try:
+        asyncio.run(run())
+    finally:
+        writer.close()
