@@ -219,7 +219,7 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
         if c.id in state.order:
             place += 1
         standing = _safe(system.standing, state, c)
-        conds = [condition_text(state, c, cond) for cond in c.conditions]
+        conds = [_unnamed(condition_text(state, c, cond), state, names) for cond in c.conditions]
         if c.held:
             conds.append("holding")
         rows.append(
@@ -280,6 +280,15 @@ def _public_state(state: FightState, names: Mapping[str, str], now: FightState |
     return changed(
         state, combatants=tuple(changed(c, name=names.get(c.id, "someone")) for c in state.combatants), **view
     )
+
+
+def _unnamed(text: str, now: FightState, names: Mapping[str, str]) -> str:
+    """``text`` (a condition the GM typed on a seen combatant) with a hidden combatant's name as "someone" and an
+    NPC's real name as the name the players know it by: "Marked by the Assassin" showed the hidden Assassin."""
+    for c in now.combatants:
+        if c.id not in names and c.name:
+            text = re.sub(rf"(?<!\w){re.escape(c.name)}(?!\w)", "someone", text, flags=re.IGNORECASE)
+    return _scrub(text, now, names) or ""
 
 
 def _scrub(line: str, now: FightState, names: Mapping[str, str]) -> str | None:

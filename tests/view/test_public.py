@@ -341,3 +341,17 @@ def test_one_action_on_the_seen_and_the_hidden_says_what_it_did_to_the_seen() ->
     f.do(GunPlay(actor=dusty, targets=(outlaw, outlaw, sniper), distance="20"))
     text = log(f)
     assert "Dusty misses Outlaw" in text and "Dusty hits Outlaw" in text and "Sniper" not in text, text
+
+
+def test_a_condition_naming_a_hidden_combatant_shows_without_its_name() -> None:
+    """ "Marked by the Assassin" on Dusty showed in the players' Conditions column, the hidden Assassin's name with
+    it (the log's line was left out for it; the row was not scrubbed): the hidden are "someone", and an NPC
+    whose name the players do not see is called by the name they see."""
+    f = fight()
+    f.do(C.SetView(npc_names=False))
+    f.do(C.AddCondition(id="c1", name="Marked by the Assassin"))
+    f.do(C.AddCondition(id="c1", name="Taunted by Black Bart"))
+    view = project(f.system, f)
+    dusty = next(r for r in view.rows if r.name == "Dusty")
+    assert "Assassin" not in dusty.conditions and "Black Bart" not in dusty.conditions, dusty.conditions
+    assert "Marked by the someone" in dusty.conditions and "Taunted by Outlaw" in dusty.conditions, dusty.conditions
