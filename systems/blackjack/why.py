@@ -299,7 +299,7 @@ def _cast(before: FightState, ev: E.WorkingCast, after: FightState) -> list[Reas
     level = f"{ev.working} level {wk.level}" if wk is not None else ev.working
     out = [
         Reason.of(R.WORKING_LEVEL, f"{level}: {ev.lead} lead ingested"),
-        Reason.of(R.WORKING_ROLL, f"{ev.lead}d6 {_faces(ev.roll)}", f"sixes: {ev.sixes}"),
+        Reason.of(R.WORKING_ROLL, f"{ev.lead} lead ingested: {_faces(ev.roll)}", f"sixes: {ev.sixes}"),
     ]
     if ev.sixes:
         out.append(Reason.of(R.CATASTROPHE, f"{ev.sixes} six(es): powderburn or a catastrophe each (the GM asks)"))

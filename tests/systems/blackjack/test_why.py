@@ -312,7 +312,8 @@ def test_a_hex_its_save_its_sixes_its_dv_and_its_paper() -> None:
     assert terms(ingest, R.INGEST) == ["1 lead ingested", "lead 3 → 2", "ingested 0 → 1"]
     (cast,) = of(w, "WorkingCast")
     assert terms(cast, R.WORKING_LEVEL) == ["Hex level 1: 1 lead ingested"]
-    assert terms(cast, R.WORKING_ROLL) == ["1d6 1d6 [6] = 6", "sixes: 1"]
+    # (it said "1d6 1d6 [6] = 6": the dice twice)
+    assert terms(cast, R.WORKING_ROLL) == ["1 lead ingested: 1d6 [6] = 6", "sixes: 1"]
     assert terms(cast, R.CATASTROPHE) == ["1 six(es): powderburn or a catastrophe each (the GM asks)"]
     resist = of(w, "SaveRolled")[0]
     assert "Outlaw resists Hex: CTRL" in terms(resist, R.WORKING_SAVE)
