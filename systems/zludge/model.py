@@ -227,8 +227,9 @@ class ZludgeData:
             wound = self.wound_penalty
             if self.clipped and wound == 0:
                 out.append(Modifier(label="clipped", value=-1))
-            elif wound:
-                out.append(Modifier(label=WOUND_STATES[self.wound_effect], value=wound))
+            elif wound:  # named as the track shows it: a treated Very Hurt's −1 read "Hurt −1"
+                treated = " treated" if self.wound_effect < self.wound_state else ""
+                out.append(Modifier(label=WOUND_STATES[self.wound_state] + treated, value=wound))
         if self.fatigue_penalty:
             out.append(Modifier(label=FATIGUE_STATES[self.fatigue_state], value=self.fatigue_penalty))
         return tuple(out)

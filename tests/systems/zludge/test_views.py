@@ -76,6 +76,8 @@ def test_a_treated_comatose_wound_stands_as_incapacitated():
     st, status, public = view(f, "c2")
     assert st.word == "incapacitated" and status.startswith("Comatose treated -3 ")
     assert public == "comatose"
+    # a roll's penalty says the wound as the table does ("Incapacitated -3" named a state not on the track)
+    assert [(m.label, m.value) for m in data(f, "c2").penalties()] == [("Comatose treated", -3)]
 
 
 def test_status_puts_the_worst_wound_and_boxes_first_then_fatigue_flags_and_gear():
