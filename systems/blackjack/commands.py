@@ -300,7 +300,7 @@ SPECS: tuple[CommandSpec, ...] = (
         # the core's Rest of one good night, as L gives it: what a night does is decided in one place
         build=lambda ids=(): CoreRest(ids=tuple(ids), days=1, quality=GOOD_NIGHT),
         params=(Param(name="ids", kind=COMBATANTS, label="Who rests", required=False, help="empty: everyone alive"),),
-        key="n",
+        key="z",  # (zzz; n is the core's next turn: it had no key)
         actor=None,
         help="After the fight, one good night (as L): clears lesser and moderate injuries but afflictions, which "
         "the GM is asked about; workings are safe again.",

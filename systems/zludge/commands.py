@@ -288,7 +288,7 @@ def specs() -> tuple[CommandSpec, ...]:
             AmbushInitiative,
             name="ambush_initiative",
             title="Ambush initiative",
-            key="A",
+            key="b",  # (A is the core's add: it had no key)
             actor=None,
             subject="ambushers",
             labels={"ambushers": "Ambushers"},

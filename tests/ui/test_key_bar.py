@@ -260,3 +260,15 @@ def test_the_start_and_replay_screens_show_their_keys_and_the_palette_at_the_rig
 
     asyncio.run(run(TrackerApp(fights_dir=data_dir), "n New fight c Continue v Replay"))
     asyncio.run(run(TrackerApp(replay_path=path), ""))
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_every_key_a_system_names_is_bound(system_id: str) -> None:
+    """zludge's Ambush initiative named "A", the core's add: the app skipped it and the action had no key."""
+    from screens import keys
+    from tracker import registry
+
+    system = registry.load(system_id)
+    named = {spec.name: spec.key for spec in keys.system_specs(system) if spec.key}
+    bound = keys.system_keys(system)
+    assert {name: key for name, key in named.items() if bound.get(key) != name} == {}
