@@ -109,6 +109,7 @@ def spec_form(ctx: Context, spec: C.CommandSpec, values: dict[str, Any] | None =
         choices=ctx.choices,
         who=(actor, subject),
         choices_for=for_who if spec.choices is not None else None,
+        focus=spec.focus if spec.focus in {p.name for p in params} else None,
     )
 
 

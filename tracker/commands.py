@@ -165,6 +165,8 @@ class CommandSpec:
     # an action of the running fight only (an attack, taken on a turn): its form does not open before the fight
     # starts or after it ends, where the rules would refuse it whatever the form said
     in_fight: bool = False
+    # the field the form's cursor starts in (None: the first one the GM is likely to change, as the form finds it)
+    focus: str | None = None
 
     @property
     def params(self) -> tuple[Param, ...]:

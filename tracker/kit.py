@@ -203,6 +203,7 @@ def spec(
     defaults: Callable[[FightState, str], Mapping[str, Any]] | None = None,
     choices: Callable[[FightState, str], Mapping[str, tuple[str, ...]]] | None = None,
     in_fight: bool = False,
+    focus: str | None = None,
 ) -> CommandSpec:
     """A :class:`~tracker.commands.CommandSpec` whose params come from ``command``'s attrs fields (worked out
     when first asked for).
@@ -215,7 +216,8 @@ def spec(
     their defaults).  ``actor`` names the field that starts on the current
     combatant (None for a GM action), ``subject`` the one that starts on the
     GM's selected (or marked) combatants.  ``in_fight``: an action of the
-    running fight only (its form does not open before the start or after the end).
+    running fight only (its form does not open before the start or after the end).  ``focus`` names the field
+    the form's cursor starts in.
     """
     given = dict(fields or {})
     names = dict(labels or {})
@@ -257,6 +259,7 @@ def spec(
         defaults=defaults,
         choices=choices,
         in_fight=in_fight,
+        focus=focus,
     )
 
 

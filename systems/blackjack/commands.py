@@ -143,6 +143,7 @@ SPECS: tuple[CommandSpec, ...] = (
         title="Attack",
         key="a",
         subject="targets",
+        focus="weapon",  # what the GM names first (it started on Range: a weapon typed after a went there)
         labels={"actor": "Attacker", "weapon": "Weapon or attack", "tags": "Extra tags", "deficient": "NPC deficient"},
         fields={
             "targets": Param(

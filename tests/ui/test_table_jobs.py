@@ -500,3 +500,22 @@ async def _missed(path: Path, system_id: str, size: tuple[int, int]) -> None:
         await press(pilot, "left", "enter")
         assert not isinstance(app.screen, FormDialog)
         assert len(log) > before and saved_state_matches(app)
+
+
+def test_the_blackjack_attack_form_starts_on_the_weapon(data_dir: Path) -> None:
+    """`a` started on Range: a weapon typed at once went into the range picker (and the first attack of an NPC
+    came out "Injury level: grievous", refused). A spec names the field its form starts in (``focus``)."""
+    from screens.widgets.fields import field_id
+
+    path = data_dir / "bj.jsonl"
+    build_fight("blackjack", path).close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await press(pilot, "a")
+            assert isinstance(app.screen, FormDialog)
+            assert app.focused is not None and app.focused.id == field_id("f", "weapon"), app.focused
+
+    asyncio.run(run())
