@@ -141,7 +141,8 @@ class R:
         "helpless",
         "Helpless defender",
         "ruling on zludge l.118–119",
-        "A prone (Incapacitated, Exhausted) or unconscious target makes no defense roll: fixed defense −1.",
+        "A prone (Incapacitated, Exhausted) or unconscious target makes no defense roll: fixed defense −1, less "
+        "its wound and fatigue penalties.",
     )
     # -- attacks ---------------------------------------------------------------
     attack = Rule(

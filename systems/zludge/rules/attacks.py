@@ -18,7 +18,9 @@ Rulings (rule ids of :mod:`systems.zludge.table`):
   melee weapon; against Ranged attacks, Acrobatics.
 - *Helpless defenders* (``helpless``): a target that is prone (Incapacitated, Exhausted) or
   unconscious makes no defense roll: fixed defense -1, as a stationary
-  flat-footed target; the log says "no defense roll" with the reason.
+  flat-footed target, less the penalties of its wounds and fatigue (-3 Incapacitated, -4 Comatose), as
+  the roll it cannot make would take them (fixed at -1 alone, an Incapacitated target was harder to hit
+  than one rolling at -3); the log says "no defense roll" with the reason.
 - *Fixed defense* (``flat_footed``, ``situational``) still takes the GM's ±1 defense modifiers (cover); aspects
   and plot points need a roll to spend on.
 - *Clipped armor* (``no_damage``): a tie deals 0-level damage whatever the armor (armor reduces
@@ -147,9 +149,11 @@ def _defend(
     if flat:
         fixed = 0 if cmd.target_moving and not helpless else -1
         label = "moving" if fixed == 0 else "stationary"
-        if helpless:
+        penalties: tuple[Modifier, ...] = ()
+        if helpless:  # it cannot defend, and its wounds and fatigue make it easier to hit, not harder
             label = "unconscious" if t.unconscious else "prone"
-        mods = (Modifier(label=label, value=fixed), *def_mods)
+            penalties = t.penalties(physical=True)
+        mods = (Modifier(label=label, value=fixed), *penalties, *def_mods)
         return None, mods, sum(m.value for m in mods), None
     dskill = _defense_skill(skill, target, cmd.defense)
     dspec = check_specialty(target, dskill, cmd.defense_specialty)

@@ -136,20 +136,22 @@ def test_an_incapacitated_combatant_cannot_attack():
 
 
 def test_prone_or_unconscious_defenders_make_no_defense_roll():
-    """Ruling (module): a prone or unconscious target has fixed defense -1 like a stationary flat-footed one."""
+    """Ruling (module): a prone or unconscious target has fixed defense -1 like a stationary flat-footed one, less
+    its wound penalties, as the roll it cannot make would take them (at -1 alone an Incapacitated Bob was harder
+    to hit than rolling at -3: Alice's -1 only clipped him)."""
     f = duel(SWORD, BOB)
     f.do(MarkWound(target="c2", level=3))
-    script(f, F(-2))  # -1 vs -1: clipped
+    script(f, F(-2))  # -1 vs -4: a hit by 3
     ev = f.do(Attack(actor="c1", target="c2"))
     res = ev[0]
-    assert res.defense is None and res.defense_total == -1 and res.outcome == "clipped"
+    assert res.defense is None and res.defense_total == -4 and res.outcome == "hit"
     # the log says why there is no defense roll (not "flat-footed": Bob has acted)
-    assert "(no defense roll, fixed defense, prone -1 → -1 Poor)" in res.describe(f.state)
+    assert "(no defense roll, fixed defense, prone -1, Incapacitated -3 → -4 Abysmal)" in res.describe(f.state)
     f.do(MarkWound(target="c2", level=4))
     f.do(NextTurn())
     script(f, F(-2))
     res = f.do(Attack(actor="c1", target="c2"))[0]
-    assert "(no defense roll, fixed defense, unconscious -1 → -1 Poor)" in res.describe(f.state)
+    assert "(no defense roll, fixed defense, unconscious -1, Comatose -4 → -5 Abysmal)" in res.describe(f.state)
 
 
 def test_log_lines_use_an_before_a_vowel():
