@@ -78,6 +78,7 @@ APPLIES = (  # the rules these deciders apply (rules/table.py)
     R.two_hands,
     R.into_melee,
     R.critter_attacks,  # critter_attacks
+    R.critter_held,
     R.held_fire,
     R.gunplay,  # gunplay
     R.gunplay_targets,

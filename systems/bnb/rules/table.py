@@ -269,6 +269,13 @@ class R:
         "ruling on bnb l.172",
         "A critter makes every attack its line lists each round, 1d6 each unless the line gives a die.",
     )
+    critter_held = _rule(
+        "critter_held",
+        "A critter's attacks at the fallen",
+        "ruling on bnb l.172",
+        "The attacks a critter's line lists go at one target; once an earlier one drops it, the rest are not made "
+        "(the critter mauls no one down: the GM turns it to a standing foe next round).",
+    )
     shots = _rule(
         "shots",
         "Shots",

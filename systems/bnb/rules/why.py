@@ -292,7 +292,11 @@ def _shots(before: FightState, ev: ShotsFired, after: FightState) -> tuple[Reaso
 
 
 def _held(before: FightState, ev: HeldFire, after: FightState) -> tuple[Reason, ...]:
-    return (Reason.of(R.held_fire, ev.reason or f"{_name(before, ev.target)} is down", "no shot spent"),)
+    down = ev.reason or f"{_name(before, ev.target)} is down"
+    d = _data(before, ev.actor)
+    if d is not None and d.natural and not d.firearms:  # a critter's listed attack (it cited Gun-play's line)
+        return (Reason.of(R.critter_held, down, "the rest of its listed attacks are not made"),)
+    return (Reason.of(R.held_fire, down, "no shot spent"),)
 
 
 def _reloaded(before: FightState, ev: Reloaded, after: FightState) -> tuple[Reason, ...]:

@@ -265,7 +265,11 @@ def test_a_critter_attacks_at_its_hd_and_explodes_as_its_level():
     assert rs["Exploding damage"].terms[0] == "HD 5 (its level): 2 extra dice at most"
     assert rs["A critter's level"].source == "ruling on bnb l.138"
     assert rs["Damage"].terms == ("1d6: dice 6", "extra dice 3", "damage 9", "Dusty HP 4 → -5")
-    assert why(f, HeldFire)["Holding fire at the fallen"].terms == ("Dusty is down", "no shot spent")
+    # its own ruling, not Gun-play's holding fire (l.43, "no shot spent")
+    assert why(f, HeldFire)["A critter's attacks at the fallen"].terms == (
+        "Dusty is down",
+        "the rest of its listed attacks are not made",
+    )
     assert why(f, Dropped)["Death at 0 HP"].terms == ("Dusty at -5 HP by Bear, Grizzly", "a death save is due (ST 16)")
     assert "save vs death" in why(f, PromptRaised)["Saving throw vs death"].terms[0]
     save = why(f, DeathSaveRolled)
@@ -721,6 +725,7 @@ SAYS = {
     "every_other_round": "Rate of Fire",
     "one_weapon": "Rate of Fire",
     "critter_attacks": "Most monsters have one attack",
+    "critter_held": "Most monsters have one attack",
     "shots": "Capacity",
     "reload": "Capacity",
     "gunplay": "Gun-play",
