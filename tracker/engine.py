@@ -20,6 +20,7 @@ import cattrs
 from tracker import commands as C
 from tracker import events as E
 from tracker import registry
+from tracker.core_rules import core_rule
 from tracker.dice import Roller, amount
 from tracker.errors import Refused, UnknownEvent
 from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
@@ -102,7 +103,7 @@ def _check_turn(system: System, state: FightState, command: Any) -> None:
     # someone who cannot act at all (dead, fled) gets the system's own reason instead
     if c is not None and c.id != state.current and not c.removed and system.takes_turns(state, c):
         hint = "; a held action steps in with 'act now'" if c.held else ""
-        raise Refused(f"it is {state.name(state.current)}'s turn, not {c.name}'s{hint}")
+        raise Refused(f"it is {state.name(state.current)}'s turn, not {c.name}'s{hint}", rule=core_rule("turn-order"))
 
 
 def need(state: FightState, cid: str | None, what: str = "combatant") -> Combatant:
@@ -406,7 +407,7 @@ def _start(system: System, state: FightState, cmd: C.StartFight, dice: Roller) -
 
 def _next(system: System, state: FightState, cmd: C.NextTurn, dice: Roller) -> list[E.Event]:
     if state.prompts:
-        raise Refused(f"resolve first: {state.prompts[0].text}")
+        raise Refused(f"resolve first: {state.prompts[0].text}", rule=core_rule("prompt"))
     return _turn_on(system, state, dice)
 
 
@@ -441,7 +442,7 @@ def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> 
     if not c.held:
         raise Refused(f"{c.name} is not holding an action")
     if state.prompts:
-        raise Refused(f"resolve first: {state.prompts[0].text}")
+        raise Refused(f"resolve first: {state.prompts[0].text}", rule=core_rule("prompt"))
     order = [i for i in state.order if i != c.id]
     at = order.index(state.current) if state.current in order else state.turn
     return [E.HeldActionTaken(id=c.id), E.TurnStarted(id=c.id, index=at)]

@@ -486,3 +486,33 @@ def test_time_passing_ends_the_conditions_counted_in_rounds(system_id: str) -> N
     f.do(C.Rest(days=1))
     assert f.state.get("c2").condition("Enraged") is None
     assert f.state.get("c1").condition("Cursed") is not None
+
+
+def test_the_cores_refusals_of_a_prompt_left_open_and_of_another_s_turn_name_their_rule() -> None:
+    """ "resolve first: …" and "it is A's turn, not Outlaw's" named no rule (the README: a refused action names
+    its rule, as the systems' refusals do)."""
+    from systems.blackjack.commands import Attack
+    from tests.systems.blackjack.helpers import new_fight, npc, pc
+    from tracker.commands import Damage, NextTurn, StartFight
+    from tracker.errors import Refused
+
+    f = new_fight()
+    a = pc(f, "A")
+    outlaw = npc(f, "Outlaw", "outlaw")
+    f.do(StartFight())
+    with pytest.raises(Refused) as other:
+        f.do(Attack(actor=outlaw, targets=(a,)))
+    assert "it is A's turn, not Outlaw's" in str(other.value) and other.value.rule is not None
+    assert other.value.rule.id == "turn-order"
+    from tests.systems.bnb.helpers import add_pc
+    from tests.systems.bnb.helpers import new_fight as bnb_fight
+    from tests.systems.bnb.helpers import start as bnb_start
+
+    g, _ = bnb_fight()
+    dusty = add_pc(g, "Dusty")
+    bnb_start(g)
+    g.do(Damage(targets=(dusty,), amount="30"))  # dying: the death save is asked
+    assert g.state.prompts
+    with pytest.raises(Refused) as open_prompt:
+        g.do(NextTurn())
+    assert open_prompt.value.rule is not None and open_prompt.value.rule.id == "prompt"

@@ -41,6 +41,7 @@ from systems.twod6.record import Failed, data
 from systems.twod6.rules.attacks import resolve_attack
 from systems.twod6.rules.harm import check_thresholds
 from systems.twod6.table import R, applies
+from tracker.core_rules import core_rule
 from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.events import PromptResolved
@@ -66,7 +67,7 @@ def decide_cinematic(d: Draft, cmd: SpendCinematic, dice: Roller) -> None:
         if not state.started or state.ended:
             raise Refused("an extra turn is taken during the fight", rule=R.EXTRA_TURN)
         if state.prompts:
-            raise Refused(f"resolve first: {state.prompts[0].text}")
+            raise Refused(f"resolve first: {state.prompts[0].text}", rule=core_rule("prompt"))
         if x.down:
             raise Refused(
                 f"{c.name} is {'dead' if x.dead else 'unconscious'} and cannot take a turn", rule=R.EXTRA_TURN

@@ -38,6 +38,7 @@ from systems.twod6.sheet import (
 )
 from systems.twod6.table import PRONE, R
 from tracker.commands import Modifier
+from tracker.core_rules import core_rule
 from tracker.errors import Refused
 from tracker.kit import Draft
 from tracker.model import Combatant, FightState
@@ -83,7 +84,7 @@ def acting(state: FightState, c: Combatant) -> None:
     if state.ended:
         raise Refused("the fight is over")
     if state.prompts:
-        raise Refused(f"resolve first: {state.prompts[0].text}")
+        raise Refused(f"resolve first: {state.prompts[0].text}", rule=core_rule("prompt"))
     d = data(c)
     if d.dead:
         raise Refused(f"{c.name} is dead")
