@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import attrs
+
 from systems.twod6.checks import CheckRoll
 from systems.twod6.commands import ARMOR_ONLY, BLAST_SKILL, ENTANGLE_SKILL, REPEL_SKILL
 from systems.twod6.events import (
@@ -112,13 +114,14 @@ def roll_rules(*checks: CheckRoll) -> list[Reason]:
     return out
 
 
-def part_rules(parts: Iterable[Modifier], aim_used: int = 0, sniper: bool = False) -> list[Reason]:
-    """The rules behind the modifiers of a roll."""
+def part_rules(parts: Iterable[Modifier], aim_used: int = 0, sniper: bool = False, parry: bool = False) -> list[Reason]:
+    """The rules behind the modifiers of a roll (``parry``: a melee parry's, where an armor's penalty is the parry
+    ruling's: the armor rule names melee attacks, not parries); one reason a rule, its terms together."""
     out: list[Reason] = []
     for p in parts:
         term = f"{p.label} {signed(p.value)}"
         if p.label.endswith(" armor"):
-            out.append(Reason.of(R.ARMOR, term))
+            out.append(Reason.of(R.PARRY_PENALTY if parry and p.value < 0 else R.ARMOR, term))
         elif p.label.startswith("prone"):
             out.append(Reason.of(R.TRIP, f"{term} (condition)"))
         elif p.label == "unconscious":
@@ -137,7 +140,11 @@ def part_rules(parts: Iterable[Modifier], aim_used: int = 0, sniper: bool = Fals
             out.append(Reason.of(R.AIM, term))
             if sniper or (aim_used and p.value > 1 and aim_used != p.value):
                 out.append(Reason.of(R.SNIPER, term))
-    return out
+    merged: dict[str, Reason] = {}  # (medium armor −2 and +2 read as two "Armor" blocks)
+    for r in out:
+        had = merged.get(r.rule_id)
+        merged[r.rule_id] = r if had is None else attrs.evolve(had, terms=(*had.terms, *r.terms))
+    return list(merged.values())
 
 
 # ---------------------------------------------------------------------------
@@ -180,7 +187,7 @@ def _attack(before: FightState, e: AttackRolled) -> list[Reason]:
     elif ds.startswith("unconscious"):
         out.append(Reason.of(R.UNCONSCIOUS, f"{tname} is unconscious: −3 and no bonus"))
     out += part_rules(e.attack.parts, e.aim_used, bool(a and a.aim_sniper))
-    out += part_rules(e.defense.parts)
+    out += part_rules(e.defense.parts, parry=e.defense_skill.startswith("Melee"))
     if e.reroll:
         out.append(Reason.of(R.REROLL, "a cinematic reroll: costs no action"))
     elif e.cost == "half":

@@ -129,8 +129,20 @@ def test_an_attack_explains_the_opposed_roll_with_each_die_and_modifier_and_its_
     assert "STR +1 (stat)" in opposed.terms and "Longsword +1 (item)" in opposed.terms
     assert "light armor +1 (armor)" in opposed.terms and "hit" in opposed.terms
     assert "light armor −1 (armor)" in opposed.terms  # armor hinders athletics, the defense it rolls
-    assert [r.terms for r in rs if r.rule_id == "armor"] == [("light armor −1",), ("light armor +1",)]
+    assert [r.terms for r in rs if r.rule_id == "armor"] == [("light armor −1", "light armor +1")]  # one block
     assert reason(rs, R.FULL_ROUND) and reason(rs, R.DECLARED).terms == ("Ann declared wound",)
+
+
+def test_armor_on_a_melee_parry_cites_the_parry_ruling():
+    """A guard's medium armor −2 on its melee parry was credited to the Armor rule (@46272: melee attacks,
+    throwing, casting and athletics; no parry), the Armor block shown twice: it is the parry ruling's."""
+    guard = sheet(skills="Melee (Heavy) 1", armor="medium", items="Spear: Melee (Heavy) +1")  # (no proficiency: +1)
+    f, roller = setup(("Ann", FIGHTER), ("Guard", guard))
+    (ev,) = of(attack(f, roller, (5, 5, 3, 3), "c1", "c2"), AttackRolled)
+    assert ev.defense_skill.startswith("Melee")
+    rs = why(f, ev)
+    assert reason(rs, R.PARRY_PENALTY).terms == ("medium armor −2",)
+    assert [r.terms for r in rs if r.rule_id == "armor"] == [("medium armor +1",)]
 
 
 def test_a_prone_attacker_and_a_gm_modifier_are_named_as_such():
