@@ -282,27 +282,55 @@ def _public_state(state: FightState, names: Mapping[str, str], now: FightState |
     )
 
 
+def _word(name: str) -> str:
+    """A regular expression for ``name`` as a whole word (or words)."""
+    return rf"(?<!\w){re.escape(name)}(?!\w)"
+
+
+def _seen_spans(line: str, now: FightState, names: Mapping[str, str]) -> str:
+    """``line`` with the names the players see (and the seen NPCs' own) blanked out, longest first: a hidden
+    "Outlaw" is not in a seen "Outlaw 1" (every line about the seen Outlaw 1 was dropped for it)."""
+    seen = {n for n in names.values() if n} | {c.name for c in now.combatants if c.id in names and c.name}
+    for name in sorted(seen, key=len, reverse=True):
+        line = re.sub(_word(name), lambda m: "\0" * len(m.group()), line, flags=re.IGNORECASE)
+    return line
+
+
+def _hidden_named(line: str, now: FightState, names: Mapping[str, str]) -> list[tuple[int, int]]:
+    """Where ``line`` names a hidden combatant (outside the names of the seen)."""
+    masked = _seen_spans(line, now, names)
+    return [
+        m.span()
+        for c in now.combatants
+        if c.id not in names and c.name
+        for m in re.finditer(_word(c.name), masked, re.IGNORECASE)
+    ]
+
+
 def _unnamed(text: str, now: FightState, names: Mapping[str, str]) -> str:
     """``text`` (a condition the GM typed on a seen combatant) with a hidden combatant's name as "someone" and an
     NPC's real name as the name the players know it by: "Marked by the Assassin" showed the hidden Assassin."""
-    for c in now.combatants:
-        if c.id not in names and c.name:
-            text = re.sub(rf"(?<!\w){re.escape(c.name)}(?!\w)", "someone", text, flags=re.IGNORECASE)
+    for start, end in sorted(_hidden_named(text, now, names), reverse=True):
+        text = text[:start] + "someone" + text[end:]
     return _scrub(text, now, names) or ""
 
 
 def _scrub(line: str, now: FightState, names: Mapping[str, str]) -> str | None:
-    """The last guard: no hidden combatant's name; a hidden NPC name becomes its public name."""
-    for c in now.combatants:
-        if c.id not in names and c.name and re.search(rf"(?<!\w){re.escape(c.name)}(?!\w)", line, re.IGNORECASE):
-            return None
-    swaps = sorted(
-        ((c.name, names[c.id]) for c in now.combatants if c.id in names and names[c.id] != c.name and c.name),
-        key=lambda p: -len(p[0]),
-    )
-    for real, shown in swaps:
-        line = re.sub(rf"(?<!\w){re.escape(real)}(?!\w)", shown, line, flags=re.IGNORECASE)
-    return line
+    """The last guard: no hidden combatant's name (outside the names of the seen); an NPC's real name, in text a
+    plug-in wrote with it, becomes the name the players know it by (in one pass, and never a real name that is
+    also a name the players see: with numbered aliases, "Outlaw 1" turned into "Outlaw 2" and back)."""
+    if _hidden_named(line, now, names):
+        return None
+    public = set(names.values())
+    swaps = {
+        c.name.lower(): names[c.id]
+        for c in now.combatants
+        if c.id in names and c.name and names[c.id] != c.name and c.name not in public
+    }
+    if not swaps:
+        return line
+    pattern = "|".join(_word(real) for real in sorted(swaps, key=len, reverse=True))
+    return re.sub(pattern, lambda m: swaps[m.group().lower()], line, flags=re.IGNORECASE)
 
 
 def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str | None:

@@ -355,3 +355,41 @@ def test_a_condition_naming_a_hidden_combatant_shows_without_its_name() -> None:
     dusty = next(r for r in view.rows if r.name == "Dusty")
     assert "Assassin" not in dusty.conditions and "Black Bart" not in dusty.conditions, dusty.conditions
     assert "Marked by the someone" in dusty.conditions and "Taunted by Outlaw" in dusty.conditions, dusty.conditions
+
+
+def test_a_hidden_name_inside_a_seen_name_hides_nothing_of_the_seen() -> None:
+    """A third Outlaw added hidden is named "Outlaw": every line about the seen "Outlaw 1" was dropped, as naming
+    the hidden one (its joining, its turns, its hits: Dusty fell with no cause)."""
+    f = Fight(load("toy"), roller=ScriptedRoller([17, 4]))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
+    f.do(C.AddCombatant(name="Outlaw 1", kind="npc", sheet={"hp": 10}))
+    f.do(C.AddCombatant(name="Outlaw", kind="npc", sheet={"hp": 10}, hidden=True))
+    f.do(C.SetInitiative(values={"c1": 10, "c2": 20, "c3": 5}))
+    f.do(C.StartFight())
+    f.do(Hit(actor="c2", target="c1", damage="1d6"))
+    f.do(C.AddCondition(id="c1", name="Covering Outlaw 1"))
+    text = log(f)
+    assert "Outlaw 1 joins the fight" in text and "Outlaw 1's turn" in text and "Outlaw 1 hits Dusty" in text, text
+    dusty = next(r for r in project(f.system, f).rows if r.name == "Dusty")
+    assert dusty.conditions == "Covering Outlaw 1", dusty.conditions
+
+
+def test_numbered_aliases_name_each_npc_as_its_row_does() -> None:
+    """NPC names hidden, the real "Outlaw 2" revealed first is "Outlaw 1" to the players: the log rewrote the names
+    as text one after the other and called both "Outlaw 1" ("Outlaw 1's turn" with Outlaw 2 up)."""
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
+    for name in ("Outlaw 1", "Outlaw 2"):
+        f.do(C.AddCombatant(name=name, kind="npc", sheet={"hp": 10}, alias="Outlaw", hidden=True))
+    f.do(C.SetView(npc_names=False))
+    f.do(C.Reveal(ids=("c3",)))
+    f.do(C.Reveal(ids=("c2",)))
+    f.do(C.SetInitiative(values={"c1": 20, "c3": 15, "c2": 10}))
+    f.do(C.StartFight())
+    f.do(C.NextTurn())  # the real Outlaw 2: "Outlaw 1" to the players
+    view = project(f.system, f)
+    assert view.up == "Outlaw 1" and view.log[-1] == "Outlaw 1's turn", view
+    f.do(C.AddCondition(id="c2", name="Prone"))  # the real Outlaw 1: "Outlaw 2" to the players
+    view = project(f.system, f)
+    assert view.log[-1] == "Outlaw 2 is Prone", view.log
+    assert [r.conditions for r in view.rows if r.name == "Outlaw 2"] == ["Prone"]
