@@ -159,11 +159,13 @@ def state_text(system: System, state: FightState, c: Combatant) -> str:
     return _safe(system.public, state, c) or ""
 
 
-def _on_deck(system: System, state: FightState, shown: Mapping[str, str]) -> str | None:
-    """The next visible combatant to take a turn after the current one, as next turn would give them (in a surprise
-    round, one of the surprising side or the first of round 1: it named one who did not act in it)."""
+def _on_deck(system: System, state: FightState, shown: Mapping[str, str], also: str | None = None) -> str | None:
+    """The next visible combatant to take a turn after the current one (and after ``also``, the one shown up), as
+    next turn would give them (in a surprise round, one of the surprising side or the first of round 1: it named
+    one who did not act in it)."""
+    skip = {state.current, also}
     try:
-        return next((cid for cid in coming_turns(system, state) if cid in shown and cid != state.current), None)
+        return next((cid for cid in coming_turns(system, state) if cid in shown and cid not in skip), None)
     except Exception:  # a plug-in's takes_turns that fails: no one on deck, the view goes on
         return None
 
@@ -202,15 +204,20 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
     steps = fight.steps[-LOG_STEPS:]
     current = state.current if state.current in names else None
     shown_round = round_text(state)
+    deck = None
     if state.current is not None and current is None and state.started and not state.ended:
         # a hidden combatant's turn: the players still see the last seen turn (the marker went, and told them
-        # someone unseen acts, and where in the order); a surprise round taken only by the hidden is round 1
+        # someone unseen acts, and where in the order); before any seen turn, the first seen to act is up (no
+        # one up happens only while the unseen act), in the round the players were told of
         last = _last_seen_turn(steps, names)
-        current = last[0] if last is not None and last[0] in state.order else None
-        shown_round = _round_line(last[1]) if last is not None else f"Round {max(1, state.round)}"
-    deck = _on_deck(system, state, names)
-    if deck == current:  # (the one seen turn kept through a hidden one's: not on deck as well)
-        deck = None
+        if last is not None and last[0] in state.order:
+            current, shown_round = last[0], _round_line(last[1])
+        else:
+            current = _on_deck(system, state, names)
+            surprise = state.round == 0 and any(i in names for i in state.surprise)
+            shown_round = _round_line(0) if surprise else f"Round {max(1, state.round)}"
+    if state.started and not state.ended:
+        deck = _on_deck(system, state, names, also=current)
     rows: list[Row] = []
     place = 0
     for c in state.present:
@@ -495,11 +502,11 @@ def _first_seen_turn_of_round(
 ) -> bool:
     """A seen turn in a round begun by hidden turns, and the first seen one in it: the round's line goes with it
     (said alone, "Round 2" before anyone was up told the players a hidden combatant acts first)."""
-    if ev.id not in names or ev.resumed or any(isinstance(e, E.RoundStarted) for e in earlier):
-        return False
+    if ev.id not in names or ev.resumed or any(isinstance(e, E.RoundStarted | E.HeldActionTaken) for e in earlier):
+        return False  # (a held action taken now is no turn of a new round: "Round 1" was said again)
     for cid in state.order[: ev.index]:
         c = state.find(cid)
-        if c is None or c.removed or cid not in names or c.held:
+        if c is None or c.removed or cid not in names:  # (one holding had its turn: its round was said then)
             continue
         if state.round == 0 and cid not in state.surprise:
             continue

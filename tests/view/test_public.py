@@ -266,9 +266,9 @@ def test_a_hidden_turn_keeps_the_last_seen_turn_up_and_the_round_said_with_the_n
     f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 12}))
     f.do(C.AddCombatant(name="Zed", kind="pc", sheet={"hp": 12}))
     f.do(C.SetInitiative(values={"c1": 20, "c2": 15, "c3": 10}))
-    f.do(C.StartFight())  # the Assassin's turn first
+    f.do(C.StartFight())  # the Assassin's turn first: the first seen to act is up (no one up told of it)
     view = project(f.system, f)
-    assert (view.round, view.up, view.on_deck) == ("Round 1", "", "Dusty")
+    assert (view.round, view.up, view.on_deck) == ("Round 1", "Dusty", "Zed")
     assert "Round 1" not in view.log
     f.do(C.NextTurn())  # Dusty
     assert project(f.system, f).log[-2:] == ("Round 1", "Dusty's turn")
@@ -289,7 +289,7 @@ def test_a_surprise_round_only_the_hidden_take_is_not_announced() -> None:
     f.do(C.SetInitiative(values={"c1": 20, "c2": 15}))
     f.do(C.StartFight(surprise=("c2",)))
     view = project(f.system, f)
-    assert view.round == "Round 1" and view.up == ""
+    assert view.round == "Round 1" and view.up == "Dusty"
     assert view.log[-1] == "The fight begins" and "Surprise round" not in view.log
     f.do(C.NextTurn())
     assert project(f.system, f).log[-3:] == ("The fight begins", "Round 1", "Dusty's turn")
@@ -393,3 +393,45 @@ def test_numbered_aliases_name_each_npc_as_its_row_does() -> None:
     view = project(f.system, f)
     assert view.log[-1] == "Outlaw 2 is Prone", view.log
     assert [r.conditions for r in view.rows if r.name == "Outlaw 2"] == ["Prone"]
+
+
+def test_a_held_turn_and_an_action_taken_now_say_the_round_once() -> None:
+    """The first in the order held: "Round 1" was said again with the next turn, and again on "acts now"."""
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    for name in ("Ann", "Bart", "Cole"):
+        f.do(C.AddCombatant(name=name, kind="pc", sheet={"hp": 12}))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 10, "c3": 5}))
+    f.do(C.StartFight())
+    f.do(C.Delay(id="c1"))
+    f.do(C.ActNow(id="c1"))
+    text = log(f)
+    assert text.count("Round 1") == 1 and "Ann acts now" in text, text
+
+
+def test_a_surprise_round_with_a_hidden_surpriser_first_is_said_so_from_the_start() -> None:
+    """The hidden Sniper and the seen Bart surprise, the Sniper first: the header said "Round 1", then
+    "Surprise round", then "Round 1" (the log said "with a surprise round" all along), and no one was up."""
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Sniper", kind="npc", sheet={"hp": 10}, hidden=True))
+    f.do(C.AddCombatant(name="Ann", kind="pc", sheet={"hp": 12}))
+    f.do(C.AddCombatant(name="Bart", kind="pc", sheet={"hp": 12}))
+    f.do(C.SetInitiative(values={"c1": 25, "c2": 20, "c3": 15}))
+    f.do(C.StartFight(surprise=("c1", "c3")))
+    view = project(f.system, f)
+    assert (view.round, view.up, view.on_deck) == ("Surprise round", "Bart", "Ann"), view
+
+
+def test_a_hidden_action_taken_now_leaves_on_deck_as_it_was() -> None:
+    """The hidden Sniper's held action taken during Bart's turn blanked "On deck: Cole" until it was over."""
+    f = Fight(load("toy"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Sniper", kind="npc", sheet={"hp": 10}, hidden=True))
+    for name in ("Ann", "Bart", "Cole"):
+        f.do(C.AddCombatant(name=name, kind="pc", sheet={"hp": 12}))
+    f.do(C.SetInitiative(values={"c1": 25, "c2": 20, "c3": 15, "c4": 10}))
+    f.do(C.StartFight())
+    f.do(C.Delay(id="c1"))
+    f.do(C.NextTurn())  # Bart
+    before = project(f.system, f)
+    f.do(C.ActNow(id="c1"))
+    after = project(f.system, f)
+    assert (before.up, before.on_deck) == (after.up, after.on_deck) == ("Bart", "Cole"), (before, after)
