@@ -411,6 +411,8 @@ def _tally_line(
             line += ": a hit" if tally.hit else ": a miss"
     elif actor and target and tally.hit is not None:
         line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
+    elif target and tally.harm < 0:  # harm taken back (a reroll): it read "Ann is harmed (-1)"
+        return f"the harm to {target} is taken back"
     elif target and tally.harm:  # (the damage of a hit already said: it read as a second action, "acts against")
         line = f"{target} is harmed"
     elif tally.fell:
@@ -420,7 +422,7 @@ def _tally_line(
     else:
         return None
     t = now.find(tally.target or "")
-    if tally.harm and t is not None and shows_numbers(now, t) and now.view.dice:
+    if tally.harm > 0 and t is not None and shows_numbers(now, t) and now.view.dice:
         line += f" ({tally.harm})"
     return line
 
@@ -434,6 +436,13 @@ def _names_npc(text: str, now: FightState, names: Mapping[str, str]) -> bool:
             if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE):
                 return True
     return False
+
+
+def _has_actor(system: System, before: FightState, ev: E.Event) -> bool:
+    """Whether someone did what the event records (a roll of one's own), not the GM (quick damage: "Dusty loses 2
+    HP" read "Dusty is harmed (2)" when a hidden one was marked too, the words of a hidden attacker's hit)."""
+    tally = _safe(system.tally, before, ev)
+    return bool((tally is not None and tally.actor) or getattr(ev, "actor", None))
 
 
 def _hidden_in(system: System, step: Step) -> bool:
@@ -562,7 +571,8 @@ def public_lines(system: System, step: Step, now: FightState, names: Mapping[str
             lines.append(_round_line(s.round))
             line = _event_line(system, ev, s, after, now, names)
         elif type(ev) not in _CORE and (
-            (secret and _safe(ev.all_rolls)) or not _seen_then(ev, s, after, now, names, _mentioned(ev, now))
+            (secret and _safe(ev.all_rolls) and _has_actor(system, s, ev))
+            or not _seen_then(ev, s, after, now, names, _mentioned(ev, now))
         ):
             # in a hidden combatant's action the seen see its effects (a hit, harm, an injury), not its rolls (a
             # save against its working told the unseen caster's lead); and an event that also names the hidden

@@ -336,7 +336,7 @@ def test_one_action_on_the_seen_and_the_hidden_says_what_it_did_to_the_seen() ->
     f.do(C.Hide(ids=(sniper,)))
     start(f, {dusty: 20, outlaw: 10, sniper: 5})
     f.do(C.Damage(targets=(dusty, sniper), amount="2"))
-    assert "Dusty is harmed" in log(f), log(f)
+    assert "Dusty loses 2 HP" in log(f), log(f)  # as with Dusty alone marked (it read "is harmed (2)", a tell)
     dice.add(2, 17, 1, 18, 1)  # a miss on the Outlaw; a hit for 1+2; a hit on the Sniper
     f.do(GunPlay(actor=dusty, targets=(outlaw, outlaw, sniper), distance="20"))
     text = log(f)

@@ -183,3 +183,19 @@ def test_the_players_view_says_the_attack_is_worked_out_again():
     f.do(SpendCinematic(actor="c2", use="reroll"))
     last = public_log(f.system, f.steps[-1:], f.state)
     assert "Ann's attack on Hero is worked out again" in last and "Ann misses Hero" in last, last
+
+
+def test_the_players_view_says_harm_taken_back_not_negative_harm() -> None:
+    """The hidden Ann's hit taken back by Hero's rerolled defense read "Hero is harmed (-1)" to the players: the
+    wound taken back is said as such."""
+    from screens.table import public_log
+    from tracker.commands import Hide
+
+    f, roller = setup(("Ann", FIGHTER), ("Hero", HERO))
+    f.do(Hide(ids=("c1",)))
+    attack(f, roller, (3, 3, 3, 3), "c1", "c2")
+    roller.add(5, 5)
+    f.do(SpendCinematic(actor="c2", use="reroll"))
+    last = public_log(f.system, f.steps[-1:], f.state)
+    assert "the harm to Hero is taken back" in last and not any("(-1)" in line for line in last), last
+    assert not any("Ann" in line for line in last), last
