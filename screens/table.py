@@ -690,8 +690,11 @@ class TableApp(App[None]):
             self.set_class(True, "-problem")
             self.set_class(snap.status == WAITING, "-waiting")
             return
-        self.set_class(False, "-problem")
         view = project(snap.fight.system, snap.fight, snap.header.title if snap.header else "")
+        if view == self.shown and not self.has_class("-problem"):
+            return  # nothing the players see changed: nothing is drawn (every secret action repainted each
+            # browser, which anyone watching the network could count)
+        self.set_class(False, "-problem")
         self.shown = view
         self.query_one("#title", Static).update(Text(view.title))
         self.query_one("#round", Static).update(Text(view.round))

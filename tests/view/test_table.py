@@ -308,3 +308,35 @@ async def test_a_long_name_is_cut_only_when_the_state_needs_the_room(tmp_path: P
         assert "Bartholomew Quicksilver-Jones" in row, shown
         assert "Prone" in kid and "HP 2/2 · DC 10 · belt" in kid, shown
     fight.close()
+
+
+@sync
+async def test_a_secret_action_draws_nothing_on_the_players_screen(tmp_path: Path) -> None:
+    """Each GM action on the hidden only rebuilt the players' table (a screen update sent to every browser, the
+    picture the same): anyone watching the network could count the secret actions. Nothing changed, nothing is
+    drawn."""
+    path = tmp_path / "f.jsonl"
+    fight = new("toy", path)
+    fight.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"hp": 9}))
+    fight.do(C.AddCombatant(name="Assassin", kind="npc", sheet={"hp": 9}, hidden=True))
+    fight.do(C.StartFight())
+    app = TableApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.shown is not None and app.shown.up == "Dusty")
+        drawn: list[object] = []
+        fill = app._fill
+        app._fill = lambda view: (drawn.append(view), fill(view))  # type: ignore[method-assign]
+        for n in range(3):
+            fight.do(C.AddCondition(id="c2", name=f"Plotting {n}"))
+        await until(
+            pilot,
+            lambda: (
+                app.follower.snapshot.fight is not None
+                and len(app.follower.snapshot.fight.entries) == len(fight.entries)
+            ),
+        )
+        await pilot.pause(0.3)
+        assert drawn == []
+        fight.do(C.AddCondition(id="c1", name="Watchful"))
+        await until(pilot, lambda: bool(drawn), "the seen condition")
+    fight.close()
