@@ -233,9 +233,8 @@ class ReplayScreen(Screen[None]):
         yield Static("", id="bar", markup=False)
         yield Static("", id="notice", markup=False)
         yield Static("", id="prompts", markup=False)
-        # a grid, as the live screen's: wide, the detail pane beside the list and the log under both; narrow (80
-        # columns), the list across and the detail pane under it beside the log (beside the list, it cut every
-        # name to 13 columns)
+        # a grid: wide, the detail pane beside the list and the log under both; narrow (80 columns), the list
+        # across and the log across under it (beside the list, the detail pane cut every name to 13 columns)
         with Grid(id="main"):
             yield InitiativeList(self.system, id="order")
             with Vertical(id="side"):

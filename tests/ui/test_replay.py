@@ -404,3 +404,28 @@ def test_a_replay_at_80_columns_shows_the_names_the_live_screen_shows(system_id:
             assert all(name in text for name in listed), (listed, text)
 
     asyncio.run(run())
+
+
+def test_a_replay_at_80_columns_shows_its_log_lines_whole(data_dir: Path) -> None:
+    """Narrow, the log beside the detail pane was 46 columns wide: every line cut at 37 characters, no outcome
+    shown ("Hero 1 attacks Bison w2 2 with the he…"). The log goes across."""
+    from bench.fights import make_fight
+
+    path = data_dir / "long.jsonl"
+    make_fight("bnb", 400, path, seed=4).close()
+
+    async def run() -> None:
+        app = TrackerApp(replay_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            for _ in range(4):
+                await press(pilot, "pagedown")
+            log = screen.query_one(ReplayLog)
+            assert log.size.width >= 76, log.size
+            shown = screen_text(app)
+            line = log.line_text(screen.position - 1)
+            assert line[:60] in shown, (line, shown)
+
+    asyncio.run(run())
