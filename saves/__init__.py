@@ -31,6 +31,7 @@ from saves.writing import (
     new_fight,
     open_fight,
     rescue,
+    rescue_refused,
 )
 
 __all__ = [
@@ -54,4 +55,5 @@ __all__ = [
     "open_fight",
     "recent",
     "rescue",
+    "rescue_refused",
 ]

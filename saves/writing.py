@@ -764,6 +764,21 @@ def continue_before(path: str | Path, line: int) -> SavedFight:
     )
 
 
+def rescue_refused(fight: SavedFight) -> str:
+    """Why :func:`rescue` cannot save ``fight`` whole ("" when it can): a fight opened from a checkpoint keeps
+    only the actions since; what came before is read from the file it holds, and a file cut short by another
+    program no longer has it."""
+    if fight.older is None:
+        return ""
+    fd = fight.writer.fd
+    if fd is None or os.fstat(fd).st_size < fight.writer.size:
+        return (
+            f"{fight.path.name} was cut short by another program: the start of the fight is gone from it, and this "
+            "app opened it from its last checkpoint, so it holds only what came after"
+        )
+    return ""
+
+
 def rescue(fight: SavedFight) -> SavedFight:
     """Save ``fight`` as this app has it to a new file beside the one it lost (``<name>-rescued.jsonl``: its file
     was deleted, moved, replaced or changed by another program, see :class:`FileLost`), and go on there.

@@ -228,8 +228,18 @@ class TrackerApp(App[None]):
     def offer_rescue(self, fight: saves.SavedFight, why: str) -> None:
         """The fight's file was deleted, moved, replaced or changed by another program (each action is refused as
         not saved): offer to save the fight as this app has it to a new file and go on there."""
-        options = [("Save the fight as it is here to a new file, and go on there", "rescue"), ("Leave it", "")]
-        help_text = visible_lines(f"{why}.\nNothing done here is lost: the fight as it is on this screen can be saved.")
+        refused = saves.rescue_refused(fight)
+        if refused:  # (it offered to save, then said what was saved was gone)
+            options = [("Leave it", "")]
+            help_text = visible_lines(
+                f"{refused}.\nNothing more is written to it. Put the file back as it was (a backup, the sync "
+                "tool's history) and open it again."
+            )
+        else:
+            options = [("Save the fight as it is here to a new file, and go on there", "rescue"), ("Leave it", "")]
+            help_text = visible_lines(
+                f"{why}.\nNothing done here is lost: the fight as it is on this screen can be saved."
+            )
 
         def chosen(what: str | None) -> None:
             if what != "rescue":

@@ -108,3 +108,18 @@ def test_a_fight_opened_from_a_checkpoint_is_rescued_from_the_file_it_holds(tmp_
     rescued.undo()  # the older part reads from the rescued file
     rescued.close()
     fight.close()
+
+
+def test_a_fight_from_a_checkpoint_whose_file_was_cut_short_says_it_cannot_be_saved_whole(tmp_path: Path) -> None:
+    """It offered "nothing done here is lost", then said "what was saved in it is gone": the offer says so first."""
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 2500, path, seed=4).close()
+    fight = saves.open_fight(path)
+    fight.settle_check()
+    assert fight.older is not None and saves.rescue_refused(fight) == ""
+    with path.open("r+b") as f:
+        f.truncate(100)
+    assert "cut short by another program" in saves.rescue_refused(fight)
+    with pytest.raises(saves.SaveError):
+        saves.rescue(fight)
+    fight.close()

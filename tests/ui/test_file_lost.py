@@ -57,3 +57,30 @@ def test_a_lost_file_refuses_the_action_and_the_fight_goes_on_in_a_new_file(
             assert saves.load(now.fight.path).fight().state == now.fight.state
 
     asyncio.run(run())
+
+
+def test_a_file_cut_short_under_a_fight_opened_from_its_checkpoint_is_said_so(data_dir: Path) -> None:
+    """The offer said "nothing done here is lost", and saving then said what was saved was gone: it says what
+    happened and how to get the fight back."""
+    from bench.fights import make_fight
+
+    path = data_dir / "long.jsonl"
+    make_fight("bnb", 2500, path, seed=4).close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            screen.fight.settle_check()
+            with path.open("r+b") as f:
+                f.truncate(200)
+            await press(pilot, "T")  # (dice typed in: an action whatever the fight's prompts)
+            await pilot.pause()
+            assert isinstance(app.screen, PickDialog), (toasts(app), screen.fight.older)
+            said = app.screen.help_text
+            assert "cut short by another program" in said and "Put the file back" in said, said
+            assert [label for label, _v in app.screen.options] == ["Leave it"]
+
+    asyncio.run(run())
