@@ -16,15 +16,24 @@ from __future__ import annotations
 from tracker.model import Combatant, FightState
 from tracker.plugin import FIT, Standing
 
-from .checks import own_parts
+from .checks import encumbered, own_parts
 from .records import STATS, BJData, data
 
 OUT_WORDS = {"fled": "fled", "surrendered": "surrendered"}
 
 
-def track(d: BJData) -> str:
-    """Injury boxes, e.g. ■□|□□|□."""
-    return "|".join("■" * len(d.injuries[i]) + "□" * (n - len(d.injuries[i])) for i, n in enumerate(d.slots))
+def track(d: BJData, burden: int = 0) -> str:
+    """Injury boxes, e.g. ■□|□□|□; ``burden``: lesser slots Encumbered takes, drawn ▣ (■▣|□□|□: the slot it takes
+    was not drawn, and a lesser injury that went to moderate read as a free box)."""
+    boxes = []
+    for i, n in enumerate(d.slots):
+        taken = min(burden, n - len(d.injuries[i])) if i == 0 else 0
+        boxes.append("■" * len(d.injuries[i]) + "▣" * taken + "□" * (n - len(d.injuries[i]) - taken))
+    return "|".join(boxes)
+
+
+def burden(c: Combatant) -> int:
+    return 1 if encumbered(c) else 0
 
 
 def standing(state: FightState, c: Combatant) -> Standing:
@@ -47,7 +56,8 @@ def own_dv(c: Combatant) -> int:
 def status(state: FightState, c: Combatant) -> str:
     d = data(c)
     dv = own_dv(c)
-    parts = [f"{track(d)} DV+{dv}" if dv else track(d)]
+    boxes = track(d, burden(c))
+    parts = [f"{boxes} DV+{dv}" if dv else boxes]
     if d.is_pc:
         parts.append(" ".join(f"{s.upper()}{d.stat(s)}" for s in STATS))
     else:
@@ -66,9 +76,10 @@ def status(state: FightState, c: Combatant) -> str:
 def detail(state: FightState, c: Combatant) -> str:
     d = data(c)
     dv = ", ".join(p.describe() for p in own_parts(c))
-    lines = [f"Injuries {track(d)}: +{own_dv(c)} DV to every save" + (f" ({dv})" if dv else "")]
+    lines = [f"Injuries {track(d, burden(c))}: +{own_dv(c)} DV to every save" + (f" ({dv})" if dv else "")]
     for i, names in enumerate(d.injuries):
-        lines.append(f"  {d.level_name(i).capitalize()} ({len(names)}/{d.slots[i]}): {', '.join(names) or '-'}")
+        shown = [*names, *(["encumbered"] * burden(c) if i == 0 else [])]
+        lines.append(f"  {d.level_name(i).capitalize()} ({len(shown)}/{d.slots[i]}): {', '.join(shown) or '-'}")
     if d.down:
         lines.append("  Severe: needs help or will die")
     for b in d.bound:

@@ -62,3 +62,7 @@ def test_encumbered_counts_as_a_lesser_injury() -> None:
     assert first.index == 0
     (second,) = of_type(f.do(Injure(target=d, level="lesser", name="bruise")), InjuryMarked)
     assert second.steps == ("lesser", "slots full", "moderate") and second.index == 1
+    # the slot it takes is drawn (the row showed ■□ and the detail "Lesser (1/2)")
+    c = f.state.get(d)
+    assert system.status(f.state, c).startswith("■▣|■□|□")
+    assert "Lesser (2/2): cut, encumbered" in system.detail(f.state, c)
