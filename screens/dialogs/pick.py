@@ -15,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from screens.dialogs.base import Dialog
+from screens.dialogs.base import Dialog, taken
 from screens.widgets.fields import Choices, TextField
 
 
@@ -85,7 +85,8 @@ class PickDialog(Dialog[Any]):
 
     @on(Input.Changed, "#filter")
     def _filter(self, event: Input.Changed) -> None:
-        self._show(event.value)
+        if event.value != self.shown_for:  # (shown already: a ↓ read after it moved the highlight on)
+            self._show(event.value)
 
     def _show(self, query: str, rebuild: bool = True) -> None:
         """The options matching ``query`` listed (``rebuild``: the list made again), the first highlighted."""
@@ -121,10 +122,16 @@ class PickDialog(Dialog[Any]):
         event.stop()
         self.dismiss(self.shown_options[event.option_index][1])
 
-    def action_to_list(self) -> None:
-        """↓ in the filter: on to the list; in the list, the next row."""
+    async def action_to_list(self) -> None:
+        """↓ in the filter: on to the list, once the letters typed before it have filtered it (``her↓↓⏎`` sent at
+        once moved down the whole list, which the letters then filtered: the wrong party); in the list, the next
+        row."""
         ol = self.query_one(OptionList)
         if self.focused is not ol:
+            box = self.query_one("#filter", Input)
+            await taken(box)
+            if box.value != self.shown_for:
+                self._show(box.value)
             self.set_focus(ol)
             if ol.highlighted is None and self.shown_options:
                 ol.highlighted = 0

@@ -754,5 +754,19 @@ def test_a_pick_list_moved_in_one_burst_takes_the_row_moved_to(size: tuple[int, 
                     taken.append(app.screen.title_text)
                     await press(pilot, "escape")
                 assert taken == [("Gun-play", "Critter attacks")[downs - 2]] * 2
+            # letters that filter the list, then the arrows, in one burst ("her↓↓⏎" took a row of the whole list)
+            taken = []
+            for burst in (False, True):
+                await press(pilot, "x")
+                keys = [*"re", "down", "down", "enter"]
+                if burst:
+                    post_keys(pilot, *keys)
+                    await _burst(pilot, "")
+                else:
+                    await press(pilot, *keys)
+                assert isinstance(app.screen, FormDialog), screen_text(app)
+                taken.append(app.screen.title_text)
+                await press(pilot, "escape")
+            assert taken[0] == taken[1], taken
 
     asyncio.run(run())
