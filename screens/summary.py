@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -207,24 +208,25 @@ class SummaryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#fighters", DataTable)
-        table.add_columns(*self.COLUMNS)
+        rows = []
         for f in self.summary.fighters:
             fell = "-" if f.fell_round is None else ("before R1" if f.fell_round == 0 else f"R{f.fell_round}")
             if f.falls > 1:
                 fell += f" ×{f.falls}"
             if f.left:  # removed from the fight: after falling, both
                 fell = "left" if f.fell_round is None else f"{fell}, left"
-            table.add_row(  # Text, never str: a DataTable reads a str cell as markup
-                Text(visible(f.name) + (" (PC)" if f.side == "pc" else "")),
-                str(f.turns),
-                str(f.hits),
-                str(f.misses),
-                str(f.harm_dealt),
-                str(f.harm_taken),
-                f"{f.rolls_above}/{f.rolls_below}",
-                fell,
-                key=f.id,
-            )
+            name = visible(f.name) + (" (PC)" if f.side == "pc" else "")
+            numbers = (f.turns, f.hits, f.misses, f.harm_dealt, f.harm_taken)
+            rows.append((f.id, name, *map(str, numbers), f"{f.rolls_above}/{f.rolls_below}", fell))
+        # every column but the names as wide as it must be; the names get what is left (a long PC name pushed
+        # "Fell", the last, under the scrollbar at 80 columns)
+        widths = [max([cell_len(r[n + 1]) for r in rows] + [cell_len(h)]) for n, h in enumerate(self.COLUMNS)]
+        room = self.app.size.width - 2 - 2 - 2 * len(self.COLUMNS)  # (the page's padding, a scrollbar, each cell's)
+        widths[0] = max(8, min(widths[0], room - sum(widths[1:])))
+        for header, width in zip(self.COLUMNS, widths, strict=True):
+            table.add_column(header, width=width)
+        for key, *cells in rows:  # Text, never str: a DataTable reads a str cell as markup
+            table.add_row(*(Text(cell, overflow="ellipsis", no_wrap=True) for cell in cells), key=key)
         if not self.summary.fighters:
             table.display = False
         for box in self.query("#legend").results(Static):

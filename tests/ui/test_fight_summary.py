@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+import saves
 from screens.app import TrackerApp
 from screens.fight import FightScreen
 from screens.summary import SummaryScreen
 from tests.ui.drive import build_fight, press
 from tests.ui.test_table_space import SYSTEMS
 from tests.view.helpers import screen_text
+from tracker import commands as C
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -54,6 +56,11 @@ def test_every_column_of_the_summary_shows_at_80_columns(system_id: str, tmp_pat
     from bench.fights import make_fight
 
     make_fight(system_id, 400, tmp_path / "f.jsonl", seed=4).close()
+    fight = saves.open_fight(tmp_path / "f.jsonl")
+    fight.settle_check()
+    pc = next(c for c in fight.state.combatants if c.is_pc)
+    fight.do(C.RenameCombatant(id=pc.id, name="Bartholomew Quicksilver"))  # (a long PC name pushed it off again)
+    fight.close()
 
     async def run() -> None:
         app = TrackerApp(open_path=tmp_path / "f.jsonl")
