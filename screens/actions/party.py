@@ -50,7 +50,10 @@ def save_party(screen: FightHost) -> None:
     def done(saved: tuple[Path, int] | None) -> None:
         if saved is not None:
             path, n = saved
-            screen.notify(f"{n} PC(s) saved as the party '{path.stem}'", title="Party", markup=False)
+            # the party's name, as F6 lists it (it named the file: "Crew (twod6)")
+            listed = parties.list_parties(screen.system.id, parties_folder(screen))
+            name = next((named for named, p, _n in listed if p == path), path.stem)
+            screen.notify(visible(f"{n} PC(s) saved as the party '{name}'"), title="Party", markup=False)
 
     ask(
         screen.app,
