@@ -147,16 +147,22 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
             said = "nothing heals yet"
         tracks = f"wounds {_state(wounds, WOUND_STATES)}, fatigue {_state(fatigue, FATIGUE_STATES)}"
         clip = "; the clip is over" if d.clipped else ""
-        why = f"{said}{clip} ({_span(days, weeks, week)}, {quality}): now {tracks}"
+        why = f"{said}{clip} ({_span(days, weeks, week, cmd.hours % 24)}, {quality}): now {tracks}"
         out.append(Rested(id=cid, wounds=wounds, fatigue=fatigue, why=why, unclipped=d.clipped))
     return out
 
 
-def _span(days: int, weeks: int, week: int) -> str:
-    """How long, in the weeks wounds heal by: "1 week of 7-day weeks", "2 days of a 7-day week" (it said "0 weeks")."""
+def _span(days: int, weeks: int, week: int, hours: int = 0) -> str:
+    """How long, in the weeks wounds heal by: "1 week and 3 days of 7-day weeks", "2 days of a 7-day week",
+    "5 hours of a 7-day week" (it said "0 weeks", then "0 days", and left out the days past the weeks)."""
+
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}{'s' if n != 1 else ''}"
+
     if not weeks:
-        return f"{days} day{'s' if days != 1 else ''} of a {week}-day week"
-    return f"{weeks} week{'s' if weeks != 1 else ''} of {week}-day weeks"
+        return f"{count(days, 'day') if days else count(hours, 'hour')} of a {week}-day week"
+    left = days - weeks * week
+    return f"{count(weeks, 'week')}{' and ' + count(left, 'day') if left else ''} of {week}-day weeks"
 
 
 def _state(boxes: tuple[Box, ...], names: tuple[str, ...]) -> str:

@@ -55,3 +55,14 @@ def test_a_rest_shorter_than_a_week_says_its_days() -> None:
     f.do(Adjust(id=bob, field="wound_track", value="...|1.|.|.|."))
     (ev,) = f.do(Rest(days=2))
     assert ev.why.startswith("nothing heals yet (2 days of a 7-day week, no caregiver)"), ev.why
+
+
+def test_a_rest_says_its_hours_and_the_days_past_its_weeks() -> None:
+    """A 5-hour rest said "0 days of a 7-day week"; 10 days said "1 week", the 3 days past it left out."""
+    f = new_fight()
+    bob = add(f, "Bob")
+    f.do(Adjust(id=bob, field="wound_track", value="...|1.|.|.|."))
+    (ev,) = f.do(Rest(hours=5))
+    assert "(5 hours of a 7-day week, no caregiver)" in ev.why, ev.why
+    (ev,) = f.do(Rest(days=10))
+    assert "(1 week and 3 days of 7-day weeks, no caregiver)" in ev.why, ev.why
