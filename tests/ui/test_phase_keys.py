@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
+from textual.widgets import OptionList
 
 from screens.app import TrackerApp
 from screens.fight import FightScreen
@@ -45,9 +46,13 @@ async def _refused_and_nothing_logged(path: Path, size: tuple[int, int], keys: l
         logged = len(screen.fight.entries)
         for typed, said in keys:
             for key in typed:
-                if " " in key:  # words typed (into the palette: its search then takes a moment)
-                    await type_text(pilot, key)
-                    await pilot.pause(0.3)
+                if " " in key:  # words typed (into the palette: its search then takes a moment, longer on a
+                    await type_text(pilot, key)  # busy machine: wait for its list, not a fixed time)
+                    for _ in range(100):
+                        await pilot.pause(0.05)
+                        if any(ol.option_count for ol in app.screen.query(OptionList)):
+                            break
+                    await pilot.pause(0.1)
                 else:
                     await press(pilot, key)
             await pilot.pause()
