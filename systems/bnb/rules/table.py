@@ -438,7 +438,7 @@ class R:
         "npc_rest",
         "An NPC's healing",
         "ruling on bnb l.138",
-        "An NPC or critter heals as if its level were its HD.",
+        "An NPC or critter heals as if its level were its HD (at least 1 HP a day: a level under 1 heals as 1).",
     )
     interrupted_rest = _rule(
         "interrupted_rest",

@@ -452,7 +452,8 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> tuple[Reason, 
     span = ev.why.split(";")[0] if ev.why else ""
     out.append(Reason.of(R.rest, *([span] if span else ()), f"{who}: {rate} HP a full day", f"{ev.lethal} HP healed"))
     if d is not None and not d.cls:
-        out.append(Reason.of(R.npc_rest, f"{who}: heals as level {d.level}"))
+        least = ", at least 1" if d.level < 1 else ""  # (HD ½ or 0: "heals as level 0" beside "1 HP a full day")
+        out.append(Reason.of(R.npc_rest, f"{who}: heals as level {d.level}{least}"))
     if f"of {INTERRUPTED} rest" in ev.why:  # (not "uninterrupted")
         out.append(Reason.of(R.interrupted_rest, "interrupted: no lethal damage heals"))
     if ev.temporary or (d is not None and d.temp):

@@ -804,3 +804,18 @@ def test_a_fight_saved_before_reasons_existed_explains_its_bnb_events():
     ]
     assert len(own) > 50
     assert all(any(re.search(r"l\.\d+", r.source) for r in rs) for rs in own)
+
+
+def test_a_critter_under_1_hd_heals_at_least_1_hp_a_day_and_says_so():
+    """A rattlesnake (HD ½) "heals as level 0" beside "1 HP a full day": the least is said."""
+    from systems.bnb.rules.rest import Rested
+    from tracker import Damage, EndFight, Rest
+
+    f, _ = new_fight(2)
+    (snake,) = add_npc(f, "rattler", hp=3)
+    f.do(Damage(targets=(snake,), amount="1"))
+    f.do(EndFight())
+    f.do(Rest(days=1))
+    rs = why(f, Rested)
+    assert rs["An NPC's healing"].terms == ("HD 0 (its level): heals as level 0, at least 1",)
+    assert "HD 0 (its level): 1 HP a full day" in rs["Healing by rest"].terms
