@@ -35,7 +35,7 @@ from systems.twod6.rules.rest import Rested
 from systems.twod6.sheet import STATS
 from systems.twod6.table import R
 from tracker.commands import Modifier
-from tracker.events import Event, InitiativeSet, PromptRaised
+from tracker.events import Event, InitiativeSet, OrderSet, PromptRaised
 from tracker.model import FightState
 from tracker.reasons import Reason
 
@@ -374,6 +374,29 @@ def _tie(before: FightState, e: InitiativeTieRolled) -> list[Reason]:
     return [Reason.of(R.INITIATIVE_TIE, *terms), Reason.of(R.INITIATIVE, "2d6 + PER + AGI")]
 
 
+def _order(before: FightState, e: OrderSet) -> list[Reason]:
+    """The order's ties and the rerolls that broke them (three at 6 came in an order nothing explained)."""
+    by_value: dict[int, list[str]] = {}
+    for cid in e.order:
+        c = before.find(cid)
+        if c is not None and c.initiative is not None:
+            by_value.setdefault(c.initiative, []).append(cid)
+    terms = []
+    for value, ids in by_value.items():
+        if len(ids) < 2:
+            continue
+        rolls = [f"{before.name(i)} {'/'.join(map(str, _tiebreak(before, i))) or '-'}" for i in ids]
+        terms.append(
+            f"{' before '.join(before.name(i) for i in ids)}: all initiative {value}; tie rolls {', '.join(rolls)}"
+        )
+    return [Reason.of(R.INITIATIVE_TIE, *terms)] if terms else []
+
+
+def _tiebreak(state: FightState, cid: str) -> tuple[int, ...]:
+    d = _data(state, cid)
+    return d.init_tiebreak if d is not None else ()
+
+
 def _action(before: FightState, e: ActionTaken) -> list[Reason]:
     out = [Reason.of(R.ACTIONS, f"{e.action}: {e.cost} action")]
     if e.note == "Graceful, no action":
@@ -415,6 +438,7 @@ EXPLAIN: dict[type, Callable[[FightState, Any], list[Reason]]] = {
     Reworked: _reworked,
     Rested: _rested,
     InitiativeTieRolled: _tie,
+    OrderSet: _order,
     ActionTaken: _action,
     Aimed: _aimed,
     InitiativeSet: _initiative,

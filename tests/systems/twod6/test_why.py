@@ -44,7 +44,7 @@ from tracker.commands import (
     RollInitiative,
 )
 from tracker.dice import ScriptedRoller
-from tracker.events import PromptRaised
+from tracker.events import OrderSet, PromptRaised
 from tracker.reasons import Reason
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -257,6 +257,10 @@ def test_a_tie_in_initiative_and_a_week_of_rest():
     (tie,) = of(events, InitiativeTieRolled)
     rs = why(f, tie)
     assert reason(rs, R.INITIATIVE_TIE).terms[0].startswith("Ann: 2d6")
+    # the order says why the tied come in their order (three at 6 came in an order nothing explained)
+    (order,) = of(events, OrderSet)
+    (broke,) = reason(why(f, order), R.INITIATIVE_TIE).terms
+    assert broke == "Ann before Bob: all initiative 6; tie rolls Ann 11, Bob 3", broke
     from tracker.commands import Damage
 
     f.do(Damage(targets=("c1",), amount="2"))
