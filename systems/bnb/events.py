@@ -310,6 +310,18 @@ class DeathSaveWaived(Event):
 
 
 @attrs.frozen(kw_only=True)
+class Revived(Event):
+    """A dying combatant the GM set above 0 HP (a GM adjust) is back on its feet, as healing brings it back: its
+    death save is moot (it stayed "dying", and the save, asked again at its new HP, could kill it)."""
+
+    TYPE: ClassVar[str] = "bnb.revived"
+    id: str
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)} is above 0 HP again: back on their feet, no death save"
+
+
+@attrs.frozen(kw_only=True)
 class DeathRuled(Event):
     """The GM settled a death save by ruling that the combatant dies (the ruling "lives" is DeathSaveWaived)."""
 
@@ -345,4 +357,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     HpHealed,
     DeathSaveWaived,
     DeathRuled,
+    Revived,
 )

@@ -17,6 +17,7 @@ from systems.bnb.events import (
     LoyaltyChecked,
     LuckyStreakUsed,
     Reloaded,
+    Revived,
     SaveRolled,
     ShotsFired,
     TemporaryHealed,
@@ -139,6 +140,11 @@ def _death_save(state: FightState, event: DeathSaveRolled) -> FightState:
         status=UNCONSCIOUS if event.success else DEAD,
         last_save=_failed("death", event.st, event.parts, event.success),
     )
+
+
+@evolve.on(Revived)
+def _revived(state: FightState, event: Revived) -> FightState:
+    return _set(state, event.id, status=OK, dropped_round=None, dropped_by=None)
 
 
 @evolve.on(DeathSaveWaived)

@@ -51,6 +51,7 @@ from systems.bnb.events import (
     Dropped,
     HpHealed,
     HpLost,
+    Revived,
     TemporaryHealed,
     WoundsBound,
     failed_save,
@@ -234,6 +235,18 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
         if now.removed or was is None:
             continue
         out += fall(was, now, _striker(events, now.id))
+    closed: set[str] = set()
+    # 1b. a dying combatant the GM set above 0 HP (healing and binding say so themselves): back on its feet, its
+    #     death save moot (it stayed "dying", and the save asked again at its new HP could kill it)
+    for now in after.combatants:
+        was = was_by_id.get(now.id)
+        rose = was is not None and data(was).hp <= 0 < data(now).hp  # (not the GM's "dying" set by hand at 10 HP)
+        if not now.removed and rose and data(now).status == DYING:
+            out.append(Revived(id=now.id))
+            p = open_prompt(after, DEATH, now.id)
+            if p is not None:
+                out.append(PromptResolved(prompt_id=p.id, note=f"moot: {now.name} is above 0 HP again"))
+                closed.add(p.id)
     # 2. a death save the GM settled without the roll: as ruled, "dies" or "lives" (alive, unconscious; also
     #    when no outcome was named, as every dismissal did before prompts named their outcomes)
     known: dict[str, Prompt] = {p.id: p for p in before.prompts}
@@ -269,7 +282,7 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
     # 5. a death save asked of one no longer dying (the GM set them dead or back on their feet) is moot: it was
     #    left open, and its roll refused ("not dying"), so only a ruling could clear it (a party loaded as saved,
     #    with a dead PC)
-    closed = {ev.prompt_id for ev in out if isinstance(ev, PromptResolved)}
+    closed |= {ev.prompt_id for ev in out if isinstance(ev, PromptResolved)}
     for p in after.prompts:
         c = after.find(p.combatant) if p.kind == DEATH and p.combatant and p.id not in closed else None
         if c is not None and not c.removed and data(c).status != DYING:

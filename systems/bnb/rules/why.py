@@ -24,6 +24,7 @@ from systems.bnb.events import (
     LoyaltyChecked,
     LuckyStreakUsed,
     Reloaded,
+    Revived,
     SaveRolled,
     ShotsFired,
     TemporaryHealed,
@@ -393,6 +394,12 @@ def _lucky(before: FightState, ev: LuckyStreakUsed, after: FightState) -> tuple[
     return tuple(out)
 
 
+def _revived(before: FightState, ev: Revived, after: FightState) -> tuple[Reason, ...]:
+    d = _data(after, ev.id)
+    hp = f"HP {d.hp}" if d is not None else "HP above 0"
+    return (Reason.of(R.death, f"{_name(before, ev.id)}: {hp}, above 0 again (the GM's adjust)", "no death save"),)
+
+
 def _death_settled(before: FightState, ev: DeathSaveWaived | DeathRuled, after: FightState) -> tuple[Reason, ...]:
     how = "dies" if isinstance(ev, DeathRuled) else "lives, unconscious"
     return (Reason.of(R.death_by_ruling, f"the GM's ruling for {_name(before, ev.id)}: {how}", "no roll"),)
@@ -601,6 +608,7 @@ _EXPLAIN: dict[type[Event], Callable[[FightState, Any, FightState], tuple[Reason
     HpHealed: _hp_healed,
     DeathSaveWaived: _death_settled,
     DeathRuled: _death_settled,
+    Revived: _revived,
     Rested: _rested,
     CombatantAdded: _added,
     InitiativeSet: _initiative,

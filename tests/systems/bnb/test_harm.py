@@ -560,3 +560,21 @@ def test_a_lucky_streak_offered_for_another_save_changes_no_standing() -> None:
     assert [p.kind for p in f.state.prompts] == ["lucky_streak"]
     c = f.state.find(gamb)
     assert c is not None and f.system.standing(f.state, c).word == ""
+
+
+def test_a_dying_combatant_the_gm_sets_above_0_hp_is_back_on_its_feet() -> None:
+    """The GM set the dying Scout from -3 to 2 HP: it stayed "dying", its death save re-worded "Scout is at 2 HP:
+    save vs death" (p would roll it, and could kill it). Above 0 HP it is back on its feet, as healing does, and
+    the death save is moot; undo puts the save back."""
+    from systems.bnb.events import Revived
+
+    f, _ = new_fight()
+    scout = add_pc(f, "Scout", hp=4)
+    f.do(Damage(targets=(scout,), amount="7"))
+    assert data(f, scout).status == "dying" and [p.kind for p in f.state.prompts] == ["death_save"]
+    events = f.do(Adjust(id=scout, field="hp", value=2))
+    assert data(f, scout).status == "ok" and data(f, scout).hp == 2 and f.state.prompts == ()
+    (back,) = [e for e in events if isinstance(e, Revived)]
+    assert back.describe(f.state) == "Scout is above 0 HP again: back on their feet, no death save"
+    f.undo()
+    assert data(f, scout).status == "dying" and [p.kind for p in f.state.prompts] == ["death_save"]

@@ -24,6 +24,7 @@ from systems.bnb.events import (
     LoyaltyChecked,
     LuckyStreakUsed,
     Reloaded,
+    Revived,
     SaveRolled,
     ShotsFired,
     TemporaryHealed,
@@ -204,6 +205,7 @@ def _samples() -> list:
         HpHealed(id="c2", roll=Roll("3+4", "h", (), (), (), 7, 7), temporary=2, lethal=5, revived=True, note="doc"),
         DeathSaveWaived(id="c2"),
         DeathRuled(id="c2"),
+        Revived(id="c2"),
     ]  # fmt: skip
 
 

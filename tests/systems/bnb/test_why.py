@@ -35,6 +35,7 @@ from systems.bnb.rules.table import RULES, R
 from tests.systems.bnb.helpers import add_npc, add_pc, gunfight, new_fight, next_round, start
 from tracker import (
     AddCondition,
+    Adjust,
     Damage,
     Delay,
     DismissPrompt,
@@ -525,7 +526,17 @@ def death_by_ruling() -> tuple[Fight, list[Rule]]:
     first, second = f.state.prompts
     f.do(DismissPrompt(prompt_id=first.id, outcome="lives"))
     f.do(DismissPrompt(prompt_id=second.id, outcome="dies"))
+    doc = add_pc(f, "Doc", hp=2)
+    f.do(Damage(targets=(doc,), amount="3"))
+    f.do(Adjust(id=doc, field="hp", value=1))  # the GM sets the dying Doc above 0: back on his feet
     return f, []
+
+
+def test_a_dying_combatant_set_above_0_by_the_gm_explains_why_no_death_save_is_due():
+    from systems.bnb.events import Revived
+
+    f, _ = death_by_ruling()
+    assert why(f, Revived)["Death at 0 HP"].terms == ("Doc: HP 1, above 0 again (the GM's adjust)", "no death save")
 
 
 def test_a_death_save_the_gm_settles_explains_as_the_gms_ruling():
