@@ -264,6 +264,8 @@ def react(system: System, before: FightState, events: Sequence[Event], after: Fi
             continue
         if data(c).wounds < data(was).wounds:
             check_thresholds(d, _now(d, after, c))
+        elif data(was).wounds == 0 < data(c).wounds:  # the GM gave wounds back (it kept "DC 7 … or die")
+            close_prompts(d, c.id, f"moot: {c.name} has wounds left again", DEATH)
         if data(_now(d, after, c)).unconscious:
             close_prompts(d, c.id, f"moot: {c.name} is already unconscious", UNCONSCIOUS)
     return d.events

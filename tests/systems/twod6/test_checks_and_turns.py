@@ -314,3 +314,15 @@ def test_a_turn_start_for_someone_not_there_or_not_of_2d6_is_refused_by_the_fold
     assert evolve(s, TurnStarted(id="c9", index=0, resumed=True)) == s
     after = evolve(s, TurnStarted(id="c2", index=1))
     assert after.combatants[0] is s.combatants[0] and after.get("c2").data.quick == 2
+
+
+def test_wounds_the_gm_gives_back_at_0_close_the_check_against_death() -> None:
+    """The GM set Bob's wounds from 0 back to 2: "DC 7 resolve check or die (reduced to 0 wounds)" stayed open,
+    and resolving it could kill him. It is moot, as a death is once wounds are left."""
+    from tracker.commands import Adjust
+
+    f, _roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    f.do(Adjust(id="c2", field="wounds", value=0))
+    assert [(p.params.get("stakes"), p.combatant) for p in f.state.prompts] == [("death", "c2")]
+    f.do(Adjust(id="c2", field="wounds", value=2))
+    assert [p for p in f.state.prompts if p.params.get("stakes") == "death"] == []
