@@ -22,7 +22,7 @@ from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStar
 from tracker.explain import explain
 from tracker.reasons import Reason
 from tracker.replay import Timeline
-from tracker.summary import SIDE_NAMES, Summary, end_state, summarize
+from tracker.summary import SIDE_NAMES, Summary, end_state, fall_line, summarize
 from tracker.text import visible
 
 
@@ -153,8 +153,7 @@ def _figures(timeline: Timeline) -> list[str]:
     if not s.falls:
         out.append("No one fell.")
     for f in s.falls:
-        when = "before round 1" if f.round == 0 else f"round {f.round}"
-        out.append(f"- {_md(f.who)} fell in {when} (event {f.seq})" + (f", felled by {_md(f.by)}" if f.by else ""))
+        out.append(f"- {_md(fall_line(f))}")
     if s.awards:
         out += ["", "## Experience", ""]
         out += [f"- {_md(part)}" for line in s.awards for part in line.splitlines()]  # (a system may break one)

@@ -24,7 +24,7 @@ from textual_plotext import PlotextPlot
 
 from screens.dialogs.help import HelpDialog
 from screens.widgets.footer import KeysFooter
-from tracker.summary import OTHER, SIDE_NAMES, Summary
+from tracker.summary import OTHER, SIDE_NAMES, Summary, fall_line
 from tracker.text import visible
 
 SIDE_COLOURS = {"pc": "success", "npc": "error", OTHER: "warning"}  # theme variables
@@ -161,9 +161,7 @@ def falls_text(s: Summary, limit: int = FALLS_SHOWN) -> str:
         return "No one fell."
     parts = []
     for f in s.falls[:limit]:
-        when = "before round 1" if f.round == 0 else f"round {f.round}"
-        by = f", felled by {visible(f.by)}" if f.by else ""
-        parts.append(f"{FALL} {visible(f.who)} fell in {when} (event {f.seq}){by}")
+        parts.append(f"{FALL} {visible(fall_line(f))}")
     if len(s.falls) > limit:
         parts.append(f"… and {len(s.falls) - limit} more falls (the recap lists them all)")
     return "\n".join(parts)
@@ -209,12 +207,16 @@ class SummaryScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one("#fighters", DataTable)
         rows = []
+        falls: dict[str, list[int]] = {}
+        for fall in self.summary.falls:
+            falls.setdefault(fall.who, []).append(fall.round)
         for f in self.summary.fighters:
-            fell = "-" if f.fell_round is None else ("before R1" if f.fell_round == 0 else f"R{f.fell_round}")
-            if f.falls > 1:
-                fell += f" ×{f.falls}"
+            # each fall's round, S the surprise round as on the chart ("before R1 ×2" for a fall in the surprise
+            # round and one in round 1)
+            rounds = falls.get(f.name) or ([f.fell_round] if f.fell_round is not None else [])
+            fell = ", ".join("S" if r == 0 else f"R{r}" for r in rounds) or "-"
             if f.left:  # removed from the fight: after falling, both
-                fell = "left" if f.fell_round is None else f"{fell}, left"
+                fell = "left" if not rounds else f"{fell}, left"
             name = visible(f.name) + (" (PC)" if f.side == "pc" else "")
             numbers = (f.turns, f.hits, f.misses, f.harm_dealt, f.harm_taken)
             rows.append((f.id, name, *map(str, numbers), f"{f.rolls_above}/{f.rolls_below}", fell))

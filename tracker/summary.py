@@ -62,6 +62,17 @@ class Fall:
     by: str | None  # name of who felled them, if known
 
 
+def in_round(number: int) -> str:
+    """A round as the summary says it: round 0 is the surprise round (the chart's "S"; it said "before round 1")."""
+    return "the surprise round" if number == 0 else f"round {number}"
+
+
+def fall_line(fall: Fall) -> str:
+    """One fall in words: "Scout fell in the surprise round (log line 21), felled by Bart"."""
+    by = f", felled by {fall.by}" if fall.by else ""
+    return f"{fall.who} fell in {in_round(fall.round)} (log line {fall.seq}){by}"
+
+
 @attrs.frozen
 class Summary:
     position: int  # entries counted (the point of the log)

@@ -152,3 +152,14 @@ def test_a_held_turn_taken_later_counts_once() -> None:
     s = summarize(Timeline(SYSTEM, f.entries))
     assert s.rounds == 2
     assert s.fighter("Gob").turns == s.fighter("Alice").turns == 2, (s.fighter("Gob").turns, s.fighter("Alice").turns)
+
+
+def test_a_fall_in_the_surprise_round_is_said_as_the_chart_says_it() -> None:
+    """It said "fell in before round 1 (event 21)", and the table "before R1 ×2" for a fall in the surprise round
+    and one in round 1, where the chart said "S"."""
+    from tracker.summary import Fall, fall_line, in_round
+
+    assert in_round(0) == "the surprise round" and in_round(3) == "round 3"
+    assert fall_line(Fall(round=0, seq=21, who="Scout", by="Bart")) == (
+        "Scout fell in the surprise round (log line 21), felled by Bart"
+    )

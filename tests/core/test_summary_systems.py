@@ -196,7 +196,7 @@ def test_every_kind_of_fall_and_harm_by_hand_counts(system_id: str, tmp_path: Pa
     text = recap(loaded)
     fell = text.split("## Who fell", 1)[1].split("##", 1)[0]
     for f in s.falls:
-        assert f"{f.who} fell in round {f.round} (event {f.seq})" in fell
+        assert f"{f.who} fell in round {f.round} (log line {f.seq})" in fell
     assert "## Harm per round" in text
     fight_part = text.split("## The fight", 1)[1].split("## Outcome", 1)[0]
     assert fight_part.index("The fight ends: the gang runs") < fight_part.index("Binding wounds after the fight")
