@@ -54,8 +54,8 @@ def fit_path(path: str, width: int) -> str:
         return path
     head, _, name = path.rpartition("/")
     keep = width - cell_len(name) - 2  # (for "…/")
-    if keep < 1:
-        return "…" + name[len(name) - max(width - 1, 1) :]
+    if keep < 1:  # (the name's end: a start below 0 kept its last letter only, "…l")
+        return "…" + name[max(0, len(name) - max(width - 1, 1)) :]
     return head[:keep] + "…/" + name
 
 

@@ -194,3 +194,16 @@ def test_a_log_at_the_end_wraps_its_last_lines_first_and_the_rest_once_drawn() -
                 assert log.max_scroll_y - log.scroll_y == back
 
     asyncio.run(run())
+
+
+def test_a_saved_to_path_keeps_the_end_of_a_name_it_cannot_show_whole() -> None:
+    """At 80 columns a twod6 fight's log said "autosaved to …l": a name of 29 letters in 31 columns (a slice
+    from below 0 kept its last letter). The path keeps as much of its name as fits; the name whole when it does."""
+    from screens.widgets.log import fit_path
+
+    name = "2026-12-07_031408_twod6.jsonl"
+    path = f"/tmp/a3/ux/data/fights/{name}"
+    assert fit_path(path, 31) == "…" + name
+    assert fit_path(path, 20) == "…" + name[-19:]
+    assert fit_path(path, 60).endswith("…/" + name) and len(fit_path(path, 60)) <= 60
+    assert fit_path(path, 200) == path
