@@ -205,5 +205,5 @@ def test_a_saved_to_path_keeps_the_end_of_a_name_it_cannot_show_whole() -> None:
     path = f"/tmp/a3/ux/data/fights/{name}"
     assert fit_path(path, 31) == "…" + name
     assert fit_path(path, 20) == "…" + name[-19:]
-    assert fit_path(path, 60).endswith("…/" + name) and len(fit_path(path, 60)) <= 60
+    assert fit_path(path, 45).endswith("…/" + name) and len(fit_path(path, 45)) == 45
     assert fit_path(path, 200) == path
