@@ -42,7 +42,9 @@ def bar_line(title: str, system: str, phase: str, dice: str, width: int) -> str:
     def joined() -> str:
         return SEP.join(p for p in parts if p)
 
-    for n in (0, 1):  # the fight's name, then the system's, cut to what is left (to nothing if need be)
+    # the system's name, then the fight's, cut to what is left (to nothing if need be): the GM's own name for the
+    # fight went first ("Canyon" cut to "Can…", then gone, beside "Blackjack (weird-west Core Rules)" whole)
+    for n in (1, 0):
         over = len(joined()) - width
         if over > 0 and parts[n]:
             keep = len(parts[n]) - over

@@ -241,3 +241,12 @@ def test_a_blackjack_pcs_lead_shows_on_its_row(size: tuple[int, int], data_dir: 
             assert "lead 6" in row, row
 
     asyncio.run(run())
+
+
+def test_the_bar_cuts_the_systems_name_before_the_fights() -> None:
+    """At 80 columns "Canyon" went to "Can…", then went, while "Blackjack (weird-west Core Rules)" stayed whole."""
+    from screens.space import bar_line
+
+    line = bar_line("Canyon", "Blackjack (weird-west Core Rules)", "round 2 · turn: Sheriff Crane", "dice rolled", 78)
+    assert line.startswith("Canyon · Blackjack") and "round 2 · turn: Sheriff Crane" in line, line
+    assert len(line) <= 78
