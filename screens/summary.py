@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Static
 from textual_plotext import PlotextPlot
 
 from screens.dialogs.help import HelpDialog
+from screens.space import cut
 from screens.widgets.footer import KeysFooter
 from tracker.summary import OTHER, SIDE_NAMES, Summary, fall_line
 from tracker.text import visible
@@ -227,8 +228,12 @@ class SummaryScreen(Screen[None]):
         widths[0] = max(8, min(widths[0], room - sum(widths[1:])))
         for header, width in zip(self.COLUMNS, widths, strict=True):
             table.add_column(header, width=width)
-        for key, *cells in rows:  # Text, never str: a DataTable reads a str cell as markup
-            table.add_row(*(Text(cell, overflow="ellipsis", no_wrap=True) for cell in cells), key=key)
+        pcs = {f.id for f in self.summary.fighters if f.side == "pc"}
+        for key, name, *cells in rows:  # Text, never str: a DataTable reads a str cell as markup
+            if cell_len(name) > widths[0] and key in pcs:  # the name cut, "(PC)" kept
+                name = cut(name.removesuffix(" (PC)"), widths[0] - len(" (PC)")) + " (PC)"
+            shown = (Text(cell, overflow="ellipsis", no_wrap=True) for cell in (name, *cells))
+            table.add_row(*shown, key=key)
         if not self.summary.fighters:
             table.display = False
         for box in self.query("#legend").results(Static):

@@ -258,12 +258,17 @@ class Roll:
         if not self.faces:  # a plain number or sum the GM typed (quick damage "3+4")
             return self.expr if self.expr == str(self.total) else f"{self.expr} = {self.total}"
         faces = ",".join(_face(f, self.expr) for f in self.faces)
-        s = f"{self.expr} [{faces}]"
+        # the expression as a GM writes it: "1d6+2", not "1d6!1+2" (the most dice that may explode is the rules'
+        # to say, in Why?; "!1" read as jargon, and "1d6!1+2 [6] exploded +6 = 14" as 6 + 6)
+        s = f"{_EXPLODE_LIMIT.sub('', self.expr)} [{faces}]"
         if self.kept != self.faces:
             s += " kept " + ",".join(map(str, self.kept))
         if self.extra:
             s += " exploded +" + "+".join(map(str, self.extra))
         return f"{s} = {self.total}"
+
+
+_EXPLODE_LIMIT = re.compile(r"!\d*")
 
 
 def _face(face: int, expr: str) -> str:

@@ -187,7 +187,7 @@ def test_book_example_level_5_trailblazer_buffalo_rifle_deals_16():
     assert ev.damage.faces == (5, 6) and ev.damage.kept == (6,) and ev.damage.extra == (6, 2)
     assert ev.amount == 16 and data(f, bison).hp == 14
     assert dice.exhausted
-    assert "2d6kh1!2+2 [5,6] kept 6 exploded +6+2 = 16" in ev.describe(f.steps[-1].before)
+    assert "2d6kh1+2 [5,6] kept 6 exploded +6+2 = 16" in ev.describe(f.steps[-1].before)
 
 
 @pytest.mark.parametrize("level, faces, total", [(1, (6,), 6), (2, (6, 6), 12), (3, (6, 6), 12), (4, (6, 6, 6), 18)])
