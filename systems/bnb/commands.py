@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import attrs
 
-from systems.bnb.tables import SAVES
+from systems.bnb.sheet import BnbData
+from systems.bnb.tables import GAMBLER, SAVES
 from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
+from tracker.model import FightState
 
 
 @attrs.frozen(kw_only=True)
@@ -115,6 +117,16 @@ _COVER = Param(name="cover", kind=INT, label="Cover (0–4)", default=0, help="t
 _MODS = Param(name="modifiers", kind=MODIFIERS, label="Other modifiers", required=False, help="'high ground +1'")
 _LABELS = {"actor": "Who", "target": "Target"}
 
+
+def attack_defaults(state: FightState, actor: str) -> dict[str, bool]:
+    """A Gambler's attack in the surprise round he has starts as a sneak attack (×2 by surprise, l.57): unticked,
+    a GM who forgot it recorded a plain hit."""
+    c = state.find(actor)
+    if c is None or not isinstance(c.data, BnbData) or c.data.cls != GAMBLER:
+        return {}
+    return {"sneak": True} if state.started and state.round == 0 and actor in state.surprise else {}
+
+
 SPECS: tuple[CommandSpec, ...] = (
     spec(
         Attack,
@@ -141,6 +153,7 @@ SPECS: tuple[CommandSpec, ...] = (
             "two_hands": Param(name="two_hands", kind=BOOL, label="Spear two-handed (+1 damage)", default=False),
         },
         labels=_LABELS,
+        defaults=attack_defaults,
         help="d20 + to-hit + STR (melee) or DEX (missile; NPCs: their HD only) + Sure Shot/Close Fighter + range "
         "− cover ≥ DC; natural 20 hits for maximum damage, natural 1 misses.",
     ),

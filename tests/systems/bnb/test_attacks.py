@@ -414,3 +414,21 @@ def test_status_line_shows_hp_dc_and_shots():
     line = system.status(f.state, f.state.get(dusty))
     assert line == "HP 12/12 · DC 11 · heavy pistol 5/6, belt pistol 6/6"
     assert "heavy pistol: 1d6+1" in system.detail(f.state, f.state.get(dusty))
+
+
+def test_a_gamblers_attack_in_his_surprise_round_starts_as_a_sneak_attack():
+    """bnb l.57: a Gambler's attack by surprise deals ×2. In the surprise round the form left "By surprise"
+    unticked, and a GM who forgot it recorded a plain hit; in round 1 it starts unticked."""
+    from screens import logic
+    from tracker import NextTurn
+
+    f, _dice = new_fight()
+    doc = add_pc(f, "Doc", cls="Gambler", weapons="derringer")
+    (lefty,) = add_npc(f, "outlaw", name="Lefty")
+    start(f, {doc: 15, lefty: 10}, surprise=(doc,))
+    spec = next(s for s in f.system.commands() if s.name == "attack")
+    values = logic.prefill(spec, f.state, lefty, turn_commands=f.system.turn_commands)
+    assert values["actor"] == doc and values["sneak"] is True
+    f.do(NextTurn())  # round 1
+    values = logic.prefill(spec, f.state, lefty, turn_commands=f.system.turn_commands)
+    assert values["actor"] == doc and values["sneak"] is False
