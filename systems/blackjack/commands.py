@@ -222,6 +222,7 @@ SPECS: tuple[CommandSpec, ...] = (
         title="Powderburn or catastrophe",
         actor=None,
         subject="actor",
+        focus="choices",  # the choice to make (it started on the catastrophe's injuries)
         labels={"actor": "Caster", "note": "Catastrophe"},
         fields={
             "choices": Param(

@@ -519,3 +519,28 @@ def test_the_blackjack_attack_form_starts_on_the_weapon(data_dir: Path) -> None:
             assert app.focused is not None and app.focused.id == field_id("f", "weapon"), app.focused
 
     asyncio.run(run())
+
+
+def test_the_powderburn_form_starts_on_the_choice_per_six(data_dir: Path) -> None:
+    """It started on "Catastrophe injuries (opt.)", below the choice itself."""
+    from screens.widgets.fields import field_id
+    from systems.blackjack.commands import SPECS
+
+    spec = next(s for s in SPECS if s.name == "burn")
+    path = data_dir / "bj.jsonl"
+    build_fight("blackjack", path).close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            hero = screen.fight.state.by_name("Hero")
+            assert hero is not None
+            screen.run_spec(spec, {"actor": hero.id, "choices": "powderburn"})  # (as the prompt's p fills it)
+            await pilot.pause()
+            assert isinstance(app.screen, FormDialog)
+            assert app.focused is not None and app.focused.id == field_id("f", "choices"), app.focused
+
+    asyncio.run(run())
