@@ -40,6 +40,7 @@ from tracker import events as E
 from tracker.engine import coming_turns
 from tracker.model import Combatant, Condition, FightState, changed
 from tracker.plugin import System
+from tracker.text import counted
 from tracker.text import visible as shown_as_text
 
 LOG_LINES = 8  # how many public lines the log keeps
@@ -362,7 +363,7 @@ def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str
         if ev.condition.value and shows_numbers(now, c):
             text += f" {ev.condition.value:+d}"
         if ev.condition.rounds is not None:
-            text += f" for {ev.condition.rounds} round(s)"
+            text += f" for {counted(ev.condition.rounds, 'round')}"
         return f"{nm(ev.id)} is {text}"
     if isinstance(ev, E.ConditionRemoved):
         return f"{nm(ev.id)} is no longer {ev.name}"

@@ -24,6 +24,7 @@ from typing import Protocol
 import attrs
 
 from tracker.errors import Refused, TrackerError
+from tracker.text import counted
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -68,7 +69,7 @@ class DiceRequest:
     def check(self, faces: Sequence[int]) -> tuple[int, ...]:
         """Return ``faces`` as a tuple, or raise DiceError naming what is wrong."""
         if len(faces) != self.count:
-            raise DiceError(f"{self.notation} needs {self.count} face(s), got {len(faces)}")
+            raise DiceError(f"{self.notation} needs {counted(self.count, 'face')}, got {len(faces)}")
         for face in faces:
             if not self.lo <= face <= self.hi:
                 raise DiceError(f"a face of {face} is impossible on {self.notation}: faces run {self.lo}..{self.hi}")

@@ -13,6 +13,7 @@ import attrs
 
 from tracker.dice import Roll
 from tracker.model import Condition, FightState, Prompt
+from tracker.text import counted
 
 
 @attrs.frozen(kw_only=True)
@@ -221,7 +222,7 @@ class ConditionAdded(Event):
         c = self.condition
         dur = ""
         if c.rounds is not None:
-            dur = f" for {c.rounds} round(s), to the {c.ends_at} of {state.name(c.ends_on)}'s turn"
+            dur = f" for {counted(c.rounds, 'round')}, to the {c.ends_at} of {state.name(c.ends_on)}'s turn"
         return f"{state.name(self.id)} is {c.describe().split(' (')[0]}{dur}"
 
 

@@ -180,3 +180,8 @@ def head_and_number(
 def visible_lines(text: str) -> str:
     """Multi-line text with any other control character shown as an escape (line breaks kept)."""
     return "\n".join(visible(line) for line in str(text).split("\n"))
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the word for that many: "1 shot", "2 shots", "3 sixes" (lines said "1 shot(s)", "1 six(es)")."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"

@@ -12,7 +12,7 @@ from screens.dialogs.pick import PickDialog
 from screens.host import FightHost
 from tracker import commands as C
 from tracker.errors import Refused, TrackerError
-from tracker.text import visible
+from tracker.text import counted, visible
 
 SAVE_PARAMS = (
     C.Param(name="party", label="Party name"),
@@ -53,7 +53,7 @@ def save_party(screen: FightHost) -> None:
             # the party's name, as F6 lists it (it named the file: "Crew (twod6)")
             listed = parties.list_parties(screen.system.id, parties_folder(screen))
             name = next((named for named, p, _n in listed if p == path), path.stem)
-            screen.notify(visible(f"{n} PC(s) saved as the party '{name}'"), title="Party", markup=False)
+            screen.notify(visible(f"{counted(n, 'PC')} saved as the party '{name}'"), title="Party", markup=False)
 
     ask(
         screen.app,

@@ -14,6 +14,7 @@ from textual.widgets import Input, Label, Static
 from screens.dialogs.base import Dialog
 from screens.widgets.fields import TextField
 from tracker.dice import DiceError, DiceRequest, TypedRoller, parse_faces
+from tracker.text import counted
 
 
 class FacesDialog(Dialog[bool]):
@@ -32,7 +33,7 @@ class FacesDialog(Dialog[bool]):
         with Vertical(id="dialog"):
             yield Label(f"Roll {r.describe()}", id="title", markup=False)
             fudge = (r.lo, r.hi) == (-1, 1)
-            hint = "+ 0 - for each Fudge die" if fudge else f"{r.count} face(s), {r.lo} to {r.hi}"
+            hint = "+ 0 - for each Fudge die" if fudge else f"{counted(r.count, 'face')}, {r.lo} to {r.hi}"
             yield Static(f"Type the faces you rolled: {hint}. Escape cancels the action.", id="help", markup=False)
             example = "++0-, + + 0 - or 1 1 0 -1" if fudge else "e.g. " + " ".join([str(r.hi)] * min(r.count, 4))
             yield TextField(id="faces", placeholder=example, compact=True)

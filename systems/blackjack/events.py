@@ -7,6 +7,7 @@ import attrs
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
+from tracker.text import counted
 
 from .records import PaperBond, data
 
@@ -200,7 +201,7 @@ class WorkingCast(Event):
     def describe(self, state: FightState) -> str:
         on = f" on {state.name(self.target)}" if self.target else ""
         again = " (again today)" if self.again else ""
-        six = f": {self.sixes} six(es)" if self.sixes else ": no sixes"
+        six = f": {counted(self.sixes, 'six', 'sixes')}" if self.sixes else ": no sixes"
         return f"{state.name(self.actor)} casts {self.working}{on} with {self.lead} lead{again}, {self.roll.describe()}{six}"
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from tracker.model import Combatant, FightState
 from tracker.plugin import FIT, Standing
+from tracker.text import counted
 
 from .checks import encumbered, own_parts
 from .records import STATS, BJData, data
@@ -63,7 +64,7 @@ def status(state: FightState, c: Combatant) -> str:
     else:
         parts.append(f"T{d.threat} ML{d.morale}")
     if d.pending_sixes:
-        parts.append(f"{d.pending_sixes} six(es) to resolve")
+        parts.append(f"{counted(d.pending_sixes, 'six', 'sixes')} to resolve")
     gear = []
     if d.lead or d.ingested or d.is_pc:  # first: what reloads and workings spend, never the part cut off at 80 columns
         gear.append(f"lead {d.lead}" + (f" ({d.ingested} ingested)" if d.ingested else ""))
@@ -94,7 +95,7 @@ def detail(state: FightState, c: Combatant) -> str:
     lines.append("Weapons: " + (", ".join(w.describe() for w in d.weapons) or "Fists"))
     lead = f"Lead {d.lead}" + (f", {d.ingested} ingested" if d.ingested else "")
     if d.pending_sixes:
-        lead += f"; {d.pending_sixes} six(es) to resolve (powderburn or catastrophe)"
+        lead += f"; {counted(d.pending_sixes, 'six', 'sixes')} to resolve (powderburn or catastrophe)"
     lines.append(lead)
     for w in d.workings:
         lines.append(f"Working: {w.name} (lead {w.level}){' — cast today' if w.cast_today else ''}")

@@ -17,6 +17,7 @@ import attrs
 from tracker.events import ConditionAdded, ConditionRemoved, Event, NoteAdded, OrderSet, PromptRaised
 from tracker.model import Combatant, FightState
 from tracker.reasons import Reason
+from tracker.text import counted
 
 from . import events as E
 from . import rest
@@ -302,7 +303,11 @@ def _cast(before: FightState, ev: E.WorkingCast, after: FightState) -> list[Reas
         Reason.of(R.WORKING_ROLL, f"{ev.lead} lead ingested: {_faces(ev.roll)}", f"sixes: {ev.sixes}"),
     ]
     if ev.sixes:
-        out.append(Reason.of(R.CATASTROPHE, f"{ev.sixes} six(es): powderburn or a catastrophe each (the GM asks)"))
+        out.append(
+            Reason.of(
+                R.CATASTROPHE, f"{counted(ev.sixes, 'six', 'sixes')}: powderburn or a catastrophe each (the GM asks)"
+            )
+        )
     if ev.again:
         out.append(Reason.of(R.ONCE_A_DAY, f"{ev.working} cast already today"))
         out.append(Reason.of(R.BURN_FIRST, "its powderburn was marked before these dice"))
@@ -332,10 +337,16 @@ def _sixes(before: FightState, ev: E.SixesResolved, after: FightState) -> list[R
     burns = sum(1 for c in ev.choices if c == "powderburn")
     out = []
     if burns:
-        out.append(Reason.of(R.WORKING_ROLL, f"{burns} six(es) taken as powderburn: a lesser injury each"))
+        out.append(
+            Reason.of(R.WORKING_ROLL, f"{counted(burns, 'six', 'sixes')} taken as powderburn: a lesser injury each")
+        )
     if burns < len(ev.choices):
         note = [f"the GM: {ev.note}"] if ev.note else []
-        out.append(Reason.of(R.CATASTROPHE, f"{len(ev.choices) - burns} six(es) taken as a catastrophe", *note))
+        out.append(
+            Reason.of(
+                R.CATASTROPHE, f"{counted(len(ev.choices) - burns, 'six', 'sixes')} taken as a catastrophe", *note
+            )
+        )
     return out
 
 

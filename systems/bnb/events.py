@@ -12,6 +12,7 @@ from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import Combatant, FightState
+from tracker.text import counted
 
 
 def parts_text(parts: tuple[Modifier, ...]) -> str:
@@ -102,7 +103,7 @@ class ShotsFired(Event):
         c = state.get(self.actor)
         g = data(c).carried(self.gun)
         left = (g.shots - self.count) if g else 0
-        return f"{c.name} fires {self.count} shot(s) from the {self.gun} ({left} left)"
+        return f"{c.name} fires {counted(self.count, 'shot')} from the {self.gun} ({left} left)"
 
 
 @attrs.frozen(kw_only=True)
@@ -245,7 +246,7 @@ class TemporaryHealed(Event):
 
     def describe(self, state: FightState) -> str:
         woke = ", and comes to" if self.woke else ""
-        return f"{state.name(self.id)} rests {self.hours} hour(s): {self.healed} temporary damage heals{woke}"
+        return f"{state.name(self.id)} rests {counted(self.hours, 'hour')}: {self.healed} temporary damage heals{woke}"
 
 
 def _how(roll: Roll, amount: int) -> str:

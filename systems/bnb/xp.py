@@ -24,6 +24,7 @@ from systems.bnb.sheet import DEAD, DYING, KNOCKED_OUT, UNCONSCIOUS, BnbData
 from systems.bnb.tables import GAMBLER, SHOOTIST, TRAILBLAZER, modifier
 from tracker.model import Combatant, FightState
 from tracker.reasons import Reason
+from tracker.text import counted
 
 APPLIES = (R.experience, R.experience_share, R.experience_bonus)  # award (rules/table.py)
 
@@ -104,7 +105,7 @@ def award(state: FightState) -> Award:
     if overcome:
         reasons.append(Reason.of(R.experience, *(f"{o.name} ({o.how}): {o.xp} XP" for o in overcome), f"total {total}"))
     if shares:
-        reasons.append(Reason.of(R.experience_share, f"{total} ÷ {len(shares)} PC(s) = {base} each"))
+        reasons.append(Reason.of(R.experience_share, f"{total} ÷ {counted(len(shares), 'PC')} = {base} each"))
         reasons.append(Reason.of(R.experience_bonus, *(f"{s.name} {_pct(s.bonus)}: {s.xp}" for s in shares)))
     return Award(overcome=tuple(overcome), shares=tuple(shares), reasons=tuple(reasons))
 
@@ -122,7 +123,7 @@ def awards(state: FightState) -> tuple[str, ...]:
     if a.shares:
         each = ", ".join(f"{s.name} {s.xp}" + (f" ({s.base} {_pct(s.bonus)})" if s.bonus else "") for s in a.shares)
         lines.append(
-            f"Even share among {len(a.shares)} PC(s) ({R.experience_share.source}; bonus {R.experience_bonus.source}):"
+            f"Even share among {counted(len(a.shares), 'PC')} ({R.experience_share.source}; bonus {R.experience_bonus.source}):"
             f" {each}"
         )
     return tuple(lines)

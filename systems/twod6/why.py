@@ -38,6 +38,7 @@ from tracker.commands import Modifier
 from tracker.events import Event, InitiativeSet, OrderSet, PromptRaised
 from tracker.model import FightState
 from tracker.reasons import Reason
+from tracker.text import counted
 
 STAT_LABELS = {k.upper() for k in STATS}
 CONDITION_LABELS = {"prone", "prone, tripping", "unconscious", "disabled limb"}
@@ -363,7 +364,9 @@ def _rested(before: FightState, e: Rested) -> list[Reason]:
     if "healer" in e.why:
         out.append(Reason.of(R.HEALER, "the carer's Trade (Healing) check succeeded (GM)"))
     if e.wakes and d is not None and d.wounds > 0:
-        out.append(Reason.of(R.SLEPT_OFF, f"knocked out with {d.wounds} wound(s) left, a full day's rest: wakes"))
+        out.append(
+            Reason.of(R.SLEPT_OFF, f"knocked out with {counted(d.wounds, 'wound')} left, a full day's rest: wakes")
+        )
     elif e.wakes:
         out.append(Reason.of(R.WAKES, "a wound regained at 0: wakes"))
     return out

@@ -13,6 +13,7 @@ from tracker.commands import Modifier
 from tracker.dice import Roll
 from tracker.events import Event
 from tracker.model import FightState
+from tracker.text import counted
 
 from .model import FATIGUE_STATES, WOUND_STATES, Box, ladder
 
@@ -338,7 +339,7 @@ class WoundsTreated(Event):
     boxes: int
 
     def describe(self, state: FightState) -> str:
-        return f"{state.name(self.target)}'s {self.boxes} wound(s) treated: each impairs one level less"
+        return f"{state.name(self.target)}'s {counted(self.boxes, 'wound')} treated: each impairs one level less"
 
 
 @attrs.frozen(kw_only=True)

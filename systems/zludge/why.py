@@ -16,6 +16,7 @@ from tracker.dice import Roll
 from tracker.events import ConditionAdded, Event, FightStarted, InitiativeSet, OrderSet, TurnStarted
 from tracker.model import FightState
 from tracker.reasons import Reason, Rule
+from tracker.text import counted
 
 from .contest import SIMPLE, ContestRolled, ContestSide
 from .events import (
@@ -340,7 +341,7 @@ def _skill(before: FightState, ev: SkillRolled, after: FightState) -> list[Reaso
 
 def _treated(before: FightState, ev: WoundsTreated, after: FightState) -> list[Reason]:
     d, now = _d(before, ev.target), _d(after, ev.target)
-    terms = [f"{ev.boxes} wound(s) above Scratched treated; the boxes stay"]
+    terms = [f"{counted(ev.boxes, 'wound')} above Scratched treated; the boxes stay"]
     if d is not None and now is not None:
         terms.append(f"penalty {num(d.wound_penalty)} → {num(now.wound_penalty)}")
     return [Reason.of(R.first_aid, *terms)]

@@ -24,7 +24,7 @@ def test_the_scripting_example_runs(
     assert (tmp_path / "saloon.jsonl").exists()
     printed = capsys.readouterr().out
     # the shot's line tells the shots left after it, as the saved fight has them (not one low)
-    shots = re.search(r"fires 1 shot\(s\) from the heavy pistol \((\d+) left\)", printed)
+    shots = re.search(r"fires 1 shot from the heavy pistol \((\d+) left\)", printed)
     assert shots, printed
     dusty = saves.load(tmp_path / "saloon.jsonl").fight().state.get("c1")
     assert int(shots.group(1)) == dusty.data.weapons[0].shots

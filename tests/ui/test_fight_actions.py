@@ -136,7 +136,7 @@ async def _party(folder: Path) -> None:
         assert "already a party called 'Posse': tick Replace" in error_text(app), error_text(app)
         await press(pilot, "tab", "tab", "space", "enter")  # Replace: yes
         assert not isinstance(app.screen, FormDialog), error_text(app)
-        assert "1 PC(s) saved as the party 'Posse'" in " ".join(messages(app)), messages(app)
+        assert "1 PC saved as the party 'Posse'" in " ".join(messages(app)), messages(app)
     saved = parties.parties_dir() / "Posse.json"
     data = json.loads(saved.read_text("utf-8"))
     assert data["system"] == "toy" and [m["name"] for m in data["members"]] == ["Hero"]

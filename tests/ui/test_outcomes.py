@@ -147,7 +147,7 @@ def test_the_summarys_experience_is_one_award_a_line(size: tuple[int, int], tmp_
             drawn = [s.text for s in awards.render_lines(Region(0, 0, size_.width, size_.height))]
             text = " ".join(" ".join(drawn).split())
             assert "\\n" not in text, text
-            assert "XP for the foes overcome" in text and "Even share among 1 PC(s)" in text, text
+            assert "XP for the foes overcome" in text and "Even share among 1 PC" in text, text
             first = next(n for n, line in enumerate(drawn) if "Even share" in line)
             assert "XP for the foes" not in drawn[first], drawn  # a line of its own
 

@@ -126,7 +126,7 @@ def test_a_condition_ending_on_a_hidden_combatants_turn_is_still_said() -> None:
     f = fight()
     f.do(C.AddCondition(id="c1", name="Stunned", rounds=2, ends_on="c3"))
     text = log(f)
-    assert "Dusty is Stunned for 2 round(s)" in text, text
+    assert "Dusty is Stunned for 2 rounds" in text, text
     assert "Assassin" not in text
 
 

@@ -28,6 +28,7 @@ from tracker.errors import Refused
 from tracker.events import ConditionAdded
 from tracker.kit import Draft, need, prompt, resolve
 from tracker.model import Combatant, Condition
+from tracker.text import counted
 
 from ..checks import blackjack_save
 from ..commands import CastWorking, IngestLead, ResolveSixes
@@ -111,7 +112,7 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
         d.add(
             prompt(
                 "powderburn",
-                f"{a.name} rolled {sixes} six(es) casting {wk.name}: powderburn or catastrophe for each",
+                f"{a.name} rolled {counted(sixes, 'six', 'sixes')} casting {wk.name}: powderburn or catastrophe for each",
                 a.id,
                 command="burn",
                 params={"actor": a.id, "choices": ", ".join(["powderburn"] * sixes)},

@@ -50,6 +50,7 @@ from tracker.dice import Roll
 from tracker.events import CombatantAdded, Event, InitiativeSet, OrderSet, PromptRaised, RoundStarted
 from tracker.model import FightState
 from tracker.reasons import Reason
+from tracker.text import counted
 
 _TABLE = {SHOOTIST: "Table 4", GAMBLER: "Table 5", TRAILBLAZER: "Table 6"}
 _RANGES = {"short range": "up to the listed range", "medium range": "up to 2×", "long range": "up to 3×"}
@@ -282,11 +283,13 @@ def _shots(before: FightState, ev: ShotsFired, after: FightState) -> tuple[Reaso
     d = _data(before, ev.actor)
     g = d.carried(ev.gun) if d is not None else None
     terms = (
-        [f"{ev.gun}: {g.shots} → {g.shots - ev.count} shots (holds {g.spec.shots})"] if g else [f"{ev.count} shot(s)"]
+        [f"{ev.gun}: {g.shots} → {g.shots - ev.count} shots (holds {g.spec.shots})"]
+        if g
+        else [counted(ev.count, "shot")]
     )
     out = [Reason.of(R.shots, *terms)]
     if ev.gunplay:
-        out.append(Reason.of(R.gunplay_targets, f"{ev.count} Gun-play attack(s): a shot each"))
+        out.append(Reason.of(R.gunplay_targets, f"{counted(ev.count, 'Gun-play attack')}: a shot each"))
     elif g is not None and g.spec.scatter:
         out.append(Reason.of(R.scattergun, "one shot for every target of the blast"))
     return tuple(out)
@@ -443,7 +446,11 @@ def _temporary(before: FightState, ev: TemporaryHealed, after: FightState) -> tu
     woke = ["HP above 0: comes to"] if ev.woke else []
     return (
         Reason.of(
-            R.temporary_healing, f"{who}: {rate} an hour", f"{ev.hours} hour(s)", f"{ev.healed} temporary healed", *woke
+            R.temporary_healing,
+            f"{who}: {rate} an hour",
+            counted(ev.hours, "hour"),
+            f"{ev.healed} temporary healed",
+            *woke,
         ),
     )
 

@@ -314,7 +314,7 @@ def test_a_hex_its_save_its_sixes_its_dv_and_its_paper() -> None:
     assert terms(cast, R.WORKING_LEVEL) == ["Hex level 1: 1 lead ingested"]
     # (it said "1d6 1d6 [6] = 6": the dice twice)
     assert terms(cast, R.WORKING_ROLL) == ["1 lead ingested: 1d6 [6] = 6", "sixes: 1"]
-    assert terms(cast, R.CATASTROPHE) == ["1 six(es): powderburn or a catastrophe each (the GM asks)"]
+    assert terms(cast, R.CATASTROPHE) == ["1 six: powderburn or a catastrophe each (the GM asks)"]
     resist = of(w, "SaveRolled")[0]
     assert "Outlaw resists Hex: CTRL" in terms(resist, R.WORKING_SAVE)
     assert "lead ingested +1 (+1 DV per lead)" in terms(resist, R.WORKING_SAVE)
@@ -324,9 +324,9 @@ def test_a_hex_its_save_its_sixes_its_dv_and_its_paper() -> None:
     (bound,) = of(w, "PaperBound")
     assert terms(bound, R.PAPER) == ["Hexed (Hex's paper)"]
     (raised,) = of(w, "PromptRaised")
-    assert "rolled 1 six(es)" in terms(raised, R.CATASTROPHE)[0]
+    assert "rolled 1 six" in terms(raised, R.CATASTROPHE)[0]
     (sixes,) = of(w, "SixesResolved")
-    assert terms(sixes, R.CATASTROPHE) == ["1 six(es) taken as a catastrophe", "the GM: the gun powder flares"]
+    assert terms(sixes, R.CATASTROPHE) == ["1 six taken as a catastrophe", "the GM: the gun powder flares"]
     later = of(w, "SaveRolled")[1]
     assert terms(later, R.HEX) == ["Hexed +2 (condition)"]
     (destroyed,) = of(w, "PaperDestroyed")
@@ -371,7 +371,7 @@ def test_casting_again_today_healing_hands_no_target_powderburn_and_a_stopped_wo
         "Healing hands by Preacher: the worst injury",
     ]
     (sixes,) = of(w, "SixesResolved")
-    assert terms(sixes, R.WORKING_ROLL) == ["1 six(es) taken as powderburn: a lesser injury each"]
+    assert terms(sixes, R.WORKING_ROLL) == ["1 six taken as powderburn: a lesser injury each"]
     burn = [rs for rs in of(w, "InjuryMarked") if any("powderburn, lesser" in t for r in rs for t in r.terms)]
     assert burn
     (stopped,) = of(w, "WorkingStopped")

@@ -320,7 +320,7 @@ def test_fists_deal_temporary_damage_that_knocks_out_and_heals_by_the_hour():
     assert why(f, Dropped, 1)["Minor NPCs"].terms == ("Slim is a minor NPC at -5 HP by Dusty: dead, no save",)
     assert why(f, TemporaryHealed)["Temporary damage heals by the hour"].terms == (
         "HD 1 (its level): 1 an hour",
-        "3 hour(s)",
+        "3 hours",
         "3 temporary healed",
         "HP above 0: comes to",
     )
@@ -339,7 +339,7 @@ def test_gunplay_explains_its_attacks_its_shots_and_the_held_fire():
     f, _ = gunplay()
     assert why(f, AttackRolled)["Gun-play"].terms == ("level 3: up to 3 attacks this round", "Outlaw 1 has HD 1")
     shots = why(f, ShotsFired)
-    assert shots["Gun-play targets"].terms == ("1 Gun-play attack(s): a shot each",)
+    assert shots["Gun-play targets"].terms == ("1 Gun-play attack: a shot each",)
     assert shots["Shots"].terms == ("heavy pistol: 6 → 5 shots (holds 6)",)
     assert why(f, HeldFire)["Holding fire at the fallen"].terms == ("Outlaw 1 is already down", "no shot spent")
 

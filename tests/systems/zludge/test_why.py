@@ -293,7 +293,7 @@ def test_first_aid_treats_wounds_and_a_failed_physical_check_reopens_them():
     assert "difficulty +1 (task difficulty)" in aid and aid[-1] == "on Bob: wounds will impair one level less"
     assert "not physical: wound and clip penalties do not weigh on it" in aid
     assert terms(why(f, "zludge.wounds_treated"), "First aid") == [
-        "1 wound(s) above Scratched treated; the boxes stay",
+        "1 wound above Scratched treated; the boxes stay",
         "penalty −2 → −1",
     ]
     f.do(ReopenWounds(target="c2", note="he tried to run"))
