@@ -252,7 +252,25 @@ class Adjusted(Event):
 
     def describe(self, state: FightState) -> str:
         why = f" ({self.note})" if self.note else ""
-        return f"GM sets {state.name(self.id)}'s {self.label or self.field}: {self.old!r} → {self.value!r}{why}"
+        return (
+            f"GM sets {state.name(self.id)}'s {self.label or self.field}: {shown(self.old)} → {shown(self.value)}{why}"
+        )
+
+
+def shown(value: Any) -> str:
+    """A value as the GM reads it in the log: words and numbers as they are, yes or no, a track's parts between
+    bars (it printed Python's own: "'ok' → 'dead'", "(('cut',), (), ())")."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return value or "(empty)"
+    if isinstance(value, tuple | list):
+        if value and all(isinstance(v, tuple | list) for v in value):
+            return " | ".join(", ".join(map(shown, v)) or "-" for v in value)
+        return ", ".join(map(shown, value)) or "none"
+    return str(value)
 
 
 @attrs.frozen(kw_only=True)

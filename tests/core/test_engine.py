@@ -516,3 +516,16 @@ def test_the_cores_refusals_of_a_prompt_left_open_and_of_another_s_turn_name_the
     with pytest.raises(Refused) as open_prompt:
         g.do(NextTurn())
     assert open_prompt.value.rule is not None and open_prompt.value.rule.id == "prompt"
+
+
+def test_a_gm_adjust_reads_its_values_as_a_gm_writes_them() -> None:
+    """ "GM sets Grunt 1's Status: 'ok' → 'dead'" and "(('cut',), (), ())": Python's own writing of a value."""
+    from tracker.events import Adjusted, shown
+
+    assert shown("dead") == "dead" and shown(True) == "yes" and shown(None) == "none" and shown(7) == "7"
+    assert shown((("cut",), (), ("shot", "burn"))) == "cut | - | shot, burn"
+    from tracker.engine import initial_state
+
+    state = initial_state(toy)
+    ev = Adjusted(id="c1", field="status", value="dead", old="ok", label="Status")
+    assert ev.describe(state).endswith("Status: ok → dead")

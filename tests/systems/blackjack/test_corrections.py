@@ -36,7 +36,7 @@ def test_the_injury_track_adjust_is_logged_and_kept_as_the_record_holds_it() -> 
     o = npc(f, "Outlaw", "outlaw")
     (ev,) = f.do(Adjust(id=o, field="slots", value="3/2/2"))
     assert isinstance(ev, Adjusted) and ev.value == [3, 2, 2] and ev.old == [2, 2, 1], ev
-    assert "[2, 2, 1] → [3, 2, 2]" in ev.describe(f.state)
+    assert "2, 2, 1 → 3, 2, 2" in ev.describe(f.state)
     older = Adjusted(id=o, field="slots", value="2/2/2/1", old=[3, 2, 2])
     assert evolve(f.system, f.state, older).get(o).data.slots == (2, 2, 2, 1)
     with pytest.raises(Refused):
