@@ -22,7 +22,7 @@ from saves.checker import check
 from saves.follow import refusal
 from saves.format import LoadError
 from screens import collector
-from tracker import registry
+from tracker import registry, rules_doc
 from tracker.errors import TrackerError
 from tracker.events import TurnEnded
 from tracker.text import visible, visible_lines
@@ -56,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     s.add_argument("--public-url", help="the address the players' devices reach (default: this machine's)")
     s.add_argument("--max-viewers", type=int, default=24, help="browsers served at once (default 24)")
+    ru = sub.add_parser("rules", help="print the rules as the tracker reads them (a system's, or the core's)")
+    ru.add_argument(
+        "system", nargs="?", default="", help="a system's id (tracker systems lists them); none: the core's"
+    )
     sub.add_parser("systems", help="list the installed game systems")
     sub.add_parser("where", help="show the folder where fights are saved")
     return p
@@ -105,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.cmd == "systems":
         return _systems()
+    if args.cmd == "rules":  # (the help's docs/rules pages: pip install . ships no docs folder)
+        say(rules_doc.system_page(registry.load(args.system)) if args.system else rules_doc.core_page())
+        return 0
     if args.cmd == "where":
         say(str(saves.default_dir()))
         return 0

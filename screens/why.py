@@ -101,7 +101,8 @@ class WhyDialog(Dialog[None]):
 
 
 def rules_page(system: Any) -> str:
-    return f"docs/rules/{getattr(system, 'id', '')}.md"
+    """How a GM reads the system's rules page (``pip install .`` ships no docs folder: the command prints it)."""
+    return f"tracker rules {getattr(system, 'id', '')}"
 
 
 def line_of(fight: Any, seq: int) -> str:

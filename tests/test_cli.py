@@ -163,3 +163,18 @@ def test_replay_text_into_a_reader_that_stops_says_nothing(tmp_path: Path) -> No
     shell = f"{sys.executable} -m screens replay --text {path} | head -1"
     done = subprocess.run(shell, shell=True, capture_output=True, text=True, timeout=120)
     assert done.stdout.count("\n") == 1 and "Broken pipe" not in done.stderr, done.stderr
+
+
+def test_rules_prints_a_systems_rules_page_and_the_cores() -> None:
+    """The help and Why? pointed at docs/rules/<system>.md, which pip install . does not ship: the command prints
+    the page as docs/rules has it."""
+    from tracker import registry, rules_doc
+
+    out = subprocess.run(
+        [sys.executable, "-m", "screens", "rules", "zludge"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == rules_doc.system_page(registry.load("zludge")).strip()
+    core = subprocess.run([sys.executable, "-m", "screens", "rules"], capture_output=True, text=True, check=True)
+    assert core.stdout.startswith("# The tracker's own rules")
+    bad = subprocess.run([sys.executable, "-m", "screens", "rules", "nosuch"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "not installed" in bad.stderr and "Traceback" not in bad.stderr

@@ -25,13 +25,14 @@ class HelpDialog(Dialog[None]):
         self.system_id = system_id  # the rules page it cites (default: the system of the screen under it)
 
     def rules_line(self) -> str:
-        """Where the rules this tracker applies are written down: docs/rules/<system>.md, and Y on a line."""
+        """Where the rules this tracker applies are written down: ``tracker rules <system>`` (docs/rules/ in the
+        source; pip install . ships no docs folder), and Y on a line."""
         sid = self.system_id
         if not sid:
             under = [s for s in self.app.screen_stack if s is not self and getattr(s, "system", None) is not None]
             sid = getattr(under[-1].system, "id", "") if under else ""  # type: ignore[attr-defined]
-        page = f"docs/rules/{sid}.md and " if sid else ""
-        return f"The rules as this tracker reads them: {page}docs/rules/core.md · Y on a log line: why"
+        page = f"tracker rules {sid} and " if sid else ""
+        return f"The rules as this tracker reads them: {page}tracker rules (in a terminal) · Y on a log line: why"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
