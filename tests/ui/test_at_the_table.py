@@ -739,34 +739,27 @@ def test_a_pick_list_moved_in_one_burst_takes_the_row_moved_to(size: tuple[int, 
         app = TrackerApp(open_path=path)
         async with app.run_test(size=size) as pilot:
             await opened(pilot)
-            for downs in (2, 3):
-                taken = []
-                for burst in (False, True):
-                    await press(pilot, "x")
-                    assert isinstance(app.screen, PickDialog)
-                    keys = [*["down"] * downs, "enter"]
-                    if burst:
-                        post_keys(pilot, *keys)
-                        await _burst(pilot, "")
-                    else:
-                        await press(pilot, *keys)
-                    assert isinstance(app.screen, FormDialog), screen_text(app)
-                    taken.append(app.screen.title_text)
-                    await press(pilot, "escape")
-                assert taken == [("Gun-play", "Critter attacks")[downs - 2]] * 2
-            # letters that filter the list, then the arrows, in one burst ("her↓↓⏎" took a row of the whole list)
-            taken = []
-            for burst in (False, True):
+
+            async def taken(keys: list[str], burst: bool) -> str:
+                """The form the keys open from the actions list, sent one by one or at once."""
                 await press(pilot, "x")
-                keys = [*"re", "down", "down", "enter"]
+                assert isinstance(app.screen, PickDialog)
                 if burst:
                     post_keys(pilot, *keys)
                     await _burst(pilot, "")
                 else:
                     await press(pilot, *keys)
                 assert isinstance(app.screen, FormDialog), screen_text(app)
-                taken.append(app.screen.title_text)
+                title = app.screen.title_text
                 await press(pilot, "escape")
-            assert taken[0] == taken[1], taken
+                return title
+
+            for downs in (2, 3):
+                keys = [*["down"] * downs, "enter"]
+                expected = ("Gun-play", "Critter attacks")[downs - 2]
+                assert [await taken(keys, False), await taken(keys, True)] == [expected] * 2
+            # letters that filter the list, then the arrows, in one burst ("her↓↓⏎" took a row of the whole list)
+            keys = [*"re", "down", "down", "enter"]
+            assert await taken(keys, False) == await taken(keys, True)
 
     asyncio.run(run())

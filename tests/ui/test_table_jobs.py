@@ -502,31 +502,24 @@ async def _missed(path: Path, system_id: str, size: tuple[int, int]) -> None:
         assert len(log) > before and saved_state_matches(app)
 
 
-def test_the_blackjack_attack_form_starts_on_the_weapon(data_dir: Path) -> None:
-    """`a` started on Range: a weapon typed at once went into the range picker (and the first attack of an NPC
-    came out "Injury level: grievous", refused). A spec names the field its form starts in (``focus``)."""
-    from screens.widgets.fields import field_id
-
-    path = data_dir / "bj.jsonl"
-    build_fight("blackjack", path).close()
-
-    async def run() -> None:
-        app = TrackerApp(open_path=path)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await press(pilot, "a")
-            assert isinstance(app.screen, FormDialog)
-            assert app.focused is not None and app.focused.id == field_id("f", "weapon"), app.focused
-
-    asyncio.run(run())
-
-
-def test_the_powderburn_form_starts_on_the_choice_per_six(data_dir: Path) -> None:
-    """It started on "Catastrophe injuries (opt.)", below the choice itself."""
+@pytest.mark.parametrize(
+    ("name", "filled", "field"),
+    [
+        # `a` started on Range: a weapon typed at once went into the range picker (an NPC's first attack came out
+        # "Injury level: grievous", refused)
+        ("attack", False, "weapon"),
+        # it started on "Catastrophe injuries (opt.)", below the choice itself, as the prompt's p fills the form
+        ("burn", True, "choices"),
+    ],
+)
+def test_a_blackjack_form_starts_on_what_the_gm_names_first(
+    name: str, filled: bool, field: str, data_dir: Path
+) -> None:
+    """A spec names the field its form starts in (``focus``)."""
     from screens.widgets.fields import field_id
     from systems.blackjack.commands import SPECS
 
-    spec = next(s for s in SPECS if s.name == "burn")
+    spec = next(s for s in SPECS if s.name == name)
     path = data_dir / "bj.jsonl"
     build_fight("blackjack", path).close()
 
@@ -538,9 +531,9 @@ def test_the_powderburn_form_starts_on_the_choice_per_six(data_dir: Path) -> Non
             assert isinstance(screen, FightScreen)
             hero = screen.fight.state.by_name("Hero")
             assert hero is not None
-            screen.run_spec(spec, {"actor": hero.id, "choices": "powderburn"})  # (as the prompt's p fills it)
+            screen.run_spec(spec, {"actor": hero.id, "choices": "powderburn"} if filled else None)
             await pilot.pause()
             assert isinstance(app.screen, FormDialog)
-            assert app.focused is not None and app.focused.id == field_id("f", "choices"), app.focused
+            assert app.focused is not None and app.focused.id == field_id("f", field), app.focused
 
     asyncio.run(run())
