@@ -219,7 +219,7 @@ class AddDialog(Dialog[Any]):
         hint = p.help or HINTS.get(p.kind, "")
         if self.preset is not None and p.name in self.preset.sheet:
             return f"preset: {self.preset.sheet[p.name]}"
-        if p.default is not None:
+        if p.default not in (None, ""):  # (an empty default read "default:  — …")
             hint = f"default: {p.default}" + (f" — {hint}" if hint else "")
         if p.kind == C.CHOICE and p.choices:
             hint = "one of " + ", ".join(p.choices) + (f" ({hint})" if hint else "")

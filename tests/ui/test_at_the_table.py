@@ -763,3 +763,24 @@ def test_a_pick_list_moved_in_one_burst_takes_the_row_moved_to(size: tuple[int, 
             assert await taken(keys, False) == await taken(keys, True)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_the_add_dialogs_sheet_hints_name_no_empty_default(system_id: str, data_dir) -> None:
+    """A sheet field whose default is empty hinted "default:  — natural attacks: …": the hint is the help alone."""
+    from textual.widgets import Input
+
+    fight = build_fight(system_id, data_dir / "a.jsonl", start=False)
+    path = fight.path
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await opened(pilot)
+            await press(pilot, "A")
+            assert isinstance(app.screen, AddDialog)
+            hints = [box.placeholder for box in app.screen.query(Input)]
+            assert hints and not [h for h in hints if "default:  " in h or h.startswith("default: —")], hints
+
+    asyncio.run(run())
