@@ -784,3 +784,12 @@ def test_the_add_dialogs_sheet_hints_name_no_empty_default(system_id: str, data_
             assert hints and not [h for h in hints if "default:  " in h or h.startswith("default: —")], hints
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("system_id", ["bnb", "blackjack", "zludge", "twod6"])
+def test_preset_categories_read_as_labels(system_id: str) -> None:
+    """The add dialog listed "npc: Outlaw" (blackjack) and "book example: …", "foes: …" (twod6): ids, not words."""
+    from tracker import registry
+
+    categories = {p.category for p in registry.load(system_id).presets() if p.category}
+    assert categories and all(c[0].isupper() for c in categories), categories
