@@ -328,7 +328,7 @@ SPECS: tuple[CommandSpec, ...] = (
     spec(
         ChooseDouble,
         name="double_result",
-        title="Doubled attack: extra result",
+        title="Doubled or tripled: extra result",  # (a tripled one was titled "Doubled attack")
         key="d",
         subject="target",
         labels={"actor": "Attacker", "target": "Defender", "limb": "Limb"},
