@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import attrs
 
+from systems.blackjack.presets import WORKINGS
 from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.commands import Rest as CoreRest
 from tracker.kit import spec
+from tracker.model import FightState
 
 RANGES = ("auto", "close", "nearby", "far")
 IMPACTS = ("none", "advantage", "disadvantage")
@@ -106,6 +108,14 @@ class Injure:
 class Treat:
     target: str
     level: str = "worst"
+
+
+def known_workings(state: FightState, cid: str) -> dict[str, tuple[str, ...]]:
+    """The cast form's picker for the caster: the workings it knows (none known: every working, refused with the
+    rule when picked)."""
+    c = state.find(cid)
+    names = tuple(w.name for w in getattr(c.data, "workings", ())) if c is not None else ()
+    return {"working": names} if names else {}
 
 
 GOOD_NIGHT = "good night's rest"  # the rest quality that clears injuries (l.184)
@@ -213,7 +223,18 @@ SPECS: tuple[CommandSpec, ...] = (
         title="Cast a working",
         key="w",
         labels={"actor": "Caster", "willing": "Target is willing"},
-        fields={"modifiers": _mods()},
+        fields={
+            "modifiers": _mods(),
+            # a picker of what the caster knows (an empty text field took anything but the exact name as unknown)
+            "working": Param(
+                name="working",
+                kind=CHOICE,
+                choices=tuple(w.name for w in WORKINGS.values()),
+                label="Working",
+                help="one the caster knows",
+            ),
+        },
+        choices=known_workings,
         help="An action: roll 1d6 per lead ingested, each 6 is powderburn or a catastrophe.",
     ),
     spec(

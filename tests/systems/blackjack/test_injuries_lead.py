@@ -319,3 +319,18 @@ def test_undo_a_casting_restores_lead_and_prompts() -> None:
     assert f.state.prompts
     f.undo()
     assert f.state == before
+
+
+def test_the_cast_form_offers_the_workings_the_caster_knows() -> None:
+    """ "Cast a working" was an empty text field: no hint, no list, and anything but the exact name refused as
+    unknown. It is a picker of the caster's own workings."""
+    from systems.blackjack.commands import SPECS
+
+    f = new_fight()
+    jesse = pc(f, "Jesse", workings="Hex 1, Naming 2")
+    plain = pc(f, "Plain")
+    spec = next(s for s in SPECS if s.name == "cast")
+    (working,) = [p for p in spec.params_for(f.state, jesse) if p.name == "working"]
+    assert working.choices == ("Hex", "Naming")
+    (every,) = [p for p in spec.params_for(f.state, plain) if p.name == "working"]
+    assert "Hex" in every.choices and len(every.choices) > 2  # knows none: every working, refused when cast
