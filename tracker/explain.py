@@ -150,8 +150,11 @@ def _turn(system: System, b: FightState, e: E.TurnStarted, a: FightState, *_: An
         terms.append(f"{_name(b, e.id)}'s turn goes on after a held action")
     elif b.order == a.order and len(b.order) > 1:
         n = len(b.order)
-        stop = e.index if e.index > b.turn else e.index + n
-        for i in range(b.turn + 1, stop):
+        start = b.turn + 1
+        if a.round == 0 and e.id == next((i for i in b.order if i in b.surprise), None):
+            start = 0  # the fight's first turn: from the top of the order (the state's turn is already at it)
+        stop = e.index if e.index >= start else e.index + n
+        for i in range(start, stop):
             c = b.find(b.order[i % n])
             if c is not None and not _can_act(system, b, c, a.round):
                 terms.append(f"passed over: {c.name} ({_why_out(system, b, c)})")

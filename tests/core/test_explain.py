@@ -230,3 +230,20 @@ def test_a_standing_word_is_explained_by_its_cause_not_by_an_undo() -> None:
     g.undo()  # the adjust too: down, as the first damage left him
     assert standing_seq(g, "c1") == shot
     assert type(g.entries[shot - 1].event) is toy.HpChanged
+
+
+def test_the_first_surprise_turn_names_everyone_passed_over_before_it() -> None:
+    """ "passed over: Doc (not in the surprise round)" left out Slim, first in the order: the first turn of the
+    fight counts from the top of the order."""
+    from tracker import AddCombatant, Fight, SetInitiative, StartFight, explain
+    from tracker.events import TurnStarted
+
+    f = Fight(toy.system)
+    for name in ("Slim", "Doc", "Tex"):
+        f.do(AddCombatant(name=name, kind="pc", sheet={"hp": 5}))
+    f.do(SetInitiative(values={"c1": 20, "c2": 15, "c3": 10}))
+    f.do(StartFight(surprise=("c3",)))
+    seq = next(e.seq for e in f.entries if isinstance(e.event, TurnStarted))
+    (turn,) = [r for r in explain(f, seq) if r.rule_id == "turn-order"]
+    passed = [t for t in turn.terms if t.startswith("passed over")]
+    assert passed == ["passed over: Slim (not in the surprise round)", "passed over: Doc (not in the surprise round)"]
