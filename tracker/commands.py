@@ -66,6 +66,8 @@ class Param:
     help: str = ""
     default: Any = None
     choices: tuple[str, ...] = ()
+    # what a picker shows for each of ``choices``, in their order ("Willpower" for "wil"); the choice itself when empty
+    choice_labels: tuple[str, ...] = ()
     required: bool = True
     min: int | None = None
     max: int | None = None
@@ -78,6 +80,12 @@ class Param:
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
+
+    def choice_label(self, choice: str) -> str:
+        """What a picker shows for ``choice``: its label in ``choice_labels``, else the choice itself."""
+        if choice in self.choices and len(self.choice_labels) == len(self.choices):
+            return self.choice_labels[self.choices.index(choice)]
+        return choice
 
     def parse(self, raw: Any) -> Any:
         """Turn typed text (or an already typed value) into this parameter's value."""

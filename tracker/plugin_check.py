@@ -162,6 +162,12 @@ def _command_forms(system: System) -> list[str]:
             problems.append(f"the command {spec.name}'s form: {e}")
             continue
         asked = [p.name for p in params]
+        for p in params:
+            if p.choice_labels and len(p.choice_labels) != len(p.choices):
+                problems.append(
+                    f"the command {spec.name}'s field '{p.name}' has {len(p.choice_labels)} choice labels"
+                    f" for {len(p.choices)} choices"
+                )
         if spec.actor is not None and spec.actor not in asked:
             problems.append(
                 f"the command {spec.name}'s actor '{spec.actor}' is no field of its form{_suggest(spec.actor, asked)}"

@@ -81,7 +81,7 @@ def _several(value: Any) -> tuple[str, ...]:
 def choice_options(param: C.Param, value: Any) -> tuple[list[tuple[str, str]], Any, bool]:
     """A choice field's options, its value, and whether it offers none ("—")."""
     ok = value in param.choices
-    return [(c, c) for c in param.choices], value if ok else None, not ok and not param.required
+    return [(param.choice_label(c), c) for c in param.choices], value if ok else None, not ok and not param.required
 
 
 def unfocusable(button: Button) -> Button:

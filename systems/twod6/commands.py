@@ -15,7 +15,7 @@ import attrs
 
 from systems.twod6.failed import failed_names
 from systems.twod6.record import data
-from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STATS, THROWING
+from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STAT_NAMES, STATS, THROWING
 from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
 from tracker.model import FightState
@@ -159,7 +159,13 @@ class SpendCinematic:
 
 def _stat(name: str = "stat", label: str = "Stat") -> Param:
     return Param(
-        name=name, kind=CHOICE, choices=STAT_CHOICES, default="auto", label=label, help="auto: the book's usual stat"
+        name=name,
+        kind=CHOICE,
+        choices=STAT_CHOICES,
+        choice_labels=("auto", *(STAT_NAMES[s] for s in STATS)),
+        default="auto",
+        label=label,
+        help="auto: the book's usual stat",
     )
 
 
@@ -321,7 +327,14 @@ SPECS: tuple[CommandSpec, ...] = (
         labels={"actor": "Who"},
         fields=_roll_fields(
             Param(name="stakes", kind=CHOICE, choices=("unconscious", "death"), default="unconscious", label="Against"),
-            Param(name="stat", kind=CHOICE, choices=("wil", "tou"), default="wil", label="Stat"),
+            Param(
+                name="stat",
+                kind=CHOICE,
+                choices=("wil", "tou"),
+                choice_labels=(STAT_NAMES["wil"], STAT_NAMES["tou"]),
+                default="wil",
+                label="Stat",
+            ),
         ),
         help="The resolve check a wound threshold, a knock-out or a tripled attack calls for.",
     ),

@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 from tracker import Fight, registry
-from tracker.commands import BOOL, INT, CommandSpec, Param
+from tracker.commands import BOOL, CHOICE, INT, CommandSpec, Param
 from tracker.dice import Roller, ScriptedRoller
 from tracker.errors import TrackerError
 from tracker.events import Event, PromptRaised
@@ -34,6 +34,12 @@ class Strike:
     actor: str
     target: str
     hard: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Weigh:
+    actor: str
+    how: str = "hard"
 
 
 @attrs.frozen(kw_only=True)
@@ -178,6 +184,15 @@ def test_a_spec_whose_fields_name_no_field_of_the_command_is_refused() -> None:
             return (spec(Strike, name="strike", title="Strike", fields={"hardd": Param(name="hardd", kind=BOOL)}),)
 
     assert "the command strike's form: Strike has no field(s) ['hardd']" in problems_of(Odd())
+
+
+def test_a_choice_field_with_a_label_too_few_or_too_many_is_refused() -> None:
+    class Odd(Tiny):
+        def commands(self) -> tuple[CommandSpec, ...]:
+            how = Param(name="how", kind=CHOICE, choices=("hard", "soft"), choice_labels=("Hard",))
+            return (spec(Weigh, name="weigh", title="Weigh", fields={"how": how}),)
+
+    assert "the command weigh's field 'how' has 1 choice labels for 2 choices" in problems_of(Odd())
 
 
 def test_an_actor_or_subject_that_names_no_field_of_the_form_is_refused() -> None:
