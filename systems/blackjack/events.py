@@ -102,6 +102,7 @@ class AttackMade(Event):
     ammo_spent: int = 0
     uses_special: bool = False
     thrown: bool = False  # a melee weapon thrown: it lands on the floor
+    volley: int = 1  # the shots of the revolver's or repeater's action this one is among (1: a single shot)
 
     def describe(self, state: FightState) -> str:
         a, t = state.name(self.actor), state.name(self.target)

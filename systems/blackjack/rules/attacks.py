@@ -27,6 +27,7 @@ from tracker.errors import Refused
 from tracker.events import ConditionAdded, NoteAdded
 from tracker.kit import Draft
 from tracker.model import Condition
+from tracker.text import counted
 
 from ..checks import blackjack_save
 from ..commands import Attack, Reload
@@ -90,7 +91,9 @@ def _check_weapon(name: str, w: Weapon, rng: str, targets: list[str]) -> None:
                 f"{name}'s {w.name} is empty: each shot spends one; reload (1 lead and an action)", rule=R.SHOTS
             )
         if w.loaded < shots:
-            raise Refused(f"{name}'s {w.name} has {w.loaded} shot(s) loaded, not the {shots} asked for", rule=R.SHOTS)
+            raise Refused(
+                f"{name}'s {w.name} has {counted(w.loaded, 'shot')} loaded, not the {shots} asked for", rule=R.SHOTS
+            )
     if w.ammo >= 0 and w.ammo < len(targets):
         raise Refused(f"{name}'s {w.name} ammunition stack has {w.ammo} left, not {len(targets)}", rule=R.AMMO)
 
@@ -195,6 +198,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
                 ammo_spent=1 if w.ammo >= 0 else 0,
                 uses_special=bool(w.recharge) and first,
                 thrown=thrown,
+                volley=len(targets) if w.is_firearm and w.multi == "shots" else 1,
             )
         )
         if hit:

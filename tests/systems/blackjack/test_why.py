@@ -559,7 +559,18 @@ def test_a_volleys_shot_at_a_dead_target_is_held() -> None:
     (note,) = of(w, "NoteAdded")
     assert terms(note, R.VOLLEY) == ["Dusty holds the shot: Outlaw is already down"]
     (attack,) = of(w, "AttackMade")
-    assert terms(attack, R.VOLLEY) == ["Revolver: several shots in one action, each its own save"]
+    assert terms(attack, R.VOLLEY) == ["Revolver: 2 shots in one action, each its own save"]
+
+
+def test_a_single_revolver_shot_cites_no_volley() -> None:
+    """A revolver fired once is one shot: Why? cited "Multiple shots" for it (the event did not know its
+    action's other shots)."""
+    f = new_fight(10)
+    d = pc(f, "Dusty", acc=14)
+    o = npc(f, "Outlaw", "outlaw", morale=12)
+    (attack,) = of(why(f, Attack(actor=d, targets=(o,))), "AttackMade")
+    assert R.VOLLEY.id not in [r.rule_id for r in attack]
+    assert terms(attack, R.SHOTS) == ["1 shot spent: Revolver 6 → 5"]
 
 
 # ---------------------------------------------------------------------------
