@@ -162,7 +162,12 @@ def _turn(system: System, b: FightState, e: E.TurnStarted, a: FightState, *_: An
 
 
 def _round(system: System, b: FightState, e: E.RoundStarted, a: FightState, *_: Any) -> list[Reason]:
-    terms = ["the turn passed the bottom of the order"] if e.round > 0 else ["the surprise round"]
+    if e.round == 0:
+        terms = ["the surprise round"]
+    elif b.round == 0:  # the fight's first round: no turn has passed the bottom of the order yet
+        terms = ["the surprise round is over" if b.surprise else "the fight starts"]
+    else:
+        terms = ["the turn passed the bottom of the order"]
     terms.append(f"round {e.round}")
     if e.round == 0 and a.surprise:
         terms.append("acting: " + ", ".join(_name(a, i) for i in a.surprise))

@@ -247,3 +247,30 @@ def test_the_first_surprise_turn_names_everyone_passed_over_before_it() -> None:
     (turn,) = [r for r in explain(f, seq) if r.rule_id == "turn-order"]
     passed = [t for t in turn.terms if t.startswith("passed over")]
     assert passed == ["passed over: Slim (not in the surprise round)", "passed over: Doc (not in the surprise round)"]
+
+
+def test_round_one_says_the_fight_started_or_the_surprise_round_ended() -> None:
+    """Round 1's Why said "the turn passed the bottom of the order" when no turn had been taken."""
+    from tracker import AddCombatant, Fight, NextTurn, SetInitiative, StartFight, explain
+    from tracker.events import RoundStarted
+
+    def round_terms(surprise: tuple[str, ...]) -> dict[int, list[str]]:
+        f = Fight(toy.system)
+        for name in ("Slim", "Doc"):
+            f.do(AddCombatant(name=name, kind="pc", sheet={"hp": 5}))
+        f.do(SetInitiative(values={"c1": 20, "c2": 15}))
+        f.do(StartFight(surprise=surprise))
+        for _ in range(4):
+            f.do(NextTurn())
+        return {
+            e.event.round: list(next(r for r in explain(f, e.seq) if r.rule_id == "round").terms)
+            for e in f.entries
+            if isinstance(e.event, RoundStarted)
+        }
+
+    plain = round_terms(())
+    assert plain[1] == ["the fight starts", "round 1"]
+    assert plain[2] == ["the turn passed the bottom of the order", "round 2"]
+    surprised = round_terms(("c2",))
+    assert surprised[0][:2] == ["the surprise round", "round 0"]
+    assert surprised[1] == ["the surprise round is over", "round 1"]
