@@ -125,6 +125,40 @@ def first_seen(entries: Iterable[Entry]) -> dict[str, int]:
     return seen
 
 
+def former_names(entries: Iterable[Entry]) -> dict[str, set[str]]:
+    """Every name each combatant has had (added as, renamed to): a hidden one renamed "Shadow" is still not to be
+    named "Lurker" in the players' view (a condition "Marked by Lurker" showed it, once renamed)."""
+    had: dict[str, set[str]] = {}
+    for entry in entries:
+        ev = entry.event
+        if type(ev) is E.CombatantAdded or type(ev) is E.CombatantRenamed:
+            had.setdefault(ev.id, set()).add(ev.name)
+        elif type(ev) is E.Adjusted and ev.field == "name":
+            for value in (ev.old, ev.value):
+                if isinstance(value, str):
+                    had.setdefault(ev.id, set()).add(value)
+    return had
+
+
+def with_former_names(
+    state: FightState, names: Mapping[str, str], had: Mapping[str, set[str]]
+) -> tuple[FightState, dict[str, str]]:
+    """``state`` and ``names`` as the view's words are checked against them: each name a combatant no longer has
+    stands beside it as a removed stand-in of the same side (a hidden one's old name is a hidden name; a seen
+    one's, a name of the one the players know)."""
+    extra: list[Combatant] = []
+    shown = dict(names)
+    for c in state.combatants:
+        for n, old in enumerate(sorted(had.get(c.id, set()) - {c.name, ""})):
+            stand_in = changed(c, id=f"{c.id}~{n}", name=old, removed=True)
+            extra.append(stand_in)
+            if c.id in names:
+                shown[stand_in.id] = names[c.id]
+    if not extra:
+        return state, shown
+    return changed(state, combatants=(*state.combatants, *extra)), shown
+
+
 def shows_numbers(state: FightState, c: Combatant) -> bool:
     """A PC's numbers are the players' own; an NPC's only if the GM shows them."""
     return c.is_pc or state.view.npc_numbers
@@ -148,16 +182,33 @@ def condition_text(state: FightState, c: Combatant, cond: Condition) -> str:
     return text
 
 
-def state_text(system: System, state: FightState, c: Combatant) -> str:
-    """A PC's status in the system's own terms; an NPC's public descriptor (or status if numbers are shown)."""
+def state_text(system: System, state: FightState, c: Combatant, names: Mapping[str, str] | None = None) -> str:
+    """A PC's status in the system's own terms; an NPC's public descriptor (or status if numbers are shown).
+
+    Given ``names`` (the players' names), the system words it with the names the players know, and a part of it
+    about one they do not see is left out: twod6's "hidden from Lurker" showed a hidden wolf's name (and
+    "hidden from someone" would still tell them one is there)."""
+    said = state if names is None else _public_state(state, names, state)
     if shows_numbers(state, c):
-        status = _safe(system.status, state, c) or ""
+        status = _without_someone(_safe(system.status, said, c) or "", names)
         standing = _safe(system.standing, state, c)
         word = standing.word if standing is not None else ""
         if word and word.lower() not in status.lower():
             return f"{word} · {status}" if status else word
         return status
-    return _safe(system.public, state, c) or ""
+    return _without_someone(_safe(system.public, said, c) or "", names)
+
+
+def _without_someone(text: str, names: Mapping[str, str] | None) -> str:
+    """``text``'s " · " parts but those about one hidden ("someone" in the public state), given ``names``."""
+    if names is None or not re.search(_word("someone"), text):
+        return text
+    parts = []
+    for part in text.split(" · "):
+        part = re.sub(r", someone(?!\w)|(?<!\w)someone, ", "", part)
+        if not re.search(_word("someone"), part):
+            parts.append(part)
+    return " · ".join(parts)
 
 
 def _on_deck(system: System, state: FightState, shown: Mapping[str, str], also: str | None = None) -> str | None:
@@ -219,15 +270,21 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
             shown_round = _round_line(0) if surprise else f"Round {max(1, state.round)}"
     if state.started and not state.ended:
         deck = _on_deck(system, state, names, also=current)
+    # the rows as of the turn and round the players are shown: on a hidden turn the up one's actions left, and the
+    # rounds left of conditions in a round a hidden turn began, told them someone unseen acts
+    seen = state
+    if current is not None and current != state.current and current in state.order:
+        seen = changed(state, turn=state.order.index(current), round=_round_number(shown_round, state.round))
+    text_now, text_names = with_former_names(state, names, former_names(fight.entries))
     rows: list[Row] = []
     place = 0
-    for c in state.present:
+    for c in seen.present:
         if c.id not in names:
             continue
-        if c.id in state.order:
+        if c.id in seen.order:
             place += 1
-        standing = _safe(system.standing, state, c)
-        conds = [_unnamed(condition_text(state, c, cond), state, names) for cond in c.conditions]
+        standing = _safe(system.standing, seen, c)
+        conds = [_unnamed(condition_text(seen, c, cond), text_now, text_names) for cond in c.conditions]
         if c.held:
             conds.append("holding")
         rows.append(
@@ -235,7 +292,7 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
                 cid=c.id,
                 place=str(place) if c.id in state.order else "·",
                 name=shown_as_text(names[c.id]),
-                state=shown_as_text(state_text(system, state, c)),
+                state=shown_as_text(state_text(system, seen, c, names)),
                 conditions=shown_as_text(", ".join(conds)),
                 current=c.id == current,
                 on_deck=c.id == deck,
@@ -249,7 +306,7 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
         up=shown_as_text(names.get(current or "", "")),
         on_deck=shown_as_text(names.get(deck or "", "")),
         rows=tuple(rows),
-        log=tuple(shown_as_text(line) for line in _recent_log(system, steps, state, names)),
+        log=tuple(shown_as_text(line) for line in _recent_log(system, steps, text_now, text_names)),
     )
 
 
@@ -499,6 +556,14 @@ def _seen_names(state: FightState, names: Mapping[str, str]) -> Callable[[str], 
 
 def _round_line(number: int) -> str:
     return "Surprise round" if number == 0 else f"Round {number}"
+
+
+def _round_number(line: str, default: int) -> int:
+    """The round a round line says ("Round 2": 2, "Surprise round": 0)."""
+    if line == _round_line(0):
+        return 0
+    words = line.split()
+    return int(words[-1]) if len(words) == 2 and words[0] == "Round" and words[-1].isdigit() else default
 
 
 def _seen_turn_follows(events: Sequence[E.Event], names: Mapping[str, str]) -> bool:

@@ -1,0 +1,103 @@
+"""Third pass on what the players' view tells of the hidden: a system's status naming them, a hidden one's old
+name after a rename, and the rows on a hidden combatant's turn (they changed at that moment)."""
+
+from __future__ import annotations
+
+from screens.table import Public, project
+from tracker import Fight
+from tracker import commands as C
+from tracker.dice import SeededRoller
+from tracker.registry import load
+
+
+def shown(p: Public) -> str:
+    return "\n".join([p.round, p.up, *(f"{r.name} | {r.state} | {r.conditions}" for r in p.rows), *p.log])
+
+
+def twod6(hidden_second: bool = False) -> Fight:
+    f = Fight(load("twod6"), roller=SeededRoller(1))
+    f.do(C.AddCombatant(name="Marla", preset="knife", kind="pc"))
+    if hidden_second:
+        f.do(C.AddCombatant(name="Lurker", preset="wolf", hidden=True))
+        f.do(C.AddCombatant(name="Grunk", preset="goblin", alias="Goblin"))
+    else:
+        f.do(C.AddCombatant(name="Grunk", preset="goblin", alias="Goblin"))
+        f.do(C.AddCombatant(name="Lurker", preset="wolf", hidden=True))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 15, "c3": 5}))
+    f.do(C.StartFight())
+    return f
+
+
+def test_a_pcs_status_never_names_a_hidden_combatant() -> None:
+    """twod6's "grappled by Lurker" on a PC's row named the hidden wolf (and "someone" would tell of it)."""
+    f = twod6()
+    lurker = f.state.by_name("Lurker").id  # type: ignore[union-attr]
+    f.do(C.Adjust(id="c1", field="grappled_by", value=lurker))
+    assert "grappled by Lurker" in f.system.status(f.state, f.state.get("c1"))  # the GM's own status says it
+    row = project(f.system, f).rows[0]
+    assert row.name == "Marla (PC)" or row.name.startswith("Marla")
+    assert "Lurker" not in row.state and "someone" not in row.state and "grappled" not in row.state, row.state
+    assert "Wounds" in row.state
+
+
+def test_a_pcs_status_names_a_seen_npc_as_the_players_know_it() -> None:
+    f = twod6()
+    f.do(C.SetView(npc_numbers=False, npc_names=False, dice=True))
+    grunk = f.state.by_name("Grunk").id  # type: ignore[union-attr]
+    f.do(C.Adjust(id="c1", field="grappled_by", value=grunk))
+    text = shown(project(f.system, f))
+    assert "grappled by Goblin" in text and "Grunk" not in text, text
+
+
+def test_a_hidden_combatant_renamed_keeps_its_old_name_secret() -> None:
+    """ "Marked by Lurker" read "Marked by someone" until the GM renamed the hidden Lurker: then it showed."""
+    f = twod6()
+    lurker = f.state.by_name("Lurker").id  # type: ignore[union-attr]
+    f.do(C.AddCondition(id="c1", name="Marked by Lurker"))
+    assert "Marked by someone" in shown(project(f.system, f))
+    f.do(C.RenameCombatant(id=lurker, name="Shadow"))
+    text = shown(project(f.system, f))
+    assert "Lurker" not in text and "Marked by someone" in text, text
+
+
+def test_a_seen_npc_renamed_keeps_its_real_old_name_from_the_players() -> None:
+    f = twod6()
+    f.do(C.SetView(npc_numbers=False, npc_names=False, dice=True))
+    grunk = f.state.by_name("Grunk").id  # type: ignore[union-attr]
+    f.do(C.AddCondition(id="c1", name="Marked by Grunk"))
+    f.do(C.RenameCombatant(id=grunk, name="Jeb"))
+    text = shown(project(f.system, f))
+    assert "Grunk" not in text and "Marked by Goblin" in text, text
+
+
+def test_the_rows_do_not_change_when_a_hidden_turn_starts() -> None:
+    """twod6: the up PC's actions left went from its row at the hidden wolf's turn, while "Up: Marla" stayed."""
+    f = twod6(hidden_second=True)
+    before = project(f.system, f)
+    f.do(C.NextTurn())
+    assert f.state.name(f.state.current) == "Lurker"
+    after = project(f.system, f)
+    assert after.up == before.up and after.round == before.round
+    assert [(r.state, r.conditions, r.current) for r in after.rows] == [
+        (r.state, r.conditions, r.current) for r in before.rows
+    ]
+
+
+def test_conditions_count_rounds_in_the_round_the_players_are_shown() -> None:
+    """A round begun by a hidden turn: "Stunned (2r)" fell to "(1r)" while the view still said Round 1."""
+    f = Fight(load("bnb"), roller=SeededRoller(5))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="", preset="black_bear", count=1))
+    f.do(C.AddCombatant(name="Assassin", preset="cougar", hidden=True))
+    ids = {c.name: c.id for c in f.state.combatants}
+    f.do(C.SetInitiative(values={ids["Dusty"]: 20, ids["Bear, Black"]: 10, ids["Assassin"]: 25}))
+    f.do(C.StartFight())
+    f.do(C.NextTurn())
+    f.do(C.AddCondition(id=ids["Dusty"], name="Stunned", rounds=2))
+    f.do(C.NextTurn())  # the Bear's turn
+    before = project(f.system, f)
+    f.do(C.NextTurn())  # the hidden Assassin's: round 2
+    assert f.state.round == 2
+    after = project(f.system, f)
+    assert after.round == before.round == "Round 1"
+    assert [r.conditions for r in after.rows] == [r.conditions for r in before.rows], after.rows
