@@ -163,7 +163,9 @@ def _run(args: argparse.Namespace) -> int:
         if target.is_dir():
             fights_dir = target
         elif target.suffix == ".jsonl" or target.is_file():
-            open_path = target
+            # the start screen (ctrl+w) lists the fight's own folder: it said "No saved fights yet" of the default
+            # folder, right after the GM played the fight
+            open_path, fights_dir = target, target.parent
         else:
             fights_dir = target
     return _app(open_path=open_path, fights_dir=fights_dir)
