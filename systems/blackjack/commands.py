@@ -118,6 +118,17 @@ def known_workings(state: FightState, cid: str) -> dict[str, tuple[str, ...]]:
     return {"working": names} if names else {}
 
 
+def attack_defaults(state: FightState, cid: str) -> dict[str, str]:
+    """The attack form starts on the weapon an empty field would use, the first ready one (a GM who left it empty
+    could not see that an Outlaw with two revolvers struck with his machete, or a PC with an empty gun with a
+    knife)."""
+    c = state.find(cid)
+    ws = getattr(c.data, "weapons", ()) if c is not None else ()
+    if not ws:
+        return {"weapon": "Fists"}
+    return {"weapon": next((w.name for w in ws if w.ready), ws[0].name)}
+
+
 GOOD_NIGHT = "good night's rest"  # the rest quality that clears injuries (l.184)
 
 
@@ -154,6 +165,7 @@ SPECS: tuple[CommandSpec, ...] = (
         key="a",
         subject="targets",
         focus="weapon",  # what the GM names first (it started on Range: a weapon typed after a went there)
+        defaults=attack_defaults,
         labels={"actor": "Attacker", "weapon": "Weapon or attack", "tags": "Extra tags", "deficient": "NPC deficient"},
         fields={
             "targets": Param(
@@ -174,6 +186,13 @@ SPECS: tuple[CommandSpec, ...] = (
                 "auto: the attacker, or the PC for a special; target: the PC saves against the NPC's Threat",
             ),
             "modifiers": _mods(),
+            "weapon": Param(
+                name="weapon",
+                label="Weapon or attack",
+                required=False,
+                default="",
+                help="a weapon on the sheet, Fists, or a special's name",
+            ),
         },
         help="A Blackjack save to hit; a success inflicts an injury that escalates up the track.",
     ),

@@ -54,6 +54,13 @@ class Weapon:
         """Shots or an ammunition stack the GM can refill."""
         return self.is_firearm or self.ammo >= 0
 
+    @property
+    def ready(self) -> bool:
+        """Whether it can be used now: a gun loaded and not jammed, ammunition left, a special recharged, in hand."""
+        if self.is_firearm and (self.loaded == 0 or self.jammed):
+            return False
+        return not (self.ammo == 0 or (self.recharge and self.spent) or self.dropped)
+
     def describe(self) -> str:
         s = self.name
         if self.is_firearm:

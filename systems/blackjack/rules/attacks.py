@@ -173,7 +173,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
             ranged = w.kind in ("firearm", "bow", "blowgun") or thrown or (w.kind == "thrown" and rng != "close")
             stat = "ACC" if ranged else "BODY"
             deficient = cmd.deficient or bool(matches(ad.deficiencies, (*tags, w.kind, w.name)))
-            save = blackjack_save(dice, a, stat, parts + mods, f"attacks {t.name}", deficient)
+            save = blackjack_save(dice, a, stat, parts + mods, f"attacks {t.name} with the {w.name}", deficient)
             jammed = bool(w.jam) and save.roll.total >= w.jam
             hit = save.success and not jammed
         else:

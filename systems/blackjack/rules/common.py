@@ -51,13 +51,7 @@ def find_weapon(c: Combatant, name: str) -> tuple[int, Weapon]:
         raise Refused(f"{c.name} has no weapon '{name}' (has: {have}; anyone can use Fists)", rule=R.FISTS)
     if not ws:
         return -1, FISTS
-    for i, w in enumerate(ws):
-        if w.is_firearm and (w.loaded == 0 or w.jammed):
-            continue
-        if w.ammo == 0 or (w.recharge and w.spent) or w.dropped:
-            continue
-        return i, w
-    return 0, ws[0]
+    return next(((i, w) for i, w in enumerate(ws) if w.ready), (0, ws[0]))
 
 
 def find_working(c: Combatant, name: str) -> tuple[int, Working]:
