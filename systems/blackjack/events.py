@@ -103,6 +103,7 @@ class AttackMade(Event):
     uses_special: bool = False
     thrown: bool = False  # a melee weapon thrown: it lands on the floor
     volley: int = 1  # the shots of the revolver's or repeater's action this one is among (1: a single shot)
+    level: str = ""  # the injury level the GM picked for a hit ("": the weapon's own)
 
     def describe(self, state: FightState) -> str:
         a, t = state.name(self.actor), state.name(self.target)

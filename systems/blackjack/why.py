@@ -184,9 +184,12 @@ def _attack_made(before: FightState, ev: E.AttackMade, after: FightState) -> lis
         out.append(Reason.of(R.AMMO, f"{ev.weapon} ammunition {w.ammo} → {w.ammo - ev.ammo_spent}"))
     if ev.uses_special:
         out.append(Reason.of(R.RECHARGE, f"{ev.weapon} used: spent until a {w.recharge}-in-6 recharge"))
-    if ev.hit and w.level >= 0:
-        level = LEVELS[w.level] if w.level < len(LEVELS) else "fatal"
-        out.append(Reason.of(R.DEFAULT_LEVEL, f"{ev.weapon}: {level} by default (the GM may pick another)"))
+    default = (LEVELS[w.level] if w.level < len(LEVELS) else "fatal") if w.level >= 0 else ""
+    if ev.hit and ev.level:
+        given = f"; a {ev.weapon}'s own: {default}" if default else ""
+        out.append(Reason.of(R.DEFAULT_LEVEL, f"{ev.level}: the GM's pick{given}"))
+    elif ev.hit and default:
+        out.append(Reason.of(R.DEFAULT_LEVEL, f"{ev.weapon}: {default} by default (the GM may pick another)"))
     if ev.hit and w.condition:
         out.append(Reason.of(R.SPECIAL, f"{ev.weapon}: {t} is {w.condition}"))
     return out
@@ -351,7 +354,7 @@ def _sixes(before: FightState, ev: E.SixesResolved, after: FightState) -> list[R
 
 
 def _morale_checked(before: FightState, ev: E.MoraleChecked, after: FightState) -> list[Reason]:
-    terms = [f"2d6 {_faces(ev.roll)}"]
+    terms = [_faces(ev.roll)]
     for cid in ev.checked:
         d = _d(before, cid)
         ml = d.morale if d is not None else 0

@@ -70,7 +70,8 @@ def _check_weapon(name: str, w: Weapon, rng: str, targets: list[str]) -> None:
     if w.kind == "bow" and rng == "close":
         raise Refused(f"a {w.name} cannot be used at melee range (it can shoot over cover)", rule=R.BOW)
     if (w.kind == "thrown" or w.throwable) and rng == "far":
-        raise Refused(f"a {w.name} cannot reach far range", rule=R.THROWN)
+        # a thrown weapon of the table (l.204–205), or a melee one thrown by the second-pass ruling
+        raise Refused(f"a {w.name} cannot reach far range", rule=R.THROWN if w.kind == "thrown" else R.THROW_MELEE)
     if w.kind in ("melee", "natural") and rng != "close" and not w.throwable:
         raise Refused(f"{w.name} is a melee attack: the target must be close (in melee)", rule=R.MELEE)
     many = len(targets) > 1
@@ -199,6 +200,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
                 uses_special=bool(w.recharge) and first,
                 thrown=thrown,
                 volley=len(targets) if w.is_firearm and w.multi == "shots" else 1,
+                level="" if cmd.level == "default" else cmd.level,
             )
         )
         if hit:

@@ -411,7 +411,7 @@ def test_morale_trigger_and_check() -> None:
     assert terms(raised, R.MORALE_TRIGGERS) == ["Gang: first casualty — morale check (2d6 against Morale)"]
     assert rule(raised, R.CASUALTY)
     (check,) = of(w, "MoraleChecked")
-    assert terms(check, R.MORALE) == ["2d6 2d6 [5, 4] = 9", "Outlaw B ML 7: 9 > 7, breaks (fled)"]
+    assert terms(check, R.MORALE) == ["2d6 [5, 4] = 9", "Outlaw B ML 7: 9 > 7, breaks (fled)"]
     assert terms(check, R.CASUALTY) == ["the side: Gang"]
     assert terms(check, R.MORALE_EXTREMES) == ["not checking: Boss"]
 
@@ -677,6 +677,18 @@ def test_a_refusal_names_its_rule_and_its_place(name: str, make: Callable[[], tu
     assert len(f.entries) == n
 
 
+def test_a_hatchet_thrown_far_cites_the_ruling_that_lets_it_be_thrown() -> None:
+    """It cited the throwing axe and knife rows of the table (l.204–205), which say nothing of a hatchet."""
+    f, d, o = _two(weapons="Hatchet")
+    with pytest.raises(Refused) as e:
+        f.do(Attack(actor=d, targets=(o,), range="far"))
+    assert e.value.rule == R.THROW_MELEE
+    f, d, o = _two(weapons="Throwing knife")
+    with pytest.raises(Refused) as e:
+        f.do(Attack(actor=d, targets=(o,), range="far"))
+    assert e.value.rule == R.THROWN
+
+
 def test_the_gms_order_refusal_cites_the_ruling() -> None:
     f, cmd = rolling_initiative_mid_fight()
     with pytest.raises(Refused, match=r"— No initiative, ruling on blackjack l\.14$"):
@@ -786,3 +798,18 @@ def test_a_fight_saved_before_reasons_existed_explains_too() -> None:
     for i in mine:
         rs = system.explain(fight.log.state_at(i), fight.entries[i].event, fight.log.state_at(i + 1))
         assert any(PLACE.search(r.source) for r in rs), fight.entries[i].event
+
+
+def test_a_hit_at_the_level_the_gm_picked_says_so() -> None:
+    """A Revolver hit the GM made fatal was explained "Revolver: moderate by default", the one level named being
+    not the one that killed."""
+    f = new_fight(10)
+    d = pc(f, "Dusty", acc=14)
+    o = npc(f, "Outlaw", "outlaw", morale=12)
+    (attack,) = of(why(f, Attack(actor=d, targets=(o,), level="fatal")), "AttackMade")
+    assert terms(attack, R.DEFAULT_LEVEL) == ["fatal: the GM's pick; a Revolver's own: moderate"]
+    f2 = new_fight(10)
+    d2 = pc(f2, "Dusty", acc=14)
+    o2 = npc(f2, "Outlaw", "outlaw", morale=12)
+    (plain,) = of(why(f2, Attack(actor=d2, targets=(o2,))), "AttackMade")
+    assert terms(plain, R.DEFAULT_LEVEL) == ["Revolver: moderate by default (the GM may pick another)"]
