@@ -278,7 +278,8 @@ def _wound(before: FightState, ev: WoundMarked, after: FightState) -> list[Reaso
     if ev.wound == 0:
         terms = [f"0-level damage: {t} is clipped, −1 to physical actions until its next action"]
         if now is not None and now.wound_penalty:
-            terms.append(f"{WOUND_STATES[now.wound_effect]} {num(now.wound_penalty)} is worse: the worst applies")
+            worse = "is worse: the worst applies" if now.wound_penalty < -1 else "is as bad: they do not add up"
+            terms.append(f"{WOUND_STATES[now.wound_effect]} {num(now.wound_penalty)} {worse}")
         out.append(Reason.of(R.clipped, *terms))
     if d is not None and now is not None and now.wound_effect > d.wound_effect and now.wound_effect > 0:
         state = WOUND_STATES[now.wound_effect]

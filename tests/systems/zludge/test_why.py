@@ -218,6 +218,18 @@ def test_a_clip_checks_a_scratch_and_ends_when_the_victim_acts():
     assert terms(why(f, "turn_started"), "Clipped") == ["Bob acts: the clip ends"]
 
 
+def test_a_clip_on_the_hurt_is_as_bad_and_on_the_very_hurt_is_the_lesser():
+    """A Hurt victim clipped read "Hurt −1 is worse" of two penalties of −1."""
+    f = duel(SWORD, BOB)
+    f.do(MarkWound(target="c2", level=1))  # Hurt: −1
+    f.do(MarkWound(target="c2", level=0))
+    assert terms(why(f, "zludge.wound_marked"), "Clipped")[1:] == ["Hurt −1 is as bad: they do not add up"]
+    f.do(MarkWound(target="c2", level=1))
+    f.do(MarkWound(target="c2", level=1))  # Very Hurt: −2
+    f.do(MarkWound(target="c2", level=0))
+    assert terms(why(f, "zludge.wound_marked"), "Clipped")[1:] == ["Very Hurt −2 is worse: the worst applies"]
+
+
 def test_a_full_level_pushes_the_wound_up_and_no_box_left_kills():
     f = duel(SWORD, BOB)
     f.do(MarkWound(target="c2", level=1))
