@@ -264,6 +264,25 @@ def parse_levelled(text: str, table: Mapping[str, Any], what: str) -> tuple[str,
     return (m[0].strip() or what), level
 
 
+def _track_skills(skills: tuple[Skill, ...], out: dict[str, Any]) -> tuple[Skill, ...]:
+    """Durability or Endurance written among the skills (as a sheet prints them, l.121, l.131) are their ranks
+    fields: taken as an ordinary skill, the boxes they buy were silently missing. Given in both places, they must
+    agree."""
+    kept = []
+    for skill in skills:
+        field = skill.name.lower()
+        if field not in ("durability", "endurance"):
+            kept.append(skill)
+            continue
+        given = int(out.get(field, 0) or 0)
+        if given and given != skill.ranks:
+            raise Refused(
+                f"{skill.name} is {skill.ranks} in Skills but {given} in {skill.name} ranks: give it once", rule=R.boxes
+            )
+        out[field] = skill.ranks
+    return tuple(kept)
+
+
 def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[str, Any]:
     """Check a parsed sheet and return it with canonical texts and the weapon and armor levels.
 
@@ -277,6 +296,8 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
     fort = int(sheet.get("fortitude", 0) or 0)
     _check_attribute("Fortitude", fort, high)
     skills = parse_skills(str(sheet.get("skills", "") or ""))
+    if strict:
+        skills = _track_skills(skills, out)
     weapon, wlevel = parse_levelled(str(sheet.get("weapon", "unarmed") or "unarmed"), WEAPONS, "weapon")
     wskill = str(sheet.get("weapon_skill", "auto") or "auto")
     if wlevel is None:
@@ -306,7 +327,7 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
         ("plot_points", 0, 99),
         ("armor_penalty", 0, 4),
     ):
-        value = int(sheet.get(name, 0) or 0)
+        value = int(out.get(name, 0) or 0)  # (Durability or Endurance may come from the skills)
         if not lo <= value <= hi:
             what = name.replace("_", " ")
             if name in ("durability", "endurance"):

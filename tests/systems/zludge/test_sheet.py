@@ -151,3 +151,18 @@ def test_sheet_fields_and_commands_are_declared():
     specs = {s.name for s in system.commands()}
     assert {"attack", "ambush_initiative", "first_aid", "reopen_wounds", "mark_fatigue", "roll_skill"} <= specs
     assert "Superb" in system.help() and "ambush" in system.help()
+
+
+def test_durability_and_endurance_written_among_the_skills_buy_their_boxes():
+    """A sheet line as printed ("Durability 1" among the skills, l.121) was taken as an ordinary skill: the box it
+    buys was silently missing."""
+    f = new_fight()
+    f.do(AddCombatant(name="Rook", kind="pc", sheet={"skills": "Ranged 2 +Pistols, Durability 1, Endurance 2"}))
+    rook = f.state.combatants[-1]
+    assert (rook.data.durability, rook.data.endurance) == (1, 2)
+    assert [s.name for s in rook.data.skills] == ["Ranged"]
+    assert capacity(rook.data.durability, 0) == capacity(1, 0) != capacity(0, 0)
+    with pytest.raises(Refused, match="Durability is 1 in Skills but 2 in Durability ranks"):
+        f.do(AddCombatant(name="Twice", kind="pc", sheet={"skills": "Durability 1", "durability": 2}))
+    f.do(AddCombatant(name="Same", kind="pc", sheet={"skills": "Durability 2", "durability": 2}))
+    assert f.state.combatants[-1].data.durability == 2
