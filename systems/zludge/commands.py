@@ -6,8 +6,9 @@ import attrs
 
 from tracker.commands import BOOL, CHOICE, COMBATANT, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
+from tracker.model import FightState
 
-from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES
+from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES, ZludgeData
 
 ASPECT_USES = ("+1", "reroll")
 # quick damage and healing: a damage level, named by the box it checks
@@ -203,6 +204,22 @@ def harm_params(heal: bool) -> tuple[Param, ...]:
     )
 
 
+def attack_defaults(state: FightState, cid: str) -> dict[str, str]:
+    """Ruling: the attacker's specialization named for its weapon applies by default ("Ranged 2 +Pistols" firing a
+    pistol rolls Pistols): left to the GM to type, a blank field quietly rolled the skill alone."""
+    c = state.find(cid)
+    d = c.data if c is not None else None
+    if not isinstance(d, ZludgeData):
+        return {}
+    skill = d.skill(d.weapon_skill)
+    weapon = d.weapon.lower()
+    for name in skill.specs if skill is not None else ():
+        stem = name.lower().rstrip("s")
+        if stem and (stem in weapon or weapon.rstrip("s") in name.lower()):
+            return {"specialty": name}
+    return {}
+
+
 def specs() -> tuple[CommandSpec, ...]:
     return (
         spec(
@@ -213,6 +230,7 @@ def specs() -> tuple[CommandSpec, ...]:
             key="a",
             subject="target",
             labels={"actor": "Attacker", "target": "Defender"},
+            defaults=attack_defaults,
             fields={
                 "skill": Param(
                     name="skill",
@@ -222,7 +240,7 @@ def specs() -> tuple[CommandSpec, ...]:
                     default="weapon",
                     help="Unarmed is a 0-level attack whatever the attacker carries",
                 ),
-                **_text("specialty", "Specialization that applies"),
+                **_text("specialty", "Specialization that applies", "empty: none; starts on one named for the weapon"),
                 "weapon_level": Param(
                     name="weapon_level",
                     kind=INT,

@@ -7,7 +7,7 @@ import pytest
 from systems.zludge.commands import Attack, RefreshAspects
 from systems.zludge.events import AttackResolved, WoundMarked
 from tests.systems.zludge.helpers import F, data, duel, new_fight, script
-from tracker.commands import Modifier, NextTurn, parse_modifiers
+from tracker.commands import AddCombatant, Modifier, NextTurn, parse_modifiers
 from tracker.errors import Refused
 
 SWORD = {"skills": "Melee 2, Acrobatics 1", "weapon": "sword"}  # Melee +1, Acrobatics +0
@@ -362,3 +362,19 @@ def test_a_held_action_stepping_in_does_not_give_a_second_action():
     assert f.state.current == "c2"
     with pytest.raises(Refused, match="already taken its action this turn"):
         attack(f, actor="c2", target="c1")
+
+
+def test_the_attack_form_starts_on_the_specialization_named_for_the_weapon():
+    """Ruling: "Ranged 2 +Pistols" firing a pistol rolls Pistols by default; the blank field rolled Ranged alone."""
+    from systems.zludge import system
+    from systems.zludge.commands import attack_defaults
+
+    f = new_fight()
+    f.do(
+        AddCombatant(name="Rook", kind="pc", sheet={"skills": "Ranged 2 +Pistols, Melee 1 +Knives", "weapon": "pistol"})
+    )
+    f.do(AddCombatant(name="Bo", kind="pc", sheet={"skills": "Ranged 2 +Rifles", "weapon": "pistol"}))
+    assert attack_defaults(f.state, "c1") == {"specialty": "Pistols"}
+    assert attack_defaults(f.state, "c2") == {}
+    spec = next(s for s in system.commands() if s.name == "attack")
+    assert spec.defaults_for(f.state, "c1") == {"specialty": "Pistols"}
