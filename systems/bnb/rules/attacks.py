@@ -17,6 +17,12 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   A Gun-play or critter attack at a foe who dropped earlier in the same action
   is not made (no shot spent). (test_gunplay_takes_the_round,
   test_gunplay_holds_fire_at_a_foe_already_down_and_spends_no_shot)
+- Gun-play walks its plan by position: the first gun's loaded shots, then the
+  next gun's, one per target in the order named; everything (each planned
+  gun's range, the shots) is checked before a die is rolled, and nothing is
+  refused after. A shot held at a foe dropped earlier keeps its gun unfired
+  (no shot spent) and the next target keeps its own planned gun.
+  (test_gunplay_a_foe_dropped_early_leaves_the_later_shots_on_their_planned_guns)
 - A scattergun blast makes an attack roll and a damage roll per target; beyond
   30 ft each target struck saves (d20 + DEX ≥ its Saving Throw) for half
   damage, at least 1. A Gambler who fails it may re-roll it with Lucky Streak.
@@ -323,26 +329,20 @@ def gunplay(d: Draft, cmd: GunPlay, dice: Roller) -> None:
             )
     distances = _distances(cmd.distance, n)
     cover(cmd.cover)
-    planned = [g for g in guns for _ in range(g.shots)]
-    for t, dist, g in zip(targets, distances, planned, strict=False):
-        mode(weapon_use(g), dist, t)
-    left = {g.name: g.shots for g in guns}
+    planned = [g for g in guns for _ in range(g.shots)][:n]  # the plan: each attack's gun, by position
+    ranges = [mode(weapon_use(g), dist, t)[1] for t, dist, g in zip(targets, distances, planned, strict=True)]
     fired: dict[str, int] = {}
     attacks = Draft(d.system, state)  # the attacks, logged after the shots they spend
-    for t0, dist in zip(targets, distances, strict=True):
+    for t0, gun, range_mod in zip(targets, planned, ranges, strict=True):
         t = attacks.get(t0.id)
         if data(t).status != data(t0).status:
             attacks.add(HeldFire(actor=actor.id, target=t.id, reason=f"{t.name} is already down"))
             continue
-        gun = next(g for g in guns if left[g.name] > 0)
-        left[gun.name] -= 1
         fired[gun.name] = fired.get(gun.name, 0) + 1
-        use = weapon_use(gun)
-        _melee, range_mod = mode(use, dist, t)
         ev = roll_attack(
             actor,
             t,
-            use,
+            weapon_use(gun),
             melee=False,
             range_mod=range_mod,
             cover_value=cmd.cover,

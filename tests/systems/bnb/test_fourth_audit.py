@@ -1,0 +1,72 @@
+"""Blood & Bullets: the fourth audit's findings, each as a scenario with scripted dice."""
+
+from __future__ import annotations
+
+import pytest
+
+from systems.bnb.commands import GunPlay
+from systems.bnb.events import AttackRolled, HeldFire, ShotsFired
+from tracker import Refused
+
+from .helpers import add_npc, add_pc, data, new_fight, start
+
+
+def _refused(f, command, words):
+    n, state = len(f.entries), f.state
+    with pytest.raises(Refused, match=words):
+        f.do(command)
+    assert len(f.entries) == n and f.state == state
+
+
+def _attacks(events):
+    return [e for e in events if isinstance(e, AttackRolled)]
+
+
+# -- 1. Gun-play walks its plan by position ----------------------------------------
+
+
+def _two_gun_shootist(*faces: int):
+    f, dice = new_fight(*faces)
+    dusty = add_pc(f, "Dusty", level=3, dex=10, weapons="derringer, heavy pistol", favoured="heavy pistol", hp=12)
+    a, b = add_npc(f, "outlaw", hp=3, count=2)
+    start(f)
+    return f, dice, dusty, a, b
+
+
+def test_gunplay_a_foe_dropped_early_leaves_the_later_shots_on_their_planned_guns():
+    """Ruling: Gun-play walks its plan by position — the derringer's 2 shots, then the heavy pistol's — so
+    each target keeps the gun the plan (and the range check) gave it; a shot held at a foe already down
+    spends nothing. Outlaw 2 at 150 ft is in the heavy pistol's range, and the command does not depend
+    on the dice (it was refused after the first shot: 'the derringer reaches 30 ft')."""
+    f, dice, dusty, a, b = _two_gun_shootist(15, 6, 2, 15, 3)
+    events = f.do(GunPlay(actor=dusty, targets=(a, a, b), guns="derringer, heavy pistol", distance="5,5,150"))
+    first, last = _attacks(events)
+    assert first.target == a and first.weapon == "derringer" and first.hit
+    assert [e.target for e in events if isinstance(e, HeldFire)] == [a]
+    assert last.target == b and last.weapon == "heavy pistol"
+    assert [(p.label, p.value) for p in last.parts][-2:] == [("Sure Shot", 1), ("medium range", 1)]
+    shots = {e.gun: e.count for e in events if isinstance(e, ShotsFired)}
+    assert shots == {"derringer": 1, "heavy pistol": 1}
+    assert [g.shots for g in data(f, dusty).weapons] == [1, 5]
+    assert dice.exhausted
+
+
+def test_gunplay_a_held_shot_does_not_move_the_next_target_to_another_gun():
+    """At 20 ft Outlaw 2 is the heavy pistol's (short range +2, Sure Shot +1), as planned, even though the
+    derringer still has the shot held at Outlaw 1 (it took the derringer at medium range, no Sure Shot)."""
+    f, _dice, dusty, a, b = _two_gun_shootist(15, 6, 2, 15, 3)
+    events = f.do(GunPlay(actor=dusty, targets=(a, a, b), guns="derringer, heavy pistol", distance="5,5,20"))
+    last = _attacks(events)[-1]
+    assert last.weapon == "heavy pistol"
+    assert [(p.label, p.value) for p in last.parts][-2:] == [("Sure Shot", 1), ("short range", 2)]
+
+
+def test_gunplay_checks_every_planned_guns_range_before_any_die():
+    """A planned shot out of its gun's range refuses the whole Gun-play before a die is rolled."""
+    f, dice, dusty, a, b = _two_gun_shootist(15, 6, 2, 15, 3)
+    _refused(
+        f,
+        GunPlay(actor=dusty, targets=(a, b, b), guns="derringer, heavy pistol", distance="5,150,5"),
+        "Outlaw 2 at 150 ft is out of range: the derringer reaches 30 ft",
+    )
+    assert len(dice.queue) == 5 and not dice.requests
