@@ -15,6 +15,11 @@ Rules ``rest``, ``temporary_healing``, ``npc_rest`` and ``interrupted_rest``, ea
   climbs above 0 comes to (an unconscious one too, as with quick healing); a
   dying combatant must make its death save first. (test_knocked_out_comes_to,
   test_the_dead_stay_dead)
+- Lucky Streak's uses are "per day": when a day passes (``days`` ≥ 1 or 24
+  ``hours`` or more, whatever the rest's quality) a Gambler has the day's uses
+  again, and the Rested line says so. **Ruling:** a dying Gambler's death save
+  comes first: his uses come back with the next rest after it; the dead get none.
+  (test_lucky_streak_uses_come_back_when_a_day_passes)
 - Binding wounds (1d3 after the battle, only HP lost in it, once per character)
   is the separate ``bind_wounds`` command (rules/harm.py).
 """
@@ -28,6 +33,7 @@ import attrs
 from systems.bnb.evolve import evolve
 from systems.bnb.rules.table import R
 from systems.bnb.sheet import DEAD, DYING, KNOCKED_OUT, OK, UNCONSCIOUS, data
+from systems.bnb.tables import GAMBLER, lucky_streaks
 from tracker.commands import Rest
 from tracker.dice import Roller
 from tracker.errors import Refused
@@ -38,7 +44,7 @@ UNINTERRUPTED = "uninterrupted"
 INTERRUPTED = "interrupted"
 QUALITIES = (UNINTERRUPTED, INTERRUPTED)
 
-APPLIES = (R.rest, R.npc_rest, R.interrupted_rest, R.temporary_healing)  # rest (rules/table.py)
+APPLIES = (R.rest, R.npc_rest, R.interrupted_rest, R.temporary_healing, R.lucky_streak)  # rest (rules/table.py)
 
 
 @attrs.frozen(kw_only=True)
@@ -51,6 +57,7 @@ class Rested(Event):
     temporary: int = attrs.field(default=0)
     revived: bool = attrs.field(default=False)
     why: str = attrs.field(default="")
+    lucky: int = attrs.field(default=0)  # Lucky Streak uses back: a day passed (0 in fights logged before)
 
     def describe(self, state: FightState) -> str:
         name = state.name(self.id)
@@ -106,8 +113,11 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
             why.append(f"temporary damage {rate} an hour")
         if not d.damage and not d.temp:
             why.append("unhurt")
+        lucky = d.lucky_used if d.cls == GAMBLER and hours >= 24 else 0
+        if lucky:
+            why.append(f"Lucky Streak: {lucky_streaks(d.level)} a day again")
         revived = d.status in (KNOCKED_OUT, UNCONSCIOUS) and d.hp + lethal + temporary > 0
-        out.append(Rested(id=cid, lethal=lethal, temporary=temporary, revived=revived, why="; ".join(why)))
+        out.append(Rested(id=cid, lethal=lethal, temporary=temporary, revived=revived, why="; ".join(why), lucky=lucky))
     return out
 
 
@@ -118,6 +128,7 @@ def _rested(state: FightState, event: Rested) -> FightState:
         "damage": d.damage - event.lethal,
         "temp": d.temp - event.temporary,
         "lost": max(0, d.lost - event.lethal),
+        "lucky_used": max(0, d.lucky_used - event.lucky),
     }
     if event.revived:
         changes.update(status=OK, dropped_round=None, dropped_by=None)

@@ -474,6 +474,9 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> tuple[Reason, 
         out.append(Reason.of(R.temporary_healing, f"{who}: {rate} temporary an hour", f"{ev.temporary} healed"))
     if ev.revived:
         out.append(Reason.of(R.temporary_healing, "HP above 0: comes to"))
+    if ev.lucky:
+        per_day = lucky_streaks(d.level) if d is not None else ev.lucky
+        out.append(Reason.of(R.lucky_streak, f"a day passed: {per_day} a day again", f"{ev.lucky} used back"))
     return tuple(out)
 
 

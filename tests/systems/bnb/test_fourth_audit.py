@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from systems.bnb.commands import GunPlay
+from systems.bnb.commands import GunPlay, LuckyStreak, SavingThrow
 from systems.bnb.events import AttackRolled, HeldFire, ShotsFired
-from tracker import Refused
+from systems.bnb.evolve import evolve
+from systems.bnb.rules.rest import Rested
+from systems.bnb.sheet import data as data_of
+from tracker import Refused, Rest
+from tracker.events import PromptRaised
+from tracker.explain import explain
 
 from .helpers import add_npc, add_pc, data, new_fight, start
 
@@ -70,3 +75,43 @@ def test_gunplay_checks_every_planned_guns_range_before_any_die():
         "Outlaw 2 at 150 ft is out of range: the derringer reaches 30 ft",
     )
     assert len(dice.queue) == 5 and not dice.requests
+
+
+# -- 2. Lucky Streak's uses come back when a day passes ------------------------------
+
+
+def test_lucky_streak_uses_come_back_when_a_day_passes():
+    """l.57 "once per 3 levels per day": a level 1 Gambler who used his Lucky Streak has it again after a day
+    of rest (core Rest), and the Rested line and its Why say so; 23 hours are not a day."""
+    f, dice = new_fight(3, 20)
+    gil = add_pc(f, "Gil", cls="Gambler", level=1, hp=5)
+    f.do(SavingThrow(actor=gil, against="falling"))
+    f.do(LuckyStreak(actor=gil))
+    assert data(f, gil).lucky_used == 1
+    (short,) = f.do(Rest(hours=23))
+    assert short.lucky == 0 and data(f, gil).lucky_used == 1
+    (ev,) = f.do(Rest(days=2))
+    assert ev.lucky == 1 and data(f, gil).lucky_used == 0
+    assert "Lucky Streak: 1 a day again" in f.describe(len(f.entries) - 1)
+    why = [(r.line(), r.terms) for r in explain(f, f.log.entry(len(f.log) - 1).seq)]
+    assert any(line.startswith("Lucky Streak (bnb l.57)") and "a day passed: 1 a day again" in t for line, t in why)
+    dice.add(2)
+    events = f.do(SavingThrow(actor=gil, against="falling"))
+    assert any(isinstance(e, PromptRaised) and e.prompt.kind == "lucky_streak" for e in events)
+    dice.add(20)
+    (used, _closed) = f.do(LuckyStreak(actor=gil))
+    assert used.success and data(f, gil).lucky_used == 1
+    f.undo()
+    f.undo()
+    f.undo()
+    assert data(f, gil).lucky_used == 1
+
+
+def test_an_old_rested_line_gives_no_lucky_streak_back():
+    """A Rested event logged before it counted Lucky Streak uses (no ``lucky``) changes none."""
+    f, _dice = new_fight(3, 20)
+    gil = add_pc(f, "Gil", cls="Gambler", level=1, hp=5)
+    f.do(SavingThrow(actor=gil, against="falling"))
+    f.do(LuckyStreak(actor=gil))
+    state = evolve(f.state, Rested(id=gil, why="1 day of uninterrupted rest, level 1; unhurt"))
+    assert data_of(state.get(gil)).lucky_used == 1
