@@ -28,6 +28,9 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   damage, at least 1. A Gambler who fails it may re-roll it with Lucky Streak.
   (test_scattergun_blast_one_shot_attacks_every_target, test_scattergun_beyond_30_ft_targets_save_for_half,
   test_lucky_streak_rerolls_a_failed_scattergun_save_for_half_damage)
+  The save is the scattergun's, not the blast's: a one-target Attack or a
+  Gun-play shot with it beyond 30 ft gets the same save (spread_save).
+  (test_a_scattergun_attack_beyond_30_ft_gives_a_save_for_half)
 - Sneak attack is automatic for a Gambler in a surprise round he acts in,
   and the GM can tick "by surprise" otherwise; "knife" is the knife, not the Bowie.
   (test_gambler_sneak_attack_doubles_damage_in_the_surprise_round,
@@ -92,6 +95,8 @@ APPLIES = (  # the rules these deciders apply (rules/table.py)
     R.scattergun_save,
     R.reload,  # reload
 )
+
+SCATTER_SAVE_BEYOND = 30  # feet: a scattergun's target beyond this saves for half (l.121)
 
 # ---------------------------------------------------------------------------
 # one attack roll
@@ -161,6 +166,18 @@ def roll_attack(
     return attrs.evolve(common, hit=True, damage=dmg, amount=amount, sneak=sneak)
 
 
+def spread_save(ev: AttackRolled, tgt: Combatant, use: Use, distance: int, dice: Roller) -> AttackRolled:
+    """A scattergun's hit beyond its first 30 ft: the one struck saves (d20 + DEX ≥ its Saving Throw) for half
+    damage, at least 1 — however the shot was fired (a Blast, an Attack, a Gun-play shot); a Gambler who fails
+    it may re-roll it with Lucky Streak (``react``)."""
+    if not ev.hit or use.weapon is None or not use.weapon.scatter or distance <= SCATTER_SAVE_BEYOND:
+        return ev
+    parts = tuple(save_parts(tgt, SCATTERGUN_SAVE, "DEX"))
+    s = roll_save(tgt, parts, dice, f"{tgt.name} saves for half")
+    hurt = half_damage(ev.amount) if s.success else ev.amount
+    return attrs.evolve(ev, save=s.roll, save_total=s.total, save_st=s.st, saved=s.success, amount=hurt)
+
+
 # ---------------------------------------------------------------------------
 # deciders
 
@@ -212,7 +229,7 @@ def attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     )
     if intended is not None:
         ev = attrs.evolve(ev, intended=intended, pick=pick)
-    blow(d, ev)
+    blow(d, spread_save(ev, tgt, use, cmd.distance, dice))
 
 
 def critter_attacks(d: Draft, cmd: CritterAttacks, dice: Roller) -> None:
@@ -333,16 +350,17 @@ def gunplay(d: Draft, cmd: GunPlay, dice: Roller) -> None:
     ranges = [mode(weapon_use(g), dist, t)[1] for t, dist, g in zip(targets, distances, planned, strict=True)]
     fired: dict[str, int] = {}
     attacks = Draft(d.system, state)  # the attacks, logged after the shots they spend
-    for t0, gun, range_mod in zip(targets, planned, ranges, strict=True):
+    for t0, gun, dist, range_mod in zip(targets, planned, distances, ranges, strict=True):
         t = attacks.get(t0.id)
         if data(t).status != data(t0).status:
             attacks.add(HeldFire(actor=actor.id, target=t.id, reason=f"{t.name} is already down"))
             continue
         fired[gun.name] = fired.get(gun.name, 0) + 1
+        use = weapon_use(gun)
         ev = roll_attack(
             actor,
             t,
-            weapon_use(gun),
+            use,
             melee=False,
             range_mod=range_mod,
             cover_value=cmd.cover,
@@ -351,7 +369,7 @@ def gunplay(d: Draft, cmd: GunPlay, dice: Roller) -> None:
             gunplay=True,
             using="",
         )
-        blow(attacks, ev)
+        blow(attacks, spread_save(ev, t, use, dist, dice))
     d.add(*(ShotsFired(actor=actor.id, gun=g, count=k, gunplay=True) for g, k in fired.items()))
     d.add(*attacks.events)
 
@@ -392,12 +410,7 @@ def blast(d: Draft, cmd: Blast, dice: Roller) -> None:
             dice=dice,
             using=gun.name if i == 0 else "",
         )
-        if ev.hit and cmd.distance > 30:
-            parts = tuple(save_parts(t, SCATTERGUN_SAVE, "DEX"))
-            s = roll_save(t, parts, dice, f"{t.name} saves for half")
-            hurt = half_damage(ev.amount) if s.success else ev.amount
-            ev = attrs.evolve(ev, save=s.roll, save_total=s.total, save_st=s.st, saved=s.success, amount=hurt)
-        blow(d, ev)
+        blow(d, spread_save(ev, t, use, cmd.distance, dice))
 
 
 def reload(d: Draft, cmd: Reload, dice: Roller) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from systems.bnb.commands import GunPlay, LuckyStreak, SavingThrow
+from systems.bnb.commands import Attack, Blast, GunPlay, LuckyStreak, SavingThrow
 from systems.bnb.events import AttackRolled, HeldFire, ShotsFired
 from systems.bnb.evolve import evolve
 from systems.bnb.rules.rest import Rested
@@ -115,3 +115,61 @@ def test_an_old_rested_line_gives_no_lucky_streak_back():
     f.do(LuckyStreak(actor=gil))
     state = evolve(f.state, Rested(id=gil, why="1 day of uninterrupted rest, level 1; unhurt"))
     assert data_of(state.get(gil)).lucky_used == 1
+
+
+# -- 3. a scattergun's save for half is the weapon's, not the blast's ------------------
+
+
+def test_a_scattergun_attack_beyond_30_ft_gives_a_save_for_half():
+    """l.121: beyond the first 30 ft a scattergun's targets save (DEX) for half damage — with a one-target
+    Attack as with a Blast (the same faces give the same line)."""
+    lines = []
+    for how in ("attack", "blast"):
+        f, dice = new_fight(15, 5, 2, 3)
+        dusty = add_pc(f, "Dusty", level=1, dex=10, weapons="scattergun", hp=12)
+        (lefty,) = add_npc(f, "outlaw", hp=30)
+        start(f)
+        if how == "attack":
+            events = f.do(Attack(actor=dusty, target=lefty, distance=60, weapon="scattergun"))
+        else:
+            events = f.do(Blast(actor=dusty, targets=(lefty,), distance=60))
+        (ev,) = _attacks(events)
+        assert ev.save is not None and not ev.saved and ev.amount == 8 and dice.exhausted
+        lines.append(ev.describe(f.state))
+    assert lines[0] == lines[1]
+    assert "Outlaw saves for half: 1d20 [3] = 3 (DEX +0) = 3 vs ST 18: failed" in lines[0]
+
+
+def test_a_scattergun_attack_within_30_ft_gives_no_save():
+    f, dice = new_fight(15, 5, 2)
+    dusty = add_pc(f, "Dusty", level=1, dex=10, weapons="scattergun", hp=12)
+    (lefty,) = add_npc(f, "outlaw", hp=30)
+    start(f)
+    (ev,) = _attacks(f.do(Attack(actor=dusty, target=lefty, distance=30, weapon="scattergun")))
+    assert ev.save is None and ev.amount == 8 and dice.exhausted
+
+
+def test_a_gambler_shot_by_a_scattergun_attack_may_lucky_streak_the_save():
+    """The save for half of a plain Attack is offered to Lucky Streak as a Blast's is; a re-roll that
+    saves gives back the half not taken."""
+    f, dice = new_fight(15, 5, 2, 3)
+    (lefty,) = add_npc(f, "outlaw", hp=30, weapons="scattergun")
+    gil = add_pc(f, "Gil", cls="Gambler", level=1, hp=20)
+    start(f)
+    events = f.do(Attack(actor=lefty, target=gil, distance=60, weapon="scattergun"))
+    assert _attacks(events)[0].amount == 7 and data(f, gil).hp == 13
+    assert any(isinstance(e, PromptRaised) and e.prompt.kind == "lucky_streak" for e in events)
+    dice.add(20)
+    (used, _closed) = f.do(LuckyStreak(actor=gil))
+    assert used.success and used.restored == 4 and data(f, gil).hp == 17
+
+
+def test_a_gunplay_scattergun_shot_beyond_30_ft_gives_a_save_for_half():
+    """A Gun-play shot with the scattergun beyond 30 ft: the target saves for half (18 saves: 8 → 4)."""
+    f, dice = new_fight(15, 5, 2, 18)
+    dusty = add_pc(f, "Dusty", level=1, dex=10, weapons="scattergun", hp=12)
+    (lefty,) = add_npc(f, "outlaw", hp=30)
+    start(f)
+    (ev,) = _attacks(f.do(GunPlay(actor=dusty, targets=(lefty,), distance="60")))
+    assert ev.saved and ev.amount == 4 and dice.exhausted
+    assert data(f, lefty).hp == 26
