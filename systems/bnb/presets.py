@@ -7,7 +7,9 @@ Rulings on the stat lines (the text lost or left these unclear):
   +1 to hit and damage with it, like Sure Shot.
 - The Dandy's attacks are lost in the text: he carries a pocket pistol.
 - The Rattler's "Weapon" attack is its bite, 1d6 (venom is the GM's save).
-- The NPC Rowdy brawls like the Trailblazer's Rowdy ability: fists d6.
+- The NPC Rowdy punches for d3 like everyone but a Trailblazer (l.72: only
+  Trailblazers do d6; l.181 lists "Fist or Pistol"); the sheet's "Rowdy
+  (fists d6)" box stays for a GM who ticks it.
 - The Gunfighter is an important NPC: he rolls his own initiative (d20+1),
   even when several are added as a group.
 """
@@ -55,7 +57,7 @@ CHAPTER_8: tuple[Preset, ...] = (
          weapons="long rifle, horse pistol, wood axe", xp=30),
     _npc("outlaw", "Outlaw", NPC_TYPES, 11, "1", "Pistol or rifle; wanted; move 9; XP 15",
          weapons="belt pistol, repeating rifle", xp=15),
-    _npc("rowdy", "Rowdy", NPC_TYPES, 10, "1", "Fist (d6) or Pistol; move 9; XP 15", weapons="belt pistol", rowdy=True, xp=15),
+    _npc("rowdy", "Rowdy", NPC_TYPES, 10, "1", "Fist or Pistol; move 9; XP 15", weapons="belt pistol", xp=15),
     _npc("soiled_dove", "Soiled Dove", NPC_TYPES, 10, "1-1", "None or derringer; seductive; move 9; XP 10",
          weapons="derringer", xp=10),
     _npc("scout", "Scout", NPC_TYPES, 13, "1", "Bow, knife; stealth, track; move 12; XP 20", weapons="bow, knife", xp=20),

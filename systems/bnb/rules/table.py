@@ -242,7 +242,7 @@ class R:
         "rowdy",
         "Rowdy",
         "bnb l.72",
-        "A Trailblazer (and a brawling Rowdy) hits with the fists for d6 temporary damage instead of d3.",
+        "A Trailblazer hits with the fists for d6 temporary damage instead of d3.",
     )
     # -- weapons, rate and shots -------------------------------------------
     rate_of_fire = _rule(

@@ -76,14 +76,20 @@ def test_trailblazer_fists_listed_on_the_sheet_deal_d6_too():
     assert str(refused.value).count("fists") == 1, str(refused.value)
 
 
-def test_npc_rowdy_brawls_with_d6_fists():
-    """Ruling: the NPC Rowdy brawls like the Trailblazer's Rowdy ability: fists d6."""
-    f, dice = new_fight(15, 4)
-    jed = add_pc(f, "Jed", cls="Trailblazer")
+def test_npc_rowdy_punches_for_d3_like_everyone():
+    """l.72: only Trailblazers do d6 with their fists, "rather than d3 like everyone else": the NPC Rowdy
+    (l.181 "Fist or Pistol") punches for d3; a GM who ticks the sheet's Rowdy box gets d6."""
+    f, dice = new_fight(15, 3, 15, 4)
+    jed = add_pc(f, "Jed", cls="Trailblazer", hp=20)
     (row,) = add_npc(f, "rowdy", hp=5)
-    start(f, {row: 20, jed: 10})
-    f.do(Attack(actor=row, target=jed, weapon="fists"))
-    assert dice.requests[-1].hi == 6 and data(f, jed).temp == 4
+    (brawler,) = add_npc(f, "rowdy", name="Brawler", hp=5, rowdy=True)
+    start(f, {row: 20, brawler: 15, jed: 10})
+    assert not data(f, row).rowdy
+    (ev,) = f.do(Attack(actor=row, target=jed, weapon="fists"))
+    assert dice.requests[-1].hi == 3 and ev.amount == 3 and data(f, jed).temp == 3
+    f.do(NextTurn())
+    f.do(Attack(actor=brawler, target=jed, weapon="fists"))
+    assert dice.requests[-1].hi == 6 and data(f, jed).temp == 7
 
 
 def test_a_lethal_blow_after_a_knockout_asks_for_a_death_save():
