@@ -106,7 +106,7 @@ class BindWounds:
 
 @attrs.frozen(kw_only=True)
 class Recover:
-    """Hours pass: temporary damage (fists) heals per hour, 1 HP per level (HD) an hour."""
+    """Hours pass (before or after a fight): temporary damage (fists) heals per hour, 1 HP per level (HD) an hour."""
 
     actor: str
     hours: int = 1
@@ -294,6 +294,7 @@ SPECS: tuple[CommandSpec, ...] = (
         actor=None,
         subject="actor",
         fields={"actor": _WHO, "hours": Param(name="hours", kind=INT, label="Hours", default=1, min=1, max=24)},
-        help="Fists' temporary damage heals per hour: 1 HP per level (HD) an hour; the knocked out come to.",
+        help="Before or after a fight: fists' temporary damage heals per hour, 1 HP per level (HD) an hour; "
+        "the knocked out come to.",
     ),
 )

@@ -37,6 +37,8 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
 - Temporary damage heals 1 HP per level (HD) an hour, as lethal damage heals
   per day; a knocked-out combatant comes to when HP rise above 0.
   (test_temporary_damage_heals_per_hour_and_the_knocked_out_come_to)
+  Like the core Rest, it is refused while the fight runs: there time passes
+  only by turns (RULINGS, letting time pass). (test_recover_is_refused_during_a_running_fight)
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ APPLIES = (  # the rules these deciders apply (rules/table.py)
     R.quick_healing,  # quick_heal
     R.binding_wounds,  # bind_wounds
     R.temporary_healing,  # recover
+    R.rest,
 )
 
 DEATH = "death_save"  # prompt kinds
@@ -189,6 +192,8 @@ def recover(d: Draft, cmd: Recover, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     cd = data(c)
     hours = cmd.hours
+    if d.state.started and not d.state.ended:  # (the core Rest's words: engine._rest)
+        raise Refused("time passes only by turns during a fight: end the fight first, then rest", rule=R.rest)
     if hours < 1:
         raise Refused("rest at least 1 hour", rule=R.temporary_healing)
     if cd.status == DEAD:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from systems.bnb.commands import Attack, Blast, GunPlay, LuckyStreak, SavingThrow
+from systems.bnb.commands import Attack, Blast, GunPlay, LuckyStreak, Recover, SavingThrow
 from systems.bnb.events import AttackRolled, HeldFire, ShotsFired
 from systems.bnb.evolve import evolve
 from systems.bnb.rules.rest import Rested
 from systems.bnb.sheet import data as data_of
-from tracker import Refused, Rest
+from tracker import EndFight, Refused, Rest
 from tracker.events import PromptRaised
 from tracker.explain import explain
 
@@ -173,3 +173,23 @@ def test_a_gunplay_scattergun_shot_beyond_30_ft_gives_a_save_for_half():
     (ev,) = _attacks(f.do(GunPlay(actor=dusty, targets=(lefty,), distance="60")))
     assert ev.saved and ev.amount == 4 and dice.exhausted
     assert data(f, lefty).hp == 26
+
+
+# -- 5. no resting in the middle of a fight ---------------------------------------------
+
+
+def test_recover_is_refused_during_a_running_fight():
+    """RULINGS (letting time pass): during a fight time passes only by turns — bnb's own Rest (Recover) is
+    refused as the core Rest is, and the knocked out stay down; after the fight it heals."""
+    f, _dice = new_fight(15, 3)
+    tex = add_pc(f, "Tex", cls="Trailblazer", level=3, hp=3)
+    (row,) = add_npc(f, "rowdy", hp=8)
+    start(f, {row: 20, tex: 10})
+    f.do(Attack(actor=row, target=tex, weapon="fists"))
+    assert data(f, tex).status == "knocked out"
+    words = "time passes only by turns during a fight: end the fight first, then rest"
+    _refused(f, Rest(hours=1, ids=(tex,)), words)
+    _refused(f, Recover(actor=tex, hours=24), words)
+    f.do(EndFight())
+    (ev,) = f.do(Recover(actor=tex, hours=1))
+    assert ev.woke and data(f, tex).status == "ok"
