@@ -25,6 +25,9 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   blow (lethal if lethal damage rose: dying and a death save, or dead for a
   minor NPC; temporary: knocked out). Raising HP by an adjust changes no
   status: the GM sets that too. (test_gm_adjust_hp_to_zero_or_below_*)
+  Ruling: a GM adjust that lowers the HP maximum and so takes HP to 0 or below
+  is a lethal loss too (dying and a death save; a minor NPC dies): the HP are
+  gone whichever number the GM changed. (test_gm_adjust_of_the_hp_maximum_to_zero_or_below_falls_like_damage)
 - A death save the GM settles by ruling has the outcome the GM picks: "dies"
   (dead) or "lives" (unconscious, in need of medical help); a dismissal that
   names no outcome (older fights) leaves the combatant unconscious.
@@ -99,7 +102,8 @@ def fall(was: Combatant, now: Combatant, by: str | None) -> list[Event]:
     dw, dn = data(was), data(now)
     if dn.hp > 0:
         return []
-    if dn.damage > dw.damage and dn.status in (OK, KNOCKED_OUT, UNCONSCIOUS):
+    lethal = dn.damage > dw.damage or dn.max_hp < dw.max_hp  # (a lower maximum: the GM's adjust)
+    if lethal and dn.status in (OK, KNOCKED_OUT, UNCONSCIOUS):
         if not now.is_pc and dn.minor:
             return [Dropped(id=now.id, hp=dn.hp, outcome=DEAD, by=by)]
         return [Dropped(id=now.id, hp=dn.hp, outcome=DYING, by=by), death_prompt(now)]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from systems.bnb.commands import Attack, Blast, GunPlay, LuckyStreak, Recover, SavingThrow
-from systems.bnb.events import AttackRolled, HeldFire, ShotsFired
+from systems.bnb.commands import Attack, Blast, DeathSave, GunPlay, LuckyStreak, Recover, SavingThrow
+from systems.bnb.events import AttackRolled, Dropped, HeldFire, ShotsFired
 from systems.bnb.evolve import evolve
 from systems.bnb.rules.rest import Rested
 from systems.bnb.sheet import data as data_of
-from tracker import EndFight, Refused, Rest
+from tracker import Adjust, Damage, EndFight, Refused, Rest
 from tracker.events import PromptRaised
 from tracker.explain import explain
 
@@ -193,3 +193,40 @@ def test_recover_is_refused_during_a_running_fight():
     f.do(EndFight())
     (ev,) = f.do(Recover(actor=tex, hours=1))
     assert ev.woke and data(f, tex).status == "ok"
+
+
+# -- 6. a lower HP maximum falls like damage ---------------------------------------------
+
+
+def test_gm_adjust_of_the_hp_maximum_to_zero_or_below_falls_like_damage():
+    """l.138 "When HP reaches 0, the character gets a saving roll vs. death": Dusty at 3/8 HP whose maximum
+    the GM sets to 4 is at -1 HP, dying, with a death save asked; he makes no attack. Ruling (harm.py)."""
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", level=1, hp=8)
+    (lefty,) = add_npc(f, "outlaw", hp=5)
+    start(f)
+    f.do(Damage(targets=(dusty,), amount="5"))
+    events = f.do(Adjust(id=dusty, field="max_hp", value=4))
+    assert [e.outcome for e in events if isinstance(e, Dropped)] == ["dying"]
+    assert data(f, dusty).hp == -1 and data(f, dusty).status == "dying"
+    assert [p.command for p in f.state.prompts] == ["death_save"]
+    _refused(f, Attack(actor=dusty, target=lefty, distance=5), "Dusty is dying")
+    dice.add(20)
+    (save, _resolved) = f.do(DeathSave(actor=dusty))
+    assert save.total == 20 + 2 - 1 and save.success  # (Shootist +2, 1 HP below 0)
+
+
+def test_gm_adjust_of_the_hp_maximum_above_0_hp_raises_nothing():
+    f, _dice = new_fight()
+    dusty = add_pc(f, "Dusty", level=1, hp=8)
+    f.do(Damage(targets=(dusty,), amount="5"))
+    assert len(f.do(Adjust(id=dusty, field="max_hp", value=6))) == 1
+    assert data(f, dusty).hp == 1 and data(f, dusty).status == "ok" and f.state.prompts == ()
+
+
+def test_gm_adjust_of_a_minor_npcs_hp_maximum_to_0_kills_it():
+    f, _dice = new_fight()
+    (slim,) = add_npc(f, "outlaw", name="Slim", hp=7, minor=True)
+    f.do(Damage(targets=(slim,), amount="3"))
+    events = f.do(Adjust(id=slim, field="max_hp", value=3))
+    assert [e.outcome for e in events if isinstance(e, Dropped)] == ["dead"] and f.state.prompts == ()
