@@ -31,8 +31,11 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   The save is the scattergun's, not the blast's: a one-target Attack or a
   Gun-play shot with it beyond 30 ft gets the same save (spread_save).
   (test_a_scattergun_attack_beyond_30_ft_gives_a_save_for_half)
-- Sneak attack is automatic for a Gambler in a surprise round he acts in,
-  and the GM can tick "by surprise" otherwise; "knife" is the knife, not the Bowie.
+- Sneak attack is the GM's tick "by surprise": the attack form starts ticked
+  for a Gambler in the surprise round his side has (commands.attack_defaults),
+  and an untick is honoured (whether a hit is by surprise is the Referee's
+  call); the GM can tick it in any other round. "knife" is the knife, not the Bowie.
+  (test_a_gamblers_untick_of_by_surprise_in_the_surprise_round_is_honoured)
   (test_gambler_sneak_attack_doubles_damage_in_the_surprise_round,
   test_sneak_attack_only_for_gamblers_with_knife_derringer_or_pocket_pistol)
 - A critter's "level" for exploding damage is its HD; ½ HD counts as 0 HD
@@ -199,8 +202,6 @@ def attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     sneak = cmd.sneak
     if sneak and not sneak_ok:
         raise Refused("sneak attack is a Gambler's, with a knife, derringer or pocket pistol only", rule=R.sneak_attack)
-    if not sneak and sneak_ok and state.round == 0 and actor.id in state.surprise:
-        sneak = True
     intended, pick = None, None
     if cmd.into_melee:
         if melee:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from systems.bnb.commands import Attack, Blast, DeathSave, GunPlay, LuckyStreak, Recover, SavingThrow
+from systems.bnb.commands import Attack, Blast, DeathSave, GunPlay, LuckyStreak, Recover, SavingThrow, attack_defaults
 from systems.bnb.events import AttackRolled, Dropped, HeldFire, ShotsFired
 from systems.bnb.evolve import evolve
 from systems.bnb.rules.rest import Rested
@@ -230,3 +230,18 @@ def test_gm_adjust_of_a_minor_npcs_hp_maximum_to_0_kills_it():
     f.do(Damage(targets=(slim,), amount="3"))
     events = f.do(Adjust(id=slim, field="max_hp", value=3))
     assert [e.outcome for e in events if isinstance(e, Dropped)] == ["dead"] and f.state.prompts == ()
+
+
+# -- 7. the GM's untick of "by surprise" ----------------------------------------------------
+
+
+def test_a_gamblers_untick_of_by_surprise_in_the_surprise_round_is_honoured():
+    """l.59: a Gambler's concealed-weapon hit *by surprise* deals ×2 — the Referee's call. The form starts
+    ticked in his surprise round (attack_defaults); a GM who unticks it gets a plain hit (it was doubled)."""
+    f, _dice = new_fight(15, 3)
+    gil = add_pc(f, "Gil", cls="Gambler", level=1, weapons="derringer", hp=5)
+    (lefty,) = add_npc(f, "outlaw", hp=30)
+    start(f, {gil: 20, lefty: 10}, surprise=(gil,))
+    assert attack_defaults(f.state, gil) == {"sneak": True}
+    (ev,) = _attacks(f.do(Attack(actor=gil, target=lefty, distance=5, sneak=False)))
+    assert ev.hit and not ev.sneak and ev.amount == 2 and data(f, lefty).hp == 28

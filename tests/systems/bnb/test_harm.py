@@ -113,7 +113,7 @@ def test_gambler_sneak_attack_doubles_damage_in_the_surprise_round():
     doc = add_pc(f, "Doc", cls="Gambler", weapons="derringer")
     (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=12)
     start(f, surprise=(doc,))
-    atk = _attacks(f.do(Attack(actor=doc, target=lefty)))[0]
+    atk = _attacks(f.do(Attack(actor=doc, target=lefty, sneak=True)))[0]  # (the form starts it ticked)
     assert atk.sneak and atk.amount == 2 * (4 - 1) and "×2 sneak attack" in atk.describe(f.steps[-1].before)
 
 

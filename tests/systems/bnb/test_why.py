@@ -382,8 +382,8 @@ def surprise() -> tuple[Fight, list[Rule]]:
     (lefty,) = add_npc(f, "outlaw", name="Lefty", hp=12)
     start(f, surprise=(doc,))
     rules = [refused(f, Attack(actor=lefty, target=doc), R.surprise).rule]
-    f.do(Attack(actor=doc, target=lefty))
-    f.do(Attack(actor=doc, target=lefty))
+    f.do(Attack(actor=doc, target=lefty, sneak=True))  # (the form starts it ticked in the surprise round)
+    f.do(Attack(actor=doc, target=lefty, sneak=True))
     return f, [r for r in rules if r is not None]
 
 
