@@ -98,6 +98,7 @@ class ShotsFired(Event):
     gun: str
     count: int
     gunplay: bool = False
+    blast: bool = False  # a scattergun blast: the one shot attacks every target named (False in older fights)
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.actor)

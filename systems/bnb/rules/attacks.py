@@ -397,7 +397,7 @@ def blast(d: Draft, cmd: Blast, dice: Roller) -> None:
     range_mod = None
     for t in targets:
         _melee, range_mod = mode(use, cmd.distance, t)
-    d.add(ShotsFired(actor=actor.id, gun=gun.name, count=1))
+    d.add(ShotsFired(actor=actor.id, gun=gun.name, count=1, blast=True))
     for i, t0 in enumerate(targets):
         t = d.get(t0.id)
         ev = roll_attack(

@@ -290,8 +290,8 @@ def _shots(before: FightState, ev: ShotsFired, after: FightState) -> tuple[Reaso
     out = [Reason.of(R.shots, *terms)]
     if ev.gunplay:
         out.append(Reason.of(R.gunplay_targets, f"{counted(ev.count, 'Gun-play attack')}: a shot each"))
-    elif g is not None and g.spec.scatter:
-        out.append(Reason.of(R.scattergun, "one shot for every target of the blast"))
+    elif ev.blast:
+        out.append(Reason.of(R.scattergun, "one shot, at every target of the blast"))
     return tuple(out)
 
 

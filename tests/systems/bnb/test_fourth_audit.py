@@ -245,3 +245,28 @@ def test_a_gamblers_untick_of_by_surprise_in_the_surprise_round_is_honoured():
     assert attack_defaults(f.state, gil) == {"sneak": True}
     (ev,) = _attacks(f.do(Attack(actor=gil, target=lefty, distance=5, sneak=False)))
     assert ev.hit and not ev.sneak and ev.amount == 2 and data(f, lefty).hp == 28
+
+
+# -- 8. Why? on a scattergun's shot ----------------------------------------------------------
+
+
+def _shot_reasons(f):
+    seq = next(e.seq for e in (f.log.entry(i) for i in range(len(f.log))) if isinstance(e.event, ShotsFired))
+    return {r.rule: r.terms for r in explain(f, seq)}
+
+
+def test_why_on_a_scattergun_shot_counts_one_shot_for_a_blast_and_no_spread_for_one_target():
+    """A Blast's shot: 'one shot, at every target of the blast' (it said 'one shot for every target of the
+    blast', read as a shot per target); a one-target Attack's shot cites no spread at all."""
+    f, _dice = new_fight(15, 5, 2, 2)
+    dusty = add_pc(f, "Dusty", level=1, weapons="scattergun", hp=12)
+    a, b = add_npc(f, "outlaw", hp=30, count=2)
+    start(f)
+    f.do(Blast(actor=dusty, targets=(a, b), distance=10))
+    assert _shot_reasons(f)["Scattergun spread"] == ("one shot, at every target of the blast",)
+    f, _dice = new_fight(15, 5, 2)
+    dusty = add_pc(f, "Dusty", level=1, weapons="scattergun", hp=12)
+    (a,) = add_npc(f, "outlaw", hp=30)
+    start(f)
+    f.do(Attack(actor=dusty, target=a, distance=10, weapon="scattergun"))
+    assert set(_shot_reasons(f)) == {"Shots"}
