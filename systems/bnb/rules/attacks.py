@@ -13,6 +13,9 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
 - Thrown weapons are missile attacks: DEX to hit, no STR on damage. (test_a_thrown_knife_is_a_missile_attack)
 - Reloading takes the round's action: no attack after it, no reload after an attack.
   (test_rate_of_fire_half_fires_every_other_round_and_reload_takes_the_action)
+- Gun-play with "Guns wielded" empty uses the first loaded firearm; when it
+  has too few shots and his loaded guns together have enough, the refusal
+  names them and says to name them. (test_gunplay_too_few_shots_in_the_first_gun_names_the_guns_he_carries)
 - Gun-play takes the Shootist's round: not after another attack that round.
   A Gun-play or critter attack at a foe who dropped earlier in the same action
   is not made (no shot spent). (test_gunplay_takes_the_round,
@@ -72,6 +75,7 @@ from tracker.dice import DiceExpr, DiceRequest, Roller, roll
 from tracker.errors import Refused
 from tracker.kit import Draft, need
 from tracker.model import Combatant
+from tracker.text import counted
 
 APPLIES = (  # the rules these deciders apply (rules/table.py)
     R.to_hit,  # roll_attack
@@ -314,7 +318,8 @@ def gunplay(d: Draft, cmd: GunPlay, dice: Roller) -> None:
     n = len(cmd.targets)
     if n > ad.level:
         raise Refused(
-            f"Gun-play gives one attack per level: {actor.name} is level {ad.level}, so {ad.level} attack(s), not {n}",
+            f"Gun-play gives one attack per level: {actor.name} is level {ad.level}, "
+            f"so {counted(ad.level, 'attack')}, not {n}",
             rule=R.gunplay,
         )
     if ad.gunplay:
@@ -334,9 +339,18 @@ def gunplay(d: Draft, cmd: GunPlay, dice: Roller) -> None:
             rule=R.shots,
         )
     if shots < n:
+        loaded = [g for g in ad.firearms if g.shots > 0]
+        hint = ""
+        if not cmd.guns.strip() and len(loaded) > 1 and sum(g.shots for g in loaded) >= n:
+            carried = ", ".join(g.name for g in loaded)
+            hint = (
+                f" (name both guns in Guns wielded: {carried})"
+                if len(loaded) == 2
+                else f" (name the guns he wields in Guns wielded; loaded: {carried})"
+            )
         raise Refused(
-            f"{actor.name} has {shots} loaded shot(s) in the {names}, fewer than the {n} attacks: "
-            "Gun-play never makes more attacks than loaded shots",
+            f"{actor.name} has {counted(shots, 'loaded shot')} in the {names}, fewer than the {n} attacks: "
+            f"Gun-play never makes more attacks than loaded shots{hint}",
             rule=R.gunplay,
         )
     targets = [target(state, actor, t) for t in cmd.targets]

@@ -270,3 +270,32 @@ def test_why_on_a_scattergun_shot_counts_one_shot_for_a_blast_and_no_spread_for_
     start(f)
     f.do(Attack(actor=dusty, target=a, distance=10, weapon="scattergun"))
     assert set(_shot_reasons(f)) == {"Shots"}
+
+
+# -- 9. Gun-play with "Guns wielded" empty ------------------------------------------------------
+
+
+def test_gunplay_too_few_shots_in_the_first_gun_names_the_guns_he_carries():
+    """l.43 "up to the number of shots available in his gun(s)": with Guns wielded empty Gun-play takes the
+    first loaded gun (1 shot here); refused, it says to name both loaded guns he carries, and naming them works."""
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", level=3, weapons="belt pistol:1, heavy pistol:2", hp=12)
+    a, b = add_npc(f, "outlaw", hp=9, count=2)
+    start(f)
+    _refused(
+        f,
+        GunPlay(actor=dusty, targets=(a, b, b), distance="5"),
+        r"Dusty has 1 loaded shot in the belt pistol, fewer than the 3 attacks: Gun-play never makes more attacks "
+        r"than loaded shots \(name both guns in Guns wielded: belt pistol, heavy pistol\)",
+    )
+    dice.add(2, 2, 2)
+    events = f.do(GunPlay(actor=dusty, targets=(a, b, b), guns="belt pistol, heavy pistol", distance="5"))
+    assert len(_attacks(events)) == 3
+
+
+def test_gunplay_too_few_shots_in_every_gun_gives_no_hint():
+    f, _dice = new_fight()
+    dusty = add_pc(f, "Dusty", level=3, weapons="belt pistol:1, heavy pistol:1", hp=12)
+    a, b = add_npc(f, "outlaw", hp=9, count=2)
+    start(f)
+    _refused(f, GunPlay(actor=dusty, targets=(a, b, b), distance="5"), r"than loaded shots — Gun-play")
