@@ -127,9 +127,7 @@ class Reloaded(Event):
     after: int
 
     def describe(self, state: FightState) -> str:
-        return (
-            f"{state.name(self.actor)} reloads the {self.gun} ({self.before} → {self.after} shots; the round's action)"
-        )
+        return f"{state.name(self.actor)} reloads the {self.gun} ({self.before} → {counted(self.after, 'shot')}; the round's action)"
 
 
 def vs_st(roll: Roll, parts: tuple[Modifier, ...], total: int, st: int) -> str:

@@ -8,6 +8,7 @@ import re
 import attrs
 
 from tracker.errors import Refused
+from tracker.text import counted
 
 ATTRIBUTES = ("STR", "INT", "WIS", "CON", "DEX", "CHA")
 CLASSES = ("Shootist", "Gambler", "Trailblazer")
@@ -122,7 +123,7 @@ class Weapon:
         else:
             parts.append(f"RoF {'½' if self.rof == '1/2' else self.rof}, range {self.range} ft")
         if self.shots:
-            parts.append(f"{self.shots} shots")
+            parts.append(counted(self.shots, "shot"))
         if self.two_handed:
             parts.append("two-handed")
         if self.versatile:

@@ -440,7 +440,7 @@ def reload(d: Draft, cmd: Reload, dice: Roller) -> None:
         if gun is None or not gun.spec.firearm:
             raise Refused(f"{actor.name} carries no firearm '{cmd.gun.strip()}'")
         if gun.shots >= gun.spec.shots:
-            raise Refused(f"the {gun.name} is already full ({gun.shots} shots)", rule=R.shots)
+            raise Refused(f"the {gun.name} is already full ({counted(gun.shots, 'shot')})", rule=R.shots)
     else:
         gun = next((g for g in ad.firearms if g.shots < g.spec.shots), None)
         if gun is None:

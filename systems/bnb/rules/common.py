@@ -33,6 +33,7 @@ from tracker.commands import Modifier
 from tracker.errors import Refused
 from tracker.kit import need
 from tracker.model import Combatant, FightState
+from tracker.text import counted
 
 ACTED = "the round's action"  # marks a round's action the GM set as taken (adjust "acted")
 
@@ -226,7 +227,7 @@ def check_rate(state: FightState, c: Combatant, use: Use) -> None:
     if count >= limit:
         rof = "½" if w.rof == "1/2" else w.rof
         raise Refused(
-            f"the {use.label} allows {limit} attack(s) a round (rate of fire {rof}): used {count} this round",
+            f"the {use.label} allows {counted(limit, 'attack')} a round (rate of fire {rof}): used {count} this round",
             rule=R.rate_of_fire,
         )
     if w.rof == "1/2" and use.carried is not None and use.carried.last_round is not None:

@@ -34,6 +34,7 @@ from tracker.dice import Roller, roll
 from tracker.errors import Refused
 from tracker.kit import Draft, need, resolve
 from tracker.model import PC
+from tracker.text import counted
 
 APPLIES = (  # the rules these deciders apply (rules/table.py)
     R.death_save,  # death_save
@@ -95,7 +96,7 @@ def lucky_streak(d: Draft, cmd: LuckyStreak, dice: Roller) -> None:
     per_day = lucky_streaks(cd.level)
     if cd.lucky_used >= per_day:
         raise Refused(
-            f"Lucky Streak: a level {cd.level} Gambler re-rolls {per_day} failed save(s) a day, "
+            f"Lucky Streak: a level {cd.level} Gambler re-rolls {counted(per_day, 'failed save')} a day, "
             f"and {c.name} has used {cd.lucky_used}",
             rule=R.lucky_streak,
         )

@@ -176,7 +176,11 @@ def _attack(before: FightState, ev: AttackRolled, after: FightState) -> tuple[Re
         )
     if ev.gunplay and d is not None:
         hd = f"{_name(before, ev.target)} has HD {t.hd}" if t is not None else ""
-        out.append(Reason.of(R.gunplay, f"level {d.level}: up to {d.level} attacks this round", *([hd] if hd else ())))
+        out.append(
+            Reason.of(
+                R.gunplay, f"level {d.level}: up to {counted(d.level, 'attack')} this round", *([hd] if hd else ())
+            )
+        )
     weapon, sides = _weapon(before, ev)
     if weapon is not None and weapon.scatter:
         out.append(Reason.of(R.scattergun, f"one shot of the {ev.weapon} at everyone within 5 ft of the point"))
@@ -283,7 +287,7 @@ def _shots(before: FightState, ev: ShotsFired, after: FightState) -> tuple[Reaso
     d = _data(before, ev.actor)
     g = d.carried(ev.gun) if d is not None else None
     terms = (
-        [f"{ev.gun}: {g.shots} → {g.shots - ev.count} shots (holds {g.spec.shots})"]
+        [f"{ev.gun}: {g.shots} → {counted(g.shots - ev.count, 'shot')} (holds {g.spec.shots})"]
         if g
         else [counted(ev.count, "shot")]
     )
@@ -305,7 +309,9 @@ def _held(before: FightState, ev: HeldFire, after: FightState) -> tuple[Reason, 
 
 def _reloaded(before: FightState, ev: Reloaded, after: FightState) -> tuple[Reason, ...]:
     return (
-        Reason.of(R.reload, f"{ev.gun}: {ev.before} → {ev.after} shots", "the round's action: no attack this round"),
+        Reason.of(
+            R.reload, f"{ev.gun}: {ev.before} → {counted(ev.after, 'shot')}", "the round's action: no attack this round"
+        ),
         Reason.of(R.shots, f"the {ev.gun} holds {ev.after} (Table 12)"),
     )
 

@@ -337,7 +337,7 @@ def test_rate_of_fire_2_then_refused_until_next_round():
     dice.add(2, 2)
     f.do(Attack(actor=dusty, target=o1))
     f.do(Attack(actor=dusty, target=o1))
-    _refused(f, Attack(actor=dusty, target=o1), "2 attack\\(s\\) a round \\(rate of fire 2\\)")
+    _refused(f, Attack(actor=dusty, target=o1), "2 attacks a round \\(rate of fire 2\\)")
     next_round(f)
     dice.add(2)
     f.do(Attack(actor=dusty, target=o1))

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from systems.bnb.commands import Attack, Blast, DeathSave, GunPlay, LuckyStreak, Recover, SavingThrow, attack_defaults
+from systems.bnb.commands import (
+    Attack,
+    Blast,
+    DeathSave,
+    GunPlay,
+    LuckyStreak,
+    Recover,
+    Reload,
+    SavingThrow,
+    attack_defaults,
+)
 from systems.bnb.events import AttackRolled, Dropped, HeldFire, ShotsFired
 from systems.bnb.evolve import evolve
 from systems.bnb.rules.rest import Rested
@@ -13,7 +23,7 @@ from tracker import Adjust, Damage, EndFight, Refused, Rest
 from tracker.events import PromptRaised
 from tracker.explain import explain
 
-from .helpers import add_npc, add_pc, data, new_fight, start
+from .helpers import add_npc, add_pc, data, new_fight, next_round, start
 
 
 def _refused(f, command, words):
@@ -299,3 +309,25 @@ def test_gunplay_too_few_shots_in_every_gun_gives_no_hint():
     a, b = add_npc(f, "outlaw", hp=9, count=2)
     start(f)
     _refused(f, GunPlay(actor=dusty, targets=(a, b, b), distance="5"), r"than loaded shots — Gun-play")
+
+
+# -- counts in the GM's words ------------------------------------------------------------------
+
+
+def test_counts_of_one_are_said_in_the_singular():
+    """'1 shots', 'up to 1 attacks', '0 → 1 shots', 'allows 1 attack(s)': a count says its word for that many."""
+    from systems.bnb.tables import find_weapon
+
+    rifle = find_weapon("buffalo rifle")
+    assert rifle is not None and "; 1 shot" in rifle.describe() and "1 shots" not in rifle.describe()
+    f, _dice = new_fight(15, 3)
+    dusty = add_pc(f, "Dusty", level=1, dex=10, weapons="horse pistol:0", hp=12)
+    (lefty,) = add_npc(f, "outlaw", hp=30)
+    start(f)
+    f.do(Reload(actor=dusty))
+    assert "(0 → 1 shot; the round's action)" in f.describe(len(f.entries) - 1)
+    next_round(f)
+    _refused(f, Reload(actor=dusty, gun="horse pistol"), r"the horse pistol is already full \(1 shot\)")
+    f.do(GunPlay(actor=dusty, targets=(lefty,), distance="5"))
+    why = {r.rule: r.terms for r in explain(f, f.log.entry(len(f.log) - 1).seq)}
+    assert "level 1: up to 1 attack this round" in why["Gun-play"]

@@ -230,7 +230,7 @@ def test_a_reload_explains_the_round_it_takes():
     f, rules = reload_and_half_rate()
     assert rules == [R.every_other_round]
     rs = why(f, Reloaded)
-    assert rs["Reload"].terms == ("horse pistol: 0 → 1 shots", "the round's action: no attack this round")
+    assert rs["Reload"].terms == ("horse pistol: 0 → 1 shot", "the round's action: no attack this round")
     assert rs["Shots"].terms == ("the horse pistol holds 1 (Table 12)",)
 
 
