@@ -118,13 +118,27 @@ _MODS = Param(name="modifiers", kind=MODIFIERS, label="Other modifiers", require
 _LABELS = {"actor": "Who", "target": "Target"}
 
 
-def attack_defaults(state: FightState, actor: str) -> dict[str, bool]:
-    """A Gambler's attack in the surprise round he has starts as a sneak attack (×2 by surprise, l.57): unticked,
-    a GM who forgot it recorded a plain hit."""
+def attack_defaults(state: FightState, actor: str) -> dict[str, object]:
+    """Where the attack form starts for ``actor``.
+
+    - A Gambler's attack in the surprise round he has starts as a sneak attack (×2 by surprise, l.57): unticked,
+      a GM who forgot it recorded a plain hit.
+    - A critter that has made some of its listed attacks this round starts on the next one not yet made
+      ("Claws, Bite": after the claws, the bite); the form stayed on the claws, refused ("each listed attack
+      once a round") until the GM typed the bite.
+    """
     c = state.find(actor)
-    if c is None or not isinstance(c.data, BnbData) or c.data.cls != GAMBLER:
+    if c is None or not isinstance(c.data, BnbData):
         return {}
-    return {"sneak": True} if state.started and state.round == 0 and actor in state.surprise else {}
+    d = c.data
+    out: dict[str, object] = {}
+    if d.natural and any(n.name in d.used for n in d.natural):
+        left = next((n.name for n in d.natural if n.name not in d.used), None)
+        if left is not None:
+            out["weapon"] = left
+    if d.cls == GAMBLER and state.started and state.round == 0 and actor in state.surprise:
+        out["sneak"] = True
+    return out
 
 
 SPECS: tuple[CommandSpec, ...] = (

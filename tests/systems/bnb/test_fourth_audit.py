@@ -19,7 +19,7 @@ from systems.bnb.events import AttackRolled, Dropped, HeldFire, ShotsFired
 from systems.bnb.evolve import evolve
 from systems.bnb.rules.rest import Rested
 from systems.bnb.sheet import data as data_of
-from tracker import Adjust, Damage, EndFight, Refused, Rest
+from tracker import Adjust, Damage, EndFight, NextTurn, Refused, Rest
 from tracker.events import PromptRaised
 from tracker.explain import explain
 
@@ -331,3 +331,31 @@ def test_counts_of_one_are_said_in_the_singular():
     f.do(GunPlay(actor=dusty, targets=(lefty,), distance="5"))
     why = {r.rule: r.terms for r in explain(f, f.log.entry(len(f.log) - 1).seq)}
     assert "level 1: up to 1 attack this round" in why["Gun-play"]
+
+
+# -- 10. the attack form after a critter's first listed attack -------------------------------------
+
+
+def test_the_attack_form_starts_on_the_critters_next_listed_attack():
+    """A cougar ('Claws, Bite') claws with the attack form (weapon left empty); the form then starts on the
+    bite, so Enter makes it (it stayed on the claws, refused 'each listed attack once a round'); in the
+    next round it starts afresh."""
+    from screens import logic
+
+    f, _dice = new_fight(2, 2)
+    dusty = add_pc(f, "Dusty", hp=30)
+    (cat,) = add_npc(f, "cougar", hp=12)
+    start(f, {cat: 20, dusty: 10})
+    spec = next(s for s in f.system.commands() if s.name == "attack")
+    form = logic.prefill(spec, f.state, dusty, turn_commands=f.system.turn_commands)
+    assert form["actor"] == cat and form["weapon"] == ""
+    (claws,) = _attacks(f.do(Attack(actor=cat, target=dusty, weapon=form["weapon"])))
+    assert claws.weapon == "claws"
+    form = logic.prefill(spec, f.state, dusty, turn_commands=f.system.turn_commands)
+    assert form["weapon"] == "bite"
+    (bite,) = _attacks(f.do(Attack(actor=cat, target=dusty, weapon=form["weapon"])))
+    assert bite.weapon == "bite"
+    next_round(f)
+    while f.state.current != cat:
+        f.do(NextTurn())
+    assert logic.prefill(spec, f.state, dusty, turn_commands=f.system.turn_commands)["weapon"] == ""
