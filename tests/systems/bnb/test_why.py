@@ -167,7 +167,7 @@ def test_an_attack_names_each_modifier_and_where_it_came_from():
     assert rs["Sure Shot"].source == "bnb l.43"
     assert "natural 20: the first die counts as 6" in rs["Damage"].terms
     assert {"heavy pistol +1", "Sure Shot +1", "damage 12"} <= set(rs["Damage"].terms)
-    assert rs["Exploding damage"].terms[0] == "level 3: 1 extra dice at most"
+    assert rs["Exploding damage"].terms[0] == "level 3: 1 extra die at most"
     assert why(f, Dropped, 0)["Death at 0 HP"].terms == ("Outlaw 1 at -6 HP by Dusty", "a death save is due (ST 18)")
     miss = why(f, AttackRolled, 1)
     assert miss["Natural 20 and 1"].terms == ("natural 1: always misses",) and "Damage" not in miss
