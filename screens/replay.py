@@ -359,7 +359,8 @@ class ReplayScreen(Screen[None]):
 
     def action_round(self, by: int) -> None:
         t = self.timeline
-        self._move(t.next_round(self.position) if by > 0 else t.prev_round(self.position))
+        skip = self.skip_undone
+        self._move(t.next_round(self.position, skip) if by > 0 else t.prev_round(self.position, skip))
 
     def action_start(self) -> None:
         self._move(0)

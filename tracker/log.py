@@ -581,15 +581,21 @@ class ActionLog:
         "Round 2" the last turn of round 1 was still shown up, which the live fight never showed)."""
         return self.end_of_action(start + 1)
 
-    def next_round(self, position: int) -> int:
+    def _rounds_kept(self, skip_undone: bool) -> tuple[int, ...]:
+        """The round starts, but those of actions a later undo takes back when ``skip_undone`` (a round jump with
+        undone actions stepped over landed in a round that was taken back)."""
         rs = self.round_starts
+        return tuple(r for r in rs if self.skip_forward(r) == r) if skip_undone else rs
+
+    def next_round(self, position: int, skip_undone: bool = False) -> int:
+        rs = self._rounds_kept(skip_undone)
         i = max(bisect_right(rs, position - 1) - 1, 0)  # (the round begun by the action ``position`` is in)
         while i < len(rs) and self._round_landing(rs[i]) <= position:
             i += 1
         return self._round_landing(rs[i]) if i < len(rs) else len(self)
 
-    def prev_round(self, position: int) -> int:
-        rs = self.round_starts
+    def prev_round(self, position: int, skip_undone: bool = False) -> int:
+        rs = self._rounds_kept(skip_undone)
         i = bisect_right(rs, position - 1) - 1
         while i >= 0 and self._round_landing(rs[i]) >= position:
             i -= 1

@@ -409,3 +409,40 @@ def test_a_replay_at_80_columns_shows_the_names_and_the_lines_whole(system_id: s
             assert line[:60] in text, (line, text)
 
     asyncio.run(run())
+
+
+def test_a_round_jump_stepping_over_undone_actions_lands_only_in_rounds_that_stand(tmp_path: Path) -> None:
+    """With "skipping undone" on, PgDn landed in a round start that was taken back (a struck-through line), and
+    then on the same round again."""
+    from tests.ui.drive import build_fight
+    from tracker import Note
+
+    path = tmp_path / "rounds.jsonl"
+    f = build_fight("bnb", path)
+    for _ in range(3):
+        f.do(NextTurn())  # the last one starts round 2
+    f.undo()
+    f.do(Note(text="oops"))
+    for _ in range(4):
+        f.do(NextTurn())
+    f.close()
+    timeline = saves.load(path).timeline()
+
+    async def run() -> list[tuple[int, int]]:
+        app = TrackerApp(replay_path=path)
+        landed: list[tuple[int, int]] = []
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            await press(pilot, "z")
+            for _ in range(3):
+                await press(pilot, "pagedown")
+                landed.append((screen.position, screen.state.round))
+        return landed
+
+    landed = asyncio.run(run())
+    rounds = [r for _, r in landed]
+    assert rounds == sorted(set(rounds)), landed  # each round once, in order
+    for position, _ in landed:
+        assert not timeline.is_undone(position - 1), landed

@@ -239,7 +239,14 @@ def _damage(
         sixes = [f for f in (*dmg.kept, *dmg.extra) if f == 6]
         if sixes or dmg.extra:
             extra = "extra dice " + (", ".join(map(str, dmg.extra)) if dmg.extra else "none")
-            out.append(Reason.of(R.exploding, f"{who}: {counted(limit, 'extra die', 'extra dice')} at most", f"6s rolled: {len(sixes)}", extra))
+            out.append(
+                Reason.of(
+                    R.exploding,
+                    f"{who}: {counted(limit, 'extra die', 'extra dice')} at most",
+                    f"6s rolled: {len(sixes)}",
+                    extra,
+                )
+            )
             if not d.cls:
                 out.append(Reason.of(R.critter_level, f"{who}: explodes as level {d.level}"))
     elif sides == 3:
