@@ -41,6 +41,11 @@ class Modifier:
         return f"{self.label} {self.value:+d}"
 
 
+MODIFIER_MAX = 999
+"""The largest situational modifier (no book gives one past a few dozen): "luck +99999999999999999999" closed the
+form with "a value cannot be saved", and everything typed in it was lost."""
+
+
 def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     """Read ``"cover -2, high ground +1"`` (or ``"-2"``) into modifiers."""
     out: list[Modifier] = []
@@ -53,6 +58,8 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
             value = whole_number(words[-1])
         except ValueError:
             raise Refused(f"modifier '{part}' must end with a number, like 'cover -2'") from None
+        if abs(value) > MODIFIER_MAX:
+            raise Refused(f"modifier '{part[:40]}': a situational modifier is at most ±{MODIFIER_MAX}")
         label = " ".join(words[:-1]) or "modifier"
         out.append(Modifier(label=label, value=value))
     return tuple(out)
