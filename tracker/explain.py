@@ -354,10 +354,10 @@ def _setting(system: System, b: FightState, e: E.Event, a: FightState, *_: Any) 
 
 
 def _undone(system: System, b: FightState, e: E.Event, a: FightState, first: bool, took_back: str) -> list[Reason]:
-    action = getattr(e, "action", 0)
+    what = took_back or "an action older than this log"
     if isinstance(e, E.Undone):
-        return [Reason.of(core_rule("undo"), f"took back action {action}: {took_back or '(not in this log)'}")]
-    return [Reason.of(core_rule("redo"), f"did again action {action}: {took_back or '(not in this log)'}")]
+        return [Reason.of(core_rule("undo"), f"took back {what}")]
+    return [Reason.of(core_rule("redo"), f"did again {what}")]
 
 
 _REASONS: dict[type, Any] = {
@@ -451,21 +451,28 @@ def _explain(log: ActionLog, seq: int) -> tuple[Reason, ...]:
     ev = entry.event
     took_back = ""
     if isinstance(ev, E.Undone | E.Redone):
+        span = log.action_seqs(ev.action)
+        lines = "" if span is None else f"event {span[0]}" if span[0] == span[1] else f"events {span[0]}–{span[1]}"
         took_back = log.describe_action(ev.action)
+        took_back = f"{lines}: {took_back}" if lines else took_back
     first = index == 0 or log.entry(index - 1).action != entry.action
     reasons = explain_event(log.system, before, ev, after, first_in_action=first, took_back=took_back)
     if entry.action in log.undone_actions and not isinstance(ev, E.Undone | E.Redone):
-        undo = _undo_of(log.loaded, entry.action, index - log.base_entries)
-        where = f" (event {undo})" if undo is not None else ""
-        reasons += (Reason.of(core_rule("undo"), f"this action ({entry.action}) was taken back later{where}"),)
+        undos = _undos_of(log.loaded, entry.action, index - log.base_entries)
+        where = f" (event {undos[-1]})" if undos else ""
+        again = ", after it was done again" if len(undos) > 1 else ""
+        reasons += (Reason.of(core_rule("undo"), f"this action was taken back later{where}{again}"),)
     return reasons
 
 
-def _undo_of(entries: Sequence[Any], action: int, start: int) -> int | None:
-    for entry in entries[max(start, 0) :]:
-        if type(entry.event) is E.Undone and entry.event.action == action:
-            return int(entry.seq)
-    return None
+def _undos_of(entries: Sequence[Any], action: int, start: int) -> list[int]:
+    """The undos of an action after ``start``, in order: the last is the one that stands (the action is undone at
+    the end of the log; an earlier one was redone)."""
+    return [
+        int(entry.seq)
+        for entry in entries[max(start, 0) :]
+        if type(entry.event) is E.Undone and entry.event.action == action
+    ]
 
 
 def standing_seq(fight: Any, cid: str, upto: int | None = None) -> int | None:

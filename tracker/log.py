@@ -509,6 +509,14 @@ class ActionLog:
         events = [e.event for e in self._entries[start:end]]
         return describe_action(self._before(k), events)
 
+    def action_seqs(self, action: int) -> tuple[int, int] | None:
+        """The first and last event numbers of an action (what the GM reads beside its lines; None if it is not
+        loaded): the action's own number is the log's, shown nowhere."""
+        k = self._group_of_action(action)
+        if k < 0:
+            return None
+        return self._entries[self._starts[k]].seq, self._entries[self._end(k) - 1].seq
+
     def action_before(self, action: int) -> FightState | None:
         """The state just before an action (None if the log has no such action loaded)."""
         k = self._group_of_action(action)

@@ -274,3 +274,26 @@ def test_round_one_says_the_fight_started_or_the_surprise_round_ended() -> None:
     surprised = round_terms(("c2",))
     assert surprised[0][:2] == ["the surprise round", "round 0"]
     assert surprised[1] == ["the surprise round is over", "round 1"]
+
+
+def test_an_undone_line_names_the_undo_that_stands_and_undo_names_lines_by_event() -> None:
+    """An action undone, redone and undone again was said taken back by the first undo (one later redone), and
+    undo and redo named "action 13", a number no screen shows."""
+    from tracker import AddCombatant, Damage, Fight, explain
+    from tracker.events import Redone, Undone
+
+    f = Fight(toy.system)
+    f.do(AddCombatant(name="Slim", kind="pc", sheet={"hp": 9}))
+    f.do(Damage(targets=("c1",), amount="2"))
+    hit = f.entries[-1].seq
+    f.undo()
+    f.redo()
+    f.undo()
+    undos = [e.seq for e in f.entries if isinstance(e.event, Undone)]
+    (said,) = [r for r in explain(f, hit) if r.rule_id == "undo"]
+    assert said.terms == (f"this action was taken back later (event {undos[-1]}), after it was done again",)
+    (took,) = [r for r in explain(f, undos[0]) if r.rule_id == "undo"]
+    assert took.terms[0].startswith(f"took back event {hit}: ") and "action" not in took.terms[0]
+    redo = next(e.seq for e in f.entries if isinstance(e.event, Redone))
+    (again,) = [r for r in explain(f, redo) if r.rule_id == "redo"]
+    assert again.terms[0].startswith(f"did again event {hit}: ")
