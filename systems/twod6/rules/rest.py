@@ -13,6 +13,10 @@ Rules ``healing``, ``healer`` and ``wakes`` of ``table.R``, each tested in tests
   (test_a_successful_healing_check_doubles_the_rate)
 - Never above the maximum; the dead stay dead; a character at 0 wounds who
   regains one wakes. (test_at_zero_wounds_regaining_one_wakes, test_the_dead_stay_dead)
+- The check against death comes first (@54043: "reduced to 0 wounds … must make a DC 7 resolve check or
+  die"): rest is refused while that check is due for a chosen combatant, as quick healing is (rule
+  ``at_zero``); it healed the wound and closed the check as moot.
+  (test_rest_is_refused_while_a_death_check_is_due)
 - **Ruling** (``slept_off``; the book says how long a knock-out lasts only at 0
   wounds): one knocked out with a wound left wakes after a full day's rest.
   (test_a_full_days_rest_wakes_one_knocked_out_with_wounds_left)
@@ -26,6 +30,7 @@ import attrs
 
 from systems.twod6.evolve import evolve
 from systems.twod6.record import data
+from systems.twod6.rules.harm import DEATH, due
 from systems.twod6.table import R, applies
 from tracker.commands import Rest
 from tracker.dice import Roller
@@ -64,8 +69,11 @@ class Rested(Event):
 REST_EVENTS: tuple[type[Event], ...] = (Rested,)
 
 
-@applies(R.HEALING, R.HEALER, R.WAKES, R.SLEPT_OFF)
+@applies(R.HEALING, R.HEALER, R.WAKES, R.SLEPT_OFF, R.AT_ZERO)
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
+    for cid in cmd.ids:
+        if due(state, cid, DEATH) is not None:
+            raise Refused(f"resolve first: {state.name(cid)}'s DC 7 check against death is still due", rule=R.AT_ZERO)
     quality = cmd.quality or FED
     if quality not in QUALITIES:
         raise Refused(f"Rest: quality '{quality}' is not one of: {'; '.join(QUALITIES)}", rule=R.HEALING)

@@ -5,7 +5,20 @@ from __future__ import annotations
 import pytest
 
 from systems.twod6 import system
-from tracker import AddCombatant, Adjust, DismissPrompt, EndFight, Fight, Refused, Rest, SetInitiative, StartFight
+from systems.twod6.commands import Resolve
+from tests.systems.twod6.helpers import DUMMY, FIGHTER, setup
+from tracker import (
+    AddCombatant,
+    Adjust,
+    Damage,
+    DismissPrompt,
+    EndFight,
+    Fight,
+    Refused,
+    Rest,
+    SetInitiative,
+    StartFight,
+)
 from tracker.dice import ScriptedRoller
 
 
@@ -117,3 +130,22 @@ def test_a_full_days_rest_wakes_one_knocked_out_with_wounds_left():
     assert "and wakes" in _log(f)
     reasons = explain(f, f.entries[-2].seq)
     assert any(r.rule_id == "slept_off" for r in reasons), reasons
+
+
+def test_rest_is_refused_while_a_death_check_is_due():
+    """@54043: at 0 wounds the DC 7 check against death comes before any recovery: a day's rest does not replace
+    it (it healed the wound, woke the character and closed the check as moot), as quick healing is refused."""
+    f, r = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    f.do(Damage(targets=("c2",), amount="3"))  # Bob at 0 wounds: DC 7 resolve check or die
+    f.do(EndFight())
+    before, entries = f.state, list(f.entries)
+    for cmd in (Rest(days=1), Rest(days=1, ids=("c2",))):
+        with pytest.raises(Refused, match="resolve first: Bob's DC 7 check against death is still due") as e:
+            f.do(cmd)
+        assert e.value.rule is not None and e.value.rule.id == "at_zero"
+        assert f.state == before and f.entries == entries
+    f.do(Rest(days=1, ids=("c1",)))  # one not at 0 rests
+    r.add(5, 5)
+    f.do(Resolve(actor="c2", stakes="death"))  # 10 − 3 = 7: lives, unconscious
+    f.do(Rest(days=1))
+    assert _w(f, "c2") == 1 and not f.state.get("c2").data.unconscious
