@@ -45,9 +45,10 @@ from systems.twod6.evolve import evolve
 from systems.twod6.presets import PRESETS
 from systems.twod6.record import Data, data, make_data
 from systems.twod6.rules import rest as resting
+from systems.twod6.rules.harm import check_dismiss
 from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_limbs, sheet_fields
 from systems.twod6.table import R, applies
-from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Param
+from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, DismissPrompt, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event, InitiativeSet, OrderSet
@@ -170,6 +171,10 @@ class TwoD6System(BaseSystem):
         return events
 
     # -- turns, commands ---------------------------------------------------------
+    def check_core(self, state: FightState, command: Any) -> None:
+        if isinstance(command, DismissPrompt):
+            check_dismiss(state, command)
+
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
         return not data(combatant).down
 

@@ -17,7 +17,11 @@ and our own, each with its test:
   (test_one_hit_past_several_thresholds_rolls_only_the_lowest); two unconsciousness checks at once
   keep the higher DC (test_two_unconsciousness_checks_at_once_keep_the_higher_dc); no check against
   unconsciousness for someone already unconscious or about to be knocked out by a tripled attack;
-  one open death check covers a tripled attack and falling to 0 in the same blow.
+  one open death check covers a tripled attack and falling to 0 in the same blow.  One blow, one check:
+  while the extra result of a doubled or tripled blow is still to choose, the target's resolve check waits
+  (rolling it, or settling or dismissing it by ruling, is refused in words): rolled first, the second
+  wound raised a second check for the same blow
+  (test_a_doubled_blows_check_waits_for_its_extra_result_one_check_a_blow).
 - Wounds beyond 0 in one blow kill ("any wound at 0") (test_wounds_beyond_0_in_one_blow_kill); a
   combatant who dies or leaves the fight has its open prompts closed.
 - Quick damage is counted in wounds (a number, a sum or dice) and goes through the same path as an
@@ -45,7 +49,7 @@ from systems.twod6.record import data
 from systems.twod6.rules.common import UNCONSCIOUS_PENALTY, spend_cinematic
 from systems.twod6.sheet import RESOLVE
 from systems.twod6.table import R, applies
-from tracker.commands import Damage, Heal, Modifier
+from tracker.commands import Damage, DismissPrompt, Heal, Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
 from tracker.events import Event, PromptResolved
@@ -74,6 +78,34 @@ def knockout_pending(state: FightState, cid: str) -> bool:
     """A tripled attack's death check is due: the character is knocked out once it is rolled."""
     p = due(state, cid, DEATH)
     return p is not None and bool(p.params.get("knockout"))
+
+
+def blow_open(state: FightState, cid: str) -> Prompt | None:
+    """The open extra-result prompt of a doubled or tripled blow on ``cid``: its check waits for it."""
+    for p in state.prompts:
+        if p.kind == "double" and p.combatant == cid:
+            return p
+    return None
+
+
+def wait_for_blow(state: FightState, cid: str) -> None:
+    """Refuse settling ``cid``'s resolve check while its blow's extra result is still to choose (rule ``lowest``)."""
+    p = blow_open(state, cid)
+    if p is not None:
+        by = state.name(str(p.params.get("actor", "")))
+        raise Refused(
+            f"choose the extra result of {by}'s blow on {state.name(cid)} first: one check a blow "
+            "(the second wound may change which threshold's check is rolled)",
+            rule=R.LOWEST,
+        )
+
+
+@applies(R.LOWEST)
+def check_dismiss(state: FightState, cmd: DismissPrompt) -> None:
+    """A resolve check settled or dismissed by the GM's ruling waits for its blow's extra result too."""
+    p = next((q for q in state.prompts if q.id == cmd.prompt_id), None)
+    if p is not None and p.command == "resolve" and p.combatant is not None:
+        wait_for_blow(state, p.combatant)
 
 
 def ask_resolve(
@@ -143,12 +175,13 @@ def resolve_parts(c: Combatant, stat: str, penalty: int, mods: Sequence[Modifier
     return parts + list(mods)
 
 
-@applies(R.RESOLVE, R.UNCONSCIOUS, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
+@applies(R.RESOLVE, R.UNCONSCIOUS, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL, R.LOWEST)
 def decide_resolve(d: Draft, cmd: Resolve, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
     p = due(d.state, c.id, cmd.stakes)
     if p is None:
         raise Refused(f"no resolve check against {cmd.stakes} is due for {c.name}", rule=R.RESOLVE)
+    wait_for_blow(d.state, c.id)
     if cmd.stat not in ("wil", "tou"):
         raise Refused("resolve uses WIL (fear, unconsciousness, death) or TOU (disease, poison)", rule=R.RESOLVE)
     dc = int(p.params["dc"])

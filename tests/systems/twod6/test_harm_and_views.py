@@ -7,11 +7,11 @@ import re
 import pytest
 
 from systems.twod6 import system
-from systems.twod6.commands import Attack, Resolve
+from systems.twod6.commands import Attack, ChooseDouble, Resolve
 from systems.twod6.events import Healed, Wounded
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, prompts, refused, set_wounds, setup, sheet
 from tracker import evolve
-from tracker.commands import Adjust, Damage, Heal, NextTurn
+from tracker.commands import Adjust, Damage, DismissPrompt, Heal, NextTurn
 from tracker.events import PromptRaised, PromptResolved
 from tracker.model import changed
 
@@ -177,6 +177,8 @@ def test_standing_status_and_public_for_each_state():
     set_wounds(f, "c4", 1)
     f.do(Adjust(id="c5", field="unconscious", value=True))
     attack(f, roller, (6, 6, 3, 3, 1, 2), "c1", "c6", result="shove")  # tripled: DC 7 or die
+    double = next(p for p in f.state.prompts if p.kind == "double")
+    f.do(DismissPrompt(prompt_id=double.id, outcome="no second result"))  # one check a blow: the extra first
     roller.add(1, 2)
     f.do(Resolve(actor="c6", stakes="death"))  # 3 - 2 = 1: dies, still at 3 wounds
     expect = {
@@ -186,7 +188,7 @@ def test_standing_status_and_public_for_each_state():
         "c5": ("unconscious", True, "down"),
         "c6": ("dead", True, "dead"),
     }
-    assert f.state.prompts == ()  # the dead's doubled-result prompt closed with it
+    assert f.state.prompts == ()
     for cid, (word, out, public) in expect.items():
         c = f.state.get(cid)
         standing = system.standing(f.state, c)
@@ -235,3 +237,33 @@ def test_the_summary_counts_who_falls():
             state = evolve(system, state, ev)
     assert fell == [("ResolveRolled", "c2")]
     refused(f, Attack(actor="c2", targets=("c1",)), "unconscious")
+
+
+# -- one blow, one check ---------------------------------------------------------------------------------
+
+
+def test_a_doubled_blows_check_waits_for_its_extra_result_one_check_a_blow():
+    """Ruling ``lowest``: one blow, one check.  While the extra result of a doubled or tripled blow is still to
+    choose, the target's resolve check is refused (rolled, ruled or dismissed), in words: rolled first, the second
+    wound raised a second check for the same blow (a tripled blow at 2 wounds: two death checks)."""
+    f, r = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    set_wounds(f, "c2", 2)
+    attack(f, r, (6, 6, 2, 2, 1, 2), "c1", "c2")  # 19 vs 3: tripled; 2 → 1, the tripled death check is due
+    death = next(p for p in f.state.prompts if p.kind == "death")
+    r.add(4, 4)
+    refused(f, Resolve(actor="c2", stakes="death"), "choose the extra result of Ann's blow on Bob first")
+    r.queue.clear()
+    refused(f, DismissPrompt(prompt_id=death.id, outcome="passes"), "one check a blow")
+    refused(f, DismissPrompt(prompt_id=death.id), "one check a blow")
+    f.do(ChooseDouble(actor="c1", target="c2", choice="wound"))  # 1 → 0: still the one death check
+    assert prompts(f) == [("death", "c2")] and data(f, "c2").wounds == 0
+    r.add(5, 5)
+    f.do(Resolve(actor="c2", stakes="death"))  # 10 − 3 (unconscious at 0) = 7: lives
+    assert prompts(f) == [] and data(f, "c2").unconscious and not data(f, "c2").dead
+
+    # a doubled hit at 3 wounds: the declared wound (3 → 2) and the second (2 → 1): the DC 9 check alone
+    f, r = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    attack(f, r, (5, 5, 2, 3), "c1", "c2")  # 14 vs 5: doubled
+    refused(f, Resolve(actor="c2", stakes="unconscious"), "one check a blow")
+    f.do(ChooseDouble(actor="c1", target="c2", choice="wound"))
+    assert [(p.kind, p.params["dc"]) for p in f.state.prompts] == [("resolve", 9)]
