@@ -266,7 +266,9 @@ class SkillChecked(Event):
     cost: str = "half"
     aim_used: int = 0
     reroll: bool = False
-    keeps_aim: bool = False  # a check that took the aim's bonus but does not spend it (not shooting/archery/throwing)
+    keeps_aim: bool = (
+        False  # the aim stays (older files: an aimed Athletics/Cast check kept it; now the taker spends it)
+    )
 
     def describe(self, state: FightState) -> str:
         out = "succeeds" if self.passed else "fails"

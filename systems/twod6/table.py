@@ -124,13 +124,15 @@ class R:
         "aim",
         "Aiming",
         "@55306",
-        "a full round aiming: +PER (at least +1) on the next ranged, casting, athletics, perform or ride check",
+        "a full round aiming: +PER (at least +1) on the next ranged, casting, athletics, perform or ride check; "
+        "the check that takes it spends it (a melee attack in between leaves it)",
     )
     SNIPER = _r(
         "sniper",
         "Sniper",
         "ruling on twod6 @23150",
-        "Sniper doubles the aim on a shooting, archery or throwing check only; such a check spends the aim",
+        "Sniper doubles the aim on a shooting, archery or throwing check only; such a check spends the aim, "
+        "used or not",
     )
     DECLARED = _r(
         "declared",

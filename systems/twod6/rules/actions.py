@@ -3,7 +3,8 @@
 Rulings of our own, each with its test:
 - The aim bonus goes to the next shooting, archery or throwing check by itself (a skill check of those
   skills always takes it); a casting, athletics, perform or ride check takes it when the GM ticks
-  "Use aim" (test_skill_checks_use_the_aim_where_it_fits).
+  "Use aim"; the check that takes it spends it (rule ``aim``; see ``attacks``)
+  (test_skill_checks_use_the_aim_where_it_fits).
 - Stealth's advantage lasts until the sneaker's next weapon attack on that target
   (test_stealth_before_an_attack_leaves_armor_only_and_sneak_attack_adds_1).
 - Breaking a grapple is an attack action (Melee (Unarmed) vs the grappler's, tie to the grappler);
@@ -143,7 +144,7 @@ def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
             passed=passed,
             cost=cost,
             aim_used=aim,
-            keeps_aim=bool(aim) and skill not in SNIPER_SKILLS,
+            keeps_aim=False,  # (rule ``aim``: the check that takes the aim's bonus spends it)
         )
     )
 

@@ -11,11 +11,14 @@ own, each with its test:
   the GM (test_a_doubled_hit_lands_the_declared_result_at_once).  The extra choice is a second
   result (a second wound), or a disabled limb with its wound; when the declared result was a wound,
   that wound is the limb's (test_doubled_a_limb_comes_with_one_wound).
-- An aim is spent only by the next shooting, archery or throwing check (with its bonus, unless the GM
-  says "no": an aim at another target), as rule ``sniper`` binds; a check that takes its plain
-  bonus (a Blast, an Athletics check) leaves it in place, and a melee attack in between neither takes
-  nor spends it (test_a_melee_attack_between_aim_and_shot_does_not_spend_the_aim,
-  test_only_shooting_archery_or_throwing_spends_the_aim).
+- Ruling (rule ``aim``): the aim gives its bonus to "the next shooting, archery, throwing, casting,
+  athletics, perform or ride check (as fits)", and RULINGS' "an aim is spent only by such a check" is
+  read as: a check that takes the aim's bonus spends it (a Blast, an aimed Athletics check: one aim
+  gave +PER to every Blast of the fight), and so does a shooting, archery or throwing check the GM
+  tells not to use it (an aim at another target); a check the aim does not apply to (a melee attack)
+  leaves it (test_a_melee_attack_between_aim_and_shot_does_not_spend_the_aim,
+  test_a_check_that_takes_the_aim_spends_it_and_one_it_does_not_apply_to_leaves_it).  Sniper's
+  doubling stays for shooting, archery and throwing only.
 - A disabled limb's penalty counts on the attack unless the GM unticks "Disabled limbs count"; several
   limbs add up (test_doubled_a_limb_comes_with_one_wound).
 - Blast is a casting and an attack: half-round with Fast Caster or Multiattack
@@ -214,7 +217,7 @@ def decide_attack(d: Draft, cmd: Attack, dice: Roller) -> None:
         if cmd.defense_critical:
             spend_cinematic(d, d.get(t.id), "automatic critical on defense")
         defense = roll_check(dice, f"{t.name} defense", tuple(dparts), automatic=cmd.defense_critical)
-        keeps_aim = skill not in SNIPER_SKILLS
+        keeps_aim = not aim and skill not in SNIPER_SKILLS  # (rule ``aim``: the check that takes it spends it)
         resolve_attack(
             d, a.id, t.id, skill, cmd.result, attack, defense, label, cost if n == 0 else NO_COST, aim, keeps_aim
         )

@@ -49,7 +49,7 @@ CASTING = (BLAST_SKILL, ENTANGLE_SKILL)
 WEAPON_SKILLS = (HEAVY, LIGHT, SHOOTING, ARCHERY, THROWING)
 ARMOR_HINDERS = (*MELEE, THROWING, CAST, ATHLETICS, *CASTING, REPEL_SKILL)
 AIM_FITS = (SHOOTING, ARCHERY, THROWING, CAST, ATHLETICS, PERFORM, "Ride", *CASTING)
-SNIPER_SKILLS = (SHOOTING, ARCHERY, THROWING)  # Sniper doubles the aim; such a check always spends it
+SNIPER_SKILLS = (SHOOTING, ARCHERY, THROWING)  # Sniper doubles the aim; such a check always spends it (even told no)
 STAT_DEFAULTS: dict[str, tuple[str, ...]] = {
     HEAVY: ("str",),
     LIGHT: ("agi",),

@@ -59,30 +59,51 @@ def test_sniper_doubles_the_aim_only_on_shooting_archery_or_throwing():
     assert check.aim_used == 2 and Modifier(label="aim", value=2) in check.check.parts
     f.do(NextTurn())
     f.do(NextTurn())
+    f.do(Aim(actor="c1"))  # (the check took the aim and spent it: aim again)
+    f.do(NextTurn())
+    f.do(NextTurn())
     (blast,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)", result="distract"), AttackRolled)
     assert blast.aim_used == 2
+    f.do(NextTurn())
+    f.do(NextTurn())
+    f.do(Aim(actor="c1"))
     f.do(NextTurn())
     f.do(NextTurn())
     (shot,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Shooting", result="distract"), AttackRolled)
     assert shot.aim_used == 4
 
 
-def test_only_shooting_archery_or_throwing_spends_the_aim():
-    """RULINGS.md (second pass): "an aim is spent only by such a check" (shooting, archery, throwing): an
-    Athletics check or a Blast that takes the aim's bonus leaves it for the shot."""
+def test_a_check_that_takes_the_aim_spends_it_and_one_it_does_not_apply_to_leaves_it():
+    """Aiming gives its bonus on "their next shooting, throwing, archery, casting …, athletics … check" (@55306).
+    Ruling on RULINGS' "an aim is spent only by such a check": a check that takes the aim's bonus spends it (a
+    Blast, an aimed Athletics check: one aim gave +PER to every Blast of the fight); a check it does not apply to
+    (an Athletics check not aimed, a melee attack) leaves it."""
     f, roller = setup(("Pell", SNIPER), ("Bob", sheet(tou=3, agi=2, skills="Athletics 2")))
-    f.do(Aim(actor="c1"))
-    f.do(NextTurn())
-    f.do(NextTurn())
+
+    def aim() -> None:
+        f.do(Aim(actor="c1"))
+        f.do(NextTurn())
+        f.do(NextTurn())
+
+    aim()
     roller.add(3, 3)
-    f.do(SkillCheck(actor="c1", skill="Athletics", dc=7, use_aim=True))
-    assert data(f, "c1").aim == 2, "an Athletics check does not spend the aim"
+    f.do(SkillCheck(actor="c1", skill="Athletics", dc=7))  # not aimed: the aim is not for it
+    assert data(f, "c1").aim == 2, "an Athletics check without the aim leaves it"
+    roller.add(3, 3)
+    (check,) = f.do(SkillCheck(actor="c1", skill="Athletics", dc=7, use_aim=True))
+    assert check.aim_used == 2 and data(f, "c1").aim == 0, "an aimed Athletics check spends the aim"
     f.do(NextTurn())
     f.do(NextTurn())
-    attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)", result="distract")
-    assert data(f, "c1").aim == 2, "a Blast does not spend the aim"
+    aim()
+    (blast,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)", result="distract"), AttackRolled)
+    assert blast.aim_used == 2 and data(f, "c1").aim == 0, "a Blast takes the aim and spends it"
     f.do(NextTurn())
     f.do(NextTurn())
+    (again,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)", result="distract"), AttackRolled)
+    assert again.aim_used == 0 and Modifier(label="aim", value=2) not in again.attack.parts
+    f.do(NextTurn())
+    f.do(NextTurn())
+    aim()
     attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Shooting", result="distract")
     assert data(f, "c1").aim == 0, "the shot spends it"
 
