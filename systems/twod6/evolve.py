@@ -91,10 +91,12 @@ def settle(state: FightState, cid: str) -> FightState:
 
 @evolve.on(TurnStarted)
 def turn_started(state: FightState, e: TurnStarted) -> FightState:
-    """An extra turn and the failed checks a cinematic may reroll last until the next turn starts, anyone's
-    ("since its last turn": the checks failed in the turn now running); the combatant whose turn starts (not
-    one resumed after a held action) gets its actions back.  One pass over the combatants and one copy of the
-    state: this runs at every turn of a long log's fold."""
+    """An extra turn and a lost defense's reroll (right after its attack) last until the next turn starts,
+    anyone's; the combatant whose turn starts (not one resumed after a held action) gets its actions back and
+    its failed checks are behind it.  Ruling (RULINGS third pass, "the combatant's failed checks since its last
+    turn"): a combatant's failed checks stay open to a cinematic reroll until its own next turn starts, so a
+    check failed on another's turn, after its own, can still be rerolled.  One pass over the combatants and one
+    copy of the state: this runs at every turn of a long log's fold."""
     begins = not e.resumed
     combatants = list(state.combatants)
     touched = found = False
@@ -106,12 +108,11 @@ def turn_started(state: FightState, e: TurnStarted) -> FightState:
             found = True
         elif not isinstance(d, Data):
             continue
-        ends = d.extra_turn or d.failed
         if mine:
-            ended = {"extra_turn": False, "failed": ()} if ends else {}
+            ended = {"extra_turn": False, "failed": ()} if d.extra_turn or d.failed else {}
             d = changed(d, quick=2, half=max(0, 2 - d.distracted), distracted=0, graceful_used=False, **ended)
-        elif ends:
-            d = changed(d, extra_turn=False, failed=())
+        elif d.extra_turn or any(f.kind == "defense" for f in d.failed):
+            d = changed(d, extra_turn=False, failed=_without_defenses(d.failed))
         else:
             continue
         combatants[i] = changed(c, data=d)

@@ -249,7 +249,7 @@ class R:
         "reroll_pick",
         "Which check is rerolled",
         "ruling on twod6 @56400",
-        "the GM picks one of the combatant's failed checks since the turn began; a lost defense is rerolled "
+        "the GM picks one of the combatant's failed checks since its own last turn began; a lost defense is rerolled "
         "right after its attack: the attack stands and the outcome is worked out again",
     )
     AUTO_CRITICAL = _r(

@@ -7,9 +7,10 @@ Rulings, each with its test:
   change (test_an_extra_turn_does_not_change_the_order).
 - A reroll names the failed check it rerolls: the GM picks one of the combatant's failed checks since its
   last turn (attack, defense, resolve, skill or opposed check: Stealth, breaking a grapple, Negate); none
-  named takes the latest (test_the_gm_picks_which_failed_check_is_rerolled).  "Since its last turn" is read
-  as the checks failed in the turn now running: they stay open until the next turn starts, anyone's
-  (test_a_reroll_must_come_before_the_next_turn).
+  named takes the latest (test_the_gm_picks_which_failed_check_is_rerolled).  Ruling: "since its last turn"
+  is since that combatant's own last turn: its failed checks stay open until its own next turn starts, a
+  check failed on another's turn too (test_a_reroll_must_come_before_the_combatants_own_next_turn,
+  test_a_check_failed_after_the_combatants_turn_stays_open_until_its_own_next_turn).
 - A lost defense can be rerolled right after its attack: the attack's dice stand, the defender's outcome is
   taken back (``Reworked``) and worked out again against the new defense, as one action
   (test_a_cinematic_rerolls_a_lost_defense_and_the_wound_is_taken_back); another attack on the defender, or

@@ -33,7 +33,18 @@ from systems.twod6.record import Before
 from systems.twod6.sheet import Limb
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, set_wounds, setup, sheet
 from tracker import Entry
-from tracker.commands import AddCombatant, Adjust, EndFight, Heal, Modifier, NextTurn, Note, RollInitiative, StartFight
+from tracker.commands import (
+    AddCombatant,
+    Adjust,
+    Damage,
+    EndFight,
+    Heal,
+    Modifier,
+    NextTurn,
+    Note,
+    RollInitiative,
+    StartFight,
+)
 from tracker.dice import ScriptedRoller
 
 MAGE = sheet(int=2, skills="Cast 2", talents="Blast, Repel Attack", items="Pendant: Cast +1")
@@ -173,27 +184,56 @@ def test_a_cinematic_rerolls_a_failed_resolve_check():
     assert not data(f, "c2").unconscious
 
 
-def test_a_reroll_must_come_before_the_next_turn():
-    """Ruling (ours): the failed check can be rerolled until the next turn starts."""
-    f, roller = setup(("Ann", sheet(skills="Athletics 1", cinematics=1)), ("Bob", DUMMY))
+def test_a_reroll_must_come_before_the_combatants_own_next_turn():
+    """RULINGS third pass: "the combatant's failed checks since its last turn": a failed check stays open to a
+    reroll until that combatant's own next turn starts (another's turn starting closed it)."""
+    f, roller = setup(("Ann", sheet(skills="Athletics 1", cinematics=2)), ("Bob", DUMMY))
     roller.add(1, 2)
     (ev,) = f.do(SkillCheck(actor="c1", skill="Athletics", dc=9))
     assert isinstance(ev, SkillChecked) and not ev.passed
+    f.do(NextTurn())  # Bob's turn: Ann's failed check still stands
+    roller.add(1, 3)
+    f.do(SpendCinematic(actor="c1", use="reroll"))  # fails again: a failed check once more
+    f.do(NextTurn())  # Ann's own turn starts: her failed checks are behind her
+    refused(f, SpendCinematic(actor="c1", use="reroll"), "no failed check to reroll since its last turn")
+
+
+def test_a_check_failed_after_the_combatants_turn_stays_open_until_its_own_next_turn():
+    """The auditor's case: Bob fails his DC 9 resolve check on Ann's turn, after his own last turn; on Carl's turn
+    he may still reroll it (it was refused "since its last turn"); when his own turn comes, the window closes."""
+    f, roller = setup(("Ann", FIGHTER), ("Carl", DUMMY), ("Bob", sheet(cinematics=2, wil=1, skills="Resolve 1")))
+    f.do(Damage(targets=("c3",), amount="2"))  # Bob to 1 wound on Ann's turn: DC 9 resolve
+    roller.add(2, 3)
+    f.do(Resolve(actor="c3", stakes="unconscious"))  # 5 + 2 = 7: fails, unconscious
+    f.do(NextTurn())  # Carl's turn
+    roller.add(4, 4)
+    f.do(SpendCinematic(actor="c3", use="reroll"))  # 8 + 2 = 10: passes
+    assert not data(f, "c3").unconscious
+    # a second failure, then Bob's own turn starts: closed
+    f, roller = setup(("Ann", FIGHTER), ("Carl", DUMMY), ("Bob", sheet(cinematics=2, wil=1, skills="Resolve 1")))
+    f.do(Damage(targets=("c3",), amount="1"))  # to 2 left: DC 7
+    roller.add(1, 3)
+    f.do(Resolve(actor="c3", stakes="unconscious"))  # 4 + 2 = 6: fails
+    f.do(Adjust(id="c3", field="unconscious", value=False))  # the GM wakes him: his turn comes
     f.do(NextTurn())
-    refused(f, SpendCinematic(actor="c1", use="reroll"), "no failed check")
+    f.do(NextTurn())
+    assert f.state.current == "c3"
+    refused(f, SpendCinematic(actor="c3", use="reroll"), "no failed check to reroll since its last turn")
 
 
-def test_the_turn_that_starts_ends_every_open_reroll_and_gives_its_combatant_fresh_actions():
-    """Ruling (ours), folded in one pass: a failed resolve check stays open to a reroll until the next turn
-    starts, anyone's; that turn brings its own combatant's actions back, and no one else's."""
+def test_the_turn_that_starts_gives_its_combatant_fresh_actions_and_closes_only_its_own_rerolls():
+    """Folded in one pass: a turn that starts gives its own combatant's actions back, and no one else's; it closes
+    that combatant's rerolls, and every lost defense's (rerolled right after its attack), not another's failed
+    check."""
     f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(cinematics=1)), ("Cal", FIGHTER))
     attack(f, roller, (4, 4, 3, 4), "c1", "c2")
     roller.add(1, 2)
     f.do(Resolve(actor="c2"))
     assert data(f, "c2").unconscious and data(f, "c2").last_failed is not None and data(f, "c1").half == 0
+    assert [x.kind for x in data(f, "c2").failed] == ["defense", "resolve"]
     f.do(NextTurn())  # Bob is out: Cal's turn
-    assert f.state.current == "c3" and data(f, "c2").last_failed is None and data(f, "c3").half == 2
-    refused(f, SpendCinematic(actor="c2", use="reroll"), "no failed check")
+    assert f.state.current == "c3" and data(f, "c3").half == 2
+    assert [x.kind for x in data(f, "c2").failed] == ["resolve"]  # the lost defense's chance is over
     assert data(f, "c1").half == 0  # Ann's spent actions wait for her own turn
 
 
