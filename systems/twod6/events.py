@@ -1,8 +1,8 @@
 """The 2d6 Gamma events: past-tense facts with every die they rolled.
 
 Each ``describe`` is given the state before its event.  Fields added since the first release
-have defaults, so older fight files keep loading: ``Aimed.sniper``, ``Wounded.roll`` and
-``Wounded.note``.
+have defaults, so older fight files keep loading: ``Aimed.sniper``, ``Wounded.roll``,
+``Wounded.note``, ``Wounded.times`` and the others marked "older files".
 """
 
 from __future__ import annotations
@@ -146,6 +146,7 @@ class Wounded(Event):
     roll: Roll | None = None
     note: str = ""
     was: int | None = None  # the wounds left just before (older files: read from the state before the action)
+    times: int = 1  # the blow's ratio to the defense (3: tripled, whose knock-out makes unconsciousness checks moot)
 
     GM_WORDS = ("note",)
 

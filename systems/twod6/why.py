@@ -31,6 +31,7 @@ from systems.twod6.events import (
     Wounded,
 )
 from systems.twod6.record import Data
+from systems.twod6.rules.harm import knockout_pending
 from systems.twod6.rules.rest import Rested
 from systems.twod6.sheet import STATS
 from systems.twod6.table import R
@@ -219,16 +220,25 @@ def _effect(before: FightState, e: EffectApplied) -> list[Reason]:
     return [Reason.of(rule, term)]
 
 
-def _threshold(left: int, most: int) -> list[Reason]:
+def _threshold(had: int, left: int, most: int, unconscious: bool, tripled: bool) -> list[Reason]:
+    """The check the fall from ``had`` to ``left`` wounds asked for, as ``harm.check_thresholds`` asks it: none
+    against unconsciousness for one already out or knocked out either way by a tripled blow; 'one check a blow'
+    only when the blow passed more than one threshold."""
     if left < 0:
         return [Reason.of(R.DEAD_AT_ZERO, "a wound taken at 0: dead")]
+    passed = [t for t in (2, 1, 0) if left <= t < had and (t == 0 or most > t)]
+    out: list[Reason] = []
+    no_check = "already unconscious" if unconscious else "the tripled blow knocks out either way" if tripled else ""
     if left == 0:
-        return [Reason.of(R.AT_ZERO, "0 wounds left: unconscious, DC 7 resolve or die")]
-    if left == 1 and most > 1:
-        return [Reason.of(R.AT_ONE, "1 wound left: DC 9 resolve"), Reason.of(R.LOWEST, "only the lowest's check")]
-    if left == 2 and most > 2:
-        return [Reason.of(R.AT_TWO, "2 wounds left: DC 7 resolve")]
-    return []
+        check = "the tripled blow's DC 7 check against death is the one check" if tripled else "DC 7 resolve or die"
+        out.append(Reason.of(R.AT_ZERO, f"0 wounds left: unconscious, {check}"))
+    elif left in (1, 2) and most > left:
+        rule, where, dc = (R.AT_ONE, "1 wound left", 9) if left == 1 else (R.AT_TWO, "2 wounds left", 7)
+        out.append(Reason.of(rule, f"{where}: no check, {no_check}" if no_check else f"{where}: DC {dc} resolve"))
+    if len(passed) > 1 and (left == 0 or not no_check):
+        listed = ", ".join(map(str, passed[:-1])) + f" and {passed[-1]}"
+        out.append(Reason.of(R.LOWEST, f"{had} → {left} passes {listed} wounds left: only the check at {left}"))
+    return out
 
 
 def _wounded(before: FightState, e: Wounded) -> list[Reason]:
@@ -236,6 +246,7 @@ def _wounded(before: FightState, e: Wounded) -> list[Reason]:
     had = e.was if e.was is not None else (d.wounds if d else 0)
     most = d.max_wounds if d else had
     left = -1 if had == 0 else had - e.wounds
+    tripled = e.times == 3 or knockout_pending(before, e.target)
     terms = [f"{before.name(e.target)}: wounds {had} → {max(left, 0)} of {most}"]
     if e.by is not None:
         out = [Reason.of(R.WOUNDS, *terms, f"by {before.name(e.by)}'s attack")]
@@ -243,7 +254,7 @@ def _wounded(before: FightState, e: Wounded) -> list[Reason]:
         typed = e.roll.describe() if e.roll is not None else str(e.wounds)
         note = [f"note: {e.note} (GM)"] if e.note else []
         out = [Reason.of(R.QUICK_HARM, *terms, f"amount {typed} (GM)", *note), Reason.of(R.WOUNDS, *terms)]
-    return out + _threshold(left, most)
+    return out + _threshold(had, left, most, bool(d and d.unconscious), tripled)
 
 
 def _healed(before: FightState, e: Healed) -> list[Reason]:

@@ -89,12 +89,12 @@ from tracker.model import Combatant, FightState, Prompt
 
 
 @applies(R.WOUNDS, R.KNOCKOUT, R.DISTRACT, R.TRIP, R.GRAPPLE, R.DECLARED)
-def land(d: Draft, by: str, target: str, result: str, attack_total: int) -> None:
-    """One result of a won attack lands on ``target``."""
+def land(d: Draft, by: str, target: str, result: str, attack_total: int, *, times: int = 1) -> None:
+    """One result of a won attack lands on ``target`` (``times``: the blow's ratio to the defense)."""
     if data(d.get(target)).dead:
         return
     if result == "wound":
-        wound(d, target, 1, by)
+        wound(d, target, 1, by, times=times)
     elif result == "unconscious":
         ask_resolve(d, target, attack_total, UNCONSCIOUS, "knock-out blow", rule=R.KNOCKOUT)
     else:
@@ -268,7 +268,14 @@ def resolve_attack(
         elif doubled and skill in CASTING and defense_skill == REPEL_SKILL and td.has(SPELL_TURNING):
             riposte_prompt(d, t, a, {"kind": "turn", "result": result, "dc": attack.total})
         return
-    land(d, aid, tid, "entangle" if skill == ENTANGLE_SKILL and result == "grapple" else result, attack.total)
+    land(
+        d,
+        aid,
+        tid,
+        "entangle" if skill == ENTANGLE_SKILL and result == "grapple" else result,
+        attack.total,
+        times=times,
+    )
     if times == 1 or data(d.get(tid)).dead:
         return
     d.add(

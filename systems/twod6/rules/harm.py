@@ -155,11 +155,11 @@ def ask_resolve(
     )
 
 
-def wound(d: Draft, target: str, n: int, by: str | None) -> None:
-    """Wounds from an attack; ``react`` raises what they call for."""
+def wound(d: Draft, target: str, n: int, by: str | None, *, times: int = 1) -> None:
+    """Wounds from an attack (``times``: the blow's ratio); ``react`` raises what they call for."""
     x = data(d.get(target))
     if not x.dead:
-        d.add(Wounded(target=target, wounds=n, by=by, was=x.wounds))
+        d.add(Wounded(target=target, wounds=n, by=by, was=x.wounds, times=times))
 
 
 # ---------------------------------------------------------------------------

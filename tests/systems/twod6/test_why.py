@@ -354,3 +354,46 @@ def test_a_ratio_against_a_fumbled_defense_says_so():
     (ev,) = of(events, AttackRolled)
     assert ev.times == 3 and ev.defense.fumble
     assert any("snake eyes: its total as rolled" in t for t in reason(why(f, ev), R.TRIPLE).terms)
+
+
+def _threshold_terms(rs: tuple[Reason, ...]) -> dict[str, tuple[str, ...]]:
+    return {r.rule_id: r.terms for r in rs if r.rule_id in ("at_two", "at_one", "at_zero", "lowest")}
+
+
+def test_why_of_a_wound_names_only_the_check_that_was_asked():
+    """@53798: Why? of a wound says which threshold's check was asked, and says so when none was: the target was
+    already unconscious, or a tripled blow knocks out either way (it named a DC 7 or DC 9 check never raised);
+    'One check a blow' only when the blow passed more than one threshold (it came with every fall to 1 left,
+    never with 3 → 0)."""
+    from tracker.commands import Damage
+
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    (w,) = of(attack(f, roller, (6, 6, 2, 2, 1, 2), "c1", "c2"), Wounded)  # 19 vs 3: tripled, 3 → 2
+    assert [p.kind for p in f.state.prompts] == ["double", "death"]
+    assert _threshold_terms(why(f, w)) == {
+        "at_two": ("2 wounds left: no check, the tripled blow knocks out either way",)
+    }
+
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    f.do(Damage(targets=("c2",), amount="1"))  # 2 left: DC 7
+    roller.add(1, 2)
+    f.do(Resolve(actor="c2", stakes="unconscious"))  # fails: unconscious
+    (w, *_) = f.do(Damage(targets=("c2",), amount="1"))  # 1 left: no check, out already
+    assert f.state.prompts == ()
+    assert _threshold_terms(why(f, w)) == {"at_one": ("1 wound left: no check, already unconscious",)}
+
+    f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY), ("Cal", DUMMY), ("Dan", DUMMY))
+    (w, *_) = f.do(Damage(targets=("c2",), amount="1"))
+    assert _threshold_terms(why(f, w)) == {"at_two": ("2 wounds left: DC 7 resolve",)}
+    (w, *_) = f.do(Damage(targets=("c2",), amount="1"))  # 2 → 1: one threshold, no "one check a blow"
+    assert _threshold_terms(why(f, w)) == {"at_one": ("1 wound left: DC 9 resolve",)}
+    (w, *_) = f.do(Damage(targets=("c3",), amount="2"))  # 3 → 1
+    assert _threshold_terms(why(f, w)) == {
+        "at_one": ("1 wound left: DC 9 resolve",),
+        "lowest": ("3 → 1 passes 2 and 1 wounds left: only the check at 1",),
+    }
+    (w, *_) = f.do(Damage(targets=("c4",), amount="3"))  # 3 → 0
+    assert _threshold_terms(why(f, w)) == {
+        "at_zero": ("0 wounds left: unconscious, DC 7 resolve or die",),
+        "lowest": ("3 → 0 passes 2, 1 and 0 wounds left: only the check at 0",),
+    }
