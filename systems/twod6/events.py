@@ -2,7 +2,8 @@
 
 Each ``describe`` is given the state before its event.  Fields added since the first release
 have defaults, so older fight files keep loading: ``Aimed.sniper``, ``Wounded.roll``,
-``Wounded.note``, ``Wounded.times`` and the others marked "older files".
+``Wounded.note``, ``Wounded.times``, the ``source`` of ``Wounded`` and ``EffectApplied``, and the
+others marked "older files".
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from tracker.events import Event
 from tracker.model import FightState
 
 NO_COST = "none"
+# what chose a result after the roll (``EffectApplied.source``, ``Wounded.source``; "": the attacker's declared result)
+DOUBLED, PARRIED, TURNED = "doubled", "Vicious Parry", "Spell Turning"
 
 
 def _cost(cost: str) -> str:
@@ -115,6 +118,7 @@ class EffectApplied(Event):
     limb: str = ""
     penalty: int = 0
     note: str = ""
+    source: str = ""  # chosen after the roll: DOUBLED, PARRIED or TURNED ("": declared; older files: unknown)
 
     def describe(self, state: FightState) -> str:
         t = state.name(self.target)
@@ -147,6 +151,7 @@ class Wounded(Event):
     note: str = ""
     was: int | None = None  # the wounds left just before (older files: read from the state before the action)
     times: int = 1  # the blow's ratio to the defense (3: tripled, whose knock-out makes unconsciousness checks moot)
+    source: str = ""  # chosen after the roll: DOUBLED or TURNED ("": the declared result, or quick damage)
 
     GM_WORDS = ("note",)
 

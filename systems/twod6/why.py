@@ -15,7 +15,10 @@ import attrs
 from systems.twod6.checks import CheckRoll
 from systems.twod6.commands import ARMOR_ONLY, BLAST_SKILL, ENTANGLE_SKILL, REPEL_SKILL
 from systems.twod6.events import (
+    DOUBLED,
     NO_COST,
+    PARRIED,
+    TURNED,
     ActionTaken,
     Aimed,
     AttackRolled,
@@ -201,10 +204,27 @@ def _attack(before: FightState, e: AttackRolled) -> list[Reason]:
     return out
 
 
+CHOSEN_AFTER = {DOUBLED: R.DOUBLE, PARRIED: R.VICIOUS_PARRY, TURNED: R.SPELL_TURNING}
+
+
+def _chosen_after(before: FightState, source: str, by: str | None) -> str:
+    """How a result chosen after the roll came (``source`` of the event)."""
+    if source == DOUBLED:
+        return "the doubled blow's extra result, chosen after the roll"
+    if source == PARRIED:
+        return f"chosen after {before.name(by)}'s parry doubled"
+    return f"the spell turned back by {before.name(by)}"
+
+
 def _effect(before: FightState, e: EffectApplied) -> list[Reason]:
     t = before.name(e.target)
     by = f" by {before.name(e.by)}" if e.by else ""
     term = f"{t}: {e.effect}{by}" + (f" ({e.note})" if e.note else "")
+    after = CHOSEN_AFTER.get(e.source)
+    if after is not None and e.effect != "limb":  # (a limb names Doubled attack already)
+        own = {"distract": R.DISTRACT, "trip": R.TRIP, "grapple": R.GRAPPLE}.get(e.effect)
+        first = Reason.of(after, f"{term}, {_chosen_after(before, e.source, e.by)}")
+        return [first] if own is None else [first, Reason.of(own, term)]
     if e.effect == "unconscious":
         rule = R.AT_ZERO if e.note == "0 wounds" else R.TRIPLE if e.note == "tripled" else R.KNOCKOUT
     elif e.effect == "limb":
@@ -248,7 +268,13 @@ def _wounded(before: FightState, e: Wounded) -> list[Reason]:
     left = -1 if had == 0 else had - e.wounds
     tripled = e.times == 3 or knockout_pending(before, e.target)
     terms = [f"{before.name(e.target)}: wounds {had} → {max(left, 0)} of {most}"]
-    if e.by is not None:
+    if e.source == TURNED:
+        by = f"by {before.name(e.target)}'s own spell, turned back by {before.name(e.by)}"
+        out = [Reason.of(R.WOUNDS, *terms, by), Reason.of(R.SPELL_TURNING, by)]
+    elif e.source == DOUBLED:
+        by = f"by {before.name(e.by)}'s doubled blow: its extra result, chosen after the roll"
+        out = [Reason.of(R.WOUNDS, *terms, by), Reason.of(R.DOUBLE, by)]
+    elif e.by is not None:
         out = [Reason.of(R.WOUNDS, *terms, f"by {before.name(e.by)}'s attack")]
     else:
         typed = e.roll.describe() if e.roll is not None else str(e.wounds)

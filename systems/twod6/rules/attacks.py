@@ -45,7 +45,7 @@ from systems.twod6.commands import (
     ChooseDouble,
     Riposte,
 )
-from systems.twod6.events import NO_COST, AttackRolled, EffectApplied
+from systems.twod6.events import DOUBLED, NO_COST, PARRIED, TURNED, AttackRolled, EffectApplied
 from systems.twod6.record import data
 from systems.twod6.rules.common import (
     CASTING,
@@ -89,16 +89,17 @@ from tracker.model import Combatant, FightState, Prompt
 
 
 @applies(R.WOUNDS, R.KNOCKOUT, R.DISTRACT, R.TRIP, R.GRAPPLE, R.DECLARED)
-def land(d: Draft, by: str, target: str, result: str, attack_total: int, *, times: int = 1) -> None:
-    """One result of a won attack lands on ``target`` (``times``: the blow's ratio to the defense)."""
+def land(d: Draft, by: str, target: str, result: str, attack_total: int, *, times: int = 1, source: str = "") -> None:
+    """One result of a won attack lands on ``target`` (``times``: the blow's ratio to the defense; ``source``: what
+    chose it after the roll, a doubled blow's extra result, a Vicious Parry or Spell Turning, for Why?)."""
     if data(d.get(target)).dead:
         return
     if result == "wound":
-        wound(d, target, 1, by, times=times)
+        wound(d, target, 1, by, times=times, source=source)
     elif result == "unconscious":
         ask_resolve(d, target, attack_total, UNCONSCIOUS, "knock-out blow", rule=R.KNOCKOUT)
     else:
-        d.add(EffectApplied(target=target, effect=result, by=by))
+        d.add(EffectApplied(target=target, effect=result, by=by, source=source))
 
 
 def check_result(skill: str, result: str) -> None:
@@ -341,20 +342,24 @@ def decide_double(d: Draft, cmd: ChooseDouble, dice: Roller) -> None:
         limb = cmd.limb.strip() or "limb"
         if any(x.name.lower() == limb.lower() for x in data(t).limbs):
             raise Refused(f"{t.name}'s {limb} is already useless", rule=R.LIMB)
-        d.add(EffectApplied(target=t.id, effect="limb", by=a.id, limb=limb, penalty=cmd.penalty, note="doubled"))
+        d.add(
+            EffectApplied(
+                target=t.id, effect="limb", by=a.id, limb=limb, penalty=cmd.penalty, note="doubled", source=DOUBLED
+            )
+        )
         if not (landed and declared == "wound"):
-            wound(d, t.id, 1, a.id)
+            wound(d, t.id, 1, a.id, source=DOUBLED)
     else:
         check_result(BLAST_SKILL if skill == ENTANGLE_SKILL else skill, cmd.choice)
         if cmd.choice == declared and declared != "wound":
             raise Refused("choose a different second result: only wounds can be taken twice", rule=R.DOUBLE)
         if landed:
-            land(d, a.id, t.id, cmd.choice, total)
+            land(d, a.id, t.id, cmd.choice, total, source=DOUBLED)
         elif declared == cmd.choice == "wound":
-            wound(d, t.id, 2, a.id)
+            wound(d, t.id, 2, a.id, source=DOUBLED)
         else:
             land(d, a.id, t.id, declared, total)
-            land(d, a.id, t.id, cmd.choice, total)
+            land(d, a.id, t.id, cmd.choice, total, source=DOUBLED)
     if any(q.id == p.id for q in d.state.prompts):
         d.add(PromptResolved(prompt_id=p.id, note=cmd.choice))
 
@@ -372,10 +377,10 @@ def decide_riposte(d: Draft, cmd: Riposte, dice: Roller) -> None:
     if p.kind == "parry":
         if cmd.result not in ("disarm", "trip", "shove", "grapple"):
             raise Refused("Vicious Parry can disarm, trip, shove or grapple the attacker", rule=R.VICIOUS_PARRY)
-        land(d, t.id, a.id, cmd.result, 0)
+        land(d, t.id, a.id, cmd.result, 0, source=PARRIED)
     else:
         result = p.params["result"]
         if cmd.result != result:
             raise Refused(f"Spell Turning reflects the spell as it was cast: {result}", rule=R.SPELL_TURNING)
-        land(d, t.id, a.id, result, int(p.params.get("dc", 0)))
+        land(d, t.id, a.id, result, int(p.params.get("dc", 0)), source=TURNED)
     d.add(PromptResolved(prompt_id=p.id, note=cmd.result))

@@ -155,11 +155,12 @@ def ask_resolve(
     )
 
 
-def wound(d: Draft, target: str, n: int, by: str | None, *, times: int = 1) -> None:
-    """Wounds from an attack (``times``: the blow's ratio); ``react`` raises what they call for."""
+def wound(d: Draft, target: str, n: int, by: str | None, *, times: int = 1, source: str = "") -> None:
+    """Wounds from an attack (``times``: the blow's ratio; ``source``: what chose them after the roll); ``react``
+    raises what they call for."""
     x = data(d.get(target))
     if not x.dead:
-        d.add(Wounded(target=target, wounds=n, by=by, was=x.wounds, times=times))
+        d.add(Wounded(target=target, wounds=n, by=by, was=x.wounds, times=times, source=source))
 
 
 # ---------------------------------------------------------------------------

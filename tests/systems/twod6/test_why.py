@@ -397,3 +397,44 @@ def test_why_of_a_wound_names_only_the_check_that_was_asked():
         "at_zero": ("0 wounds left: unconscious, DC 7 resolve or die",),
         "lowest": ("3 → 0 passes 2, 1 and 0 wounds left: only the check at 0",),
     }
+
+
+def test_why_names_the_rule_of_a_result_chosen_after_the_roll():
+    """A Vicious Parry's result (@23697), a doubled hit's extra result (@52573) and a spell turned back (@23476) are
+    chosen after the roll: Why? names their rule, not 'The result is chosen first' (the attacker's declaration),
+    and a turned spell's wound is not 'by Turner's attack'."""
+    from systems.twod6.commands import ChooseDouble, Riposte
+
+    vp = sheet(agi=1, skills="Melee (Light) 2", talents="Vicious Parry")
+    for result, rule in (("disarm", None), ("trip", R.TRIP)):
+        f, roller = setup(("Ann", sheet(str=1, skills="Melee (Heavy) 1")), ("Bob", vp))
+        attack(f, roller, (2, 1, 4, 3), "c1", "c2")  # 5 vs 10: Bob doubles, the parry prompt
+        (e,) = of(f.do(Riposte(actor="c2", target="c1", result=result)), EffectApplied)
+        rs = why(f, e)
+        assert reason(rs, R.VICIOUS_PARRY).terms == (f"Ann: {result} by Bob, chosen after Bob's parry doubled",)
+        assert R.DECLARED.id not in {r.rule_id for r in rs}
+        if rule is not None:
+            assert reason(rs, rule)
+
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    attack(f, roller, (5, 5, 2, 3), "c1", "c2")  # 14 vs 5: doubled, the declared wound lands
+    events = f.do(ChooseDouble(actor="c1", target="c2", choice="disarm"))
+    (e,) = of(events, EffectApplied)
+    rs = why(f, e)
+    assert reason(rs, R.DOUBLE).terms == ("Bob: disarm by Ann, the doubled blow's extra result, chosen after the roll",)
+    assert R.DECLARED.id not in {r.rule_id for r in rs}
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    attack(f, roller, (5, 5, 2, 3), "c1", "c2", result="distract")
+    (w,) = of(f.do(ChooseDouble(actor="c1", target="c2", choice="wound")), Wounded)
+    assert reason(why(f, w), R.WOUNDS).terms[-1] == "by Ann's doubled blow: its extra result, chosen after the roll"
+    assert reason(why(f, w), R.DOUBLE)
+
+    f, roller = setup(
+        ("Mage", sheet(skills="Cast 1", talents="Blast")),
+        ("Turner", sheet(int=2, skills="Cast 2", talents="Spell Turning")),
+    )
+    attack(f, roller, (1, 2, 5, 5), "c1", "c2", skill="Cast (Blast)")  # 4 vs 14: Turner doubles
+    (w,) = of(f.do(Riposte(actor="c2", target="c1", result="wound")), Wounded)
+    rs = why(f, w)
+    assert reason(rs, R.WOUNDS).terms[-1] == "by Mage's own spell, turned back by Turner"
+    assert reason(rs, R.SPELL_TURNING)
