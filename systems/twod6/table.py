@@ -40,7 +40,7 @@ class R:
     )
     SNAKE_EYES = _r("snake_eyes", "Snake eyes", "@41836", "dice showing 2 fail, whatever the bonuses")
     STAT_CHOICE = _r(
-        "stat_choice", "The stat fits the use", "@8753", "the stat added is the one the situation calls for (the GM's)"
+        "stat_choice", "The stat fits the use", "@10709", "the stat added is the one the situation calls for (the GM's)"
     )
     # -- initiative and actions ----------------------------------------------------------
     INITIATIVE = _r("initiative", "Initiative", "@49749", "2d6 + PER + AGI, highest acts first; no criticals")

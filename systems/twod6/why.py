@@ -145,11 +145,7 @@ def part_rules(parts: Iterable[Modifier], aim_used: int = 0, sniper: bool = Fals
             out.append(Reason.of(R.AIM, term))
             if sniper or (aim_used and p.value > 1 and aim_used != p.value):
                 out.append(Reason.of(R.SNIPER, term))
-    merged: dict[str, Reason] = {}  # (medium armor −2 and +2 read as two "Armor" blocks)
-    for r in out:
-        had = merged.get(r.rule_id)
-        merged[r.rule_id] = r if had is None else attrs.evolve(had, terms=(*had.terms, *r.terms))
-    return list(merged.values())
+    return _merged(out)  # (medium armor −2 and +2 read as two "Armor" blocks)
 
 
 # ---------------------------------------------------------------------------
@@ -164,9 +160,11 @@ def _attack(before: FightState, e: AttackRolled) -> list[Reason]:
         out_term = "defended" + (": a tie goes to the defender" if tie else "")
     else:
         out_term = {1: "hit", 2: "doubled", 3: "tripled"}[e.times]
+    ds = e.defense_skill
     terms = [f"declared result: {e.result}"]
     terms += check_terms(e.attack, a, f"{name} {e.skill}")
-    terms += check_terms(e.defense, t, f"{tname} defense ({e.defense_skill})")
+    # ("Bob defense, unconscious (no bonus)": it read "Bob defense (unconscious (no bonus))")
+    terms += check_terms(e.defense, t, f"{tname} defense" + (f", {ds}" if "(" in ds else f" ({ds})"))
     terms.append(out_term)
     out = [Reason.of(R.OPPOSED, *terms), Reason.of(R.DECLARED, f"{name} declared {e.result}")]
     out += roll_rules(e.attack, e.defense)
@@ -181,7 +179,6 @@ def _attack(before: FightState, e: AttackRolled) -> list[Reason]:
     skill_rule = {BLAST_SKILL: R.BLAST, ENTANGLE_SKILL: R.ENTANGLE}.get(e.skill)
     if skill_rule is not None:
         out.append(Reason.of(skill_rule, e.skill))
-    ds = e.defense_skill
     if ds.startswith("armor only ("):
         rule = R.SURPRISE if "surprised" in ds else R.STEALTH
         out.append(Reason.of(rule, f"{tname}: {ds}"))
@@ -201,6 +198,24 @@ def _attack(before: FightState, e: AttackRolled) -> list[Reason]:
         out.append(Reason.of(R.FULL_ROUND, "the attack takes the full round"))
     else:
         out.append(Reason.of(R.MASS_SPELL, f"one Cast against {tname}'s defense too"))
+    # an unconscious defender's 'Unconscious' came twice (the defense it rolls, its −3); the two sides' armor or
+    # prone stay apart, each side's own
+    return _merged(out, (R.UNCONSCIOUS.id,))
+
+
+def _merged(reasons: list[Reason], only: tuple[str, ...] = ()) -> list[Reason]:
+    """One reason a rule (of ``only``, or of every rule), its terms together, where it was first named."""
+    merged: dict[str, Reason] = {}
+    out: list[Reason] = []
+    for r in reasons:
+        had = merged.get(r.rule_id)
+        if had is None or (only and r.rule_id not in only):
+            merged.setdefault(r.rule_id, r)
+            out.append(r)
+            continue
+        joined = attrs.evolve(had, terms=(*had.terms, *r.terms))
+        out[out.index(had)] = joined
+        merged[r.rule_id] = joined
     return out
 
 
@@ -297,7 +312,11 @@ def _resolve(before: FightState, e: ResolveRolled) -> list[Reason]:
     owner = _data(before, e.actor)
     terms = [*check_terms(e.check, owner, f"{before.name(e.actor)} resolve"), f"DC {e.dc}", f"against {e.stakes}"]
     terms.append("passed" if e.passed else "failed")
-    out = [Reason.of(R.RESOLVE, *terms), *_resolve_why(e.dc, e.stakes, _cause(before, e.actor, e.stakes))]
+    cause = _cause(before, e.actor, e.stakes)
+    out = [Reason.of(R.RESOLVE, *terms), *_resolve_why(e.dc, e.stakes, cause)]
+    if cause == R.TRIPLE.id and owner is not None and owner.wounds == 0 and e.stakes == "death":
+        # the tripled blow's check has no −3 of its own: falling to 0 in the same blow brings it (unconscious first)
+        out.append(Reason.of(R.AT_ZERO, "at 0 wounds: unconscious first, so the check takes the −3"))
     out += roll_rules(e.check) + part_rules(e.check.parts)
     if e.reroll:
         out.append(Reason.of(R.REROLL, "the failed resolve check rerolled"))

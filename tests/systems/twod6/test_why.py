@@ -32,7 +32,7 @@ from systems.twod6.events import (
 )
 from systems.twod6.rules.rest import Rested
 from systems.twod6.table import PRONE, RULES, R
-from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, of, refused, setup, sheet
+from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, of, refused, set_wounds, setup, sheet
 from tracker import Fight
 from tracker.commands import (
     AddCombatant,
@@ -96,6 +96,7 @@ def test_the_seed_places_read_as_the_rules_say():
     assert "healing" in at(R.HEALING) and "defender always wins" in at(R.OPPOSED)
     assert "reroll a failed check" in at(R.REROLL) and "initiative" in at(R.INITIATIVE)
     assert "prone" in at(R.TRIP) and "triple" in at(R.TRIPLE)
+    assert "stats in 2d6 are situational" in at(R.STAT_CHOICE)  # (@8753 was the list of the eight stats)
 
 
 def test_every_rule_is_named_by_the_code_that_decides():
@@ -438,3 +439,34 @@ def test_why_names_the_rule_of_a_result_chosen_after_the_roll():
     rs = why(f, w)
     assert reason(rs, R.WOUNDS).terms[-1] == "by Mage's own spell, turned back by Turner"
     assert reason(rs, R.SPELL_TURNING)
+
+
+def test_a_tripled_blow_to_0_wounds_names_the_rule_of_its_minus_3():
+    """A tripled blow that also drops the target to 0: the death check takes the unconscious −3 (at 0 wounds
+    unconscious first, ruling on @54043); Why? names that rule, not only the tripled attack's (whose check has
+    no −3)."""
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(wil=1, skills="Resolve 2")))
+    set_wounds(f, "c2", 1)
+    attack(f, roller, (6, 6, 2, 2, 1, 2), "c1", "c2")  # tripled, 1 → 0
+    double = next(p for p in f.state.prompts if p.kind == "double")
+    f.do(DismissPrompt(prompt_id=double.id, outcome="no second result"))
+    roller.add(3, 3)
+    (rolled, *_) = f.do(Resolve(actor="c2", stakes="death"))  # 6 + 3 − 3 = 6: fails
+    assert isinstance(rolled, ResolveRolled) and rolled.check.total == 6
+    rs = why(f, rolled)
+    assert reason(rs, R.TRIPLE)
+    assert reason(rs, R.AT_ZERO).terms == ("at 0 wounds: unconscious first, so the check takes the −3",)
+
+
+def test_an_attack_on_the_unconscious_names_unconscious_once_and_reads_plainly():
+    """Why? of an attack on an unconscious defender: one 'Unconscious' reason with its terms together (it came
+    twice), and the defense reads 'Bob defense, unconscious (no bonus)' (it nested brackets)."""
+    from tracker.commands import Adjust
+
+    f, roller = setup(("Ann", FIGHTER), ("Bob", DUMMY))
+    f.do(Adjust(id="c2", field="unconscious", value=True))
+    (ev,) = of(attack(f, roller, (2, 3, 3, 3), "c1", "c2"), AttackRolled)
+    rs = why(f, ev)
+    assert [r.rule_id for r in rs].count(R.UNCONSCIOUS.id) == 1
+    assert reason(rs, R.UNCONSCIOUS).terms == ("Bob is unconscious: −3 and no bonus", "unconscious −3 (condition)")
+    assert "Bob defense, unconscious (no bonus): 2d6 [3,3]" in reason(rs, R.OPPOSED).terms
