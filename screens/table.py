@@ -469,6 +469,8 @@ def _tally_line(
             line += ": a hit" if tally.hit else ": a miss"
     elif actor and target and tally.hit is not None:
         line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
+    elif actor and target and tally.deed:  # (a PC's sneak past an NPC gave the players no line at all)
+        return tally.deed.replace("{actor}", actor).replace("{target}", target)
     elif target and tally.harm < 0:  # harm taken back (a reroll): it read "Ann is harmed (-1)"
         return f"the harm to {target} is taken back"
     elif target and tally.harm:  # (the damage of a hit already said: it read as a second action, "acts against")

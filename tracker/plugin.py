@@ -70,6 +70,9 @@ class Tally:
     # the actor's last tallied deed is taken back (its hit or miss, and the deed): a roll revised or rerolled after
     # the fact.  ``hit`` is then the outcome that stands in its place (None: a later event tallies it)
     revises: bool = False
+    # a deed that is no hit or miss (a sneak past a watcher), for the players' line with no number in it:
+    # "{actor}" and "{target}" stand for their public names ("{actor} sneaks past {target}: succeeds")
+    deed: str = ""
 
 
 @attrs.frozen(kw_only=True)

@@ -37,6 +37,7 @@ from systems.twod6.events import (
     AttackRolled,
     EffectApplied,
     InitiativeTieRolled,
+    OpposedRolled,
     ResolveRolled,
     Reworked,
     Wounded,
@@ -391,6 +392,14 @@ class TwoD6System(BaseSystem):
             return Tally(actor=event.by, target=event.target, fell=not data(state.get(event.target)).down)
         if isinstance(event, ResolveRolled) and not event.passed:
             return Tally(target=event.actor, fell=not data(state.get(event.actor)).down)
+        if isinstance(event, OpposedRolled):  # the players' line without the other side's numbers
+            deed = OPPOSED_DEEDS.get(event.purpose, f"{{actor}} {event.purpose} vs {{target}}")
+            again = " (cinematic reroll)" if event.reroll else ""
+            return Tally(
+                actor=event.actor,
+                target=event.target,
+                deed=f"{deed}{again}: {'succeeds' if event.success else 'fails'}",
+            )
         if isinstance(event, Adjusted) and event.field == "wounds" and type(event.value) is int:
             # the GM taking wounds off harmed them as much
             c = state.find(event.id)
@@ -405,5 +414,11 @@ def _groups(keys: Mapping[str, tuple[int, ...]], key: Any) -> list[tuple[str, ..
         seen.setdefault(key(keys[i]), []).append(i)
     return [tuple(g) for g in seen.values()]
 
+
+OPPOSED_DEEDS = {
+    "sneaks": "{actor} sneaks past {target}",
+    "breaks the grapple": "{actor} tries to break {target}'s grapple",
+    "negates": "{actor} tries to negate {target}'s powers",
+}
 
 system = TwoD6System()

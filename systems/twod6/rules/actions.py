@@ -95,6 +95,8 @@ def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
     targets = [need(d.state, t, "target") for t in cmd.targets]
     if not targets:
         raise Refused("choose whom to sneak past")
+    if any(t.id == c.id for t in targets):  # (the form let "Marla sneaks vs Marla" through)
+        raise Refused(f"{c.name} cannot sneak past itself: choose whom to sneak past", rule=R.STEALTH)
     if cmd.auto_critical:
         spend_cinematic(d, c, "automatic critical")
     parts = tuple(skill_parts(c, STEALTH, cmd.stat) + list(cmd.modifiers))
