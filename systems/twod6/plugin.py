@@ -66,18 +66,20 @@ Checks: 2d6 + skill ranks + stat + item ≥ DC. Snake eyes (2) fail; 11 or 12 co
 Initiative: 2d6 + PER + AGI; ties reroll among the tied; the order is kept.
 Turn: two quick actions and two half-round actions (or one full-round). Attack: full-round
 (half with Multiattack). Aim: full-round, +PER (min +1) on the next ranged check, ×2 with Sniper
-on shooting, archery or throwing; spent by the next such check (a melee attack keeps it).
+on shooting, archery or throwing; spent by the check that takes it (a melee attack keeps it).
 Attack vs defense: shooting/archery are defended by 2d6 + armor alone (or Repel Attack).
 Armor light/medium/heavy: +1/+2/+3 defense, −1/−2/−3 on melee attacks, throwing, casting and
 athletics (a melee parry too, as the book's worked example counts it); medium or heavy without Armor Proficiency defends at +1 only.
 Favored Enemy: +1 on attack and defense against that race. Stealth first: a weapon attack meets armor only.
 Declare the result first: wound, disarm, distract; melee also knock out, trip, shove, grapple (unarmed).
-×2: the declared result lands, then a second result (or a second wound), or a limb and a wound.
+×2: the declared result lands, then a second result (or a second wound), or a limb and a wound;
+choose it before the resolve check: one check a blow, the lowest threshold's.
 ×3: also DC 7 resolve or die (rolled first), then unconscious either way.
 Wounds 3 + TOU (+1 Extra Wound): at 2 left DC 7, at 1 left DC 9 resolve or unconscious; at 0
 unconscious, then DC 7 (−3) or die; any wound at 0 kills. Unconscious: −3, no bonus on defense.
 Quick damage and healing count wounds (1, 1+1, 1d3); healing from 0 wakes.
-Cinematics: extra turn, reroll a failed check, automatic critical (before the roll), ignore death.
+Cinematics: extra turn, reroll a failed check (until its own next turn), automatic critical (before
+the roll), ignore death.
 Keys: a attack · i aim · m move/other · s stealth · k skill check · b break grapple · n negate ·
 r resolve · d doubled result · v vicious parry/spell turning · c cinematic"""
 
