@@ -69,6 +69,9 @@ class TrackerApp(App[None]):
     ) -> None:
         super().__init__()
         self.fights_dir: Path = fights_dir or saves.default_dir()
+        # the folder of the fight file given at launch, listed on the start screen too: after ctrl+w it said "No
+        # saved fights yet" of the data folder, right after the GM played the fight
+        self.launch_dir: Path | None = open_path.parent if open_path is not None else None
         self.open_path = open_path
         self.replay_path = replay_path
         self.seed = seed
@@ -128,7 +131,7 @@ class TrackerApp(App[None]):
         be opened, the start screen says why."""
         if isinstance(self.screen, FightScreen):
             return
-        self.push_screen(StartScreen(self.fights_dir))
+        self.push_screen(StartScreen(self.fights_dir, also=self.launch_dir))
         if self._not_opened is not None and self.open_path is not None:
             self._cannot_open(self.open_path, self._not_opened)
         if self.open_path is None and self.replay_path is not None:
@@ -152,13 +155,13 @@ class TrackerApp(App[None]):
         if self.current_mode == LAUNCH and len(self.screen_stack) == 1:
             # the fight given at launch, the first screen (Textual replaces no first screen): the start screen
             # gets a stack of its own, and the launch's stack is removed, the fight's screen with it
-            fights_dir = self.fights_dir
-            self.add_mode(START, lambda: StartScreen(fights_dir))
+            fights_dir, also = self.fights_dir, self.launch_dir
+            self.add_mode(START, lambda: StartScreen(fights_dir, also=also))
             self.switch_mode(START)
             self.add_mode(LAUNCH, Screen)  # known to Textual as a mode only now, so that it can be removed
             self.remove_mode(LAUNCH)
         elif not any(isinstance(s, StartScreen) for s in self.screen_stack):
-            self.switch_screen(StartScreen(self.fights_dir))
+            self.switch_screen(StartScreen(self.fights_dir, also=self.launch_dir))
         else:
             self.pop_screen()
         if self.fight is not None:

@@ -163,9 +163,7 @@ def _run(args: argparse.Namespace) -> int:
         if target.is_dir():
             fights_dir = target
         elif target.suffix == ".jsonl" or target.is_file():
-            # the start screen (ctrl+w) lists the fight's own folder: it said "No saved fights yet" of the default
-            # folder, right after the GM played the fight
-            open_path, fights_dir = target, target.parent
+            open_path = target  # (the data folder stays: parties and presets are where they were)
         else:
             fights_dir = target
     return _app(open_path=open_path, fights_dir=fights_dir)

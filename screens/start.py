@@ -116,9 +116,10 @@ class StartScreen(Screen[None]):
 
         path: Path
 
-    def __init__(self, fights_dir: Path | None = None) -> None:
+    def __init__(self, fights_dir: Path | None = None, also: Path | None = None) -> None:
         super().__init__()
         self.fights_dir = fights_dir or saves.default_dir()
+        self.also = also  # another folder to list (the fight given at launch was there)
         self.systems: list[About] = []  # as they describe themselves: a system is loaded when chosen
         self.problems: list[str] = []
         self.saved: list[Any] = []
@@ -152,6 +153,10 @@ class StartScreen(Screen[None]):
     def load_saves(self) -> None:
         """The list, read off the UI thread: a slow disk or a folder of big fights never holds the screen."""
         found = read_saves(self.fights_dir)
+        if self.also is not None and self.also.resolve() != self.fights_dir.resolve():
+            known = {info.path.resolve() for info in found}
+            found += [info for info in read_saves(self.also) if info.path.resolve() not in known]
+            found = sorted(found, key=lambda info: info.modified, reverse=True)[:SAVES_SHOWN]
         self.app.call_from_thread(self._show_saves, found)
 
     def _show_saves(self, found: list[Any]) -> None:

@@ -178,16 +178,3 @@ def test_rules_prints_a_systems_rules_page_and_the_cores() -> None:
     assert core.stdout.startswith("# The tracker's own rules")
     bad = subprocess.run([sys.executable, "-m", "screens", "rules", "nosuch"], capture_output=True, text=True)
     assert bad.returncode == 1 and "not installed" in bad.stderr and "Traceback" not in bad.stderr
-
-
-def test_a_fight_opened_by_file_lists_its_own_folder_on_the_start_screen(
-    fight_file: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``tracker --save FILE``, then ctrl+w: the start screen listed the default folder and said "No saved fights
-    yet" right after the GM played the fight."""
-    import screens.cli as cli
-
-    opened: dict[str, object] = {}
-    monkeypatch.setattr(cli, "_app", lambda **kw: opened.update(kw) or 0)
-    assert main(["--save", str(fight_file)]) == 0
-    assert opened == {"open_path": fight_file, "fights_dir": fight_file.parent}
