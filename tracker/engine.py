@@ -700,7 +700,10 @@ def evolve(system: System, state: FightState, event: E.Event) -> FightState:
         return system.evolve(handler(system, state, event), event)
     if kind in system.event_types:
         return system.evolve(state, event)
-    raise UnknownEvent(f"no rule applies the event {kind.__name__} ({event.TYPE!r})")
+    raise UnknownEvent(
+        f"no rule applies the event {kind.__name__} ({event.TYPE!r}): it is not in the system "
+        f"'{system.id}''s event_types (a plug-in lists every event it logs there, or the log cannot read it back)"
+    )
 
 
 def _ev_added(system: System, s: FightState, e: E.CombatantAdded) -> FightState:

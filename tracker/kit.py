@@ -159,7 +159,10 @@ class Evolver:
         if fn is not None:
             return fn(state, event)
         if event.TYPE.startswith(self.prefix):
-            raise UnknownEvent(f"no rule applies the event {event.TYPE}")
+            raise UnknownEvent(
+                f"no rule applies the event {event.TYPE}: the plug-in's evolve has no function for "
+                f"{type(event).__name__} (@evolve.on({type(event).__name__}))"
+            )
         return state
 
 

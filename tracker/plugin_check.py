@@ -146,12 +146,16 @@ def _init_names(cls: type) -> tuple[set[str], set[str]]:
 
 
 def _suggest(name: str, names: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(names), n=1)
+    """ " (did you mean X?)": a name ``name`` begins ("str": strength), else the closest."""
+    names = sorted(names)
+    begun = [n for n in names if n.startswith(name) and n != name]
+    close = begun[:1] or difflib.get_close_matches(name, names, n=1)
     return f" (did you mean {close[0]}?)" if close else ""
 
 
 def _command_forms(system: System) -> list[str]:
     problems: list[str] = []
+    keys: dict[str, str] = {}
     for spec in system.commands():
         if not isinstance(spec, CommandSpec):
             problems.append(f"commands() holds {spec!r}, which is no CommandSpec")
@@ -161,6 +165,12 @@ def _command_forms(system: System) -> list[str]:
         except TypeError as e:  # tracker.kit.spec: a field it cannot ask for, or fields=... naming no field
             problems.append(f"the command {spec.name}'s form: {e}")
             continue
+        if spec.key is not None and not (len(spec.key) == 1 and spec.key.isascii() and spec.key.isalnum()):
+            problems.append(f"the command {spec.name}'s key '{spec.key}' is no single letter or digit")
+        elif spec.key is not None and spec.key in keys:
+            problems.append(f"the commands {keys[spec.key]} and {spec.name} have the same key '{spec.key}'")
+        elif spec.key is not None:
+            keys[spec.key] = spec.name
         asked = [p.name for p in params]
         for p in params:
             if p.choice_labels and len(p.choice_labels) != len(p.choices):
@@ -200,7 +210,7 @@ def _harm_forms(system: System) -> list[str]:
         what = "heal" if heal else "damage"
         if not names or names[0] != "amount":
             problems.append(f"the quick {what} form (harm_params) must start with 'amount', not {names[:1]}")
-        takes = _init_names(command)[0] - {"targets", "note"}
+        takes = _init_names(command)[0] - {"targets", "note", "one_roll"}  # (the core's own: the form adds them)
         for name in names:
             if name not in takes:
                 problems.append(
@@ -264,10 +274,12 @@ def _adjust_fields(system: System) -> list[str]:
                 except (TypeError, AttributeError) as e:
                     record = type(c.data).__name__
                     fields = _init_names(type(c.data))[0] if attrs.has(type(c.data)) else set()
-                    problems.append(
-                        f"the GM adjust field '{p.name}' ({what}) is no field of {record} that adjust can set"
+                    problem = (
+                        f"the GM adjust field '{p.name}' is no field of {record} that adjust can set"
                         f"{_suggest(p.name, fields)}: {e}"
                     )
+                    if problem not in problems:  # (said once, not once for each sample sheet)
+                        problems.append(problem)
     return problems
 
 
@@ -279,11 +291,16 @@ def _prompt_data_of(system: System) -> Mapping[str, tuple[str, ...]]:
 
 def _prompt_data(system: System) -> list[str]:
     offered = [spec.name for spec in system.commands()]
-    return [
+    problems = [
         f"prompt_data names the command '{name}', which the system does not offer{_suggest(name, offered)}"
         for name in _prompt_data_of(system)
         if name not in offered
     ]
+    for name, kept in _prompt_data_of(system).items():
+        if not isinstance(kept, tuple | list) or not all(isinstance(k, str) for k in kept):
+            # ("critical") is a string, not a tuple: every part of it passed for a name
+            problems.append(f"prompt_data['{name}'] must be a tuple of names, like ('critical',), not {kept!r}")
+    return problems
 
 
 def _prompt_problem(prompt: Prompt, specs: Mapping[str, CommandSpec], data: Mapping[str, tuple[str, ...]]) -> str:
@@ -294,6 +311,7 @@ def _prompt_problem(prompt: Prompt, specs: Mapping[str, CommandSpec], data: Mapp
         )
     asked = [p.name for p in spec.params]
     kept = data.get(spec.name, ())
+    kept = (kept,) if isinstance(kept, str) else kept
     wrong = [name for name in prompt.params if name not in asked and name not in kept]
     if not wrong:
         return ""

@@ -212,8 +212,35 @@ def test_a_quick_harm_form_may_add_only_what_damage_has() -> None:
 
     said = problems_of(Odd())
     assert "the quick damage form (harm_params) asks for 'lethal', which Damage has no field for" in said
-    assert "(it may add only one_roll, temporary)" in said
+    assert "(it may add only temporary)" in said
     assert "the quick heal form (harm_params) asks for 'lethal', which Heal has no field for" in said
+
+
+def test_a_quick_harm_form_may_not_add_the_cores_one_roll() -> None:
+    """The form adds "One roll for all" itself: a plug-in's own showed it twice."""
+
+    class Odd(Tiny):
+        def harm_params(self, heal: bool) -> tuple[Param, ...]:
+            return (Param(name="amount"), Param(name="one_roll", kind=BOOL))
+
+    assert "the quick damage form (harm_params) asks for 'one_roll'" in problems_of(Odd())
+
+
+def test_a_command_key_is_one_letter_or_digit_and_no_two_share_one() -> None:
+    class Worded(Tiny):
+        def commands(self) -> tuple[CommandSpec, ...]:
+            return (spec(Strike, name="strike", title="Strike", subject="target", key="st"),)
+
+    assert "the command strike's key 'st' is no single letter or digit" in problems_of(Worded())
+
+    class Twice(Tiny):
+        def commands(self) -> tuple[CommandSpec, ...]:
+            return (
+                spec(Strike, name="strike", title="Strike", subject="target", key="k"),
+                spec(Weigh, name="weigh", title="Weigh", key="k"),
+            )
+
+    assert "the commands strike and weigh have the same key 'k'" in problems_of(Twice())
 
 
 def test_a_quick_harm_form_starts_with_the_amount() -> None:
@@ -233,8 +260,29 @@ def test_an_adjust_field_that_names_no_field_of_the_record_is_refused() -> None:
             return (Param(name="hp", kind=INT, min=0), Param(name="hit_points", kind=INT, min=0))
 
     said = problems_of(Odd())
-    assert "the GM adjust field 'hit_points' (a sample PC) is no field of TinyData that adjust can set" in said
+    assert "the GM adjust field 'hit_points' is no field of TinyData that adjust can set" in said
+    assert said.count("the GM adjust field 'hit_points'") == 1  # (once, not once for each sample sheet)
     assert "'hp'" not in said
+
+
+def test_an_adjust_field_a_record_field_begins_with_is_pointed_at_it() -> None:
+    """ "str" was pointed at "max_str", the closest by letters, not "strength", the field it begins."""
+
+    @attrs.frozen(kw_only=True)
+    class OddData:
+        strength: int = 5
+        max_str: int = 5
+
+    class Odd(Tiny):
+        def make_data(self, kind: str, sheet: Mapping[str, Any]) -> Any:
+            return OddData()
+
+        def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
+            return (Param(name="str", kind=INT, min=0),)
+
+    assert "the GM adjust field 'str' is no field of OddData that adjust can set (did you mean strength?)" in (
+        problems_of(Odd())
+    )
 
 
 def test_an_adjust_field_the_system_sets_itself_passes() -> None:
@@ -260,6 +308,29 @@ def test_prompt_data_must_name_a_command_of_the_system() -> None:
     assert "prompt_data names the command 'strik', which the system does not offer (did you mean strike?)" in (
         problems_of(Odd())
     )
+
+
+def test_prompt_data_values_are_tuples_of_names() -> None:
+    """("critical") is a string: its every part passed the prompt check for a name."""
+
+    class Odd(Tiny):
+        prompt_data = {"strike": ("dc")}  # the comma forgotten, on purpose
+
+    assert "prompt_data['strike'] must be a tuple of names, like ('critical',), not 'dc'" in problems_of(Odd())
+
+
+def test_an_event_the_system_does_not_list_or_evolve_says_which() -> None:
+    from tracker.engine import evolve
+    from tracker.errors import UnknownEvent
+    from tracker.kit import Evolver
+
+    class Unlisted(Tiny):
+        event_types: ClassVar[tuple[type[Event], ...]] = ()
+
+    with pytest.raises(UnknownEvent, match="not in the system 'tiny''s event_types"):
+        evolve(Unlisted(), FightState(system="tiny"), Struck(target="c1"))
+    with pytest.raises(UnknownEvent, match=r"evolve has no function for Struck \(@evolve.on\(Struck\)\)"):
+        Evolver("tiny.")(FightState(system="tiny"), Struck(target="c1"))
 
 
 def fight_of(system: BaseSystem[Any]) -> Fight:
