@@ -332,6 +332,12 @@ class SavedFight(Fight):
         result = self.wait_checked()
         assert result is not None
         self._unchecked = False
+        why = self.writer.lost() if self.writer.fd is not None else ""
+        if why:
+            # the check read the file at the path, which is another now (a sync tool put an older copy there): what
+            # it found is not this fight's, whose events only the file held here has (its fold, taken as the
+            # fight, lost every action the copy had not); the next action finds the file lost and offers a rescue
+            result = CheckResult(True, warnings=(f"{self.path.name} {why}: it could not be checked",))
         self._settled = result
         if result.log is not None:
             self.log = result.log

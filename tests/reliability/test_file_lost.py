@@ -123,3 +123,28 @@ def test_a_fight_from_a_checkpoint_whose_file_was_cut_short_says_it_cannot_be_sa
     with pytest.raises(saves.SaveError):
         saves.rescue(fight)
     fight.close()
+
+
+def test_an_older_copy_put_in_place_while_the_checkpoint_is_checked_is_not_taken_as_the_fight(tmp_path: Path) -> None:
+    """The check of the checkpoint read the file at the path: an older copy a sync tool put there in those seconds
+    was taken as the fight (its fold "won" over the checkpoint), and the rescue then saved that copy: every
+    action the copy had not was lost once the app closed."""
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 2500, path, seed=4).close()
+    lines = path.read_bytes().split(b"\n")
+    older = tmp_path / "older.jsonl"
+    older.write_bytes(b"\n".join(lines[:1200]) + b"\n")
+    fight = saves.open_fight(path)
+    assert fight.needs_check
+    shown = fight.state
+    os.replace(older, path)  # the sync tool, before the check ran
+    fight.start_check()
+    result = fight.settle_check()
+    assert result is not None and result.good and fight.state == shown
+    assert any("was replaced by another program" in w for w in result.warnings)
+    with pytest.raises(saves.FileLost):
+        fight.do(Note(text="after"))
+    rescued = saves.rescue(fight)
+    assert rescued.state == shown and len(rescued.entries) == len(fight.entries)
+    rescued.close()
+    fight.close()
