@@ -161,6 +161,27 @@ def read_bytes(path: Path, limit: int = MAX_FILE, *, start: int = 0) -> bytes:
         os.close(fd)
 
 
+def read_small(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes from the start of a small file of the GM's (a party, the presets, the conditions
+    typed); OSError when it is no regular file. Never blocks: a FIFO named like one froze the whole app, and a link
+    to /dev/zero ran it out of memory."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise IsADirectoryError(f"{path.name} is not a regular file")
+        chunks: list[bytes] = []
+        total = 0
+        while total < limit:
+            chunk = os.read(fd, limit - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 # -- the first line alone (the header) -------------------------------------------------------------
 
 

@@ -27,11 +27,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from saves.files import FILE_MODE, default_dir, make_private_dir
+from saves.files import FILE_MODE, default_dir, make_private_dir, read_small
 from saves.parties import now_values
 from tracker import Fight, registry
 from tracker.errors import Refused, TrackerError
@@ -75,10 +76,9 @@ def _read(system_id: str, folder: Path | None) -> list[dict[str, Any]]:
         return []
     where = f"the library file {path}"
     try:
-        if not path.is_file():
-            raise LibraryError(f"{where} is not a regular file")
-        with open(path, "rb") as f:
-            raw = f.read(LIBRARY_MAX + 1)
+        raw = read_small(path, LIBRARY_MAX + 1)
+    except IsADirectoryError:
+        raise LibraryError(f"{where} is not a regular file") from None
     except OSError as e:
         raise LibraryError(f"cannot read {where}: {e.strerror or e}") from None
     if len(raw) > LIBRARY_MAX:
@@ -255,11 +255,15 @@ def _conditions_file(system_id: str, folder: Path | None) -> Path:
 def typed_conditions(system_id: str, folder: Path | None = None) -> list[str]:
     """The conditions the GM typed before in this system, latest first (none if the file cannot be read)."""
     try:
-        with open(_conditions_file(system_id, folder), "rb") as f:
-            lines = f.read(LIBRARY_MAX).decode("utf-8", "replace").splitlines()
+        lines = read_small(_conditions_file(system_id, folder), LIBRARY_MAX).decode("utf-8", "replace").splitlines()
     except OSError:
         return []
-    names = [clean(line, "Condition", NAME_MAX) for line in reversed(lines) if line.strip()]
+    names = []
+    for line in reversed(lines):
+        try:  # a line the GM could not have typed (too long, NUL bytes a power cut left) is left out, never fatal
+            names.append(clean(line, "Condition", NAME_MAX))
+        except Refused:
+            continue
     return list(dict.fromkeys(n for n in names if n))[:CONDITIONS_KEPT]
 
 
@@ -271,7 +275,10 @@ def remember_condition(system_id: str, name: str, folder: Path | None = None) ->
     path = _conditions_file(system_id, folder)
     try:
         make_private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, FILE_MODE)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # (a FIFO there blocked the app)
+            os.close(fd)
+            return
         with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(name.replace("\n", " ") + "\n")
     except OSError:

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from saves.files import DIR_MODE, FILE_MODE, default_dir, make_private_dir
+from saves.files import DIR_MODE, FILE_MODE, default_dir, make_private_dir, read_small
 from tracker import commands as C
 from tracker.engine import CORE_FIELDS
 from tracker.errors import Refused, TrackerError
@@ -163,8 +163,8 @@ def list_parties(system_id: str, folder: Path | None = None) -> list[tuple[str, 
     out = []
     for p in sorted(base.glob("*.json")):
         try:
-            data = json.loads(p.read_text("utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(read_small(p, PARTY_MAX + 1).decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
             continue
         if isinstance(data, dict) and data.get("system") == system_id:
             out.append((str(data.get("name") or p.stem), p, len(data.get("members") or ())))
@@ -178,10 +178,7 @@ def party_commands(path: Path, fresh: bool = False) -> list[Any]:
     """The commands that add the party: each member from its sheet, then (a party kept "as it was") the GM
     adjustments that bring it back to how it was saved.  Loaded as one GM action, one undo."""
     try:
-        if not path.is_file():
-            raise ValueError("not a regular file")
-        with open(path, "rb") as f:
-            raw = f.read(PARTY_MAX + 1)
+        raw = read_small(path, PARTY_MAX + 1)
         if len(raw) > PARTY_MAX:
             raise ValueError("too large for a party file")
         data = json.loads(raw.decode("utf-8"))
@@ -205,7 +202,7 @@ def party_commands(path: Path, fresh: bool = False) -> list[Any]:
 def keeps_now(path: Path) -> bool:
     """Whether a party file keeps its members as they were (injuries, lead, wounds), not fresh."""
     try:
-        data = json.loads(path.read_bytes()[:PARTY_MAX].decode("utf-8"))
+        data = json.loads(read_small(path, PARTY_MAX).decode("utf-8"))
         return any(m.get("now") for m in data["members"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return False
