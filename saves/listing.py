@@ -117,6 +117,15 @@ def _phase_of(started: bool, ended: bool, rnd: int | None) -> str:
     return f"round {rnd}" if rnd is not None else ""
 
 
+def _names(parent: Path, path: Path) -> bool:
+    """Whether a continuation's ``parent`` names ``path``: an absolute one by where it is; a relative one (files
+    written before parents were made absolute held the path as typed, resolved then against another folder: the
+    fight was continued twice) by its name, a continuation being made beside its parent."""
+    if parent.is_absolute():
+        return parent.resolve() == path.resolve()
+    return parent.name == path.name
+
+
 def continuation_of(path: Path) -> Path | None:
     """The file a damaged fight already goes on in (``continue_before`` made it: ``<name>-continued*.jsonl``
     beside it, its header naming this file its parent), or None.  Recovery happens once: opening the damaged
@@ -126,6 +135,6 @@ def continuation_of(path: Path) -> Path | None:
     for sibling in p.parent.glob(f"{p.stem}-continued*{SUFFIX}"):
         with contextlib.suppress(OSError, LoadError):
             header, _raw, _old = read_header(read_head(sibling))
-            if header.parent is not None and Path(header.parent).resolve() == p.resolve():
+            if header.parent is not None and _names(Path(header.parent), p):
                 found.append(sibling)
     return min(found, key=lambda s: (len(s.name), s.name)) if found else None

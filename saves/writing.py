@@ -715,7 +715,7 @@ def continue_from(path: str | Path, upto: int, new_path: str | Path | None = Non
     target = Path(new_path) if new_path else _sibling(loaded.path, "branch")
     header = attrs.evolve(
         loaded.header,
-        parent=str(loaded.path),
+        parent=str(loaded.path.absolute()),
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         format=FORMAT_VERSION,
     )
@@ -742,6 +742,8 @@ def continue_before(path: str | Path, line: int) -> SavedFight:
         lines.close()
     target = _sibling(p, "continued")
     scratch = p.with_name(f".{target.name}.reading")
+    with contextlib.suppress(OSError):  # one a kill or a power cut left in the last try: ours, never the GM's
+        scratch.unlink()
     body = b"".join(x + b"\n" for x in kept if not x.startswith(b'{"checkpoint"'))  # a checkpoint's offsets move
     _create(scratch, header, codec_for(load_system(header.system)), body).close()
     try:
@@ -752,7 +754,10 @@ def continue_before(path: str | Path, line: int) -> SavedFight:
     system = loaded.system
     codec = codec_for(system)
     new_header = attrs.evolve(
-        loaded.header, parent=str(p), created=datetime.now(UTC).isoformat(timespec="seconds"), format=FORMAT_VERSION
+        loaded.header,
+        parent=str(p.absolute()),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        format=FORMAT_VERSION,
     )
     writer = _create(target, new_header, codec, _lines(codec, loaded.entries))
     log = loaded.log
@@ -797,7 +802,7 @@ def rescue(fight: SavedFight) -> SavedFight:
         codec = codec_for(fight.system)
         header = attrs.evolve(
             fight.header,
-            parent=str(fight.path),
+            parent=str(fight.path.absolute()),
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             format=FORMAT_VERSION,
         )

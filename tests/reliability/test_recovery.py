@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import saves
@@ -471,3 +472,40 @@ def test_a_line_longer_than_the_cap_is_refused_as_soon_as_it_is_seen(tmp_path: P
     said, figures = r.stdout.splitlines()
     assert said.startswith("refused: line 2: the line is too long"), said
     assert int(figures.split()[0]) < 8 * MAX_LINE
+
+
+def _damaged(tmp_path: Path) -> tuple[Path, int]:
+    path = a_fight(tmp_path, "bnb", events=400)
+    lines = path.read_bytes().split(b"\n")
+    bad = 200
+    lines[bad - 1] = lines[bad - 1].replace(b'"seq"', b'"seQ"', 1)
+    path.write_bytes(b"\n".join(lines))
+    return path, bad
+
+
+def test_a_fight_continued_by_a_relative_path_is_found_from_any_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The continuation named its parent as the GM typed it ("fork.jsonl"): opened later from another folder, the
+    damaged fight was not known as continued, and a second continuation forked the record."""
+    path, bad = _damaged(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    saves.continue_before(Path(path.name), bad).close()
+    continued = tmp_path / "f-continued.jsonl"
+    assert saves.load(continued).header.parent == str(path)  # absolute now
+    monkeypatch.chdir("/")
+    assert saves.listing.continuation_of(path) == continued
+    old = saves.load(continued)
+    header = attrs.evolve(old.header, parent="f.jsonl")  # as files before it wrote it
+    raw = continued.read_bytes().split(b"\n", 1)
+    continued.write_bytes(header_line(header).encode() + b"\n" + raw[1])
+    assert saves.listing.continuation_of(path) == continued
+
+
+def test_a_scratch_file_a_kill_left_does_not_block_the_continuation(tmp_path: Path) -> None:
+    """A kill while continuing left ".f-continued.jsonl.reading": every later try said it "already exists"."""
+    path, bad = _damaged(tmp_path)
+    (tmp_path / ".f-continued.jsonl.reading").write_bytes(b"half a fight")
+    fight = saves.continue_before(path, bad)
+    assert fight.path.name == "f-continued.jsonl" and not (tmp_path / ".f-continued.jsonl.reading").exists()
+    fight.close()
