@@ -19,7 +19,7 @@ checksums, the converter).
 
 from saves.files import default_dir
 from saves.format import FORMAT_VERSION, Header, LoadError, SaveError
-from saves.listing import SaveInfo, continuation_of, recent
+from saves.listing import SaveInfo, continuation_of, recent, rescued_in
 from saves.loading import Loaded, load, load_system
 from saves.writing import (
     FightInUse,
@@ -56,4 +56,5 @@ __all__ = [
     "recent",
     "rescue",
     "rescue_refused",
+    "rescued_in",
 ]

@@ -126,13 +126,23 @@ def _names(parent: Path, path: Path) -> bool:
     return parent.name == path.name
 
 
+def rescued_in(path: Path) -> Path | None:
+    """The file the fight at ``path`` was saved on in when this one was lost under the app (``saves.rescue`` made
+    it: ``<name>-rescued*.jsonl`` beside it, naming it its parent), or None: opened again, the lost file went on
+    as if nothing had happened, and the record forked."""
+    return _went_on(Path(path), "rescued")
+
+
 def continuation_of(path: Path) -> Path | None:
     """The file a damaged fight already goes on in (``continue_before`` made it: ``<name>-continued*.jsonl``
     beside it, its header naming this file its parent), or None.  Recovery happens once: opening the damaged
     file again made another continuation from the same action each time, and the record forked."""
-    p = Path(path)
+    return _went_on(Path(path), "continued")
+
+
+def _went_on(p: Path, word: str) -> Path | None:
     found = []
-    for sibling in p.parent.glob(f"{p.stem}-continued*{SUFFIX}"):
+    for sibling in p.parent.glob(f"{p.stem}-{word}*{SUFFIX}"):
         with contextlib.suppress(OSError, LoadError):
             header, _raw, _old = read_header(read_head(sibling))
             if header.parent is not None and _names(Path(header.parent), p):

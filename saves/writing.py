@@ -808,7 +808,15 @@ def rescue(fight: SavedFight) -> SavedFight:
         )
         writer = _create(target, header, codec, _lines(codec, fight.entries))
         return SavedFight(fight.system, writer, header, roller=fight.roller, log=fight.log)
-    _write_new(target, fight.writer.own_bytes())
+    # its header names the lost file as its parent (opened again, the lost file says where the fight goes on: the
+    # copy kept its header byte for byte, and the stale file went on as if nothing had happened, a fork); the
+    # checkpoints are left out, their offsets being the old header's (the next one is written at closing)
+    _head, _, events = fight.writer.own_bytes().partition(b"\n")
+    header = attrs.evolve(
+        fight.header, parent=str(fight.path.absolute()), created=datetime.now(UTC).isoformat(timespec="seconds")
+    )
+    body = b"".join(line + b"\n" for line in events.split(b"\n") if line and not line.startswith(b'{"checkpoint"'))
+    _write_new(target, (header_line(header) + "\n").encode("utf-8") + body)
     return open_fight(target, roller=fight.roller)
 
 

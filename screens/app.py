@@ -130,6 +130,8 @@ class TrackerApp(App[None]):
         """The start screen, unless the fight given is the first screen (get_default_screen); if it could not
         be opened, the start screen says why."""
         if isinstance(self.screen, FightScreen):
+            if self.fight is not None:
+                self.offer_where_it_went_on(self.fight)
             return
         self.push_screen(StartScreen(self.fights_dir, also=self.launch_dir))
         if self._not_opened is not None and self.open_path is not None:
@@ -266,7 +268,8 @@ class TrackerApp(App[None]):
         )
 
     def _open_instead(self, path: Path, other: Path) -> None:
-        """Open ``other`` in place of the damaged fight at ``path`` (whose screen, if shown, closes first)."""
+        """Open ``other`` in place of the fight at ``path`` (damaged, or lost once; its screen, if shown, closes
+        first)."""
         try:
             fight = saves.open_fight(other)
         except TrackerError as e:
@@ -307,6 +310,28 @@ class TrackerApp(App[None]):
         self.fight = fight
         self.last_fight = fight.path
         self.push_screen(FightScreen(fight))
+        self.offer_where_it_went_on(fight)
+
+    def offer_where_it_went_on(self, fight: saves.SavedFight) -> None:
+        """The fight's file was lost under the app once and the fight saved on in another (``saves.rescue``): say
+        so, and offer that one (the stale file went on as if nothing had happened, and the record forked)."""
+        went_on = saves.rescued_in(fight.path)
+        if went_on is None:
+            return
+        path = fight.path
+        options = [(f"Open {went_on.name}, where this fight goes on", "open"), ("Stay in this file", "")]
+        why = (
+            f"{path.name} was lost under the app once (another program replaced, moved or changed it), and the "
+            f"fight was saved on in {went_on.name}: what was done there is not in this file."
+        )
+
+        def chosen(what: str | None) -> None:
+            if what == "open":
+                self._open_instead(path, went_on)
+
+        self.call_later(
+            ask, self, PickDialog(f"{path.name} was saved on elsewhere", options, help=visible_lines(why)), chosen
+        )
 
     def replay(self, path: Path) -> None:
         # Imported here, not at the top: with its summary (plotext) it is 34-46 ms of the launch (-X importtime,

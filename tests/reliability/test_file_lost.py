@@ -148,3 +148,53 @@ def test_an_older_copy_put_in_place_while_the_checkpoint_is_checked_is_not_taken
     assert rescued.state == shown and len(rescued.entries) == len(fight.entries)
     rescued.close()
     fight.close()
+
+
+def test_a_rescued_fight_names_its_lost_file_and_the_lost_file_says_where_it_goes_on(tmp_path: Path) -> None:
+    """The rescued copy kept the lost file's header (no parent), and the stale file, opened again, went on as if
+    nothing had happened: two files of one fight, each going on."""
+    import asyncio
+
+    from screens.app import TrackerApp
+    from screens.dialogs.pick import PickDialog
+
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 2500, path, seed=4).close()
+    fight = saves.open_fight(path)
+    fight.settle_check()
+    assert fight.older is not None, "opened from its checkpoint"
+    fight.do(Note(text="before"))
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(path.read_bytes())
+    os.replace(copy, path)  # a sync tool
+    with pytest.raises(saves.FileLost):
+        fight.do(Note(text="after"))
+    state = fight.state
+    rescued = saves.rescue(fight)
+    assert rescued.header.parent == str(path) and rescued.state == state
+    rescued.do(Note(text="on in the new file"))
+    rescued.close()
+    fight.close()
+    assert saves.load(rescued.path).fight().state == saves.load(rescued.path).timeline().state_at(
+        len(saves.load(rescued.path).entries)
+    )
+    assert saves.rescued_in(path) == rescued.path
+
+    async def reopen() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(60):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, PickDialog):
+                    break
+            assert isinstance(app.screen, PickDialog)
+            assert app.screen.options[0][0] == "Open f-rescued.jsonl, where this fight goes on"
+            await pilot.press("enter")
+            for _ in range(60):
+                await pilot.pause(0.05)
+                if app.fight is not None and app.fight.path == rescued.path:
+                    break
+            assert app.fight is not None and app.fight.path == rescued.path
+            await pilot.press("q")
+
+    asyncio.run(reopen())
