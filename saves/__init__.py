@@ -18,7 +18,7 @@ checksums, the converter).
 """
 
 from saves.files import default_dir
-from saves.format import FORMAT_VERSION, Header, LoadError, SaveError
+from saves.format import FORMAT_VERSION, Header, LoadError, NewerVersion, SaveError
 from saves.listing import SaveInfo, continuation_of, recent, rescued_in
 from saves.loading import Loaded, load, load_system
 from saves.writing import (
@@ -41,6 +41,7 @@ __all__ = [
     "Header",
     "LoadError",
     "Loaded",
+    "NewerVersion",
     "SaveError",
     "SaveInfo",
     "SaveWriter",

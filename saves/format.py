@@ -88,6 +88,12 @@ class LoadError(TrackerError):
         self.line = line
 
 
+class NewerVersion(LoadError):
+    """A line written whole (its checksum good) by a newer version of the tracker or of the fight's system: an
+    event this one does not know, or a later version of one. Not damage: it was called "damaged", and the app
+    offered to go on from before it in a new file, leaving out everything from there on."""
+
+
 # -- the checksum ----------------------------------------------------------------
 
 
@@ -462,8 +468,10 @@ class Codec:
             raise LoadError("the event type must be a text", line)
         cls = self.types.get(tag)
         if cls is None:
-            raise LoadError(f"unknown event type {tag[:80]!r} (is the right system installed?)", line)
-        if type(version) is not int or version > cls.VERSION or version < 1:
+            raise NewerVersion(f"an event this version does not know, {tag[:80]!r}", line)
+        if type(version) is int and version > cls.VERSION:
+            raise NewerVersion(f"event {tag!r} of version {version}, where this version knows {cls.VERSION}", line)
+        if type(version) is not int or version < 1:
             raise LoadError(f"event {tag!r} version {version!r} is not one this tracker knows", line)
         if type(data) is not dict:
             raise LoadError(f"event {tag!r} is damaged: its fields are not a JSON object", line)

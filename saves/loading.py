@@ -31,6 +31,7 @@ from saves.format import (
     Damaged,
     Header,
     LoadError,
+    NewerVersion,
     codec_for,
     header_from,
     parse,
@@ -645,6 +646,7 @@ class CheckResult:
     log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)  # the fold, when the checkpoint lied
     offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)
     warnings: tuple[str, ...] = ()  # what the whole file's reading found besides (a damaged checkpoint left out)
+    newer: bool = False  # a line a newer version wrote stops the reading (no damage: nothing to go on from)
 
 
 def check_against_events(path: Path, shown: FightState) -> CheckResult:
@@ -652,8 +654,9 @@ def check_against_events(path: Path, shown: FightState) -> CheckResult:
     (the state the fight was opened with from that checkpoint).  Only reads; safe in a thread."""
     try:
         loaded = _load_quietly(path)
-    except LoadError as e:
-        return CheckResult(False, damaged_words(path, e), True, line=e.line)
+    except LoadError as e:  # (a newer version's line is no damage to go on from: no line to continue before)
+        newer = isinstance(e, NewerVersion)
+        return CheckResult(False, damaged_words(path, e), True, line=None if newer else e.line, newer=newer)
     log = loaded.log
     assert log is not None
     why: str | None = None
@@ -677,6 +680,11 @@ def damaged_words(path: Path, e: LoadError) -> str:
     """A fight file whose events do not read, in the GM's words: where, why, and what the GM can do."""
     where = f"line {e.line}" if e.line else "a line"
     why = str(e).removeprefix(f"line {e.line}: ") if e.line else str(e)
+    if isinstance(e, NewerVersion):
+        return (
+            f"{path.name} was saved by a newer version of the tracker or of its game system ({where}: {why}): "
+            f"upgrade them to open it ({path.name} is left as it is, and nothing is written to it here)"
+        )
     return (
         f"{path.name} is damaged at {where}: it cannot go on in this file (replay, export and check refuse it). "
         f"Continue from the last good action in a new file ({path.name} is left as it is). What is wrong: {why}"

@@ -196,6 +196,9 @@ class TrackerApp(App[None]):
     def _cannot_open(self, path: Path, e: TrackerError) -> None:
         if isinstance(e, saves.FightInUse):
             self.offer_read_only(path, str(e))
+        elif isinstance(e, saves.NewerVersion):  # no damage: nothing to go on from in a new file
+            words = visible_lines(saves.loading.damaged_words(path, e))
+            self.notify(words, title="Saved by a newer version", severity="error", timeout=30, markup=False)
         elif isinstance(e, saves.LoadError) and e.line is not None and e.line > 1:
             words = visible_lines(saves.loading.damaged_words(path, e))  # (it quotes the file)
             self.notify(words, title="Damaged file", severity="error", timeout=30, markup=False)

@@ -175,6 +175,9 @@ def _check(path: Path) -> int:
         report = check(path)
     except LoadError as e:
         say(f"tracker: {e}", file=sys.stderr)
+        if isinstance(e, saves.NewerVersion):
+            say(saves.loading.damaged_words(path, e))
+            return 1
         went_on = saves.continuation_of(path) if e.line is not None and e.line > 1 else None
         if went_on is not None:
             say(f"{path}: damaged at line {e.line}; the fight goes on in {went_on} ({path.name} is not changed)")

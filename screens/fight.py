@@ -164,7 +164,11 @@ class FightScreen(Screen[None]):
         if said_now:
             self.notify(
                 visible(result.message),
-                title="Damaged file" if result.damaged else "Checkpoint",
+                title="Saved by a newer version"
+                if result.newer
+                else "Damaged file"
+                if result.damaged
+                else "Checkpoint",
                 severity="error",
                 timeout=30,
                 markup=False,

@@ -509,3 +509,37 @@ def test_a_scratch_file_a_kill_left_does_not_block_the_continuation(tmp_path: Pa
     fight = saves.continue_before(path, bad)
     assert fight.path.name == "f-continued.jsonl" and not (tmp_path / ".f-continued.jsonl.reading").exists()
     fight.close()
+
+
+@pytest.mark.parametrize("edit", [(b'"v":1', b'"v":2'), (b'"type":"', b'"type":"bnb.new_')])
+def test_a_fight_a_newer_version_wrote_is_not_called_damaged(edit: tuple[bytes, bytes], tmp_path: Path) -> None:
+    """An event of a later version (or of a type this one does not know), written whole: it was "damaged", and the
+    app offered to go on from before it in a new file, leaving out everything from there on."""
+    from tests.reliability.support import seal_raw
+
+    path = a_fight(tmp_path, "bnb", events=400)
+    lines = path.read_bytes().split(b"\n")
+    k = next(i for i in range(150, len(lines)) if lines[i].startswith(b'{"seq"') and edit[0] in lines[i])
+    body = lines[k][: lines[k].rindex(b',"crc"')] + b"}"
+    lines[k] = seal_raw(body.replace(*edit, 1))
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(saves.NewerVersion):
+        saves.load(path)
+    said = run_cli("check", str(path))
+    assert said.returncode == 1 and "saved by a newer version" in said.stdout, said.stdout
+    assert "damaged" not in said.stdout and "new file" not in said.stdout
+    result = saves.loading.check_against_events(path, saves.loading.FightState(system="bnb"))
+    assert result.damaged and result.line is None and "newer version" in result.message
+
+    async def opened() -> None:
+        from screens.app import TrackerApp
+        from screens.dialogs.pick import PickDialog
+
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            for _ in range(20):
+                await pilot.pause(0.05)
+            assert not isinstance(app.screen, PickDialog)
+            assert "Saved by a newer version" in _toasts(app), _toasts(app)
+
+    asyncio.run(opened())
