@@ -21,7 +21,22 @@ SHEET_MAX = 16000  # all the text of one sheet together
 # regular expression (compiling that character class, for its code points up to U+2069, was 0.45 ms of every
 # launch; issue #13)
 CONTROLS = frozenset(
-    chr(c) for c in (*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    chr(c)
+    for c in (
+        *range(0x00, 0x20),
+        *range(0x7F, 0xA0),
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+        # the line and paragraph separators break a line where Python and Textual split lines (a name holding one
+        # broke the log's "Order:" line and shifted its border); the bidi marks and the zero-width no-break space
+        # move or hide the text around them
+        0x2028,
+        0x2029,
+        0x200E,
+        0x200F,
+        0x061C,
+        0xFEFF,
+    )
 )
 # each as Python's "unicode_escape" codec writes it (\t, \x1b, \u202e), without importing the codec
 _ESCAPES = {

@@ -319,13 +319,13 @@ def test_control_characters_are_the_ones_the_regular_expression_named() -> None:
     code point of the planes it named and a text mixing them."""
     import re
 
-    old = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+    old = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\u200e\u200f\u061c\ufeff]")
 
     def old_visible(text: str) -> str:
         return old.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
     found = 0
-    for code in range(0x3000):
+    for code in (*range(0x3000), 0xFEFF):
         ch = chr(code)
         assert (ch in text.CONTROLS) is bool(old.search(ch)), hex(code)
         assert visible(f"a{ch}b") == old_visible(f"a{ch}b"), hex(code)
@@ -336,6 +336,16 @@ def test_control_characters_are_the_ones_the_regular_expression_named() -> None:
             refused = True
         assert refused is bool(old.search(ch)), hex(code)
         found += ch in text.CONTROLS
-    assert found == 32 + 33 + 5 + 4
+    assert found == 32 + 33 + 5 + 4 + 6  # (the line separators, bidi marks and zero-width no-break space too)
     mixed = "".join(chr(c) for c in range(0x2080)) * 2
     assert visible(mixed) == old_visible(mixed)
+
+
+def test_a_line_separator_or_a_bidi_mark_in_a_name_is_refused_and_shown_escaped() -> None:
+    """U+2028 in a name broke the log's "Order:" line (Python and Textual split lines at it) and shifted its
+    border; the bidi marks moved the text around them."""
+    for ch in ("\u2028", "\u2029", "\u200e", "\u200f", "\u061c", "\ufeff"):
+        with pytest.raises(Refused, match="control characters"):
+            text.clean(f"Ro{ch}ok", "Name")
+        assert ch not in visible(f"Ro{ch}ok") and visible(f"Ro{ch}ok").startswith("Ro\\u")
+    assert visible("Rook\u2028\n").splitlines() == ["Rook\\u2028\\n"]
