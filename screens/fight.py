@@ -13,7 +13,7 @@ screen), the forms in :mod:`screens.forms`, and doing an action in
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -123,6 +123,7 @@ class FightScreen(Screen[None]):
         log = self.query_one(LogView)
         self._say_saved_to()  # (as text: "[reverse]d.jsonl" is no markup)
         log.add(logic.entry_lines(self.fight, limit=logic.LOG_OPEN))
+        self._mark_undone()
         self.refresh_view()
         table = self.query_one(InitiativeList)
         table.select(self.fight.state.current)
@@ -338,6 +339,20 @@ class FightScreen(Screen[None]):
 
     def add_log(self, lines: list[str], style: str = "") -> None:
         self.query_one(LogView).add(lines, style=style)
+
+    def mark_log(self, seqs: Collection[int], style: str) -> None:
+        self.query_one(LogView).mark(seqs, style)
+
+    def _mark_undone(self) -> None:
+        """The lines of actions taken back (and not redone) struck through, as the replay draws them."""
+        log = self.fight.log
+        seqs: set[int] = set()
+        for action in log.undone_actions:
+            span = log.action_seqs(action)
+            if span is not None:
+                seqs.update(range(span[0], span[1] + 1))
+        if seqs:
+            self.query_one(LogView).mark(seqs, history.UNDONE_STYLE)
 
     def on_click(self, event: events.Click) -> None:
         """A double click on a log line: why (the first click selected that line)."""

@@ -11,7 +11,7 @@ the screen has it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -60,6 +60,8 @@ class FightHost(Protocol):
         """Show what an action logged: its log lines and the table as it now is."""
 
     def add_log(self, lines: list[str], style: str = "") -> None: ...
+
+    def mark_log(self, seqs: Collection[int], style: str) -> None: ...
 
     def refresh_view(self) -> None: ...
 

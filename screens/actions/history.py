@@ -16,6 +16,7 @@ def undo(screen: FightHost) -> None:
         doing.failed(screen, e)
         return
     _said(screen, "undone", visible(step.describe()))
+    screen.mark_log(_seqs(screen, step.action), UNDONE_STYLE)
 
 
 def redo(screen: FightHost) -> None:
@@ -25,6 +26,16 @@ def redo(screen: FightHost) -> None:
         doing.failed(screen, e)
         return
     _said(screen, "redone", visible(step.describe()))
+    screen.mark_log(_seqs(screen, step.action), "")
+
+
+UNDONE_STYLE = "strike dim"  # the lines of an action taken back, as the replay draws them
+
+
+def _seqs(screen: FightHost, action: int) -> range:
+    """The event numbers of an action's lines (none when its lines are older than the log holds)."""
+    span = screen.fight.log.action_seqs(action)
+    return range(span[0], span[1] + 1) if span is not None else range(0)
 
 
 def _said(screen: FightHost, done: str, text: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -156,6 +156,23 @@ class LogView(ScrollView, can_focus=True):
         if wrote and self._width:
             self._sized(at_end=True)
         self.refresh()
+
+    def mark(self, seqs: Collection[int], style: str) -> None:
+        """Draw the kept lines of these events in ``style`` (an action undone is struck through, as the replay
+        shows it; redone, drawn plain again): the live log never said which results stood."""
+        changed = False
+        for n, (text, old) in enumerate(self.kept):
+            found = _NUMBERED.match(text)
+            if found and int(found.group(1)) in seqs and old != style:
+                self.kept[n] = (text, style)
+                changed = True
+        if changed and self._width:  # wrapped again at the next drawing (at the log's end, where the undo is)
+            self._width = 0
+            self._first = 0
+            self._strips = []
+            self._counts.clear()
+        if changed:
+            self.refresh()
 
     def _wrapped(self, text: str, style: str) -> list[Strip]:
         """One kept line wrapped at the width, as RichLog wraps a ``Text`` it writes (no minimum width)."""
