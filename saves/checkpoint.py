@@ -216,15 +216,18 @@ def partial_log(system: System, cp: dict[str, Any]) -> ActionLog:
 
 
 def verify(loaded: Any, timeline: Any) -> list[str]:
-    """Problems with the checkpoints of a loaded fight: each is compared with the fold (the fold wins)."""
+    """Problems with the checkpoints of a loaded fight: each after the last that agrees with the fold is compared
+    with it (the fold wins); one an agreeing checkpoint follows is replaced by it, and never read again."""
     problems: list[str] = []
     if not loaded.checkpoints:
         return problems
-    for cp in loaded.checkpoints:
+    for cp in reversed(loaded.checkpoints):
         why = disagreement(loaded.system, timeline, cp.seq, cp.data)
-        if why is not None:
-            where = f"line {cp.line}: the checkpoint after event {cp.seq}"
-            problems.append(f"{where} disagrees with the events ({why}); the events win")
+        if why is None:
+            break  # an agreeing checkpoint after a bad one replaces it (the app wrote it so): the bad ones before
+            # it are no longer read (a file once corrected was reported bad for ever)
+        where = f"line {cp.line}: the checkpoint after event {cp.seq}"
+        problems.insert(0, f"{where} disagrees with the events ({why}); the events win")
     return problems
 
 
