@@ -46,6 +46,7 @@ DETAIL = (34, 48)  # the detail pane's width beside the list: it gives columns t
 BELOW = 9  # narrow: the fewest lines the detail pane and the log get under the list
 NOTES = {"#prompts": 2, "#reminder": 3, "#fallen": 1}  # the lines above the list, and the most each takes
 CHECK_AFTER = 0.25  # seconds after the screen is mounted before the checkpoint it opened from is checked
+WARNINGS_SHOWN = 3  # the notices of what opening the fight recovered, the last saying how many more
 
 
 def shorten(path: Path) -> str:
@@ -128,7 +129,11 @@ class FightScreen(Screen[None]):
         table = self.query_one(InitiativeList)
         table.select(self.fight.state.current)
         self.set_focus(table)
-        for warning in getattr(self.fight, "warnings", ()):
+        warnings = list(getattr(self.fight, "warnings", ()))
+        if len(warnings) > WARNINGS_SHOWN:  # (60 damaged checkpoints stacked 60 toasts over the fight)
+            more = len(warnings) - WARNINGS_SHOWN + 1
+            warnings[WARNINGS_SHOWN - 1 :] = [f"… and {more} more of the kind (tracker check FILE lists them)"]
+        for warning in warnings:
             self.notify(visible(warning), title="Recovered", severity="warning", timeout=15, markup=False)
         if getattr(self.fight, "needs_check", False):  # once the first frame is out (it must not wait for the check)
             self.set_timer(CHECK_AFTER, self.check_checkpoint)
