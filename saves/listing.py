@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 
 from saves.checkpoint import BACK_READ
-from saves.files import SUFFIX, default_dir, read_head
+from saves.files import SUFFIX, default_dir, file_kind, read_head
 from saves.format import Header, LoadError
 from saves.loading import from_checkpoint, load, read_header
 from tracker.model import FightState
@@ -66,9 +66,13 @@ def recent(directory: Path | None = None, limit: int = 30) -> list[SaveInfo]:
     return out
 
 
+NOT_A_FIGHT = "not a fight file"  # a SaveInfo's problem when the name is no regular file: no damage
+
+
 def _info(p: Path, st: os.stat_result, mtime: float) -> SaveInfo:
-    if not stat.S_ISREG(st.st_mode):
-        return SaveInfo(p, None, mtime, "unreadable: not a regular file")
+    if not stat.S_ISREG(st.st_mode):  # (a link to a good fight was listed as damaged)
+        kind = "a link (the app opens a fight file, not a link to one)" if stat.S_ISLNK(st.st_mode) else ""
+        return SaveInfo(p, None, mtime, f"{NOT_A_FIGHT}: {kind or file_kind(st.st_mode)}")
     try:
         head = read_head(p)
         header, _raw, _old = read_header(head)

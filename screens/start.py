@@ -26,6 +26,7 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 import saves
+from saves.listing import NOT_A_FIGHT
 from screens.dialogs.base import ask
 from screens.dialogs.help import HelpDialog
 from screens.widgets.fields import Choices
@@ -46,7 +47,8 @@ def save_label(info: Any, system_names: dict[str, str] | None = None) -> Text:
     A file it could not read is listed as damaged, with why.
     """
     if info.header is None:
-        return Text(visible(f"{info.path.name} · damaged: {info.problem or 'unreadable'}"), style="dim")
+        what = info.problem if info.problem.startswith(NOT_A_FIGHT) else f"damaged: {info.problem or 'unreadable'}"
+        return Text(visible(f"{info.path.name} · {what}"), style="dim")
     created = info.created or info.header.created
     with contextlib.suppress(ValueError, TypeError):
         created = datetime.fromisoformat(created).strftime("%Y-%m-%d %H:%M")

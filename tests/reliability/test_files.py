@@ -351,3 +351,20 @@ def test_listing_systems_imports_no_plugin() -> None:
     )
     assert r.returncode == 0 and r.stdout.strip().endswith("[]"), r.stdout + r.stderr
     assert "bnb" in r.stdout and "twod6" in r.stdout
+
+
+def test_a_link_or_a_fifo_in_the_fights_folder_is_listed_as_no_fight_file_not_as_damaged(tmp_path: Path) -> None:
+    """A link to a good fight was listed "damaged: unreadable: not a regular file": the fight is fine."""
+    from screens.start import save_label
+
+    folder = tmp_path / "fights"
+    folder.mkdir()
+    good = a_fight(folder, "bnb", 60, "good.jsonl")
+    (folder / "link.jsonl").symlink_to(good)
+    os.mkfifo(folder / "fifo.jsonl")
+    labels = {i.path.name: save_label(i).plain for i in saves.recent(folder)}
+    assert (
+        labels["link.jsonl"] == "link.jsonl · not a fight file: a link (the app opens a fight file, not a link to one)"
+    )
+    assert labels["fifo.jsonl"] == "fifo.jsonl · not a fight file: a FIFO (a named pipe)"
+    assert "damaged" not in labels["link.jsonl"] + labels["fifo.jsonl"]
