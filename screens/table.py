@@ -95,12 +95,13 @@ def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> di
     aliased: dict[str, list[str]] = {}
     order = {c.id: n for n, c in enumerate(state.combatants)}
     late = len(order)
+    known = {c.id for c in state.combatants if visible(c) or (seen is not None and c.id in seen)}
     for c in state.combatants:
         shown = visible(c)
         if not shown and (seen is None or c.id not in seen or c.is_pc or state.view.npc_names):
             continue
         if c.is_pc or state.view.npc_names:
-            names[c.id] = c.name
+            names[c.id] = _alone(state, c, known)
         else:
             aliased.setdefault(c.alias or "NPC", []).append(c.id)
     for alias, ids in aliased.items():
@@ -109,6 +110,17 @@ def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> di
             if visible(state.get(cid)):
                 names[cid] = alias if len(ids) == 1 else f"{alias} {n}"
     return names
+
+
+def _alone(state: FightState, c: Combatant, known: set[str]) -> str:
+    """``c``'s name, without its number in its group ("Outlaw 1": "Outlaw") while no other of its group is one the
+    players know of (revealed alone, "Outlaw 1" told them of an "Outlaw 2" still hidden)."""
+    group = c.group
+    if c.is_pc or not group or not re.fullmatch(rf"{re.escape(group)} \d+", c.name):
+        return c.name
+    if any(o.group == group and o.id != c.id and o.id in known for o in state.combatants):
+        return c.name
+    return group
 
 
 def first_seen(entries: Iterable[Entry]) -> dict[str, int]:

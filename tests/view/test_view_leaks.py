@@ -101,3 +101,19 @@ def test_conditions_count_rounds_in_the_round_the_players_are_shown() -> None:
     after = project(f.system, f)
     assert after.round == before.round == "Round 1"
     assert [r.conditions for r in after.rows] == [r.conditions for r in before.rows], after.rows
+
+
+def test_a_group_member_revealed_alone_shows_no_number() -> None:
+    """A hidden pair of bears, one revealed: "Bear, Black 1" told the players of a "Bear, Black 2" still hidden."""
+    f = Fight(load("bnb"), roller=SeededRoller(5))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="", preset="black_bear", count=2, hidden=True))
+    first, second = (c.id for c in f.state.combatants if c.group)
+    f.do(C.Reveal(ids=(first,)))
+    text = shown(project(f.system, f))
+    assert "Bear, Black" in text and "Bear, Black 1" not in text and "Bear, Black 2" not in text, text
+    f.do(C.Reveal(ids=(second,)))
+    p = project(f.system, f)
+    assert [r.name for r in p.rows if r.name.startswith("Bear")] == ["Bear, Black 1", "Bear, Black 2"]
+    f.do(C.Hide(ids=(second,)))  # seen once, it keeps its number: the players know of it
+    assert [r.name for r in project(f.system, f).rows if r.name.startswith("Bear")] == ["Bear, Black 1"]
