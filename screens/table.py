@@ -160,8 +160,12 @@ def with_former_names(
     one's, a name of the one the players know)."""
     extra: list[Combatant] = []
     shown = dict(names)
+    public = [n.lower() for n in names.values() if n]
     for c in state.combatants:
         for n, old in enumerate(sorted(had.get(c.id, set()) - {c.name, ""})):
+            if c.id in names and any(old.lower() in p or p in old.lower() for p in public):
+                continue  # a seen one's old name inside a name the players see ("Marla" of "Marla Stone"): swapped
+                # for the new one, it read "Marla Stone Stone's turn"
             stand_in = changed(c, id=f"{c.id}~{n}", name=old, removed=True)
             extra.append(stand_in)
             if c.id in names:

@@ -117,3 +117,21 @@ def test_a_group_member_revealed_alone_shows_no_number() -> None:
     assert [r.name for r in p.rows if r.name.startswith("Bear")] == ["Bear, Black 1", "Bear, Black 2"]
     f.do(C.Hide(ids=(second,)))  # seen once, it keeps its number: the players know of it
     assert [r.name for r in project(f.system, f).rows if r.name.startswith("Bear")] == ["Bear, Black 1"]
+
+
+def test_a_seen_one_renamed_to_a_name_holding_its_old_one_reads_once() -> None:
+    """ "Marla" renamed "Marla Stone": the players read "Marla Stone Stone's turn" (the old name, swapped for the
+    new, was swapped inside the new one too)."""
+    f = Fight(load("twod6"), roller=SeededRoller(1))
+    f.do(C.AddCombatant(name="Marla", preset="knife", kind="pc"))
+    f.do(C.AddCombatant(name="Wolf", preset="wolf"))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 15}))
+    f.do(C.StartFight())
+    f.do(C.RenameCombatant(id="c1", name="Marla Stone"))
+    f.do(C.RenameCombatant(id="c2", name="Wolf 1"))
+    f.do(C.AddCombatant(name="Wolf 2", preset="wolf"))
+    f.do(C.AddCondition(id="c1", name="bitten by Wolf 2"))
+    f.do(C.NextTurn())
+    text = shown(project(f.system, f))
+    assert "Stone Stone" not in text and "Wolf 1 1" not in text and "Wolf 1 2" not in text, text
+    assert "Marla Stone joins the fight" in text and "bitten by Wolf 2" in text, text
