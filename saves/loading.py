@@ -536,7 +536,10 @@ def _decode(
         for number, record in zip(numbers, upgraded, strict=True):
             if type(record) is not dict:
                 raise LoadError("not an event record", number)
-            entries.append(codec.decode(record, number))
+            try:
+                entries.append(codec.decode(record, number))
+            except NewerVersion as e:  # an older format's line has no checksum: it may be damage as well
+                raise LoadError(str(e).removeprefix(f"line {number}: "), number) from None
             lines.append(number)
             of = record.get("of", 0)
             ofs.append(of if type(of) is int else 0)

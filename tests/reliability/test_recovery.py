@@ -545,3 +545,16 @@ def test_a_fight_a_newer_version_wrote_is_not_called_damaged(edit: tuple[bytes, 
             assert "Saved by a newer version" in _toasts(app), _toasts(app)
 
     asyncio.run(opened())
+
+
+def test_an_older_formats_unknown_event_is_damage_not_a_newer_version(tmp_path: Path) -> None:
+    """Its lines have no checksum: an event type garbled in one is damage (no newer version writes format 1)."""
+    src = (ROOT / "tests" / "fixtures" / "format1" / "bnb.jsonl").read_text().splitlines()
+    k = next(i for i in range(40, len(src)) if '"type":"' in src[i])
+    tag = json.loads(src[k])["type"]
+    src[k] = src[k].replace(f'"type":"{tag}"', f'"type":"{tag[:-1]}"', 1)
+    path = tmp_path / "f1bad.jsonl"
+    path.write_text("\n".join(src) + "\n")
+    with pytest.raises(saves.LoadError) as e:
+        saves.load(path)
+    assert not isinstance(e.value, saves.NewerVersion) and e.value.line == k + 1
