@@ -102,7 +102,9 @@ class AttackMade(Event):
     ammo_spent: int = 0
     uses_special: bool = False
     thrown: bool = False  # a melee weapon thrown: it lands on the floor
-    volley: int = 1  # the shots of the revolver's or repeater's action this one is among (1: a single shot)
+    # the shots of the revolver's or repeater's action this one is among (1: a single shot; 0: a file written
+    # before it was kept, which Why? reads as the event's weapon allows)
+    volley: int = 0
     level: str = ""  # the injury level the GM picked for a hit ("": the weapon's own)
 
     def describe(self, state: FightState) -> str:

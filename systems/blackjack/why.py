@@ -178,6 +178,8 @@ def _attack_made(before: FightState, ev: E.AttackMade, after: FightState) -> lis
         out.append(Reason.of(R.SHOTS, f"1 shot spent: {ev.weapon} {w.loaded} → {w.loaded - ev.shots_spent}"))
         if w.multi == "shots" and ev.volley > 1:
             out.append(Reason.of(R.VOLLEY, f"{ev.weapon}: {ev.volley} shots in one action, each its own save"))
+        elif w.multi == "shots" and not ev.volley:  # (an event written before the shots were counted)
+            out.append(Reason.of(R.VOLLEY, f"{ev.weapon}: several shots in one action, each its own save"))
     elif w.is_firearm and w.multi == "blast":
         out.append(Reason.of(R.WEAPON_DV, f"the same {ev.weapon} blast takes {t} too: no other shot spent"))
     if ev.ammo_spent:

@@ -813,3 +813,19 @@ def test_a_hit_at_the_level_the_gm_picked_says_so() -> None:
     o2 = npc(f2, "Outlaw", "outlaw", morale=12)
     (plain,) = of(why(f2, Attack(actor=d2, targets=(o2,))), "AttackMade")
     assert terms(plain, R.DEFAULT_LEVEL) == ["Revolver: moderate by default (the GM may pick another)"]
+
+
+def test_a_volleys_shot_saved_before_the_shots_were_counted_still_cites_the_volley() -> None:
+    """An AttackMade of a file written before ``volley`` was kept lost its "Multiple shots" citation."""
+    import attrs
+
+    w = volley_held()
+    ev, _ = next((ev, rs) for ev, rs in w if type(ev).__name__ == "AttackMade")
+    old = attrs.evolve(ev, volley=0)
+    f = new_fight(10)
+    d = pc(f, "Dusty", acc=14)
+    o = npc(f, "Outlaw", "outlaw", morale=12, injuries="moderate c, moderate d, severe e")
+    state = f.state
+    assert (d, o) == (ev.actor, ev.target)
+    reasons = system.explain(state, old, state)
+    assert terms(reasons, R.VOLLEY) == ["Revolver: several shots in one action, each its own save"]
