@@ -102,7 +102,9 @@ def fall(was: Combatant, now: Combatant, by: str | None) -> list[Event]:
     dw, dn = data(was), data(now)
     if dn.hp > 0:
         return []
-    lethal = dn.damage > dw.damage or dn.max_hp < dw.max_hp  # (a lower maximum: the GM's adjust)
+    # a lower maximum (the GM's adjust) falls like damage when it takes HP from above 0 to 0 or below; one already
+    # down (stable after a death save, knocked out) is not asked for another save by it
+    lethal = dn.damage > dw.damage or (dn.max_hp < dw.max_hp and dw.hp > 0)
     if lethal and dn.status in (OK, KNOCKED_OUT, UNCONSCIOUS):
         if not now.is_pc and dn.minor:
             return [Dropped(id=now.id, hp=dn.hp, outcome=DEAD, by=by)]

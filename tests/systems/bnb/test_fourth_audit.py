@@ -234,6 +234,22 @@ def test_gm_adjust_of_the_hp_maximum_above_0_hp_raises_nothing():
     assert data(f, dusty).hp == 1 and data(f, dusty).status == "ok" and f.state.prompts == ()
 
 
+def test_gm_adjust_of_the_hp_maximum_of_one_already_down_asks_no_second_save():
+    """Ruling (harm.py): Dusty stable after a death save at 0 HP, the GM corrects his maximum: no second save (he
+    was made dying again, with a new death save, for a correction)."""
+    f, dice = new_fight()
+    dusty = add_pc(f, "Dusty", level=1, hp=8)
+    add_npc(f, "outlaw", hp=5)
+    start(f)
+    f.do(Damage(targets=(dusty,), amount="8"))
+    dice.add(20)
+    f.do(DeathSave(actor=dusty))
+    status = data(f, dusty).status
+    events = f.do(Adjust(id=dusty, field="max_hp", value=7))
+    assert not [e for e in events if isinstance(e, Dropped)] and f.state.prompts == ()
+    assert data(f, dusty).status == status
+
+
 def test_gm_adjust_of_a_minor_npcs_hp_maximum_to_0_kills_it():
     f, _dice = new_fight()
     (slim,) = add_npc(f, "outlaw", name="Slim", hp=7, minor=True)
