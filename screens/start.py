@@ -167,8 +167,12 @@ class StartScreen(Screen[None]):
         box = self.query_one("#saves", OptionList)
         keep = box.highlighted
         box.clear_options()
+        here = self.fights_dir.resolve()
         for info in found:
-            box.add_option(Option(save_label(info, names), disabled=info.header is None))
+            label = save_label(info, names)
+            if self.also is not None and info.path.parent.resolve() != here:  # (two "fight.jsonl" read the same)
+                label.append(visible(f"  in {info.path.parent.name or info.path.parent}/"), style="dim italic")
+            box.add_option(Option(label, disabled=info.header is None))
         if not found:
             box.add_option(Option("No saved fights yet", disabled=True))
         elif box.has_focus or keep is not None:

@@ -33,5 +33,7 @@ def test_the_start_screen_lists_the_folder_of_the_fight_opened_by_file(data_dir:
                 await pilot.pause(0.05)
             assert isinstance(app.screen, StartScreen)
             assert [info.path for info in app.screen.saved] == [path]
+            listed = str(app.screen.query_one("#saves").get_option_at_index(0).prompt)
+            assert listed.endswith("in elsewhere/"), listed  # (which folder: two "fight.jsonl" read the same)
 
     asyncio.run(run())
