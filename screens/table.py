@@ -160,11 +160,11 @@ def with_former_names(
     one's, a name of the one the players know)."""
     extra: list[Combatant] = []
     shown = dict(names)
-    public = [n.lower() for n in names.values() if n]
     for c in state.combatants:
         for n, old in enumerate(sorted(had.get(c.id, set()) - {c.name, ""})):
-            if c.id in names and any(old.lower() in p or p in old.lower() for p in public):
-                continue  # a seen one's old name inside a name the players see ("Marla" of "Marla Stone"): swapped
+            now_called = names.get(c.id, "")
+            if now_called and (re.search(_word(old), now_called, re.I) or re.search(_word(now_called), old, re.I)):
+                continue  # a seen one's old name inside the name it is shown by ("Marla" of "Marla Stone"): swapped
                 # for the new one, it read "Marla Stone Stone's turn"
             stand_in = changed(c, id=f"{c.id}~{n}", name=old, removed=True)
             extra.append(stand_in)
@@ -368,24 +368,18 @@ def _word(name: str) -> str:
     return rf"(?<!\w){re.escape(name)}(?!\w)"
 
 
-def _seen_spans(line: str, now: FightState, names: Mapping[str, str]) -> str:
-    """``line`` with the names the players see (and the seen NPCs' own) blanked out, longest first: a hidden
-    "Outlaw" is not in a seen "Outlaw 1" (every line about the seen Outlaw 1 was dropped for it)."""
-    seen = {n for n in names.values() if n} | {c.name for c in now.combatants if c.id in names and c.name}
-    for name in sorted(seen, key=len, reverse=True):
-        line = re.sub(_word(name), lambda m: "\0" * len(m.group()), line, flags=re.IGNORECASE)
-    return line
-
-
 def _hidden_named(line: str, now: FightState, names: Mapping[str, str]) -> list[tuple[int, int]]:
-    """Where ``line`` names a hidden combatant (outside the names of the seen)."""
-    masked = _seen_spans(line, now, names)
-    return [
-        m.span()
-        for c in now.combatants
-        if c.id not in names and c.name
-        for m in re.finditer(_word(c.name), masked, re.IGNORECASE)
-    ]
+    """Where ``line`` names a hidden combatant: the names of the seen and of the hidden looked for together, the
+    longest first at each place (a hidden "Outlaw" is not in a seen "Outlaw 1", where every line about the seen
+    one was dropped for it; and a hidden "Outlaw Boss" is named in full though a seen "Outlaw" begins it: the seen
+    name, blanked first, hid it)."""
+    seen = {n.lower() for n in names.values() if n} | {c.name.lower() for c in now.combatants if c.id in names}
+    hidden = {c.name.lower() for c in now.combatants if c.id not in names and c.name} - seen
+    if not hidden:
+        return []
+    every = sorted(seen | hidden, key=len, reverse=True)
+    pattern = "|".join(_word(name) for name in every if name)
+    return [m.span() for m in re.finditer(pattern, line, re.IGNORECASE) if m.group().lower() in hidden]
 
 
 def _unnamed(text: str, now: FightState, names: Mapping[str, str]) -> str:

@@ -135,3 +135,36 @@ def test_a_seen_one_renamed_to_a_name_holding_its_old_one_reads_once() -> None:
     text = shown(project(f.system, f))
     assert "Stone Stone" not in text and "Wolf 1 1" not in text and "Wolf 1 2" not in text, text
     assert "Marla Stone joins the fight" in text and "bitten by Wolf 2" in text, text
+
+
+def test_a_hidden_name_a_seen_one_begins_is_not_named() -> None:
+    """A seen "Outlaw" and a hidden "Outlaw Boss": "Marked by Outlaw Boss" was shown in full (the seen name, blanked
+    first, hid the hidden one from the search); and a bear revealed alone ("Bear, Black") let "Stalked by Bear,
+    Black 2" through."""
+    f = Fight(load("bnb"), roller=SeededRoller(5))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="", preset="outlaw"))
+    f.do(C.AddCombatant(name="Outlaw Boss", preset="outlaw", hidden=True))
+    f.do(C.AddCombatant(name="", preset="black_bear", count=2, hidden=True))
+    bear = next(c.id for c in f.state.combatants if c.name == "Bear, Black 1")
+    f.do(C.Reveal(ids=(bear,)))
+    f.do(C.StartFight())
+    f.do(C.AddCondition(id="c1", name="Marked by Outlaw Boss"))
+    f.do(C.AddCondition(id="c1", name="Stalked by Bear, Black 2"))
+    f.do(C.AddCondition(id="c1", name="Covered by Outlaw"))  # the seen one: named
+    text = shown(project(f.system, f))
+    assert "Boss" not in text and "Black 2" not in text, text
+    assert "Marked by someone" in text and "Stalked by someone" in text and "Covered by Outlaw" in text, text
+
+
+def test_a_renamed_npcs_old_name_inside_another_seen_name_stays_secret() -> None:
+    """NPC names hidden: "Cole" renamed "Jim" showed "Covered by Cole", "Cole" being inside the PC "Nicole"."""
+    f = Fight(load("bnb"), roller=SeededRoller(5))
+    f.do(C.AddCombatant(name="Nicole", kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="Cole", preset="outlaw", alias="Outlaw"))
+    f.do(C.SetView(npc_numbers=False, npc_names=False, dice=True))
+    f.do(C.StartFight())
+    f.do(C.AddCondition(id="c1", name="Covered by Cole"))
+    f.do(C.RenameCombatant(id="c2", name="Jim"))
+    text = shown(project(f.system, f))
+    assert "Cole" not in text.replace("Nicole", "") and "Covered by Outlaw" in text, text
