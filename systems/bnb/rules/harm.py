@@ -221,7 +221,8 @@ def lucky_prompt(c: Combatant) -> PromptRaised:
     what = d.last_save.against if d.last_save is not None else "a save"
     return prompt(
         LUCKY,
-        f"{c.name} failed the save vs {what}: re-roll with Lucky Streak ({left} left today)? Dismiss to accept it",
+        f"{c.name} failed the save vs {what}: re-roll with Lucky Streak ({left} left today)? Settle it (P) as "
+        f"'{FAILURE_STANDS}' to accept the failure",
         c.id,
         command="lucky_streak",
         params={"actor": c.id},

@@ -68,7 +68,11 @@ def death_save(d: Draft, cmd: DeathSave, dice: Roller) -> None:
     s = roll_save(c, tuple(parts), dice, f"{c.name} saves vs death")
     _accept_lucky(d, c.id)
     d.add(DeathSaveRolled(id=c.id, roll=s.roll, parts=s.parts, total=s.total, st=s.st, success=s.success))
-    d.add(resolve(d.state, DEATH, c.id, "alive, unconscious" if s.success else "dead"))
+    # a Gambler's failure may yet be re-rolled (the Lucky Streak offer follows): not "dead" in the record, which
+    # stayed there after the re-roll saved him
+    lucky = cd.cls == GAMBLER and cd.lucky_used < lucky_streaks(cd.level)
+    failed = "failed: dead unless a Lucky Streak re-roll saves him" if lucky else "dead"
+    d.add(resolve(d.state, DEATH, c.id, "alive, unconscious" if s.success else failed))
 
 
 def saving_throw(d: Draft, cmd: SavingThrow, dice: Roller) -> None:

@@ -375,3 +375,27 @@ def test_the_attack_form_starts_on_the_critters_next_listed_attack():
     while f.state.current != cat:
         f.do(NextTurn())
     assert logic.prefill(spec, f.state, dusty, turn_commands=f.system.turn_commands)["weapon"] == ""
+
+
+# -- a Gambler's failed death save, with a Lucky Streak to come ----------------------------------------
+
+
+def test_a_gamblers_failed_death_save_is_not_recorded_dead_while_his_lucky_streak_may_save_him():
+    """The death prompt was settled "dead" at once, and the line stayed in the record (the log, replay --text, the
+    recap) after the Lucky Streak re-roll saved him."""
+    from tracker.events import PromptResolved
+
+    f, dice = new_fight()
+    doc = add_pc(f, "Doc", cls="Gambler", level=1, hp=5)
+    add_npc(f, "outlaw", hp=5)
+    start(f)
+    f.do(Damage(targets=(doc,), amount="8"))
+    dice.add(1)
+    events = f.do(DeathSave(actor=doc))
+    (settled,) = [e for e in events if isinstance(e, PromptResolved)]
+    assert settled.note == "failed: dead unless a Lucky Streak re-roll saves him"
+    assert [p.kind for p in f.state.prompts] == ["lucky_streak"]
+    assert "Settle it (P) as 'failure stands'" in f.state.prompts[0].text
+    dice.add(20)
+    f.do(LuckyStreak(actor=doc))
+    assert data(f, doc).status != "dead"
