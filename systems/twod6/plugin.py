@@ -397,11 +397,10 @@ class TwoD6System(BaseSystem):
         if isinstance(event, OpposedRolled):  # the players' line without the other side's numbers
             deed = OPPOSED_DEEDS.get(event.purpose, f"{{actor}} {event.purpose} vs {{target}}")
             again = " (cinematic reroll)" if event.reroll else ""
-            return Tally(
-                actor=event.actor,
-                target=event.target,
-                deed=f"{deed}{again}: {'succeeds' if event.success else 'fails'}",
-            )
+            actor = state.find(event.actor)
+            # a PC's own deed only: an NPC's sneak past a PC "succeeds" told the players what their PC missed
+            said = f"{deed}{again}: {'succeeds' if event.success else 'fails'}" if actor and actor.is_pc else ""
+            return Tally(actor=event.actor, target=event.target, deed=said)
         if isinstance(event, Adjusted) and event.field == "wounds" and type(event.value) is int:
             # the GM taking wounds off harmed them as much
             c = state.find(event.id)

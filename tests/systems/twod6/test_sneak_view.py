@@ -7,7 +7,7 @@ from systems.twod6 import system
 from systems.twod6.commands import Sneak
 from tests.systems.twod6.helpers import refused, sheet
 from tracker import Fight
-from tracker.commands import AddCombatant, SetInitiative, SetView, StartFight
+from tracker.commands import AddCombatant, NextTurn, SetInitiative, SetView, StartFight
 from tracker.dice import ScriptedRoller
 
 
@@ -50,3 +50,13 @@ def test_a_failed_sneak_reads_as_failed():
     roller.add(1, 3, 5, 5)  # 4 + 4 = 8 vs 10 + 2 = 12: fails
     f.do(Sneak(actor="c1", targets=("c2",)))
     assert "Marla sneaks past Goblin: fails" in public_log(f.system, f.steps, f.state)
+
+
+def test_an_npcs_sneak_past_a_pc_tells_the_players_nothing_of_how_it_went():
+    """ "Goblin sneaks past Marla: succeeds" told the players what their PC had missed."""
+    f, roller = _fight()
+    f.do(NextTurn())  # the Goblin's turn
+    roller.add(6, 6, 6, 6, 1, 1, 1, 1)
+    f.do(Sneak(actor="c2", targets=("c1",)))
+    lines = public_log(f.system, f.steps[-1:], f.state)
+    assert not any("sneaks" in line or "succeeds" in line for line in lines), lines
