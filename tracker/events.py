@@ -252,9 +252,15 @@ class Adjusted(Event):
 
     def describe(self, state: FightState) -> str:
         why = f" ({self.note})" if self.note else ""
-        return (
-            f"GM sets {state.name(self.id)}'s {self.label or self.field}: {shown(self.old)} → {shown(self.value)}{why}"
-        )
+        old, new = (_named(state, v) for v in (self.old, self.value))
+        return f"GM sets {state.name(self.id)}'s {self.label or self.field}: {shown(old)} → {shown(new)}{why}"
+
+
+def _named(state: FightState, value: Any) -> Any:
+    """A combatant's id as its name (twod6's "Grappled by: none → c2" showed the id)."""
+    if isinstance(value, str) and value and state.find(value) is not None:
+        return state.name(value)
+    return value
 
 
 def shown(value: Any) -> str:

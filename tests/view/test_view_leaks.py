@@ -168,3 +168,15 @@ def test_a_renamed_npcs_old_name_inside_another_seen_name_stays_secret() -> None
     f.do(C.RenameCombatant(id="c2", name="Jim"))
     text = shown(project(f.system, f))
     assert "Cole" not in text.replace("Nicole", "") and "Covered by Outlaw" in text, text
+
+
+def test_an_adjust_to_a_combatant_names_it() -> None:
+    """ "GM sets Marla's Grappled by: none → c2" (the GM's log and the players') showed the id."""
+    f = twod6()
+    grunk = f.state.by_name("Grunk").id  # type: ignore[union-attr]
+    f.do(C.Adjust(id="c1", field="grappled_by", value=grunk))
+    line = f.entries[-1].event.describe(f.state)
+    assert line.endswith("none → Grunk") and grunk not in line.replace("Grunk", ""), line
+    lurker = f.state.by_name("Lurker").id  # type: ignore[union-attr]
+    f.do(C.Adjust(id="c1", field="grappled_by", value=lurker))
+    assert "Lurker" not in shown(project(f.system, f)) and f" {lurker}" not in shown(project(f.system, f))
