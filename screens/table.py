@@ -227,15 +227,17 @@ def _without_someone(text: str, names: Mapping[str, str] | None) -> str:
     return " · ".join(parts)
 
 
-def _on_deck(system: System, state: FightState, shown: Mapping[str, str], also: str | None = None) -> str | None:
-    """The next visible combatant to take a turn after the current one (and after ``also``, the one shown up), as
-    next turn would give them (in a surprise round, one of the surprising side or the first of round 1: it named
-    one who did not act in it)."""
-    skip = {state.current, also}
+def _on_deck(system: System, state: FightState, shown: Mapping[str, str], after: str | None = None) -> str | None:
+    """The next visible combatant to take a turn after the current one (and after ``after``'s coming turn, when
+    the one shown up is still to act), as next turn would give them (in a surprise round, one of the surprising
+    side or the first of round 1: it named one who did not act in it).  Turns are skipped, not combatants: the
+    last of a surprise round, who opens round 1, is on deck (skipped by name, another was said to be)."""
     try:
-        return next((cid for cid in coming_turns(system, state) if cid in shown and cid not in skip), None)
+        coming = list(coming_turns(system, state))
     except Exception:  # a plug-in's takes_turns that fails: no one on deck, the view goes on
         return None
+    start = coming.index(after) + 1 if after in coming else 0
+    return next((cid for cid in coming[start:] if cid in shown), None)
 
 
 def round_text(state: FightState) -> str:
@@ -273,6 +275,7 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
     current = state.current if state.current in names else None
     shown_round = round_text(state)
     deck = None
+    upcoming = None  # the one shown up, when its turn is still to come (no seen turn yet)
     if state.current is not None and current is None and state.started and not state.ended:
         # a hidden combatant's turn: the players still see the last seen turn (the marker went, and told them
         # someone unseen acts, and where in the order); before any seen turn, the first seen to act is up (no
@@ -280,12 +283,14 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
         last = _last_seen_turn(steps, names)
         if last is not None and last[0] in state.order:
             current, shown_round = last[0], _round_line(last[1])
+            if state.interrupted == current:  # a held action taken in its turn: its turn goes on after it
+                upcoming = current
         else:
-            current = _on_deck(system, state, names)
+            current = upcoming = _on_deck(system, state, names)
             surprise = state.round == 0 and any(i in names for i in state.surprise)
             shown_round = _round_line(0) if surprise else f"Round {max(1, state.round)}"
     if state.started and not state.ended:
-        deck = _on_deck(system, state, names, also=current)
+        deck = _on_deck(system, state, names, after=upcoming)
     # the rows as of the turn and round the players are shown: on a hidden turn the up one's actions left, and the
     # rounds left of conditions in a round a hidden turn began, told them someone unseen acts
     seen = state

@@ -180,3 +180,18 @@ def test_an_adjust_to_a_combatant_names_it() -> None:
     lurker = f.state.by_name("Lurker").id  # type: ignore[union-attr]
     f.do(C.Adjust(id="c1", field="grappled_by", value=lurker))
     assert "Lurker" not in shown(project(f.system, f)) and f" {lurker}" not in shown(project(f.system, f))
+
+
+def test_the_last_of_a_surprise_round_who_opens_round_one_is_on_deck() -> None:
+    """The Bear surprises Dusty and goes first in round 1 too: "On deck: Dusty" was said (turns were skipped by the
+    one's name, not by the turn)."""
+    f = Fight(load("bnb"), roller=SeededRoller(5))
+    f.do(C.AddCombatant(name="", preset="black_bear"))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    bear, dusty = (c.id for c in f.state.combatants)
+    f.do(C.SetInitiative(values={bear: 25, dusty: 20}))
+    f.do(C.StartFight(surprise=(bear,)))
+    p = project(f.system, f)
+    assert (p.round, p.up, p.on_deck) == ("Surprise round", "Bear, Black", "Bear, Black"), p
+    f.do(C.NextTurn())
+    assert f.state.current == bear and f.state.round == 1
