@@ -108,6 +108,9 @@ def check_dismiss(state: FightState, cmd: DismissPrompt) -> None:
         wait_for_blow(state, p.combatant)
 
 
+PENALTY_SAID = f"{UNCONSCIOUS_PENALTY.label}: −{-UNCONSCIOUS_PENALTY.value}"  # a check's text of its −3
+
+
 def ask_resolve(
     d: Draft,
     cid: str,
@@ -129,6 +132,13 @@ def ask_resolve(
         return
     open_ = due(d.state, cid, stakes)
     if open_ is not None:
+        if stakes == DEATH and x.unconscious and PENALTY_SAID not in open_.text and open_.text.endswith(")"):
+            # the same blow took the one facing it to 0 (a tripled blow's extra wound): the check it covers is
+            # rolled unconscious, with −3, which its text did not say (the GM settling it by a ruling read no −3)
+            d.add(PromptResolved(prompt_id=open_.id, note="restated: unconscious now, the check takes −3"))
+            text = f"{open_.text[:-1]}; {PENALTY_SAID})"
+            d.add(prompt(DEATH, text, cid, command="resolve", params=dict(open_.params), outcomes=(PASSES, FAILS)))
+            return
         if stakes == DEATH or int(open_.params.get("dc", 0)) >= dc:
             return
         d.add(PromptResolved(prompt_id=open_.id, note=f"replaced by a DC {dc} check"))
@@ -139,7 +149,7 @@ def ask_resolve(
     outcome = "fall unconscious" if stakes == UNCONSCIOUS else "die"
     extra = "; knocked unconscious either way" if knockout else ""
     if x.unconscious:
-        extra += "; unconscious: −3"
+        extra += f"; {PENALTY_SAID}"
     params: dict[str, object] = {"actor": cid, "stakes": stakes, "stat": "wil", "dc": dc, "rule": rule.id}
     if knockout:
         params.update(knockout=True, by=by)
