@@ -44,6 +44,8 @@ def test_undone_lines_are_struck_through_and_redone_ones_plain(system_id: str, t
             await pilot.press("u")
             await pilot.pause()
             assert styles(log, hit) == {UNDONE_STYLE}
+            drawn = [s for s in log.lines if (m := re.match(r" *(\d+) ", s.text)) and int(m.group(1)) in hit]
+            assert drawn and all(seg.style and seg.style.strike for s in drawn for seg in s if seg.text.strip())
             await pilot.press("U")
             await pilot.pause()
             assert styles(log, hit) == {""}
