@@ -291,6 +291,8 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
             shown_round = _round_line(0) if surprise else f"Round {max(1, state.round)}"
     if state.started and not state.ended:
         deck = _on_deck(system, state, names, after=upcoming)
+        if deck == current and state.round > 0:
+            deck = None  # the only one seen: its turn next round is no news ("Up: Dusty  On deck: Dusty")
     # the rows as of the turn and round the players are shown: on a hidden turn the up one's actions left, and the
     # rounds left of conditions in a round a hidden turn began, told them someone unseen acts
     seen = state
@@ -409,8 +411,11 @@ def _scrub(line: str, now: FightState, names: Mapping[str, str]) -> str | None:
     }
     if not swaps:
         return line
-    pattern = "|".join(_word(real) for real in sorted(swaps, key=len, reverse=True))
-    return re.sub(pattern, lambda m: swaps[m.group().lower()], line, flags=re.IGNORECASE)
+    # the names the players see looked for too, longest first: an old "Deputy" swapped for "Jeb" inside a seen
+    # "Deputy Jones" read "Jeb Jones"
+    every = set(swaps) | {n.lower() for n in public if n}
+    pattern = "|".join(_word(name) for name in sorted(every, key=len, reverse=True))
+    return re.sub(pattern, lambda m: swaps.get(m.group().lower(), m.group()), line, flags=re.IGNORECASE)
 
 
 def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str | None:
@@ -443,7 +448,8 @@ def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str
         c = now.find(ev.id)
         if c is None or not shows_numbers(now, c):
             return None
-        return f"GM sets {nm(ev.id)}'s {ev.label or ev.field} to {ev.value}"
+        value = nm(ev.value) if isinstance(ev.value, str) and now.find(ev.value) else E.shown(ev.value)
+        return f"GM sets {nm(ev.id)}'s {ev.label or ev.field} to {value}"  # (a combatant by name: it said "c2")
     if isinstance(ev, E.FightEnded):
         return "The fight ends"
     if isinstance(ev, E.CombatantsRevealed):

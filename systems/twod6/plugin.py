@@ -398,8 +398,9 @@ class TwoD6System(BaseSystem):
             deed = OPPOSED_DEEDS.get(event.purpose, f"{{actor}} {event.purpose} vs {{target}}")
             again = " (cinematic reroll)" if event.reroll else ""
             actor = state.find(event.actor)
-            # a PC's own deed only: an NPC's sneak past a PC "succeeds" told the players what their PC missed
-            said = f"{deed}{again}: {'succeeds' if event.success else 'fails'}" if actor and actor.is_pc else ""
+            if event.purpose == "sneaks" and not (actor and actor.is_pc):
+                return None  # an NPC's sneak past a PC: how it went is what the PC missed, no line for the players
+            said = f"{deed}{again}: {'succeeds' if event.success else 'fails'}"
             return Tally(actor=event.actor, target=event.target, deed=said)
         if isinstance(event, Adjusted) and event.field == "wounds" and type(event.value) is int:
             # the GM taking wounds off harmed them as much

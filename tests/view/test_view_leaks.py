@@ -195,3 +195,36 @@ def test_the_last_of_a_surprise_round_who_opens_round_one_is_on_deck() -> None:
     assert (p.round, p.up, p.on_deck) == ("Surprise round", "Bear, Black", "Bear, Black"), p
     f.do(C.NextTurn())
     assert f.state.current == bear and f.state.round == 1
+
+
+def test_a_renamed_seen_one_leaves_another_seen_name_it_begins_alone() -> None:
+    """ "Deputy" renamed "Jeb": the seen "Deputy Jones" read "Jeb Jones" in the players' log."""
+    f = Fight(load("bnb"), roller=SeededRoller(5))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="Deputy", preset="outlaw"))
+    f.do(C.AddCombatant(name="Deputy Jones", preset="outlaw"))
+    f.do(C.SetInitiative(values={"c1": 5, "c2": 10, "c3": 20}))
+    f.do(C.StartFight())
+    f.do(C.AddCondition(id="c1", name="Covered by Deputy Jones"))
+    f.do(C.RenameCombatant(id="c2", name="Jeb"))
+    text = shown(project(f.system, f))
+    assert "Jeb Jones" not in text and "Covered by Deputy Jones" in text and "Deputy Jones's turn" in text, text
+
+
+def test_the_players_adjust_line_names_a_seen_combatant() -> None:
+    f = twod6()
+    f.do(C.SetView(npc_numbers=True, npc_names=True, dice=True))
+    grunk = f.state.by_name("Grunk").id  # type: ignore[union-attr]
+    f.do(C.Adjust(id="c1", field="grappled_by", value=grunk))
+    assert "GM sets Marla's Grappled by to Grunk" in shown(project(f.system, f))
+
+
+def test_the_only_one_seen_is_not_on_deck_behind_itself() -> None:
+    """One seen PC and a hidden NPC: "Up: Dusty  On deck: Dusty" every round."""
+    f = Fight(load("bnb"), roller=SeededRoller(5))
+    f.do(C.AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="Assassin", preset="cougar", hidden=True))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 10}))
+    f.do(C.StartFight())
+    p = project(f.system, f)
+    assert (p.up, p.on_deck) == ("Dusty", ""), p

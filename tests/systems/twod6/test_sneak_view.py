@@ -60,3 +60,18 @@ def test_an_npcs_sneak_past_a_pc_tells_the_players_nothing_of_how_it_went():
     f.do(Sneak(actor="c2", targets=("c1",)))
     lines = public_log(f.system, f.steps[-1:], f.state)
     assert not any("sneaks" in line or "succeeds" in line for line in lines), lines
+
+
+def test_an_npcs_other_opposed_roll_against_a_pc_still_reads_as_before():
+    """Breaking a PC's grapple still reads "Goblin tries to break Marla's grapple: …" (it became "acts against")."""
+    import attrs
+
+    from systems.twod6 import system as twod6
+    from systems.twod6.events import OpposedRolled
+
+    f, roller = _fight()
+    roller.add(4, 4, 3, 3)
+    (sneak,) = [e for e in f.do(Sneak(actor="c1", targets=("c2",))) if isinstance(e, OpposedRolled)]
+    broke = attrs.evolve(sneak, actor="c2", target="c1", purpose="breaks the grapple", success=True)
+    tally = twod6.tally(f.state, broke)
+    assert tally is not None and "break" in tally.deed and tally.deed.endswith(": succeeds"), tally
