@@ -694,6 +694,20 @@ def public_log(
 # ---------------------------------------------------------------------------
 # the app
 
+
+def _fitted_name(name: str, pc: bool, width: int, style: str) -> Text:
+    """A row's name in its column: cut with "…", a PC's keeping its "(PC)" (at 80 columns a long PC name was cut
+    unsaid, its "(PC)" gone)."""
+    tail = " (PC)" if pc else ""
+    text = Text(name + tail, style=style)
+    if width <= 0 or text.cell_len <= width:
+        return text
+    cut = Text(name, style=style)
+    cut.truncate(max(width - cell_len(tail), 2), overflow="ellipsis")
+    cut.append(tail)
+    return cut
+
+
 COLUMNS = (("mark", " "), ("place", "#"), ("name", "Name"), ("state", "State"), ("conditions", "Conditions"))
 # Below this many columns (a phone: a 390 px browser gives 40 to 43) the table folds: the turn mark,
 # the name and the state (its word first), the conditions wrapped under the state; no place column.
@@ -874,7 +888,8 @@ class TableApp(App[None]):
             for n, row in enumerate(view.rows):
                 style = "bold" if row.current else ("dim" if row.out else "")
                 mark = Text("▶" if row.current else ("·" if row.on_deck else " "), style="bold")
-                name = Text(row.name + (" (PC)" if row.pc else ""), style=style)
+                width = self._layout[1 if narrow else 2] if self._layout else 0
+                name = _fitted_name(row.name, row.pc, width, style)
                 state = Text(row.state, style=style)
                 # Text, never str: names are shown literally, never as markup
                 if narrow:
@@ -883,7 +898,7 @@ class TableApp(App[None]):
                     table.add_row(mark, name, state, key=row.cid, height=height)
                 else:
                     place, conditions = Text(row.place, style=style), Text(row.conditions, style=style)
-                    state.overflow = "ellipsis"  # cut to its column when the row is wider than the view
+                    state.overflow = conditions.overflow = "ellipsis"  # cut to its column (they were cut unsaid)
                     table.add_row(mark, place, name, state, conditions, key=row.cid, height=height)
                 if row.current:
                     current = n

@@ -340,3 +340,26 @@ async def test_a_secret_action_draws_nothing_on_the_players_screen(tmp_path: Pat
         fight.do(C.AddCondition(id="c1", name="Watchful"))
         await until(pilot, lambda: bool(drawn), "the seen condition")
     fight.close()
+
+
+@sync
+async def test_a_long_pc_name_cut_at_80_columns_keeps_its_pc_and_says_it_is_cut(tmp_path: Path) -> None:
+    """At 80x24 a long PC name was cut unsaid and lost its "(PC)"; conditions were cut unsaid too."""
+    path = tmp_path / "f.jsonl"
+    fight = new("bnb", path)
+    fight.do(
+        C.AddCombatant(
+            name="Bartholomew Quicksilver-Jones the Third",
+            kind="pc",
+            sheet={"cls": "Shootist", "weapons": "belt pistol, repeating rifle"},
+        )
+    )
+    fight.do(C.AddCondition(id="c1", name="Pinned down behind the water trough", rounds=2))
+    fight.do(C.StartFight())
+    app = TableApp(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.shown is not None and bool(app.shown.rows))
+        row = next(line for line in screen_text(app).splitlines() if "Bartholomew" in line and "Up:" not in line)
+        assert "Bartholomew Quicksilver-Jones the Third" not in row, row  # (too long for the room: cut)
+        assert "… (PC)" in row and "…" in row.split("(PC)", 1)[1], row
+    fight.close()
