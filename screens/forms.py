@@ -152,7 +152,8 @@ def harm_form(ctx: Context, heal: bool) -> FormDialog:
     # dice dealt to several targets are rolled once by default: marking several and typing dice is how a GM
     # deals an area's damage (dynamite, a breath); each attacker's own damage goes through its attack form
     once = C.Param(name="one_roll", kind=C.BOOL, label="One roll for all", default=True, required=False)
-    params = (*own, targets) if heal else (*own, once, targets)
+    # (a level, not dice: nothing is rolled, and the tick did nothing)
+    params = (*own, targets) if heal or own[0].kind == C.CHOICE else (*own, once, targets)
     values: dict[str, Any] = {p.name: p.default for p in own if p.default is not None}
     values[TARGETS] = ctx.chosen
     if not heal:

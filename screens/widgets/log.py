@@ -332,6 +332,12 @@ class LogView(ScrollView, can_focus=True):
         """Back to the table (the screen's first focusable widget before the log)."""
         self.screen.focus_previous()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Shorter or taller (a row added to the table above takes one of its rows): the newest line stays in view
+        unless the GM is reading back in it (at 80x24 the line of the combatant just added was one row below)."""
+        if self.cursor is None and not self.has_focus:
+            self.call_after_refresh(self.scroll_end, animate=False, x_axis=False)
+
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         line = None if offset is None else self._line_at_row(round(self.scroll_y) + offset.y)

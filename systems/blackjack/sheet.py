@@ -30,7 +30,7 @@ import cattrs
 from tracker.commands import BOOL, INT, Param
 from tracker.errors import Refused
 from tracker.model import NPC, PC
-from tracker.text import digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
+from tracker.text import counted, digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
 
 from .presets import WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
@@ -314,7 +314,8 @@ def parse_injuries(text: Any, slots: list[int] | tuple[int, ...]) -> list[list[s
         raise Refused("injuries: give one list per injury level")
     for i, names in enumerate(out):
         if len(names) > slots[i]:
-            raise Refused(f"injuries: {len(names)} {LEVELS[i]} injuries do not fit {slots[i]} slot(s)")
+            what = counted(len(names), f"{LEVELS[i]} injury", f"{LEVELS[i]} injuries")
+            raise Refused(f"injuries: {what} do not fit {counted(slots[i], 'slot')}")
     return out
 
 

@@ -197,3 +197,17 @@ async def test_keeping_under_a_name_kept_before_asks_to_replace(
         assert isinstance(app.screen, FightScreen), error_text(app)
         assert [p.name for p in library.presets(sid)] == ["Gang boss"]
         assert screen.fight.state.combatants  # (the fight is untouched)
+
+
+@pytest.mark.parametrize("sid", ["blackjack", "zludge"])
+@sync
+async def test_a_damage_form_of_levels_offers_no_one_roll(sid: str, data_dir: Path) -> None:
+    """An injury or damage level rolls nothing: "One roll for all [X] yes" ticked did nothing."""
+    path = data_dir / "f.jsonl"
+    build_fight(sid, path).close()
+    app = TrackerApp(open_path=path)
+    async with app.run_test(size=SIZES[1]) as pilot:
+        await _open(pilot, app)
+        await press(pilot, "minus")
+        assert isinstance(app.screen, FormDialog)
+        assert "One roll for all" not in screen_text(app)

@@ -211,7 +211,7 @@ def test_treatment_clears_any_one_injury() -> None:
         ("npc", {"threat": 0}, "Threat runs 1 to 10"),
         ("npc", {"morale": 13}, "Morale runs 2 to 12"),
         ("pc", {"slots": "2/2/1/1/1"}, "1 to 4 groups"),
-        ("pc", {"injuries": "lesser a, lesser b, lesser c"}, "do not fit"),
+        ("pc", {"injuries": "lesser a, lesser b, lesser c"}, "3 lesser injuries do not fit 2 slots$"),
     ],
 )
 def test_bad_sheets_are_refused_naming_the_rule(kind: str, sheet: dict, match: str) -> None:
