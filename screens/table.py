@@ -257,6 +257,36 @@ def _last_seen_turn(steps: Sequence[Step], names: Mapping[str, str]) -> tuple[st
     return None
 
 
+def _turn_bookkeeping(ev: E.Event, new_round: bool = False) -> bool:
+    """An event of turns passing, not of anything done: a turn or round starting or ending, a condition running
+    out (held actions lapse with the round), and in a step that starts a round (``new_round``) the order rolled
+    again for it."""
+    return (
+        isinstance(ev, E.RoundStarted | E.TurnStarted | E.TurnEnded)
+        or (isinstance(ev, E.ConditionRemoved) and ev.reason == "expired")
+        or (new_round and isinstance(ev, E.InitiativeSet | E.OrderSet))
+    )
+
+
+def _as_last_seen(system: System, steps: Sequence[Step], names: Mapping[str, str]) -> FightState | None:
+    """The fight as the players are shown it on a hidden turn: everything done since the last seen turn, but the
+    turns and rounds that passed unseen (a hold lapsing with the round a hidden turn began, a condition running out
+    at it, twod6's extra turn ending: the rows changed at that moment, and told the players someone unseen acts).
+    None when the last seen turn is further back than the log looks."""
+    for k in range(len(steps) - 1, -1, -1):
+        if any(isinstance(ev, E.TurnStarted) and ev.id in names for ev in steps[k].events):
+            break
+    else:
+        return None
+    state = steps[k].after
+    for step in steps[k + 1 :]:
+        new_round = any(isinstance(ev, E.RoundStarted) for ev in step.events)
+        for ev in step.events:
+            if not _turn_bookkeeping(ev, new_round):
+                state = _safe(evolve, system, state, ev) or state
+    return state
+
+
 def _recent_log(system: System, steps: Sequence[Step], now: FightState, names: Mapping[str, str]) -> list[str]:
     """The last public lines, from as far back as it takes to find them (GM actions on the hidden show nothing, and
     take no line's place)."""
@@ -297,7 +327,12 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
     # rounds left of conditions in a round a hidden turn began, told them someone unseen acts
     seen = state
     if current is not None and current != state.current and current in state.order:
-        seen = changed(state, turn=state.order.index(current), round=_round_number(shown_round, state.round))
+        shown_state = (_as_last_seen(system, steps, names) if upcoming is None else None) or state
+        seen = changed(
+            shown_state,
+            turn=shown_state.order.index(current) if current in shown_state.order else state.order.index(current),
+            round=_round_number(shown_round, state.round),
+        )
     text_now, text_names = with_former_names(state, names, former_names(fight.entries))
     rows: list[Row] = []
     place = 0
@@ -652,9 +687,17 @@ def public_lines(system: System, step: Step, now: FightState, names: Mapping[str
     secret = _hidden_in(system, step)  # what a hidden combatant does: its effects on the seen, no more
     s = step.before
     events = step.events
+    # turns passing into a hidden one: a condition running out then is not said (the players are still shown the
+    # last seen turn; "Bear is no longer Blinded" came with no turn, and told of the unseen one's)
+    unseen_turn = any(isinstance(ev, E.TurnStarted) for ev in events) and not any(
+        isinstance(ev, E.TurnStarted) and ev.id in names for ev in events
+    )
+    new_round = any(isinstance(ev, E.RoundStarted) for ev in events)
     for n, ev in enumerate(events):
         after = _safe(evolve, system, s, ev) or s
-        if isinstance(ev, E.RoundStarted) and not _seen_turn_follows(events[n + 1 :], names):
+        if unseen_turn and _turn_bookkeeping(ev, new_round):
+            line = None
+        elif isinstance(ev, E.RoundStarted) and not _seen_turn_follows(events[n + 1 :], names):
             line = None  # said with the round's first seen turn: a round begun by a hidden turn told of it
         elif isinstance(ev, E.TurnStarted) and _first_seen_turn_of_round(system, s, ev, names, events[:n]):
             lines.append(_round_line(s.round))

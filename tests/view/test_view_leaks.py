@@ -228,3 +228,68 @@ def test_the_only_one_seen_is_not_on_deck_behind_itself() -> None:
     f.do(C.StartFight())
     p = project(f.system, f)
     assert (p.up, p.on_deck) == ("Dusty", ""), p
+
+
+def test_a_round_a_hidden_turn_begins_changes_nothing_on_the_seen_rows_or_in_the_log() -> None:
+    """The hidden Assassin's turn opening round 2, the view still at "Round 1 / Up: Bear": Ann's "holding" went, the
+    Bear's Blinded ended with a line "Bear, Black is no longer Blinded" said before any turn: each told the players
+    an unseen one had begun a round."""
+    f = Fight(load("bnb"), roller=SeededRoller(4))
+    for name in ("Dusty", "Ann"):
+        f.do(C.AddCombatant(name=name, kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="", preset="black_bear"))
+    f.do(C.AddCombatant(name="Assassin", preset="cougar", hidden=True))
+    ids = {c.name: c.id for c in f.state.combatants}
+    f.do(C.SetInitiative(values={ids["Assassin"]: 25, ids["Dusty"]: 20, ids["Ann"]: 15, ids["Bear, Black"]: 10}))
+    f.do(C.StartFight())  # the hidden Assassin's turn
+    f.do(C.NextTurn())  # Dusty
+    f.do(C.AddCondition(id=ids["Bear, Black"], name="Blinded", rounds=1, ends_on=ids["Assassin"], ends_at="start"))
+    f.do(C.NextTurn())  # Ann
+    f.do(C.Delay(id=ids["Ann"]))  # Ann holds: the Bear's turn
+    before = project(f.system, f)
+    f.do(C.NextTurn())  # round 2: the hidden Assassin's turn
+    assert f.state.round == 2 and f.state.current == ids["Assassin"]
+    after = project(f.system, f)
+    assert (after.round, after.up) == (before.round, before.up) == ("Round 1", "Bear, Black")
+    assert [(r.name, r.state, r.conditions, r.current) for r in after.rows] == [
+        (r.name, r.state, r.conditions, r.current) for r in before.rows
+    ], after.rows
+    assert after.log == before.log, [line for line in after.log if line not in before.log]
+    f.do(C.NextTurn())  # a seen turn: the rows are the fight's again
+    assert "holding" not in shown(project(f.system, f))
+
+
+def test_a_hidden_turn_leaves_a_pcs_extra_turn_on_its_row() -> None:
+    """twod6: Marla's "extra turn" went from her row the moment the hidden wolf's turn began."""
+    from systems.twod6.commands import SpendCinematic
+
+    f = twod6(hidden_second=True)
+    f.do(C.Adjust(id="c1", field="cinematics", value=2))
+    f.do(SpendCinematic(actor="c1", use="extra turn"))
+    before = project(f.system, f)
+    assert "extra turn" in before.rows[0].state
+    f.do(C.NextTurn())
+    assert f.state.name(f.state.current) == "Lurker"
+    assert project(f.system, f).rows[0].state == before.rows[0].state
+
+
+def test_an_order_rolled_again_for_a_round_a_hidden_turn_begins_is_not_shown_before_a_seen_turn() -> None:
+    """The rows were re-sorted in round 2's order the moment the hidden Assassin's turn began it."""
+    f = Fight(load("bnb"), roller=SeededRoller(4))
+    for name in ("Dusty", "Ann"):
+        f.do(C.AddCombatant(name=name, kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="", preset="black_bear"))
+    f.do(C.AddCombatant(name="Assassin", preset="cougar", hidden=True))
+    ids = {c.name: c.id for c in f.state.combatants}
+    f.do(C.SetInitiative(values={ids["Dusty"]: 20, ids["Ann"]: 15, ids["Bear, Black"]: 10, ids["Assassin"]: 5}))
+    f.do(C.StartFight())
+    f.do(C.NextTurn())
+    f.do(C.NextTurn())  # the Bear's turn
+    f.do(C.RollInitiative(reroll=True))
+    before = project(f.system, f)
+    f.do(C.NextTurn())  # the hidden Assassin, end of round 1
+    f.do(C.NextTurn())  # round 2, rolled again: the Assassin first (seed 4)
+    assert f.state.round == 2 and f.state.current == ids["Assassin"]
+    after = project(f.system, f)
+    assert [r.name for r in after.rows] == [r.name for r in before.rows] == ["Dusty", "Ann", "Bear, Black"]
+    assert after.log == before.log
