@@ -257,15 +257,21 @@ def _last_seen_turn(steps: Sequence[Step], names: Mapping[str, str]) -> tuple[st
     return None
 
 
-def _turn_bookkeeping(ev: E.Event, new_round: bool = False) -> bool:
-    """An event of turns passing, not of anything done: a turn or round starting or ending, a condition running
-    out (held actions lapse with the round), and in a step that starts a round (``new_round``) the order rolled
-    again for it."""
+def _turn_bookkeeping(ev: E.Event, new_round: bool = False, passed: bool = True) -> bool:
+    """An event of turns passing into an unseen one, not of anything done: a turn or round starting or ending, a
+    condition running out once the unseen turn or its round has begun (``passed``: one ending with the seen turn
+    before it is said as ever), and in a step that starts a round (``new_round``) the order rolled again for it
+    (held actions lapse with the round)."""
     return (
         isinstance(ev, E.RoundStarted | E.TurnStarted | E.TurnEnded)
-        or (isinstance(ev, E.ConditionRemoved) and ev.reason == "expired")
+        or (passed and isinstance(ev, E.ConditionRemoved) and ev.reason == "expired")
         or (new_round and isinstance(ev, E.InitiativeSet | E.OrderSet))
     )
+
+
+def _passes(ev: E.Event, names: Mapping[str, str]) -> bool:
+    """Whether ``ev`` begins what the players are not shown: a round, or an unseen one's turn."""
+    return isinstance(ev, E.RoundStarted) or (isinstance(ev, E.TurnStarted) and ev.id not in names)
 
 
 def _as_last_seen(system: System, steps: Sequence[Step], names: Mapping[str, str]) -> FightState | None:
@@ -279,11 +285,23 @@ def _as_last_seen(system: System, steps: Sequence[Step], names: Mapping[str, str
     else:
         return None
     state = steps[k].after
+    held_back: dict[tuple[str, str], E.Event] = {}  # conditions run out unseen, by bearer and name
     for step in steps[k + 1 :]:
         new_round = any(isinstance(ev, E.RoundStarted) for ev in step.events)
+        passed = False
         for ev in step.events:
-            if not _turn_bookkeeping(ev, new_round):
-                state = _safe(evolve, system, state, ev) or state
+            passed = passed or _passes(ev, names)
+            if _turn_bookkeeping(ev, new_round, passed):
+                if isinstance(ev, E.ConditionRemoved):
+                    held_back[(ev.id, ev.name)] = ev
+                continue
+            if isinstance(ev, E.ConditionAdded | E.ConditionRemoved):
+                # the same one again: its unseen end first (it showed twice, "Pinned (ends this round), Pinned (2r)")
+                name = ev.condition.name if isinstance(ev, E.ConditionAdded) else ev.name
+                ended = held_back.pop((ev.id, name), None)
+                if ended is not None:
+                    state = _safe(evolve, system, state, ended) or state
+            state = _safe(evolve, system, state, ev) or state
     return state
 
 
@@ -693,9 +711,11 @@ def public_lines(system: System, step: Step, now: FightState, names: Mapping[str
         isinstance(ev, E.TurnStarted) and ev.id in names for ev in events
     )
     new_round = any(isinstance(ev, E.RoundStarted) for ev in events)
+    passed = False
     for n, ev in enumerate(events):
         after = _safe(evolve, system, s, ev) or s
-        if unseen_turn and _turn_bookkeeping(ev, new_round):
+        passed = passed or _passes(ev, names)
+        if unseen_turn and _turn_bookkeeping(ev, new_round, passed):
             line = None
         elif isinstance(ev, E.RoundStarted) and not _seen_turn_follows(events[n + 1 :], names):
             line = None  # said with the round's first seen turn: a round begun by a hidden turn told of it

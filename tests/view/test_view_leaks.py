@@ -293,3 +293,39 @@ def test_an_order_rolled_again_for_a_round_a_hidden_turn_begins_is_not_shown_bef
     after = project(f.system, f)
     assert [r.name for r in after.rows] == [r.name for r in before.rows] == ["Dusty", "Ann", "Bear, Black"]
     assert after.log == before.log
+
+
+def _dusty_bear_assassin(inits: dict[str, int], ann: bool = False) -> tuple[Fight, dict[str, str]]:
+    f = Fight(load("bnb"), roller=SeededRoller(4))
+    for name in ("Dusty", "Ann") if ann else ("Dusty",):
+        f.do(C.AddCombatant(name=name, kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
+    f.do(C.AddCombatant(name="", preset="black_bear"))
+    f.do(C.AddCombatant(name="Assassin", preset="cougar", hidden=True))
+    ids = {c.name: c.id for c in f.state.combatants}
+    f.do(C.SetInitiative(values={ids[n]: v for n, v in inits.items()}))
+    f.do(C.StartFight())
+    return f, ids
+
+
+def test_a_condition_ending_with_a_seen_turn_before_a_hidden_one_is_said() -> None:
+    """Dusty's Stunned "to the end of his turn", a hidden turn next: its line was dropped with the unseen turn's."""
+    f, ids = _dusty_bear_assassin({"Dusty": 20, "Assassin": 18, "Ann": 15, "Bear, Black": 10}, ann=True)
+    f.do(C.AddCondition(id=ids["Dusty"], name="Stunned", rounds=1, ends_on=ids["Dusty"], ends_at="end"))
+    for _ in range(4):
+        f.do(C.NextTurn())  # round 2: Dusty's turn
+    f.do(C.NextTurn())  # Dusty's turn ends (Stunned with it), the hidden Assassin's begins
+    assert f.state.current == ids["Assassin"]
+    assert "Dusty is no longer Stunned" in project(f.system, f).log
+
+
+def test_a_condition_ended_unseen_and_given_again_shows_once() -> None:
+    """Pinned ran out at the hidden Assassin's turn and the GM pinned Dusty again in it: "Pinned (ends this round),
+    Pinned (2r)"."""
+    f, ids = _dusty_bear_assassin({"Dusty": 20, "Bear, Black": 15, "Assassin": 10})
+    f.do(C.AddCondition(id=ids["Dusty"], name="Pinned", rounds=1, ends_on=ids["Assassin"], ends_at="start"))
+    for _ in range(5):
+        f.do(C.NextTurn())  # round 2: the Assassin's turn, where Pinned runs out
+    assert f.state.current == ids["Assassin"]
+    f.do(C.AddCondition(id=ids["Dusty"], name="Pinned", rounds=2))
+    dusty = next(r for r in project(f.system, f).rows if r.name == "Dusty")
+    assert dusty.conditions == "Pinned (2r)", dusty
