@@ -234,14 +234,8 @@ def test_a_round_a_hidden_turn_begins_changes_nothing_on_the_seen_rows_or_in_the
     """The hidden Assassin's turn opening round 2, the view still at "Round 1 / Up: Bear": Ann's "holding" went, the
     Bear's Blinded ended with a line "Bear, Black is no longer Blinded" said before any turn: each told the players
     an unseen one had begun a round."""
-    f = Fight(load("bnb"), roller=SeededRoller(4))
-    for name in ("Dusty", "Ann"):
-        f.do(C.AddCombatant(name=name, kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
-    f.do(C.AddCombatant(name="", preset="black_bear"))
-    f.do(C.AddCombatant(name="Assassin", preset="cougar", hidden=True))
-    ids = {c.name: c.id for c in f.state.combatants}
-    f.do(C.SetInitiative(values={ids["Assassin"]: 25, ids["Dusty"]: 20, ids["Ann"]: 15, ids["Bear, Black"]: 10}))
-    f.do(C.StartFight())  # the hidden Assassin's turn
+    f, ids = _dusty_bear_assassin({"Assassin": 25, "Dusty": 20, "Ann": 15, "Bear, Black": 10}, ann=True)
+    # the hidden Assassin's turn
     f.do(C.NextTurn())  # Dusty
     f.do(C.AddCondition(id=ids["Bear, Black"], name="Blinded", rounds=1, ends_on=ids["Assassin"], ends_at="start"))
     f.do(C.NextTurn())  # Ann
@@ -275,14 +269,7 @@ def test_a_hidden_turn_leaves_a_pcs_extra_turn_on_its_row() -> None:
 
 def test_an_order_rolled_again_for_a_round_a_hidden_turn_begins_is_not_shown_before_a_seen_turn() -> None:
     """The rows were re-sorted in round 2's order the moment the hidden Assassin's turn began it."""
-    f = Fight(load("bnb"), roller=SeededRoller(4))
-    for name in ("Dusty", "Ann"):
-        f.do(C.AddCombatant(name=name, kind="pc", sheet={"cls": "Shootist", "level": 3, "weapons": "heavy pistol"}))
-    f.do(C.AddCombatant(name="", preset="black_bear"))
-    f.do(C.AddCombatant(name="Assassin", preset="cougar", hidden=True))
-    ids = {c.name: c.id for c in f.state.combatants}
-    f.do(C.SetInitiative(values={ids["Dusty"]: 20, ids["Ann"]: 15, ids["Bear, Black"]: 10, ids["Assassin"]: 5}))
-    f.do(C.StartFight())
+    f, ids = _dusty_bear_assassin({"Dusty": 20, "Ann": 15, "Bear, Black": 10, "Assassin": 5}, ann=True)
     f.do(C.NextTurn())
     f.do(C.NextTurn())  # the Bear's turn
     f.do(C.RollInitiative(reroll=True))
