@@ -267,13 +267,21 @@ def parse_levelled(text: str, table: Mapping[str, Any], what: str) -> tuple[str,
 def _track_skills(skills: tuple[Skill, ...], out: dict[str, Any]) -> tuple[Skill, ...]:
     """Durability or Endurance written among the skills (as a sheet prints them, l.121, l.131) are their ranks
     fields: taken as an ordinary skill, the boxes they buy were silently missing. Given in both places, they must
-    agree."""
+    agree. Ruling: a specialization or attribute written on them ("Durability 2 +Tough") is refused in words, since
+    they are never rolled (l.121) and it would be dropped unseen."""
     kept = []
     for skill in skills:
         field = skill.name.lower()
         if field not in ("durability", "endurance"):
             kept.append(skill)
             continue
+        if skill.specs or skill.attribute:
+            extra = " ".join([f"+{sp}" for sp in skill.specs] + ([f"@{skill.attribute}"] if skill.attribute else []))
+            raise Refused(
+                f"{skill.text()}: {skill.name} only buys boxes and is never rolled, so '{extra}' would do nothing; "
+                f"write {skill.name} {skill.ranks}",
+                rule=R.boxes,
+            )
         given = int(out.get(field, 0) or 0)
         if given and given != skill.ranks:
             raise Refused(

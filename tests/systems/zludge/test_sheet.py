@@ -166,3 +166,14 @@ def test_durability_and_endurance_written_among_the_skills_buy_their_boxes():
         f.do(AddCombatant(name="Twice", kind="pc", sheet={"skills": "Durability 1", "durability": 2}))
     f.do(AddCombatant(name="Same", kind="pc", sheet={"skills": "Durability 2", "durability": 2}))
     assert f.state.combatants[-1].data.durability == 2
+
+
+def test_a_specialization_on_durability_is_refused_not_dropped():
+    """Ruling: "Durability 2 +Tough" kept the ranks and silently dropped "+Tough"; Durability is never rolled (l.121),
+    so what was written would do nothing: refused in words, naming what to write."""
+    f = new_fight()
+    with pytest.raises(Refused, match=r"Durability 2 \+Tough: Durability only buys boxes .* write Durability 2"):
+        f.do(AddCombatant(name="Rook", kind="pc", sheet={"skills": "Melee 1, Durability 2 +Tough"}))
+    with pytest.raises(Refused, match=r"'@Fortitude' would do nothing"):
+        f.do(AddCombatant(name="Rook", kind="pc", sheet={"skills": "Endurance 1 @Fortitude"}))
+    assert not any(c.name == "Rook" for c in f.state.combatants)
