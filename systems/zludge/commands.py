@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from tracker.commands import BOOL, CHOICE, COMBATANT, INT, MODIFIERS, CommandSpec, Modifier, Param
@@ -206,7 +208,9 @@ def harm_params(heal: bool) -> tuple[Param, ...]:
 
 def attack_defaults(state: FightState, cid: str) -> dict[str, str]:
     """Ruling: the attacker's specialization named for its weapon applies by default ("Ranged 2 +Pistols" firing a
-    pistol rolls Pistols): left to the GM to type, a blank field quietly rolled the skill alone."""
+    pistol rolls Pistols): left to the GM to type, a blank field quietly rolled the skill alone. The specialization
+    must name the weapon in whole words ("Pistols" a "holdout pistol", "Machine Guns" a "machine gun"): "Bows" is not
+    taken for a crossbow, nor "Guns" for a shotgun."""
     c = state.find(cid)
     d = c.data if c is not None else None
     if not isinstance(d, ZludgeData):
@@ -215,7 +219,8 @@ def attack_defaults(state: FightState, cid: str) -> dict[str, str]:
     weapon = d.weapon.lower()
     for name in skill.specs if skill is not None else ():
         stem = name.lower().rstrip("s")
-        if stem and (stem in weapon or weapon.rstrip("s") in name.lower()):
+        # whole words only: "Bows" is no crossbow, "Guns" no shotgun
+        if stem and re.search(rf"\b{re.escape(stem)}s?\b", weapon):
             return {"specialty": name}
     return {}
 

@@ -378,3 +378,19 @@ def test_the_attack_form_starts_on_the_specialization_named_for_the_weapon():
     assert attack_defaults(f.state, "c2") == {}
     spec = next(s for s in system.commands() if s.name == "attack")
     assert spec.defaults_for(f.state, "c1") == {"specialty": "Pistols"}
+
+
+def test_the_weapon_specialization_default_matches_whole_words_only():
+    """ "Ranged 2 +Bows" firing a crossbow started the form on Bows (the stem was found inside "crossbow"); a
+    specialization must name the weapon in whole words."""
+    from systems.zludge.commands import attack_defaults
+
+    f = new_fight()
+    f.do(AddCombatant(name="Xan", kind="pc", sheet={"skills": "Ranged 2 +Bows", "weapon": "crossbow 2"}))
+    f.do(AddCombatant(name="Gus", kind="pc", sheet={"skills": "Ranged 2 +Guns", "weapon": "shotgun (close)"}))
+    f.do(AddCombatant(name="Hal", kind="pc", sheet={"skills": "Ranged 2 +Pistols", "weapon": "holdout pistol"}))
+    f.do(AddCombatant(name="Max", kind="pc", sheet={"skills": "Ranged 2 +Machine Guns", "weapon": "machine gun"}))
+    assert attack_defaults(f.state, "c1") == {}
+    assert attack_defaults(f.state, "c2") == {}
+    assert attack_defaults(f.state, "c3") == {"specialty": "Pistols"}
+    assert attack_defaults(f.state, "c4") == {"specialty": "Machine Guns"}
