@@ -311,6 +311,7 @@ class AddDialog(Dialog[Any]):
         if chosen is self.preset and not taken:
             return
         self.preset = chosen
+        self._said_of_another_sheet()
         text = (
             CUSTOM_HINT
             if chosen is None
@@ -335,7 +336,13 @@ class AddDialog(Dialog[Any]):
         kind = PC if self.query_one("#a-kind", Checkbox).value else NPC
         if kind != self.kind:
             self.kind = kind
+            self._said_of_another_sheet()
             await self._sheet_fields()
+
+    def _said_of_another_sheet(self) -> None:
+        """Another preset or kind is shown: a refusal said of the last one goes (it stayed beside the new sheet
+        as if said of it); a damaged library is still said."""
+        show(self.query_one("#error", Static), self.library_problem)
 
     def command(self) -> C.AddCombatant:
         count_text = self.query_one("#a-count", Input).value.strip() or "1"

@@ -793,3 +793,39 @@ def test_preset_categories_read_as_labels(system_id: str) -> None:
 
     categories = {p.category for p in registry.load(system_id).presets() if p.category}
     assert categories and all(c[0].isupper() for c in categories), categories
+
+
+@pytest.mark.parametrize("change", ["preset", "kind"])
+def test_a_refusal_in_the_add_form_goes_when_the_gm_picks_another_sheet(change: str, data_dir) -> None:
+    """A refusal said of one preset's sheet ("Count: '1x' is not a whole number") stayed beside the next preset
+    or kind the GM picked, as if it were said of that one; it goes with the sheet it was said of."""
+    path = saved("bnb", data_dir / "r.jsonl", start=False)
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await opened(pilot)
+            await press(pilot, "A")
+            dialog = app.screen
+            assert isinstance(dialog, AddDialog)
+            await type_text(pilot, "cougar")
+            await press(pilot, "enter")  # taken: on to its count
+            await type_text(pilot, "x")
+            await press(pilot, "ctrl+s")
+            assert "is not a whole number" in error_text(app), screen_text(app)
+            if change == "preset":
+                while app.focused is None or app.focused.id != "filter":
+                    await press(pilot, "shift+tab")
+                await press(pilot, *["backspace"] * 6)
+                await type_text(pilot, "bear")
+                await press(pilot, "enter")
+                assert dialog.preset is not None and dialog.preset.name.startswith("Bear")
+            else:
+                while app.focused is None or app.focused.id != "a-kind":
+                    await press(pilot, "tab")
+                await press(pilot, "space")
+                assert "Player character (space): yes" in screen_text(app)
+            assert "whole number" not in error_text(app), screen_text(app)
+            assert "whole number" not in screen_text(app)
+
+    asyncio.run(run())
