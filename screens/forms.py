@@ -387,16 +387,32 @@ def start_form(ctx: Context) -> FormDialog:
         todo.append(C.StartFight(surprise=tuple(dict.fromkeys(parsed["surprise"] or ()))))
         return ctx.probe(todo)
 
+    marked = surprise_marked(ctx)
+    said = (
+        " Marked by the system's rules: "
+        + ", ".join(ctx.state.name(i) for i in marked)
+        + "; unmark any the others saw."
+        if marked
+        else ""
+    )
     return FormDialog(
         "Start the fight",
         params,
         check,
-        values={"title": ctx.state.title},
+        values={"title": ctx.state.title, "surprise": marked},
         state=ctx.state,
-        help="Enter starts. Mark who acts in a surprise round with space (none: no surprise).",
+        help="Enter starts. Mark who acts in a surprise round with space (none: no surprise)." + said,
         choices=ctx.choices,
         focus="title",
     )
+
+
+def surprise_marked(ctx: Context) -> tuple[str, ...]:
+    """Who the start form marks for the surprise round as it opens: whom the system names (zludge: the ambushers
+    declared), of those still present; the GM unmarks any seen."""
+    present = {c.id for c in ctx.state.present}
+    named = call(ctx.system.surprise, ctx.state, default=(), what="who surprises")
+    return tuple(i for i in named if i in present)
 
 
 def name_form(ctx: Context) -> FormDialog:

@@ -218,6 +218,7 @@ class System(Rules, Protocol):
     def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]: ...
     def conditions(self) -> tuple[BookCondition, ...]: ...
     def awards(self, state: FightState) -> tuple[str, ...]: ...
+    def surprise(self, state: FightState) -> tuple[str, ...]: ...
 
 
 DataT = TypeVar("DataT")
@@ -432,6 +433,11 @@ class BaseSystem(Generic[DataT]):
     def awards(self, state: FightState) -> tuple[str, ...]:
         """What the fight earned, for the summary and the recap (bnb: the XP of the foes overcome and each PC's
         share), in the system's words, one line each; none by default."""
+        return ()
+
+    def surprise(self, state: FightState) -> tuple[str, ...]:
+        """Who the start form marks for a surprise round before the GM says (zludge: the ambushers declared); the
+        GM may unmark any. No one by default."""
         return ()
 
     def tally(self, state: FightState, event: Event) -> Tally | None:

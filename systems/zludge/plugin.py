@@ -209,6 +209,12 @@ class ZludgeSystem(BaseSystem):
     def conditions(self) -> tuple[BookCondition, ...]:
         return _conditions()
 
+    def surprise(self, state: FightState) -> tuple[str, ...]:
+        """Ruling: the ambushers declared (``b``) are marked for the surprise round the start form offers; an
+        ambusher the victims saw gets none (only an unseen one may act, seeds/zludge "surprise action"), and the
+        GM unmarks it."""
+        return fight_data(state).ambushers
+
     # -- GM adjust -----------------------------------------------------------
     def adjustable(self, state: FightState, combatant: Combatant) -> tuple[Param, ...]:
         return _adjustable()

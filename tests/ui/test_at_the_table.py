@@ -829,3 +829,51 @@ def test_a_refusal_in_the_add_form_goes_when_the_gm_picks_another_sheet(change: 
             assert "whole number" not in screen_text(app)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("unmark", [False, True], ids=["kept", "unmarked"])
+def test_the_start_form_marks_the_ambushers_declared_for_the_surprise_round(unmark: bool, size, data_dir) -> None:
+    """Ruling (zludge): after ``b`` declares Thug 1 an ambusher, the start form opened with no one marked, and the
+    GM's ``S`` ⏎ started with no surprise round the ambush was declared for; it marks the ambushers (saying so)
+    and the GM unmarks one the victims saw.  A system without the hook marks no one (bnb)."""
+    path = saved("zludge", data_dir / "z.jsonl", start=False)
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size) as pilot:
+            screen = await opened(pilot)
+            await press(pilot, "b")
+            assert isinstance(app.screen, FormDialog)
+            await press(pilot, "enter")
+            assert app.screen is screen and screen.fight.state.data.ambushers == ("c1",)
+            await press(pilot, "S")
+            text = screen_text(app)
+            assert "[x] Thug 1" in text and "[ ] Thug 2" in text and "[ ] Hero" in text, text
+            assert "Marked by the system's rules: Thug 1" in " ".join(text.split()), text
+            if unmark:
+                await press(pilot, "tab")  # from the fight's name to the surprise list, on its first row
+                await press(pilot, "space")
+                assert "[ ] Thug 1" in screen_text(app), screen_text(app)
+            await press(pilot, "ctrl+s")
+            assert app.screen is screen, error_text(app)
+            state = screen.fight.state
+            assert state.surprise == (() if unmark else ("c1",))
+            assert state.round == (1 if unmark else 0)
+            assert saved_state_matches(app)
+
+    asyncio.run(run())
+
+
+def test_a_system_without_surprise_marks_no_one_in_the_start_form(data_dir) -> None:
+    path = saved("bnb", data_dir / "b.jsonl", start=False)
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await opened(pilot)
+            await press(pilot, "S")
+            text = screen_text(app)
+            assert "Surprise round for" in text and "[x]" not in text and "Marked by" not in text, text
+
+    asyncio.run(run())

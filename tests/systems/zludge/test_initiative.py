@@ -118,6 +118,17 @@ def test_surprise_action_only_for_ambushers():
     assert f.state.round == 1 and f.state.current == "c1"
 
 
+def test_the_ambushers_declared_are_whom_the_start_form_marks_for_surprise():
+    """Ruling: the start form marks the ambushers declared (``System.surprise``); none before an ambush."""
+    from systems.zludge import system
+
+    f = three()
+    assert system.surprise(f.state) == ()
+    script(f, F(0), F(-2), F(0))
+    f.do(AmbushInitiative(ambushers=("c2", "c3")))
+    assert system.surprise(f.state) == ("c2", "c3")
+
+
 def test_flat_footed_until_first_turn():
     """Before its first action a combatant is flat-footed; its turn is its action."""
     f = three()
