@@ -389,9 +389,7 @@ def start_form(ctx: Context) -> FormDialog:
 
     marked = surprise_marked(ctx)
     said = (
-        " Marked by the system's rules: "
-        + ", ".join(ctx.state.name(i) for i in marked)
-        + "; unmark any the others saw."
+        " Marked by the system's rules: " + ", ".join(ctx.state.name(i) for i in marked) + "; unmark any who was seen."
         if marked
         else ""
     )
