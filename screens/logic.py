@@ -54,7 +54,7 @@ def resolve_one(state: FightState, text: str) -> str:
     """A combatant id from what the GM typed: its place in the list, its name or its id."""
     key = text.strip()
     present = state.present
-    if key.isdigit() and 1 <= int(key) <= len(present):
+    if key.isdecimal() and 1 <= int(key) <= len(present):
         return present[int(key) - 1].id
     low = key.lower()
     for c in present:
@@ -77,7 +77,7 @@ def resolve_many(state: FightState, text: str) -> tuple[str, ...]:
             continue
         m = re.fullmatch(r"(.+?)\s*[x×]\s*(\d+)", part)
         times = 1
-        if m and not part.isdigit():
+        if m and not part.isdecimal():
             part, times = m.group(1), int(m.group(2))
         out.extend([resolve_one(state, part)] * max(times, 1))
     return tuple(out)

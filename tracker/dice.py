@@ -368,7 +368,7 @@ def amount(text: str, dice: Roller, label: str = "") -> Roll:
     for term in terms:
         sign = -1 if term.startswith("-") else 1
         body = term.lstrip("+-")
-        if body.isdigit():
+        if body.isdecimal():
             if len(body) > 5:
                 raise Refused(f"'{text}': the number is too large")
             modifier += sign * int(body)

@@ -96,7 +96,7 @@ def _check_shots(c: Combatant, value: Any) -> str:
         name, _, n = item.rpartition(" ")
         w = next((w for w in d.weapons if w.name.lower() == name.strip().lower()), None)
         top = w.shots if w is not None and w.is_firearm else 99 if w is not None and w.ammo >= 0 else -1
-        if w is None or top < 0 or not n.isdigit() or int(n) > top:
+        if w is None or top < 0 or not n.isdecimal() or int(n) > top:
             raise Refused(
                 f"'{item}': name a firearm {c.name} carries and 0 to its Shots, or a bow or blowgun and its stack"
             )

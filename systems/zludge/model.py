@@ -308,7 +308,7 @@ def parse_track(text: str, cap: tuple[int, ...], names: tuple[str, ...], fatigue
                 marks[-1] = attrs.evolve(marks[-1], healed=True)
             elif ch.upper() == "P" and fatigue:
                 marks.append(Box(level=level, wound=level, physical=True))
-            elif ch.isdigit() and int(ch) <= level:
+            elif ch.isdecimal() and int(ch) <= level:
                 marks.append(Box(level=level, wound=int(ch)))
             else:
                 raise Refused(

@@ -201,6 +201,15 @@ def test_amount_parses_numbers_sums_and_dice() -> None:
     assert Roll("3+4", "", (), (), (), 7, 7).describe() == "3+4 = 7"
 
 
+@pytest.mark.parametrize("typed", ["²", "3²", "1d6+³"])
+def test_a_superscript_digit_in_an_amount_is_refused_in_words(typed: str) -> None:
+    """ "3²" (AltGr+2 beside the 2 meant) passed ``isdigit`` and failed in ``int``: the screen said "the rules
+    failed (ValueError …)"; it is refused as any bad amount. A full-width "７" is still read as 7."""
+    with pytest.raises(Refused, match="is not an amount"):
+        amount(typed, ScriptedRoller([4]))
+    assert amount("７", ScriptedRoller([])).total == 7
+
+
 # -- hidden combatants, the fight's name, dice mode, view options -----------------------
 
 

@@ -35,6 +35,7 @@ from tests.ui.drive import (
 from tests.view.helpers import screen_text
 from tracker import commands as C
 from tracker import registry
+from tracker.errors import Refused
 from tracker.model import FightState
 
 SIZES = [(80, 24), (120, 36)]
@@ -877,3 +878,16 @@ def test_a_system_without_surprise_marks_no_one_in_the_start_form(data_dir) -> N
             assert "Surprise round for" in text and "[x]" not in text and "Marked by" not in text, text
 
     asyncio.run(run())
+
+
+def test_a_superscript_digit_naming_a_combatant_is_no_place_in_the_list(data_dir) -> None:
+    """ "²" typed for a combatant passed ``isdigit`` and failed in ``int``: refused as no such combatant; "2" is
+    still the second in the list."""
+    from screens.logic import resolve_one
+
+    fight = build_fight("bnb", data_dir / "s.jsonl")
+    state = fight.state
+    fight.close()
+    assert resolve_one(state, "2") == state.present[1].id
+    with pytest.raises(Refused, match="there is no combatant '²'"):
+        resolve_one(state, "²")

@@ -199,6 +199,14 @@ def test_durability_and_endurance_are_capped_at_3_ranks(field):
         f.do(Adjust(id="c1", field=field, value="4"))
 
 
+def test_a_superscript_digit_in_a_typed_track_is_refused_in_words():
+    """ "²|.|.|.|." passed ``isdigit`` and failed in ``int``: "the rules failed (ValueError …)"; refused as a bad box."""
+    f = new_fight()
+    add(f, "Tough", durability=2)
+    with pytest.raises(Refused, match="'²' is not a box"):
+        f.do(Adjust(id="c1", field="wound_track", value="²..|..|.|.|."))
+
+
 def test_a_gm_adjust_the_track_cannot_hold_is_refused():
     """An adjust to a value the rules cannot hold: 3 Hurt boxes checked, Durability 2 -> 1 leaves room for 2."""
     f = new_fight()
