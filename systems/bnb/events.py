@@ -190,10 +190,17 @@ class LuckyStreakUsed(Event):
     left: int = 0
     restored: int = 0  # a save for half re-rolled into a success: the HP the half not taken gives back
     revived: bool = False  # those HP lift the Gambler back above 0 HP: the fall (and its death save) is undone
+    # the re-roll is of the death save at 0 HP (its outcome: unconscious or dead), not a saving throw the GM called
+    # "vs death" at any HP; None in files written before it was said: read from ``against`` as then
+    death_save: bool | None = None
+
+    @property
+    def of_death_save(self) -> bool:
+        return self.against == "death" if self.death_save is None else self.death_save
 
     def describe(self, state: FightState) -> str:
         end = "saved" if self.success else "failed again"
-        if self.against == "death":
+        if self.of_death_save:
             end = "survives, unconscious" if self.success else "dies"
         elif self.restored:
             end = f"saved: half damage, {self.restored} HP back" + (", and back on his feet" if self.revived else "")

@@ -166,7 +166,7 @@ def _save(state: FightState, event: SaveRolled) -> FightState:
 def _lucky(state: FightState, event: LuckyStreakUsed) -> FightState:
     d = _of(state, event.id)
     changes: dict[str, Any] = {"lucky_used": d.lucky_used + 1, "last_save": None}
-    if event.against == "death":
+    if event.of_death_save:
         changes["status"] = UNCONSCIOUS if event.success else DEAD
     if event.restored:
         changes["damage"] = d.damage - event.restored

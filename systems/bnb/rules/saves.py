@@ -109,7 +109,8 @@ def lucky_streak(d: Draft, cmd: LuckyStreak, dice: Roller) -> None:
     if last is None or offer is None:
         raise Refused(f"{c.name} has no failed saving throw to re-roll", rule=R.lucky_any_save)
     s = roll_save(c, last.parts, dice, f"{c.name} Lucky Streak", st=last.st)
-    restored = last.damage - half_damage(last.damage) if s.success and last.damage else 0
+    # the half not taken comes back, as far as the harm still on him (healed since, it was HP above the maximum)
+    restored = min(last.damage - half_damage(last.damage), cd.damage) if s.success and last.damage else 0
     revived = restored > 0 and cd.status == DYING and cd.hp + restored > 0
     d.add(
         LuckyStreakUsed(
@@ -123,6 +124,7 @@ def lucky_streak(d: Draft, cmd: LuckyStreak, dice: Roller) -> None:
             left=per_day - cd.lucky_used - 1,
             restored=restored,
             revived=revived,
+            death_save=last.against == "death" and cd.status == DEAD,  # failed at 0 HP (a save vs death: alive)
         ),
         offer,
     )

@@ -395,7 +395,7 @@ def _lucky(before: FightState, ev: LuckyStreakUsed, after: FightState) -> tuple[
     per_day = lucky_streaks(d.level) if d is not None else ev.left + 1
     level = f"level {d.level}: " if d is not None else ""
     end = "saved" if ev.success else "failed again"
-    if ev.against == "death":
+    if ev.of_death_save:
         end = "survives, unconscious" if ev.success else "dies"
     out = [
         Reason.of(R.lucky_streak, f"{level}{per_day} a day", f"{ev.left} left today"),

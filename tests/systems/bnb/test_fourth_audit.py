@@ -399,3 +399,78 @@ def test_a_gamblers_failed_death_save_is_not_recorded_dead_while_his_lucky_strea
     dice.add(20)
     f.do(LuckyStreak(actor=doc))
     assert data(f, doc).status != "dead"
+
+
+@pytest.mark.parametrize("reroll", [18, 2], ids=["saves", "fails again"])
+def test_a_lucky_streak_on_a_called_save_vs_death_leaves_a_healthy_gambler_standing(reroll: int):
+    """A saving throw the GM calls "vs death" (Table 3) at full HP, failed and re-rolled with Lucky Streak, made the
+    Gambler unconscious (re-roll saved) or dead (failed again): the death save's outcomes. Only the death save at
+    0 HP has them; this one is saved or failed again, his status untouched."""
+    f, dice = new_fight(3, reroll)
+    gam = add_pc(f, "Gam", cls="Gambler", level=1, hp=8)
+    add_npc(f, "outlaw", hp=6)
+    start(f)
+    f.do(SavingThrow(actor=gam, against="death"))
+    (used, _closed) = f.do(LuckyStreak(actor=gam))
+    assert used.death_save is False and data(f, gam).status == "ok" and data(f, gam).hp == 8
+    said = used.describe(f.state)
+    assert ("saved" if reroll == 18 else "failed again") in said and "unconscious" not in said and "dies" not in said
+    assert not f.system.standing(f.state, f.state.get(gam)).out and dice.exhausted
+
+
+def test_a_lucky_streak_on_the_death_save_still_decides_life_and_death():
+    """The real death save at 0 HP re-rolled keeps its outcomes (unconscious or dead), said so in the event."""
+    f, dice = new_fight(2, 19)
+    add_npc(f, "outlaw", hp=30)
+    gil = add_pc(f, "Gil", cls="Gambler", level=1, hp=3)
+    start(f)
+    f.do(Damage(targets=(gil,), amount="4"))
+    f.do(DeathSave(actor=gil))
+    assert data(f, gil).status == "dead"
+    (used, *_rest) = f.do(LuckyStreak(actor=gil))
+    assert used.death_save is True and data(f, gil).status == "unconscious" and dice.exhausted
+
+
+def test_a_lucky_streak_from_an_older_file_reads_vs_death_as_the_death_save():
+    """Files written before ``death_save`` was said: its absence reads as before (vs death: the death save)."""
+    from saves.format import codec_for
+    from systems.bnb import system
+    from systems.bnb.events import LuckyStreakUsed
+
+    codec = codec_for(system)
+    old = {
+        "id": "c1",
+        "against": "death",
+        "roll": {
+            "expr": "1d20",
+            "faces": [19],
+            "kept": [19],
+            "extra": [],
+            "modifier": 0,
+            "total": 19,
+            "label": "",
+        },
+        "total": 19,
+        "st": 15,
+        "success": True,
+    }
+    ev = codec.converter.structure({**old, "type": LuckyStreakUsed.TYPE}, codec.events)
+    assert ev.death_save is None and ev.of_death_save
+
+
+def test_a_lucky_streak_after_healing_gives_back_no_more_than_the_harm_still_taken():
+    """Scattergun save for half failed, the Gambler healed in full, then the save re-rolled into a success: the
+    half "not taken" came back on top: HP 25/20, lethal damage -5. It comes back only as far as the harm on him."""
+    f, dice = new_fight(15, 4, 4, 3, 17)
+    sam = add_pc(f, "Sam", level=1, weapons="scattergun", hp=20)
+    gam = add_pc(f, "Gam", cls="Gambler", level=1, hp=20)
+    start(f)
+    f.do(Attack(actor=sam, target=gam, distance=40))
+    assert data(f, gam).hp == 11
+    from tracker import Heal
+
+    f.do(Heal(targets=(gam,), amount="6"))
+    assert data(f, gam).hp == 17
+    (used, _closed) = f.do(LuckyStreak(actor=gam))
+    assert used.success and used.restored == 3
+    assert data(f, gam).hp == 20 and data(f, gam).damage == 0 and dice.exhausted
