@@ -13,6 +13,7 @@ only a new sheet or a GM adjust is held to 3.
 
 from __future__ import annotations
 
+import difflib
 import re
 import string
 from collections.abc import Mapping
@@ -249,6 +250,25 @@ def parse_skills(text: str) -> tuple[Skill, ...]:
     return tuple(out)
 
 
+def _check_based_on(skills: tuple[Skill, ...], attributes: tuple[tuple[str, int], ...]) -> None:
+    """Ruling: a skill's ``@Attribute`` that is no attribute on the sheet but close to one ("@Agilty", "@Agi" with
+    Agility +1 listed) is refused, naming it: taken as written it was an unlisted attribute, Fair (+0, l.33), and
+    every roll of the skill quietly lost the bonus. An attribute far from every listed one is still taken as an
+    unlisted Fair attribute (the GM's world may have it)."""
+    listed = {"fortitude": "Fortitude", **{n.lower(): n for n, _v in attributes}}
+    for skill in skills:
+        based = skill.attribute.lower()
+        if not based or based in listed:
+            continue
+        close = [listed[n] for n in listed if len(based) >= 2 and n.startswith(based)]
+        close += [listed[n] for n in difflib.get_close_matches(based, list(listed), n=1, cutoff=0.75)]
+        if close:
+            raise Refused(
+                f"{skill.text()}: '{skill.attribute}' is not an attribute on this sheet; did you mean {close[0]}? "
+                f"(an attribute not listed is Fair, +0: list it as '{skill.attribute} +0' to base a skill on it)"
+            )
+
+
 def parse_levelled(text: str, table: Mapping[str, Any], what: str) -> tuple[str, int | None]:
     """A preset name, or 'name level'; returns the name and its level (None: a preset)."""
     key = text.strip().lower()
@@ -306,6 +326,7 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
     skills = parse_skills(str(sheet.get("skills", "") or ""))
     if strict:
         skills = _track_skills(skills, out)
+        _check_based_on(skills, attrs_)
     weapon, wlevel = parse_levelled(str(sheet.get("weapon", "unarmed") or "unarmed"), WEAPONS, "weapon")
     wskill = str(sheet.get("weapon_skill", "auto") or "auto")
     if wlevel is None:
@@ -388,7 +409,9 @@ def check_text_adjust(d: ZludgeData, field: str, value: Any) -> str:
     """Parse a GM's edit of skills, attributes, aspects or checked aspects; return its canonical text."""
     text = str(value or "").strip()
     if field == "skills_text":
-        return ", ".join(s.text() for s in parse_skills(text))
+        skills = parse_skills(text)
+        _check_based_on(skills, d.attributes)
+        return ", ".join(s.text() for s in skills)
     if field == "attributes_text":
         return ", ".join(f"{n} {v:+d}" for n, v in parse_attributes(text, True))
     names = tuple(dict.fromkeys(a.strip() for a in text.split(",") if a.strip()))

@@ -7,7 +7,7 @@ import pytest
 from systems.zludge import system
 from systems.zludge.model import capacity, ladder
 from tests.systems.zludge.helpers import add, data, new_fight
-from tracker.commands import AddCombatant
+from tracker.commands import AddCombatant, Adjust
 from tracker.errors import Refused
 
 
@@ -177,3 +177,17 @@ def test_a_specialization_on_durability_is_refused_not_dropped():
     with pytest.raises(Refused, match=r"'@Fortitude' would do nothing"):
         f.do(AddCombatant(name="Rook", kind="pc", sheet={"skills": "Endurance 1 @Fortitude"}))
     assert not any(c.name == "Rook" for c in f.state.combatants)
+
+
+@pytest.mark.parametrize("typed", ["Melee 2 @Agilty", "Melee 2 @Agi"])
+def test_a_skill_based_on_a_misspelt_attribute_is_refused_naming_the_one_meant(typed):
+    """Ruling: "@Agilty" beside "Agility +1" was taken as an unlisted (Fair, +0) attribute: every Melee roll lost
+    the +1. Close to a listed attribute, it is refused naming it; far from every one, it is an unlisted Fair one."""
+    f = new_fight()
+    with pytest.raises(Refused, match="is not an attribute on this sheet; did you mean Agility"):
+        f.do(AddCombatant(name="Rook", kind="pc", sheet={"skills": typed, "attributes": "Agility +1"}))
+    f.do(AddCombatant(name="Rook", kind="pc", sheet={"skills": "Melee 2 @agility", "attributes": "Agility +1"}))
+    f.do(AddCombatant(name="Sly", kind="pc", sheet={"skills": "Melee 2 @Strength", "attributes": "Agility +1"}))
+    assert [c.data.skills[0].attribute for c in f.state.combatants] == ["Agility", "Strength"]
+    with pytest.raises(Refused, match="did you mean Agility"):
+        f.do(Adjust(id=f.state.combatants[0].id, field="skills_text", value="Melee 3 @Agilty"))
