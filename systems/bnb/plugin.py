@@ -56,7 +56,7 @@ from systems.bnb.sheet import (
     make_data,
     sheet_fields,
 )
-from systems.bnb.tables import ATTRIBUTES, GAMBLER, lucky_streaks
+from systems.bnb.tables import ATTRIBUTES, GAMBLER, SHOOTIST, TRAILBLAZER, find_weapon, lucky_streaks
 from tracker.commands import BOOL, CHOICE, INT, CommandSpec, Delay, Param
 from tracker.dice import Roll, Roller, roll
 from tracker.errors import Refused
@@ -327,6 +327,10 @@ class BnbSystem(BaseSystem):
             if d.rowdy and g.spec.id == "fists":  # (a Trailblazer's, bnb l.72)
                 what = what.replace(g.spec.damage, "1d6", 1) + " (Rowdy)"
             lines.append(f"{g.name}: {what}{shots}{fav}")
+        if d.favoured and d.favoured not in {g.weapon for g in d.weapons}:
+            ability = {SHOOTIST: "Sure Shot", TRAILBLAZER: "Close Fighter"}.get(d.cls, "+1 weapon")
+            fav_w = find_weapon(d.favoured)
+            lines.append(f"{ability}: {fav_w.name if fav_w else d.favoured} (+1, not carried)")
         for n in d.natural:
             lines.append(f"{n.name}: 1d{n.sides}")
         if d.cls == GAMBLER:

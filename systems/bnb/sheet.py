@@ -243,6 +243,17 @@ def _favoured(text: str, carried: tuple[Carried, ...], cls: str) -> str:
         raise Refused(f"{ability}: '{text}' is not a weapon of Tables 10–12")
     if not fits(w):
         raise Refused(f"{ability} is chosen for {what}, and a {w.name} is not one")
+    # Ruling: a short name ("pistol" is Table 12's belt pistol) for a type not carried, by one who carries another
+    # that fits, is refused naming both: "pistol" for a Shootist with a heavy pistol recorded the belt pistol and
+    # his +1 never applied. The full name chooses a type not carried (chosen at outset, bnb l.43).
+    carried_fits = [c.spec.name for c in carried if fits(c.spec)]
+    named = " ".join(text.lower().replace("_", " ").split())
+    if carried_fits and w.id not in {c.weapon for c in carried} and named not in (w.name, w.id.replace("_", " ")):
+        raise Refused(
+            f"{ability}: '{text}' is the {w.name} (Tables 10–12), which is not carried; write "
+            + " or ".join(f"'{n}'" for n in dict.fromkeys(carried_fits))
+            + f" for the one carried, or '{w.name}' to choose it anyway"
+        )
     return w.id
 
 

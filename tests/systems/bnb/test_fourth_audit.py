@@ -474,3 +474,19 @@ def test_a_lucky_streak_after_healing_gives_back_no_more_than_the_harm_still_tak
     (used, _closed) = f.do(LuckyStreak(actor=gam))
     assert used.success and used.restored == 3
     assert data(f, gam).hp == 20 and data(f, gam).damage == 0 and dice.exhausted
+
+
+def test_a_sure_shot_named_short_for_a_type_not_carried_is_refused_naming_the_one_carried():
+    """Ruling: "pistol" (Table 12's belt pistol) for a Shootist carrying only a heavy pistol recorded the belt
+    pistol: his +1 never applied and nothing showed it. Refused naming both; the full name still chooses a type not
+    carried (chosen at outset), and the detail says it is not carried."""
+    f, _dice = new_fight()
+    with pytest.raises(Refused, match="'pistol' is the belt pistol .* write 'heavy pistol' for the one carried"):
+        add_pc(f, "Dusty", level=1, weapons="heavy pistol", favoured="pistol", hp=10)
+    dusty = add_pc(f, "Dusty", level=1, weapons="heavy pistol", favoured="heavy pistol", hp=10)
+    assert data(f, dusty).favoured == "heavy_pistol"
+    kid = add_pc(f, "Kid", level=1, weapons="heavy pistol", favoured="belt pistol", hp=10)
+    assert data(f, kid).favoured == "belt_pistol"
+    assert "Sure Shot: belt pistol (+1, not carried)" in f.system.detail(f.state, f.state.get(kid))
+    sam = add_pc(f, "Sam", level=1, weapons="belt pistol", favoured="pistol", hp=10)  # carried: as before
+    assert data(f, sam).favoured == "belt_pistol"
