@@ -147,7 +147,10 @@ def skill_roll(
 # who may act
 
 
-def check_able(c: Combatant, physical: bool, what: str) -> None:
+def check_able(c: Combatant, physical: bool, what: str, gm_allows: bool = False) -> None:
+    """Dead or unconscious: nothing. Incapacitated or Exhausted (prone): "most actions not possible (-3 to physical
+    actions)", l.118, l.128. Ruling ("-3 to every roll the GM still allows"): a physical action is refused
+    unless the GM ticks that it allows this one; then it takes the -3 as any physical roll does."""
     d = data(c)
     if d.dead:
         raise Refused(f"{c.name} is dead", rule=R.death)
@@ -156,11 +159,15 @@ def check_able(c: Combatant, physical: bool, what: str) -> None:
         state = "Comatose" if wound else "Unconscious"
         rule = R.wound_penalty if wound else R.fatigue_penalty
         raise Refused(f"{c.name} is {state}: unconscious, no actions are possible", rule=rule)
-    if physical and d.prone:
+    if physical and d.prone and not gm_allows:
         wound = d.wound_effect >= INCAPACITATED
         state = WOUND_STATES[INCAPACITATED] if wound else FATIGUE_STATES[EXHAUSTED]
         rule = R.wound_penalty if wound else R.fatigue_penalty
-        raise Refused(f"{c.name} is {state}: knocked prone, most actions are not possible (cannot {what})", rule=rule)
+        raise Refused(
+            f"{c.name} is {state}: knocked prone, most actions are not possible (cannot {what}); "
+            "if the fiction permits this one, tick 'GM allows it though prone' (-3)",
+            rule=rule,
+        )
 
 
 def check_turn(state: FightState, c: Combatant) -> None:

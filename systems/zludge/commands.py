@@ -38,6 +38,7 @@ class Attack:
     defense_plot_points: int = 0
     target_moving: bool = False
     armor_level: int | None = None  # None: the target's armor
+    gm_allows: bool = False  # Incapacitated or Exhausted: the GM allows this one (−3)
 
 
 @attrs.frozen(kw_only=True)
@@ -68,6 +69,7 @@ class RollSkill:
     plot_points: int = 0
     as_action: bool = True
     take_0: bool = False  # "Take 0" (l.18): a result of 0 instead of rolling, when the GM allows
+    gm_allows: bool = False  # Incapacitated or Exhausted: the GM allows this physical one (−3)
 
 
 @attrs.frozen(kw_only=True)
@@ -120,10 +122,24 @@ class TakeAction:
     actor: str
     text: str
     physical: bool = True
+    gm_allows: bool = False  # Incapacitated or Exhausted: the GM allows this physical one
 
 
 # ---------------------------------------------------------------------------
 # forms
+
+
+def _gm_allows() -> dict[str, Param]:
+    return {
+        "gm_allows": Param(
+            name="gm_allows",
+            kind=BOOL,
+            label="GM allows it though prone",
+            default=False,
+            help="Incapacitated or Exhausted: most physical actions are not possible; one the fiction permits "
+            "(a desperate stab, crawling off) takes -3",
+        )
+    }
 
 
 def _aspect_params(prefix: str = "", who: str = "") -> dict[str, Param]:
@@ -294,6 +310,7 @@ def specs() -> tuple[CommandSpec, ...]:
                     required=False,
                     help="empty: the defender's armor",
                 ),
+                **_gm_allows(),
             },
             help="Attack roll against the defender's defense roll (flat-footed: fixed defense), then damage.",
         ),
@@ -336,6 +353,7 @@ def specs() -> tuple[CommandSpec, ...]:
                     default=False,
                     help="not under pressure: a result of 0 instead of rolling (never a combat roll)",
                 ),
+                **_gm_allows(),
             },
             help="A test: 4dF + skill + difficulty; 0 or more succeeds. Bulky armor's penalty falls on Athletics "
             "and Acrobatics. A failed physical check may reopen treated wounds.",
@@ -421,7 +439,7 @@ def specs() -> tuple[CommandSpec, ...]:
             in_fight=True,
             title="Other action",
             key="o",
-            labels={"actor": "Who", "text": "Action", "physical": "Physical"},
+            labels={"actor": "Who", "text": "Action", "physical": "Physical", "gm_allows": "GM allows it though prone"},
             help="Move, reload, aim, shout...: the turn's one action.",
         ),
     )

@@ -83,7 +83,7 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
     skill = cmd.skill.strip().title()
     if not skill:
         raise Refused("name the skill to roll")
-    check_able(actor, cmd.physical, f"roll {skill}")
+    check_able(actor, cmd.physical, f"roll {skill}", cmd.gm_allows)
     if cmd.as_action:
         check_turn(d.state, actor)
     diff = _difficulty(cmd.difficulty)
@@ -184,6 +184,6 @@ def take_action(d: Draft, cmd: TakeAction, dice: Roller) -> None:
         raise Refused(
             "a turn's action is taken in the fight: roll initiative and start it first (a note says the rest)"
         )
-    check_able(c, cmd.physical, "act")
+    check_able(c, cmd.physical, "act", cmd.gm_allows)
     check_turn(d.state, c)
     d.add(ActionTaken(actor=c.id, text=cmd.text.strip(), physical=cmd.physical))

@@ -117,7 +117,7 @@ def _check(d: Draft, cmd: Attack) -> tuple[Combatant, Combatant, str, int, int]:
     target = need(state, cmd.target, "defender")
     if actor.id == target.id:
         raise Refused(f"{actor.name} cannot attack itself")
-    check_able(actor, True, "attack")
+    check_able(actor, True, "attack", cmd.gm_allows)
     check_turn(state, actor)
     if data(target).dead:
         raise Refused(f"{target.name} is already dead", rule=R.death)

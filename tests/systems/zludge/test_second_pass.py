@@ -233,3 +233,25 @@ def test_exhausted_weighs_minus_three_on_a_non_physical_roll_too():
     script(f, F(0))
     ev = f.do(RollSkill(actor="c1", skill="Medical", physical=False))
     assert Modifier(label="Exhausted", value=-3) in ev[0].mods and ev[0].total == -2
+
+
+@pytest.mark.parametrize("how", ["wound", "fatigue"])
+def test_a_prone_combatant_acts_at_minus_3_when_the_gm_allows_it(how):
+    """Incapacitated or Exhausted: "most actions not possible (-3 to physical actions)" (l.118, l.128); the ruling:
+    "-3 to every roll the GM still allows". Every physical roll was refused, and unticking Physical dropped the -3:
+    no roll could take it. Ruling: refused unless the GM ticks that it allows this one; then -3."""
+    f = duel({"skills": "Melee 2, Athletics 1", "weapon": "sword"}, {"skills": "Acrobatics 1"})
+    f.do(MarkWound(target="c1", level=3) if how == "wound" else MarkFatigue(target="c1", level=3))
+    state = "Incapacitated" if how == "wound" else "Exhausted"
+    before = list(f.entries)
+    for cmd in (Attack(actor="c1", target="c2"), RollSkill(actor="c1", skill="Athletics")):
+        with pytest.raises(Refused, match=f"{state}: knocked prone.*tick 'GM allows it though prone'"):
+            f.do(cmd)
+    assert f.entries == before
+    script(f, F(0))
+    (rolled, *_rest) = f.do(RollSkill(actor="c1", skill="Athletics", gm_allows=True, as_action=False))
+    assert any(m.label == state and m.value == -3 for m in rolled.mods), rolled
+    script(f, F(2), F(0))
+    (attack, *_rest) = f.do(Attack(actor="c1", target="c2", gm_allows=True))
+    said = attack.describe(f.state)
+    assert f"{state} -3" in said, said
