@@ -105,6 +105,7 @@ class ZludgeData:
     wounds: tuple[Box, ...] = ()
     fatigue: tuple[Box, ...] = ()
     clipped: bool = False
+    healing_days: int = 0  # days of rest so far toward the next week's healing (zludge.rules.rest)
     acted: bool = False  # no longer flat-footed
     spent: bool = False  # has taken its action this turn
     dead: bool = False

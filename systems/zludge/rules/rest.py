@@ -5,6 +5,10 @@ Rules ``healing``, ``healed_box`` and ``fatigue_rest``, each tested in tests/sys
   Hurt…; a Scratch heals away); each wound on its own, so a week heals every
   wound one level. Only full days count (``days`` plus every whole 24 ``hours``).
   (test_a_week_heals_each_wound_one_level)
+- **Ruling:** days of rest add up across rests: seven one-day rests heal as one week does (each rest's days were
+  counted alone, and a GM letting time pass day by day healed nothing). The days toward the next week are kept on
+  the combatant and said in the log ("3 of 7 days toward the next week"); a track with no wound left keeps none.
+  (test_days_of_rest_add_up_to_a_week)
 - Each week is shortened by one day per point of the caregiver's Medical bonus:
   the rest's quality is the caregiver ("no caregiver", "caregiver Medical +1" …
   "+4"); a week is never shorter than 1 day. (test_a_caregiver_shortens_the_week)
@@ -57,6 +61,8 @@ class Rested(Event):
     # the clip is over (it lasts "until your next action", l.115; a week's rest left it, and it lowered the next
     # fight's initiative); absent from files written before 2026-12-07: no change
     unclipped: bool = attrs.field(default=False)
+    # the days of rest toward the next week after it; absent from older files (each rest counted alone): kept as 0
+    healing_days: int | None = attrs.field(default=None)
 
     def describe(self, state: FightState) -> str:
         return f"{state.name(self.id)}: {self.why}"
@@ -131,7 +137,6 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     medical = _medical(quality)
     week = max(1, 7 - medical)
     days = cmd.days + cmd.hours // 24
-    weeks = days // week
     nights = days + (1 if cmd.hours % 24 >= 8 else 0)
     minutes = 60 * (cmd.hours + 24 * cmd.days)
     out: list[Event] = []
@@ -140,25 +145,36 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
         if d.dead:
             out.append(Rested(id=cid, wounds=d.wounds, fatigue=d.fatigue, why="dead: no rest heals the dead"))
             continue
+        so_far = d.healing_days if d.wounds else 0
+        weeks = (so_far + days) // week
         wounds, fatigue, said = _recover(d, weeks, minutes, nights)
+        toward = (so_far + days) % week if wounds else 0
         if not d.wounds and not d.fatigue:
             said = "unhurt and rested"
         elif not said:
             said = "nothing heals yet"
         tracks = f"wounds {_state(wounds, WOUND_STATES)}, fatigue {_state(fatigue, FATIGUE_STATES)}"
         clip = "; the clip is over" if d.clipped else ""
-        why = f"{said}{clip} ({_span(days, weeks, week, cmd.hours % 24)}, {quality}): now {tracks}"
-        out.append(Rested(id=cid, wounds=wounds, fatigue=fatigue, why=why, unclipped=d.clipped))
+        span = _span(days, weeks, week, cmd.hours % 24, so_far)
+        why = f"{said}{clip} ({span}, {quality}): now {tracks}"
+        out.append(Rested(id=cid, wounds=wounds, fatigue=fatigue, why=why, unclipped=d.clipped, healing_days=toward))
     return out
 
 
-def _span(days: int, weeks: int, week: int, hours: int = 0) -> str:
+def _span(days: int, weeks: int, week: int, hours: int = 0, before: int = 0) -> str:
     """How long, in the weeks wounds heal by: "1 week and 3 days of 7-day weeks", "2 days of a 7-day week",
-    "5 hours of a 7-day week" (it said "0 weeks", then "0 days", and left out the days past the weeks)."""
+    "5 hours of a 7-day week" (it said "0 weeks", then "0 days", and left out the days past the weeks); after
+    earlier days of rest, "1 more day: 3 of a 7-day week", "1 more day: 1 week of 7-day weeks"."""
 
     def count(n: int, what: str) -> str:
         return f"{n} {what}{'s' if n != 1 else ''}"
 
+    if before:
+        more = f"{count(days, 'more day')}: "
+        left = before + days - weeks * week
+        if not weeks:
+            return f"{more}{left} of a {week}-day week"
+        return f"{more}{count(weeks, 'week')}{' and ' + count(left, 'day') if left else ''} of {week}-day weeks"
     if not weeks:
         return f"{count(days, 'day') if days else count(hours, 'hour')} of a {week}-day week"
     left = days - weeks * week
@@ -172,6 +188,9 @@ def _state(boxes: tuple[Box, ...], names: tuple[str, ...]) -> str:
 
 @apply.on(Rested)
 def _rested(state: FightState, e: Rested) -> FightState:
+    changes: dict[str, object] = {"wounds": e.wounds, "fatigue": e.fatigue}
     if e.unclipped:
-        return state.update_data(e.id, wounds=e.wounds, fatigue=e.fatigue, clipped=False)
-    return state.update_data(e.id, wounds=e.wounds, fatigue=e.fatigue)
+        changes["clipped"] = False
+    if e.healing_days is not None:
+        changes["healing_days"] = e.healing_days
+    return state.update_data(e.id, **changes)

@@ -35,6 +35,22 @@ def test_a_week_heals_each_wound_one_level():
     assert data(f, a).wound_track == "...|..|.|.|."
 
 
+def test_days_of_rest_add_up_to_a_week():
+    """Ruling: seven one-day rests heal as a week does (each rest's days counted alone: day-by-day time healed
+    nothing, though the log said "1 day of a 7-day week"); the days so far are said; an unhurt track keeps none."""
+    f, a = _hurt("...|1.|2|.|.")
+    for n in range(1, 7):
+        (ev,) = f.do(Rest(days=1))
+        assert data(f, a).wound_track == "...|1.|2|.|." and data(f, a).healing_days == n
+        assert ("1 day of a 7-day week" if n == 1 else f"1 more day: {n} of a 7-day week") in ev.why, ev.why
+    (ev,) = f.do(Rest(days=1))
+    assert data(f, a).wound_track == "0..|1.|.|.|." and data(f, a).healing_days == 0, ev.why
+    f.do(Rest(days=10, quality="caregiver Medical +2"))  # two 5-day weeks: the Scratch heals away, then the Hurt
+    assert data(f, a).wound_track == "...|..|.|.|." and data(f, a).healing_days == 0
+    f.do(Rest(days=3))
+    assert data(f, a).healing_days == 0  # nothing to heal: no days kept for a wound taken later
+
+
 def test_a_caregiver_shortens_the_week():
     """l.136: each week is shortened by one day per point of the caregiver's Medical bonus."""
     f, a = _hurt("...|..|2|.|.")
