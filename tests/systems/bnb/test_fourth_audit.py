@@ -481,7 +481,7 @@ def test_a_sure_shot_named_short_for_a_type_not_carried_is_refused_naming_the_on
     pistol: his +1 never applied and nothing showed it. Refused naming both; the full name still chooses a type not
     carried (chosen at outset), and the detail says it is not carried."""
     f, _dice = new_fight()
-    with pytest.raises(Refused, match="'pistol' is the belt pistol .* write 'heavy pistol' for the one carried"):
+    with pytest.raises(Refused, match=r"'pistol' is the belt pistol .* write 'heavy pistol' for the one carried"):
         add_pc(f, "Dusty", level=1, weapons="heavy pistol", favoured="pistol", hp=10)
     dusty = add_pc(f, "Dusty", level=1, weapons="heavy pistol", favoured="heavy pistol", hp=10)
     assert data(f, dusty).favoured == "heavy_pistol"
