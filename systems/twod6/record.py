@@ -173,13 +173,14 @@ for _key in STATS:  # data.agi etc., so a GM adjust logs the old value
 
 def make_data(kind: str, sheet: Mapping[str, Any]) -> Data:
     stats = tuple(int(sheet.get(k, 0)) for k in STATS)
-    talents = parse_talents(str(sheet.get("talents") or ""))
+    # the sheet as checked when it was added (an older file's as it was then read): not checked again
+    talents = parse_talents(str(sheet.get("talents") or ""), strict=False)
     most = max_wounds(stats[STATS.index("tou")], talents)
     return Data(
         stats=stats,
-        skills=parse_skills(str(sheet.get("skills") or "")),
+        skills=parse_skills(str(sheet.get("skills") or ""), strict=False),
         talents=talents,
-        items=parse_items(str(sheet.get("items") or "")),
+        items=parse_items(str(sheet.get("items") or ""), strict=False),
         armor=str(sheet.get("armor") or "none"),
         fine_armor=bool(sheet.get("fine_armor", False)),
         race=str(sheet.get("race") or ""),

@@ -9,10 +9,15 @@ Rulings kept here, each with its test:
   reason (test_dual_wield_names_one_skill_each_time_it_is_taken); two items stack only on a skill a
   taking names (test_dual_wield_lets_two_items_modify_one_skill).
 - Extra Wound can be taken once (test_sheet_is_checked_and_written_back_in_canonical_form).
+- Names are matched as the book spells them whatever the case, spaces, hyphens, a missing parenthesis or a
+  trailing plural; a near miss of a name the book lists is refused with the name to write, a skill listed twice is
+  refused, and an item names a skill of the book or of the sheet (test_sheet_typos.py).  Only a sheet being added
+  is checked so: a fight file written before reads its sheets as it always did (``strict=False``).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -99,18 +104,186 @@ TALENTS = (
     "Acrobat",
 )
 
+# the book's other sample skills (twod6 @31873), and those "with a set of parentheses after the name" (each taking names
+# what it covers: Melee's three kinds, a field of Knowledge, a Trade, ...)
+BOOK_SKILLS = (*SKILLS, "Drive", "Forgery", "Hacking", "Lockpicking", "Pilot", "Research", "Sleight of Hand")
+MELEE_KIND = "Melee"
+SUBSET_SKILLS = (MELEE_KIND, "Knowledge", "Trade", "Language", "Perform", "Craft")
+# the book's other sample talents (twod6 @13613), its racial example (@43185), and its spells (talents, @23927)
+BOOK_TALENTS = (
+    *TALENTS,
+    "Altered State",
+    "Alternate Form",
+    "Animal Kinship",
+    "Companion",
+    "Computer Literacy",
+    "Connections",
+    "Credentials",
+    "Extra Organ",
+    "Extra Sense",
+    "Favored Culture",
+    "Literacy",
+    "Polyglot",
+    "Rich",
+    "Darkvision",
+    "Armor",
+    "Animate",
+    "Charm",
+    "Control",
+    "Create",
+    "Destroy",
+    "Fly/Jump",
+    "Heal",
+    "Illusion",
+    "Levitate",
+    "Natural Phenomenon",
+    "Ritual",
+    "Runes",
+    "Stick to Walls",
+    "Summon",
+    "Transmute",
+    "Ward",
+)
+# talents that name what they apply to, so "Favored Enemy Goblin" is read as "Favored Enemy (Goblin)"
+ARG_TALENTS = (
+    FAVORED_ENEMY,
+    "Favored Culture",
+    "Stat Boost",
+    DUAL_WIELD,
+    SNEAK_ATTACK,
+    "Altered State",
+    "Extra Organ",
+    "Extra Sense",
+    "Credentials",
+    "Companion",
+    "Polyglot",
+)
+CLOSE = 0.8  # how alike (difflib's ratio) a name must be to one of the book's to be taken for a misspelling of it
+
 ARMORS = ("none", "light", "medium", "heavy")
 ARMOR_LEVEL = {"none": 0, "light": 1, "medium": 2, "heavy": 3}
 
 
+def _tidy(name: str) -> str:
+    tidy = re.sub(r"\s+", " ", name.replace("“", "").replace("”", "").replace('"', "")).strip()
+    return re.sub(r"\s*\(\s*", " (", tidy).replace(" )", ")")
+
+
 def canonical(name: str, known: tuple[str, ...]) -> str:
     """The book's spelling of a skill or talent name, else the name as typed (tidied)."""
-    tidy = re.sub(r"\s+", " ", name.replace("“", "").replace("”", "").replace('"', "")).strip()
-    tidy = re.sub(r"\s*\(\s*", " (", tidy).replace(" )", ")")
+    tidy = _tidy(name)
     for k in known:
         if k.lower() == tidy.lower():
             return k
     return tidy
+
+
+def _key(name: str) -> str:
+    """A name as matched: lower case, letters and digits only (no spaces, hyphens, parentheses, quotes)."""
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def _keys(names: tuple[str, ...]) -> dict[str, str]:
+    return {_key(n): n for n in names}
+
+
+_SKILL_KEYS = _keys(BOOK_SKILLS)
+_SUBSET_KEYS = _keys(SUBSET_SKILLS)
+_MELEE_KEYS = _keys(MELEE)
+_TALENT_KEYS = _keys(BOOK_TALENTS)
+_ARG_TALENT_KEYS = _keys(ARG_TALENTS)
+
+
+def _lookup(key: str, table: Mapping[str, str]) -> str | None:
+    """The name whose key is ``key``, or ``key`` less a trailing plural ("Extra Wounds" -> Extra Wound)."""
+    tries = [key]
+    if key.endswith("ies"):
+        tries.append(key[:-3] + "y")
+    if key.endswith("es"):
+        tries.append(key[:-2])
+    if key.endswith("s"):
+        tries.append(key[:-1])
+    return next((table[k] for k in tries if k in table), None)
+
+
+def _close(key: str, table: Mapping[str, str]) -> str | None:
+    """The name ``key`` is a near miss of (no name of the book runs past 40 letters: a longer one is none)."""
+    if not key or len(key) > 40:
+        return None
+    hit = difflib.get_close_matches(key, list(table), n=1, cutoff=CLOSE)
+    return table[hit[0]] if hit else None
+
+
+def _paren(text: str) -> tuple[str, str] | None:
+    """``"Knowledge (History)"`` -> ("Knowledge", "History"); None without a closing parenthesis."""
+    if "(" in text and text.endswith(")"):
+        i = text.index("(")
+        return text[:i].strip(), text[i + 1 : -1].strip()
+    return None
+
+
+def _skill(name: str) -> tuple[str, bool]:
+    """The book's spelling of a skill, and whether the book has it (else the new skill as typed, tidied).
+
+    Ruling: case, spaces, hyphens, a missing parenthesis ("Melee Heavy", "Trade Healing") and a trailing plural
+    do not matter; a near miss of a skill the book lists ("Meele (Heavy)") is refused with the name to write;
+    Melee is one of its three kinds; any other name is a skill of the GM's own, kept as typed.
+    """
+    tidy = _tidy(name)
+    hit = _lookup(_key(tidy), _SKILL_KEYS)
+    if hit is not None:
+        return hit, True
+    parts = _paren(tidy) or tuple(re.split(r"[\s\-]+", tidy, maxsplit=1))
+    head = _lookup(_key(parts[0]), _SUBSET_KEYS)
+    arg = parts[1] if len(parts) == 2 else ""
+    if head is None and len(parts) == 2 and _paren(tidy):  # "Knowlege (History)"
+        near = _close(_key(parts[0]), _SUBSET_KEYS)
+        if near is not None and near != MELEE_KIND:
+            raise Refused(f"'{tidy}' is not a skill of the book; did you mean {near} ({arg})?")
+    if head == MELEE_KIND:
+        near = _close(_key(tidy), _MELEE_KEYS) if arg else None
+        if near is not None:
+            raise Refused(f"'{tidy}' is not a skill of the book; did you mean {near}?")
+        raise Refused(f"'{tidy}': melee comes in three kinds, each a skill of its own: {HEAVY}, {LIGHT} or {UNARMED}")
+    if head is not None:
+        return (f"{head} ({arg})" if arg else head), True
+    near = _close(_key(tidy), _SKILL_KEYS)
+    if near is not None:
+        raise Refused(f"'{tidy}' is not a skill of the book; did you mean {near}?")
+    return tidy, False
+
+
+def skill_name(name: str) -> str:
+    """The book's spelling of a skill (see :func:`_skill`; Refused for a near miss)."""
+    return _skill(name)[0]
+
+
+def talent_name(talent: str) -> str:
+    """The book's spelling of a talent, with what it names: ``"favoured enemy (Goblin)"`` is refused.
+
+    Ruling: case, spaces, hyphens, quotes, a missing parenthesis ("Favored Enemy Goblin") and a trailing plural
+    ("Extra Wounds") do not matter, and "Multi-attack" is Multiattack; a near miss of a talent or spell the book
+    lists is refused with the name to write; any other name is a talent of the GM's own, kept as typed.  Dual Wield
+    and Sneak Attack name a skill, read as :func:`skill_name` reads one.
+    """
+    tidy = _tidy(talent)
+    name, arg = _paren(tidy) or (tidy, "")
+    hit = _lookup(_key(name), _TALENT_KEYS)
+    if hit is None and not arg:  # a missing parenthesis: the first words name a talent that names something
+        words = tidy.split(" ")
+        for n in range(min(3, len(words) - 1), 0, -1):
+            found = _lookup(_key(" ".join(words[:n])), _ARG_TALENT_KEYS)
+            if found is not None:
+                hit, arg = found, " ".join(words[n:])
+                break
+    if hit is None:
+        near = _close(_key(name), _TALENT_KEYS)
+        if near is not None:
+            raise Refused(f"'{tidy}' is not a talent of the book; did you mean {near}{f' ({arg})' if arg else ''}?")
+        hit = name
+    if arg and hit in (SNEAK_ATTACK, DUAL_WIELD):
+        arg = skill_name(arg)
+    return f"{hit} ({arg})" if arg else hit
 
 
 def _split(text: str, seps: str = ",;") -> list[str]:
@@ -130,8 +303,14 @@ def _split(text: str, seps: str = ",;") -> list[str]:
     return [p.strip() for p in out if p.strip()]
 
 
-def parse_skills(text: str) -> tuple[tuple[str, int], ...]:
-    """``"Melee (Heavy) 2, Resolve 1"`` -> ((name, ranks), ...)."""
+def parse_skills(text: str, *, strict: bool = True) -> tuple[tuple[str, int], ...]:
+    """``"Melee (Heavy) 2, Resolve 1"`` -> ((name, ranks), ...).
+
+    Ruling: each name is read as :func:`skill_name` reads it (a near miss of the book's is refused), and a skill
+    listed twice is refused, as zludge does.  ``strict=False`` reads a sheet already checked, or one a fight file
+    written before these checks holds, as it was always read (the book's spelling by case only; the last of a
+    skill listed twice).
+    """
     out: dict[str, int] = {}
     for part in _split(text or ""):
         m = head_and_number(part, plus=True)  # re.match(r"^(.*?)\s*\+?(-?\d+)$", part), in linear time
@@ -140,7 +319,10 @@ def parse_skills(text: str) -> tuple[tuple[str, int], ...]:
         ranks = int(m[1])
         if not 0 <= ranks <= 20:
             raise Refused(f"skill '{part}': ranks run from 0 up (each rank is +1), not {ranks}")
-        out[canonical(m[0], SKILLS)] = ranks
+        name = skill_name(m[0]) if strict else canonical(m[0], SKILLS)
+        if strict and name.lower() in (n.lower() for n in out):
+            raise Refused(f"the skill {name} is listed twice: give its ranks once")
+        out[name] = ranks
     return tuple(out.items())
 
 
@@ -152,7 +334,14 @@ def split_talent(talent: str) -> tuple[str, str]:
     return canonical(talent, TALENTS), ""
 
 
-def parse_talents(text: str) -> tuple[str, ...]:
+def parse_talents(text: str, *, strict: bool = True) -> tuple[str, ...]:
+    """``"Multiattack, Favored Enemy (Goblin)"`` -> the talents, each as :func:`talent_name` reads it.
+
+    Ruling: a near miss of a talent or spell of the book is refused with the name to write.  ``strict=False``
+    reads a checked sheet, or an older fight file's, as it was always read.
+    """
+    if strict:
+        return tuple(talent_name(part) for part in _split(text or "", ","))
     out = []
     for part in _split(text or "", ","):
         name, arg = split_talent(canonical(part, TALENTS))
@@ -171,15 +360,36 @@ class Item:
     bonus: int
 
 
-def parse_items(text: str) -> tuple[Item, ...]:
-    """``"Ancestral Longsword: Melee (Heavy) +1; Pendant: Cast +1"``."""
+def parse_items(text: str, skills: tuple[str, ...] = (), *, strict: bool = True) -> tuple[Item, ...]:
+    """``"Ancestral Longsword: Melee (Heavy) +1; Pendant: Cast +1"``.
+
+    Ruling: an item modifies a skill of the book or one of ``skills`` (the sheet's); any other ("Longsword +1",
+    the item's own name where its skill should be) is refused with how an item is written, and a near miss of a
+    skill of the book with the name to write.  ``strict=False`` reads a checked sheet, or an older fight file's,
+    as it was always read.
+    """
     out = []
+    mine = {s.lower(): s for s in skills}
     for part in _split(text or "", ";"):
         name, _, rest = part.rpartition(":")
         m = head_and_number(rest.strip(), signs="+-", sign_required=True)  # ^(.*?)\s*([+-]\d+)$
         if not m or not m[0]:
             raise Refused(f"item '{part}' must read 'name: skill +N', like 'Longsword: Melee (Heavy) +1'")
-        out.append(Item(name=name.strip() or m[0].strip(), skill=canonical(m[0], SKILLS), bonus=int(m[1])))
+        if strict:
+            try:
+                skill, known = _skill(m[0])
+            except Refused as e:
+                raise Refused(f"item '{part}': {e}") from None
+            if not known and skill.lower() in mine:
+                skill = mine[skill.lower()]  # as the sheet spells it
+            elif not known:
+                raise Refused(
+                    f"item '{part}': '{skill}' is no skill of the book or of this sheet; an item must read "
+                    "'name: skill +N', like 'Longsword: Melee (Heavy) +1'"
+                )
+        else:
+            skill = canonical(m[0], SKILLS)
+        out.append(Item(name=name.strip() or m[0].strip(), skill=skill, bonus=int(m[1])))
     return tuple(out)
 
 
@@ -265,7 +475,7 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
         raise Refused("Extra Wound can only be taken once")
     check_dual_wield(talents)
     out["talents"] = ", ".join(talents)
-    out["items"] = items_text(parse_items(str(sheet.get("items") or "")))
+    out["items"] = items_text(parse_items(str(sheet.get("items") or ""), tuple(n for n, _ in skills)))
     armor = str(sheet.get("armor") or "none").lower()
     out["armor"] = fields["armor"].parse(armor)
     out["fine_armor"] = fields["fine_armor"].parse(sheet.get("fine_armor"))
