@@ -18,6 +18,11 @@ Rules ``time``, ``rest`` and ``afflictions`` of the rules table, each tested in 
   everything at once and leave nothing open in the log). A "yes" moves it one
   level up the track (slots full: further; past the last: Fatal, dead), a "no"
   leaves it. (test_time_passing_asks_about_each_untreated_affliction)
+- **Ruling:** time passing again before the GM answered asks again, a question of its own (its own prompt
+  id), each answered on its own, one step each (``_ask``;
+  test_time_passing_twice_before_an_answer_asks_twice_each_answered_on_its_own).
+- **Ruling:** a blowgun's dart injury worsens over time (the Blowgun's note, l.203) as an affliction does:
+  rest keeps it and the GM is asked (``worsens_untreated``; test_a_dart_injury_is_kept_by_rest_and_asked_about).
 - The dead stay dead. (test_the_dead_stay_dead)
 - **Ruling:** a working is safe once a day (l.228): time passing by at least a
   night (a day, or 8 hours or more), whatever the rest's quality, starts a new
@@ -37,6 +42,7 @@ from tracker.errors import Refused
 from tracker.events import Event, PromptRaised, PromptResolved
 from tracker.kit import Draft, need
 from tracker.model import FightState, Prompt
+from tracker.text import counted
 
 from .commands import GOOD_NIGHT
 from .commands import Rest as NightsRest
@@ -45,6 +51,7 @@ from .evolve import evolve
 from .records import LEVELS, BJData, data
 from .rules.common import rules
 from .rules.harm import injury
+from .sheet import words
 from .table import R, applies
 
 GOOD = GOOD_NIGHT
@@ -57,6 +64,20 @@ WORSEN = "worsen_affliction"
 def is_affliction(name: str) -> bool:
     low = name.lower()
     return any(word in low for word in AFFLICTIONS)
+
+
+DART = "dart"  # what a blowgun's injury is called (rules/attacks.py ``_wound``)
+
+
+def worsens_untreated(name: str) -> bool:
+    """An injury rest keeps and time passing asks about: an affliction, or a blowgun's dart.
+
+    Ruling: the book's Blowgun note "Injuries worsen over time" (l.203) makes a dart injury one that worsens
+    untreated, as afflictions do: it starts at the weapon's level (lesser), a night's rest keeps it, and when
+    time passes the GM is asked whether it worsens one step; treatment clears it like any injury. A dart
+    injury is one whose name holds the word dart (the name the blowgun's injury is given; 'darts', '(dart)').
+    """
+    return is_affliction(name) or any(w.strip("()") == DART for w in words(name))
 
 
 @attrs.frozen(kw_only=True)
@@ -100,7 +121,8 @@ SPECS = (
         ),
         actor=None,
         subject="target",
-        help="An untreated affliction (hunger, thirst, poison, snake venom, disease) worsens one level, or not.",
+        help="An untreated affliction (hunger, thirst, poison, snake venom, disease) or blowgun dart worsens one "
+        "level, or not.",
     ),
 )
 
@@ -113,19 +135,32 @@ def _cleared(d: BJData) -> tuple[tuple[tuple[str, ...], ...], list[str]]:
             out.append(row)
             continue
         free = list(d.free_injuries(idx))
-        keep = [n for n in row if n not in free or is_affliction(n)]
-        gone += [f"{LEVELS[idx]} {n}" for n in row if n in free and not is_affliction(n)]
+        keep = [n for n in row if n not in free or worsens_untreated(n)]
+        gone += [f"{LEVELS[idx]} {n}" for n in row if n in free and not worsens_untreated(n)]
         out.append(tuple(keep))
     return tuple(out), gone
 
 
-def _ask(cid: str, who: str, idx: int, name: str, n: int) -> PromptRaised:
+def _ask(cid: str, who: str, idx: int, name: str, taken: set[str], before: int) -> PromptRaised:
+    """The question whether one untreated affliction worsens, with an id no open prompt has (``taken``: the
+    ids open or given in this passing of time, the new one added).
+
+    Ruling: each passing of time asks its own question, one step each, answered on its own: time passing again
+    before the GM answered asks again ("again: N asked before still open", ``before``), so two nights untreated
+    may worsen it two steps; the answers go oldest question first. (The question used the id
+    ``worsen:<who>:<n>``, n its place among this passing's afflictions; a second passing gave the same id, the
+    core kept the first prompt and dropped the second, though the log showed it asked twice.)
+    """
     level = LEVELS[idx] if idx < len(LEVELS) else "fatal"
-    text = f"{who}'s untreated {name} ({level}): does it worsen?"
+    again = f" (asked again: {counted(before, 'question')} on it still open)" if before else ""
+    text = f"{who}'s untreated {name} ({level}): does it worsen?{again}"
     params = {"target": cid, "name": name, "level": level, "worsens": True}
-    return PromptRaised(
-        prompt=Prompt(id=f"worsen:{cid}:{n}", kind="worsen", text=text, combatant=cid, command=WORSEN, params=params)
-    )
+    n = 0
+    while f"worsen:{cid}:{n}" in taken:
+        n += 1
+    pid = f"worsen:{cid}:{n}"
+    taken.add(pid)
+    return PromptRaised(prompt=Prompt(id=pid, kind="worsen", text=text, combatant=cid, command=WORSEN, params=params))
 
 
 @applies(R.TIME, R.REST, R.AFFLICTIONS, R.FATAL, R.ONCE_A_DAY)
@@ -136,6 +171,8 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     nights = cmd.days + cmd.hours // 24 + (1 if cmd.hours % 24 >= 8 else 0)
     out: list[Event] = []
     asks: list[Event] = []
+    open_asks = [p for p in state.prompts if p.command == WORSEN]
+    taken = {p.id for p in state.prompts}
     for cid in cmd.ids:
         c = state.get(cid)
         d = data(c)
@@ -151,14 +188,16 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
             why = "less than a night: no injury clears"
         else:
             why = "nothing to clear" if not d.injury_count else "no lesser or moderate injury to clear"
-        afflictions = [(i, n) for i, row in enumerate(injuries) for n in row if is_affliction(n)]
+        afflictions = [(i, n) for i, row in enumerate(injuries) for n in row if worsens_untreated(n)]
         cast = [w.name for w in d.workings if w.cast_today]
         if nights and cast:
             why += f"; a new day: {', '.join(cast)} safe to cast again"
         if afflictions:
             why += "; untreated: " + ", ".join(f"{LEVELS[i]} {n}" for i, n in afflictions) + " (the GM is asked)"
         out.append(Rested(id=cid, injuries=injuries, why=why, new_day=bool(nights)))
-        asks += [_ask(cid, c.name, i, n, k) for k, (i, n) in enumerate(afflictions)]
+        for i, n in afflictions:
+            before = sum(1 for p in open_asks if p.combatant == cid and p.params.get("name") == n)
+            asks.append(_ask(cid, c.name, i, n, taken, before))
     return out + asks
 
 

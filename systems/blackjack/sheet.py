@@ -15,10 +15,13 @@ Rulings made here (beyond the rules table), each named in a test:
   file was written before morale prompts were logged by ``react``
   (``test_an_old_fight_file_replays_to_the_same_state``). Weapons and workings
   saved before throwing and papers were known learn them from the catalogue.
+- A weapon not in the book is written with its kind ('Colt: firearm 6'); a bare unknown name is refused
+  naming the book's closest (``parse_weapons``, ``test_an_unknown_weapon_is_refused_naming_the_closest``).
 """
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Mapping
@@ -32,7 +35,7 @@ from tracker.errors import Refused
 from tracker.model import NPC, PC
 from tracker.text import counted, digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
 
-from .presets import WEAPONS, WORKINGS
+from .presets import FIREARM_TAGS, WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
 from .table import R
 
@@ -165,8 +168,119 @@ def find_weapon(name: str) -> Weapon | None:
     return None
 
 
-def parse_weapons(text: Any) -> list[dict[str, Any]]:
-    """'Machete, 2 Revolvers, Bow 12, Shotgun 1/2' → weapon records (as JSON)."""
+KINDS = ("firearm", "bow", "blowgun", "thrown", "melee", "natural", "special")
+SHOTS_MAX = 99  # a custom firearm's Shots (the book's run 1 to 10)
+_SHOWN = 40  # characters of a typed name a refusal quotes
+
+
+def _shown(name: str) -> str:
+    return name if len(name) <= _SHOWN else name[: _SHOWN - 1] + "…"
+
+
+def _book_weapon(name: str) -> Weapon | None:
+    """A catalogued weapon by name, singular or plural ('Revolvers', 'Knives', 'Throwing knives')."""
+    base = find_weapon(name)
+    key = name.strip().lower()
+    if base is None and key.endswith("ves"):
+        base = WEAPONS.get(key[:-3] + "fe")
+    return base
+
+
+def _closest(name: str) -> list[str]:
+    """The catalogue's weapons a typed name most likely meant: those whose words it holds ('Colt Revolver':
+    Revolver), else those spelled nearly alike ('Revolvr')."""
+    have = set(words(name))
+    held = [w.name for key, w in WEAPONS.items() if set(words(key)) <= have]
+    if held:
+        return sorted(held, key=len, reverse=True)[:2]
+    if len(name) > _SHOWN:
+        return []
+    close = difflib.get_close_matches(name.strip().lower(), list(WEAPONS), n=2, cutoff=0.75)
+    return [WEAPONS[k].name for k in close]
+
+
+def _not_in_book(name: str) -> Refused:
+    shown = _shown(name)
+    close = _closest(name)
+    write = f"write {' or '.join(close)}, or " if close else "write one of the book's, or "
+    return Refused(
+        f"weapons: '{shown}' is not a weapon of the book: {write}give your own its kind, like "
+        f"'{shown}: firearm 6' (a firearm and the shots it holds) or '{shown}: melee' "
+        f"(kinds: {', '.join(KINDS)})"
+    )
+
+
+def _times(name: str, loaded: str | None) -> tuple[int, str, str | None] | None:
+    """'Revolver x2', 'Revolver ×2', 'Revolver x 2', '2x Revolver', 'x2 Revolver' → (2, 'Revolver', loaded);
+    None when the name has no such count. (A count before the name, '2 Revolvers', is ``split_weapon``'s;
+    '2 x Revolver' reaches here as the name 'x Revolver' with its count apart.)"""
+    text = name.strip()
+    low = text.lower()
+    # after the name: 'x2' ('Revolver x2'), or 'x' with the shots split_weapon took as the count ('Revolver x 2')
+    cut = digits_start(low, len(low))
+    if 0 < cut < len(low) and low[cut - 1] in "x×":
+        head = text[: cut - 1]
+        if head[-1:].isspace() and head.strip():
+            return int(low[cut:]), head.strip(), loaded
+    if loaded is not None and len(low) > 2 and low[-1] in "x×" and low[-2].isspace():
+        return int(loaded), text[:-1].strip(), None
+    # before the name: '2x Revolver', 'x2 Revolver', 'x Revolver' (after a count)
+    end = digits_end(low, 0)
+    if 0 < end < len(low) and low[end] in "x×" and low[end + 1 : end + 2].isspace():
+        return int(low[:end]), text[end + 1 :].strip(), loaded
+    if low[:1] in ("x", "×"):
+        end = digits_end(low, 1)
+        if end < len(low) and low[end].isspace() and text[end:].strip():
+            return (int(low[1:end]) if end > 1 else 0), text[end:].strip(), loaded
+    return None
+
+
+def _own(name: str, kind: str, loaded: str | None, top: str | None) -> Weapon:
+    """A weapon of the GM's own, by its kind: a firearm holds the shots typed ('Colt: firearm 6', or 4 loaded of
+    6: 'Colt: firearm 4/6') and hurts as the book's firearms do (moderate, mundane bullets).
+    Ruling: one named after a book's firearm is that firearm with its own shots ('Colt revolver: firearm 5'
+    fires several shots a round, 'Sharps rifle: firearm 1' takes -2 DV at far range); any other fires one
+    shot an action, with no DV note. A bow or blowgun is the book's Bow or Blowgun by another name, its stack
+    the number typed (10 without one); any other kind has no shots and hurts as the book's melee weapons do
+    (lesser)."""
+    shown = name[:1].upper() + name[1:]
+    own = words(name)
+    if kind == "firearm":
+        if loaded is None:
+            raise Refused(
+                f"weapons: how many shots does {_shown(shown)} hold? Write them after the kind, "
+                f"like '{_shown(name)}: firearm 6'"
+            )
+        shots = int(top) if top is not None else int(loaded)
+        if not 1 <= shots <= SHOTS_MAX:
+            raise Refused(f"weapons: a firearm holds 1 to {SHOTS_MAX} shots, not {shots} ({_shown(shown)})")
+        if int(loaded) > shots:
+            raise Refused(f"weapons: a {_shown(shown)} holds {shots} shots, not {int(loaded)}")
+        kin = [w for w in WEAPONS.values() if w.is_firearm and set(words(w.name)) <= set(own)]
+        plain = Weapon(name=shown, kind=kind, level=WEAPONS["revolver"].level, tags=FIREARM_TAGS)
+        book = max(kin, key=lambda w: len(w.name)) if kin else plain
+        tags = (*book.tags, *(w for w in own if w not in book.tags))
+        return attrs.evolve(book, name=shown, shots=shots, loaded=int(loaded), tags=tags)
+    if kind in ("bow", "blowgun"):
+        book = WEAPONS[kind]
+        tags = (*book.tags, *(w for w in own if w not in book.tags))
+        ammo = book.ammo if loaded is None else int(loaded)
+        return attrs.evolve(book, name=shown, tags=tags, ammo=ammo)
+    return Weapon(name=shown, kind=kind, tags=own)
+
+
+def parse_weapons(text: Any, *, strict: bool = False) -> list[dict[str, Any]]:
+    """'Machete, 2 Revolvers, Bow 12, Shotgun 1/2' → weapon records (as JSON).
+
+    ``strict`` (every sheet typed: ``check_sheet``) reads the sheet as the GM means it. Ruling: a name not in
+    the book's catalogue, with no kind written, is refused naming the catalogue's closest weapon and how to
+    write one's own ('Colt Revolver' was silently a melee weapon: no shooting at range, BODY blows, no shots);
+    one's own is written with its kind ('Colt: firearm 6', 'Club: melee'), a firearm with the shots it holds
+    (refused without), and it hurts as the book's firearms do (moderate). 'Revolver x2' and '2x Revolver' are
+    two Revolvers, as '2 Revolvers'; 'Knives' is Knife. An unknown kind is refused.
+    Not ``strict``: the bare reading of the list, any unknown name a melee weapon of that name (as weapon
+    lists were read before; records already checked, in a fight file or a party, pass as they are).
+    """
     if isinstance(text, (list, tuple)) and all(isinstance(x, dict) for x in text):
         return [dict(x) for x in text]
     out: list[Weapon] = []
@@ -178,19 +292,42 @@ def parse_weapons(text: Any) -> list[dict[str, Any]]:
         if not m:
             continue
         count = int(m[0] or 1)
-        if not 1 <= count <= 10:
-            raise Refused(f"weapons: carry 1 to 10 of '{m[1]}', not {count}")
-        name = m[1].strip()
+        name, loaded = m[1].strip(), m[2]
         kind = ""
         if ":" in name:
             name, kind = (x.strip() for x in name.split(":", 1))
-        base = find_weapon(name)
-        if base is None:
+        if strict:
+            times = _times(name, loaded)
+            if times is not None and times[0] == 0 and m[0] is None:
+                times = None  # 'x Revolver' with no count: a name (refused below, naming Revolver)
+            if times is not None:
+                if m[0] is not None and not name.lower().startswith(("x ", "× ")):
+                    raise Refused(f"weapons: give the number of '{_shown(times[1])}' once, like '2 {times[1]}'")
+                count = times[0] if m[0] is None else count * max(times[0], 1)
+                name, loaded = times[1], times[2]
+            kind = kind.lower()
+            if not name:
+                raise Refused("weapons: a weapon needs a name, like 'Revolver', or 'Colt: firearm 6' for your own")
+            if kind and kind not in KINDS:
+                raise Refused(f"weapons: '{_shown(kind)}' is not a kind of weapon: {', '.join(KINDS)}")
+        if not 1 <= count <= 10:
+            raise Refused(f"weapons: carry 1 to 10 of '{m[1]}', not {count}")
+        base = _book_weapon(name) if strict else find_weapon(name)
+        if base is None and strict and not kind:
+            raise _not_in_book(name)
+        top = None
+        if loaded is not None:
+            cut = digits_start(item, len(item))
+            if 1 < cut < len(item) and item[cut - 1] == "/":
+                top = item[cut:]
+        if kind in ("firearm", "bow", "blowgun") and (base is None or base.kind != kind):
+            base = _own(base.name if base is not None else name, kind, loaded, top)
+        elif base is None:
             base = Weapon(name=name[:1].upper() + name[1:], kind=kind or "melee", tags=words(name))
         elif kind:
             base = attrs.evolve(base, kind=kind)
-        if m[2] is not None:
-            n = int(m[2])
+        if loaded is not None:
+            n = int(loaded)
             if base.is_firearm:
                 if n > base.shots:
                     raise Refused(f"weapons: a {base.name} holds {base.shots} shots, not {n}")
@@ -397,7 +534,8 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
                 name="weapons",
                 label="Weapons",
                 default="Revolver",
-                help="'Revolver 4, Shotgun, Hunting knife, Bow 12' (loaded shots or arrows after the name)",
+                help="'Revolver 4, Shotgun, Hunting knife, Bow 12' (loaded shots or arrows after the name); "
+                "one not in the book with its kind: 'Colt: firearm 6', 'Cane: melee'",
             ),
             *common_tail,
         )
@@ -412,7 +550,12 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
             max=12,
             help="2 (never fights) to 12 (never checks)",
         ),
-        Param(name="weapons", label="Weapons and attacks", default="Fists", help="'Machete, 2 Revolvers, Bear hug'"),
+        Param(
+            name="weapons",
+            label="Weapons and attacks",
+            default="Fists",
+            help="'Machete, 2 Revolvers, Bear hug'; one not in the book with its kind: 'Horns: natural'",
+        ),
         Param(name="deficiencies", label="Deficient in", required=False, help="tags where it saves ≤ ⌈Threat/2⌉+8"),
         Param(name="resistances", label="Resists", required=False, help="'piercing, slashing'"),
         Param(name="weaknesses", label="Weak to", required=False, help="'bludgeoning'"),
@@ -470,7 +613,7 @@ def check_sheet(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
     if lead < 0:
         raise Refused("lead cannot be negative")
     out["lead"] = lead
-    out["weapons"] = parse_weapons(sheet.get("weapons", "Revolver" if kind == PC else "Fists"))
+    out["weapons"] = parse_weapons(sheet.get("weapons", "Revolver" if kind == PC else "Fists"), strict=True)
     out["workings"] = parse_workings(sheet.get("workings"))
     slots = parse_slots(sheet.get("slots"))
     out["slots"] = slots
