@@ -100,6 +100,7 @@ class Data:
     aim_sniper: bool = False  # Sniper: doubled on a shooting, archery or throwing check
     init_tiebreak: tuple[int, ...] = ()
     failed: tuple[Failed, ...] = ()  # the failed checks a cinematic may reroll, oldest first
+    rest_half: bool = False  # a day underfed: half a wound's rest carried to the next (systems.twod6.rules.rest)
 
     @property
     def last_failed(self) -> Failed | None:

@@ -3,9 +3,12 @@
 Rules ``healing``, ``healer`` and ``wakes`` of ``table.R``, each tested in tests/systems/twod6/test_rest.py:
 - With eight hours' rest a day and proper food a character regains 1 wound per
   day; underfed or short of sleep, 1 wound per 2 days. Only full days count
-  (``days`` plus every whole 24 ``hours``); a half-day left over is not carried
-  to the next rest. (test_a_fed_and_rested_day_heals_one_wound,
-  test_underfed_or_short_of_sleep_heals_one_wound_per_two_days)
+  (``days`` plus every whole 24 ``hours``). **Ruling:** the half wound of an odd
+  day underfed is carried to the next rest (it was dropped: a GM letting time
+  pass day by day healed no one underfed, ever); it is said in the log and
+  carried only while a wound is missing. (test_a_fed_and_rested_day_heals_one_wound,
+  test_underfed_or_short_of_sleep_heals_one_wound_per_two_days,
+  test_underfed_days_one_at_a_time_heal_as_the_days_together)
 - A successful Trade (Healing) check by a carer doubles the rate. **Ruling:**
   the GM rolls the carer's check as any check outside the fight (DC set by the
   GM) and picks the rest's quality "… with a healer" when it succeeded: one
@@ -54,6 +57,8 @@ class Rested(Event):
     wounds: int = attrs.field(default=0)
     wakes: bool = attrs.field(default=False)
     why: str = attrs.field(default="")
+    # half a wound's rest carried to the next rest; absent from older files (a half-day dropped): no change
+    half: bool | None = attrs.field(default=None)
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.id)
@@ -81,7 +86,7 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     fed = quality in (FED, FED_HEALER)
     healer = quality in (FED_HEALER, SHORT_HEALER)
     per_two_days = (2 if fed else 1) * (2 if healer else 1)
-    gained = days * per_two_days // 2
+    halves = days * per_two_days  # halves of a wound
     rate = {4: "2 wounds a day", 2: "1 wound a day", 1: "1 wound per 2 days"}[per_two_days]
     span = f"{days} full day{'s' if days != 1 else ''}, {quality}: {rate}"
     if healer:
@@ -92,10 +97,18 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
         if d.dead:
             out.append(Rested(id=cid, why="dead: no rest heals the dead"))
             continue
-        wounds = min(d.max_wounds - d.wounds, gained)
-        why = span if d.wounds < d.max_wounds else "unhurt"
+        hurt = d.wounds < d.max_wounds
+        carried = d.rest_half and hurt
+        total = halves + carried
+        wounds = min(d.max_wounds - d.wounds, total // 2)
+        half = total % 2 == 1 and d.wounds + wounds < d.max_wounds
+        why = span if hurt else "unhurt"
+        if carried and halves:
+            why += "; with the half day carried"
+        if half:
+            why += "; half a wound's rest carried to the next"
         wakes = d.unconscious and (wounds > 0 if d.wounds == 0 else days >= 1)
-        out.append(Rested(id=cid, wounds=wounds, wakes=wakes, why=why))
+        out.append(Rested(id=cid, wounds=wounds, wakes=wakes, why=why, half=half))
     return out
 
 
@@ -103,6 +116,11 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
 def _rested(state: FightState, e: Rested) -> FightState:
     d = data(state.get(e.id))
     failed = tuple(f for f in d.failed if f.kind != "defense")  # time has passed: no defense to reroll now
-    return state.update_data(
-        e.id, wounds=min(d.max_wounds, d.wounds + e.wounds), unconscious=d.unconscious and not e.wakes, failed=failed
-    )
+    changes: dict[str, object] = {
+        "wounds": min(d.max_wounds, d.wounds + e.wounds),
+        "unconscious": d.unconscious and not e.wakes,
+        "failed": failed,
+    }
+    if e.half is not None:
+        changes["rest_half"] = e.half
+    return state.update_data(e.id, **changes)

@@ -60,6 +60,28 @@ def test_underfed_or_short_of_sleep_heals_one_wound_per_two_days():
     assert ev.wounds == 2 and "1 wound per 2 days" in ev.why
 
 
+def test_underfed_days_one_at_a_time_heal_as_the_days_together():
+    """Ruling: four underfed days let pass one at a time healed nothing (each day's half wound dropped), four
+    together healed 2; the half is carried, and said, while a wound is missing."""
+    f, ash, _ = _party(wounds=1)
+    said = []
+    for _day in range(4):
+        (ev,) = f.do(Rest(ids=(ash,), days=1, quality="underfed or short of sleep"))
+        said.append(ev.why)
+    assert _w(f, ash) == 3 and not f.state.get(ash).data.rest_half
+    assert "half a wound's rest carried to the next" in said[0] and "with the half day carried" in said[1]
+    f.do(Rest(ids=(ash,), days=1, quality="underfed or short of sleep"))
+    assert f.state.get(ash).data.rest_half
+    f.do(Rest(ids=(ash,), days=1))  # fed: a wound, and the half day makes another half
+    assert _w(f, ash) == 4 and f.state.get(ash).data.rest_half
+
+
+def test_a_half_day_is_not_carried_by_one_unhurt():
+    f, ash, _ = _party(wounds=5, max_wounds=6)
+    f.do(Rest(ids=(ash,), days=3, quality="underfed or short of sleep"))  # 1 wound and a half: full, none kept
+    assert _w(f, ash) == 6 and not f.state.get(ash).data.rest_half
+
+
 def test_a_successful_healing_check_doubles_the_rate():
     """@54545: a successful Trade (Healing) check by a carer doubles the rate (quality "… with a healer")."""
     f, ash, _ = _party(wounds=1)
