@@ -28,11 +28,15 @@ from tracker.model import Combatant, FightState
 
 
 def defense_options(t: Combatant, skill: str) -> list[str]:
+    """What "auto" weighs for the defender. Ruling: a melee parry is weighed when the defender has ranks in it or
+    an item for it ("Club: Melee (Heavy) +1"), as Athletics is weighed without ranks: the best is taken (a
+    clubman with no ranks parried 10 but was given Athletics 9)."""
     d = data(t)
     repel = not d.negated and (d.has(REPEL_ATTACK) or (skill in CASTING and d.ranks(CAST) > 0))
     if skill in UNDEFENDABLE:
         return [REPEL_SKILL] if repel else [ARMOR_ONLY]
-    opts = [s for s in MELEE if d.ranks(s) > 0] + [ATHLETICS]
+    held = {i.skill for i in d.items}
+    opts = [s for s in MELEE if d.ranks(s) > 0 or s in held] + [ATHLETICS]
     if d.ranks(PERFORM) > 0 and skill not in CASTING:
         opts.append(PERFORM)
     if skill in CASTING:

@@ -414,3 +414,12 @@ def test_the_attack_form_starts_a_caster_on_its_spell():
     assert attack_defaults(f.state, "c1") == {"skill": "Cast (Blast)"}
     g, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
     assert attack_defaults(g.state, "c1")["skill"].startswith("Melee")
+
+
+def test_auto_defense_weighs_a_parry_with_an_item_and_no_ranks():
+    """Ruling: "auto" weighed Athletics without ranks but never a melee parry without them: a clubman (STR +3,
+    "Club: Melee (Heavy) +1") was given Athletics 9 where the parry made 10. A parry with an item is weighed."""
+    f, r = setup(("Ann", FIGHTER), ("Bob", sheet(str=3, items="Club: Melee (Heavy) +1")))
+    (ev, *_rest) = attack(f, r, (4, 4, 3, 3), "c1", "c2")
+    said = ev.describe(f.state)
+    assert "vs Melee (Heavy) 2d6 [3,3] +3 STR +1 Club = 10" in said, said
