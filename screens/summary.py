@@ -25,7 +25,7 @@ from textual_plotext import PlotextPlot
 from screens.dialogs.help import HelpDialog
 from screens.space import cut
 from screens.widgets.footer import KeysFooter
-from tracker.summary import OTHER, SIDE_NAMES, Summary, fall_line
+from tracker.summary import OTHER, SIDE_NAMES, Summary, fall_line, rolls_text
 from tracker.text import visible
 
 SIDE_COLOURS = {"pc": "success", "npc": "error", OTHER: "warning"}  # theme variables
@@ -151,8 +151,7 @@ def figures_text(s: Summary) -> str:
     lines = [
         f"{where}: {rounds} · {s.actions} GM actions · {s.events} events in effect"
         + (f" · {s.undone} undone" if s.undone else ""),
-        f"Rolls: {s.rolls} — {s.rolls_above} above their expected value, {s.rolls_below} below"
-        + (f", {s.rolls_even} on it" if s.rolls_even else ""),
+        rolls_text(s),
     ]
     return "\n".join(lines)
 

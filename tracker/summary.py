@@ -3,7 +3,8 @@
 Only what is in effect at the chosen point counts: an action that was undone
 (and not redone) by then is left out, as it never happened.  Hits, misses,
 harm and falls come from the system's ``tally``; every roll an event carries
-is compared with the expected value of its dice expression.
+is compared with the expected value of its dice expression, counted once in the
+figures and in at most one combatant's row (see ``summarize``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tracker.events import (
     CombatantRemoved,
     Event,
     HeldActionTaken,
+    InitiativeSet,
     Redone,
     RoundStarted,
     TurnStarted,
@@ -89,6 +91,9 @@ class Summary:
     rolls_below: int
     rolls_even: int
     awards: tuple[str, ...] = ()  # what the fight earned, in the system's words (``System.awards``)
+    # rolls given to no combatant's row (a side's morale roll, a GM's quick harm with no actor): ``rolls`` is the
+    # sum of the rows' rolls plus these
+    rolls_unowned: int = 0
 
     def fighter(self, name: str) -> Fighter:
         for f in self.fighters:
@@ -100,6 +105,16 @@ class Summary:
     def sides(self) -> tuple[str, ...]:
         seen = {side for _r, by in self.harm_by_round for side in by}
         return tuple(s for s in ("pc", "npc", OTHER) if s in seen)
+
+
+def rolls_text(s: Summary) -> str:
+    """The roll figures in words; rolls in no combatant's row are said so, so the rows plainly add up.
+
+    "Rolls: 17 — 5 above their expected value, 12 below; 2 in no combatant's row".
+    """
+    even = f", {s.rolls_even} on it" if s.rolls_even else ""
+    unowned = f"; {s.rolls_unowned} in no combatant's row" if s.rolls_unowned else ""
+    return f"Rolls: {s.rolls} — {s.rolls_above} above their expected value, {s.rolls_below} below{even}{unowned}"
 
 
 # -- how a combatant stands at the end -------------------------------------------
@@ -227,6 +242,35 @@ def _actor_of(event: Event, tally: Tally | None, state: FightState) -> str | Non
     return None
 
 
+def _roll_owners(event: Event, rolls: tuple[Roll, ...], actor: str | None, state: FightState) -> list[str | None]:
+    """Whose row each roll goes to (None: no one's).
+
+    A combatant's setup rolls (hit points rolled as it joins) are its own; an event pairing ``ids`` one to one with
+    its ``rolls`` (a tie rolled again among several) gives each its own; any other roll goes to the event's actor.
+    """
+    if isinstance(event, CombatantAdded):
+        return [event.id] * len(rolls)
+    ids, paired = getattr(event, "ids", None), getattr(event, "rolls", None)
+    if (
+        actor is None
+        and isinstance(ids, tuple)
+        and isinstance(paired, tuple)
+        and len(ids) == len(paired) == len(rolls)
+        and paired == rolls
+        and all(isinstance(i, str) and state.find(i) is not None for i in ids)
+    ):
+        return list(ids)
+    return [actor if actor is not None and state.find(actor) is not None else None] * len(rolls)
+
+
+def _shared_roll(event: Event, state: FightState) -> tuple[str, Roll] | None:
+    """The (group, roll) of an initiative roll a group shares: every member's InitiativeSet carries the same roll."""
+    if not isinstance(event, InitiativeSet) or event.roll is None:
+        return None
+    c = state.find(event.id)
+    return (c.group, event.roll) if c is not None and c.group else None
+
+
 def _tally(system: System, state: FightState, event: Event, last: str | None) -> Tally | None:
     """What the system says the event meant; harm or a fall with no actor named goes to the action's last actor."""
     try:
@@ -281,7 +325,13 @@ def _changed(before: FightState, after: FightState, every: bool) -> list[tuple[C
 
 
 def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
-    """The summary of the fight after the first ``upto`` entries (default: all)."""
+    """The summary of the fight after the first ``upto`` entries (default: all).
+
+    Every roll in effect counts once in the figures (``rolls``) and in at most one combatant's row, so the rows'
+    rolls plus ``rolls_unowned`` make ``rolls``.  Hit points rolled as a combatant joins are its own.
+    Ruling: a group's shared initiative roll (the same roll in each member's InitiativeSet, one GM action) is one
+    roll, counted once, in the row of the member it is first logged for; the other members' rows leave it out.
+    """
     n = len(timeline)
     pos = n if upto is None else max(0, min(upto, n))
     system = timeline.system
@@ -295,7 +345,8 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
     down: dict[str, int] = {}
     seen_out: set[str] = set()  # of those, who has been out between actions since
     harm_by_round: dict[int, dict[str, int]] = {}
-    totals = {"rolls": 0, "above": 0, "below": 0, "even": 0}
+    totals = {"rolls": 0, "above": 0, "below": 0, "even": 0, "unowned": 0}
+    shared: set[tuple[int, str, Roll]] = set()  # (action, group, roll): group initiative rolls counted
     actions: set[int] = set()
     last_actor: dict[int, str] = {}
     last_hit: dict[str, bool] = {}  # each actor's last tallied outcome (what a revision takes back)
@@ -375,14 +426,23 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
             actor = _actor_of(ev, tally, before)
             if tally is not None and tally.actor:
                 last_actor[entry.action] = tally.actor
-            for r in _rolls_of(ev):
+            group_roll = _shared_roll(ev, before)
+            if group_roll is not None and (entry.action, *group_roll) in shared:
+                rolls: tuple[Roll, ...] = ()  # the group's roll, counted for its first member
+            else:
+                rolls = _rolls_of(ev)
+                if group_roll is not None:
+                    shared.add((entry.action, *group_roll))
+            for r, owner in zip(rolls, _roll_owners(ev, rolls, actor, before), strict=True):
                 mean = expected(r.expr)
                 if mean is None:
                     continue
                 totals["rolls"] += 1
                 key = "above" if r.total > mean else "below" if r.total < mean else "even"
                 totals[key] += 1
-                bump(actor, "rolls_" + key)
+                if owner is None:
+                    totals["unowned"] += 1
+                bump(owner, "rolls_" + key)
             if tally is not None:
                 if tally.revises and tally.actor in last_hit:  # the deed tallied before is taken back
                     hit_before = last_hit.pop(tally.actor)
@@ -459,6 +519,7 @@ def summarize(timeline: Timeline, upto: int | None = None) -> Summary:
         rolls_below=totals["below"],
         rolls_even=totals["even"],
         awards=_awards(system, final),
+        rolls_unowned=totals["unowned"],
     )
 
 
