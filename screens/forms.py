@@ -37,7 +37,7 @@ class Context(NamedTuple):
     selected: str | None
     marked: tuple[str, ...]
     probe: Probe
-    choices: tuple[Choice, ...] = ()  # every combatant in the fight, with its standing word
+    choices: tuple[Choice, ...] = ()  # every combatant in the fight, with its standing word (and hidden or not)
     last_targets: Mapping[str, tuple[str, ...]] = {}  # each actor's latest targets (attacks still in effect)
 
     @classmethod
@@ -53,7 +53,7 @@ class Context(NamedTuple):
         choices = []
         for c in state.present:
             s = standing(system, state, c)
-            choices.append(Choice(c.id, c.name, s.word, s.out))
+            choices.append(Choice(c.id, c.name, s.word, s.out, c.hidden))
         return cls(system, state, selected, marked, probe, tuple(choices), dict(last_targets or {}))
 
     @property

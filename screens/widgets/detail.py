@@ -9,10 +9,16 @@ from textual.visual import VisualType
 from textual.widgets import Static
 
 from screens.guard import call
-from screens.widgets.initiative import standing
+from screens.widgets.initiative import standing, tie_places
 from tracker.model import FightState
 from tracker.plugin import System
 from tracker.text import visible, visible_lines
+
+
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def detail_text(system: System, state: FightState, cid: str | None, marked: int = 0) -> str:
@@ -23,6 +29,9 @@ def detail_text(system: System, state: FightState, cid: str | None, marked: int 
     head = f"{c.kind.upper()}{' · ' + c.group if c.group else ''}"
     if c.initiative is not None:
         head += f" · init {c.initiative}"
+        place = tie_places(state).get(c.id)
+        if place is not None:  # a tie broken (the table's "8·1"): its place in it; how it was broken, the system says
+            head += f" (tie: {ordinal(place[0])} of {place[1]})"
     first = body.split("\n", 1)[0]
     if not (first == c.name or first.startswith((f"{c.name} ·", f"{c.name} ("))):  # the system's own title
         head = f"{c.name} · {head}"  # (a first line that only begins with the name, "Hero: clipped", is none)

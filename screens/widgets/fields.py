@@ -9,7 +9,8 @@
   only by colour;
 - :class:`TextField`: Textual's Input, its own keys acting in order with its letters.
 
-Out-of-the-fight combatants are offered with their state word ("Outlaw 2 · dead").
+Out-of-the-fight combatants are offered with their state word ("Outlaw 2 · dead"), and those hidden from the
+players with the table's mark ("Outlaw (hidden)").
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList
 from textual.widgets.option_list import Option
 
+from screens.widgets.initiative import HIDDEN_TAG
 from screens.widgets.paging import page
 from tracker.text import visible
 
@@ -67,16 +69,19 @@ class TextField(Input):
 
 @dataclass(frozen=True)
 class Choice:
-    """A combatant as a form offers it: id, name and the state word (empty when fit to fight)."""
+    """A combatant as a form offers it: id, name, the state word (empty when fit to fight) and whether it is
+    hidden from the players (marked as the table marks it: "Outlaw (hidden)", "Spy (hidden) · dead"; a word in
+    brackets, so a letter typed to find "Hero" is not taken by "hidden")."""
 
     id: str
     name: str
     word: str = ""
     out: bool = False
+    hidden: bool = False
 
     @property
     def label(self) -> str:
-        return visible(self.name) + (f" · {self.word}" if self.word else "")
+        return visible(self.name) + (HIDDEN_TAG if self.hidden else "") + (f" · {self.word}" if self.word else "")
 
 
 def _find(labels: Sequence[str], query: str, start: int) -> int | None:

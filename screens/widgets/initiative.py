@@ -1,6 +1,7 @@
 """The initiative list: who is up, who is down, who is under what, one row per combatant.
 
-Columns: the current turn (▶), the GM's mark (●), name, initiative, the state
+Columns: the current turn (▶), the GM's mark (●), name, initiative (a tie still
+tied ends in "=", "9="; a tie broken says each one's place in it, "8·1", "8·2"), the state
 word (dead, unconscious, dying, fled, held…: never cut), the system's status
 and the conditions with rounds left.  Columns are measured from the content and
 the width on every change, so they grow and shrink with it; long text is
@@ -11,7 +12,7 @@ conditions").  Rows of combatants out of the fight are dimmed.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
@@ -49,6 +50,28 @@ BOLD = Style(bold=True)
 MARK = Style(bold=True, color="dark_cyan")
 NO_STYLE = Style()
 HIDDEN_TAG = " (hidden)"  # after the name of a combatant hidden from the players (also in italics)
+TIE_MARK = "·"  # between an initiative and the place in it of a combatant whose tie was broken: "8·1", "8·2"
+
+
+def tie_places(state: FightState) -> dict[str, tuple[int, int]]:
+    """Where each combatant whose initiative equals another's, but whose tie was broken (it is in no group still
+    tied: ``state.ties``), stands among those on that initiative, and how many they are: ``(1, 3)``, the first
+    of three on 8.  The place is the order's (the system sorted it by its tiebreak: a reroll, DEX…); equal
+    numbers in an order nothing explained were all the GM saw of a tie rerolled."""
+    tied = {cid for group in state.ties for cid in group}
+    by_id = {c.id: c for c in state.combatants}
+    same: dict[int, list[str]] = {}
+    for cid in state.order:
+        c = by_id.get(cid)
+        if c is not None and c.initiative is not None and not c.removed:
+            same.setdefault(c.initiative, []).append(cid)
+    places: dict[str, tuple[int, int]] = {}
+    for ids in same.values():
+        if len(ids) > 1:
+            for n, cid in enumerate(ids, 1):
+                if cid not in tied:
+                    places[cid] = (n, len(ids))
+    return places
 
 
 def status_line(system: System, state: FightState, c: Combatant) -> str:
@@ -138,13 +161,24 @@ class Row(NamedTuple):
 
 
 def row_for(
-    system: System, state: FightState, c: Combatant, marked: bool = False, tied: Collection[str] | None = None
+    system: System,
+    state: FightState,
+    c: Combatant,
+    marked: bool = False,
+    tied: Collection[str] | None = None,
+    places: Mapping[str, tuple[int, int]] | None = None,
 ) -> Row:
-    """``tied``: everyone in a tie for initiative, when the caller has worked it out once for every row."""
+    """``tied``: everyone in a tie for initiative, and ``places``: :func:`tie_places`, when the caller has worked
+    them out once for every row.  The initiative of a tie still tied ends in "=" ("9="), that of a tie broken
+    says its place in it ("8·1", "8·2")."""
     stand = standing(system, state, c)
     init = "" if c.initiative is None else str(c.initiative)
     if c.id in tied if tied is not None else state.tied_with(c.id):
         init += "="
+    elif init:
+        place = (tie_places(state) if places is None else places).get(c.id)
+        if place is not None:
+            init += f"{TIE_MARK}{place[0]}"
     name = visible(c.name) + (" (PC)" if c.is_pc else "") + (HIDDEN_TAG if c.hidden else "")
     return Row(
         current=state.current == c.id,
@@ -622,7 +656,8 @@ class InitiativeList(ScrollView, can_focus=True):
             self.folded = ()
         marked = set(self.marked)
         tied = {cid for group in state.ties for cid in group}
-        rows = {c.id: row_for(self.system, state, c, c.id in marked, tied) for c in present}
+        places = tie_places(state)
+        rows = {c.id: row_for(self.system, state, c, c.id in marked, tied, places) for c in present}
         self._width = self._content_width(len(present))
         widths = measure(rows.values(), self._width)
         self.wanted = measure(rows.values(), 1000).natural + 1  # (and its scrollbar)

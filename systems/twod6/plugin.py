@@ -272,6 +272,9 @@ class TwoD6System(BaseSystem):
         d = data(c)
         word = self.standing(state, c).word
         head = f"Wounds {d.wounds}/{d.max_wounds}" + (f" — {word.upper()}" if word else "")
+        if d.init_tiebreak:  # how its tie for initiative was broken (the table shows only its place: "8·1"); on this
+            # line, not one of its own: at 80x24 the pane has no line to spare
+            head += " · tie reroll " + ", ".join(map(str, d.init_tiebreak))
         left = self._actions_left(state, c)
         flags = self._flags(state, c)
         lines = [

@@ -63,6 +63,7 @@ from .model import (
     capacity,
     compact_track,
     data,
+    ladder,
     overfull,
     parse_track,
 )
@@ -191,7 +192,14 @@ class ZludgeSystem(BaseSystem):
         return views.status(combatant)
 
     def detail(self, state: FightState, combatant: Combatant) -> str:
-        return views.detail(combatant)
+        text = views.detail(combatant)
+        rolled = data(combatant).init_tiebreak
+        if not rolled:
+            return text
+        # how its tie was broken, under its title: the table showed equal initiatives in an order nothing explained
+        title, _, rest = text.partition("\n")
+        tie = "Tie rolled again: " + ", then ".join(ladder(t) for t in rolled)  # (one line at 80x24)
+        return "\n".join(x for x in (title, tie, rest) if x)
 
     def public(self, state: FightState, combatant: Combatant) -> str:
         return views.public(combatant)
