@@ -545,6 +545,8 @@ def _tally_line(
         line = f"{actor} {'hits' if tally.hit else 'misses'} {target}"
     elif actor and target and tally.deed:  # (a PC's sneak past an NPC gave the players no line at all)
         return tally.deed.replace("{actor}", actor).replace("{target}", target)
+    elif actor and not tally.target and tally.deed and "{target}" not in tally.deed:
+        return tally.deed.replace("{actor}", actor)  # (a PC's resolve check after a hidden foe's blow: no line)
     elif target and tally.harm < 0:  # harm taken back (a reroll): it read "Ann is harmed (-1)"
         return f"the harm to {target} is taken back"
     elif target and tally.harm:  # (the damage of a hit already said: it read as a second action, "acts against")

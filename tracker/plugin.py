@@ -71,7 +71,8 @@ class Tally:
     # the fact.  ``hit`` is then the outcome that stands in its place (None: a later event tallies it)
     revises: bool = False
     # a deed that is no hit or miss (a sneak past a watcher), for the players' line with no number in it:
-    # "{actor}" and "{target}" stand for their public names ("{actor} sneaks past {target}: succeeds")
+    # "{actor}" and "{target}" stand for their public names ("{actor} sneaks past {target}: succeeds"); a deed of
+    # the actor alone names no target ("{actor} makes the resolve check against death: lives")
     deed: str = ""
 
 

@@ -397,6 +397,9 @@ class TwoD6System(BaseSystem):
             return Tally(actor=event.by, target=event.target, fell=not data(state.get(event.target)).down)
         if isinstance(event, ResolveRolled) and not event.passed:
             return Tally(target=event.actor, fell=not data(state.get(event.actor)).down)
+        if isinstance(event, ResolveRolled):  # the players' line when the numbers are not theirs to see
+            kept = "stays conscious" if event.stakes == "unconscious" else "lives"
+            return Tally(actor=event.actor, deed=f"{{actor}} makes the resolve check against {event.stakes}: {kept}")
         if isinstance(event, OpposedRolled):  # the players' line without the other side's numbers
             deed = OPPOSED_DEEDS.get(event.purpose, f"{{actor}} {event.purpose} vs {{target}}")
             again = " (cinematic reroll)" if event.reroll else ""

@@ -316,3 +316,24 @@ def test_a_condition_ended_unseen_and_given_again_shows_once() -> None:
     f.do(C.AddCondition(id=ids["Dusty"], name="Pinned", rounds=2))
     dusty = next(r for r in project(f.system, f).rows if r.name == "Dusty")
     assert dusty.conditions == "Pinned (2r)", dusty
+
+
+def test_a_pcs_resolve_check_after_a_hidden_foes_tripled_blow_is_told_without_the_foe():
+    """A hidden wolf triples Marla's defense: her DC 7 resolve check against death (her own roll, naming no one
+    hidden) was left out of the players' log with the wolf's action; it is said, without numbers or the wolf."""
+    from systems.twod6.commands import Attack, ChooseDouble, Resolve
+    from tracker.dice import ScriptedRoller
+
+    f = Fight(load("twod6"), roller=ScriptedRoller([]))
+    f.do(C.AddCombatant(name="Marla", preset="knife", kind="pc"))
+    f.do(C.AddCombatant(name="Lurker", preset="wolf", hidden=True))
+    f.do(C.SetInitiative(values={"c1": 5, "c2": 20}))
+    f.do(C.StartFight())
+    f.roller.add(6, 5, 6, 4, 1, 2)  # a critical 11 + 10 against 3: tripled
+    f.do(Attack(actor="c2", targets=("c1",), skill="Melee (Unarmed)"))
+    f.do(ChooseDouble(actor="c2", target="c1", choice="disarm"))
+    f.roller.add(4, 4)
+    f.do(Resolve(actor="c1", stakes="death"))
+    text = shown(project(f.system, f))
+    assert "Marla makes the resolve check against death: lives" in text, text
+    assert "Lurker" not in text and "someone" not in text and "[4,4]" not in text, text
