@@ -174,7 +174,7 @@ def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[
     """
     out: list[tuple[Entry, int, int]] = []
     for n, raw in enumerate(lines, start=first_line):
-        if raw.startswith(loading.CHECKPOINT_LINE):
+        if loading.only_a_checkpoint(raw):
             try:
                 _record(raw, n)
             except LoadError:

@@ -62,6 +62,15 @@ class Lines(Protocol):
 
 CHUNK = 1 << 18  # bytes read at a time by the loader: with the line being read, what reading costs in memory
 CHECKPOINT_LINE = b'{"checkpoint":'  # how a checkpoint line begins (saves.checkpoint writes it)
+
+
+def only_a_checkpoint(line: bytes) -> bool:
+    """Whether a damaged line is a checkpoint alone, a cache the events do not need: it begins as one and holds no
+    second line's checksum. A lost line end joins the GM's next action to it; taken for a damaged checkpoint, that
+    action vanished with no word ("the events before and after it stand", and check said good)."""
+    return line.startswith(CHECKPOINT_LINE) and line.count(b',"crc":"') <= 1
+
+
 TAIL_KEEP = 4 * checkpoint.EVERY  # the last lines whose byte offsets the loader keeps (for the next checkpoint)
 
 
@@ -498,7 +507,7 @@ def _decode(
         try:
             record = read_line(line, sealed=not old)
         except (Damaged, ValueError) as e:
-            if line.startswith(CHECKPOINT_LINE) and (number < last or line_end):
+            if only_a_checkpoint(line) and (number < last or line_end):
                 # a checkpoint is a cache of the state, the events are the record: a damaged one is left out, and
                 # the fight goes on from its events (it made check, replay and continuing refuse the whole file)
                 warnings.append(

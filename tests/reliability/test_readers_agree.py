@@ -158,6 +158,32 @@ def test_a_damaged_checkpoint_as_the_last_line_is_left_out_too(tmp_path: Path) -
     assert saves.load(path).torn
 
 
+def test_a_lost_line_end_after_a_checkpoint_is_damage_to_the_record_not_to_a_cache(tmp_path: Path) -> None:
+    """The line end after a checkpoint damaged: the GM's next action (one Note) joined it, and the whole line was
+    left out as "a damaged checkpoint": as the last line, the action vanished and check said good. It is a damaged
+    last line (said so, check says damaged); in the middle of the file, refused at its line."""
+    path, _lines = long_fight(tmp_path)
+    fight = saves.open_fight(path)
+    if fight.needs_check:
+        fight.settle_check()
+    fight.do(C.Note(text="the sheriff owes Dusty 5 dollars"))
+    fight.close()
+    lines = path.read_bytes().split(b"\n")
+    k = next(i for i, line in enumerate(lines) if b"the sheriff owes" in line)
+    assert lines[k - 1].startswith(b'{"checkpoint"')
+    joined = lines[k - 1] + b" " + lines[k]
+    whole = saves.load(path)
+    path.write_bytes(b"\n".join([*lines[: k - 1], joined, b""]))  # the joined line the last
+    loaded = saves.load(path)
+    assert loaded.torn and not any("a checkpoint (a copy" in w for w in loaded.warnings), loaded.warnings
+    assert len(loaded.entries) == len(whole.entries) - 1
+    done = run_cli("check", str(path))
+    assert done.returncode != 0, done.stdout + done.stderr
+    path.write_bytes(b"\n".join([*lines[: k - 1], joined, *lines[k + 1 :]]))  # more lines after it
+    with pytest.raises(saves.LoadError, match=f"line {k}"):
+        saves.load(path)
+
+
 def test_the_app_says_a_damaged_checkpoint_it_passed_over(tmp_path: Path) -> None:
     """Opened from its last checkpoint, a fight whose earlier checkpoint is damaged said nothing (check did)."""
     import asyncio
