@@ -279,6 +279,7 @@ class SavedFight(Fight):
         self._check_result: CheckResult | None = None
         self._settled: CheckResult | None = None
         self._refused = ""  # why nothing more is written to this file (its events do not read)
+        self.rescued_to: Path | None = None  # saved on in another file once its own was lost (``rescue``)
 
     # -- the checkpoint it was opened from, checked -------------------------------------------
 
@@ -414,12 +415,24 @@ class SavedFight(Fight):
             raise FileLost(f"{self.path.name} {why}: the older part of the fight cannot be read from it")
         super()._whole()
 
-    def close(self) -> None:
-        """Write a checkpoint if anything happened, close the file and release its lock (never raises)."""
-        if self.writer.fd is not None and self._since:
+    def close(self) -> Path | None:
+        """Write a checkpoint if anything happened, close the file and release its lock (never raises).
+
+        A file no longer the fight's own (another program deleted, moved or replaced it, and the fight was not
+        saved on elsewhere since) is rescued first, to ``<name>-rescued.jsonl``, whose path is returned: quitting
+        let every action written into the replaced file go with it, unsaid."""
+        rescued = None
+        if self.writer.fd is not None and self.rescued_to is None:
+            with contextlib.suppress(Exception):
+                if self.writer.lost() and not rescue_refused(self):
+                    copy = rescue(self)
+                    copy.close()
+                    rescued = copy.path
+        if self.writer.fd is not None and self._since and rescued is None:
             with contextlib.suppress(Exception):
                 self.checkpoint()
         self.writer.close()
+        return rescued
 
 
 # -- a new fight -----------------------------------------------------------------------------------
@@ -807,6 +820,7 @@ def rescue(fight: SavedFight) -> SavedFight:
             format=FORMAT_VERSION,
         )
         writer = _create(target, header, codec, _lines(codec, fight.entries))
+        fight.rescued_to = target
         return SavedFight(fight.system, writer, header, roller=fight.roller, log=fight.log)
     # its header names the lost file as its parent (opened again, the lost file says where the fight goes on: the
     # copy kept its header byte for byte, and the stale file went on as if nothing had happened, a fork); the
@@ -817,6 +831,7 @@ def rescue(fight: SavedFight) -> SavedFight:
     )
     body = b"".join(line + b"\n" for line in events.split(b"\n") if line and not line.startswith(b'{"checkpoint"'))
     _write_new(target, (header_line(header) + "\n").encode("utf-8") + body)
+    fight.rescued_to = target
     return open_fight(target, roller=fight.roller)
 
 

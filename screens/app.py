@@ -78,6 +78,7 @@ class TrackerApp(App[None]):
         self.fight: saves.SavedFight | None = None
         self.new_path: Path | None = None
         self.last_fight: Path | None = None  # named by the CLI if the app crashes
+        self.rescued: list[tuple[Path, Path]] = []  # (the lost file, where the fight was saved) on closing
         self._first_frame = False
         if open_path is not None and not open_path.exists():
             self.new_path, self.open_path = open_path, None
@@ -167,7 +168,7 @@ class TrackerApp(App[None]):
         else:
             self.pop_screen()
         if self.fight is not None:
-            self.fight.close()
+            self.let_go(self.fight)
             self.fight = None
         following, self._next_fight = self._next_fight, None
         if following is not None:
@@ -309,7 +310,7 @@ class TrackerApp(App[None]):
             fight.close()
             return
         if self.fight is not None:
-            self.fight.close()
+            self.let_go(self.fight)
         self.fight = fight
         self.last_fight = fight.path
         self.push_screen(FightScreen(fight))
@@ -357,9 +358,23 @@ class TrackerApp(App[None]):
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
+    def let_go(self, fight: saves.SavedFight) -> None:
+        """Close ``fight``; its file lost under the app, what it held was saved to a new file: said now, and again
+        when the app has ended (quitting let the actions written into a replaced file go, unsaid)."""
+        rescued = fight.close()
+        if rescued is not None:
+            self.rescued.append((fight.path, rescued))
+            self.notify(
+                visible(f"{fight.path.name} was no longer this fight's file: the fight is saved in {rescued}"),
+                title="Saved to a new file",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
+
     def on_unmount(self) -> None:
         if self.fight is not None:
-            self.fight.close()
+            self.let_go(self.fight)
 
 
 def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
@@ -367,6 +382,12 @@ def run(open_path: Path | None = None, replay_path: Path | None = None, fights_d
     app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
     app.run()
     code = app.return_code or 0
+    for lost, rescued in app.rescued:
+        print(
+            f"tracker: {lost} was replaced, moved or changed by another program; the fight as the app had it is "
+            f"saved in {rescued}",
+            file=sys.stderr,
+        )
     if code:
         where = app.last_fight
         print(

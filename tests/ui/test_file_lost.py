@@ -84,3 +84,58 @@ def test_a_file_cut_short_under_a_fight_opened_from_its_checkpoint_is_said_so(da
             assert [label for label, _v in app.screen.options] == ["Leave it"]
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("leave", [False, True], ids=["quit at once", "after leave it"])
+def test_quitting_after_the_file_was_replaced_saves_what_the_screen_showed(leave: bool, data_dir: Path) -> None:
+    """A sync tool put an older copy back under the app and the GM quit (or said "Leave it" to the rescue, then
+    quit): the app exited with nothing said, and the actions the screen showed as done went with the replaced file.
+    Closing saves the fight as the app had it to a new file, says so, and the CLI says it again on exit."""
+    path = data_dir / "f.jsonl"
+    build_fight("bnb", path).close()
+    older = path.read_bytes()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            await press(pilot, "n")
+            await press(pilot, "n")
+            shown = screen.fight.state
+            copy = data_dir / "copy.jsonl"
+            copy.write_bytes(older)
+            os.replace(copy, path)
+            if leave:
+                await press(pilot, "n")  # refused: the rescue is offered
+                assert isinstance(app.screen, PickDialog), screen_text(app)
+                await press(pilot, "escape")  # "Leave it"
+            await press(pilot, "q")
+            await pilot.pause()
+        assert app.rescued == [(path, data_dir / "f-rescued.jsonl")]
+        assert saves.load(data_dir / "f-rescued.jsonl").fight().state == shown
+        assert path.read_bytes() == older  # the file put back is left as it is
+
+    asyncio.run(run())
+
+
+def test_closing_a_fight_whose_file_was_replaced_saves_it_once(data_dir: Path) -> None:
+    from tracker import commands as C
+
+    path = data_dir / "g.jsonl"
+    build_fight("bnb", path).close()
+    fight = saves.open_fight(path)
+    if fight.needs_check:
+        fight.settle_check()
+    fight.do(C.NextTurn())
+    older = data_dir / "older.jsonl"
+    older.write_bytes(path.read_bytes())
+    fight.do(C.NextTurn())
+    os.replace(older, path)
+    rescued = fight.close()
+    assert rescued == data_dir / "g-rescued.jsonl"
+    assert saves.load(rescued).fight().state == fight.state
+    assert fight.close() is None and not (data_dir / "g-rescued2.jsonl").exists()
+    healthy = saves.open_fight(rescued)
+    assert healthy.close() is None
