@@ -27,6 +27,7 @@ import attrs
 from saves import checkpoint
 from saves.files import FILE_MODE, SUFFIX, check_save_path, default_dir, file_kind, make_private_dir, open_regular
 from saves.format import FORMAT_VERSION, Codec, Header, LoadError, SaveError, codec_for, header_line
+from saves.listing import continuation_of
 from saves.loading import (
     CHUNK,
     CheckResult,
@@ -741,10 +742,17 @@ def continue_from(path: str | Path, upto: int, new_path: str | Path | None = Non
 def continue_before(path: str | Path, line: int) -> SavedFight:
     """Start a new fight file holding the fight of ``path`` up to its last whole action before ``line`` (a damaged
     line: the file does not load past it).  The original file is not touched; the new one is named
-    ``<name>-continued.jsonl`` and names the original as its parent."""
+    ``<name>-continued.jsonl`` and names the original as its parent.
+
+    Made once: a continuation made already (by another window on the same damaged file, whose dialog was open at
+    the same time) is opened instead (FightInUse while that window has it); each window made its own, and the
+    record forked."""
     p = Path(path)
     if line < 2:
         raise LoadError(f"{p.name} is damaged at its header: there is no fight to go on from")
+    made = continuation_of(p)
+    if made is not None:
+        return open_fight(made)
     lines = FileLines(p)
     try:
         header, _raw, old = read_header(lines[0])

@@ -504,6 +504,21 @@ def test_a_fight_continued_by_a_relative_path_is_found_from_any_folder(
     assert saves.listing.continuation_of(path) == continued
 
 
+def test_two_windows_on_one_damaged_fight_make_one_continuation(tmp_path: Path) -> None:
+    """Two trackers showed the same damaged fight's "Continue … in a new file" at once: each made its own
+    continuation (f-continued.jsonl, f-continued2.jsonl), a fork. The second finds the first: open in the other
+    window, it is refused as open elsewhere; closed, it is the one opened."""
+    path, bad = _damaged(tmp_path)
+    first = saves.continue_before(path, bad)
+    with pytest.raises(saves.FightInUse):
+        saves.continue_before(path, bad)
+    first.close()
+    again = saves.continue_before(path, bad)
+    assert again.path == first.path == tmp_path / "f-continued.jsonl"
+    again.close()
+    assert sorted(p.name for p in tmp_path.glob("f-continued*")) == ["f-continued.jsonl"]
+
+
 def test_a_scratch_file_a_kill_left_does_not_block_the_continuation(tmp_path: Path) -> None:
     """A kill while continuing left ".f-continued.jsonl.reading": every later try said it "already exists"."""
     path, bad = _damaged(tmp_path)
