@@ -25,6 +25,7 @@ class Report:
     final: FightState
     problems: tuple[str, ...]  # what replay, export or the fight screen cannot do with this file
     checkpoints: tuple[str, ...] = ()  # checkpoints that disagree with the events (the events win; all else works)
+    stale: tuple[str, ...] = ()  # checkpoints an older version wrote in another shape: a cache left out, no problem
 
     @property
     def good(self) -> bool:
@@ -72,7 +73,8 @@ def check(path: str | Path) -> Report:
             make()
         except Exception as e:
             problems.append(f"{what} cannot be made: {_what(e)}")
-    return Report(loaded, final, tuple(problems), tuple(verify(loaded, timeline)))
+    disagree, stale = verify(loaded, timeline)
+    return Report(loaded, final, tuple(problems), tuple(disagree), tuple(stale))
 
 
 def _what(e: Exception) -> str:

@@ -215,20 +215,39 @@ def partial_log(system: System, cp: dict[str, Any]) -> ActionLog:
 # -- checking -----------------------------------------------------------------------------
 
 
-def verify(loaded: Any, timeline: Any) -> list[str]:
-    """Problems with the checkpoints of a loaded fight: each after the last that agrees with the fold is compared
-    with it (the fold wins); one an agreeing checkpoint follows is replaced by it, and never read again."""
+def verify(loaded: Any, timeline: Any) -> tuple[list[str], list[str]]:
+    """Problems with the checkpoints of a loaded fight, and those only stale: each after the last that agrees with
+    the fold is compared with it (the fold wins); one an agreeing checkpoint follows is replaced by it, and never
+    read again. A checkpoint whose state does not read as this version's (an older version of the system wrote the
+    state in another shape, "unknown field 'last_failed'") is a stale cache, not a disagreement: said as a note
+    (check called every such file bad after an upgrade)."""
     problems: list[str] = []
+    stale: list[str] = []
     if not loaded.checkpoints:
-        return problems
+        return problems, stale
     for cp in reversed(loaded.checkpoints):
         why = disagreement(loaded.system, timeline, cp.seq, cp.data)
         if why is None:
             break  # an agreeing checkpoint after a bad one replaces it (the app wrote it so): the bad ones before
             # it are no longer read (a file once corrected was reported bad for ever)
         where = f"line {cp.line}: the checkpoint after event {cp.seq}"
-        problems.insert(0, f"{where} disagrees with the events ({why}); the events win")
-    return problems
+        if _unreadable_state(loaded.system, cp.data):
+            stale.insert(0, f"{where} is of another version's shape ({why}): left out, the events stand")
+        else:
+            problems.insert(0, f"{where} disagrees with the events ({why}); the events win")
+    return problems, stale
+
+
+def _unreadable_state(system: System, data: Any) -> bool:
+    """Whether a checkpoint's state does not read as this version's state at all (as against one that reads and
+    differs from the events)."""
+    if type(data) is not dict:
+        return False
+    try:
+        state_codec(system).decode(data.get("state"))
+    except ValueError:
+        return True
+    return False
 
 
 def disagreement(system: System, timeline: Any, seq: int, data: Any) -> str | None:

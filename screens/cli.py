@@ -194,6 +194,8 @@ def _check(path: Path) -> int:
         say(f"problem: {p}")
     for p in report.checkpoints:
         say(f"problem: {p}")
+    for p in report.stale:
+        say(f"note: {p}; the next checkpoint written replaces it")
     if report.problems:
         say(f"{path}: bad — {len(report.problems)} problem(s); replay, export or continuing would fail")
         return 1

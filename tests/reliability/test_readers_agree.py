@@ -205,3 +205,27 @@ def test_the_app_says_a_damaged_checkpoint_it_passed_over(tmp_path: Path) -> Non
             assert f"line {at + 1}: a checkpoint" in toasts, toasts
 
     asyncio.run(run())
+
+
+def test_checkpoints_an_older_version_wrote_in_another_shape_are_a_note_not_a_problem(tmp_path: Path) -> None:
+    """A twod6 fight saved before its record gained a field (its checkpoints' states hold "last_failed"): check
+    said every such file disagrees with itself (exit 1) after an upgrade, though it loads and goes on. A stale
+    cache: a note, exit 0. A checkpoint that reads and differs is still a problem."""
+    path = tmp_path / "t.jsonl"
+    make_fight("twod6", 800, path, seed=5)
+    lines = path.read_bytes().split(b"\n")
+    at = [i for i, line in enumerate(lines) if line.startswith(b'{"checkpoint"')]
+    for i in at:
+        record = json.loads(lines[i])
+        record["checkpoint"]["state"]["combatants"][0]["data"]["last_failed"] = None
+        lines[i] = reseal(record)
+    path.write_bytes(b"\n".join(lines))
+    done = run_cli("check", str(path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "note: line" in done.stdout and "another version's shape" in done.stdout and "good" in done.stdout
+    record = json.loads(lines[at[-1]])
+    del record["checkpoint"]["state"]["combatants"][0]["data"]["last_failed"]
+    record["checkpoint"]["state"]["round"] += 1  # reads, and differs
+    lines[at[-1]] = reseal(record)
+    path.write_bytes(b"\n".join(lines))
+    assert run_cli("check", str(path)).returncode == 1
