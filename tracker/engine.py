@@ -795,9 +795,23 @@ def _ev_cond_removed(system: System, s: FightState, e: E.ConditionRemoved) -> Fi
     return s.replace(changed(c, conditions=tuple(x for x in c.conditions if x.name != e.name)))
 
 
+def _core_value_fits(field: str, value: Any) -> bool:
+    """Whether a logged value is of the kind the combatant's core field holds (a hand-edited file's "name" as a
+    list passed check and replay, then crashed the fight screen, or hung it, 900 lists deep)."""
+    if field == "name":
+        return type(value) is str and value != ""
+    if field == "group":
+        return value is None or type(value) is str
+    if field == "kind":
+        return value in KINDS
+    return value is None or type(value) is int  # initiative
+
+
 def _ev_adjusted(system: System, s: FightState, e: E.Adjusted) -> FightState:
     c = s.get(e.id)
     if e.field in CORE_FIELDS:
+        if not _core_value_fits(e.field, e.value):
+            raise ValueError(f"{e.field} cannot be a {type(e.value).__name__}")
         return s.replace(changed(c, **{e.field: e.value}))
     return s.replace(system.adjust(s, c, e.field, e.value))
 

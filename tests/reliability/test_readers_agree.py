@@ -229,3 +229,26 @@ def test_checkpoints_an_older_version_wrote_in_another_shape_are_a_note_not_a_pr
     lines[at[-1]] = reseal(record)
     path.write_bytes(b"\n".join(lines))
     assert run_cli("check", str(path)).returncode == 1
+
+
+@pytest.mark.parametrize("value", [{"a": [1, 2]}, 12345, [[["deep"]]], ""], ids=["dict", "int", "list", "empty"])
+def test_a_core_field_adjusted_to_a_value_of_another_kind_is_refused_at_its_line(value: object, tmp_path: Path) -> None:
+    """A hand-edited line (its checksum made anew) setting a combatant's name to a dict, a number or lists: check,
+    replay and export said good, then the fight screen crashed with a traceback (or hung, the lists deep enough).
+    Every reader refuses it at its line."""
+    from tests.reliability.support import seal_raw
+
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 60, path, seed=4)
+    lines = [line for line in path.read_bytes().split(b"\n") if line and not line.startswith(b'{"checkpoint"')]
+    last = json.loads(lines[-1])
+    seq, action = last["seq"] + 1, last["action"] + 1
+    body = {"seq": seq, "action": action, "of": 1, "type": "adjusted", "v": 1}
+    body["event"] = {"id": "c1", "field": "name", "value": value}
+    lines.append(seal_raw(json.dumps(body, separators=(",", ":")).encode()))
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    done = run_cli("check", str(path))
+    assert done.returncode == 1 and f"line {len(lines)}" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert run_cli("replay", "--text", str(path)).returncode != 0
+    with pytest.raises(saves.LoadError):
+        saves.open_fight(path)
