@@ -24,6 +24,7 @@ line) for the condition form's suggestions.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -160,13 +161,18 @@ def _write(system_id: str, entries: Iterable[Mapping[str, Any]], folder: Path | 
     body = {"library": MARK, "system": system_id, "presets": list(entries)}
     text = json.dumps(body, indent=2, ensure_ascii=False, default=str) + "\n"
     tmp = path.with_name(path.name + ".new")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    os.chmod(path, FILE_MODE)
+    try:
+        with contextlib.suppress(FileNotFoundError):  # a leftover of ours, or no file at all: a FIFO there froze
+            os.unlink(tmp)  # saving a preset for ever, and a symlink there was written through
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        os.chmod(path, FILE_MODE)
+    except OSError as e:
+        raise LibraryError(f"cannot save the library file {path}: {e.strerror or e}") from None
 
 
 class PresetExists(Refused):

@@ -687,6 +687,10 @@ def _set_aside(p: Path, start: int, end: int) -> Path:
         while done < len(data):
             done += _write(fd, view[done:])
         _fsync(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):  # (a disk full left an empty FILE.torn-<time> at each try, kept for ever)
+            target.unlink()
+        raise
     finally:
         os.close(fd)
     with contextlib.suppress(OSError):  # the new name is durable before the file is cut

@@ -192,3 +192,24 @@ def test_a_preset_of_a_name_kept_already_is_replaced_only_when_told(tmp_path: Pa
     (kept,) = library.presets("bnb", tmp_path)
     assert kept.id == pid and not kept.now  # the new one (fresh) in its place
     registry.use_presets("bnb", ())
+
+
+@pytest.mark.parametrize("what", ["fifo", "symlink"])
+def test_saving_a_preset_past_a_fifo_or_a_link_at_the_temporary_name(what: str, tmp_path: Path) -> None:
+    """A FIFO named "bnb.json.new" in the library folder froze saving a preset for ever; a symlink there was
+    written through. The temporary name is made afresh (never followed, never waited on)."""
+    import os
+
+    f = _hurt_boss("bnb")
+    library.save_preset("bnb", f, "c1", "Gang boss", folder=tmp_path)
+    path = library.library_file("bnb", tmp_path)
+    tmp = path.with_name(path.name + ".new")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("mine")
+    if what == "fifo":
+        os.mkfifo(tmp)
+    else:
+        tmp.symlink_to(outside)
+    library.save_preset("bnb", f, "c1", "Big Jim", folder=tmp_path)  # returned: no hang
+    assert {p.name for p in library.presets("bnb", tmp_path)} == {"Gang boss", "Big Jim"}
+    assert outside.read_text() == "mine" and not tmp.exists()

@@ -108,3 +108,24 @@ def test_a_real_full_disk(tmp_path: Path) -> None:
             fight.close()
         subprocess.run(["umount", str(mnt)], capture_output=True)
         shutil.rmtree(mnt, ignore_errors=True)
+
+
+def test_a_torn_end_not_set_aside_for_a_full_disk_leaves_no_empty_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Repairing a torn last action on a full disk: refused, the fight file untouched, but each try left an empty
+    FILE.torn-<time> beside it, kept for ever (where a GM looking for the bytes left out found nothing)."""
+    path = tmp_path / "t.jsonl"
+    f = saves.new_fight("bnb", path=path)
+    f.do(AddCombatant(name="Ann", kind="pc", sheet={}))
+    f.do(Note(text="the torn one"))
+    f.close()
+    data = path.read_bytes()
+    path.write_bytes(data[: data.rindex(b"the torn one")])  # the last action cut short
+    before = path.read_bytes()
+    monkeypatch.setattr(writing, "_write", _fail_after(0))
+    for _ in range(2):
+        with pytest.raises(saves.SaveError):
+            saves.open_fight(path)
+    assert path.read_bytes() == before
+    assert not list(tmp_path.glob("t.jsonl.torn-*"))
