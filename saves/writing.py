@@ -760,8 +760,7 @@ def continue_before(path: str | Path, line: int) -> SavedFight:
     lines = FileLines(p)
     try:
         header, _raw, old = read_header(lines[0])
-        if old:
-            raise LoadError(f"{p.name} is of an older format: replay it to see what it holds")
+        head_line = lines[0]
         kept = [lines[i] for i in range(1, min(line - 1, len(lines)))]
     finally:
         lines.close()
@@ -770,7 +769,10 @@ def continue_before(path: str | Path, line: int) -> SavedFight:
     with contextlib.suppress(OSError):  # one a kill or a power cut left in the last try: ours, never the GM's
         scratch.unlink()
     body = b"".join(x + b"\n" for x in kept if not x.startswith(b'{"checkpoint"'))  # a checkpoint's offsets move
-    _create(scratch, header, codec_for(load_system(header.system)), body).close()
+    if old:  # its lines as they were, read (and upgraded) as any file of that format; then written in this one
+        _write_new(scratch, head_line + b"\n" + body)  # (it said "replay it", and replay refused it too)
+    else:
+        _create(scratch, header, codec_for(load_system(header.system)), body).close()
     try:
         loaded = load(scratch)  # an action cut short by the damage is left out here
     finally:

@@ -573,3 +573,24 @@ def test_an_older_formats_unknown_event_is_damage_not_a_newer_version(tmp_path: 
     with pytest.raises(saves.LoadError) as e:
         saves.load(path)
     assert not isinstance(e.value, saves.NewerVersion) and e.value.line == k + 1
+
+
+def test_a_damaged_fight_of_an_older_format_goes_on_in_a_new_file(tmp_path: Path) -> None:
+    """A format 1 fight (no checksums) damaged in the middle: the app offered "Continue from the last good action,
+    in a new file", then refused "older format: replay it to see what it holds", and replay refused it too: no way
+    on. Its lines before the damage are read (and upgraded) as any file of that format, and go on in this one."""
+    fixture = Path(__file__).parent.parent / "fixtures" / "format1" / "bnb.jsonl"
+    path = tmp_path / "old.jsonl"
+    lines = fixture.read_bytes().split(b"\n")
+    bad = 8
+    lines[bad - 1] = b"x" + lines[bad - 1][1:]
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(saves.LoadError) as e:
+        saves.load(path)
+    assert e.value.line == bad
+    fight = saves.continue_before(path, bad)
+    kept = len(fight.entries)
+    fight.close()
+    again = saves.load(tmp_path / "old-continued.jsonl")
+    assert again.header.format == saves.FORMAT_VERSION and len(again.entries) == kept > 0
+    assert again.header.parent == str(path)
