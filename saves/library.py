@@ -64,10 +64,31 @@ def library_file(system_id: str, folder: Path | None = None) -> Path:
     return library_dir(folder) / f"{system_id}.json"
 
 
-def _line_of(text: str, key: str) -> int:
-    """The line of the first ``"key":`` in ``text`` (1 when not found)."""
-    m = re.search(rf'"{re.escape(key)}"\s*:', text)
-    return text.count("\n", 0, m.start()) + 1 if m else 1
+def _line_of(text: str, key: str, start: int = 0) -> int:
+    """The line of the first ``"key":`` in ``text`` from ``start`` (the line of ``start`` when not found)."""
+    m = re.compile(rf'"{re.escape(key)}"\s*:').search(text, start)
+    return text.count("\n", 0, m.start() if m else start) + 1
+
+
+def _preset_starts(text: str) -> list[int]:
+    """Where each preset's object begins in ``text`` (a fault in preset 3 was named at the first "id" of the file,
+    preset 1's line); empty if they cannot be told apart."""
+    m = re.search(r'"presets"\s*:\s*\[', text)
+    if m is None:
+        return []
+    decoder = json.JSONDecoder()
+    starts: list[int] = []
+    i = m.end()
+    try:
+        while True:
+            while i < len(text) and text[i] in " \t\r\n,":
+                i += 1
+            if i >= len(text) or text[i] == "]":
+                return starts
+            starts.append(i)
+            _obj, i = decoder.raw_decode(text, i)
+    except (ValueError, RecursionError):
+        return []
 
 
 def _read(system_id: str, folder: Path | None) -> list[dict[str, Any]]:
@@ -104,21 +125,30 @@ def _read(system_id: str, folder: Path | None) -> list[dict[str, Any]]:
             f'{where}, line {_line_of(text, "system")}: the presets of "{data["system"]}", not {system_id}'
         )
     out: list[dict[str, Any]] = []
+    starts = _preset_starts(text)
     for n, entry in enumerate(data["presets"], 1):
+        start = starts[n - 1] if len(starts) == len(data["presets"]) else 0
         if not isinstance(entry, dict):
             raise LibraryError(f"{where}: preset {n} is not an object")
         for key in entry:
             if key not in _ENTRY:
-                raise LibraryError(f'{where}, line {_line_of(text, key)}: unknown field "{key}" in preset {n}')
+                line = _line_of(text, key, start)
+                raise LibraryError(f'{where}, line {line}: unknown field "{key}" in preset {n}')
         name, pid, sheet = entry.get("name"), entry.get("id"), entry.get("sheet", {})
         if not isinstance(name, str) or not name.strip():
             raise LibraryError(f"{where}: preset {n} has no name")
+        try:
+            clean(name, "Name", NAME_MAX)
+        except Refused as e:  # (said with neither file nor line: "Name: control characters … are not allowed")
+            raise LibraryError(f"{where}, line {_line_of(text, 'name', start)}: preset {n}'s {e}") from None
         if not isinstance(pid, str) or not pid.startswith("my:"):
-            raise LibraryError(f'{where}, line {_line_of(text, "id")}: preset {n}\'s id must start with "my:"')
+            line = _line_of(text, "id", start)
+            raise LibraryError(f'{where}, line {line}: preset {n}\'s id must start with "my:"')
         if not isinstance(sheet, dict):
             raise LibraryError(f"{where}: preset {n}'s sheet is not an object")
         if not isinstance(entry.get("now", {}), dict):
-            raise LibraryError(f'{where}, line {_line_of(text, "now")}: preset {n}\'s "now" is not an object')
+            line = _line_of(text, "now", start)
+            raise LibraryError(f'{where}, line {line}: preset {n}\'s "now" is not an object')
         if entry.get("kind", NPC) not in KINDS:
             raise LibraryError(f"{where}: preset {n}'s kind must be one of {', '.join(KINDS)}")
         out.append(entry)

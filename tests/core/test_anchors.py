@@ -213,3 +213,27 @@ def test_saving_a_preset_past_a_fifo_or_a_link_at_the_temporary_name(what: str, 
     library.save_preset("bnb", f, "c1", "Big Jim", folder=tmp_path)  # returned: no hang
     assert {p.name for p in library.presets("bnb", tmp_path)} == {"Gang boss", "Big Jim"}
     assert outside.read_text() == "mine" and not tmp.exists()
+
+
+def test_a_fault_in_a_later_preset_is_named_at_its_own_line(tmp_path: Path) -> None:
+    """Preset 3's bad id was said at line 5, preset 1's (the first "id" of the file); a name with an Escape in it
+    was said with neither file nor line ("Name: control characters …")."""
+    path = library.library_file("bnb", tmp_path)
+    path.parent.mkdir(parents=True)
+    good = '{"id": "my:a", "name": "A", "sheet": {}}'
+    rows = [good, good.replace("my:a", "my:b").replace('"A"', '"B"'), '{"id": "gang", "name": "C", "sheet": {}}']
+    path.write_text(
+        '{\n  "library": "gm-combat-tracker presets",\n  "system": "bnb",\n  "presets": [\n'
+        + ",\n".join(rows)
+        + "\n]}\n"
+    )
+    with pytest.raises(library.LibraryError, match=r"line 7: preset 3's id must start"):
+        library.presets("bnb", tmp_path)
+    rows[2] = '{"id": "my:c", "name": "Esc\\u001b[31mX", "sheet": {}}'
+    path.write_text(
+        '{\n  "library": "gm-combat-tracker presets",\n  "system": "bnb",\n  "presets": [\n'
+        + ",\n".join(rows)
+        + "\n]}\n"
+    )
+    with pytest.raises(library.LibraryError, match=r"library file .*bnb.json, line 7: preset 3's Name: control"):
+        library.presets("bnb", tmp_path)
