@@ -245,6 +245,7 @@ class Follower:
         self._stuck = False  # a bad file: wait until it changes
         self._legacy = False  # an older format: read whole (upgraded) at each change
         self._unshown = False  # lines taken (over several polls) and not shown yet
+        self._held = False  # the last read held back the file's last line: whole, but it does not read
 
     def _waiting_text(self) -> str:
         return f"Waiting for the fight file {self.path.name} …"
@@ -316,7 +317,7 @@ class Follower:
                 break  # nothing new, or a line still being written
             self._take(data if end + 1 == len(data) else data[: end + 1], size)
             taken += end + 1
-            if self._offset >= size or taken >= POLL_READ:
+            if self._offset >= size or taken >= POLL_READ or self._held:
                 break
         self._size = size
         if self._offset < size and taken >= POLL_READ:  # the view answers keys between polls; the fight is
@@ -334,6 +335,7 @@ class Follower:
     def _take(self, data: bytes, size: int) -> None:
         """Fold the complete lines in ``data`` (read at the follower's offset)."""
         self._unshown = True
+        self._held = False
         lines = lines_of(data)
         first = self._line + 1
         if self._header is None and not self._legacy:
@@ -344,6 +346,15 @@ class Follower:
             self._header, self._system, self._fight = loaded.header, loaded.system, loaded.fight()
             self._offset = size
             return
+        if self._codec and self._offset + len(data) >= size and self._damaged_last(data, first):
+            # the file's last line is whole but does not read: the loader drops it (check, replay and continuing
+            # show the fight without it), and so does the view, which showed only the error; lines written after
+            # it make it damage in the middle, refused at its line
+            data = data[: data.rfind(b"\n", 0, len(data) - 1) + 1]
+            self._held = True
+            lines = lines_of(data)
+            if first == self._line + 2:  # (the header was in this read)
+                next(lines)
         new = decode_lines(self._codec, lines, first) if self._codec else []
         self._offset += len(data)
         self._line += data.count(b"\n")
@@ -351,6 +362,17 @@ class Follower:
             assert self._system is not None
             self._fight = Fight(self._system)
         self._fold(new)
+
+    def _damaged_last(self, data: bytes, first: int) -> bool:
+        """Whether the last line of ``data`` (the end of the file) does not read as a fight line."""
+        start = data.rfind(b"\n", 0, len(data) - 1) + 1
+        if self._codec is None or (start == 0 and first == self._line + 2):
+            return False  # the header alone
+        try:
+            decode_lines(self._codec, [data[start:-1]], self._line + 1 + data.count(b"\n", 0, start))
+        except LoadError:
+            return True
+        return False
 
     def _open_header(self, raw: bytes) -> None:
         name = self.path.name

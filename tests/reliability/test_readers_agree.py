@@ -252,3 +252,22 @@ def test_a_core_field_adjusted_to_a_value_of_another_kind_is_refused_at_its_line
     assert run_cli("replay", "--text", str(path)).returncode != 0
     with pytest.raises(saves.LoadError):
         saves.open_fight(path)
+
+
+@pytest.mark.parametrize("tail", [b'{"seq":999,"x":1}\n', b"\n", b" \n"], ids=["unsealed", "blank", "space"])
+def test_the_players_view_leaves_out_a_damaged_whole_last_line_as_the_loader_does(tail: bytes, tmp_path: Path) -> None:
+    """A whole last line that does not read: check, replay and continuing show the fight without it; the players'
+    view showed only the error. It shows the same fight; a line written after it makes it damage, at its line."""
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 60, path, seed=4)
+    whole = path.read_bytes()
+    path.write_bytes(whole + tail)
+    loaded = saves.load(path)
+    players = shown_by_players(path)
+    assert players.snapshot.status != BAD, players.snapshot.problem
+    assert players.snapshot.fight is not None and len(players.snapshot.fight.log) == len(loaded.entries)
+    line = whole.count(b"\n") + 1
+    path.write_bytes(whole + tail + whole.split(b"\n")[-2] + b"\n")  # more after it: damage in the middle
+    for _ in range(100):
+        players.poll()
+    assert players.snapshot.status == BAD and f"line {line}" in players.snapshot.problem, players.snapshot.problem
