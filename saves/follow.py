@@ -404,5 +404,6 @@ class Follower:
             assert self._fight is not None
             try:
                 self._fight.load([e for e, _, _ in pending[:ready]])
-            except LogError as e:
-                raise LoadError(f"the log does not replay: {e}") from None
+            except LogError as e:  # named at its line, as the loader names it (the view said no line)
+                line = next((n for entry, _, n in pending[:ready] if entry.seq == e.seq), None)
+                raise LoadError(f"the log does not replay: {e}", line) from None

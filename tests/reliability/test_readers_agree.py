@@ -271,3 +271,20 @@ def test_the_players_view_leaves_out_a_damaged_whole_last_line_as_the_loader_doe
     for _ in range(100):
         players.poll()
     assert players.snapshot.status == BAD and f"line {line}" in players.snapshot.problem, players.snapshot.problem
+
+
+def test_the_players_view_names_the_line_of_an_action_out_of_sequence_as_the_loader_does(tmp_path: Path) -> None:
+    """A whole action deleted from the middle: the loader says "line N: …"; the view said the same with no line."""
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 60, path, seed=4)
+    lines = path.read_bytes().split(b"\n")
+    k = next(i for i in range(10, len(lines)) if b'"of":1,' in lines[i] and b'"seq"' in lines[i])
+    del lines[k]
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(saves.LoadError) as e:
+        saves.load(path).timeline()
+    players = shown_by_players(path)
+    assert players.snapshot.status == BAD and f"line {e.value.line}" in players.snapshot.problem, (
+        players.snapshot.problem,
+        str(e.value),
+    )
