@@ -220,20 +220,16 @@ def test_a_fault_in_a_later_preset_is_named_at_its_own_line(tmp_path: Path) -> N
     was said with neither file nor line ("Name: control characters …")."""
     path = library.library_file("bnb", tmp_path)
     path.parent.mkdir(parents=True)
+    head = '{\n  "library": "gm-combat-tracker presets",\n  "system": "bnb",\n  "presets": [\n'
     good = '{"id": "my:a", "name": "A", "sheet": {}}'
-    rows = [good, good.replace("my:a", "my:b").replace('"A"', '"B"'), '{"id": "gang", "name": "C", "sheet": {}}']
-    path.write_text(
-        '{\n  "library": "gm-combat-tracker presets",\n  "system": "bnb",\n  "presets": [\n'
-        + ",\n".join(rows)
-        + "\n]}\n"
-    )
-    with pytest.raises(library.LibraryError, match=r"line 7: preset 3's id must start"):
-        library.presets("bnb", tmp_path)
-    rows[2] = '{"id": "my:c", "name": "Esc\\u001b[31mX", "sheet": {}}'
-    path.write_text(
-        '{\n  "library": "gm-combat-tracker presets",\n  "system": "bnb",\n  "presets": [\n'
-        + ",\n".join(rows)
-        + "\n]}\n"
-    )
-    with pytest.raises(library.LibraryError, match=r"library file .*bnb.json, line 7: preset 3's Name: control"):
-        library.presets("bnb", tmp_path)
+    rows = [good, good.replace("my:a", "my:b").replace('"A"', '"B"')]
+    for third, said in (
+        ('{"id": "gang", "name": "C", "sheet": {}}', r"line 7: preset 3's id must start"),
+        (
+            '{"id": "my:c", "name": "Esc\\u001b[31mX", "sheet": {}}',
+            r"library file .*bnb.json, line 7: preset 3's Name: control",
+        ),
+    ):
+        path.write_text(head + ",\n".join([*rows, third]) + "\n]}\n")
+        with pytest.raises(library.LibraryError, match=said):
+            library.presets("bnb", tmp_path)

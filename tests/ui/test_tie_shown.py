@@ -29,14 +29,6 @@ from tracker import commands as C
 SIZES = [(80, 24), (120, 36)]
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    folder.mkdir()
-    monkeypatch.setenv("TRACKER_DATA_DIR", str(folder))
-    return folder
-
-
 def table_rows(app: App[Any]) -> list[str]:
     """The initiative list's lines as they are on the screen (its header first)."""
     table = app.screen.query_one(InitiativeList)
