@@ -174,10 +174,16 @@ def is_prone(c: Combatant) -> bool:
 
 
 def skill_parts(c: Combatant, skill: str, stat: str) -> list[Modifier]:
-    """Ranks + stat + item(s), and the armor penalty where armor hinders."""
+    """Ranks + stat + item(s), and the armor penalty where armor hinders.
+
+    Ruling: Cast divided into sub-skills as Melee is (the book allows it, @Magic: "you may want to divide it into
+    sub skills"), the sub-skill named for the spell ("Cast (Blast) 2") gives its ranks to that spell; a sheet's
+    "Cast (Blast) 2" was kept and counted 0 (only plain Cast was read). Plain Cast counts for every spell."""
     d = data(c)
     base = base_skill(skill)
-    parts = [Modifier(label=f"{base} ranks", value=d.ranks(base)), stat_part(c, skill, stat)]
+    own = d.ranks(skill) if skill != base else 0
+    ranks = Modifier(label=f"{skill} ranks", value=own) if own else Modifier(label=f"{base} ranks", value=d.ranks(base))
+    parts = [ranks, stat_part(c, skill, stat)]
     parts += [Modifier(label=i.name, value=i.bonus) for i in d.item_bonus(base)]
     if skill in ARMOR_HINDERS and d.armor_penalty:
         parts.append(Modifier(label=f"{d.armor} armor", value=d.armor_penalty))

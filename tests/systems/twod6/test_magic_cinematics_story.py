@@ -470,3 +470,15 @@ def test_an_entangled_foe_breaks_free_against_the_caster_s_cast_and_the_caster_m
     f.do(NextTurn())  # the Mage again
     roller.add(5, 5, 1, 2)
     f.do(Attack(actor="c1", targets=("c3",), skill="Cast (Blast)"))  # refused before: "in a grapple"
+
+
+def test_a_cast_sub_skill_named_for_the_spell_gives_it_its_ranks():
+    """Ruling: "Cast (Blast) 2" (Cast divided into sub-skills, as the book allows) counted 0 for a Blast: only
+    plain Cast was read. The sub-skill named for the spell gives its ranks; plain Cast still counts for any."""
+    f, roller = setup(("Mage", sheet(int=2, skills="Cast (Blast) 2", talents="Blast")), ("Bob", DUMMY))
+    (ev,) = of(attack(f, roller, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)"), AttackRolled)
+    said = ev.describe(f.state)
+    assert "+2 Cast (Blast) ranks" in said, said
+    f2, roller2 = setup(("Mage", sheet(int=2, skills="Cast 1", talents="Blast")), ("Bob", DUMMY))
+    (ev2,) = of(attack(f2, roller2, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)"), AttackRolled)
+    assert "+1 Cast ranks" in ev2.describe(f2.state)
