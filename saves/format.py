@@ -28,7 +28,6 @@ Nothing here evaluates or unpickles anything.
 
 from __future__ import annotations
 
-import math
 import re
 import types
 import typing
@@ -46,6 +45,7 @@ from tracker.events import CORE_EVENTS, Event
 from tracker.log import Entry
 from tracker.model import Combatant, FightState
 from tracker.plugin import System
+from tracker.shapes import strict_converter
 
 DEEPEST = 10_000  # brackets one inside another in a line: deeper is refused before any parser sees it
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)  # a JSON text's string (brackets inside do not nest)
@@ -234,75 +234,6 @@ def upgrade(header: dict[str, Any], records: list[dict[str, Any]]) -> tuple[dict
 
 TAG = "type"  # the key that names an event's class, beside its fields ("event") in a line
 RECORD_KEYS = frozenset({"seq", "action", "of", TAG, "v", "event"})
-
-
-def strict_converter() -> cattrs.Converter:
-    """A cattrs converter that refuses what JSON did not say: "7" is not 7, 1.5 is not 1, true is not 1, a text is
-    not a list of letters, a key a class does not have is refused."""
-    converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=True)
-
-    def exact(kind: type, word: str) -> Callable[[Any, Any], Any]:
-        def hook(value: Any, _type: Any) -> Any:
-            if type(value) is not kind:
-                raise TypeError(f"expected {word}, got {_kind(value)}")
-            return value
-
-        return hook
-
-    def number(value: Any, _type: Any) -> float:
-        if type(value) is int:
-            return float(value)
-        if type(value) is not float or not math.isfinite(value):
-            raise TypeError(f"expected a number, got {_kind(value)}")
-        return value
-
-    converter.register_structure_hook(int, exact(int, "a whole number"))
-    converter.register_structure_hook(str, exact(str, "a text"))
-    converter.register_structure_hook(bool, exact(bool, "true or false"))
-    converter.register_structure_hook(float, number)
-    converter.register_unstructure_hook(float, finite)  # orjson would write NaN and Infinity as null
-    converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is tuple, _tuple_hook(converter))
-    return converter
-
-
-def finite(value: float) -> float:
-    """A number JSON can hold, to be written (ValueError for NaN and the infinities)."""
-    if not math.isfinite(value):
-        raise ValueError(f"{value} is not a number a fight file can hold")
-    return value
-
-
-def _tuple_hook(converter: cattrs.Converter) -> Callable[[Any], Callable[[Any, Any], tuple[Any, ...]]]:
-    """``tuple[X, ...]`` and ``tuple[X, Y]`` from a JSON list only (cattrs takes any iterable, a text too)."""
-
-    def factory(t: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
-        args = typing.get_args(t)
-        if len(args) == 2 and args[1] is Ellipsis:
-            item, hook = args[0], converter.get_structure_hook(args[0])
-
-            def many(value: Any, _type: Any) -> tuple[Any, ...]:
-                if type(value) is not list:
-                    raise TypeError(f"expected a list, got {_kind(value)}")
-                return tuple([hook(x, item) for x in value])
-
-            return many
-        items = [(a, converter.get_structure_hook(a)) for a in args]
-
-        def fixed(value: Any, _type: Any) -> tuple[Any, ...]:
-            if type(value) is not list:
-                raise TypeError(f"expected a list, got {_kind(value)}")
-            if len(value) != len(items):
-                raise ValueError(f"expected {len(items)} values, got {len(value)}")
-            return tuple([hook(x, a) for (a, hook), x in zip(items, value, strict=True)])
-
-        return fixed
-
-    return factory
-
-
-def _kind(value: Any) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text if len(text) < 40 else text[:40] + '…'}"
 
 
 def system_converter(system: System, events: tuple[type[Event], ...]) -> cattrs.Converter:

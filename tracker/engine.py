@@ -26,6 +26,7 @@ from tracker.errors import Refused, UnknownEvent
 from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
 from tracker.plugin import System, initiative_events
 from tracker.plugin_check import check_prompts
+from tracker.shapes import check_record
 from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet
 
 CORE_FIELDS = ("name", "group", "kind", "initiative")
@@ -813,7 +814,13 @@ def _ev_adjusted(system: System, s: FightState, e: E.Adjusted) -> FightState:
         if not _core_value_fits(e.field, e.value):
             raise ValueError(f"{e.field} cannot be a {type(e.value).__name__}")
         return s.replace(changed(c, **{e.field: e.value}))
-    return s.replace(system.adjust(s, c, e.field, e.value))
+    after = system.adjust(s, c, e.field, e.value)
+    if after.data is not c.data and after.data is not None:
+        try:
+            check_record(after.data)  # (a hand-edited file's "damage": "lots" passed as a number)
+        except ValueError as error:
+            raise ValueError(f"{e.field} cannot be {json.dumps(e.value)[:40]}: {error}") from None
+    return s.replace(after)
 
 
 def _ev_note(system: System, s: FightState, e: E.NoteAdded) -> FightState:

@@ -288,3 +288,41 @@ def test_the_players_view_names_the_line_of_an_action_out_of_sequence_as_the_loa
         players.snapshot.problem,
         str(e.value),
     )
+
+
+@pytest.mark.parametrize(
+    ("system", "field", "value"),
+    [
+        ("bnb", "damage", "lots"),
+        ("bnb", "damage", True),
+        ("blackjack", "body", "ten"),
+        ("zludge", "durability", [[["deep"]]]),
+        ("twod6", "str", "5"),
+    ],
+)
+def test_a_system_field_adjusted_to_a_value_of_another_kind_is_refused_at_its_line(
+    system: str, field: str, value: object, tmp_path: Path
+) -> None:
+    """The same for a field of the system's record: a hand-edited ``"damage": "lots"`` was set as given; check
+    said "continuing would fail", yet the fight opened and went on, its row "(status unavailable)" and its next
+    attack a failure of the rules.  Every reader refuses it at its line, naming the field."""
+    from tests.reliability.support import seal_raw
+
+    path = tmp_path / "f.jsonl"
+    make_fight(system, 60, path, seed=4)
+    lines = [line for line in path.read_bytes().split(b"\n") if line and not line.startswith(b'{"checkpoint"')]
+    last = json.loads(lines[-1])
+    body = {"seq": last["seq"] + 1, "action": last["action"] + 1, "of": 1, "type": "adjusted", "v": 1}
+    body["event"] = {"id": "c1", "field": field, "value": value}
+    lines.append(seal_raw(json.dumps(body, separators=(",", ":")).encode()))
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    done = run_cli("check", str(path))
+    assert done.returncode == 1 and f"line {len(lines)}" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert f"{field} cannot be" in done.stdout + done.stderr
+    assert run_cli("replay", "--text", str(path)).returncode != 0
+    with pytest.raises(saves.LoadError, match=f"line {len(lines)}"):
+        saves.open_fight(path)
+    players = Follower(path)
+    while players.poll() is not None:
+        pass
+    assert players.snapshot.status == BAD and f"line {len(lines)}" in players.snapshot.problem, players.snapshot

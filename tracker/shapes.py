@@ -1,0 +1,103 @@
+"""What a value in a fight is, strictly: the one converter that reads a record back from its JSON shape and refuses
+what JSON did not say.  The save files read their events and checkpoints through it (``saves.format`` builds each
+system's converter on it), and the core checks with it that a GM adjustment read from a file left the combatant's
+record as its fields declare (:func:`check_record`)."""
+
+from __future__ import annotations
+
+import json
+import math
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import cattrs
+
+
+def strict_converter() -> cattrs.Converter:
+    """A cattrs converter that refuses what JSON did not say: "7" is not 7, 1.5 is not 1, true is not 1, a text is
+    not a list of letters, a key a class does not have is refused."""
+    converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=True)
+
+    def exact(kind: type, word: str) -> Callable[[Any, Any], Any]:
+        def hook(value: Any, _type: Any) -> Any:
+            if type(value) is not kind:
+                raise TypeError(f"expected {word}, got {_kind(value)}")
+            return value
+
+        return hook
+
+    def number(value: Any, _type: Any) -> float:
+        if type(value) is int:
+            return float(value)
+        if type(value) is not float or not math.isfinite(value):
+            raise TypeError(f"expected a number, got {_kind(value)}")
+        return value
+
+    converter.register_structure_hook(int, exact(int, "a whole number"))
+    converter.register_structure_hook(str, exact(str, "a text"))
+    converter.register_structure_hook(bool, exact(bool, "true or false"))
+    converter.register_structure_hook(float, number)
+    converter.register_unstructure_hook(float, finite)  # orjson would write NaN and Infinity as null
+    converter.register_structure_hook_factory(lambda t: typing.get_origin(t) is tuple, _tuple_hook(converter))
+    return converter
+
+
+def finite(value: float) -> float:
+    """A number JSON can hold, to be written (ValueError for NaN and the infinities)."""
+    if not math.isfinite(value):
+        raise ValueError(f"{value} is not a number a fight file can hold")
+    return value
+
+
+def _tuple_hook(converter: cattrs.Converter) -> Callable[[Any], Callable[[Any, Any], tuple[Any, ...]]]:
+    """``tuple[X, ...]`` and ``tuple[X, Y]`` from a JSON list only (cattrs takes any iterable, a text too)."""
+
+    def factory(t: Any) -> Callable[[Any, Any], tuple[Any, ...]]:
+        args = typing.get_args(t)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item, hook = args[0], converter.get_structure_hook(args[0])
+
+            def many(value: Any, _type: Any) -> tuple[Any, ...]:
+                if type(value) is not list:
+                    raise TypeError(f"expected a list, got {_kind(value)}")
+                return tuple([hook(x, item) for x in value])
+
+            return many
+        items = [(a, converter.get_structure_hook(a)) for a in args]
+
+        def fixed(value: Any, _type: Any) -> tuple[Any, ...]:
+            if type(value) is not list:
+                raise TypeError(f"expected a list, got {_kind(value)}")
+            if len(value) != len(items):
+                raise ValueError(f"expected {len(items)} values, got {len(value)}")
+            return tuple([hook(x, a) for (a, hook), x in zip(items, value, strict=True)])
+
+        return fixed
+
+    return factory
+
+
+def _kind(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) < 40 else text[:40] + '…'}"
+
+
+_checker: cattrs.Converter | None = None
+
+
+def check_record(record: Any) -> None:
+    """Raise ValueError unless ``record`` (an attrs record, a system's data) reads back from its JSON shape as it
+    is: each field of the kind its annotation says ("lots" is no damage, a list no name), as a checkpoint of it
+    would be read.  A hand-edited file can put any JSON in an ``adjusted`` line's value; the plug-in's ``adjust``
+    sets it as given."""
+    global _checker
+    if _checker is None:
+        _checker = strict_converter()
+    try:
+        shape = json.loads(json.dumps(_checker.unstructure(record), allow_nan=False))
+        back = _checker.structure(shape, type(record))
+    except (TypeError, ValueError, KeyError, AttributeError, cattrs.BaseValidationError) as error:
+        raise ValueError(f"it leaves {type(record).__name__} with a value of the wrong kind ({error})") from None
+    if back != record:
+        raise ValueError(f"it leaves {type(record).__name__} with a value that does not read back as it is")
