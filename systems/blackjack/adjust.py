@@ -43,7 +43,7 @@ def adjustable(c: Combatant) -> tuple[Param, ...]:
         Param(name="lead", kind=INT, label="Lead", min=0, max=99),
         Param(name="ingested", kind=INT, label="Lead ingested", min=0, max=99),
         *((shots,) if any(w.tracked for w in d.weapons) else ()),
-        *((floor,) if any(w.throwable or w.dropped for w in d.weapons) else ()),
+        *((floor,) if any(w.leaves_the_hand or w.dropped for w in d.weapons) else ()),
         Param(name="dead", kind=BOOL, label="Dead"),
         Param(name="out", kind=CHOICE, choices=OUT_CHOICES, default="in", label="Out of the fight"),
     )
@@ -114,8 +114,10 @@ def _check_floor(c: Combatant, value: Any) -> str:
     names = []
     for item in split_list(value):
         w = next((w for w in d.weapons if w.name.lower() == item.lower()), None)
-        if w is None or not (w.throwable or w.dropped):
-            raise Refused(f"'{item}': name a hand axe, hatchet or knife {c.name} carries (one that can be thrown)")
+        if w is None or not (w.leaves_the_hand or w.dropped):
+            raise Refused(
+                f"'{item}': name a hand axe, hatchet, knife or throwing weapon {c.name} carries (one that can be thrown)"
+            )
         names.append(w.name)
     text = ", ".join(w.name for w in d.weapons if w.name in names)
     if text == d.floor:

@@ -50,6 +50,12 @@ class Weapon:
         return self.kind == "firearm"
 
     @property
+    def leaves_the_hand(self) -> bool:
+        """Thrown beyond close range, it lies on the floor until the GM gives it back: a melee axe or knife
+        thrown, or a throwing axe or knife of the table (l.204–205: burden items, "2 to a slot", not a supply)."""
+        return self.throwable or self.kind == "thrown"
+
+    @property
     def tracked(self) -> bool:
         """Shots or an ammunition stack the GM can refill."""
         return self.is_firearm or self.ammo >= 0

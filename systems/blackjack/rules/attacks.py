@@ -18,6 +18,9 @@ named in a test:
   far, with an ACC save and the melee weapon's lesser injury; the thrown weapon
   then lies on the floor and cannot be used until the GM gives it back (GM
   adjust "On the floor") (``test_a_hand_axe_or_knife_can_be_thrown_at_nearby_range``).
+- So does a Throwing axe or Throwing knife of the table once thrown at nearby range (the book makes them burden
+  items, "2 to a slot", l.204–205, not a supply like arrows); "Throwing knife x2" carries two, thrown one after
+  the other (``test_a_throwing_knife_thrown_lies_on_the_floor_and_a_second_one_is_thrown_next``).
 """
 
 from __future__ import annotations
@@ -125,7 +128,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     wi, w = find_weapon(a, cmd.weapon)
     rng = _range(w, cmd.range)
     _check_weapon(a.name, w, rng, targets)
-    thrown = w.throwable and rng != "close"
+    thrown = w.leaves_the_hand and rng != "close"
     many = len(targets) > 1
     risk = cmd.risk
     if risk == "auto":

@@ -37,14 +37,14 @@ def able(state: FightState, cid: str | None, what: str = "combatant") -> Combata
 
 @applies(R.FISTS)
 def find_weapon(c: Combatant, name: str) -> tuple[int, Weapon]:
-    """The named weapon (exact, then by prefix); empty: the first ready one; Fists are always at hand (index -1)."""
+    """The named weapon (exact, then by prefix: of two alike, the one not lying on the floor); empty: the first ready one; Fists are always at hand (index -1)."""
     ws = data(c).weapons
     key = name.strip().lower()
     if key:
-        for exact in (True, False):
-            for i, w in enumerate(ws):
-                if (w.name.lower() == key) if exact else w.name.lower().startswith(key):
-                    return i, w
+        exact = [(i, w) for i, w in enumerate(ws) if w.name.lower() == key]
+        found = exact + [(i, w) for i, w in enumerate(ws) if w.name.lower().startswith(key) and (i, w) not in exact]
+        if found:  # of two alike ("Throwing knife x2": "Throwing knife", "Throwing knife 2"), one still in hand
+            return next(((i, w) for i, w in found if not w.dropped), found[0])
         if key in BARE_HANDS:
             return -1, FISTS
         have = ", ".join(w.name for w in ws) or "nothing"

@@ -292,9 +292,10 @@ def test_weapon_range_limits() -> None:
 
 
 def test_thrown_weapon_uses_acc_at_range_and_body_close() -> None:
-    """Rule: thrown axes and knives use ACC; at close range they are melee weapons (BODY)."""
+    """Rule: thrown axes and knives use ACC; at close range they are melee weapons (BODY). (Two carried: the
+    first one thrown lies on the floor, test_second_pass.)"""
     f = new_fight(10, 10)
-    d = pc(f, acc=14, body=8, weapons="Throwing axe")
+    d = pc(f, acc=14, body=8, weapons="Throwing axe x2")
     o = npc(f, "Outlaw", "outlaw")
     assert save_of_attack(f.do(Attack(actor=d, targets=(o,), range="nearby"))).stat == "ACC"
     assert save_of_attack(f.do(Attack(actor=d, targets=(o,), range="close"))).stat == "BODY"

@@ -134,6 +134,29 @@ def test_a_hand_axe_or_knife_can_be_thrown_at_nearby_range(name: str) -> None:
     assert len(f.entries) == n + 1
 
 
+@pytest.mark.parametrize("name", ["Throwing knife", "Throwing axe"])
+def test_a_throwing_knife_thrown_lies_on_the_floor_and_a_second_one_is_thrown_next(name: str) -> None:
+    """Book l.204–205: "Throwing Knife | 1 | 2 to a slot": burden items, not a supply. Ruling (rules/attacks.py):
+    thrown at nearby range, one lies on the floor as a thrown knife does; of two carried, the next throw takes the
+    one still in hand, and a third is refused until the GM gives them back. (Each was thrown for ever.)"""
+    f = new_fight(10, 10, 10)
+    d = pc(f, acc=14, body=5, weapons=f"{name} x2, Revolver")
+    o = npc(f, "Outlaw", "outlaw", threat=3)
+    first = of_type(f.do(Attack(actor=d, targets=(o,), weapon=name, range="nearby")), AttackMade)[0]
+    assert first.thrown and f"the {name} lies on the floor" in first.describe(f.state)
+    second = of_type(f.do(Attack(actor=d, targets=(o,), weapon=name, range="nearby")), AttackMade)[0]
+    assert second.thrown and second.weapon_index != first.weapon_index
+    assert [w.dropped for w in data(f, d).weapons if w.name.startswith(name)] == [True, True]
+    n = len(f.entries)
+    with pytest.raises(Refused, match="lies on the floor"):
+        f.do(Attack(actor=d, targets=(o,), weapon=name, range="nearby"))
+    assert len(f.entries) == n
+    f.do(Adjust(id=d, field="floor", value=""))  # the GM gives them back
+    assert not any(w.dropped for w in data(f, d).weapons)
+    close = of_type(f.do(Attack(actor=d, targets=(o,), weapon=name, range="close")), AttackMade)[0]
+    assert not close.thrown and close.save.stat == "BODY"  # a melee weapon at close range: kept in hand
+
+
 def test_other_melee_weapons_are_not_thrown_and_a_close_axe_is_melee() -> None:
     """Only the axes and knives are thrown: a machete must be close; a hand axe at close range is a BODY blow."""
     f = new_fight(3)
