@@ -16,6 +16,7 @@ import os
 import stat
 from pathlib import Path
 
+from saves.files import write_whole
 from saves.format import SaveError, parse
 from saves.loading import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
@@ -222,17 +223,11 @@ def write_recap(text: str, target: Path, *, source: Path, force: bool = False) -
             raise SaveError(f"{target} already exists; use --force to replace it")
         if not target.is_file():
             raise SaveError(f"{target} is not a regular file")
-    data = text.encode("utf-8")
-    if not force:
-        _write_new(target, data)
-        return target
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    _write_new(tmp, data)
     try:
-        os.replace(tmp, target)
+        write_whole(target, text.encode("utf-8"), replace=force)
+    except FileExistsError:
+        raise SaveError(f"{target} already exists; use --force to replace it") from None
     except OSError as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         raise SaveError(f"cannot write {target}: {e.strerror or e}") from None
     return target
 
@@ -260,25 +255,6 @@ def is_fight_file(path: Path) -> bool:
     except (ValueError, RecursionError):
         return False
     return type(head) is dict and "format" in head and "system" in head
-
-
-def _write_new(path: Path, data: bytes) -> None:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except FileExistsError:
-        raise SaveError(f"{path} already exists; use --force to replace it") from None
-    except OSError as e:
-        raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
-    try:
-        done = 0
-        while done < len(data):
-            done += os.write(fd, data[done:])
-    except OSError as e:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            path.unlink()
-        raise SaveError(f"cannot write {path}: {e.strerror or e}") from None
-    os.close(fd)
 
 
 def fresh_recap_path(fight: Path) -> Path:

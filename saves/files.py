@@ -43,6 +43,87 @@ def make_private_dir(folder: Path) -> None:
             os.mkdir(d, DIR_MODE)
 
 
+# -- writing a new file whole -------------------------------------------------------------------------
+
+PART = ".part"  # a file being written: ".NAME.PID.part" beside it, never matched by a fight's or a preset's name
+_LINK_REFUSED = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EMLINK, errno.ENOSYS}
+
+
+def write_whole(path: Path, data: bytes, *, replace: bool = False) -> None:
+    """Put ``data`` at ``path`` whole or not at all: written under a hidden name beside it (``.NAME.PID.part``),
+    synced, then given its name (linked, so never over a file: FileExistsError; with ``replace``, renamed over
+    the old one), and the folder synced.
+
+    A crash or a power cut while it is written leaves what was there before, and at most the hidden part, which
+    the next write of that name removes (its process gone).  Written in place, a continuation cut after its first
+    line was taken for the whole one: the damaged fight pointed to it, and it opened empty.  Raises OSError.
+    """
+    make_private_dir(path.parent)
+    _clear_parts(path)
+    part = path.with_name(f".{path.name}.{os.getpid()}{PART}")
+    with contextlib.suppress(FileNotFoundError):
+        part.unlink()
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+    try:
+        try:
+            done = 0
+            while done < len(data):
+                done += os.write(fd, data[done:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(part, path)
+        else:
+            _link(part, path)
+    finally:
+        with contextlib.suppress(OSError):
+            part.unlink()
+    sync_folder(path.parent)
+
+
+def _link(part: Path, path: Path) -> None:
+    """Give ``part`` the name ``path`` unless a file has it.  Where the file system has no links, the name is
+    claimed first (an empty file, O_EXCL), then the part renamed over it."""
+    try:
+        os.link(part, path, follow_symlinks=False)
+    except OSError as e:
+        if isinstance(e, FileExistsError) or e.errno not in _LINK_REFUSED:
+            raise
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE))
+        os.replace(part, path)
+
+
+def _clear_parts(path: Path) -> None:
+    """Remove the hidden parts of ``path`` left by writers that are gone (a crash while it was written)."""
+    for part in path.parent.glob(f".{glob_escape(path.name)}.*{PART}"):
+        pid = part.name[len(path.name) + 2 : -len(PART)]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                part.unlink()
+        except OSError:
+            pass  # another user's process: alive
+
+
+def glob_escape(name: str) -> str:
+    """``name`` matched literally by ``Path.glob`` (its ``*``, ``?`` and ``[`` escaped)."""
+    return "".join(f"[{ch}]" if ch in "*?[" else ch for ch in name)
+
+
+def sync_folder(folder: Path) -> None:
+    """Make the names in ``folder`` durable (a new or renamed file); where that cannot be done, nothing."""
+    with contextlib.suppress(OSError):
+        dfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
 # -- reading: regular files only, bounded ----------------------------------------------------------
 
 

@@ -24,7 +24,6 @@ line) for the condition form's suggestions.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -33,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from saves.files import FILE_MODE, default_dir, make_private_dir, read_small
+from saves.files import FILE_MODE, default_dir, make_private_dir, read_small, write_whole
 from saves.parties import now_values
 from tracker import Fight, registry
 from tracker.errors import Refused, TrackerError
@@ -190,17 +189,8 @@ def _write(system_id: str, entries: Iterable[Mapping[str, Any]], folder: Path | 
     make_private_dir(path.parent)
     body = {"library": MARK, "system": system_id, "presets": list(entries)}
     text = json.dumps(body, indent=2, ensure_ascii=False, default=str) + "\n"
-    tmp = path.with_name(path.name + ".new")
     try:
-        with contextlib.suppress(FileNotFoundError):  # a leftover of ours, or no file at all: a FIFO there froze
-            os.unlink(tmp)  # saving a preset for ever, and a symlink there was written through
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        os.chmod(path, FILE_MODE)
+        write_whole(path, text.encode("utf-8"), replace=True)  # (a FIFO or a symlink beside it is never used)
     except OSError as e:
         raise LibraryError(f"cannot save the library file {path}: {e.strerror or e}") from None
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import attrs
 
 from saves.checkpoint import BACK_READ
-from saves.files import SUFFIX, default_dir, file_kind, read_head
+from saves.files import SUFFIX, default_dir, file_kind, glob_escape, read_head
 from saves.format import Header, LoadError
 from saves.loading import from_checkpoint, load, read_header
 from tracker.model import FightState
@@ -146,7 +146,7 @@ def continuation_of(path: Path) -> Path | None:
 
 def _went_on(p: Path, word: str) -> Path | None:
     found = []
-    for sibling in p.parent.glob(f"{p.stem}-{word}*{SUFFIX}"):
+    for sibling in p.parent.glob(f"{glob_escape(p.stem)}-{word}*{SUFFIX}"):
         with contextlib.suppress(OSError, LoadError):
             header, _raw, _old = read_header(read_head(sibling))
             if header.parent is not None and _names(Path(header.parent), p):

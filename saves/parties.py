@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from saves.files import DIR_MODE, FILE_MODE, default_dir, make_private_dir, read_small
+from saves.files import DIR_MODE, default_dir, make_private_dir, read_small, write_whole
 from tracker import commands as C
 from tracker.engine import CORE_FIELDS
 from tracker.errors import Refused, TrackerError
@@ -124,23 +124,12 @@ def save_party(
         raise Refused(f"there is already a party called '{same.stem}': tick Replace to save over it")
     target = same or _free_path(base, clean, system_id)
     data = json.dumps({"name": clean, "system": system_id, "members": members}, indent=2).encode("utf-8")
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         make_private_dir(target.parent)
         with contextlib.suppress(OSError):  # a folder an older tracker made 0755: private now, like fights'
             os.chmod(target.parent, DIR_MODE)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-        try:
-            os.fchmod(fd, FILE_MODE)  # a stale temporary file keeps its mode otherwise
-            done = 0
-            while done < len(data):
-                done += os.write(fd, data[done:])
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
+        write_whole(target, data, replace=True)
     except OSError as e:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         raise TrackerError(f"cannot save the party to {target}: {e.strerror or e}") from None
     return target
 

@@ -25,7 +25,15 @@ from pathlib import Path
 import attrs
 
 from saves import checkpoint
-from saves.files import FILE_MODE, SUFFIX, check_save_path, default_dir, file_kind, make_private_dir, open_regular
+from saves.files import (
+    FILE_MODE,
+    SUFFIX,
+    check_save_path,
+    default_dir,
+    file_kind,
+    open_regular,
+    write_whole,
+)
 from saves.format import FORMAT_VERSION, Codec, Header, LoadError, SaveError, codec_for, header_line
 from saves.listing import continuation_of
 from saves.loading import (
@@ -460,31 +468,13 @@ def _create(path: Path, header: Header, codec: Codec, body: bytes = b"") -> Save
 
 
 def _write_new(path: Path, data: bytes) -> None:
-    """Create ``path`` (private to the user; never over a file), write ``data`` and sync it and its name."""
+    """Create ``path`` (private to the user; never over a file) holding ``data``, whole or not at all."""
     try:
-        make_private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
+        write_whole(path, data)
     except FileExistsError:
         raise SaveError(f"{path} already exists; a fight file is never overwritten") from None
     except OSError as e:
         raise SaveError(f"cannot create {path}: {e.strerror or e}") from None
-    try:
-        done = 0
-        while done < len(data):
-            done += _write(fd, data[done:])
-        _fsync(fd)
-    except OSError as e:
-        os.close(fd)
-        with contextlib.suppress(OSError):
-            path.unlink()
-        raise SaveError(f"cannot create {path}: {e.strerror or e}") from None
-    os.close(fd)
-    with contextlib.suppress(OSError):  # the new name is durable too
-        dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
 
 
 def new_fight(

@@ -197,13 +197,14 @@ def test_a_preset_of_a_name_kept_already_is_replaced_only_when_told(tmp_path: Pa
 @pytest.mark.parametrize("what", ["fifo", "symlink"])
 def test_saving_a_preset_past_a_fifo_or_a_link_at_the_temporary_name(what: str, tmp_path: Path) -> None:
     """A FIFO named "bnb.json.new" in the library folder froze saving a preset for ever; a symlink there was
-    written through. The temporary name is made afresh (never followed, never waited on)."""
+    written through. The temporary name (now ".bnb.json.PID.part") is made afresh (never followed, never waited
+    on)."""
     import os
 
     f = _hurt_boss("bnb")
     library.save_preset("bnb", f, "c1", "Gang boss", folder=tmp_path)
     path = library.library_file("bnb", tmp_path)
-    tmp = path.with_name(path.name + ".new")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
     outside = tmp_path / "outside.txt"
     outside.write_text("mine")
     if what == "fifo":

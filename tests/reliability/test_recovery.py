@@ -528,6 +528,65 @@ def test_a_scratch_file_a_kill_left_does_not_block_the_continuation(tmp_path: Pa
     fight.close()
 
 
+CRASH_WHILE_WRITING = """
+import os, sys
+from pathlib import Path
+import saves
+real = os.write
+def write(fd, data):  # the power goes after the first few hundred bytes of the new file
+    real(fd, bytes(data[:300]))
+    os._exit(9)
+os.write = write
+path, what, bad = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+if what == "continue":
+    saves.continue_before(path, bad)
+else:
+    fight = saves.open_fight(path)
+    path.write_bytes(path.read_bytes().rsplit(b"\\n", 3)[0] + b"\\n")  # a sync tool puts an older copy back
+    fight.close()  # (the rescue)
+"""
+
+
+@pytest.mark.parametrize("what", ["continue", "rescue"])
+def test_a_crash_while_a_continuation_or_rescue_is_written_leaves_no_half_fight(what: str, tmp_path: Path) -> None:
+    """Written in place, a continuation (or a rescue) cut off after its header line was taken for the whole one:
+    the damaged fight said "it was continued already" and pointed to it, and it opened empty (31 actions of the
+    fight left out, 42 of a rescue).  Now the new file has its name only once whole: after the crash the damaged
+    fight is continued again, in full; the replaced one is not said to be rescued, and is rescued next time."""
+    path, bad = _damaged(tmp_path) if what == "continue" else (a_fight(tmp_path, "bnb", events=60), 0)
+    twin = tmp_path / "twin" / path.name  # the same file, continued with no crash
+    twin.parent.mkdir()
+    twin.write_bytes(path.read_bytes())
+    if what == "continue":
+        made = saves.continue_before(twin, bad)
+        want = len(made.entries)
+        made.close()
+    else:
+        want = len(saves.load(path).entries)
+    done = subprocess.run(
+        [sys.executable, "-c", CRASH_WHILE_WRITING, str(path), what, str(bad)],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 9, done.stderr.decode()[-2000:]
+    word = "continued" if what == "continue" else "rescued"
+    assert not list(tmp_path.glob(f"f-{word}*.jsonl")), "a half-written fight under the name of the whole one"
+    if what == "continue":
+        assert saves.listing.continuation_of(path) is None
+        fight = saves.continue_before(path, bad)
+        assert len(fight.entries) == want > 0
+    else:  # (what the app held was lost with it: only the file's own actions are left, and no rescue)
+        assert saves.listing.rescued_in(path) is None
+        fight = saves.open_fight(path)
+        assert len(fight.entries) == want - 3
+        path.write_bytes(path.read_bytes().rsplit(b"\n", 2)[0] + b"\n")
+        fight.close()
+        assert fight.rescued_to is not None and len(saves.load(fight.rescued_to).entries) == want - 3
+        fight = saves.open_fight(fight.rescued_to)
+    assert not list(tmp_path.glob(".*.part")), "the part the crash left is removed by the next write"
+
+
 @pytest.mark.parametrize("edit", [(b'"v":1', b'"v":2'), (b'"type":"', b'"type":"bnb.new_')])
 def test_a_fight_a_newer_version_wrote_is_not_called_damaged(edit: tuple[bytes, bytes], tmp_path: Path) -> None:
     """An event of a later version (or of a type this one does not know), written whole: it was "damaged", and the
