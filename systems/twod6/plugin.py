@@ -47,7 +47,7 @@ from systems.twod6.presets import PRESETS
 from systems.twod6.record import Data, data, make_data
 from systems.twod6.rules import rest as resting
 from systems.twod6.rules.harm import check_dismiss
-from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, check_sheet, parse_limbs, sheet_fields
+from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, Item, check_sheet, parse_limbs, sheet_fields
 from systems.twod6.table import R, applies
 from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, DismissPrompt, Param
 from tracker.dice import Roll, Roller
@@ -284,7 +284,7 @@ class TwoD6System(BaseSystem):
             " ".join(f"{k.upper()} {d.stat(k):+d}" for k in STATS),
             "Skills: " + (", ".join(f"{n} {r}" for n, r in d.skills) or "none"),
             "Talents: " + (", ".join(d.talents) or "none"),
-            "Items: " + (", ".join(f"{i.name} ({i.skill} {i.bonus:+d})" for i in d.items) or "none"),
+            "Items: " + ("; ".join(_item_shown(i) for i in d.items) or "none"),
             f"Armor: {d.armor}{' (fine)' if d.fine_armor else ''} (defense {d.armor_defense:+d}, "
             f"penalty {d.armor_penalty:+d})",
             f"Race: {d.race}" if d.race else "",
@@ -414,6 +414,17 @@ class TwoD6System(BaseSystem):
             lost = 0 if c is None else data(c).wounds - event.value
             return Tally(target=event.id, harm=lost) if lost > 0 else None
         return None
+
+
+def _item_shown(item: Item) -> str:
+    """An item as the detail pane shows it, ``Longsword (Melee (Heavy) +1)``; items are separated by ';'.
+
+    A name holding a ':' (two items run together by a sheet checked before commas split items, kept so by its
+    fight file) is quoted, so it reads as the one item it is: ``"Longsword: Melee (Heavy) +1, Pendant" (Cast +1)``
+    (test_sheet_typos.py::test_an_older_fight_file_with_items_typed_with_commas_replays_as_before).
+    """
+    name = f'"{item.name}"' if ":" in item.name else item.name
+    return f"{name} ({item.skill} {item.bonus:+d})"
 
 
 def _groups(keys: Mapping[str, tuple[int, ...]], key: Any) -> list[tuple[str, ...]]:

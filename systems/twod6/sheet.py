@@ -360,21 +360,62 @@ class Item:
     bonus: int
 
 
+ITEM_FORM = "'name: skill +N', like 'Longsword: Melee (Heavy) +1'"
+
+
+def _item_parts(text: str) -> list[str]:
+    """The items a sheet being added lists: split on ';', and on a ',' that ends a whole 'name: skill +N'.
+
+    A ',' splits only where the text since the last split already reads as an item (a ':' and then a signed
+    number), so "Sword, Flaming: Melee (Heavy) +1" stays one item named "Sword, Flaming".
+    """
+    out: list[str] = []
+    for part in _split(text, ";"):
+        held: list[str] = []
+        colon = False
+        for piece in _split(part, ","):
+            held.append(piece)
+            colon = colon or ":" in piece
+            if colon and head_and_number(piece, signs="+-", sign_required=True):
+                out.append(", ".join(held))
+                held, colon = [], False
+        if held:
+            out.append(", ".join(held))
+    return out
+
+
 def parse_items(text: str, skills: tuple[str, ...] = (), *, strict: bool = True) -> tuple[Item, ...]:
-    """``"Ancestral Longsword: Melee (Heavy) +1; Pendant: Cast +1"``.
+    """``"Ancestral Longsword: Melee (Heavy) +1; Pendant: Cast +1"`` (or the same with a comma).
 
     Ruling: an item modifies a skill of the book or one of ``skills`` (the sheet's); any other ("Longsword +1",
     the item's own name where its skill should be) is refused with how an item is written, and a near miss of a
-    skill of the book with the name to write.  ``strict=False`` reads a checked sheet, or an older fight file's,
-    as it was always read.
+    skill of the book with the name to write.
+
+    Ruling: items are separated by ';' or, as skills and talents are, by ',': a ',' ends an item where the text
+    before it reads 'name: skill +N' ("Ancestral Longsword: Melee (Heavy) +1, Pendant: Cast +1" is two items, the
+    Longsword's +1 kept; a ',' inside a name, "Sword, Flaming: Melee (Heavy) +1", stays in it); an item's name
+    holding a ':' (two items run together, "Longsword: Melee (Heavy) +1 Pendant: Cast +1") is refused, saying to
+    separate them.  Tests: test_sheet_typos.py::test_items_typed_with_commas_are_read_as_items,
+    ::test_an_item_name_holding_a_colon_is_refused_saying_how_to_separate_items.
+
+    ``strict=False`` reads a checked sheet, or an older fight file's, as it was always read: split on ';' only, the
+    name running to the last ':'.  A sheet checked before commas split items holds such a merged item in its fight
+    file ("Ancestral Longsword: Melee (Heavy) +1, Pendant" for Cast +1) and replays with it, unchanged
+    (test_sheet_typos.py::test_an_older_fight_file_with_items_typed_with_commas_replays_as_before); a sheet checked
+    now is written back with ';' between its items, so it reads the same either way.
     """
     out = []
     mine = {s.lower(): s for s in skills}
-    for part in _split(text or "", ";"):
+    for part in _item_parts(text or "") if strict else _split(text or "", ";"):
         name, _, rest = part.rpartition(":")
         m = head_and_number(rest.strip(), signs="+-", sign_required=True)  # ^(.*?)\s*([+-]\d+)$
         if not m or not m[0]:
-            raise Refused(f"item '{part}' must read 'name: skill +N', like 'Longsword: Melee (Heavy) +1'")
+            raise Refused(f"item '{part}' must read {ITEM_FORM}; separate items with ';' or ','")
+        if strict and ":" in name:
+            raise Refused(
+                f"item '{part}' runs two items together: write each as 'name: skill +N' and separate them with ';' "
+                "or ',', like 'Longsword: Melee (Heavy) +1; Pendant: Cast +1'"
+            )
         if strict:
             try:
                 skill, known = _skill(m[0])
@@ -384,8 +425,7 @@ def parse_items(text: str, skills: tuple[str, ...] = (), *, strict: bool = True)
                 skill = mine[skill.lower()]  # as the sheet spells it
             elif not known:
                 raise Refused(
-                    f"item '{part}': '{skill}' is no skill of the book or of this sheet; an item must read "
-                    "'name: skill +N', like 'Longsword: Melee (Heavy) +1'"
+                    f"item '{part}': '{skill}' is no skill of the book or of this sheet; an item must read {ITEM_FORM}"
                 )
         else:
             skill = canonical(m[0], SKILLS)
@@ -447,7 +487,7 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
             label="Items",
             default="",
             required=False,
-            help="'name: skill +N', separated by ';': Ancestral Longsword: Melee (Heavy) +1",
+            help="'name: skill +N', separated by ';' or ',': Ancestral Longsword: Melee (Heavy) +1, Pendant: Cast +1",
         ),
         Param(name="armor", kind=CHOICE, choices=ARMORS, default="none", label="Armor"),
         Param(name="fine_armor", kind=BOOL, default=False, label="Fine armor", help="penalties lessened by 1"),

@@ -9,12 +9,15 @@ of the GM's own that is no near miss of the book's) pass as before.
 
 from __future__ import annotations
 
+import saves
+from systems.twod6 import plugin as twod6_plugin
 from systems.twod6 import system
 from systems.twod6.events import AttackRolled
 from systems.twod6.record import make_data
+from systems.twod6.sheet import Item, check_sheet
 from tests.systems.twod6.helpers import DUMMY, attack, data, of, refused, setup, sheet
 from tracker import Fight
-from tracker.commands import AddCombatant, Modifier
+from tracker.commands import AddCombatant, Adjust, DismissPrompt, Modifier, NextTurn, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
 
 
@@ -125,3 +128,92 @@ def test_the_books_names_and_names_of_the_gms_own_still_pass():
     # a fight file written before these checks reads its sheets as it did (the last of a skill listed twice)
     old = make_data("pc", {"skills": "Resolve 1, Resolve 3, Meele (Heavy) 2", "items": "Longsword +1"})
     assert old.skills == (("Resolve", 3), ("Meele (Heavy)", 2))
+
+
+# -- items typed with commas (audit a10 F1) --------------------------------------------------------------------------
+
+TWO_ITEMS = "Ancestral Longsword: Melee (Heavy) +1, Pendant: Cast +1"
+
+
+def test_items_typed_with_commas_are_read_as_items():
+    """Ruling (sheet.py parse_items): items are separated by ';' or ',', as skills and talents are.  Typed with a
+    comma, the Longsword and the Pendant were one item ("Ancestral Longsword: Melee (Heavy) +1, Pendant" for Cast
+    +1) and the attack lost the Longsword's +1; now two items, the attack 7 + 2 + 1 + 1 = 11, and the detail pane
+    shows the two items it read."""
+    f, roller = setup(("Ann", sheet(str=1, skills="Melee (Heavy) 2, Cast 1", items=TWO_ITEMS)), ("Bob", DUMMY))
+    assert data(f, "c1").items == (
+        Item(name="Ancestral Longsword", skill="Melee (Heavy)", bonus=1),
+        Item(name="Pendant", skill="Cast", bonus=1),
+    )
+    (ev,) = of(attack(f, roller, (3, 4, 3, 4), "c1", "c2", skill="Melee (Heavy)"), AttackRolled)
+    assert Modifier(label="Ancestral Longsword", value=1) in ev.attack.parts
+    assert ev.attack.total == 11
+    assert "Items: Ancestral Longsword (Melee (Heavy) +1); Pendant (Cast +1)" in system.detail(
+        f.state, f.state.get("c1")
+    )
+    # written back with ';', as it was read; a ',' inside a name stays in it; ';' and ',' may be mixed
+    assert added(items=TWO_ITEMS)["items"] == "Ancestral Longsword: Melee (Heavy) +1; Pendant: Cast +1"
+    assert added(items="Sword, Flaming: Melee (Heavy) +1, Pendant: Cast +1")["items"] == (
+        "Sword, Flaming: Melee (Heavy) +1; Pendant: Cast +1"
+    )
+    assert added(items="Sword: Melee (Heavy) +1, Rifle: Shooting +2; Pendant: Cast +1")["items"] == (
+        "Sword: Melee (Heavy) +1; Rifle: Shooting +2; Pendant: Cast +1"
+    )
+
+
+def test_dual_wield_items_typed_with_commas_give_both_bonuses():
+    """Dual Wield "apply the bonuses from two items to a single skill": 'Dagger: …, Sword: …' with a comma gave one
+    item and +1; now +2."""
+    items = "Dagger: Melee (Light) +1, Sword: Melee (Light) +1"
+    f, roller = setup(
+        ("Two", sheet(skills="Melee (Light) 1", items=items, talents="Dual Wield (Melee (Light))")), ("Dummy", DUMMY)
+    )
+    (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c1", "c2", skill="Melee (Light)", result="shove"), AttackRolled)
+    assert ev.attack.total == 6 + 1 + 2
+
+
+def test_an_item_name_holding_a_colon_is_refused_saying_how_to_separate_items():
+    """Ruling (sheet.py parse_items): two items run together without a separator are refused, saying to separate
+    them with ';' or ','; a piece after a ',' that is no 'name: skill +N' is refused with how an item is written."""
+    why = refuses("separate them with ';' or ','", items="Longsword: Melee (Heavy) +1 Pendant: Cast +1")
+    assert "runs two items together" in why
+    why = refuses("must read 'name: skill +N'", items="Ancestral Longsword: Melee (Heavy) +1, Pendant")
+    assert why.startswith("item 'Pendant'")
+
+
+def test_an_older_fight_file_with_items_typed_with_commas_replays_as_before(tmp_path, monkeypatch):
+    """A fight file written before commas split items holds the merged item its sheet was checked into; it loads,
+    replays and fights on as it did (one item, the attack without the Longsword's +1: 10), and the detail pane
+    quotes the merged name so it reads as the one item it is."""
+
+    def as_before(sheet: dict) -> dict:
+        """The earlier version's check: it wrote the items back as read, one item (the same text)."""
+        return {**check_sheet({**sheet, "items": ""}), "items": TWO_ITEMS}
+
+    path = tmp_path / "old.jsonl"
+    roller = ScriptedRoller()
+    fight = saves.new_fight(system, path, seed=1, roller=roller)
+    with monkeypatch.context() as m:
+        m.setattr(twod6_plugin, "check_sheet", as_before)
+        fight.do(AddCombatant(name="Ann", sheet=sheet(str=1, skills="Melee (Heavy) 2, Cast 1", items=TWO_ITEMS)))
+    fight.do(AddCombatant(name="Bob", sheet=DUMMY))
+    fight.do(SetInitiative(values={"c1": 20, "c2": 19}))
+    fight.do(StartFight())
+    (ev,) = of(attack(fight, roller, (3, 4, 3, 4), "c1", "c2", skill="Melee (Heavy)"), AttackRolled)
+    assert ev.attack.total == 10  # as the earlier version rolled it: no Longsword +1
+    live = fight.state
+    fight.close()
+    assert f'"items":"{TWO_ITEMS}"' in path.read_text(encoding="utf-8")
+    f = saves.load(path).fight(roller=roller)
+    assert f.state == live
+    merged = Item(name="Ancestral Longsword: Melee (Heavy) +1, Pendant", skill="Cast", bonus=1)
+    assert data(f, "c1").items == (merged,)
+    assert make_data("pc", {"items": TWO_ITEMS}).items == (merged,)
+    shown = system.detail(f.state, f.state.get("c1"))
+    assert 'Items: "Ancestral Longsword: Melee (Heavy) +1, Pendant" (Cast +1)' in shown
+    f.do(Adjust(id="c2", field="wounds", value=3))  # fights on from the file: the next attack as before
+    f.do(DismissPrompt(prompt_id=f.state.prompts[0].id, note="setup"))
+    f.do(NextTurn())
+    f.do(NextTurn())  # round 2: Ann again
+    (again,) = of(attack(f, roller, (3, 4, 3, 4), "c1", "c2", skill="Melee (Heavy)"), AttackRolled)
+    assert again.attack.total == 10
