@@ -42,6 +42,7 @@ class SkillRoll:
     total: int
     aspect: str
     plot_point: bool
+    better: bool = False  # an aspect's reroll chosen before the roll: ``roll`` is the better of the two
 
 
 @attrs.frozen(kw_only=True)
@@ -128,11 +129,25 @@ def skill_roll(
     base: Sequence[Modifier] = (),
     physical: bool = True,
 ) -> SkillRoll:
-    """4dF + ``base`` (skill, armor, situational) + penalties + aspect/plot point (all checked beforehand)."""
+    """4dF + ``base`` (skill, armor, situational) + penalties + aspect/plot point (all checked beforehand).
+
+    Ruling (rule ``invoke``, "+1 or a reroll of the dice, before or after the roll"): a reroll is chosen
+    after seeing the dice, so an aspect invoked for a reroll *before* the roll (in the attack, defense, skill
+    or first aid form) rolls the 4dF twice and keeps the better of the two (the player would not reroll a
+    roll it liked); ``rerolled`` holds the other roll and ``better`` is set, and the log says "kept over".
+    It kept the second roll whatever it was, so invoking an aspect could turn a Superb hit into a miss.
+    (tests/systems/zludge/test_reroll_before_the_roll.py: test_aspect_reroll_before_the_roll_keeps_the_better_roll,
+    test_defense_reroll_before_the_roll_keeps_the_better_roll,
+    test_skill_and_first_aid_reroll_before_the_roll_keep_the_better_roll.)  A reroll after the roll
+    (``InvokeAfter``, key ``i``) still rolls once more and the new roll counts.
+    """
     first = fudge(dice, label)
     again = None
+    better = False
     if aspect and use == "reroll":
-        again, first = first, fudge(dice, f"{label} (reroll: {aspect})")
+        second = fudge(dice, f"{label} (reroll: {aspect})")
+        better = True
+        first, again = (first, second) if first.total >= second.total else (second, first)
     mods = list(base)
     mods.extend(data(c).penalties(physical))
     if aspect and use == "+1":
@@ -140,7 +155,9 @@ def skill_roll(
     if plot_point:
         mods.append(Modifier(label="plot point", value=1))
     total = first.total + sum(m.value for m in mods)
-    return SkillRoll(roll=first, rerolled=again, mods=tuple(mods), total=total, aspect=aspect, plot_point=plot_point)
+    return SkillRoll(
+        roll=first, rerolled=again, mods=tuple(mods), total=total, aspect=aspect, plot_point=plot_point, better=better
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -27,7 +27,16 @@ def mods_text(mods: tuple[Modifier, ...]) -> str:
     return "".join(f", {m.describe()}" for m in mods)
 
 
-def roll_text(roll: Roll, rerolled: Roll | None, mods: tuple[Modifier, ...], total: int) -> str:
+def roll_text(roll: Roll, rerolled: Roll | None, mods: tuple[Modifier, ...], total: int, better: bool = False) -> str:
+    """The dice, the modifiers and the total; an aspect's reroll shows both rolls.
+
+    ``better``: the reroll was chosen before the roll, and the better of the two rolls counts
+    ("4dF [+,+,+,+] = 4 kept over 4dF [-,-,-,-] = -4"); otherwise the reroll came after and counts
+    ("rerolled from … to …").
+    """
+    if rerolled is not None and better:
+        kept = f"{roll.describe()} kept over {rerolled.describe()} (reroll chosen before the roll: the better counts)"
+        return f"{kept}{mods_text(mods)} → {ladder(total)}"
     again = f" rerolled from {rerolled.describe()} to" if rerolled is not None else ""
     return f"{again} {roll.describe()}{mods_text(mods)} → {ladder(total)}".strip()
 
@@ -93,6 +102,10 @@ class AttackResolved(Event):
     defense_aspect: str = ""
     plot_point: bool = False
     defense_plot_point: bool = False
+    # an aspect's reroll chosen before the roll: the better of the two rolls counts (``attack`` is the better,
+    # ``attack_rerolled`` the other); false in older files, where the second roll counted whatever it was
+    attack_better: bool = False
+    defense_better: bool = False
 
     @property
     def margin(self) -> int:
@@ -100,10 +113,10 @@ class AttackResolved(Event):
 
     def describe(self, state: FightState) -> str:
         a, t = state.name(self.actor), state.name(self.target)
-        atk = roll_text(self.attack, self.attack_rerolled, self.attack_mods, self.attack_total)
+        atk = roll_text(self.attack, self.attack_rerolled, self.attack_mods, self.attack_total, self.attack_better)
         if self.defense is not None:
             dfn = f"{self.defense_skill} " + roll_text(
-                self.defense, self.defense_rerolled, self.defense_mods, self.defense_total
+                self.defense, self.defense_rerolled, self.defense_mods, self.defense_total, self.defense_better
             )
         else:
             helpless = bool(self.defense_mods) and self.defense_mods[0].label in HELPLESS
@@ -305,6 +318,9 @@ class SkillRolled(Event):
     # written before the second round, where they are counted from the roll and the state
     follow: int | None = None
     took_0: bool = False  # "Take 0" (l.18): no roll, a result of 0
+    # an aspect's reroll chosen before the roll: ``roll`` is the better of the two, ``rerolled`` the other;
+    # false in older files, where the second roll counted whatever it was
+    better: bool = False
 
     @property
     def success(self) -> bool:
@@ -324,7 +340,7 @@ class SkillRolled(Event):
             spent.append("spends a plot point")
         tail = f" [{'; '.join(spent)}]" if spent else ""
         what = f"{self.purpose} on {state.name(self.target)}" if self.purpose else f"{an(self.skill)} check"
-        roll = roll_text(self.roll, self.rerolled, self.mods, self.total)
+        roll = roll_text(self.roll, self.rerolled, self.mods, self.total, self.better)
         if self.took_0:
             return f"{a} takes 0 on {what} (no roll: {self.skill} {roll}): {result}{tail}"
         return f"{a} rolls {what} ({self.skill} {roll}): {result}{tail}"

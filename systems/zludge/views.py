@@ -82,9 +82,16 @@ def _fatigue_words(d: ZludgeData, word: str) -> str:
 
 
 def _flags(d: ZludgeData, word: str) -> list[str]:
+    """Clipped, prone, flat-footed, plot points.
+
+    Ruling (l.120, "Clipped and wound penalties do not stack with each other; only the highest applies"): a
+    clipped combatant whose wound penalty is already -1 or worse shows "clipped (no extra -1)", so "Hurt -1 ·
+    clipped" does not read as -2; with no wound penalty the clip's own -1 shows ("clipped -1").
+    (tests/systems/zludge/test_views.py::test_a_clip_under_a_wound_penalty_does_not_read_as_adding)
+    """
     out = []
     if d.clipped:
-        out.append("clipped -1")
+        out.append("clipped (no extra -1)" if d.wound_penalty < 0 else "clipped -1")
     if d.prone and word not in ("incapacitated", "comatose", "unconscious", "dead"):
         out.append("prone")
     if not d.acted and not word:
@@ -158,8 +165,8 @@ def condition_words(d: ZludgeData) -> list[str]:
         words.append("unconscious")
     elif d.wound_effect >= INCAPACITATED:
         words.append("prone")
-    if d.clipped:
-        words.append("clipped -1")
+    if d.clipped:  # (as in the status: the clip does not add to a wound's penalty, l.120)
+        words.append("clipped (no extra -1)" if d.wound_penalty < 0 else "clipped -1")
     if d.fatigue_state >= 0:
         pen = "no actions" if d.fatigue_state >= UNCONSCIOUS else f"{d.fatigue_penalty:+d}"
         words.append(f"{FATIGUE_STATES[d.fatigue_state]} {pen}")

@@ -126,9 +126,11 @@ def mod_terms(mods: Sequence[Modifier], d: ZludgeData | None, skill_first: bool 
     return terms, rules
 
 
-def dice_terms(who: str, roll: Roll, rerolled: Roll | None) -> list[str]:
+def dice_terms(who: str, roll: Roll, rerolled: Roll | None, better: bool = False) -> list[str]:
     if not roll.faces and roll.expr == "0":
         return [f"{who}: no roll, the dice count as 0 (Take 0)"]
+    if rerolled is not None and better:
+        return [f"{who}: {roll.describe()} kept over {rerolled.describe()} (aspect reroll before the roll: the better)"]
     if rerolled is not None:
         return [f"{who}: {rerolled.describe()} rerolled (aspect) → {roll.describe()}"]
     return [f"{who}: {roll.describe()}"]
@@ -156,11 +158,14 @@ def _attack(before: FightState, ev: AttackResolved, after: FightState) -> list[R
     ad, td = _d(before, ev.actor), _d(before, ev.target)
     out: list[Reason] = []
     aterms, arules = mod_terms(ev.attack_mods, ad)
-    attack = [*dice_terms(f"{a}'s {ev.skill} attack", ev.attack, ev.attack_rerolled), *aterms]
+    attack = [*dice_terms(f"{a}'s {ev.skill} attack", ev.attack, ev.attack_rerolled, ev.attack_better), *aterms]
     attack.append(f"attack total {lad(ev.attack_total)}")
     if ev.defense is not None:
         dterms, drules = mod_terms(ev.defense_mods, td)
-        defense = [*dice_terms(f"{t}'s {ev.defense_skill} defense", ev.defense, ev.defense_rerolled), *dterms]
+        defense = [
+            *dice_terms(f"{t}'s {ev.defense_skill} defense", ev.defense, ev.defense_rerolled, ev.defense_better),
+            *dterms,
+        ]
         defense.append(f"defense total {lad(ev.defense_total)}")
         out.append(Reason.of(R.attack, *attack, *defense))
     else:
@@ -323,7 +328,7 @@ def _skill(before: FightState, ev: SkillRolled, after: FightState) -> list[Reaso
     elif ev.total <= -4:
         result = "critical failure"
     all_terms = [
-        *dice_terms(f"{who}'s {ev.skill}", ev.roll, ev.rerolled),
+        *dice_terms(f"{who}'s {ev.skill}", ev.roll, ev.rerolled, ev.better),
         *terms,
         f"total {lad(ev.total)}: {result}",
     ]
@@ -462,6 +467,8 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> list[Reason]:
     said, _, now = ev.why.rpartition("): now ")
     said, _, pace = said.rpartition(" (")
     parts = [p.strip() for chunk in said.split(" / ") for p in chunk.split("; ") if p.strip()]
+    fresh = [p for p in parts if ev.refreshed and p.startswith("aspects refresh (")]
+    parts = [p for p in parts if p not in fresh]
     wounds = [p for p in parts if "fatigue" not in p]
     out = [Reason.of(R.healing, f"{who}: {pace}", *(f"{who}: {p}" for p in wounds), f"{who} now: {now}")]
     if any("stays in its" in p for p in wounds):
@@ -469,6 +476,8 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> list[Reason]:
     rested = [p for p in parts if "fatigue" in p]
     if rested:
         out.append(Reason.of(R.fatigue_rest, *(f"{who}: {p}" for p in rested)))
+    if fresh:  # a day or a night passed (l.38)
+        out.append(Reason.of(R.refresh, *(f"{who}: {p} after a day or a night's rest" for p in fresh)))
     return out
 
 

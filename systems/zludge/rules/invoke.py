@@ -10,7 +10,8 @@ Rulings (rules ``invoke``, ``plot_point`` and ``revised``):
   reading's harm dealt; first aid treats or not; a reopen prompt opens or closes.
 - Each side may invoke one aspect and spend one plot point per roll, before and
   after together.  "reroll" rolls the 4dF again and the new roll counts; the
-  log shows both.
+  log shows both.  (A reroll chosen before the roll keeps the better of the
+  two rolls: ruling in ``checks.skill_roll``.)
 - A revision does not roll a hit location the attack did not roll (against
   armor covering every location, only a GM's "roll location" on a hit rolls one).
 """

@@ -25,6 +25,13 @@ Rules ``healing``, ``healed_box`` and ``fatigue_rest``, each tested in tests/sys
 - The dead stay dead. (test_the_dead_stay_dead)
 - Time passing ends a clip ("until your next action", l.115): no clip outlives a rest into the next fight's
   initiative. (test_time_passing_ends_a_clip)
+- Rule ``refresh`` (l.38): "Aspects refresh once per game-world day (usually after your character has had a
+  good night's rest)."  **Ruling:** a rest that lets a day pass or gives a night's sleep (a day, or 8 hours or
+  more short of one: the span that heals a night's fatigue) refreshes every checked-off aspect; a shorter rest
+  refreshes none.  The line says "aspects refresh ('Ranger')".  It left them checked off ("unhurt and rested"
+  with the aspect still used).  Events in older files carry no ``refreshed`` and keep the aspects as they were.
+  (test_a_day_or_a_night_of_rest_refreshes_aspects, test_a_short_rest_refreshes_no_aspect,
+  test_an_old_rest_event_refreshes_no_aspect)
 """
 
 from __future__ import annotations
@@ -63,6 +70,9 @@ class Rested(Event):
     unclipped: bool = attrs.field(default=False)
     # the days of rest toward the next week after it; absent from older files (each rest counted alone): kept as 0
     healing_days: int | None = attrs.field(default=None)
+    # a day or a night passed: the checked-off aspects come back (l.38); absent from files written before the
+    # ruling: no change (those rests left the aspects checked off)
+    refreshed: bool = attrs.field(default=False)
 
     def describe(self, state: FightState) -> str:
         return f"{state.name(self.id)}: {self.why}"
@@ -155,9 +165,22 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
             said = "nothing heals yet"
         tracks = f"wounds {_state(wounds, WOUND_STATES)}, fatigue {_state(fatigue, FATIGUE_STATES)}"
         clip = "; the clip is over" if d.clipped else ""
+        refresh = nights >= 1 and bool(d.aspects_used)  # R.refresh: once per game-world day, after a night's rest
+        names = ", ".join(f"'{a}'" for a in d.aspects_used)
+        fresh = f"; aspects refresh ({names})" if refresh else ""
         span = _span(days, weeks, week, cmd.hours % 24, so_far)
-        why = f"{said}{clip} ({span}, {quality}): now {tracks}"
-        out.append(Rested(id=cid, wounds=wounds, fatigue=fatigue, why=why, unclipped=d.clipped, healing_days=toward))
+        why = f"{said}{clip}{fresh} ({span}, {quality}): now {tracks}"
+        out.append(
+            Rested(
+                id=cid,
+                wounds=wounds,
+                fatigue=fatigue,
+                why=why,
+                unclipped=d.clipped,
+                healing_days=toward,
+                refreshed=refresh,
+            )
+        )
     return out
 
 
@@ -193,4 +216,6 @@ def _rested(state: FightState, e: Rested) -> FightState:
         changes["clipped"] = False
     if e.healing_days is not None:
         changes["healing_days"] = e.healing_days
+    if e.refreshed:
+        changes["aspects_used"] = ()
     return state.update_data(e.id, **changes)

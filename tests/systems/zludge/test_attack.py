@@ -253,13 +253,14 @@ def test_aspect_gives_plus_one_once_a_day():
     assert data(f, "c1").aspects_used == ()
 
 
-def test_aspect_reroll_keeps_the_new_roll_and_logs_both():
-    """Ruling: invoking an aspect may give a reroll of the dice instead of +1."""
+def test_aspect_reroll_keeps_the_better_roll_and_logs_both():
+    """Ruling: invoking an aspect may give a reroll of the dice instead of +1; chosen before the roll, the better
+    of the two rolls counts (test_reroll_before_the_roll.py)."""
     f = duel({**SWORD, "aspects": "Star Ranger"}, BOB)
     script(f, F(-4), F(2), F(0))
     res = attack(f, aspect="Star Ranger", aspect_use="reroll")[0]
     assert res.attack_rerolled.total == -4 and res.attack.total == 2 and res.attack_total == 3
-    assert "rerolled from 4dF [-,-,-,-] = -4 to 4dF [+,+,0,0] = 2" in res.describe(f.state)
+    assert "4dF [+,+,0,0] = 2 kept over 4dF [-,-,-,-] = -4" in res.describe(f.state)
 
 
 def test_plot_point_gives_plus_one_and_only_one_per_roll():

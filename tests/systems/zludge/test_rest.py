@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from saves.format import Codec
+from systems.zludge import system
+from systems.zludge.commands import RollSkill
 from tests.systems.zludge.helpers import add, data, new_fight
-from tracker import Adjust, EndFight, Fight, Refused, Rest, SetInitiative, StartFight
+from tracker import Adjust, EndFight, Entry, Fight, Refused, Rest, SetInitiative, StartFight
 
 
 def _log(f: Fight) -> str:
@@ -127,3 +132,62 @@ def test_the_dead_have_no_penalty_in_their_detail():
     f.do(Adjust(id=a, field="dead", value=True))
     detail = f.system.detail(f.state, f.state.get(a))
     assert "dead" in detail and "Penalty" not in detail, detail
+
+
+# -- aspects refresh once per game-world day (l.38; ruling in systems/zludge/rules/rest.py) -------------------
+
+
+def _invoked(*aspects: str) -> tuple[Fight, str]:
+    """Alice with the aspects, each invoked once on a check outside the fight (checked off)."""
+    f = new_fight()
+    a = add(f, "Alice", skills="Athletics 1", aspects="Ranger, Star Pilot, Medic")
+    for aspect in aspects:
+        f.roller.add(0, 0, 0, 0)
+        f.do(RollSkill(actor=a, skill="Athletics", aspect=aspect))
+    assert data(f, a).aspects_used == aspects
+    return f, a
+
+
+@pytest.mark.parametrize("rest", [Rest(days=1), Rest(days=7), Rest(hours=8), Rest(hours=30)])
+def test_a_day_or_a_night_of_rest_refreshes_aspects(rest: Rest):
+    """l.38: "Aspects refresh once per game-world day (usually after your character has had a good night's
+    rest)."  A day of rest, a week, or a night's sleep (8 hours or more) brings them back, and the line says so."""
+    f, a = _invoked("Ranger", "Medic")
+    (ev,) = f.do(rest)
+    assert data(f, a).aspects_used == ()
+    assert "aspects refresh ('Ranger', 'Medic')" in ev.why, ev.why
+    assert "Alice's aspects refresh" not in ev.why and "unhurt and rested; aspects refresh" in ev.why
+    assert "[ ] Ranger" in f.system.detail(f.state, f.state.get(a))
+    i = len(f.entries) - 1
+    reasons = f.system.explain(f.log.before(i), f.entries[i].event, f.log.state_at(i + 1))
+    refresh = [r for r in reasons if r.rule == "Aspects refresh"]
+    assert [list(r.terms) for r in refresh] == [
+        ["Alice: aspects refresh ('Ranger', 'Medic') after a day or a night's rest"]
+    ]
+    assert all("aspects refresh" not in t for r in reasons if r.rule != "Aspects refresh" for t in r.terms)
+
+
+def test_a_short_rest_refreshes_no_aspect():
+    f, a = _invoked("Ranger")
+    (ev,) = f.do(Rest(hours=7))
+    assert data(f, a).aspects_used == ("Ranger",) and "aspects refresh" not in ev.why
+    (ev,) = f.do(Rest(days=1))
+    assert data(f, a).aspects_used == () and ev.refreshed
+    (ev,) = f.do(Rest(days=1))  # nothing checked off: nothing said
+    assert "aspects refresh" not in ev.why and not ev.refreshed
+
+
+def test_an_old_rest_event_refreshes_no_aspect():
+    """Files written before the ruling have no ``refreshed`` field: their rests left the aspects checked off,
+    and replay the same."""
+    f, a = _invoked("Ranger")
+    (ev,) = f.do(Rest(days=7))
+    assert ev.refreshed
+    codec = Codec(system)
+    record = json.loads(codec.encode(Entry(1, 1, ev)))
+    del record["crc"], record["event"]["refreshed"]
+    old = codec.decode(record, 1).event
+    f2, _ = _invoked("Ranger")
+    after = system.evolve(f2.state, old)
+    assert after.get(a).data.aspects_used == ("Ranger",)
+    assert system.evolve(f2.state, ev).get(a).data.aspects_used == ()

@@ -86,7 +86,7 @@ def test_status_puts_the_worst_wound_and_boxes_first_then_fatigue_flags_and_gear
     f.do(MarkWound(target="c1", level=0))
     f.do(MarkFatigue(target="c1", level=1))
     _, status, _ = view(f, "c1")
-    assert status == "Hurt -1 0..|1.|.|.|. · Tired -1 · clipped -1, PP 2 · pistol 2, flak jacket 1"
+    assert status == "Hurt -1 0..|1.|.|.|. · Tired -1 · clipped (no extra -1), PP 2 · pistol 2, flak jacket 1"
     add(f, "Cy", kind="npc", weapon="laser cutter 3", armor="scrap 2")
     assert view(f, "c3")[1] == "...|..|.|.|. · flat-footed · laser cutter 3, scrap 2"
 
@@ -168,3 +168,28 @@ def test_the_detail_says_which_actions_a_penalty_is_on():
     assert penalty() == "Penalty to every action: -2 Bad"
     f.do(MarkWound(target="c1", level=1))  # Hurt -1: physical only
     assert penalty() == "Penalty to physical actions: -3 Terrible, others: -2 Bad"
+
+
+def test_a_clip_under_a_wound_penalty_does_not_read_as_adding():
+    """l.120: "Clipped and wound penalties do not stack with each other; only the highest applies."  Ruling
+    (views._flags): under a wound penalty the clip shows "clipped (no extra -1)" (it showed "Hurt -1 … clipped -1",
+    read as -2); with no wound penalty it shows its -1."""
+    f = new_fight()
+    add(f, "P")
+    f.do(MarkWound(target="c1", level=1))
+    f.do(MarkWound(target="c1", level=0))  # a Scratch: clipped
+    d = data(f, "c1")
+    assert d.clipped and [(m.label, m.value) for m in d.penalties()] == [("Hurt", -1)]
+    status = system.status(f.state, f.state.get("c1"))
+    assert status.startswith("Hurt -1 0..|1.|.|.|. · clipped (no extra -1)"), status
+    assert "clipped -1" not in status
+    detail = system.detail(f.state, f.state.get("c1"))
+    assert (
+        detail.splitlines()[0].startswith("P: Hurt -1, clipped (no extra -1)")
+        and "Penalty to physical actions: -1" in detail
+    )
+    g = new_fight()
+    add(g, "Q")
+    g.do(MarkWound(target="c1", level=0))  # a clip alone: its -1 is the penalty
+    assert "clipped -1" in system.status(g.state, g.state.get("c1"))
+    assert [(m.label, m.value) for m in data(g, "c1").penalties()] == [("clipped", -1)]
