@@ -246,6 +246,7 @@ class Follower:
         self._legacy = False  # an older format: read whole (upgraded) at each change
         self._unshown = False  # lines taken (over several polls) and not shown yet
         self._held = False  # the last read held back the file's last line: whole, but it does not read
+        self._unended = False  # the last line taken had no line end (the offset is at the file's end, before it)
 
     def _waiting_text(self) -> str:
         return f"Waiting for the fight file {self.path.name} …"
@@ -310,10 +311,24 @@ class Follower:
         taken = 0
         while True:
             data, size = read_chunk(self.path, self._offset)
+            if self._unended and data:  # the line end the last line lacked, added before the GM went on
+                if not data.startswith(b"\n"):
+                    raise LoadError("a line was written onto the end of the last one", self._line)
+                self._unended = False
+                self._offset += 1
+                data = data[1:]
             end = data.rfind(b"\n")
             if end < 0:
                 if len(data) > MAX_LINE:
                     raise LoadError("the line is too long", self._line + 1)
+                if data and self._offset + len(data) >= size and self._whole(data):
+                    # the file's last line lost only its line end (the power went between the two): whole, its
+                    # checksum good, the loader keeps it (check, replay and continuing show it), and so does the
+                    # view, which waited for the line end for ever and showed the fight without that action
+                    self._take(data + b"\n", size)
+                    self._offset -= 1
+                    self._unended = True
+                    taken += len(data)
                 break  # nothing new, or a line still being written
             self._take(data if end + 1 == len(data) else data[: end + 1], size)
             taken += end + 1
@@ -362,6 +377,20 @@ class Follower:
             assert self._system is not None
             self._fight = Fight(self._system)
         self._fold(new)
+
+    def _whole(self, line: bytes) -> bool:
+        """Whether ``line`` (no line end) reads whole as the next fight line: a line still being written does
+        not (its checksum is not there yet)."""
+        if self._codec is None or self._header is None:
+            return False
+        try:
+            if loading.only_a_checkpoint(line):
+                _record(line, self._line + 1)  # (decode_lines leaves out a damaged one: a half one is not whole)
+            else:
+                decode_lines(self._codec, [line], self._line + 1)
+        except LoadError:
+            return False
+        return True
 
     def _damaged_last(self, data: bytes, first: int) -> bool:
         """Whether the last line of ``data`` (the end of the file) does not read as a fight line."""

@@ -326,3 +326,32 @@ def test_a_system_field_adjusted_to_a_value_of_another_kind_is_refused_at_its_li
     while players.poll() is not None:
         pass
     assert players.snapshot.status == BAD and f"line {len(lines)}" in players.snapshot.problem, players.snapshot
+
+
+@pytest.mark.parametrize("cut", [1, 30], ids=["line-end-only", "half-a-line"])
+def test_the_players_view_shows_a_last_line_that_lost_only_its_line_end_as_the_loader_does(
+    cut: int, tmp_path: Path
+) -> None:
+    """The power went between an action's last line and its line end: the line is whole, its checksum good, and
+    the loader keeps it ("nothing is lost"), but the view waited for the line end for ever and showed the fight
+    without that action.  A line cut short (``half-a-line``) is still one being written: left out until whole.
+    Either way, once the GM goes on, the view follows."""
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 60, path, seed=4)
+    whole = path.read_bytes()
+    lines = [line for line in whole.split(b"\n") if line and not line.startswith(b'{"checkpoint"')]
+    path.write_bytes(b"\n".join(lines) + b"\n")  # (its last line an event's)
+    full = path.read_bytes()
+    path.write_bytes(full[:-cut])
+    players = shown_by_players(path)
+    assert players.snapshot.status != BAD, players.snapshot.problem
+    assert players.snapshot.fight is not None
+    assert len(players.snapshot.fight.log) == len(saves.load(path).entries)
+    fight = saves.open_fight(path)  # the GM goes on (a torn end set aside, a lost line end added)
+    fight.do(C.Note(text="after the crash"))
+    fight.close()
+    for _ in range(5):
+        players.poll()
+    assert players.snapshot.status != BAD, players.snapshot.problem
+    assert players.snapshot.fight is not None
+    assert len(players.snapshot.fight.log) == len(saves.load(path).entries)
