@@ -113,6 +113,9 @@ def cannot_read(shown: str, e: OSError) -> str:
     return f"Cannot read {shown}: {_WHY.get(e.errno or 0, e.strerror or str(e))}"
 
 
+TAIL = 32  # bytes of the last line taken kept to be checked: its checksum is among them
+
+
 def read_chunk(path: Path, offset: int, limit: int | None = None) -> tuple[bytes, int]:
     """Up to ``limit`` bytes (``READ_CHUNK``) of ``path`` from byte ``offset`` on, and the file's size.
 
@@ -247,6 +250,7 @@ class Follower:
         self._unshown = False  # lines taken (over several polls) and not shown yet
         self._held = False  # the last read held back the file's last line: whole, but it does not read
         self._unended = False  # the last line taken had no line end (the offset is at the file's end, before it)
+        self._tail = b""  # the last bytes taken, ending at the offset (checked at each change: see _tail_holds)
 
     def _waiting_text(self) -> str:
         return f"Waiting for the fight file {self.path.name} …"
@@ -280,6 +284,8 @@ class Follower:
             self._reset()  # replaced or shrunk: read it again from the start
         if identity == self._identity and st.st_size == self._size and st.st_mtime_ns == self._mtime:
             return None
+        if self._tail and not self._tail_holds():
+            self._reset()  # cut back and grown again past the offset between two polls (a repair, then play)
         self._identity = identity
         if self._stuck:
             self._reset()
@@ -328,9 +334,11 @@ class Follower:
                     self._take(data + b"\n", size)
                     self._offset -= 1
                     self._unended = True
+                    self._tail = (self._tail + data)[-TAIL:]
                     taken += len(data)
                 break  # nothing new, or a line still being written
             self._take(data if end + 1 == len(data) else data[: end + 1], size)
+            self._tail = (self._tail + data[: end + 1])[-TAIL:]
             taken += end + 1
             if self._offset >= size or taken >= POLL_READ or self._held:
                 break
@@ -377,6 +385,19 @@ class Follower:
             assert self._system is not None
             self._fight = Fight(self._system)
         self._fold(new)
+
+    def _tail_holds(self) -> bool:
+        """Whether the file still holds, just before the offset, the bytes last taken (the end of the last line).
+
+        Only a file cut shorter than the offset was known to be read again: cut back by the GM's app (a torn
+        action set aside on opening) and grown past it again by the next actions before the view polled, it was
+        read on from the middle of a line, showing the old fight, or a good file as damaged."""
+        start = self._offset - len(self._tail)
+        try:
+            found, _size = read_chunk(self.path, start, len(self._tail))
+        except (OSError, LoadError):
+            return False
+        return found == self._tail
 
     def _whole(self, line: bytes) -> bool:
         """Whether ``line`` (no line end) reads whole as the next fight line: a line still being written does

@@ -355,3 +355,32 @@ def test_the_players_view_shows_a_last_line_that_lost_only_its_line_end_as_the_l
     assert players.snapshot.status != BAD, players.snapshot.problem
     assert players.snapshot.fight is not None
     assert len(players.snapshot.fight.log) == len(saves.load(path).entries)
+
+
+@pytest.mark.parametrize("after", [3, 5])
+def test_the_players_view_notices_a_cut_back_file_that_grew_again_before_it_looked(after: int, tmp_path: Path) -> None:
+    """The GM's app crashed inside a 9-event action (5 lines of it written); opened again, the torn action was set
+    aside and the file cut back; the GM played on. If the file grew past the view's old place before the view
+    looked again, the view read on from the middle of a line: the old fight with no word (3 actions after), or
+    "line 17: its checksum does not match" about a good file (5 after). It now sees the cut, and reads again."""
+    path = tmp_path / "f.jsonl"
+    make_fight("bnb", 60, path, seed=4)
+    ids = [c.id for c in saves.load(path).fight().state.present]
+    start = path.stat().st_size
+    players = shown_by_players(path)
+    fight = saves.open_fight(path)
+    fight.do(C.Damage(targets=tuple(ids), amount="1"))
+    fight.close()
+    data = path.read_bytes()
+    torn = data[start:].split(b"\n")
+    assert len(torn) > 7
+    path.write_bytes(data[:start] + b"\n".join(torn[:5]) + b"\n" + torn[5][:40])
+    players.poll()
+    fight = saves.open_fight(path)  # the torn action set aside, the file cut back
+    for n in range(after):
+        fight.do(C.Damage(targets=(ids[n % 2],), amount="1"))
+    gm = fight.state
+    fight.close()
+    players.poll()
+    assert players.snapshot.status != BAD, players.snapshot.problem
+    assert players.snapshot.fight is not None and players.snapshot.fight.state == gm
