@@ -45,6 +45,7 @@ def make_private_dir(folder: Path) -> None:
 
 # -- writing a new file whole -------------------------------------------------------------------------
 
+_write = os.write  # the tests inject write failures (disk full) here
 PART = ".part"  # a file being written: ".NAME.PID.part" beside it, never matched by a fight's or a preset's name
 _LINK_REFUSED = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EMLINK, errno.ENOSYS}
 
@@ -68,7 +69,7 @@ def write_whole(path: Path, data: bytes, *, replace: bool = False) -> None:
         try:
             done = 0
             while done < len(data):
-                done += os.write(fd, data[done:])
+                done += _write(fd, data[done:])
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -26,12 +26,13 @@ import attrs
 
 from saves import checkpoint
 from saves.files import (
-    FILE_MODE,
     SUFFIX,
     check_save_path,
     default_dir,
     file_kind,
+    glob_escape,
     open_regular,
+    read_bytes,
     write_whole,
 )
 from saves.format import FORMAT_VERSION, Codec, Header, LoadError, SaveError, codec_for, header_line
@@ -656,40 +657,28 @@ def _end_of_line(p: Path, number: int, size: int, known: dict[int, int]) -> tupl
 
 
 def _set_aside(p: Path, start: int, end: int) -> Path:
-    """Copy bytes ``start:end`` of ``p`` to a new private file next to it, synced; its path."""
+    """Copy bytes ``start:end`` of ``p`` to a new private file next to it, written whole and synced; its path.
+
+    The same bytes set aside already (a crash came after the copy, before the file was cut) are not copied again:
+    that copy is the one named.  (A crash left an empty FILE.torn-<time>, or two alike.)"""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     fd_in, _st = open_regular(p)
     try:
         data = os.pread(fd_in, end - start, start)
     finally:
         os.close(fd_in)
+    for earlier in sorted(p.parent.glob(f"{glob_escape(p.name)}.torn-*")):
+        with contextlib.suppress(OSError, LoadError):
+            if earlier.stat().st_size == len(data) and read_bytes(earlier, len(data)) == data:
+                return earlier
     n = 1
     while True:
         target = p.with_name(f"{p.name}.torn-{stamp}{'' if n == 1 else f'-{n}'}")
         try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, FILE_MODE)
-            break
+            write_whole(target, data)  # (a disk full left an empty FILE.torn-<time> at each try)
+            return target
         except FileExistsError:
             n += 1
-    try:
-        view = memoryview(data)
-        done = 0
-        while done < len(data):
-            done += _write(fd, view[done:])
-        _fsync(fd)
-    except BaseException:
-        with contextlib.suppress(OSError):  # (a disk full left an empty FILE.torn-<time> at each try, kept for ever)
-            target.unlink()
-        raise
-    finally:
-        os.close(fd)
-    with contextlib.suppress(OSError):  # the new name is durable before the file is cut
-        dfd = os.open(p.parent, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    return target
 
 
 def _whole_log(p: Path) -> ActionLog:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import saves
-from saves import writing
+from saves import files, writing
 from tracker import AddCombatant, Note
 
 pytestmark = pytest.mark.reliability
@@ -124,8 +124,29 @@ def test_a_torn_end_not_set_aside_for_a_full_disk_leaves_no_empty_copy(
     path.write_bytes(data[: data.rindex(b"the torn one")])  # the last action cut short
     before = path.read_bytes()
     monkeypatch.setattr(writing, "_write", _fail_after(0))
+    monkeypatch.setattr(files, "_write", _fail_after(0))  # (the copy is written whole by saves.files)
     for _ in range(2):
         with pytest.raises(saves.SaveError):
             saves.open_fight(path)
     assert path.read_bytes() == before
-    assert not list(tmp_path.glob("t.jsonl.torn-*"))
+    assert not list(tmp_path.glob("t.jsonl.torn-*")) and not list(tmp_path.glob(".t.jsonl*"))
+
+
+def test_a_torn_end_set_aside_before_a_crash_is_not_copied_twice(tmp_path: Path) -> None:
+    """A crash after the torn bytes were copied aside, before the fight file was cut: opened again, the same bytes
+    were copied again, two files alike (the notice naming only the second)."""
+    path = tmp_path / "t.jsonl"
+    f = saves.new_fight("bnb", path=path)
+    f.do(AddCombatant(name="Ann", kind="pc", sheet={}))
+    f.do(Note(text="the torn one"))
+    f.close()
+    data = path.read_bytes()
+    cut = data.rindex(b"the torn one")
+    path.write_bytes(data[:cut])
+    start = data.rindex(b"\n", 0, cut) + 1
+    earlier = tmp_path / "t.jsonl.torn-20261207T000000Z"
+    earlier.write_bytes(data[start:cut])  # what the crash left: the copy made, the file not cut
+    fight = saves.open_fight(path)
+    fight.close()
+    assert sorted(p.name for p in tmp_path.glob("t.jsonl.torn-*")) == [earlier.name]
+    assert any(earlier.name in w for w in fight.warnings), fight.warnings

@@ -532,11 +532,13 @@ CRASH_WHILE_WRITING = """
 import os, sys
 from pathlib import Path
 import saves
+from saves import files
 real = os.write
 def write(fd, data):  # the power goes after the first few hundred bytes of the new file
     real(fd, bytes(data[:300]))
     os._exit(9)
 os.write = write
+files._write = write
 path, what, bad = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 if what == "continue":
     saves.continue_before(path, bad)
