@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from screens.dialogs.base import Dialog, taken
@@ -33,7 +34,14 @@ def matching(query: str, options: Sequence[tuple[str, Any]]) -> list[tuple[str, 
 
 
 class PickDialog(Dialog[Any]):
-    """Returns the chosen value, or None on Escape."""
+    """Returns the chosen value, or None on Escape.
+
+    Ruling: the hint's "type to filter" holds wherever the focus is.  In the list (reached with ↓) a printable
+    key goes back to the filter and is added to it, and Backspace takes the filter's last letter; ↑/↓, Home,
+    End, the page keys and Enter stay the list's.  Before, the letters were dropped and Enter picked the row the
+    ↓s had reached (GM adjust of Outlaw 1, ↓ ×12, "Injuries", Enter: the Group form).  Tests:
+    tests/ui/test_pick_type_ahead.py.
+    """
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
     AUTO_FOCUS = ""  # first_field has the focus when it opens
@@ -51,6 +59,7 @@ class PickDialog(Dialog[Any]):
         self.help_text = help
         self.shown_options: list[tuple[str, Any]] = list(self.options)
         self.shown_for = ""  # the filter the options shown match
+        self._typed_back = False  # keys typed in the list went back to the filter since the list had the focus
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -118,9 +127,39 @@ class PickDialog(Dialog[Any]):
         self.dismiss(self.shown_options[ol.highlighted or 0][1])
 
     @on(OptionList.OptionSelected)
-    def _chosen(self, event: OptionList.OptionSelected) -> None:
+    async def _chosen(self, event: OptionList.OptionSelected) -> None:
+        """Enter (or a click) in the list: its row; the filter's first match if letters typed in the list went
+        back to the filter meanwhile (``↓↓Injuries⏎`` sent at once: Enter reached the list, which still had the
+        focus, before the filter had read the letters)."""
         event.stop()
+        if self._typed_back:
+            await taken(self.query_one("#filter", Input))
+            self.action_submit()
+            return
         self.dismiss(self.shown_options[event.option_index][1])
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter or Backspace that came up from the list goes to the filter (see the class's ruling); a key
+        that reached the dialog otherwise is the base class's to place."""
+        ol = self.query_one(OptionList)
+        if self.focused is ol and (event.is_printable or event.key == "backspace"):
+            event.stop()
+            event.prevent_default()
+            box = self.query_one("#filter", Input)
+            self.set_focus(box, scroll_visible=False)
+            box.call_later(self._at_end, box)  # after its Focus selected it all: the letter adds, not replaces
+            self._typed_back = True
+            box.post_message(events.Key(event.key, event.character))
+            return
+        super().on_key(event)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget is self.query_one(OptionList):
+            self._typed_back = False  # in the list again: its Enter is its row
+
+    @staticmethod
+    def _at_end(box: Input) -> None:
+        box.selection = Selection.cursor(len(box.value))
 
     async def action_to_list(self) -> None:
         """↓ in the filter: on to the list, once the letters typed before it have filtered it (``her↓↓⏎`` sent at
