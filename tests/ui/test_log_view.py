@@ -207,3 +207,15 @@ def test_a_saved_to_path_keeps_the_end_of_a_name_it_cannot_show_whole() -> None:
     assert fit_path(path, 20) == "…" + name[-19:]
     assert fit_path(path, 45).endswith("…/" + name) and len(fit_path(path, 45)) == 45
     assert fit_path(path, 200) == path
+
+
+def test_a_note_under_an_action_wraps_under_its_own_text() -> None:
+    """The note a new action says about the undone ones it drops ("     ↳ 2 undone actions can no longer be redone:
+    …") wrapped to the left edge, under the numbers of the events."""
+    from rich.console import Console
+
+    line = "     ↳ 2 undone actions can no longer be redone: Bear 1 attacks Hero · Hero makes a death save"
+    rows = hanging(line, "", 40, Console(width=40)).plain.split("\n")
+    assert len(rows) > 1 and all(row.startswith(" " * 7) and row[7] != " " for row in rows[1:]), rows
+    numbered = hanging("  16 Hero attacks Bear 1 with a heavy pistol and hits for 7", "", 30, Console(width=30))
+    assert all(row.startswith(" " * 5) for row in numbered.plain.split("\n")[1:])
