@@ -183,6 +183,8 @@ def skill_parts(c: Combatant, skill: str, stat: str) -> list[Modifier]:
     base = base_skill(skill)
     own = d.ranks(skill) if skill != base else 0
     ranks = Modifier(label=f"{skill} ranks", value=own) if own else Modifier(label=f"{base} ranks", value=d.ranks(base))
+    if skill == PERFORM and not ranks.value:
+        ranks = perform_ranks(c)
     parts = [ranks, stat_part(c, skill, stat)]
     parts += [Modifier(label=i.name, value=i.bonus) for i in d.item_bonus(base)]
     if skill in ARMOR_HINDERS and d.armor_penalty:
@@ -190,6 +192,20 @@ def skill_parts(c: Combatant, skill: str, stat: str) -> list[Modifier]:
     if skill in MELEE and is_prone(c):
         parts.append(Modifier(label="prone", value=-2))
     return parts
+
+
+def perform_ranks(c: Combatant) -> Modifier:
+    """The ranks a Perform roll with no subject named takes (a defense: "certain perform checks"): plain Perform's,
+    else the best Perform sub-skill's ("Perform (Dance) 1", Perform divided as the book divides it).
+
+    Ruling: a sheet's "Perform (Dance) 1" was kept and counted 0 for a Perform defense, which "auto" never
+    weighed (test_defense.py::test_a_perform_sub_skill_counts_for_a_perform_defense)."""
+    d = data(c)
+    subs = [(r, name) for name, r in d.skills if name.lower().startswith(PERFORM.lower() + " (")]
+    if d.ranks(PERFORM) or not subs:
+        return Modifier(label=f"{PERFORM} ranks", value=d.ranks(PERFORM))
+    r, name = max(subs)
+    return Modifier(label=f"{name} ranks", value=r)
 
 
 def opposing_parts(c: Combatant, skill: str, stat: str = "auto") -> list[Modifier]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from systems.twod6.commands import ARMOR_ONLY, REPEL_SKILL
 from systems.twod6.record import data
-from systems.twod6.rules.common import CASTING, UNCONSCIOUS_PENALTY, UNDEFENDABLE, skill_parts
+from systems.twod6.rules.common import CASTING, UNCONSCIOUS_PENALTY, UNDEFENDABLE, perform_ranks, skill_parts
 from systems.twod6.sheet import ATHLETICS, CAST, MELEE, PERFORM, REPEL_ATTACK, RESOLVE
 from systems.twod6.table import R, applies
 from tracker.commands import Modifier
@@ -37,7 +37,7 @@ def defense_options(t: Combatant, skill: str) -> list[str]:
         return [REPEL_SKILL] if repel else [ARMOR_ONLY]
     held = {i.skill for i in d.items}
     opts = [s for s in MELEE if d.ranks(s) > 0 or s in held] + [ATHLETICS]
-    if d.ranks(PERFORM) > 0 and skill not in CASTING:
+    if perform_ranks(t).value > 0 and skill not in CASTING:
         opts.append(PERFORM)
     if skill in CASTING:
         opts.append(RESOLVE)

@@ -482,3 +482,20 @@ def test_a_cast_sub_skill_named_for_the_spell_gives_it_its_ranks():
     f2, roller2 = setup(("Mage", sheet(int=2, skills="Cast 1", talents="Blast")), ("Bob", DUMMY))
     (ev2,) = of(attack(f2, roller2, (3, 3, 1, 2), "c1", "c2", skill="Cast (Blast)"), AttackRolled)
     assert "+1 Cast ranks" in ev2.describe(f2.state)
+
+
+def test_a_perform_sub_skill_counts_for_a_perform_defense():
+    """Ruling (rules/common.py perform_ranks): "Perform (Dance) 1" (Perform divided by subject, as the sheet allows)
+    counted 0 for a Perform defense ("certain perform checks"), and "auto" never weighed it. Its ranks count now;
+    plain Perform's still count first."""
+    f, roller = setup(
+        ("Bob", sheet(str=1, skills="Melee (Heavy) 1")), ("Dancer", sheet(agi=1, skills="Perform (Dance) 3"))
+    )
+    (ev,) = of(attack(f, roller, (3, 3, 3, 3), "c1", "c2", defense="Perform"), AttackRolled)
+    said = ev.describe(f.state)
+    assert "+3 Perform (Dance) ranks" in said, said
+    f2, roller2 = setup(
+        ("Bob", sheet(str=1, skills="Melee (Heavy) 1")), ("Dancer", sheet(agi=1, skills="Perform (Dance) 3"))
+    )
+    (auto,) = of(attack(f2, roller2, (3, 3, 3, 3), "c1", "c2"), AttackRolled)
+    assert "Perform (Dance) ranks" in auto.describe(f2.state), auto.describe(f2.state)
