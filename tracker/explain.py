@@ -309,13 +309,22 @@ def _harm_rolled(system: System, b: FightState, e: E.HarmRolled, a: FightState, 
     return [Reason.of(core_rule("one-roll"), *roll_terms(e.roll, "the roll"), f"caught: {caught}", "(the GM's choice)")]
 
 
+def _action(system: System, command: str) -> str:
+    """The name the GM knows a system's action by (its form's title, "Death save"), not its id ("death_save")."""
+    try:
+        found = next((spec.title for spec in system.commands() if spec.name == command), "")
+    except Exception:  # a plug-in's trouble: its id, made readable
+        found = ""
+    return found or command.replace("_", " ")
+
+
 def _prompt(system: System, b: FightState, e: E.PromptRaised, a: FightState, *_: Any) -> list[Reason]:
     p = e.prompt
     terms = [f"open: {p.text}"]
     if p.combatant:
         terms.append(f"for {_name(b, p.combatant)}")
     if p.command:
-        terms.append(f"resolved by: {p.command}")
+        terms.append(f"resolved by: {_action(system, p.command)}")
     if p.outcomes:
         terms.append("a ruling may settle it as: " + " / ".join(p.outcomes))
     return [Reason.of(core_rule("prompt"), *terms)]
@@ -332,7 +341,7 @@ def _resolved(system: System, b: FightState, e: E.PromptResolved, a: FightState,
         return [Reason.of(core_rule("gm-ruling"), *terms, text=f"The GM's ruling: {e.note or e.outcome}")]
     terms = [f"prompt: {text}"]
     if p is not None and p.command:
-        terms.append(f"resolved by {p.command}")
+        terms.append(f"resolved by {_action(system, p.command)}")
     if e.note:
         terms.append(e.note)
     return [Reason.of(core_rule("prompt"), *terms)]

@@ -266,18 +266,30 @@ def _capacity(d: ZludgeData, names: tuple[str, ...], fatigue: bool) -> str:
     return f"boxes: {boxes} ({why})"
 
 
+def _a(word: str) -> str:
+    """``word`` after its article: "an Incapacitated", "a Hurt"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def _wound(before: FightState, ev: WoundMarked, after: FightState) -> list[Reason]:
     t = _name(before, ev.target)
     d, now = _d(before, ev.target), _d(after, ev.target)
     src = f" from {ev.source}" if ev.source else ""
     terms = [f"{ev.wound}-level wound{src}"]
     terms += [f"{WOUND_STATES[lvl]} full: one level up" for lvl in ev.full]
-    terms.append("no free box" if ev.box is None else f"checks a {WOUND_STATES[ev.box]} box")
+    terms.append("no free box" if ev.box is None else f"checks {_a(WOUND_STATES[ev.box])} box")
     out = [Reason.of(R.wound_track, *terms)]
     if (ev.full or ev.box is None) and d is not None:
         out.append(Reason.of(R.boxes, _capacity(d, WOUND_STATES, False)))
     if ev.box is None:
-        start = f"from {WOUND_STATES[ev.wound]} up to Comatose" if ev.wound < len(WOUND_STATES) else "above Comatose"
+        last = len(WOUND_STATES) - 1
+        start = (
+            f"from {WOUND_STATES[ev.wound]} up to {WOUND_STATES[last]}"
+            if ev.wound < last
+            else f"at {WOUND_STATES[last]}"
+            if ev.wound == last
+            else f"above {WOUND_STATES[last]}"
+        )
         out.append(Reason.of(R.death, f"no box left {start}: {t} dies"))
         return out
     if ev.wound == 0:
@@ -300,7 +312,7 @@ def _fatigue(before: FightState, ev: FatigueMarked, after: FightState) -> list[R
     src = f" from {ev.source}" if ev.source else ""
     terms = [f"{ev.level}-level {kind}{src}"]
     terms += [f"{FATIGUE_STATES[lvl]} full: one level up" for lvl in ev.full]
-    terms.append("no free box" if ev.box is None else f"checks a {FATIGUE_STATES[ev.box]} box")
+    terms.append("no free box" if ev.box is None else f"checks {_a(FATIGUE_STATES[ev.box])} box")
     if d is not None and (ev.full or ev.box is None):
         terms.append(_capacity(d, FATIGUE_STATES, True))
     out = [Reason.of(R.fatigue_track, *terms)]

@@ -122,8 +122,8 @@ def _weapon(before: FightState, ev: AttackRolled) -> tuple[Weapon | None, int]:
             if n.name == ev.weapon:
                 return None, n.sides
         carried = d.carried(ev.weapon)
-        if carried is not None:
-            return carried.spec, carried.spec.sides
+        if carried is not None:  # (carried fists are a Rowdy Trailblazer's d6 too: they read as a d3 that showed 6)
+            return carried.spec, 6 if carried.spec.id == "fists" and d.rowdy else carried.spec.sides
     w = find_weapon(ev.weapon)
     if w is not None and w.id == "fists":
         return w, 6 if d is not None and d.rowdy else 3
@@ -151,7 +151,11 @@ def _attack(before: FightState, ev: AttackRolled, after: FightState) -> tuple[Re
     if face in (1, 20):
         out.append(Reason.of(R.natural, f"natural {face}: " + ("always hits" if face == 20 else "always misses")))
     labels = {p.label for p in ev.parts}
-    if classless:
+    attributes = [p for p in ev.parts if p.label in ("STR", "DEX")]
+    if classless and attributes:  # an attack an older version logged, which counted them: said as it was
+        added = ", ".join(f"{p.label} {signed(p.value)}" for p in attributes)
+        out.append(Reason.of(R.npc_no_dex, f"{_who(d)}: logged by an older version, which added {added}"))  # type: ignore[arg-type]
+    elif classless:
         out.append(Reason.of(R.npc_no_dex, f"{_who(d)}: no STR or DEX on the attack"))  # type: ignore[arg-type]
     elif "STR" in labels:
         out.append(Reason.of(R.melee, *(_attribute(p.label, p.value, d) for p in ev.parts if p.label == "STR")))

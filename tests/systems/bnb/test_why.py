@@ -304,6 +304,45 @@ def fists() -> tuple[Fight, list[Rule]]:
     return f, []
 
 
+def test_a_rowdy_trailblazer_s_carried_fists_are_explained_as_the_d6_they_rolled():
+    """Fists listed among a Rowdy Trailblazer's weapons were explained as a d3 that showed 6 and did not explode,
+    under the log line "1d6+1 [6] exploded +4": the Why read the weapon table's d3 for carried fists."""
+    from systems.bnb.events import AttackRolled
+
+    f, _ = new_fight(15, 6, 4)
+    row = add_pc(f, "Row", cls="Trailblazer", level=4, hp=16, str=13, weapons="fists, knife", favoured="knife")
+    (out,) = add_npc(f, "outlaw", name="Out", hp=2)
+    start(f)
+    f.do(Attack(actor=row, target=out, weapon="fists"))
+    rs = why(f, AttackRolled, 0)
+    assert rs["Rowdy"].terms == ("fists d6 instead of d3",)
+    assert "d3 dice do not explode" not in rs and "Exploding damage" in rs, list(rs)
+    assert rs["Damage"].terms[0].startswith("1d6"), rs["Damage"].terms
+
+
+def test_a_critter_attack_an_older_version_logged_with_str_is_explained_as_it_was():
+    """The format-1 fixture's critter attacks counted STR +0 (the rules of the time): the Why listed "STR 10 → +0"
+    and, under it, "no STR or DEX on the attack". It now says the older version added it."""
+    import saves
+    from systems.bnb.events import AttackRolled
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "format1" / "bnb.jsonl"
+    loaded = saves.load(fixture)
+    t = Timeline.of(loaded.fight().log)
+    seen = 0
+    for i, entry in enumerate(t.entries):
+        ev = entry.event
+        if isinstance(ev, AttackRolled) and any(part.label == "STR" for part in ev.parts):
+            actor = t.state_at(i).find(ev.actor)
+            if actor is None or actor.data.cls:
+                continue
+            rs = {r.rule: r for r in system.explain(t.state_at(i), ev, t.state_at(i + 1))}
+            said = " ".join(rs["Critters attack at HD alone"].terms)
+            assert "no STR or DEX" not in said and "older version" in said, said
+            seen += 1
+    assert seen > 0
+
+
 def test_fists_deal_temporary_damage_that_knocks_out_and_heals_by_the_hour():
     from systems.bnb.events import AttackRolled, Dropped, TemporaryHealed
 
@@ -830,3 +869,20 @@ def test_a_critter_under_1_hd_heals_at_least_1_hp_a_day_and_says_so():
     rs = why(f, Rested)
     assert rs["An NPC's healing"].terms == ("HD 0 (its level): heals as level 0, at least 1",)
     assert "HD 0 (its level): 1 HP a full day" in rs["Healing by rest"].terms
+
+
+def test_a_prompt_names_the_action_that_resolves_it_as_the_gm_knows_it():
+    """A death save's prompt was explained "resolved by: death_save" (the command's id; 72 times in the format-1
+    fixture); it names the action as its form does: "Death save"."""
+    import saves
+    from tracker.events import PromptRaised
+    from tracker.explain import explain_event
+
+    fixture = Path(__file__).resolve().parents[2] / "fixtures" / "format1" / "bnb.jsonl"
+    t = Timeline.of(saves.load(fixture).fight().log)
+    said = [
+        " ".join(term for r in explain_event(system, t.state_at(i), e.event, t.state_at(i + 1)) for term in r.terms)
+        for i, e in enumerate(t.entries)
+        if isinstance(e.event, PromptRaised) and e.event.prompt.command == "death_save"
+    ]
+    assert said and all("resolved by: Death save" in s and "death_save" not in s for s in said), said[:2]

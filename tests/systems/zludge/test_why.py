@@ -245,10 +245,13 @@ def test_a_full_level_pushes_the_wound_up_and_no_box_left_kills():
         "boxes: Scratched 3, Hurt 2, Very Hurt 1, Incapacitated 1, Comatose 1 (Durability 0, Fortitude +0)"
     ]
     assert terms(rs, "Wound penalties") == ["now Very Hurt: −2 to physical actions"]
+    f.do(MarkWound(target="c2", level=3))
+    rs = why(f, "zludge.wound_marked")
+    assert terms(rs, "Wound boxes")[-1] == "checks an Incapacitated box"  # ("checks a Incapacitated box")
     f.do(MarkWound(target="c2", level=4))
     f.do(MarkWound(target="c2", level=4))
     rs = why(f, "zludge.wound_marked")
-    assert terms(rs, "Death") == ["no box left from Comatose up to Comatose: Bob dies"]
+    assert terms(rs, "Death") == ["no box left at Comatose: Bob dies"]  # ("from Comatose up to Comatose")
 
 
 def test_fatigue_fills_its_track_and_beyond_unconscious_is_lost():
