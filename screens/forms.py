@@ -20,8 +20,9 @@ from screens.guard import call
 from screens.widgets.fields import Choice
 from screens.widgets.initiative import standing
 from tracker import commands as C
-from tracker.engine import CORE_FIELDS
+from tracker.engine import CORE_FIELDS, decide_full
 from tracker.errors import Refused
+from tracker.events import InitiativeSet
 from tracker.model import KINDS, FightState
 from tracker.plugin import System
 from tracker.text import NAME_MAX, visible
@@ -376,7 +377,16 @@ def rest_form(ctx: Context) -> FormDialog:
 def start_form(ctx: Context) -> FormDialog:
     name = C.Param(name="title", label="Fight name", required=False, help="shown in the header and the saves list")
     surprise = C.Param(name="surprise", kind=C.COMBATANTS, label="Surprise round for", required=False)
-    params = (name, surprise)
+    # no one has an initiative yet: S started the fight in the order PCs, then NPCs as added, without a word
+    unrolled = not any(c.initiative is not None for c in ctx.state.present) and rolls_initiative(ctx)
+    roll = C.Param(
+        name="roll",
+        kind=C.BOOL,
+        label="Roll initiative first",
+        default=True,
+        help="no one has an initiative yet; without it the order is PCs, then NPCs, as added",
+    )
+    params = (name, surprise, roll) if unrolled else (name, surprise)
 
     def check(raw: dict[str, Any]) -> Any:
         parsed = logic.parse_params(ctx.state, params, raw)
@@ -384,6 +394,8 @@ def start_form(ctx: Context) -> FormDialog:
         title = str(parsed["title"] or "").strip()
         if title and title != ctx.state.title:
             todo.append(C.NameFight(name=title))
+        if parsed.get("roll"):
+            todo.append(C.RollInitiative())
         todo.append(C.StartFight(surprise=tuple(dict.fromkeys(parsed["surprise"] or ()))))
         return ctx.probe(todo)
 
@@ -397,12 +409,21 @@ def start_form(ctx: Context) -> FormDialog:
         "Start the fight",
         params,
         check,
-        values={"title": ctx.state.title, "surprise": marked},
+        values={"title": ctx.state.title, "surprise": marked, "roll": True},
         state=ctx.state,
         help="Enter starts. Mark who acts in a surprise round with space (none: no surprise)." + said,
         choices=ctx.choices,
         focus="title",
     )
+
+
+def rolls_initiative(ctx: Context) -> bool:
+    """Whether the system's rules roll an initiative for the fight (blackjack's order is its own, no roll)."""
+    try:
+        events, _after = decide_full(ctx.system, ctx.state, C.RollInitiative(), logic.ProbeRoller())
+    except Exception:  # refused, or the plug-in's trouble: nothing to offer
+        return False
+    return any(isinstance(ev, InitiativeSet) for ev in events)
 
 
 def surprise_marked(ctx: Context) -> tuple[str, ...]:

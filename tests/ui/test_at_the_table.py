@@ -880,6 +880,36 @@ def test_a_system_without_surprise_marks_no_one_in_the_start_form(data_dir) -> N
     asyncio.run(run())
 
 
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("system_id", ["bnb", "zludge", "twod6", "blackjack"])
+@pytest.mark.parametrize("roll", [True, False], ids=["rolled", "unticked"])
+def test_the_start_form_offers_to_roll_the_initiative_no_one_has_rolled(system_id: str, roll: bool, size, data_dir) -> None:
+    """``S`` ⏎ with no initiative rolled started the fight in the order PCs, then NPCs, as added, without a word
+    (twod6's PC, added last, acted first).  The form now says so and rolls it first (a toggle, on); unticked, the
+    order is as before.  blackjack rolls no initiative: nothing is offered."""
+    path = saved(system_id, data_dir / "s.jsonl", start=False)
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size) as pilot:
+            screen = await opened(pilot)
+            await press(pilot, "S")
+            text = " ".join(screen_text(app).split())
+            offered = system_id != "blackjack"
+            assert ("Roll initiative first" in text) == offered, text
+            if offered and not roll:
+                await press(pilot, "tab", "tab", "space")  # past the name and the surprise list, to the toggle
+            await press(pilot, "ctrl+s")
+            assert app.screen is screen, error_text(app)
+            state = screen.fight.state
+            assert state.started
+            rolled = [c.initiative is not None for c in state.present]
+            assert all(rolled) if offered and roll else not any(rolled), rolled
+            assert saved_state_matches(app)
+
+    asyncio.run(run())
+
+
 def test_a_superscript_digit_naming_a_combatant_is_no_place_in_the_list(data_dir) -> None:
     """ "²" typed for a combatant passed ``isdigit`` and failed in ``int``: refused as no such combatant; "2" is
     still the second in the list."""
