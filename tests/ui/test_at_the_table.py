@@ -883,7 +883,9 @@ def test_a_system_without_surprise_marks_no_one_in_the_start_form(data_dir) -> N
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("system_id", ["bnb", "zludge", "twod6", "blackjack"])
 @pytest.mark.parametrize("roll", [True, False], ids=["rolled", "unticked"])
-def test_the_start_form_offers_to_roll_the_initiative_no_one_has_rolled(system_id: str, roll: bool, size, data_dir) -> None:
+def test_the_start_form_offers_to_roll_the_initiative_no_one_has_rolled(
+    system_id: str, roll: bool, size, data_dir
+) -> None:
     """``S`` ⏎ with no initiative rolled started the fight in the order PCs, then NPCs, as added, without a word
     (twod6's PC, added last, acted first).  The form now says so and rolls it first (a toggle, on); unticked, the
     order is as before.  blackjack rolls no initiative: nothing is offered."""
