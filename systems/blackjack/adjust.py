@@ -4,6 +4,16 @@ A value the rules cannot hold (a stat over 19, injuries that do not fit the
 track, a fatal injury in the list) is refused with the reason; an adjust that
 means a casualty (dead, fled, a removal) opens its morale prompt through
 ``react``, as an attack would.
+
+Ruling: which workings were cast today is a value the GM may set ("Workings cast today": 'Hex, Naming'),
+like the lead or the injuries. A second casting of a working that day marks its powderburn first (RULINGS,
+blackjack), so the day's castings belong to the character, not to one fight: a party (F5) or a preset (M)
+kept "as they are now" carries them (``saves.parties.now_values`` keeps the adjustable values), and the GM
+can mend them by hand (a scene later the same day, a working cast off the table)
+(``tests/systems/blackjack/test_cast_today_kept.py``:
+``test_a_party_kept_as_it_is_now_remembers_the_workings_cast_today``,
+``test_a_preset_kept_as_it_is_now_remembers_the_workings_cast_today``,
+``test_the_gm_sets_the_workings_cast_today_and_a_recast_marks_its_powderburn``).
 """
 
 from __future__ import annotations
@@ -36,6 +46,12 @@ def adjustable(c: Combatant) -> tuple[Param, ...]:
     floor = Param(
         name="floor", label="On the floor", required=False, help="thrown weapons not yet picked up: 'Hand axe'"
     )
+    cast = Param(
+        name="cast_today",
+        label="Workings cast today",
+        required=False,
+        help=f"'{', '.join(w.name for w in d.workings)}': cast again today, a working marks its powderburn first",
+    )
     return (
         *own,
         Param(name="slots", label="Injury slots", help="2/2/1 or 2/2/2/1"),
@@ -44,6 +60,7 @@ def adjustable(c: Combatant) -> tuple[Param, ...]:
         Param(name="ingested", kind=INT, label="Lead ingested", min=0, max=99),
         *((shots,) if any(w.tracked for w in d.weapons) else ()),
         *((floor,) if any(w.leaves_the_hand or w.dropped for w in d.weapons) else ()),
+        *((cast,) if d.workings else ()),
         Param(name="dead", kind=BOOL, label="Dead"),
         Param(name="out", kind=CHOICE, choices=OUT_CHOICES, default="in", label="Out of the fight"),
     )
@@ -86,6 +103,8 @@ def check(c: Combatant, field: str, value: Any) -> Any:
         return _check_shots(c, value)
     if field == "floor":
         return _check_floor(c, value)
+    if field == "cast_today":
+        return _check_cast_today(c, value)
     return None
 
 
@@ -125,6 +144,22 @@ def _check_floor(c: Combatant, value: Any) -> str:
     return text
 
 
+def _check_cast_today(c: Combatant, value: Any) -> str:
+    """The workings cast today, named as the sheet names them and in its order ('' for none)."""
+    d = data(c)
+    names = []
+    for item in split_list(value):
+        w = next((w for w in d.workings if w.name.lower() == item.lower()), None)
+        if w is None:
+            known = ", ".join(w.name for w in d.workings) or "none"
+            raise Refused(f"'{item}': name a working {c.name} knows ({known})")
+        names.append(w.name.lower())
+    text = ", ".join(w.name for w in d.workings if w.name.lower() in names)
+    if text == d.cast_today:
+        raise Refused(f"{c.name}'s workings cast today are already {text or 'none'}")
+    return text
+
+
 def apply(c: Combatant, field: str, value: Any) -> Combatant | None:
     """The combatant with a checked value applied; None: not a field with its own way of applying."""
     d = data(c)
@@ -155,6 +190,10 @@ def apply(c: Combatant, field: str, value: Any) -> Combatant | None:
         return _with(c, attrs.evolve(d, weapons=ws))
     if field == "out":
         return _with(c, attrs.evolve(d, out="" if value == "in" else str(value or "")))
+    if field == "cast_today":
+        cast = {x.lower() for x in split_list(value)}
+        wks = tuple(attrs.evolve(w, cast_today=w.name.lower() in cast) for w in d.workings)
+        return _with(c, attrs.evolve(d, workings=wks))
     return None
 
 

@@ -222,6 +222,12 @@ class BJData:
         return ", ".join(f"{w.name} {w.loaded if w.is_firearm else w.ammo}" for w in self.weapons if w.tracked)
 
     @property
+    def cast_today(self) -> str:
+        """The workings cast today, as the GM types them: 'Hex, Naming' (a GM-adjustable value: see
+        :func:`systems.blackjack.adjust.check`)."""
+        return ", ".join(w.name for w in self.workings if w.cast_today)
+
+    @property
     def floor(self) -> str:
         """Thrown weapons lying on the floor, as the GM types them: 'Hand axe, Knife'."""
         return ", ".join(w.name for w in self.weapons if w.dropped)
