@@ -283,7 +283,11 @@ CLEAR = ("none", "-")  # typed in an optional text field of the adjust form: cle
 def adjust_form(ctx: Context, cid: str, field: C.Param) -> FormDialog:
     """Set one value of a combatant.  An optional text value (zludge's wound boxes, blackjack's injuries, the
     group) is cleared by typing ``none``, not by leaving it empty: a GM who cleared the field to type it again and
-    pressed Enter too soon wiped a whole track."""
+    pressed Enter too soon wiped a whole track.
+
+    Ruling: a number typed with a plus sign ("+3") is refused, saying the value now and that the form sets, not
+    adds: it was taken as "set to 3" (HP 18 became 3), where a GM means 3 more.  A minus sign is a value (bnb's
+    HP goes below 0).  Test: tests/ui/test_at_the_table.py::test_a_plus_sign_in_a_gm_adjust_is_refused_not_set."""
     c = ctx.state.get(cid)
     note = C.Param(name="gm_note", label="Why", required=False, help="optional note for the log")
     clears = field.kind == C.STR and not field.required and field.default is None
@@ -299,6 +303,12 @@ def adjust_form(ctx: Context, cid: str, field: C.Param) -> FormDialog:
                 raw = {**raw, field.name: ""}
             elif not typed.strip() and logic.shown(value, ctx.state):
                 raise Refused(f"{field.title}: empty would clear it all; type none to clear it")
+        if field.kind == C.INT and isinstance(typed, str) and typed.strip().startswith("+"):
+            # a GM's "+3" means 3 more, not 3 (HP 18 became 3): the form sets a value, it does not add
+            now = "" if value is None else f" (now {value})"
+            raise Refused(
+                f"{field.title}: '{typed.strip()}' — type the value it should be{now}; this sets it, it does not add"
+            )
         parsed = logic.parse_params(ctx.state, params, raw)
         return ctx.probe(C.Adjust(id=cid, field=field.name, value=parsed[field.name], note=parsed["gm_note"] or ""))
 

@@ -443,6 +443,39 @@ async def _max_hp(path: Path, kid: str, rolled: int, size: tuple[int, int]) -> N
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_a_plus_sign_in_a_gm_adjust_is_refused_not_set(size: tuple[int, int], data_dir) -> None:
+    """Ruling (screens/forms.py adjust_form): "+3" typed for HP 18 was taken as "set to 3" (18 → 3), where a GM
+    means 3 more; it is refused in words, nothing logged, and the form stays open to type the value."""
+    fight = build_fight("bnb", data_dir / "p.jsonl")
+    fight.do(C.AddCombatant(name="Kid", kind="pc", preset="shootist"))
+    kid = fight.state.combatants[-1]
+    hp = kid.data.hp
+    path = fight.path
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size) as pilot:
+            screen = await opened(pilot)
+            n = len(screen.fight.entries)
+            screen.query_one(InitiativeList).select(kid.id)
+            await press(pilot, "equals_sign")
+            await type_text(pilot, "hp (0")
+            await press(pilot, "enter")
+            assert isinstance(app.screen, FormDialog), screen_text(app)
+            await press(pilot, "ctrl+u", "plus", "3", "enter")
+            assert isinstance(app.screen, FormDialog), "the form closed on '+3'"
+            said = " ".join(screen_text(app).split())
+            assert "'+3' — type the value it should be" in said and f"(now {hp})" in said, said
+            assert len(screen.fight.entries) == n and screen.fight.state.get(kid.id).data.hp == hp
+            await press(pilot, "ctrl+u", *str(hp - 2), "enter")
+            assert app.screen is screen, error_text(app)
+            assert screen.fight.state.get(kid.id).data.hp == hp - 2 and saved_state_matches(app)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("system_id", ["bnb", "zludge", "twod6"])
 def test_a_kind_is_corrected_with_adjust_and_undone(system_id: str, size: tuple[int, int], data_dir) -> None:
     fight = build_fight(system_id, data_dir / "k.jsonl")
