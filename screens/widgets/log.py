@@ -32,14 +32,15 @@ from textual.strip import Strip
 from screens.logic import LOG_KEEP
 from tracker.text import visible
 
-_NUMBERED = re.compile(r"( *\d+ | *↳ )")  # "  16 " before an event's text, "     ↳ " before a note under one
+_NUMBERED = re.compile(r"( *\d+ )")  # "  16 " before an event's text
+_HANGING = re.compile(r"( *\d+ | *↳ )")  # where a wrapped line's text begins: after its number, or a note's arrow
 
 
 def hanging(line: str, style: str, width: int, console: Console) -> Text:
     """``line`` wrapped at ``width`` with its lines after the first indented under the text after its number (or
     after the arrow of a note under an action: "↳ 2 undone actions can no longer be redone: …")."""
     text = Text(line, style=style)
-    found = _NUMBERED.match(line)
+    found = _HANGING.match(line)
     indent = len(found.group(1)) if found else 0
     if width <= indent + 8 or len(line) <= width:
         return text
