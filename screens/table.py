@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +90,12 @@ def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> di
     order first seen, and one hidden again keeps its number (revealing a hidden
     Outlaw renamed the others, and their earlier log lines; hiding one renumbered
     the rest, which told the players someone was hidden).
+
+    Ruling: with NPC names shown, a group member's own number ("Outlaw 3", given by the group add) is not shown
+    as is: the members the players know of are numbered among themselves, as aliases are (Outlaw 3 and 4 of four
+    revealed read "Outlaw 1", "Outlaw 2"; "Outlaw 3", "Outlaw 4" told of two still hidden), and one alone goes by
+    the group's name (:func:`_in_group`; test:
+    tests/view/test_view_secrecy.py::test_a_group_member_number_counts_only_the_members_the_players_know).
     """
     names: dict[str, str] = {}
     aliased: dict[str, list[str]] = {}
@@ -101,7 +107,7 @@ def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> di
         if not shown and (seen is None or c.id not in seen or c.is_pc or state.view.npc_names):
             continue
         if c.is_pc or state.view.npc_names:
-            names[c.id] = _alone(state, c, known)
+            names[c.id] = _in_group(state, c, known, seen)
         else:
             aliased.setdefault(c.alias or "NPC", []).append(c.id)
     for alias, ids in aliased.items():
@@ -112,22 +118,36 @@ def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> di
     return names
 
 
-def _alone(state: FightState, c: Combatant, known: set[str]) -> str:
-    """``c``'s name, without its number in its group ("Outlaw 1": "Outlaw") while no other of its group is one the
-    players know of (revealed alone, "Outlaw 1" told them of an "Outlaw 2" still hidden)."""
+def _numbered_in(group: str, c: Combatant) -> bool:
+    """Whether ``c`` bears a number in ``group`` ("Outlaw 3" of the Outlaws), as the group add names them."""
+    return not c.is_pc and c.group == group and re.fullmatch(rf"{re.escape(group)} \d+", c.name) is not None
+
+
+def _in_group(state: FightState, c: Combatant, known: set[str], seen: Mapping[str, int] | None) -> str:
+    """``c``'s name, its number in its group counted among the members the players know (``known``) in the order
+    they first saw them (``seen``), and none while it is the only one of them ("Outlaw 1" revealed alone told the
+    players of an "Outlaw 2" still hidden; "Outlaw 3" and "Outlaw 4" revealed, of an Outlaw 1 and 2)."""
     group = c.group
-    if c.is_pc or not group or not re.fullmatch(rf"{re.escape(group)} \d+", c.name):
+    if not group or not _numbered_in(group, c):
         return c.name
-    if any(o.group == group and o.id != c.id and o.id in known for o in state.combatants):
-        return c.name
-    return group
+    order = {o.id: n for n, o in enumerate(state.combatants)}
+    late = len(order)
+    members = [o.id for o in state.combatants if (o.id in known or o.id == c.id) and _numbered_in(group, o)]
+    if len(members) == 1:
+        return group
+    members.sort(key=lambda i: (seen.get(i, late) if seen is not None else 0, order[i]))
+    return f"{group} {members.index(c.id) + 1}"
 
 
-def first_seen(entries: Iterable[Entry]) -> dict[str, int]:
-    """Each combatant's place in the order the players first saw them: added in view, or revealed."""
+def first_seen(events: Iterable[E.Event | Entry]) -> dict[str, int]:
+    """Each combatant's place in the order the players first saw them: added in view, or revealed.
+
+    Ruling: only the actions in effect count (give it the events of ``Fight.steps``): an undone add or reveal
+    was never seen, and its ids are given again after the undo (a wolf revealed after two outlaws added in view
+    and undone read "Wolf 2"; test: tests/view/test_view_secrecy.py::test_undone_actions_are_not_seen)."""
     seen: dict[str, int] = {}
-    for entry in entries:
-        ev = entry.event
+    for item in events:
+        ev = item.event if isinstance(item, Entry) else item
         if type(ev) is E.CombatantAdded:
             if not ev.hidden:
                 seen.setdefault(ev.id, len(seen))
@@ -248,11 +268,36 @@ def round_text(state: FightState) -> str:
     return _round_line(state.round)
 
 
+def _seen_turn(ev: E.Event, then: FightState, names: Mapping[str, str]) -> bool:
+    """Whether ``ev`` starts a turn the players saw: of one they see now, or of one in view when it began
+    (``then``: the fight as the turn began).
+
+    Ruling: a turn is judged by who was in view when it began, not by who is now: an NPC hidden on its own turn
+    (first of round 2) wound the view back to round 1, the turn before it up and "Round 2" struck from the log,
+    then said again (test: tests/view/test_view_secrecy.py::test_hiding_one_on_its_own_turn_keeps_the_round)."""
+    if not isinstance(ev, E.TurnStarted):
+        return False
+    if ev.id in names:
+        return True
+    c = then.find(ev.id)
+    return c is not None and visible(c)
+
+
+def _turns_seen(steps: Iterable[Step], names: Mapping[str, str]) -> frozenset[tuple[int, str]]:
+    """The turns the players saw of those they no longer see (hidden since): by round and combatant."""
+    return frozenset(
+        (step.after.round, ev.id)
+        for step in steps
+        for ev in step.events
+        if isinstance(ev, E.TurnStarted) and ev.id not in names and _seen_turn(ev, step.after, names)
+    )
+
+
 def _last_seen_turn(steps: Sequence[Step], names: Mapping[str, str]) -> tuple[str, int] | None:
     """Who the last seen turn was, and in which round (None: no seen turn yet, as far as the log looks back)."""
     for step in reversed(steps):
         for ev in reversed(step.events):
-            if isinstance(ev, E.TurnStarted) and ev.id in names:
+            if isinstance(ev, E.TurnStarted) and _seen_turn(ev, step.after, names):
                 return ev.id, step.after.round
     return None
 
@@ -269,9 +314,9 @@ def _turn_bookkeeping(ev: E.Event, new_round: bool = False, passed: bool = True)
     )
 
 
-def _passes(ev: E.Event, names: Mapping[str, str]) -> bool:
+def _passes(ev: E.Event, then: FightState, names: Mapping[str, str]) -> bool:
     """Whether ``ev`` begins what the players are not shown: a round, or an unseen one's turn."""
-    return isinstance(ev, E.RoundStarted) or (isinstance(ev, E.TurnStarted) and ev.id not in names)
+    return isinstance(ev, E.RoundStarted) or (isinstance(ev, E.TurnStarted) and not _seen_turn(ev, then, names))
 
 
 def _as_last_seen(system: System, steps: Sequence[Step], names: Mapping[str, str]) -> FightState | None:
@@ -280,7 +325,7 @@ def _as_last_seen(system: System, steps: Sequence[Step], names: Mapping[str, str
     at it, twod6's extra turn ending: the rows changed at that moment, and told the players someone unseen acts).
     None when the last seen turn is further back than the log looks."""
     for k in range(len(steps) - 1, -1, -1):
-        if any(isinstance(ev, E.TurnStarted) and ev.id in names for ev in steps[k].events):
+        if any(_seen_turn(ev, steps[k].after, names) for ev in steps[k].events):
             break
     else:
         return None
@@ -290,7 +335,7 @@ def _as_last_seen(system: System, steps: Sequence[Step], names: Mapping[str, str
         new_round = any(isinstance(ev, E.RoundStarted) for ev in step.events)
         passed = False
         for ev in step.events:
-            passed = passed or _passes(ev, names)
+            passed = passed or _passes(ev, step.after, names)
             if _turn_bookkeeping(ev, new_round, passed):
                 if isinstance(ev, E.ConditionRemoved):
                     held_back[(ev.id, ev.name)] = ev
@@ -309,8 +354,9 @@ def _recent_log(system: System, steps: Sequence[Step], now: FightState, names: M
     """The last public lines, from as far back as it takes to find them (GM actions on the hidden show nothing, and
     take no line's place)."""
     out: list[str] = []
+    turns = _turns_seen(steps, names)
     for step in reversed(steps):
-        out[:0] = public_lines(system, step, now, names)
+        out[:0] = public_lines(system, step, now, names, seen_turns=turns)
         if len(out) >= LOG_LINES:
             break
     return out[-LOG_LINES:]
@@ -318,8 +364,9 @@ def _recent_log(system: System, steps: Sequence[Step], now: FightState, names: M
 
 def project(system: System, fight: Fight, title: str = "") -> Public:
     state = fight.state
-    names = public_names(state, first_seen(fight.entries))
-    steps = fight.steps[-LOG_STEPS:]
+    done = fight.steps
+    names = public_names(state, first_seen(ev for step in done for ev in step.events))
+    steps = done[-LOG_STEPS:]
     current = state.current if state.current in names else None
     shown_round = round_text(state)
     deck = None
@@ -644,22 +691,35 @@ def _round_number(line: str, default: int) -> int:
     return int(words[-1]) if len(words) == 2 and words[0] == "Round" and words[-1].isdigit() else default
 
 
-def _seen_turn_follows(events: Sequence[E.Event], names: Mapping[str, str]) -> bool:
-    """Whether the first turn to start in ``events`` is a seen combatant's."""
+def _seen_turn_follows(events: Sequence[E.Event], then: FightState, names: Mapping[str, str]) -> bool:
+    """Whether the first turn to start in ``events`` is a seen one (:func:`_seen_turn`; ``then``: the fight as it
+    began)."""
     turn = next((ev for ev in events if isinstance(ev, E.TurnStarted)), None)
-    return turn is not None and turn.id in names
+    return turn is not None and _seen_turn(turn, then, names)
 
 
 def _first_seen_turn_of_round(
-    system: System, state: FightState, ev: E.TurnStarted, names: Mapping[str, str], earlier: Sequence[E.Event]
+    system: System,
+    state: FightState,
+    ev: E.TurnStarted,
+    names: Mapping[str, str],
+    earlier: Sequence[E.Event],
+    seen_turns: Collection[tuple[int, str]] = (),
 ) -> bool:
     """A seen turn in a round begun by hidden turns, and the first seen one in it: the round's line goes with it
-    (said alone, "Round 2" before anyone was up told the players a hidden combatant acts first)."""
-    if ev.id not in names or ev.resumed or any(isinstance(e, E.RoundStarted | E.HeldActionTaken) for e in earlier):
+    (said alone, "Round 2" before anyone was up told the players a hidden combatant acts first).  A turn seen of
+    one hidden since (``seen_turns``) said the round too (it was said again)."""
+    if (
+        not _seen_turn(ev, state, names)
+        or ev.resumed
+        or any(isinstance(e, E.RoundStarted | E.HeldActionTaken) for e in earlier)
+    ):
         return False  # (a held action taken now is no turn of a new round: "Round 1" was said again)
     for cid in state.order[: ev.index]:
         c = state.find(cid)
-        if c is None or c.removed or cid not in names:  # (one holding had its turn: its round was said then)
+        if c is None or c.removed:  # (one holding had its turn: its round was said then)
+            continue
+        if cid not in names and (state.round, cid) not in seen_turns:
             continue
         if state.round == 0 and cid not in state.surprise:
             continue
@@ -699,9 +759,17 @@ def _descriptor_lines(system: System, step: Step, now: FightState, names: Mappin
     return out
 
 
-def public_lines(system: System, step: Step, now: FightState, names: Mapping[str, str] | None = None) -> list[str]:
+def public_lines(
+    system: System,
+    step: Step,
+    now: FightState,
+    names: Mapping[str, str] | None = None,
+    *,
+    seen_turns: Collection[tuple[int, str]] = (),
+) -> list[str]:
     """The lines one GM action shows the players (none if it is all secret); ``names``: as
-    :func:`public_names` gives them (by default from ``now`` alone)."""
+    :func:`public_names` gives them (by default from ``now`` alone); ``seen_turns``: the turns the players saw of
+    ones hidden since (:func:`_turns_seen`), whose rounds were said with them."""
     names = public_names(now) if names is None else names
     lines: list[str] = []
     secret = _hidden_in(system, step)  # what a hidden combatant does: its effects on the seen, no more
@@ -710,18 +778,18 @@ def public_lines(system: System, step: Step, now: FightState, names: Mapping[str
     # turns passing into a hidden one: a condition running out then is not said (the players are still shown the
     # last seen turn; "Bear is no longer Blinded" came with no turn, and told of the unseen one's)
     unseen_turn = any(isinstance(ev, E.TurnStarted) for ev in events) and not any(
-        isinstance(ev, E.TurnStarted) and ev.id in names for ev in events
+        _seen_turn(ev, step.after, names) for ev in events
     )
     new_round = any(isinstance(ev, E.RoundStarted) for ev in events)
     passed = False
     for n, ev in enumerate(events):
         after = _safe(evolve, system, s, ev) or s
-        passed = passed or _passes(ev, names)
+        passed = passed or _passes(ev, step.after, names)
         if unseen_turn and _turn_bookkeeping(ev, new_round, passed):
             line = None
-        elif isinstance(ev, E.RoundStarted) and not _seen_turn_follows(events[n + 1 :], names):
+        elif isinstance(ev, E.RoundStarted) and not _seen_turn_follows(events[n + 1 :], step.after, names):
             line = None  # said with the round's first seen turn: a round begun by a hidden turn told of it
-        elif isinstance(ev, E.TurnStarted) and _first_seen_turn_of_round(system, s, ev, names, events[:n]):
+        elif isinstance(ev, E.TurnStarted) and _first_seen_turn_of_round(system, s, ev, names, events[:n], seen_turns):
             lines.append(_round_line(s.round))
             line = _event_line(system, ev, s, after, now, names)
         elif type(ev) not in _CORE and (
@@ -750,9 +818,11 @@ def public_log(
     system: System, steps: Iterable[Step], now: FightState, names: Mapping[str, str] | None = None
 ) -> tuple[str, ...]:
     names = public_names(now) if names is None else names
+    steps = tuple(steps)
+    turns = _turns_seen(steps, names)
     out: list[str] = []
     for step in steps:
-        out.extend(public_lines(system, step, now, names))
+        out.extend(public_lines(system, step, now, names, seen_turns=turns))
     return tuple(out)
 
 
