@@ -184,7 +184,11 @@ SPECS: tuple[CommandSpec, ...] = (
                 name="guns", label="Guns wielded", default="", required=False, help="empty: the first loaded firearm"
             ),
             "distance": Param(
-                name="distance", kind=STR, label="Distance (ft)", default="0", help="one for all, or one per target"
+                name="distance",
+                kind=STR,
+                label="Distance (ft)",
+                default="0",
+                help="one for all, or one per target in the list's order (top first): '20, 120'",
             ),
             "cover": _COVER,
             "modifiers": _MODS,
