@@ -6,7 +6,8 @@ cinematic (an extra turn, a reroll, ignoring death) are GM actions on the select
 (``actor=None``, ``subject="actor"``), since they come on someone else's turn.
 
 Ruling (ours): the attack form starts on the attacker's best-ranked attack skill
-(test_an_archer_attacks_with_archery_and_a_swordsman_with_the_sword).
+(test_an_archer_attacks_with_archery_and_a_swordsman_with_the_sword), a spell only for a caster with its
+talent (see :func:`attack_defaults`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,20 @@ import attrs
 
 from systems.twod6.failed import failed_names
 from systems.twod6.record import data
-from systems.twod6.sheet import ARCHERY, ATHLETICS, MELEE, PERFORM, RESOLVE, SHOOTING, STAT_NAMES, STATS, THROWING
+from systems.twod6.sheet import (
+    ARCHERY,
+    ATHLETICS,
+    BLAST,
+    CAST,
+    ENTANGLE,
+    MELEE,
+    PERFORM,
+    RESOLVE,
+    SHOOTING,
+    STAT_NAMES,
+    STATS,
+    THROWING,
+)
 from tracker.commands import BOOL, CHOICE, COMBATANTS, INT, MODIFIERS, STR, CommandSpec, Modifier, Param
 from tracker.kit import spec
 from tracker.model import FightState
@@ -197,17 +211,31 @@ def reroll_choices(state: FightState, cid: str) -> dict[str, tuple[str, ...]]:
 
 
 def attack_defaults(state: FightState, actor: str) -> dict[str, str]:
-    """Ruling: the attack form starts on the attacker's best-ranked attack skill (ties: the list's order)."""
+    """Ruling: the attack form starts on the attacker's best-ranked attack skill (ties: the list's order, weapons
+    before spells).
+
+    Ruling: a spell is an attack only for a caster with its talent: Cast (Blast) ranks the caster's Cast (its
+    "Cast (Blast)" sub-skill when the sheet has one) only with the Blast talent, Cast (Entangle) only with
+    Entangle; without the talent the spell ranks 0, so a caster with Cast but no attack spell starts on its best
+    weapon skill (the form started every caster on Cast (Blast), which the attack then refused).  Entangle's only
+    result is grapple, so a form started on it starts on grapple too
+    (test_form_defaults.py::test_a_caster_starts_on_a_spell_it_has_else_its_best_weapon_skill).
+    """
     c = state.find(actor)
     if c is None or c.data is None:
         return {}
     d = data(c)
+    spells = {BLAST_SKILL: BLAST, ENTANGLE_SKILL: ENTANGLE}
 
-    def ranks(skill: str) -> int:  # (every spell rolls the sheet's Cast: a caster started on Melee (Heavy))
-        return d.ranks("Cast" if skill.startswith("Cast") else skill)
+    def ranks(skill: str) -> int:
+        if skill in spells:
+            return (d.ranks(skill) or d.ranks(CAST)) if d.has(spells[skill]) else 0
+        return d.ranks(skill)
 
     best = max(ATTACK_SKILLS, key=ranks)
-    return {"skill": best} if ranks(best) > 0 else {}
+    if ranks(best) <= 0:
+        return {}
+    return {"skill": best, "result": "grapple"} if best == ENTANGLE_SKILL else {"skill": best}
 
 
 SPECS: tuple[CommandSpec, ...] = (

@@ -104,7 +104,7 @@ class TwoD6System(BaseSystem):
     # what the prompts carry for the rules to read back, beyond the fields of the form they open
     prompt_data = {
         "resolve": ("dc", "knockout", "by", "penalty", "rule"),
-        "double_result": ("declared", "skill", "attack_total", "landed"),
+        "double_result": ("declared", "skill", "attack_total", "landed", "times"),
         "riposte": ("kind", "dc"),
     }
 

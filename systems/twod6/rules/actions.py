@@ -12,6 +12,9 @@ Rulings of our own, each with its test:
   who falls unconscious or dies is out of any grapple (test_falling_unconscious_ends_a_grapple).
 - Graceful: the first 20-ft move of a turn costs no action
   (test_graceful_moves_once_a_turn_without_spending_an_action).
+- A skill check's skill is read as the sheet reader reads one (:func:`check_skill`): "melee heavy" is
+  Melee (Heavy), a near miss of a book skill or a bare "Melee" is refused naming the skill to write
+  (test_checks_and_turns.py::test_a_check_reads_the_skill_as_the_sheet_does).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from systems.twod6.rules.common import (
     skill_parts,
     spend_cinematic,
 )
-from systems.twod6.sheet import GRACEFUL, NOTICE, SKILLS, STEALTH, UNARMED, canonical
+from systems.twod6.sheet import GRACEFUL, NOTICE, STEALTH, UNARMED, skill_name
 from systems.twod6.table import R, applies
 from tracker.commands import Modifier
 from tracker.dice import Roller
@@ -116,15 +119,28 @@ def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
         )
 
 
+def check_skill(c: Combatant, typed: str) -> str:
+    """The skill a check typed as ``typed`` rolls, spelled as ``c``'s sheet spells it.
+
+    Ruling: the skill is read as the sheet reader reads one (``sheet.skill_name``): case, spaces, hyphens and a
+    missing parenthesis do not matter ("melee heavy" is Melee (Heavy); it was refused with "choose the stat for
+    melee heavy"), a near miss of a book skill ("Stelth") or a bare "Melee" is refused naming the skill to write,
+    and any other name is a skill of the GM's own.  A skill on the sheet is logged as the sheet writes it
+    (test_checks_and_turns.py::test_a_check_reads_the_skill_as_the_sheet_does).
+    """
+    skill = skill_name(typed)
+    if not skill:
+        raise Refused("name the skill")
+    return next((name for name, _ in data(c).skills if name.lower() == skill.lower()), skill)
+
+
 @applies(R.CHECK, R.CHECK_COST, R.STAT_CHOICE, R.AIM, R.SNIPER, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
 def decide_check(d: Draft, cmd: SkillCheck, dice: Roller) -> None:
     c = need(d.state, cmd.actor)
-    skill = canonical(cmd.skill, SKILLS)
-    if not skill:
-        raise Refused("name the skill")
+    skill = check_skill(c, cmd.skill)
     cost = check_cost(d.state, c, cmd.cost, skill)
     if cost != NO_COST:
-        in_grapple(d.state, c, f"a {cmd.skill} check")
+        in_grapple(d.state, c, f"a {skill} check")
         afford(c, cost)
     parts = skill_parts(c, skill, cmd.stat)
     if cmd.use_aim:

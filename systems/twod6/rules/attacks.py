@@ -297,6 +297,7 @@ def resolve_attack(
                 "skill": skill,
                 "attack_total": attack.total,
                 "landed": True,
+                "times": times,
             },
             outcomes=(NO_SECOND,),
         )
@@ -327,6 +328,18 @@ def double_prompt(state: FightState, aid: str, tid: str) -> Prompt | None:
     return None
 
 
+def _times(p: Prompt, t: Combatant) -> int:
+    """How many times over the attack beat the defense, for its prompt's extra choice: 2 or 3.
+
+    Ruling: a limb taken on a tripled attack is logged "(tripled)" (the book: "should triple a defender's roll"),
+    not "(doubled)"; a prompt from an older file, which did not keep the ratio, is read from its text
+    (test_combat.py::test_a_limb_taken_on_a_tripled_attack_is_logged_tripled).  Events already logged keep their
+    note."""
+    if "times" in p.params:
+        return int(p.params["times"])
+    return 3 if f" tripled {t.name}'s defense" in p.text else 2
+
+
 @applies(R.DOUBLE, R.DOUBLE_LANDS, R.LIMB)
 def decide_double(d: Draft, cmd: ChooseDouble, dice: Roller) -> None:
     a = need(d.state, cmd.actor, "attacker")
@@ -336,6 +349,7 @@ def decide_double(d: Draft, cmd: ChooseDouble, dice: Roller) -> None:
         raise Refused(f"{a.name} has no doubled attack on {t.name} to choose a result for", rule=R.DOUBLE)
     declared, skill, total = p.params["declared"], p.params["skill"], int(p.params["attack_total"])
     landed = bool(p.params.get("landed"))  # a prompt from an older file: the declared result waits too
+    how = "tripled" if _times(p, t) == 3 else "doubled"
     if cmd.choice == "limb":
         if cmd.penalty not in (-2, -3):
             raise Refused("a useless limb gives −2 or −3 on rolls using it", rule=R.LIMB)
@@ -343,9 +357,7 @@ def decide_double(d: Draft, cmd: ChooseDouble, dice: Roller) -> None:
         if any(x.name.lower() == limb.lower() for x in data(t).limbs):
             raise Refused(f"{t.name}'s {limb} is already useless", rule=R.LIMB)
         d.add(
-            EffectApplied(
-                target=t.id, effect="limb", by=a.id, limb=limb, penalty=cmd.penalty, note="doubled", source=DOUBLED
-            )
+            EffectApplied(target=t.id, effect="limb", by=a.id, limb=limb, penalty=cmd.penalty, note=how, source=DOUBLED)
         )
         if not (landed and declared == "wound"):
             wound(d, t.id, 1, a.id, source=DOUBLED)

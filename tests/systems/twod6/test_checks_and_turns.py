@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from systems.twod6 import system
 from systems.twod6.checks import roll_check
-from systems.twod6.commands import Act, Aim, Attack
-from systems.twod6.events import ActionTaken, Aimed, AttackRolled, InitiativeTieRolled
+from systems.twod6.commands import Act, Aim, Attack, SkillCheck
+from systems.twod6.events import ActionTaken, Aimed, AttackRolled, InitiativeTieRolled, SkillChecked
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, refused, setup, sheet
 from tracker import Fight
 from tracker.commands import ActNow, AddCombatant, Delay, Modifier, NextTurn, RollInitiative, SetInitiative, StartFight
@@ -326,3 +326,20 @@ def test_wounds_the_gm_gives_back_at_0_close_the_check_against_death() -> None:
     assert [(p.params.get("stakes"), p.combatant) for p in f.state.prompts] == [("death", "c2")]
     f.do(Adjust(id="c2", field="wounds", value=2))
     assert [p for p in f.state.prompts if p.params.get("stakes") == "death"] == []
+
+
+def test_a_check_reads_the_skill_as_the_sheet_does() -> None:
+    """Ruling: a check's skill is read as the sheet reader reads one.  "melee heavy" was refused with "choose the
+    stat for melee heavy"; now it is Melee (Heavy); a near miss or a bare "Melee" is refused naming the skill."""
+    f, roller = setup(("Kara", sheet(str=1, int=1, skills="Melee (Heavy) 2, Trade (Healing) 1")), ("Bob", DUMMY))
+    roller.add(3, 3)
+    (e,) = of(f.do(SkillCheck(actor="c1", skill="melee heavy", dc=7)), SkillChecked)
+    assert e.skill == "Melee (Heavy)" and e.check.total == 6 + 2 + 1
+    assert e.describe(f.state).startswith("Kara Melee (Heavy) check DC 7")
+    roller.add(3, 3)
+    (e,) = of(f.do(SkillCheck(actor="c1", skill="trade healing", stat="int", dc=7, cost="none")), SkillChecked)
+    assert e.skill == "Trade (Healing)" and e.check.total == 6 + 1 + 1  # as the sheet writes it, its rank counted
+    refused(f, SkillCheck(actor="c1", skill="Stelth", dc=7, cost="none"), "did you mean Stealth")
+    refused(f, SkillCheck(actor="c1", skill="Melee", dc=7, cost="none"), "Melee (Heavy), Melee (Light) or Melee")
+    refused(f, SkillCheck(actor="c1", skill="  ", dc=7, cost="none"), "name the skill")
+    assert roller.exhausted

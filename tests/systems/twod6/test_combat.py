@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import attrs
+
 from systems.twod6.commands import Act, Aim, Attack, BreakGrapple, ChooseDouble, Resolve, Riposte, Sneak
 from systems.twod6.events import AttackRolled, EffectApplied, ResolveRolled, Wounded
+from systems.twod6.rules.attacks import double_prompt
 from tests.systems.twod6.helpers import DUMMY, FIGHTER, attack, data, of, prompts, refused, set_wounds, setup, sheet
 from tracker.commands import Adjust, Modifier, NextTurn
 from tracker.events import PromptRaised, PromptResolved
@@ -251,6 +254,32 @@ def test_tripled_then_passing_the_death_check_leaves_the_defender_unconscious():
     assert not f.state.get("c2").data.dead
     f.do(NextTurn())
     assert f.state.current == "c1" and f.state.round == 2  # Bob is skipped
+
+
+def test_a_limb_taken_on_a_tripled_attack_is_logged_tripled():
+    """Ruling: a limb chosen on a tripled attack is logged "(tripled)", on a doubled one "(doubled)"; a prompt of an
+    older file (no ratio kept) is read from its text; events already logged keep their note."""
+    from systems.twod6.rules.attacks import _times  # (here: the test fails, not the module, where it is missing)
+
+    f, roller = setup(("Ann", FIGHTER), ("Bob", sheet(tou=2)), ("Cat", sheet(tou=2)))
+    attack(f, roller, (6, 6, 3, 3, 1, 2), "c1", "c2")  # 21 vs 3: tripled
+    (e,) = of(f.do(ChooseDouble(actor="c1", target="c2", choice="limb", limb="left leg", penalty=-3)), EffectApplied)
+    assert e.note == "tripled"
+    assert e.describe(f.state) == "Bob's left leg is disabled by Ann (-3 on rolls using it) (tripled)"
+    assert attrs.evolve(e, note="doubled").describe(f.state).endswith("(doubled)")  # an older file's event
+    roller.add(4, 3)
+    f.do(Resolve(actor="c2", stakes="death"))
+    f.do(NextTurn())
+    f.do(NextTurn())
+    attack(f, roller, (5, 5, 2, 3), "c1", "c3")  # 14 vs 5: doubled
+    p = double_prompt(f.state, "c1", "c3")
+    assert p is not None and p.params["times"] == 2
+    cat = f.state.get("c3")
+    old = attrs.evolve(p, params={k: v for k, v in p.params.items() if k != "times"})  # an older file's prompt
+    assert _times(old, cat) == 2
+    assert _times(attrs.evolve(old, text="Ann tripled Cat's defense and 'wound' has landed"), cat) == 3
+    (e,) = of(f.do(ChooseDouble(actor="c1", target="c3", choice="limb", limb="arm")), EffectApplied)
+    assert e.note == "doubled" and e.describe(f.state).endswith("(-2 on rolls using it) (doubled)")
 
 
 def test_a_defense_below_1_counts_as_1_for_doubling():
