@@ -7,6 +7,8 @@ the roll's labelled list, so the log shows each one.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Sequence
 
 import attrs
@@ -90,13 +92,103 @@ def check_situational(mods: Sequence[Modifier]) -> tuple[Modifier, ...]:
 
 
 def check_specialty(c: Combatant, skill: str, specialty: str) -> str:
+    """The specialization as the sheet writes it; one the skill does not have is refused, and when it is another
+    skill's (a sword's "Swords" left in the attack form after the GM chose Unarmed) the refusal says whose."""
     if not specialty.strip():
         return ""
-    s = data(c).skill(skill)
+    d = data(c)
+    s = d.skill(skill)
     for sp in s.specs if s else ():
         if sp.lower() == specialty.strip().lower():
             return sp
+    owner = next((o for o in d.skills for sp in o.specs if sp.lower() == specialty.strip().lower()), None)
+    if owner is not None and s is not owner:
+        raise Refused(
+            f"{c.name} has no specialization '{specialty}' in {skill}: {specialty} is a {owner.name} "
+            f"specialization (empty the specialization to roll {skill} alone)",
+            rule=R.skill,
+        )
     raise Refused(f"{c.name} has no specialization '{specialty}' in {skill}", rule=R.skill)
+
+
+# "Medical (First Aid)", as the log and the detail pane write a specialization roll
+_SKILL_AND_SPEC = re.compile(r"^(?P<skill>.*?)\s*\((?P<spec>[^()]*)\)$")
+UNTRAINED = "untrained"  # the label of the skill modifier of a skill the sheet does not list
+CLOSE = 0.8  # how alike a typed name and a sheet's skill are to be taken for a typo ("Stelth": Stealth)
+
+
+@applies(R.skill)
+def check_skill(c: Combatant, text: str, specialty: str = "") -> tuple[str, str]:
+    """The skill and the specialization a roll names, as the sheet writes them: ``(skill, specialization)``.
+
+    Ruling: "Skill (Specialization)" typed in the skill field is the skill plus that specialization
+    ("Medical (First Aid)" is Medical +2 for a sheet with Medical +First Aid), as the log and the detail pane
+    write it; a specialization the sheet's skill does not have, or one on a skill the sheet does not list, is
+    refused with the sheet's skills.  A skill the sheet does not list rolls untrained at -1 Poor (l.63), but a
+    name that looks like a typo of a listed skill ("Stelth", "Medic") or that is a specialization typed alone
+    ("First Aid") is refused naming the skill meant: both once rolled -1 with no word.  A skill the sheet does
+    not list whose name is that close to a listed one is rolled by listing it with 0 ranks.
+    Tests: tests/systems/zludge/test_skill_names.py.
+    """
+    raw = " ".join(text.split())
+    spec = " ".join(specialty.split())
+    d = data(c)
+    listed = d.skill(raw)  # a sheet's skill named with parentheses ("Knowledge (History) 2") is that skill
+    if listed is not None:
+        return listed.name, check_specialty(c, listed.name, spec)
+    m = _SKILL_AND_SPEC.match(raw)
+    if m is not None:
+        name, inner = m["skill"].strip(), m["spec"].strip()
+        if spec and inner and inner.lower() != spec.lower():
+            raise Refused(
+                f"two specializations for one roll: '{inner}' in the skill and '{spec}' in the specialization "
+                "field; keep one",
+                rule=R.skill,
+            )
+        spec = inner or spec
+    elif "(" in raw or ")" in raw:
+        raise Refused(f"'{raw}': write a specialization as Skill (Specialization), e.g. Medical (First Aid)")
+    else:
+        name = raw
+    if not name:
+        raise Refused("name the skill to roll")
+    s = d.skill(name)
+    if s is not None:
+        return s.name, check_specialty(c, s.name, spec)
+    have = d.skills_text or "none"
+    for owner in d.skills:
+        for sp in owner.specs:
+            if sp.lower() == name.lower():
+                raise Refused(
+                    f"{sp} is {c.name}'s specialization in {owner.name}: roll {owner.name} ({sp}), or {owner.name} "
+                    f"with {sp} as the specialization (skills: {have})",
+                    rule=R.skill,
+                )
+    names = {o.name.lower(): o.name for o in d.skills}
+    close = [names[n] for n in difflib.get_close_matches(name.lower(), list(names), n=1, cutoff=CLOSE)]
+    close += [o.name for o in d.skills if len(name) >= 3 and o.name.lower().startswith(name.lower())]
+    if close:
+        raise Refused(
+            f"{c.name} has no skill '{name}'; did you mean {close[0]}? (skills: {have}; a skill not listed rolls "
+            f"untrained at -1 Poor: to roll one named so close to a listed skill, list it with 0 ranks)",
+            rule=R.skill,
+        )
+    if spec:
+        raise Refused(
+            f"{c.name} has no {name.title()} on the sheet, so no specialization '{spec}' in it (skills: {have}); "
+            f"roll {name.title()} alone (untrained, -1 Poor)",
+            rule=R.skill,
+        )
+    return name.title(), ""
+
+
+def untrained(c: Combatant, skill: str, mods: Sequence[Modifier]) -> list[Modifier]:
+    """``mods`` with the skill's modifier (the first) labelled "untrained" when the sheet does not list the skill,
+    so the log says why it is -1 Poor: "Stealth 4dF [..] = 0, untrained -1 → -1 Poor"."""
+    out = list(mods)
+    if out and data(c).skill(skill) is None:
+        out[0] = attrs.evolve(out[0], label=UNTRAINED)
+    return out
 
 
 def check_difficulty(difficulty: int) -> None:
@@ -187,14 +279,19 @@ def check_able(c: Combatant, physical: bool, what: str, gm_allows: bool = False)
         )
 
 
-def check_turn(state: FightState, c: Combatant) -> None:
-    """One action per turn, on one's own turn, while the fight runs."""
+def check_turn(state: FightState, c: Combatant, hint: str = "") -> None:
+    """One action per turn, on one's own turn, while the fight runs; ``hint`` ends the off-turn refusal (a skill
+    roll's form: untick its "Is the turn's action" for a check that costs no action)."""
     if not state.started or state.ended:
         return
     if state.current != c.id:
         raise Refused(
-            f"it is {state.name(state.current)}'s turn: {c.name} acts on its own turn (one action per turn)",
+            f"it is {state.name(state.current)}'s turn: {c.name} acts on its own turn (one action per turn)"
+            + (f"; {hint}" if hint else ""),
             rule=R.turn,
         )
     if data(c).spent:
-        raise Refused(f"{c.name} has already taken its action this turn (one action per turn)", rule=R.turn)
+        raise Refused(
+            f"{c.name} has already taken its action this turn (one action per turn)" + (f"; {hint}" if hint else ""),
+            rule=R.turn,
+        )

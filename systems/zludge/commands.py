@@ -13,6 +13,7 @@ from tracker.model import FightState
 from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES, ZludgeData
 
 ASPECT_USES = ("+1", "reroll")
+SKILL_HELP = "as the sheet names it; 'Medical (First Aid)' for a specialization; one not on the sheet: untrained -1"
 # quick damage and healing: a damage level, named by the box it checks
 LEVEL_CHOICES = tuple(f"{n} {name}" for n, name in enumerate(WOUND_STATES))
 
@@ -241,6 +242,16 @@ def attack_defaults(state: FightState, cid: str) -> dict[str, str]:
     return {}
 
 
+def skill_defaults(state: FightState, cid: str) -> dict[str, bool]:
+    """Ruling (checks outside the turn, third pass): a skill roll's form starts as the turn's action
+    only for the combatant whose turn it is; for anyone else, while the fight runs, it starts unticked (a
+    reaction or a passive check, which costs no action and is rolled at any moment), where it once started ticked
+    and was refused. Test: test_skill_names.py::test_the_skill_form_off_turn_starts_as_no_action."""
+    if not state.started or state.ended:
+        return {}
+    return {"as_action": state.current == cid}
+
+
 def specs() -> tuple[CommandSpec, ...]:
     return (
         spec(
@@ -341,7 +352,9 @@ def specs() -> tuple[CommandSpec, ...]:
             title="Skill roll",
             key="r",
             labels={"actor": "Who", "skill": "Skill", "physical": "Physical", "as_action": "Is the turn's action"},
+            defaults=skill_defaults,
             fields={
+                "skill": Param(name="skill", label="Skill", help=SKILL_HELP),
                 **_text("specialty", "Specialization that applies"),
                 "difficulty": Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
                 **_mods(),

@@ -4,6 +4,7 @@
   took 0) are compared with no roll; the higher wins; equal scores become a regular contest.
 - Regular: both roll their skill with their own penalties; a tie rolls again, both sides, as many
   times as needed; every roll is logged, one line a round.
+- Each side's skill is named as in a skill roll, "Skill (Specialization)" included (ruling in ``sides``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from tracker.events import Event
 from tracker.kit import Draft, need, spec
 from tracker.model import Combatant, FightState
 
-from .checks import base_mods, check_able, skill_roll
+from .checks import base_mods, check_able, check_skill, skill_roll, untrained
+from .commands import SKILL_HELP
 from .events import mods_text, roll_text
 from .evolve import apply
 from .model import data, ladder
@@ -34,7 +36,9 @@ class Contest:
     actor: str
     target: str
     skill: str = "Athletics"
+    specialty: str = ""  # the first's specialization ("Athletics (Climbing)" in the skill says it as well)
     target_skill: str = ""  # empty: the same skill
+    target_specialty: str = ""  # empty: the first's, if the opponent's sheet has it (empty skill), else none
     kind: str = REGULAR
     physical: bool = True
 
@@ -77,8 +81,33 @@ class ContestRolled(Event):
         return f"{head}: {self.first.text(state)} vs {self.second.text(state)}: {out}"
 
 
-def _score(c: Combatant, skill: str, physical: bool) -> tuple[Modifier, ...]:
-    return (*base_mods(c, skill), *data(c).penalties(physical))
+def _score(c: Combatant, skill: str, spec: str, physical: bool) -> tuple[Modifier, ...]:
+    return (*untrained(c, skill, base_mods(c, skill, spec)), *data(c).penalties(physical))
+
+
+def _label(skill: str, spec: str) -> str:
+    return f"{skill} ({spec})" if spec else skill
+
+
+def sides(a: Combatant, b: Combatant, cmd: Contest) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Each side's skill and specialization, as its sheet writes them (``checks.check_skill``).
+
+    Ruling: a contest names a specialization as a skill roll does ("Medical (First Aid)" in the skill, or the
+    specialization fields), where a contest once rolled "Medical (First Aid)" untrained at -1.  An empty
+    Against's skill is the first's skill; the first's specialization counts for the opponent too when the
+    opponent's sheet has it (a race up a wall is Climbing for both), else the opponent rolls the skill alone.
+    Tests: tests/systems/zludge/test_skill_names.py (contest)."""
+    if not cmd.skill.strip():
+        raise Refused("name the skill of the contest")
+    first = check_skill(a, cmd.skill, cmd.specialty)
+    if cmd.target_skill.strip():
+        return first, check_skill(b, cmd.target_skill, cmd.target_specialty)
+    if cmd.target_specialty.strip():
+        return first, check_skill(b, first[0], cmd.target_specialty)
+    skill_b, _ = check_skill(b, first[0]) if data(b).skill(first[0]) else (first[0], "")
+    theirs = data(b).skill(skill_b)
+    spec_b = next((sp for sp in (theirs.specs if theirs else ()) if sp.lower() == first[1].lower()), "")
+    return first, (skill_b, spec_b)
 
 
 @applies(R.contest_simple, R.contest_regular)
@@ -89,30 +118,28 @@ def contest(d: Draft, cmd: Contest, dice: Roller) -> None:
         raise Refused("a contest is between two different combatants")
     if cmd.kind not in (SIMPLE, REGULAR):
         raise Refused(f"a contest is simple or regular, not '{cmd.kind}'", rule=R.contest_simple)
-    skill_a = cmd.skill.strip().title()
-    skill_b = (cmd.target_skill.strip() or cmd.skill).strip().title()
-    if not skill_a:
-        raise Refused("name the skill of the contest")
+    (skill_a, spec_a), (skill_b, spec_b) = sides(a, b, cmd)
     check_able(a, cmd.physical, f"contest {skill_a}")
     check_able(b, cmd.physical, f"contest {skill_b}")
     if cmd.kind == SIMPLE:
-        ma, mb = _score(a, skill_a, cmd.physical), _score(b, skill_b, cmd.physical)
+        ma, mb = _score(a, skill_a, spec_a, cmd.physical), _score(b, skill_b, spec_b, cmd.physical)
         ta, tb = sum(m.value for m in ma), sum(m.value for m in mb)
         win = a.id if ta > tb else b.id if tb > ta else ""
-        first = ContestSide(id=a.id, skill=skill_a, mods=ma, total=ta)
-        second = ContestSide(id=b.id, skill=skill_b, mods=mb, total=tb)
+        first = ContestSide(id=a.id, skill=_label(skill_a, spec_a), mods=ma, total=ta)
+        second = ContestSide(id=b.id, skill=_label(skill_b, spec_b), mods=mb, total=tb)
         d.add(ContestRolled(kind=SIMPLE, first=first, second=second, winner=win))
         if win:
             return
     for n in range(1, MAX_ROUNDS + 1):
-        sides = []
-        for c, skill in ((a, skill_a), (b, skill_b)):
+        rolled = []
+        for c, skill, sub in ((a, skill_a, spec_a), (b, skill_b, spec_b)):
+            label = _label(skill, sub)
             r = skill_roll(
-                c, dice, f"{c.name} {skill} (contest)", aspect="", use="+1", plot_point=False,
-                base=base_mods(c, skill), physical=cmd.physical,
+                c, dice, f"{c.name} {label} (contest)", aspect="", use="+1", plot_point=False,
+                base=untrained(c, skill, base_mods(c, skill, sub)), physical=cmd.physical,
             )  # fmt: skip
-            sides.append(ContestSide(id=c.id, skill=skill, roll=r.roll, mods=r.mods, total=r.total))
-        first, second = sides
+            rolled.append(ContestSide(id=c.id, skill=label, roll=r.roll, mods=r.mods, total=r.total))
+        first, second = rolled
         win = a.id if first.total > second.total else b.id if second.total > first.total else ""
         d.add(ContestRolled(kind=REGULAR, round=n, first=first, second=second, winner=win))
         if win:
@@ -126,14 +153,15 @@ def contest_spec() -> CommandSpec:
         title="Contest",
         key="k",
         subject="target",
-        labels={"actor": "First", "target": "Against", "skill": "First's skill"},
+        labels={"actor": "First", "target": "Against"},
         fields={
+            "skill": Param(name="skill", label="First's skill", default="Athletics", help=SKILL_HELP),
             "target_skill": Param(
                 name="target_skill",
                 label="Against's skill",
                 default="",
                 required=False,
-                help="empty: the same skill",
+                help="empty: the same skill (and the first's specialization, if Against has it)",
             ),
             "kind": Param(
                 name="kind",
@@ -144,6 +172,10 @@ def contest_spec() -> CommandSpec:
                 help="simple: compare scores, no roll (equal: regular); regular: both roll, a tie rolls again",
             ),
             "physical": Param(name="physical", kind=BOOL, default=True, label="Physical"),
+            "specialty": Param(name="specialty", label="First's specialization", default="", required=False),
+            "target_specialty": Param(
+                name="target_specialty", label="Against's specialization", default="", required=False
+            ),
         },
         help="Two combatants set a skill against each other; every roll is logged.",
     )

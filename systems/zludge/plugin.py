@@ -35,6 +35,7 @@ the tests and the help; the rules table is :mod:`systems.zludge.table`):
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -107,10 +108,21 @@ First aid: a Medical roll of 0 or more makes each wound impair one level less; a
   may reopen them (reopen_wounds).
 Quick damage: a damage level 0-4 checks one box per target like an attack (fatigue: physical fatigue).
   Quick heal: not during a fight (wounds heal over weeks); after it, clears one box of the level.
+Skill rolls and contests: 'Medical (First Aid)' names a specialization; a skill the sheet does not
+  list rolls untrained (-1 Poor), a typo of one it lists is refused."""
 
-Actions: attack (a), invoke (i: aspect or plot point after the roll), ambush_initiative (A),
-  roll_skill (r), first_aid (f), reopen_wounds, mark_wound (w), mark_fatigue (t), clear_box,
-  refresh_aspects, act (o: any other action)."""
+# what the help's list of actions adds to a key (the list itself comes from the commands' specs)
+ACTION_NOTES = {"invoke": "aspect or plot point after the roll", "act": "any other action"}
+
+
+def actions_help(specs: Sequence[CommandSpec]) -> str:
+    """The help's list of actions with their keys, from the commands' specs: typed by hand it named the ambush's
+    key as A (the core's Add; the key is b) and left out contest (k). Test: test_skill_names.py::test_help_*."""
+    parts = []
+    for s in specs:
+        inside = ": ".join(x for x in (s.key, ACTION_NOTES.get(s.name)) if x)
+        parts.append(f"{s.name} ({inside})" if inside else s.name)
+    return textwrap.fill("Actions: " + ", ".join(parts) + ".", width=100, subsequent_indent="  ")
 
 
 class ZludgeSystem(BaseSystem):
@@ -205,7 +217,7 @@ class ZludgeSystem(BaseSystem):
         return views.public(combatant)
 
     def help(self) -> str:
-        return HELP
+        return f"{HELP}\n\n{actions_help(self.commands())}"
 
     # -- why -----------------------------------------------------------------
     def rules(self) -> tuple[Rule, ...]:

@@ -10,6 +10,13 @@ Rulings:
   prompt; the GM answers with reopen_wounds or dismisses it.
 - *Bulky armor* takes its penalty on every Athletics and Acrobatics roll
   (rule ``bulky``), a skill roll as much as a defense.
+- *Naming the skill*: "Skill (Specialization)" in the skill field is the skill
+  with that specialization; a typo of a sheet's skill is refused, a skill the
+  sheet does not list rolls untrained and the log says "untrained" (ruling in
+  ``checks.check_skill``; test_skill_names.py).
+- *Off turn*: a skill roll ticked as the turn's action, off the roller's turn,
+  is refused with the words to untick it: a check that costs no action is
+  rolled at any moment (the rulings' third pass; test_skill_names.py).
 - Each roll says how many events of its action follow it (``follow``), so the
   fight knows when the roll is open to an aspect or plot point after it.
 """
@@ -32,9 +39,10 @@ from ..checks import (
     check_boosts,
     check_difficulty,
     check_situational,
-    check_specialty,
+    check_skill,
     check_turn,
     skill_roll,
+    untrained,
 )
 from ..commands import FirstAid, RefreshAspects, ReopenWounds, RollSkill, TakeAction
 from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened, WoundsTreated
@@ -43,6 +51,8 @@ from ..table import R, applies
 from .contests import take_zero
 
 REOPEN = "reopen"
+# the end of a skill roll's off-turn refusal (third pass: a check that costs no action, any moment)
+FREE_CHECK = "a check that costs no action is rolled at any moment: untick 'Is the turn's action'"
 REOPENS, HOLD = "the wounds reopen", "they hold"  # the reopen prompt settled by ruling
 
 
@@ -80,22 +90,23 @@ def _difficulty(value: int) -> list[Modifier]:
 @applies(R.test, R.difficulty, R.take_0)
 def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
     actor = need(d.state, cmd.actor)
-    skill = cmd.skill.strip().title()
-    if not skill:
+    if not cmd.skill.strip():
         raise Refused("name the skill to roll")
+    # "Medical (First Aid)" is Medical with First Aid; a typo of a sheet's skill is refused (checks.check_skill)
+    skill, spec = check_skill(actor, cmd.skill, cmd.specialty)
     check_able(actor, cmd.physical, f"roll {skill}", cmd.gm_allows)
     if cmd.as_action:
-        check_turn(d.state, actor)
+        check_turn(d.state, actor, FREE_CHECK)
     diff = _difficulty(cmd.difficulty)
-    spec = check_specialty(actor, skill, cmd.specialty)
     mods = check_situational(cmd.modifiers)
     aspect = check_boosts(actor, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
+    base = untrained(actor, skill, base_mods(actor, skill, spec, *diff, *mods))
     if cmd.take_0:
-        r = take_zero(actor, skill, aspect, cmd, base_mods(actor, skill, spec, *diff, *mods))
+        r = take_zero(actor, skill, aspect, cmd, base)
     else:
         r = skill_roll(
             actor, dice, f"{actor.name} {skill}", aspect=aspect, use=cmd.aspect_use,
-            plot_point=cmd.plot_points == 1, base=base_mods(actor, skill, spec, *diff, *mods), physical=cmd.physical,
+            plot_point=cmd.plot_points == 1, base=base, physical=cmd.physical,
         )  # fmt: skip
     ev = SkillRolled(
         actor=actor.id,
