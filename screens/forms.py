@@ -129,6 +129,8 @@ def _aim_at_last_target(
         return  # the GM chose someone: that one
     if next(p for p in spec.params if p.name == subject).side:
         return  # a field of a side (first aid's patient, an ally): as prefill starts it (it was set on a foe)
+    if not next(p for p in spec.params if p.name == subject).required:
+        return  # one that may stay empty (a blackjack working's target: none is the caster): not put on a foe
     last = [i for i in ctx.last_targets.get(me.id, ()) if i not in ctx.out and ctx.state.find(i) is not None]
     foes = [c.id for c in logic.seen_first([c for c in ctx.state.present if c.kind != me.kind and c.id not in ctx.out])]
     chosen = last or foes[:1]

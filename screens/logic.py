@@ -140,8 +140,8 @@ def prefill(
 
     A subject of one combatant starts on the first marked one (not the actor), when some are marked: the
     marks say whom the GM means, as they do for a subject of several.  When the selected combatant is the
-    actor itself, a target falls back to the first foe still in the fight; an optional opponent is never
-    guessed.
+    actor itself, a target falls back to the first foe still in the fight; an optional one (an opponent, a
+    working's target) is never guessed.
     """
     values: dict[str, Any] = {}
     for p in spec.params:
@@ -176,6 +176,8 @@ def prefill(
             # started on an enemy)
             allies = [c for c in state.present if c.kind == me.kind and c.id != me.id and c.id not in out]
             target = allies[0].id if allies else me.id
+        elif not param.required and target in (None, acting):
+            target = None  # one that may stay empty (a blackjack working's target: none is the caster): no foe
         elif acting and target in (None, acting):
             foes = seen_first([c for c in state.present if me is not None and c.kind != me.kind and c.id not in out])
             target = foes[0].id if foes else None

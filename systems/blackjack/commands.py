@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from systems.blackjack.presets import WORKINGS
-from tracker.commands import CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
+from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.commands import Rest as CoreRest
 from tracker.kit import spec
 from tracker.model import FightState
@@ -241,9 +241,20 @@ SPECS: tuple[CommandSpec, ...] = (
         name="cast",
         title="Cast a working",
         key="w",
+        # the form starts on the selected combatant, as every form does (it opened on no target, so a heal aimed
+        # at the selected wounded outlaw went to the caster)
+        subject="target",
         labels={"actor": "Caster", "willing": "Target is willing"},
         fields={
             "modifiers": _mods(),
+            "willing": Param(
+                name="willing",
+                kind=BOOL,
+                default=False,
+                required=False,
+                label="Target is willing",
+                help="no CTRL save; a heal on the caster's own side always is",
+            ),
             # a picker of what the caster knows (an empty text field took anything but the exact name as unknown)
             "working": Param(
                 name="working",

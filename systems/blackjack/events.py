@@ -271,6 +271,14 @@ class MoraleRuled(Event):
         return f"Morale for {self.side} by the GM's ruling: {who} {verb} ({self.outcome})"
 
 
+_MOVE_VERBS = {"attack": "attacks", "defend": "defends", "flourish": "flourishes"}
+
+
+def _moved(move: str) -> str:
+    """An Arguin' move as the log says it ("flourishes", not "flourishs")."""
+    return _MOVE_VERBS.get(move, move + "s")
+
+
 @attrs.frozen(kw_only=True)
 class ArguinRound(Event):
     TYPE = "blackjack.arguin_round"
@@ -284,7 +292,7 @@ class ArguinRound(Event):
         lost = " and ".join(state.name(i) for i in self.losers)
         tie = " (tie)" if len(self.losers) == 2 else ""
         return (
-            f"Arguin': {state.name(self.pc)} {self.pc_move}s, {state.name(self.npc)} {self.npc_move}s → "
+            f"Arguin': {state.name(self.pc)} {_moved(self.pc_move)}, {state.name(self.npc)} {_moved(self.npc_move)} → "
             f"{lost} must keep face{tie}"
         )
 

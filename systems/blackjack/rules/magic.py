@@ -16,6 +16,16 @@ named in a test:
   cast without one it is refused rather than landing on the caster. A healing
   working with no target heals the caster; a note working just happens
   (``test_a_hex_without_a_target_is_refused_not_cast_on_the_caster``).
+- Ruling: a healing working (Healing hands) whose recipient (its target; the
+  caster, with none) has no injury it may clear (none at all, or only ones
+  bound to a paper) is refused in words before anything is spent: no
+  second-casting powderburn, no dice, no save, the lead stays ingested. It
+  logged "takes effect: restore 1 injury slot" and healed no one
+  (``test_a_heal_with_nothing_to_heal_is_refused_before_anything_is_spent``).
+- Ruling: a healing working on one of the caster's own side (PC on PC, NPC on
+  NPC) is taken as willing: no CTRL save against it. Aimed at the other side,
+  the target saves unless the GM ticks "Target is willing"
+  (``test_healing_hands_on_the_selected_wounded_ally_heals_it``).
 - What a paper working (Hex, Naming) lays on its target is bound to the paper:
   the log says so, and only "The paper is destroyed" removes it
   (``test_treatment_cannot_clear_namings_agony_destroying_the_paper_does``).
@@ -46,7 +56,7 @@ from ..records import SEVERE, PaperBond, data
 from ..sheet import level_index, split_list
 from ..table import R, applies
 from .common import able, find_working, rules
-from .harm import clear_worst, injury
+from .harm import clear_one, clear_worst, injury
 
 
 @rules.on(IngestLead)
@@ -83,6 +93,8 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
             "only a working with no target just happens",
             rule=R.NO_TARGET,
         )
+    if wk.effect == "heal":
+        _can_heal(wk.name, target or a)
     if wk.cast_today:
         burn = injury(d.state, a.id, 0, "powderburn (second casting today)")
         d.add(burn)
@@ -99,7 +111,8 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
         )
     )
     took = True
-    if target is not None and not cmd.willing and target.id != a.id:
+    willing = cmd.willing or (wk.effect == "heal" and target is not None and target.kind == a.kind)
+    if target is not None and not willing and target.id != a.id:
         t = d.get(target.id)
         parts = [DvPart(label="lead ingested", value=n)] + [DvPart(label=m.label, value=m.value) for m in cmd.modifiers]
         save = blackjack_save(dice, t, "CTRL", parts, f"resists {wk.name}")
@@ -119,6 +132,17 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
                 outcomes=SIXES_OUTCOMES,
             )
         )
+
+
+@applies(R.HEALING_HANDS, R.PAPER)
+def _can_heal(working: str, on: Combatant) -> None:
+    """Refused unless ``on`` has an injury a healing working may clear (one not bound to a paper)."""
+    if not data(on).injury_count and not data(on).dead:
+        raise Refused(f"{working} would heal no one, so it is not cast: {on.name} has no injury", rule=R.HEALING_HANDS)
+    try:
+        clear_one(on, "worst", working)
+    except Refused as e:
+        raise Refused(f"{working} would heal no one, so it is not cast: {e}") from None
 
 
 @applies(R.HEX, R.NAMING, R.PAPER, R.HEALING_HANDS)

@@ -173,7 +173,7 @@ def test_harm_forms_ask_for_a_level() -> None:
         ("paper", None, "target"),
         ("burn", None, "actor"),
         ("rest", None, None),
-        ("cast", "actor", None),
+        ("cast", "actor", "target"),  # the caster acts; the selected one is the target (tbj finding 1)
     ],
 )
 def test_gm_actions_start_on_the_selected_combatant_not_the_current_one(
