@@ -47,22 +47,42 @@ form with "a value cannot be saved", and everything typed in it was lost."""
 
 
 def parse_modifiers(text: str) -> tuple[Modifier, ...]:
-    """Read ``"cover -2, high ground +1"`` (or ``"-2"``) into modifiers."""
+    """Read ``"cover -2, high ground +1"`` (or ``"-2"``) into modifiers.
+
+    Ruling: a signed number ends a modifier, so modifiers typed without a comma are each counted:
+    ``"high ground +1 aim +2"`` is high ground +1 and aim +2 (it was one +2 labelled "high ground +1 aim", as if
+    both counted); a number without a sign stays in the label ("rank 2 +1")
+    (tests/core/test_gm2_fixes.py::test_modifiers_typed_without_a_comma_are_each_counted).
+    """
     out: list[Modifier] = []
     for part in text.split(","):
-        part = part.strip()
-        if not part:
-            continue
         words = part.split()
-        try:
-            value = whole_number(words[-1])
-        except ValueError:
-            raise Refused(f"modifier '{part}' must end with a number, like 'cover -2'") from None
-        if abs(value) > MODIFIER_MAX:
-            raise Refused(f"modifier '{part[:40]}': a situational modifier is at most ±{MODIFIER_MAX}")
-        label = " ".join(words[:-1]) or "modifier"
-        out.append(Modifier(label=label, value=value))
+        while words:
+            cut = next((n + 1 for n, w in enumerate(words[:-1]) if _signed(w)), len(words))
+            out.append(_modifier(words[:cut]))
+            words = words[cut:]
     return tuple(out)
+
+
+def _signed(word: str) -> bool:
+    if word[:1] not in ("+", "-"):
+        return False
+    try:
+        whole_number(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _modifier(words: list[str]) -> Modifier:
+    part = " ".join(words)
+    try:
+        value = whole_number(words[-1])
+    except ValueError:
+        raise Refused(f"modifier '{part}' must end with a number, like 'cover -2'") from None
+    if abs(value) > MODIFIER_MAX:
+        raise Refused(f"modifier '{part[:40]}': a situational modifier is at most ±{MODIFIER_MAX}")
+    return Modifier(label=" ".join(words[:-1]) or "modifier", value=value)
 
 
 @attrs.frozen(kw_only=True)

@@ -24,7 +24,7 @@ from typing import Protocol
 import attrs
 
 from tracker.errors import Refused, TrackerError
-from tracker.text import counted
+from tracker.text import counted, whole_number
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -154,21 +154,31 @@ def parse_faces(text: str, request: DiceRequest | None = None) -> list[int]:
     exists: on Fudge dice ``"0000"`` is four blanks (not the number 0), and on dice whose faces are all single
     digits (d4, d6, d8) ``"66"`` is two sixes, since no such die shows 66.  A face out of range is left for
     :meth:`DiceRequest.check` to name.
+
+    Ruling: run-together digits typed alone that could also be the total of the request ("11" or "12" on 2d6, a
+    natural 11 at a 2d6 table) are refused, asking for the faces apart: read as 1,1 they were snake eyes
+    (tests/core/test_gm2_fixes.py::test_run_together_faces_that_could_be_a_total_are_refused).  Faces are
+    written in the digits 0-9 ("1_0" and other scripts' digits are refused, as in every number field).
     """
     fudge = request is not None and (request.lo, request.hi) == (-1, 1)
     digits = request is not None and not fudge and request.lo >= 0 and request.hi <= 9
     out: list[int] = []
-    for token in re.split(r"[\s,;]+", text.strip()):
-        if not token:
-            continue
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    for token in tokens:
         if re.fullmatch(r"[+\-0]+", token) and (fudge or len(token) == 1 or re.search(r"[+\-]", token)):
             out.extend({"+": 1, "-": -1, "0": 0}[ch] for ch in token)
             continue
-        if digits and token.isdigit() and token.isascii():
+        if digits and token.isdigit() and token.isascii() and len(token) > 1:
+            assert request is not None
+            if len(tokens) == 1 and request.count * request.lo <= int(token) <= request.count * request.hi:
+                raise DiceError(
+                    f"'{token}': the faces {' and '.join(token)}, or a total of {int(token)}? "
+                    f"type each face apart, like '{' '.join(str(max(request.lo, request.hi - 1 + n % 2)) for n in range(request.count))}'"
+                )
             out.extend(int(ch) for ch in token)
             continue
         try:
-            out.append(int(token))
+            out.append(whole_number(token))
         except ValueError:
             hint = "type + 0 - for each die, like '+0-0'" if fudge else "type numbers like '5 6'"
             if request is None:
@@ -279,11 +289,11 @@ def _face(face: int, expr: str) -> str:
 
 
 _EXPR = re.compile(
-    r"^(?P<n>\d+)?d(?P<s>\d+|f)"
-    r"(?:(?P<k>kh|kl)(?P<kn>\d+))?"
-    r"(?P<x>!(?P<xn>\d+)?)?"
-    r"(?P<m>[+-]\d+)?$"
-)  # a dice expression
+    r"^(?P<n>[0-9]+)?d(?P<s>[0-9]+|f)"
+    r"(?:(?P<k>kh|kl)(?P<kn>[0-9]+))?"
+    r"(?P<x>!(?P<xn>[0-9]+)?)?"
+    r"(?P<m>[+-][0-9]+)?$"
+)  # a dice expression, in the digits 0-9 (``\d`` also matches other scripts' digits)
 
 
 def parse(text: str) -> DiceExpr:
@@ -368,7 +378,7 @@ def amount(text: str, dice: Roller, label: str = "") -> Roll:
     for term in terms:
         sign = -1 if term.startswith("-") else 1
         body = term.lstrip("+-")
-        if body.isdecimal():
+        if body.isascii() and body.isdigit():
             if len(body) > 5:
                 raise Refused(f"'{text}': the number is too large")
             modifier += sign * int(body)

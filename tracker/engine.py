@@ -27,7 +27,7 @@ from tracker.model import KINDS, Combatant, FightState, ViewOptions, changed
 from tracker.plugin import System, initiative_events
 from tracker.plugin_check import check_prompts
 from tracker.shapes import check_record
-from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet
+from tracker.text import NAME_MAX, NOTE_MAX, TEXT_MAX, clean, clean_sheet, name_key
 
 CORE_FIELDS = ("name", "group", "kind", "initiative")
 RECENT_NOTES = 20  # the state keeps the latest notes; every note stays in the log
@@ -118,6 +118,9 @@ def need(state: FightState, cid: str | None, what: str = "combatant") -> Combata
 
 
 def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -> list[E.Event]:
+    """Ruling: a name that only looks like one in the fight ("Bandit  1", "Bandit\u00a01", "Bandit 1" with a
+    zero-width joiner) is the same name, refused as a repeat (see :func:`tracker.text.name_key`;
+    tests/core/test_gm2_fixes.py::test_names_that_only_look_the_same_are_refused)."""
     name = clean(cmd.name, "Name", NAME_MAX)
     sheet = dict(cmd.sheet)
     kind = cmd.kind
@@ -135,17 +138,17 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
         raise Refused(f"kind must be one of {', '.join(KINDS)}, not '{kind}'")
     if not 1 <= cmd.count <= 50:
         raise Refused("add 1 to 50 combatants at a time")
-    taken = {c.name.lower() for c in state.combatants if not c.removed}
+    taken = {name_key(c.name) for c in state.combatants if not c.removed}
     names: list[str] = []
     if cmd.count == 1:
-        if name.lower() in taken:
+        if name_key(name) in taken:
             raise Refused(f"there is already a combatant called '{name}'")
         names = [name]
     else:
         n = 1
         while len(names) < cmd.count:
             candidate = f"{name} {n}"
-            if candidate.lower() not in taken:
+            if name_key(candidate) not in taken:
                 names.append(candidate)
             n += 1
     group = clean(cmd.group, "Group", NAME_MAX) or (name if cmd.count > 1 else None)
@@ -202,13 +205,16 @@ def _remove(system: System, state: FightState, cmd: C.RemoveCombatant, dice: Rol
 
 
 def _rename(system: System, state: FightState, cmd: C.RenameCombatant, dice: Roller) -> list[E.Event]:
+    """Ruling: a new name that only looks like another combatant's is refused, as in :func:`_add`
+    (tests/core/test_gm2_fixes.py::test_a_rename_to_a_name_that_only_looks_the_same_is_refused)."""
     c = need(state, cmd.id)
     name = clean(cmd.name, "Name", NAME_MAX)
     if not name:
         raise Refused("a combatant needs a name")
-    other = state.by_name(name)
-    if other is not None and other.id != c.id:
-        raise Refused(f"there is already a combatant called '{name}'")
+    key = name_key(name)
+    other = next((x for x in state.combatants if not x.removed and x.id != c.id and name_key(x.name) == key), None)
+    if other is not None:
+        raise Refused(f"there is already a combatant called '{other.name}'")
     return [E.CombatantRenamed(id=c.id, name=name)]
 
 
@@ -242,7 +248,11 @@ def _roll_init(system: System, state: FightState, cmd: C.RollInitiative, dice: R
 
 def _slotted(state: FightState, events: list[E.Event], moved: set[str], note: str) -> list[E.Event]:
     """``events`` with their order replaced: ``moved`` take their places by the order the events propose, the
-    others keep theirs (and the turn stays with whoever has it)."""
+    others keep theirs (and the turn stays with whoever has it).
+
+    A tie the newcomers join replaces the old tie of those they joined: two bears tied, two more rolled in the
+    running fight with the same initiative, are one group of four, not the old pair beside the four
+    (tests/core/test_gm2_fixes.py::test_reinforcements_joining_a_tie_make_one_group)."""
     proposals = [e for e in events if isinstance(e, E.OrderSet)]
     proposed = proposals[-1].order if proposals else ()
     order = [i for i in (state.order or tuple(c.id for c in state.present)) if i not in moved]
@@ -250,8 +260,9 @@ def _slotted(state: FightState, events: list[E.Event], moved: set[str], note: st
         later = proposed[proposed.index(cid) + 1 :] if cid in proposed else ()
         spot = next((order.index(x) for x in later if x in order), len(order))
         order.insert(spot, cid)
-    ties = tuple(g for g in state.ties if not moved & set(g))
-    ties += tuple(g for p in proposals[-1:] for g in p.ties if moved & set(g) and g not in ties)
+    joined = tuple(g for p in proposals[-1:] for g in p.ties if moved & set(g))
+    ties = tuple(g for g in state.ties if not moved & set(g) and not any(set(g) & set(n) for n in joined))
+    ties += tuple(g for g in joined if g not in ties)
     kept = [e for e in events if not isinstance(e, E.OrderSet)]
     return [*kept, E.OrderSet(order=tuple(order), ties=ties, note=note)]
 
@@ -450,14 +461,24 @@ def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> 
 
 
 def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice: Roller) -> list[E.Event]:
+    """Ruling: a condition is the same whatever case or spacing it is typed in, as removing one reads it: "stunned"
+    on a Stunned combatant is refused as a repeat, not added beside it
+    (tests/core/test_gm2_fixes.py::test_a_condition_typed_again_in_another_case_is_refused).
+
+    Ruling: before the fight starts there is no turn to end a timed condition on; it ends at the end of round N
+    (as :func:`_end_point` has it), and is recorded so, whatever start or end was asked
+    (tests/core/test_gm2_fixes.py::test_a_timed_condition_before_the_fight_says_the_round_it_ends)."""
     c = need(state, cmd.id)
     name = book_name(system, clean(cmd.name, "Condition", NAME_MAX))
     if not name:
         raise Refused("a condition needs a name")
-    if c.condition(name):
-        raise Refused(f"{c.name} is already {name}")
+    key = name_key(name)
+    same = next((x for x in c.conditions if name_key(x.name) == key), None)
+    if same is not None:
+        raise Refused(f"{c.name} is already {same.name}")
     expires = None
     ends_on = cmd.ends_on
+    ends_at = cmd.ends_at
     if cmd.rounds is not None:
         if cmd.rounds < 1:
             raise Refused("a condition lasts at least 1 round")
@@ -468,10 +489,13 @@ def _add_condition(system: System, state: FightState, cmd: C.AddCondition, dice:
         # by default it ends at the same point of the order N rounds on: the turn it was put on in
         ends_on = need(state, ends_on).id if ends_on else state.current
         expires = max(state.round, 0) + cmd.rounds
+        if ends_on is None:
+            ends_at = "end"
     elif ends_on:
         raise Refused("say for how many rounds, or leave 'ends on' empty")
     cond = C._condition_from(cmd)
-    cond = attrs.evolve(cond, name=name, ends_on=ends_on, expires_round=expires, note=clean(cmd.note, "Note", NOTE_MAX))
+    note = clean(cmd.note, "Note", NOTE_MAX)
+    cond = attrs.evolve(cond, name=name, ends_on=ends_on, ends_at=ends_at, expires_round=expires, note=note)
     return [E.ConditionAdded(id=c.id, condition=cond)]
 
 
@@ -486,8 +510,13 @@ def book_name(system: System, typed: str) -> str:
 
 
 def _remove_condition(system: System, state: FightState, cmd: C.RemoveCondition, dice: Roller) -> list[E.Event]:
+    """The condition named exactly, else the first named so in another case or spacing (a fight from an older
+    version may hold "Stunned" and "stunned": removing "stunned" removes that one;
+    tests/core/test_gm2_fixes.py::test_removing_prefers_the_condition_named_exactly)."""
     c = need(state, cmd.id)
-    cond = next((x for x in c.conditions if x.name.lower() == cmd.name.strip().lower()), None)
+    typed = cmd.name.strip()
+    key = name_key(typed)
+    cond = c.condition(typed) or next((x for x in c.conditions if name_key(x.name) == key), None)
     if cond is None:
         raise Refused(f"{c.name} is not {cmd.name}")
     return [E.ConditionRemoved(id=c.id, name=cond.name, reason="removed by GM")]

@@ -219,9 +219,14 @@ class ConditionAdded(Event):
     condition: Condition
 
     def describe(self, state: FightState) -> str:
+        """Without a turn to end on (put on before the fight started) a timed condition ends at the end of its last
+        round, whatever start or end an older file holds (tracker.engine._end_point): the line says so
+        (tests/core/test_gm2_fixes.py::test_a_timed_condition_before_the_fight_says_the_round_it_ends)."""
         c = self.condition
         dur = ""
-        if c.rounds is not None:
+        if c.rounds is not None and c.ends_on is None and c.expires_round is not None:
+            dur = f" for {counted(c.rounds, 'round')}, to the end of round {c.expires_round}"
+        elif c.rounds is not None:
             dur = f" for {counted(c.rounds, 'round')}, to the {c.ends_at} of {state.name(c.ends_on)}'s turn"
         return f"{state.name(self.id)} is {c.describe().split(' (')[0]}{dur}"
 

@@ -91,9 +91,10 @@ def _name(state: FightState, cid: str | None) -> str:
 def _until(state: FightState, cond: Condition) -> str:
     if cond.expires_round is None:
         return "until removed"
-    whose = f"{_name(state, cond.ends_on)}'s turn" if cond.ends_on else "the round"
     span = f"{cond.rounds} round{'' if cond.rounds == 1 else 's'}: " if cond.rounds else ""
-    return f"{span}to the {cond.ends_at} of {whose} in round {cond.expires_round}"
+    if not cond.ends_on:  # (it ends at the end of the round, whatever start or end an older file holds)
+        return f"{span}to the end of round {cond.expires_round}"
+    return f"{span}to the {cond.ends_at} of {_name(state, cond.ends_on)}'s turn in round {cond.expires_round}"
 
 
 def _can_act(system: System, state: FightState, c: Combatant, rnd: int) -> bool:

@@ -7,6 +7,7 @@ shows any control character an older file still holds as a visible escape.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,16 +58,46 @@ def whole_number(text: str) -> int:
     return int(s)
 
 
+# characters that show nothing and mean nothing in one line of a name or a note: the zero-width space, the word
+# joiner and the invisible operators, the soft hyphen, the combining grapheme joiner, the Mongolian vowel separator
+INVISIBLE = frozenset("\u00ad\u034f\u180e\u200b\u2060\u2061\u2062\u2063\u2064")
+# characters that show as a blank but are not whitespace to Python: the Hangul fillers and the blank Braille cell
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_TIDY = {ord(ch): None for ch in INVISIBLE} | {ord(ch): " " for ch in BLANKS}
+# and, for telling names apart only, the joiners and variation selectors (kept in the text: they shape emoji and
+# scripts, but "Bandit 1" with a zero-width joiner after it looks like "Bandit 1")
+_UNSEEN = {ord(ch): None for ch in ("\u200c", "\u200d", *map(chr, range(0xFE00, 0xFE10)))}
+
+
 def clean(text: Any, what: str, limit: int = NAME_MAX, *, required: bool = False) -> str:
-    """``text`` stripped, or Refused naming ``what`` when it is too long or holds control characters."""
+    """``text`` stripped, or Refused naming ``what`` when it is too long or holds control characters.
+
+    Ruling: text is kept as it shows, so two names cannot look the same and differ: every run of whitespace
+    (two spaces, a no-break space, an ideographic space) is one space, and characters that show nothing (a
+    zero-width space, a word joiner, a soft hyphen; :data:`INVISIBLE`) are dropped ("Bandit\u00a0 1\u200b" is
+    "Bandit 1"); see :func:`name_key` for how names are compared
+    (tests/core/test_gm2_fixes.py::test_names_that_only_look_the_same_are_refused).
+    """
     s = "" if text is None else str(text).strip()
-    if required and not s:
-        raise Refused(f"{what}: a value is needed")
     if not CONTROLS.isdisjoint(s):
         raise Refused(f"{what}: control characters (like Escape or a line break) are not allowed")
+    s = " ".join(s.translate(_TIDY).split())
+    if required and not s:
+        raise Refused(f"{what}: a value is needed")
     if len(s) > limit:
         raise Refused(f"{what}: at most {limit} characters ({len(s)} given)")
     return s
+
+
+def name_key(text: str) -> str:
+    """What two names are compared by: names with the same key look the same to a GM or a player reading the log.
+
+    Compatibility forms folded (NFKC: a fullwidth "Ｂ" is "B", "ﬁ" is "fi"), invisible characters and joiners
+    dropped, whitespace runs made one space, case folded ("Bandit 1", "BANDIT\u00a0 1", "bandit 1\u200d" share
+    one key).
+    """
+    folded = unicodedata.normalize("NFKC", text).translate(_TIDY).translate(_UNSEEN)
+    return " ".join(folded.split()).casefold()
 
 
 def clean_sheet(sheet: Mapping[str, Any], what: str = "sheet") -> None:

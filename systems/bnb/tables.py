@@ -8,7 +8,7 @@ import re
 import attrs
 
 from tracker.errors import Refused
-from tracker.text import counted
+from tracker.text import counted, whole_number
 
 ATTRIBUTES = ("STR", "INT", "WIS", "CON", "DEX", "CHA")
 CLASSES = ("Shootist", "Gambler", "Trailblazer")
@@ -252,7 +252,7 @@ def parse_weapons(text: str) -> tuple[Carried, ...]:
             raise Refused(f"'{name.strip()}' is not a weapon of Tables 10–12")
         if shots_text.strip():
             try:
-                shots = int(shots_text)
+                shots = whole_number(shots_text)
             except ValueError:
                 raise Refused(f"'{part}': the loaded shots after the colon must be a number") from None
         else:

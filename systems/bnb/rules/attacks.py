@@ -75,7 +75,7 @@ from tracker.dice import DiceExpr, DiceRequest, Roller, roll
 from tracker.errors import Refused
 from tracker.kit import Draft, need
 from tracker.model import Combatant
-from tracker.text import counted
+from tracker.text import counted, whole_number
 
 APPLIES = (  # the rules these deciders apply (rules/table.py)
     R.to_hit,  # roll_attack
@@ -294,7 +294,7 @@ def _guns(actor: Combatant, names: str) -> list[Carried]:
 def _distances(text: str, n: int) -> list[int]:
     parts = [p.strip() for p in str(text).split(",") if p.strip()] or ["0"]
     try:
-        values = [int(p) for p in parts]
+        values = [whole_number(p) for p in parts]
     except ValueError:
         raise Refused(f"distance '{text}' must be feet: one number, or one per target") from None
     if len(values) == 1:
