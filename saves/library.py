@@ -28,6 +28,7 @@ import json
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -181,7 +182,28 @@ def presets(system_id: str, folder: Path | None = None) -> tuple[Preset, ...]:
 
 
 def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "preset"
+    """The name in an id: its letters, marks and digits in lower case, any other run of characters a dash.
+
+    Ruling: a name of other letters than Latin keeps them ("Гоблин" is ``my:гоблин``); every such name was
+    ``my:preset``, and the second one clashed with the first (tests/core/test_library_ids.py
+    ``test_names_in_other_letters_are_different_presets``)."""
+    text = unicodedata.normalize("NFC", name).lower()
+    kept = "".join(ch if unicodedata.category(ch)[0] in "LMN" else "-" for ch in text)
+    return re.sub(r"-+", "-", kept).strip("-") or "preset"
+
+
+def _free_id(name: str, entries: Iterable[Mapping[str, Any]]) -> str:
+    """``my:<slug>`` when no preset has it (as its id, or as its name), else ``my:<slug>-2``, ``-3``…
+
+    Ruling: a preset's id is its own for good: a renamed preset keeps it, and a new preset whose name slugs the
+    same gets the next free one, never the renamed one's (tests/core/test_library_ids.py
+    ``test_a_new_preset_of_a_renamed_ones_old_name_is_another_preset``)."""
+    taken = {str(e[key]).casefold() for e in entries for key in ("id", "name")}
+    base = f"my:{_slug(name)}"
+    for pid in (base, *(f"{base}-{n}" for n in range(2, 10_000))):
+        if pid.casefold() not in taken:
+            return pid
+    raise Refused(f"too many presets called '{name}'")
 
 
 def _write(system_id: str, entries: Iterable[Mapping[str, Any]], folder: Path | None) -> None:
@@ -211,11 +233,25 @@ def save_preset(
 ) -> str:
     """Keep a combatant of ``fight`` in the GM's library under ``name``; returns its preset id (``my:<name>``).
 
-    Its sheet as it was added; with ``now``, also the GM-adjustable values in which it differs from a fresh
-    one (HP lost, injuries, spent lead…), applied again to each one added from the preset — the same choice
-    as a party file's.  A preset of the same name is refused, unless ``replace`` (it was replaced without a
-    word, and the GM's kept preset lost).  Refused on a damaged library file: it is never rewritten until the
-    GM mends it.
+    Its sheet as it was given (``CombatantAdded.given``: what the rules rolled as it was added left to roll again,
+    each one added from it rolling anew; a fight written before the event kept it gives the checked sheet); with
+    ``now``, the sheet as checked (what was rolled kept) and the GM-adjustable values in which it differs from a
+    fresh one (HP lost, injuries, spent lead…), applied again to each one added from the preset — the same
+    choice as a party file's.  A preset of the same name (in any case) is refused, unless ``replace``: it is
+    then replaced where it stands, under its own id (it was replaced without a word, and the GM's kept preset
+    lost).  Refused on a damaged library file: it is never rewritten until the GM mends it.
+
+    Ruling: a preset kept "fresh" is the sheet as the GM or the book gave it: each one added from it rolls what the
+    book rolls for it (bnb: its HP from its Hit Dice); a wolf kept fresh gave every copy the first wolf's HP
+    (tests/core/test_library_ids.py ``test_a_fresh_preset_rolls_again_for_each_one_added``).
+
+    Ruling: only a preset of the same *name* is replaced; one renamed since, whose id the new name would slug
+    to, is another preset and stays (tests/core/test_library_ids.py
+    ``test_a_new_preset_of_a_renamed_ones_old_name_is_another_preset``).
+
+    Ruling: a combatant whose kind the GM changed (an NPC made a PC) is kept with the kind its sheet was added
+    as, and the change made again after it is added, first of its kept values: the NPC's sheet read as a PC's
+    was another character (tests/core/test_library_ids.py ``test_an_npc_made_a_pc_comes_back_the_same``).
     """
     name = clean(name, "Name", NAME_MAX)
     if not name:
@@ -224,28 +260,37 @@ def save_preset(
     added = next((e.event for e in fight.entries if isinstance(e.event, CombatantAdded) and e.event.id == c.id), None)
     if added is None:
         raise Refused(f"{c.name}'s sheet is not in this fight's log")
-    sheet = json.loads(json.dumps(dict(added.sheet), default=str))
+    # fresh: the sheet as it was given (each one added from it rolls again); as it is now: as the rules made it
+    given = added.given if added.given is not None and not now else added.sheet
+    sheet = json.loads(json.dumps(dict(given), default=str))
     entries = _read(system_id, folder)
-    pid = f"my:{_slug(name)}"
-    taken = next((e for e in entries if e["id"] == pid or str(e["name"]).lower() == name.lower()), None)
+    taken = next((e for e in entries if str(e["name"]).casefold() == name.casefold()), None)
     if taken is not None and not replace:
         raise PresetExists(f"you already have a preset called '{taken['name']}': give another name, or replace it")
-    entry: dict[str, Any] = {"id": pid, "name": name, "kind": c.kind, "sheet": sheet}
+    others = [e for e in entries if e is not taken]
+    pid = str(taken["id"]) if taken is not None else _free_id(name, others)
+    entry: dict[str, Any] = {"id": pid, "name": name, "kind": added.kind, "sheet": sheet}
+    kept_now: dict[str, Any] = {} if c.kind == added.kind else {"kind": c.kind}
     if now:
-        kept_now = now_values(fight, c, sheet)
-        if kept_now:
-            entry["now"] = kept_now
-    kept = [e for e in entries if e["id"] != pid and str(e["name"]).lower() != name.lower()]
-    _write(system_id, [*kept, entry], folder)
+        kept_now.update(now_values(fight, c, sheet, kind=added.kind))
+    if kept_now:
+        entry["now"] = kept_now
+    if taken is None:
+        _write(system_id, [*entries, entry], folder)
+    else:
+        _write(system_id, [entry if e is taken else e for e in entries], folder)
     presets(system_id, folder)
     return pid
 
 
 def _find(entries: list[dict[str, Any]], preset_id: str) -> dict[str, Any]:
-    key = preset_id.strip().lower()
-    for e in entries:
-        if key in (str(e["id"]).lower(), str(e["name"]).lower()):
-            return e
+    """The preset of this id, else of this name (any case): an id is looked for first, since another preset
+    may be named like it."""
+    key = preset_id.strip().casefold()
+    for field in ("id", "name"):
+        for e in entries:
+            if str(e[field]).casefold() == key:
+                return e
     raise Refused(f"no preset of yours called '{preset_id}'")
 
 
@@ -256,7 +301,7 @@ def rename_preset(system_id: str, preset_id: str, name: str, folder: Path | None
         raise Refused("a preset needs a name")
     entries = _read(system_id, folder)
     entry = _find(entries, preset_id)
-    if any(e is not entry and str(e["name"]).lower() == name.lower() for e in entries):
+    if any(e is not entry and str(e["name"]).casefold() == name.casefold() for e in entries):
         raise Refused(f"you already have a preset called '{name}'")
     entry["name"] = name
     _write(system_id, entries, folder)

@@ -45,6 +45,12 @@ def party_members(fight: Fight, now: bool = False) -> list[dict[str, Any]]:
     lead, wounds…): loading the party applies them as GM adjustments, through
     the rules' own checks.  Only values an adjustment can set are kept, and
     only those a fresh combatant accepts in turn.
+
+    Ruling: a PC the GM made one in the fight (an NPC turned PC with ``=``) is kept with the kind its sheet was
+    added as and ``"became": "pc"``, the kind change made again as it is loaded, fresh or not, before its other
+    values; loaded as a PC from the NPC's sheet it was another character (bnb: a Shootist of level 1, not the
+    2 HD hireling).  A file without "became" loads as before (tests/core/test_party_kind.py
+    ``test_an_npc_made_a_pc_comes_back_from_a_party_the_same``).
     """
     added = _added(fight)
     out = []
@@ -53,25 +59,33 @@ def party_members(fight: Fight, now: bool = False) -> list[dict[str, Any]]:
             continue
         ev = added.get(c.id)
         sheet = dict(ev.sheet) if ev else {}
-        member: dict[str, Any] = {"name": c.name, "kind": c.kind, "group": c.group, "sheet": _jsonable(sheet)}
+        kind = ev.kind if ev is not None else c.kind
+        member: dict[str, Any] = {"name": c.name, "kind": kind, "group": c.group, "sheet": _jsonable(sheet)}
+        if kind != c.kind:
+            member["became"] = c.kind
         if now:
-            member["now"] = now_values(fight, c, sheet)
+            member["now"] = now_values(fight, c, sheet, kind=kind)
         out.append(member)
     return out
 
 
-def now_values(fight: Fight, c: Combatant, sheet: dict[str, Any]) -> dict[str, Any]:
+def now_values(fight: Fight, c: Combatant, sheet: dict[str, Any], *, kind: str | None = None) -> dict[str, Any]:
     """The adjustments that bring a fresh combatant from ``sheet`` to ``c``'s present values, in the order they
     are to be applied.  One value's adjustment may move another (bnb: temporary damage set after the HP took HP
     off again, and a Shootist kept with 2 temporary damage came back dying), so they are replayed until every
-    value holds, a value set again going to the end of the order."""
+    value holds, a value set again going to the end of the order.
+
+    ``kind``: the kind the sheet was added as, when the GM changed it since (the fresh one is added so, then
+    made ``c``'s kind, as loading does); by default ``c``'s own."""
     system = fight.system
     scratch = Fight(system)
     try:
-        scratch.do(C.AddCombatant(name=c.name, kind=c.kind, sheet=sheet))
+        scratch.do(C.AddCombatant(name=c.name, kind=kind or c.kind, sheet=sheet))
+        fresh_id = scratch.state.combatants[0].id
+        if scratch.state.get(fresh_id).kind != c.kind:
+            scratch.do(C.Adjust(id=fresh_id, field="kind", value=c.kind))
     except TrackerError:
         return {}
-    fresh_id = scratch.state.combatants[0].id
     kept: dict[str, Any] = {}
     fight_only = set(getattr(system, "fight_only", ()))
     fields = [p.name for p in system.adjustable(fight.state, c) if p.name not in {*CORE_FIELDS, *fight_only}]
@@ -180,6 +194,9 @@ def party_commands(path: Path, fresh: bool = False) -> list[Any]:
                     name=name, kind=str(m.get("kind") or PC), group=m.get("group"), sheet=dict(m.get("sheet") or {})
                 )
             )
+            became = m.get("became")
+            if became is not None:  # (a kind the GM gave it in a fight: made again, fresh or not)
+                out.append(C.Adjust(id=name, field="kind", value=str(became), note="as the party was saved"))
             if not fresh:
                 now = dict(m.get("now") or {}).items()
                 out += [C.Adjust(id=name, field=str(k), value=v, note="as the party was saved") for k, v in now]

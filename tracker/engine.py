@@ -158,6 +158,7 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
         alias = group or ""
     events: list[E.Event] = []
     next_id = state.next_id
+    given = json_shape(sheet, "sheet")
     for each in names:
         checked, rolls = system.new_combatant(state, kind, sheet, dice)
         checked = json_shape(checked, "sheet")
@@ -171,6 +172,7 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
                 rolls=tuple(rolls),
                 hidden=bool(cmd.hidden),
                 alias=alias,
+                given=None if given == checked else given,
             )
         )
         next_id += 1

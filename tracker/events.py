@@ -77,6 +77,10 @@ class CombatantAdded(Event):
     rolls: tuple[Roll, ...] = ()
     hidden: bool = False
     alias: str = ""
+    # the sheet as the GM or the preset gave it, when the rules' checked ``sheet`` differs (what they rolled into
+    # it: bnb's HP from its Hit Dice; what they read: blackjack's "Revolver 4"); a preset kept "fresh" is made of
+    # it, so each one added from it rolls again.  None: the same, or a file written before it was kept
+    given: dict[str, Any] | None = attrs.field(default=None, hash=False)
 
     def describe(self, state: FightState) -> str:
         grp = f" [{self.group}]" if self.group else ""

@@ -14,6 +14,7 @@ from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
 from screens.host import FightHost
 from tracker import commands as C
+from tracker import registry
 from tracker.errors import Refused, TrackerError
 
 
@@ -48,15 +49,19 @@ def save_selected(screen: FightHost) -> None:
         now = bool(C.Param(name="now", kind=C.BOOL, default=False).parse(raw.get("now")))
         replace = bool(C.Param(name="replace", kind=C.BOOL, default=False).parse(raw.get("replace")))
         try:
-            return library.save_preset(
+            pid = library.save_preset(
                 screen.system.id, screen.fight, cid, name, now=now, replace=replace, folder=folder(screen)
             )
         except library.PresetExists as e:  # the form names the field and the way on
             raise Refused(f"Preset name: {e} (tick 'Replace a preset of that name')") from None
+        # the toast names it as the GM named it (it said the id: 'my-outlaw' for "My outlaw")
+        return next((p.name for p in registry.gm_presets(screen.system.id) if p.id == pid), name)
 
-    def done(pid: str | None) -> None:
-        if pid is not None:
-            screen.notify(f"{c.name} kept in your presets as '{pid[3:]}' (A lists it first)", title="Presets")
+    def done(kept: str | None) -> None:
+        if kept is not None:
+            screen.notify(
+                f"{c.name} kept in your presets as '{kept}' (A lists it first)", title="Presets", markup=False
+            )
 
     dialog = FormDialog(
         f"Keep {c.name} in your presets", params, check, values={"name": c.name, "now": False, "replace": False}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,33 @@ CUSTOM_HINT = "Custom sheet · Tab: the fields · ctrl+s or Enter in a field add
 
 def _widget_type(p: C.Param) -> type[Widget]:
     return Cycle if p.kind == C.CHOICE and p.choices else YesNo if p.kind == C.BOOL else TextField
+
+
+def _as_text(value: Any) -> str:
+    """A preset's sheet value as a GM reads it: a list as its items comma-joined, an entry by its name, nothing
+    for an empty one.
+
+    Ruling: a GM's preset keeps the sheet as the rules checked it, so a field may hold lists and records (a
+    blackjack weapon is ``{'name': 'Machete', 'kind': 'melee', …}``); the dialog showed them as Python reprs
+    ("preset: [{'name': 'Machete', …", "preset: [[], [], []]").  They read "Machete, Revolver" and empty ones
+    are not shown (tests/ui/test_library_text.py ``test_a_kept_presets_sheet_reads_as_text``)."""
+    if isinstance(value, Mapping):
+        if "name" in value:
+            return _as_text(value["name"])
+        return ", ".join(f"{k} {t}" for k, v in value.items() if (t := _as_text(v)))
+    if isinstance(value, list | tuple):
+        return ", ".join(t for v in value if (t := _as_text(v)))
+    if value is None:
+        return ""
+    return str(value)
+
+
+def _kind_text(p: Preset) -> str:
+    """The preset's kind as the list shows it; a GM's preset of an NPC they made a PC says both ("NPC made PC")."""
+    became = p.now.get("kind") if isinstance(p.now, Mapping) else None
+    if isinstance(became, str) and became in KINDS and became != p.kind:
+        return f"{p.kind.upper()} made {became.upper()}"
+    return p.kind.upper()
 
 
 class AddDialog(Dialog[Any]):
@@ -130,7 +157,7 @@ class AddDialog(Dialog[Any]):
             else:
                 extra = f" — {p.summary}" if p.summary else ""
                 cat = f"{p.category}: " if p.category else ""
-                out.append(Option(Text(f"{cat}{p.name} ({p.kind.upper()}){extra}")))
+                out.append(Option(Text(f"{cat}{p.name} ({_kind_text(p)}){extra}")))
         return out
 
     def first_field(self) -> Widget | None:
@@ -217,8 +244,9 @@ class AddDialog(Dialog[Any]):
 
     def _hint(self, p: C.Param) -> str:
         hint = p.help or HINTS.get(p.kind, "")
-        if self.preset is not None and p.name in self.preset.sheet:
-            return f"preset: {self.preset.sheet[p.name]}"
+        shown = _as_text(self.preset.sheet[p.name]) if self.preset is not None and p.name in self.preset.sheet else ""
+        if shown:
+            return f"preset: {shown}"
         if p.default not in (None, ""):  # (an empty default read "default:  — …")
             hint = f"default: {p.default}" + (f" — {hint}" if hint else "")
         if p.kind == C.CHOICE and p.choices:

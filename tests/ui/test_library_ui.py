@@ -57,7 +57,7 @@ async def test_keep_a_combatant_then_add_it_from_my_presets(sid: str, size: tupl
         assert isinstance(app.screen, FightScreen)
         assert [p.name for p in library.presets(sid)] == ["Gang boss"]
         said = " ".join(n.message for n in app._notifications)  # the toast, as test_fight_actions reads it
-        assert "kept in your presets as 'gang-boss'" in said, said
+        assert "kept in your presets as 'Gang boss'" in said, said  # (by its name, not its id)
         await press(pilot, "A")
         assert isinstance(app.screen, AddDialog)
         shown = screen_text(app)
