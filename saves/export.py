@@ -21,6 +21,8 @@ from saves.format import SaveError, parse
 from saves.loading import Loaded
 from tracker.events import FightEnded, Redone, RoundStarted, TurnEnded, TurnStarted, Undone
 from tracker.explain import explain
+from tracker.model import Combatant, FightState
+from tracker.plugin import System
 from tracker.reasons import Reason
 from tracker.replay import Timeline
 from tracker.summary import SIDE_NAMES, Summary, end_state, fall_line, summarize
@@ -98,10 +100,7 @@ def recap(loaded: Loaded, timeline: Timeline | None = None, *, why: bool = False
     out.append("| Name | Side | Group | Initiative | Condition at the end |")
     out.append("|---|---|---|---|---|")
     for c in final.combatants:
-        status = end_state(system, final, c)
-        conds = ", ".join(x.describe() for x in c.conditions)
-        if conds:
-            status += f"; {conds}"
+        status = _at_the_end(system, final, c)
         init = "-" if c.initiative is None else str(c.initiative)
         out.append(f"| {_cell(c.name)} | {c.kind.upper()} | {_cell(c.group or '-')} | {init} | {_cell(status)} |")
     out.append("")
@@ -134,14 +133,21 @@ def recap(loaded: Loaded, timeline: Timeline | None = None, *, why: bool = False
     out.append("")
     out.append("## Outcome")
     out.append("")
-    for c in final.present:
-        out.append(f"- {_md(c.name)}: {_md(end_state(system, final, c))}")
+    for c in final.present:  # (its conditions too: the table had them and the outcome did not)
+        out.append(f"- {_md(c.name)}: {_md(_at_the_end(system, final, c))}")
     if final.prompts:
         out.append("")
         out.append("Still open: " + "; ".join(_md(p.text) for p in final.prompts))
     out.append("")
     out.extend(_figures(timeline))
     return "\n".join(visible(line) for line in out)
+
+
+def _at_the_end(system: System, final: FightState, c: Combatant) -> str:
+    """A combatant at the end of the fight: its state and status, then its conditions."""
+    status = end_state(system, final, c)
+    conds = ", ".join(x.describe() for x in c.conditions)
+    return f"{status}; {conds}" if conds else status
 
 
 def _figures(timeline: Timeline) -> list[str]:

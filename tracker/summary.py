@@ -233,9 +233,13 @@ def _rolls_of(event: Event) -> tuple[Roll, ...]:
 
 
 def _actor_of(event: Event, tally: Tally | None, state: FightState) -> str | None:
+    """Who did ``event``: the rules' tally's actor, else its ``actor``, ``id`` or ``by``.  An event the rules tally
+    as harm to a target with no actor (the GM's quick damage) was done by no one: its ``id`` is the one harmed, and
+    the GM's damage dice counted as the victim's own rolls."""
     if tally is not None and tally.actor:
         return tally.actor
-    for name in ("actor", "id", "by"):
+    harmed = tally is not None and tally.target is not None and tally.target == getattr(event, "id", None)
+    for name in ("actor", "by") if harmed else ("actor", "id", "by"):
         value = getattr(event, name, None)
         if isinstance(value, str) and state.find(value) is not None:
             return value

@@ -150,3 +150,18 @@ def test_a_tie_rolled_again_gives_each_their_own_roll() -> None:
     assert s.rolls == 4 and s.rolls_unowned == 0
     assert _rows(s) == {"Ann": (1, 1, 0), "Bob": (0, 2, 0)}
     _adds_up(s)
+
+
+def test_the_gm_s_quick_damage_on_one_is_not_its_own_roll() -> None:
+    """bnb's quick damage on one bear (2d6, no attacker) went to the bear's own row, "Rolls 3/0" where it rolled 2:
+    the harm event's ``id`` is the one harmed. A roll of no one, as the dynamite above."""
+    f, _dice = new_fight(6, 5)
+    f.do(AddCombatant(name="Dusty", kind="pc", sheet={"cls": "Shootist", "level": 1, "hp": 8}))
+    f.do(AddCombatant(name="Bear", kind="npc", sheet={"hp": 20}))
+    f.do(SetInitiative(values={"c1": 15, "c2": 12}))
+    f.do(StartFight())
+    f.do(Damage(targets=("c2",), amount="2d6"))
+    s = summarize(Timeline(f.system, list(f.entries)))
+    assert s.rolls == 1 and s.rolls_unowned == 1, (s.rolls, s.rolls_unowned)
+    assert _rows(s)["Bear"] == (0, 0, 0), _rows(s)
+    _adds_up(s)

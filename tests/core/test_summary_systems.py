@@ -299,3 +299,21 @@ def test_a_combatant_added_as_it_was_kept_brings_no_harm_or_fall_into_the_fight(
         assert s.falls == () and not any(any(by.values()) for _r, by in s.harm_by_round)
     finally:
         registry.use_presets(system_id, ())
+
+
+def test_the_recap_s_outcome_keeps_the_conditions_the_table_shows(tmp_path: Path) -> None:
+    """The Combatants table said "Alice … HP 8/8; Stunned (to r2)", the Outcome just "Alice: HP 8/8"."""
+    from tests.support import toy
+    from tracker import AddCondition, SetInitiative
+
+    path = tmp_path / "f.jsonl"
+    f = saves.new_fight(toy.system, path, seed=1, roller=CycleRoller())
+    f.do(AddCombatant(name="Alice", kind="pc", sheet={"hp": 8}))
+    f.do(AddCombatant(name="Goblin", preset="goblin"))
+    f.do(SetInitiative(values={"c1": 15, "c2": 12}))
+    f.do(StartFight())
+    f.do(AddCondition(id="c1", name="Stunned", rounds=2))
+    f.close()
+    outcome = recap(saves.load(path)).split("## Outcome", 1)[1].split("##", 1)[0]
+    alice = next(line for line in outcome.splitlines() if line.startswith("- Alice"))
+    assert "Stunned" in alice, outcome
