@@ -3,7 +3,7 @@
 A checkpoint is a cache; the events are the truth.  A checkpoint line::
 
     {"checkpoint": {"seq": S, "action": A, "at": OFFSET, "done": [...], "done_n": N,
-                    "undone": [...], "undone_n": M, "state": {...}}, "crc": "…"}
+                    "undone": [...], "undone_n": M, "version": V, "state": {...}}, "crc": "…"}
 
 holds the state after entry ``S`` (the last of action ``A``); the entries
 after it start at byte ``OFFSET``.  A checkpoint is written some actions
@@ -12,7 +12,8 @@ an undo or redo of it), so opening a fight to continue it reads the last
 checkpoint and folds a short tail that already holds the fight screen's log
 lines and the first undo steps.  ``done``/``undone`` are the tops of the undo
 and redo stacks (action numbers, top first) and ``*_n`` their sizes; anything
-older is loaded on demand from the whole file.
+older is loaded on demand from the whole file.  ``version`` is the system's version that folded it: a checkpoint
+of another version (one without it: the header's) is not read (see :func:`of_this_version`).
 
 The state is written and read by the converter of the system's log (the
 system's data classes, the return types of its ``make_data`` and
@@ -125,6 +126,7 @@ def checkpoint_line(log: ActionLog, c: int, offset: int) -> str | None:
             "done_n": done_n,
             "undone": undone,
             "undone_n": undone_n,
+            "version": log.system.version,
             "state": "@",
         }
     }
@@ -215,6 +217,17 @@ def partial_log(system: System, cp: dict[str, Any]) -> ActionLog:
 # -- checking -----------------------------------------------------------------------------
 
 
+def of_this_version(system: System, header: Any, cp: Any) -> bool:
+    """Whether a checkpoint is a cache of this version of the rules' fold: it names the system's version it was
+    written by (one written before they did: the header's, the version that made the file).  A version that
+    folds the same events another way (twod6 1.1: the failed checks a cinematic may reroll) makes the older
+    checkpoints another fold's, not this one's: they are not read, and disagreeing they are no damage."""
+    version = cp.get("version") if isinstance(cp, dict) else None
+    if not isinstance(version, str):
+        version = getattr(header, "system_version", "") or ""
+    return version == system.version
+
+
 def verify(loaded: Any, timeline: Any) -> tuple[list[str], list[str]]:
     """Problems with the checkpoints of a loaded fight, and those only stale: each after the last that agrees with
     the fold is compared with it (the fold wins); one an agreeing checkpoint follows is replaced by it, and never
@@ -231,7 +244,9 @@ def verify(loaded: Any, timeline: Any) -> tuple[list[str], list[str]]:
             break  # an agreeing checkpoint after a bad one replaces it (the app wrote it so): the bad ones before
             # it are no longer read (a file once corrected was reported bad for ever)
         where = f"line {cp.line}: the checkpoint after event {cp.seq}"
-        if _unreadable_state(loaded.system, cp.data):
+        if not of_this_version(loaded.system, loaded.header, cp.data):
+            stale.insert(0, f"{where} was written by another version of the rules: left out, the events stand")
+        elif _unreadable_state(loaded.system, cp.data):
             stale.insert(0, f"{where} is of another version's shape ({why}): left out, the events stand")
         else:
             problems.insert(0, f"{where} disagrees with the events ({why}); the events win")

@@ -614,6 +614,8 @@ def from_checkpoint(p: Path) -> tuple[Header, System, ActionLog, dict[int, int],
         if type(at) is not int or not 0 < at <= _line_start:
             return None
         system = registry.load(header.system)
+        if not checkpoint.of_this_version(system, header, cp):
+            return None  # another version's fold: the full load folds the events
         log = checkpoint.partial_log(system, cp)
         data = read_bytes(p, start=at)
         tail_lines, torn_tail = _split(data) if data else ([], False)
@@ -672,7 +674,7 @@ def check_against_events(path: Path, shown: FightState) -> CheckResult:
     log = loaded.log
     assert log is not None
     why: str | None = None
-    if loaded.checkpoints:
+    if loaded.checkpoints and checkpoint.of_this_version(loaded.system, loaded.header, loaded.checkpoints[-1].data):
         cp = loaded.checkpoints[-1]
         why = checkpoint.disagreement(loaded.system, Timeline.of(log, copy=False), cp.seq, cp.data)
     if why is None and log.state != shown:

@@ -7,6 +7,8 @@ from tracker.plugin import About
 ABOUT = About(
     id="twod6",
     name="2d6 Core Rules Gamma",
-    version="1.0",
+    # 1.1: a failed check stays open to a cinematic until the combatant's own next turn (eb9e530); a checkpoint
+    # written by 1.0 holds the older fold's open checks: a cache of another version, not read (saves.checkpoint)
+    version="1.1",
     summary="2d6 opposed checks, critical 11s that roll again, wounds with resolve thresholds, action economy",
 )

@@ -384,3 +384,42 @@ def test_the_players_view_notices_a_cut_back_file_that_grew_again_before_it_look
     players.poll()
     assert players.snapshot.status != BAD, players.snapshot.problem
     assert players.snapshot.fight is not None and players.snapshot.fight.state == gm
+
+
+def test_a_checkpoint_of_another_version_of_the_rules_is_not_read_and_is_no_damage(tmp_path: Path) -> None:
+    """twod6 1.1 keeps a failed check open to a cinematic until the combatant's own next turn; a fight saved by
+    1.0 holds checkpoints of the older fold (fewer open checks). check called such files bad ("the checkpoint
+    disagrees … the events win", exit 1), and the app opened them from that checkpoint, then said "a checkpoint
+    disagreed". A checkpoint names the version that wrote it (else the header's): another version's is a cache
+    not read, a note. One of this version that differs is still a problem."""
+    path = tmp_path / "t.jsonl"
+    make_fight("twod6", 800, path, seed=5)
+    lines = path.read_bytes().split(b"\n")
+    at = [i for i, line in enumerate(lines) if line.startswith(b'{"checkpoint"')]
+    assert at
+    for i in at:  # as 1.0 wrote them: no version of their own, the file's header 1.0, the state of another fold
+        record = json.loads(lines[i])
+        del record["checkpoint"]["version"]
+        record["checkpoint"]["state"]["round"] += 1
+        lines[i] = reseal(record)
+    header = json.loads(lines[0])
+    header["system_version"] = "1.0"
+    lines[0] = reseal(header)
+    path.write_bytes(b"\n".join(lines))
+    done = run_cli("check", str(path))
+    assert done.returncode == 0 and "another version of the rules" in done.stdout, done.stdout + done.stderr
+    fight = saves.open_fight(path)
+    try:
+        assert fight.state == saves.load(path).fight().state  # the events' fold, not the old checkpoint's
+        assert saves.loading.check_against_events(path, fight.state).good
+        fight.do(C.Note(text="the fight goes on"))
+    finally:
+        fight.close()
+    lines = path.read_bytes().split(b"\n")
+    last = max(i for i, line in enumerate(lines) if line.startswith(b'{"checkpoint"'))
+    record = json.loads(lines[last])
+    assert record["checkpoint"]["version"] == "1.1"  # the one written on closing is this version's
+    record["checkpoint"]["state"]["round"] += 1  # of this version, and differing: a problem still
+    lines[last] = reseal(record)
+    path.write_bytes(b"\n".join(lines))
+    assert run_cli("check", str(path)).returncode == 1
