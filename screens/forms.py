@@ -423,7 +423,13 @@ def start_form(ctx: Context) -> FormDialog:
         check,
         values={"title": ctx.state.title, "surprise": marked, "roll": True},
         state=ctx.state,
-        help="Enter starts. Mark who acts in a surprise round with space (none: no surprise)." + said,
+        help="Enter starts. Mark who acts in a surprise round with space (none: no surprise)."
+        + said
+        + (
+            " No one has an initiative yet: it is rolled first (untick it: PCs first, then NPCs, as added)."
+            if unrolled
+            else ""
+        ),
         choices=ctx.choices,
         focus="title",
     )

@@ -932,6 +932,7 @@ def test_the_start_form_offers_to_roll_the_initiative_no_one_has_rolled(
             text = " ".join(screen_text(app).split())
             offered = system_id != "blackjack"
             assert ("Roll initiative first" in text) == offered, text
+            assert ("No one has an initiative yet" in text) == offered, text
             if offered and not roll:
                 await press(pilot, "tab", "tab", "space")  # past the name and the surprise list, to the toggle
             await press(pilot, "ctrl+s")
