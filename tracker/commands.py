@@ -46,16 +46,25 @@ MODIFIER_MAX = 999
 form with "a value cannot be saved", and everything typed in it was lost."""
 
 
+# the signs a number may be typed or pasted with (a PDF's minus "−", a dash "–", full-width "＋"/"－"), read as + and -:
+# "shaken −2 charge +1" was one modifier worth +1, "shaken −2 charge", as if both counted
+SIGNS = str.maketrans(
+    {"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-", "\uff0b": "+", "\ufe62": "+"}
+)
+
+
 def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     """Read ``"cover -2, high ground +1"`` (or ``"-2"``) into modifiers.
 
     Ruling: a signed number ends a modifier, so modifiers typed without a comma are each counted:
     ``"high ground +1 aim +2"`` is high ground +1 and aim +2 (it was one +2 labelled "high ground +1 aim", as if
     both counted); a number without a sign stays in the label ("rank 2 +1")
-    (tests/core/test_gm2_fixes.py::test_modifiers_typed_without_a_comma_are_each_counted).
+    (tests/core/test_gm2_fixes.py::test_modifiers_typed_without_a_comma_are_each_counted).  A minus or a plus as a
+    PDF or another keyboard writes it (:data:`SIGNS`) is read as one
+    (tests/core/test_gm2_fixes.py::test_a_typographic_minus_is_a_minus).
     """
     out: list[Modifier] = []
-    for part in text.split(","):
+    for part in text.translate(SIGNS).split(","):
         words = part.split()
         while words:
             cut = next((n + 1 for n, w in enumerate(words[:-1]) if _signed(w)), len(words))

@@ -97,7 +97,9 @@ def name_key(text: str) -> str:
     one key).
     """
     folded = unicodedata.normalize("NFKC", text).translate(_TIDY).translate(_UNSEEN)
-    return " ".join(folded.split()).casefold()
+    # and every other character of no look of its own (format characters: tag characters, bidi marks…)
+    seen = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    return " ".join(seen.split()).casefold()
 
 
 def clean_sheet(sheet: Mapping[str, Any], what: str = "sheet") -> None:

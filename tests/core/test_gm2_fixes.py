@@ -70,6 +70,20 @@ def test_modifiers_typed_without_a_comma_are_each_counted() -> None:
 # -- 2. run-together faces --------------------------------------------------------
 
 
+def test_a_typographic_minus_is_a_minus() -> None:
+    """Regression check: "shaken −2 charge +1" with the minus of a PDF (U+2212) was one modifier, "shaken −2 charge",
+    worth +1 (the log read as if both counted); an en dash and full-width signs the same."""
+    assert parse_modifiers("shaken \u22122 charge +1") == (
+        Modifier(label="shaken", value=-2),
+        Modifier(label="charge", value=1),
+    )
+    assert parse_modifiers("cover \u20132, aim \uff0b1") == (
+        Modifier(label="cover", value=-2),
+        Modifier(label="aim", value=1),
+    )
+    assert parse_modifiers("cover \uff0d2") == (Modifier(label="cover", value=-2),)
+
+
 def test_run_together_faces_that_could_be_a_total_are_refused() -> None:
     """ "11" on 2d6 was read as 1 and 1 (snake eyes) where the GM said "I rolled 11" (a natural 11)."""
     two_d6 = DiceRequest(2, 1, 6, "Hero resolve")
@@ -127,6 +141,9 @@ def test_names_that_only_look_the_same_are_refused() -> None:
     assert clean("  Rook\u3000\u3000the\u2800Crow ", "Name") == "Rook the Crow"
     assert name_key("Bandit\u00a01\u200d") == name_key("bandit 1")
     assert name_key("Bandit 1") != name_key("Bandit 11")
+    # tag characters (a flag emoji's), a bidi mark: format characters of no look of their own (regression check)
+    for hidden in ("\U000e0020", "\U000e0041", "\u200e", "\u202a"):
+        refused(f, AddCombatant(name=f"Bandit 1{hidden}", kind="npc"), "there is already a combatant called|control")
     with pytest.raises(Refused, match="a value is needed"):
         clean("\u200b\u2060", "Name", required=True)
 
