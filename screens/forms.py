@@ -389,14 +389,18 @@ def rest_form(ctx: Context) -> FormDialog:
 def start_form(ctx: Context) -> FormDialog:
     name = C.Param(name="title", label="Fight name", required=False, help="shown in the header and the saves list")
     surprise = C.Param(name="surprise", kind=C.COMBATANTS, label="Surprise round for", required=False)
-    # no one has an initiative yet: S started the fight in the order PCs, then NPCs as added, without a word
-    unrolled = not any(c.initiative is not None for c in ctx.state.present) and rolls_initiative(ctx)
+    # no one (or not everyone) has an initiative yet: S started the fight in the order PCs, then NPCs as added (a
+    # late joiner last, its initiative blank), without a word
+    missing = tuple(c.id for c in ctx.state.present if c.initiative is None)
+    some = len(missing) < len(ctx.state.present)
+    unrolled = bool(missing) and rolls_initiative(ctx, missing if some else ())
+    without = ", ".join(ctx.state.name(i) for i in missing)
     roll = C.Param(
         name="roll",
         kind=C.BOOL,
         label="Roll initiative first",
         default=True,
-        help="no one has an initiative yet; without it the order is PCs, then NPCs, as added",
+        help=f"{without} {'has' if len(missing) == 1 else 'have'} none yet" if some else "no one has an initiative yet",
     )
     params = (name, surprise, roll) if unrolled else (name, surprise)
 
@@ -407,7 +411,7 @@ def start_form(ctx: Context) -> FormDialog:
         if title and title != ctx.state.title:
             todo.append(C.NameFight(name=title))
         if parsed.get("roll"):
-            todo.append(C.RollInitiative())
+            todo.append(C.RollInitiative(ids=missing if some else ()))
         todo.append(C.StartFight(surprise=tuple(dict.fromkeys(parsed["surprise"] or ()))))
         return ctx.probe(todo)
 
@@ -426,7 +430,12 @@ def start_form(ctx: Context) -> FormDialog:
         help="Enter starts. Mark who acts in a surprise round with space (none: no surprise)."
         + said
         + (
-            " No one has an initiative yet: it is rolled first (untick it: PCs first, then NPCs, as added)."
+            (
+                f" {without} {'has' if len(missing) == 1 else 'have'} no initiative yet: it is rolled first (untick "
+                "it: after the rest)."
+                if some
+                else " No one has an initiative yet: it is rolled first (untick it: PCs first, then NPCs, as added)."
+            )
             if unrolled
             else ""
         ),
@@ -435,10 +444,11 @@ def start_form(ctx: Context) -> FormDialog:
     )
 
 
-def rolls_initiative(ctx: Context) -> bool:
-    """Whether the system's rules roll an initiative for the fight (blackjack's order is its own, no roll)."""
+def rolls_initiative(ctx: Context, ids: tuple[str, ...] = ()) -> bool:
+    """Whether the system's rules roll an initiative for the fight (for ``ids``; none: everyone) — blackjack's order
+    is its own, no roll."""
     try:
-        events, _after = decide_full(ctx.system, ctx.state, C.RollInitiative(), logic.ProbeRoller())
+        events, _after = decide_full(ctx.system, ctx.state, C.RollInitiative(ids=ids), logic.ProbeRoller())
     except Exception:  # refused, or the plug-in's trouble: nothing to offer
         return False
     return any(isinstance(ev, InitiativeSet) for ev in events)

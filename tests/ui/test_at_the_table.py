@@ -946,6 +946,40 @@ def test_the_start_form_offers_to_roll_the_initiative_no_one_has_rolled(
     asyncio.run(run())
 
 
+@pytest.mark.parametrize("system_id", ["bnb", "twod6"])
+def test_the_start_form_rolls_for_one_who_joined_after_the_roll(system_id: str, data_dir) -> None:
+    """Regression check: initiative rolled, then one more added before ``S``: the form offered nothing (some had an
+    initiative), and the fight began with the late one last, its initiative blank.  It names the one without and
+    rolls for it alone; the others' rolls stand."""
+    fight = build_fight(system_id, data_dir / "late.jsonl", start=False)
+    fight.do(C.RollInitiative())
+    rolled = {c.id: c.initiative for c in fight.state.present}
+    fight.do(
+        C.AddCombatant(
+            name="Latecomer", kind="npc", preset=next(p.id for p in fight.system.presets() if p.kind == "npc")
+        )
+    )
+    late = fight.state.combatants[-1].id
+    path = fight.path
+    fight.close()
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await opened(pilot)
+            await press(pilot, "S")
+            text = " ".join(screen_text(app).split())
+            assert "Latecomer has no initiative yet" in text and "Roll initiative first" in text, text
+            await press(pilot, "ctrl+s")
+            assert app.screen is screen, error_text(app)
+            state = screen.fight.state
+            assert state.started and state.get(late).initiative is not None
+            assert {cid: state.get(cid).initiative for cid in rolled} == rolled
+            assert saved_state_matches(app)
+
+    asyncio.run(run())
+
+
 def test_a_superscript_digit_naming_a_combatant_is_no_place_in_the_list(data_dir) -> None:
     """ "²" typed for a combatant passed ``isdigit`` and failed in ``int``: refused as no such combatant; "2" is
     still the second in the list."""
