@@ -33,6 +33,26 @@ def matching(query: str, options: Sequence[tuple[str, Any]]) -> list[tuple[str, 
     return sorted(found, key=lambda o: not matches(query, o[0].split(" — ", 1)[0]))
 
 
+def types_in_filter(event: events.Key) -> bool:
+    """A key typed in a list that belongs to its filter: a letter, a digit, a space, Backspace."""
+    return event.is_printable or event.key == "backspace"
+
+
+def send_to_filter(dialog: Dialog[Any], box: Input, event: events.Key) -> None:
+    """Give a key typed in a list to its filter ``box`` (focused, its cursor at the end: the letter adds to what it
+    holds): the hint "type to filter" holds wherever the focus is (the letters were dropped, and Enter took the
+    highlighted row)."""
+    event.stop()
+    event.prevent_default()
+    dialog.set_focus(box, scroll_visible=False)
+    box.call_later(_cursor_at_end, box)  # after its Focus selected it all
+    box.post_message(events.Key(event.key, event.character))
+
+
+def _cursor_at_end(box: Input) -> None:
+    box.selection = Selection.cursor(len(box.value))
+
+
 class PickDialog(Dialog[Any]):
     """Returns the chosen value, or None on Escape.
 
@@ -141,25 +161,15 @@ class PickDialog(Dialog[Any]):
     def on_key(self, event: events.Key) -> None:
         """A letter or Backspace that came up from the list goes to the filter (see the class's ruling); a key
         that reached the dialog otherwise is the base class's to place."""
-        ol = self.query_one(OptionList)
-        if self.focused is ol and (event.is_printable or event.key == "backspace"):
-            event.stop()
-            event.prevent_default()
-            box = self.query_one("#filter", Input)
-            self.set_focus(box, scroll_visible=False)
-            box.call_later(self._at_end, box)  # after its Focus selected it all: the letter adds, not replaces
+        if self.focused is self.query_one(OptionList) and types_in_filter(event):
+            send_to_filter(self, self.query_one("#filter", Input), event)
             self._typed_back = True
-            box.post_message(events.Key(event.key, event.character))
             return
         super().on_key(event)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         if event.widget is self.query_one(OptionList):
             self._typed_back = False  # in the list again: its Enter is its row
-
-    @staticmethod
-    def _at_end(box: Input) -> None:
-        box.selection = Selection.cursor(len(box.value))
 
     async def action_to_list(self) -> None:
         """↓ in the filter: on to the list, once the letters typed before it have filtered it (``her↓↓⏎`` sent at

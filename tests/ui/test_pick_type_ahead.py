@@ -130,3 +130,37 @@ def test_enter_read_by_the_list_after_letters_it_passed_on_takes_the_filtered_ro
             assert form.params[0].name == "injury_list", [p.name for p in form.params]
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("quick", [False, True], ids=["key_by_key", "sent_at_once"])
+def test_typing_in_the_add_dialog_s_presets_list_filters_it(quick: bool, data_dir: Path) -> None:
+    """Regression check: the add dialog keeps its own presets list, which the pick list's fix did not reach:
+    ``A ↓↓↓ wolf ⏎`` dropped "wolf" and took the preset the ↓s had reached. The letters go to its filter, and Enter
+    takes the filter's first match."""
+    from screens.dialogs.add import AddDialog
+
+    path = build_fight("bnb", data_dir / "a1.jsonl").path
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            await press(pilot, "A")
+            dialog = app.screen
+            assert isinstance(dialog, AddDialog)
+            await press(pilot, "down", "down", "down")
+            assert dialog.focused is dialog.query_one(OptionList)
+            if quick:
+                post_keys(pilot, "w", "o", "l", "f", "enter")
+                await pilot.pause()
+            else:
+                await type_text(pilot, "wolf")
+                assert dialog.focused is _filter(app) and _filter(app).value == "wolf"
+                await press(pilot, "enter")
+            await pilot.pause()
+            preset = " ".join(str(dialog.query_one("#preset", Static).render()).split())
+            assert "Preset: Wolf" in preset, preset
+
+    asyncio.run(run())
