@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -17,9 +17,9 @@ from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from saves import library
-from screens.dialogs.base import Dialog, show, taken
+from screens.dialogs.base import show, taken
 from screens.dialogs.form import HINTS, LABEL_MAX, choice_options, labels_for, unfocusable, with_label
-from screens.dialogs.pick import matches, send_to_filter, types_in_filter
+from screens.dialogs.pick import FilteredList, matches
 from screens.guard import call
 from screens.widgets.fields import Choices, Cycle, TextField, YesNo, field_id
 from tracker import commands as C
@@ -63,10 +63,10 @@ def _kind_text(p: Preset) -> str:
     return p.kind.upper()
 
 
-class AddDialog(Dialog[Any]):
-    """Returns an AddCombatant the rules accept (``check`` raises to keep the dialog open)."""
-
-    _typed_back = False  # letters typed in the presets list went back to the filter since the list had the focus
+class AddDialog(FilteredList):
+    """Returns an AddCombatant the rules accept (``check`` raises to keep the dialog open).  Letters typed in its
+    presets list go to its filter, as in a pick list (``A ↓↓↓ bear ⏎`` dropped "bear" and added the highlighted
+    preset)."""
 
     CSS_PATH = Path(__file__).with_name("form.tcss")
     AUTO_FOCUS = ""  # first_field has the focus when it opens
@@ -330,19 +330,6 @@ class AddDialog(Dialog[Any]):
             self._take(focused.highlighted or 0)
         else:
             self._take(0)
-
-    def on_key(self, event: events.Key) -> None:
-        """A letter or Backspace typed in the presets list goes to the filter, as in a pick list (``A ↓↓↓ bear ⏎``
-        dropped "bear" and added the highlighted preset); other keys are the base class's to place."""
-        if self.focused is self.query_one(OptionList) and types_in_filter(event):
-            send_to_filter(self, self.query_one("#filter", Input), event)
-            self._typed_back = True
-            return
-        super().on_key(event)
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        if event.widget is self.query_one(OptionList):
-            self._typed_back = False  # in the list again: its Enter is its row
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -53,7 +53,27 @@ def _cursor_at_end(box: Input) -> None:
     box.selection = Selection.cursor(len(box.value))
 
 
-class PickDialog(Dialog[Any]):
+class FilteredList(Dialog[Any]):
+    """A dialog of a list (its OptionList) and the filter above it (``#filter``): a letter or Backspace typed in
+    the list goes to the filter (``_typed_back`` says so until the list has the focus again, for an Enter that
+    came on the letters' heels: the filter's first match)."""
+
+    _typed_back = False
+
+    def on_key(self, event: events.Key) -> None:
+        """A key of the filter typed in the list goes to the filter; any other is the base class's to place."""
+        if self.focused is self.query_one(OptionList) and types_in_filter(event):
+            send_to_filter(self, self.query_one("#filter", Input), event)
+            self._typed_back = True
+            return
+        super().on_key(event)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        if event.widget is self.query_one(OptionList):
+            self._typed_back = False  # in the list again: its Enter is its row
+
+
+class PickDialog(FilteredList):
     """Returns the chosen value, or None on Escape.
 
     Ruling: the hint's "type to filter" holds wherever the focus is.  In the list (reached with ↓) a printable
@@ -157,19 +177,6 @@ class PickDialog(Dialog[Any]):
             self.action_submit()
             return
         self.dismiss(self.shown_options[event.option_index][1])
-
-    def on_key(self, event: events.Key) -> None:
-        """A letter or Backspace that came up from the list goes to the filter (see the class's ruling); a key
-        that reached the dialog otherwise is the base class's to place."""
-        if self.focused is self.query_one(OptionList) and types_in_filter(event):
-            send_to_filter(self, self.query_one("#filter", Input), event)
-            self._typed_back = True
-            return
-        super().on_key(event)
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        if event.widget is self.query_one(OptionList):
-            self._typed_back = False  # in the list again: its Enter is its row
 
     async def action_to_list(self) -> None:
         """↓ in the filter: on to the list, once the letters typed before it have filtered it (``her↓↓⏎`` sent at
