@@ -61,6 +61,23 @@ ACTIONS = {
 CINEMATIC_USES = ("extra turn", "reroll", "ignore death")
 CHECK_COSTS = ("auto", "quick", "half", "full", "none")
 PASSIVE_SKILLS = ("Notice", "Knowledge")  # a passive check is a quick action, an active one half-round (check_cost)
+# An opposed check between two combatants (``Contest``): each skill the book opposes with another's, and what it is
+# opposed by, as the book names them (@32816 Bluff, @34212 Diplomacy, @34954 Forgery, @35149 Hacking, @35535
+# Intimidate, @36596 Lockpicking, @38202 Notice ("lie" is Bluff), @38685 Perform, @40586 Stealth, @33411 Cast)
+OPPOSED_BY: dict[str, tuple[str, ...]] = {
+    "Intimidate": (RESOLVE,),
+    "Bluff": ("Notice", "Bluff"),
+    "Diplomacy": ("Diplomacy",),
+    "Stealth": ("Notice",),
+    "Notice": ("Stealth", "Forgery", "Bluff"),
+    "Forgery": ("Notice",),
+    "Hacking": ("Craft (Programming)",),
+    "Lockpicking": ("Craft (Lock)",),
+    PERFORM: (PERFORM,),
+    CAST: (CAST, RESOLVE, ATHLETICS, *MELEE),
+}
+CONTEST_SKILLS = tuple(OPPOSED_BY)
+OPPOSING_SKILLS = ("auto", *dict.fromkeys(s for opts in OPPOSED_BY.values() for s in opts))
 
 
 @attrs.frozen(kw_only=True)
@@ -114,6 +131,23 @@ class SkillCheck:
     cost: str = "auto"
     use_aim: bool = False
     modifiers: tuple[Modifier, ...] = ()
+    auto_critical: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Contest:
+    """An opposed check between two combatants outside an attack: the actor's skill against the target's roll
+    of the skill the book opposes it with (``opposing``: "auto" takes the target's best of those)."""
+
+    actor: str
+    target: str
+    skill: str = "Intimidate"
+    opposing: str = "auto"
+    stat: str = "auto"
+    target_stat: str = "auto"
+    cost: str = "auto"
+    modifiers: tuple[Modifier, ...] = ()
+    target_modifiers: tuple[Modifier, ...] = ()
     auto_critical: bool = False
 
 
@@ -323,6 +357,38 @@ SPECS: tuple[CommandSpec, ...] = (
             ),
         ),
         help="2d6 + ranks + stat + item vs a DC.",
+    ),
+    spec(
+        Contest,
+        name="contest",
+        title="Opposed check",
+        key="o",
+        subject="target",
+        labels={"actor": "Who", "target": "Against"},
+        fields=_roll_fields(
+            Param(name="skill", kind=CHOICE, choices=CONTEST_SKILLS, default="Intimidate", label="Skill"),
+            Param(
+                name="opposing",
+                kind=CHOICE,
+                choices=OPPOSING_SKILLS,
+                default="auto",
+                label="Opposed by",
+                help="auto: the target's best of the skills the book opposes it with (Intimidate: Resolve; "
+                "Bluff: Notice or Bluff; Diplomacy: Diplomacy; Stealth: Notice…)",
+            ),
+            _stat("target_stat", "Their stat"),
+            Param(
+                name="cost",
+                kind=CHOICE,
+                choices=CHECK_COSTS,
+                default="auto",
+                label="Takes",
+                help="auto: on its own turn a half-round action (Notice quick); at any other moment, none",
+            ),
+            _mods("target_modifiers", "Their modifiers"),
+        ),
+        help="Skill vs the target's opposing skill (Intimidate vs Resolve, Bluff vs Notice…), tie to the target; "
+        "after Stealth, Intimidate or Diplomacy meets armor only (+Sneak Attack).",
     ),
     spec(
         BreakGrapple,

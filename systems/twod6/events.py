@@ -262,6 +262,38 @@ class OpposedRolled(Event):
 
 
 @attrs.frozen(kw_only=True)
+class ContestRolled(Event):
+    """An opposed check between two combatants outside an attack (``Contest``): the actor's ``skill`` against the
+    target's ``opposing_skill`` ("armor only (caught by stealth)" when the actor's Stealth left the target armor
+    only).  ``stealth``: this check spent the actor's Stealth on the target (its armor-only roll, Sneak Attack)."""
+
+    TYPE = "twod6.contest_rolled"
+    actor: str
+    target: str
+    skill: str
+    opposing_skill: str
+    check: CheckRoll
+    opposing: CheckRoll
+    success: bool
+    cost: str = "half"
+    stealth: bool = False
+    reroll: bool = False
+
+    def describe(self, state: FightState) -> str:
+        a, t = state.name(self.actor), state.name(self.target)
+        again = " (cinematic reroll)" if self.reroll else ""
+        if self.success:
+            out = "succeeds"
+        else:
+            tie = self.check.total == self.opposing.total and not self.check.fumble and not self.opposing.fumble
+            out = "fails" + (" (a tie goes to the one opposing)" if tie else "")
+        return (
+            f"{a} {self.skill} vs {t}'s {self.opposing_skill}{again}: {self.check.describe()} vs "
+            f"{self.opposing.describe()} — {out}{_cost(self.cost)}"
+        )
+
+
+@attrs.frozen(kw_only=True)
 class SkillChecked(Event):
     TYPE = "twod6.skill_checked"
     actor: str
@@ -345,4 +377,5 @@ EVENT_TYPES = (
     CinematicSpent,
     ResolveRuled,
     Reworked,
+    ContestRolled,
 )

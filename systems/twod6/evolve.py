@@ -16,6 +16,7 @@ from systems.twod6.events import (
     Aimed,
     AttackRolled,
     CinematicSpent,
+    ContestRolled,
     EffectApplied,
     Healed,
     InitiativeTieRolled,
@@ -27,7 +28,7 @@ from systems.twod6.events import (
     Wounded,
 )
 from systems.twod6.record import Before, Data, Failed, data
-from systems.twod6.sheet import SNIPER, Limb
+from systems.twod6.sheet import NOTICE, SNIPER, STEALTH, Limb
 from systems.twod6.table import PRONE
 from tracker.events import Adjusted, InitiativeSet, TurnEnded, TurnStarted
 from tracker.kit import Evolver
@@ -436,3 +437,35 @@ def skill_checked(state: FightState, e: SkillChecked) -> FightState:
         lost = Failed(kind="check", label=f"{e.skill} check", parts=e.check.parts, skill=e.skill, dc=e.dc)
         changes["failed"] = _failed(_data(state, e.actor), lost)
     return _put(state, e.actor, **changes) if changes else state
+
+
+@evolve.on(ContestRolled)
+def contest(state: FightState, e: ContestRolled) -> FightState:
+    """An opposed check: its cost; the Stealth it spent (Intimidate, Diplomacy); a Stealth that won hides the actor
+    from the target, an active Notice that beat a hider's Stealth spots it; a lost one is kept for a reroll."""
+    state = spend(state, e.actor, e.cost)
+    d = _data(state, e.actor)
+    hidden = d.hidden_from
+    if e.stealth:
+        hidden = tuple(i for i in hidden if i != e.target)
+    if e.success and e.skill == STEALTH and e.target not in hidden:
+        hidden = (*hidden, e.target)
+    changes: dict[str, object] = {} if hidden == d.hidden_from else {"hidden_from": hidden}
+    if not e.success:
+        lost = Failed(
+            kind="contest",
+            label=f"{e.skill} check",
+            parts=e.check.parts,
+            target=e.target,
+            skill=e.skill,
+            defense=e.opposing,
+            defense_skill=e.opposing_skill,
+        )
+        changes["failed"] = _failed(d, lost)
+    if changes:
+        state = _put(state, e.actor, **changes)
+    if e.success and e.skill == NOTICE and e.opposing_skill == STEALTH:
+        seen = _data(state, e.target).hidden_from
+        if e.actor in seen:
+            state = _put(state, e.target, hidden_from=tuple(i for i in seen if i != e.actor))
+    return state

@@ -18,6 +18,8 @@ def failed_name(state: FightState, f: Failed) -> str:
         return f"resolve check DC {f.dc} against {f.stakes}"
     if f.kind == "check":
         return f"{f.label} DC {f.dc}"
+    if f.kind == "contest":
+        return f"{f.label} against {state.name(f.target)}"
     what = OPPOSED_NAMES.get(f.skill, f.skill)
     return f"{what} against {', '.join(state.name(t) for t, _ in f.against) or state.name(f.target)}"
 

@@ -35,6 +35,7 @@ from systems.twod6.commands import SPECS
 from systems.twod6.events import (
     EVENT_TYPES,
     AttackRolled,
+    ContestRolled,
     EffectApplied,
     InitiativeTieRolled,
     OpposedRolled,
@@ -70,7 +71,10 @@ on shooting, archery or throwing; spent by the check that takes it (a melee atta
 Attack vs defense: shooting/archery are defended by 2d6 + armor alone (or Repel Attack).
 Armor light/medium/heavy: +1/+2/+3 defense, −1/−2/−3 on melee attacks, throwing, casting and
 athletics (a melee parry too, as the book's worked example counts it); medium or heavy without Armor Proficiency defends at +1 only.
-Favored Enemy: +1 on attack and defense against that race. Stealth first: a weapon attack meets armor only.
+Favored Enemy: +1 on attack and defense against that race. Stealth first: a weapon attack, Intimidate or
+Diplomacy meets armor only (+1 with Sneak Attack for it).
+Opposed check (o): Intimidate vs Resolve, Bluff vs Notice or Bluff, Diplomacy vs Diplomacy, Stealth vs
+Notice, Perform vs Perform, Cast vs Cast or Resolve…; the higher total wins, a tie to the one opposing.
 Declare the result first: wound, disarm, distract; melee also knock out, trip, shove, grapple (unarmed).
 ×2: the declared result lands, then a second result (or a second wound), or a limb and a wound;
 choose it before the resolve check: one check a blow, the lowest threshold's.
@@ -80,8 +84,8 @@ unconscious, then DC 7 (−3) or die; any wound at 0 kills. Unconscious: −3, n
 Quick damage and healing count wounds (1, 1+1, 1d3); healing from 0 wakes.
 Cinematics: extra turn, reroll a failed check (until its own next turn), automatic critical (before
 the roll), ignore death.
-Keys: a attack · i aim · m move/other · s stealth · k skill check · b break grapple · n negate ·
-r resolve · d doubled result · v vicious parry/spell turning · c cinematic"""
+Keys: a attack · i aim · m move/other · s stealth · k skill check · o opposed check · b break grapple ·
+g negate · r resolve · d doubled result · v vicious parry/spell turning · c cinematic"""
 
 
 _ADJUST_NAMES: frozenset[str] | None = None
@@ -407,6 +411,13 @@ class TwoD6System(BaseSystem):
             if event.purpose == "sneaks" and not (actor and actor.is_pc):
                 return None  # an NPC's sneak past a PC: how it went is what the PC missed, no line for the players
             said = f"{deed}{again}: {'succeeds' if event.success else 'fails'}"
+            return Tally(actor=event.actor, target=event.target, deed=said)
+        if isinstance(event, ContestRolled):  # the players' line without the numbers
+            actor = state.find(event.actor)
+            if event.skill == "Stealth" and not (actor and actor.is_pc):
+                return None  # (as an NPC's sneak: how it went is what the PC missed)
+            again = " (cinematic reroll)" if event.reroll else ""
+            said = f"{{actor}} {event.skill} vs {{target}}{again}: {'succeeds' if event.success else 'fails'}"
             return Tally(actor=event.actor, target=event.target, deed=said)
         if isinstance(event, Adjusted) and event.field == "wounds" and type(event.value) is int:
             # the GM taking wounds off harmed them as much

@@ -46,13 +46,14 @@ class Before:
 class Failed:
     """A failed check of the combatant since its last turn, kept so a cinematic can reroll it."""
 
-    kind: str  # "attack", "defense", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate)
+    kind: str  # "attack", "defense", "resolve", "check", "opposed" (stealth, breaking a grapple, Negate), "contest"
     label: str
     parts: tuple[Modifier, ...] = ()
     target: str | None = None
     skill: str = ""
     result: str = ""
-    defense: CheckRoll | None = None  # the defense an attack lost to (opposed: the actor's own roll)
+    defense: CheckRoll | None = None  # the defense an attack lost to (opposed: the actor's own roll; contest: the
+    # opposing roll it lost to, ``defense_skill`` that roll's skill)
     defense_skill: str = ""
     dc: int = 0
     stakes: str = ""

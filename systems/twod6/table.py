@@ -117,9 +117,28 @@ class R:
         "stealth",
         "Stealth before an attack",
         "@40535",
-        "Stealth against Notice; on success a weapon attack on that target meets armor only (not a spell)",
+        "Stealth against Notice; on success the next weapon attack, Intimidate or Diplomacy on that target meets "
+        "armor only (not a spell)",
     )
-    SNEAK_ATTACK = _r("sneak_attack", "Sneak Attack", "@22636", "+1 on an attack that follows a successful Stealth")
+    SNEAK_ATTACK = _r(
+        "sneak_attack",
+        "Sneak Attack",
+        "@22636",
+        "+1 on the attack, Intimidate or Diplomacy check that follows a successful Stealth (the skill it names)",
+    )
+    CONTEST = _r(
+        "contest",
+        "Opposed checks",
+        "@35535",
+        "a skill the book opposes with another's is rolled against the other's check (Intimidate: Resolve; Bluff: "
+        "Notice or Bluff; Diplomacy: Diplomacy; Stealth: Notice; Perform: Perform; Cast: Cast, Resolve…)",
+    )
+    CONTEST_TIE = _r(
+        "contest_tie",
+        "Ties in an opposed check",
+        "ruling on twod6 @51089",
+        "the higher total wins; a tie goes to the one opposing, as in combat; snake eyes lose (both: the one opposing)",
+    )
     AIM = _r(
         "aim",
         "Aiming",

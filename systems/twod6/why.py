@@ -23,6 +23,7 @@ from systems.twod6.events import (
     Aimed,
     AttackRolled,
     CinematicSpent,
+    ContestRolled,
     EffectApplied,
     Healed,
     InitiativeTieRolled,
@@ -378,6 +379,42 @@ def _opposed(before: FightState, e: OpposedRolled) -> list[Reason]:
     return out
 
 
+def _contest(before: FightState, e: ContestRolled) -> list[Reason]:
+    """An opposed check: both rolls term by term, who won (a tie to the one opposing), and what Stealth did."""
+    a, t = _data(before, e.actor), _data(before, e.target)
+    name, tname = before.name(e.actor), before.name(e.target)
+    tie = e.check.total == e.opposing.total and not e.check.fumble and not e.opposing.fumble
+    both = e.check.fumble and e.opposing.fumble
+    out_term = "succeeds" if e.success else "fails" + (": a tie goes to the one opposing" if tie else "")
+    terms = [
+        *check_terms(e.check, a, f"{name} {e.skill}"),
+        *check_terms(e.opposing, t, f"{tname} {e.opposing_skill}"),
+        out_term,
+    ]
+    out = [Reason.of(R.CONTEST, *terms)]
+    if tie or both:
+        out.append(
+            Reason.of(R.CONTEST_TIE, "both snake eyes: the one opposing wins" if both else f"tie at {e.check.total}")
+        )
+    out += roll_rules(e.check, e.opposing)
+    if e.stealth and e.opposing_skill.startswith("armor only"):
+        out.append(Reason.of(R.STEALTH, f"{tname}: armor only (caught by {name}'s stealth), and the stealth is spent"))
+    elif e.stealth:
+        out.append(Reason.of(R.STEALTH, f"{name}'s stealth on {tname} is spent"))
+    if e.success and e.skill == "Stealth":
+        out.append(Reason.of(R.STEALTH, f"{name} is hidden from {tname}"))
+    if e.success and e.skill == "Notice" and e.opposing_skill == "Stealth":
+        out.append(Reason.of(R.STEALTH, f"{name} spots {tname}: its stealth on {name} is gone"))
+    out += part_rules(e.check.parts) + part_rules(e.opposing.parts)
+    if e.reroll:
+        out.append(Reason.of(R.REROLL, f"the failed {e.skill} check rerolled; {tname}'s roll stands"))
+    elif e.cost == NO_COST:
+        out.append(Reason.of(R.CHECKS_ANYTIME, "no action spent"))
+    else:
+        out.append(Reason.of(R.CHECK_COST, f"{e.cost} action"))
+    return _merged(out)
+
+
 def _checked(before: FightState, e: SkillChecked) -> list[Reason]:
     owner = _data(before, e.actor)
     terms = [*check_terms(e.check, owner, f"{before.name(e.actor)} {e.skill}"), f"DC {e.dc} (GM)"]
@@ -493,6 +530,7 @@ EXPLAIN: dict[type, Callable[[FightState, Any], list[Reason]]] = {
     ResolveRuled: _ruled,
     OpposedRolled: _opposed,
     SkillChecked: _checked,
+    ContestRolled: _contest,
     CinematicSpent: _cinematic,
     Reworked: _reworked,
     Rested: _rested,

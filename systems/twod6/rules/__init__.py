@@ -3,7 +3,7 @@
 One decider per command, by family: ``attacks`` (attack, the doubled result, Vicious Parry and
 Spell Turning) with ``defense`` (the defender's roll), ``harm`` (wounds, resolve checks, quick damage
 and healing, and ``react``), ``actions`` (aim, move and the like, Stealth, skill checks, breaking a
-grapple), ``magic`` (Negate), ``cinematics``; ``common`` holds what they share.  Each module's docstring keeps its rulings, each with its test.
+grapple), ``contest`` (opposed checks between two combatants), ``magic`` (Negate), ``cinematics``; ``common`` holds what they share.  Each module's docstring keeps its rulings, each with its test.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from systems.twod6.commands import (
     Attack,
     BreakGrapple,
     ChooseDouble,
+    Contest,
     Negate,
     Resolve,
     Riposte,
@@ -27,6 +28,7 @@ from systems.twod6.commands import (
 from systems.twod6.rules.actions import decide_act, decide_aim, decide_break, decide_check, decide_sneak
 from systems.twod6.rules.attacks import decide_attack, decide_double, decide_riposte
 from systems.twod6.rules.cinematics import decide_cinematic
+from systems.twod6.rules.contest import decide_contest
 from systems.twod6.rules.harm import decide_damage, decide_heal, decide_resolve
 from systems.twod6.rules.harm import react as react_to_harm
 from systems.twod6.rules.magic import decide_negate
@@ -46,6 +48,7 @@ rules.on(Act)(decide_act)
 rules.on(Sneak)(decide_sneak)
 rules.on(SkillCheck)(decide_check)
 rules.on(BreakGrapple)(decide_break)
+rules.on(Contest)(decide_contest)
 rules.on(Negate)(decide_negate)
 rules.on(Resolve)(decide_resolve)
 rules.on(SpendCinematic)(decide_cinematic)

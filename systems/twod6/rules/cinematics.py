@@ -19,6 +19,8 @@ Rulings, each with its test:
 - A Stealth roll that lost to several watchers is rerolled once and compared with each Notice it lost to
   (test_a_cinematic_rerolls_a_failed_stealth_check_against_each_notice_it_lost_to); nothing to reroll once
   the target of a failed attack has died or the grappler has let go.
+- A lost opposed check (``contest``) is rerolled against the roll it lost to, which stands; the Stealth it spent
+  stays spent (test_contest.py::test_a_cinematic_rerolls_a_lost_contest_against_the_same_opposing_roll).
 - A character who ignores a failed save against death lives, unconscious (at 0 wounds or after a
   tripled attack, the check's survivor is unconscious either way)
   (test_a_cinematic_ignores_a_failed_save_against_death).
@@ -31,6 +33,7 @@ from systems.twod6.commands import CINEMATIC_USES, SpendCinematic
 from systems.twod6.events import (
     NO_COST,
     CinematicSpent,
+    ContestRolled,
     EffectApplied,
     OpposedRolled,
     ResolveRolled,
@@ -161,6 +164,23 @@ def reroll(d: Draft, c: Combatant, name: str, dice: Roller) -> None:
             0,
             keeps_aim=True,
             reroll=True,
+        )
+    elif failed.kind == "contest":
+        lost_to = failed.defense
+        if lost_to is None:  # every lost contest keeps the roll it lost to (evolve.contest)
+            raise Refused(f"the failed {failed.label} kept no opposing roll to reroll against")
+        d.add(
+            ContestRolled(
+                actor=c.id,
+                target=failed.target or "",
+                skill=failed.skill,
+                opposing_skill=failed.defense_skill,
+                check=check,
+                opposing=lost_to,
+                success=beats(check, lost_to),
+                cost=NO_COST,
+                reroll=True,
+            )
         )
     elif failed.kind == "resolve":
         passed = not check.fumble and check.total >= failed.dc

@@ -13,6 +13,7 @@ from systems.twod6.commands import (
     Attack,
     BreakGrapple,
     ChooseDouble,
+    Contest,
     Negate,
     Resolve,
     Riposte,
@@ -281,6 +282,8 @@ def _all_events():
     roller.add(1, 1)
     f.do(SkillCheck(actor="c2", skill="Athletics", dc=7))
     f.do(Heal(targets=("c3",), amount="1"))
+    roller.add(3, 3, 2, 2)
+    f.do(Contest(actor="c2", target="c1", skill="Cast", cost="none"))  # an opposed check (test_contest.py)
     other = ScriptedRoller([3, 3, 3, 3, 2, 2, 4, 4, 1, 1])
     g_events = system.roll_initiative(f.state, ("c1", "c2", "c3"), other)
     ruled = ResolveRuled(actor="c3", dc=7, stakes="death", passed=False)  # a resolve check settled by ruling
