@@ -2,7 +2,9 @@
 
 The dialog shows the event's line, then each reason: the rule's name and its source (the book's place, a
 ruling, or ``core``), the project's one-line statement, and the terms that went in (each die, each
-modifier).  It scrolls, so a long explanation reads at 80×24.  On the initiative list the same key explains
+modifier).  Its body scrolls, so a long explanation reads at 80×24; the title and the key hint are docked
+to the box's top and bottom, so they stay in it (the hint was pushed out of the box at 80×24, and the box
+scrolled too: tests/ui/test_why_layout.py).  On the initiative list the same key explains
 a combatant's standing word (dead, down, fled…): the event that last set it.
 
 Reasons come from :func:`tracker.explain`; a plug-in that fails to explain gives a sentence, not a crash.
@@ -74,9 +76,9 @@ class WhyDialog(Dialog[None]):
         width: 100; max-width: 96%; height: auto; max-height: 90%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    WhyDialog #why-title { text-style: bold; }
-    WhyDialog #why-body { height: auto; max-height: 1fr; }
-    WhyDialog #why-hint { color: $text-muted; }
+    WhyDialog #why-title { dock: top; text-style: bold; }
+    WhyDialog #why-body { height: auto; max-height: 100%; }
+    WhyDialog #why-hint { dock: bottom; color: $text-muted; }
     """
     BINDINGS = [Binding(f"escape,q,{KEY},enter", "close", "Close", priority=True, id="why.close")]
 

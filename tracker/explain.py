@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
+
+import attrs
 
 from tracker import events as E
 from tracker.core_rules import CORE_RULES, core_rule
@@ -29,6 +31,7 @@ from tracker.reasons import Reason, Rule, cites
 
 __all__ = [
     "CORE_RULES",
+    "ActionHead",
     "Reason",
     "Rule",
     "cites",
@@ -124,6 +127,14 @@ def _why_out(system: System, state: FightState, c: Combatant) -> str:
 # the core's reasons, event by event
 
 
+class ActionHead(NamedTuple):
+    """The first line of the GM action an event belongs to: what the GM did that led to it."""
+
+    seq: int
+    line: str  # its words, as the log shows them
+    event: E.Event
+
+
 def core_reasons(
     system: System,
     before: FightState,
@@ -132,16 +143,18 @@ def core_reasons(
     *,
     first_in_action: bool = True,
     took_back: str = "",
+    head: ActionHead | None = None,
 ) -> tuple[Reason, ...]:
     """The core's reasons for one event (none for a system's own events).
 
     ``first_in_action`` tells a prompt settled by the GM's ruling (the first event of its action) from one a
-    command resolved; ``took_back`` is what an undo or a redo took back or did again, in words.
+    command resolved; ``took_back`` is what an undo or a redo took back or did again, in words; ``head`` is the
+    first line of the event's action (what closed a prompt: its command, or healing, a removal…).
     """
     handler = _REASONS.get(type(event))
     if handler is None:
         return ()
-    out = handler(system, before, event, after, first_in_action, took_back)
+    out = handler(system, before, event, after, first_in_action, took_back, head)
     return tuple(out)
 
 
@@ -293,7 +306,11 @@ def _hidden(system: System, b: FightState, e: E.Event, a: FightState, *_: Any) -
 
 
 def _adjusted(system: System, b: FightState, e: E.Adjusted, a: FightState, *_: Any) -> list[Reason]:
-    terms = [f"{_name(b, e.id)}'s {e.field}: {e.old!r} → {e.value!r}", "set by the GM"]
+    """The value in the log line's words (its label, yes/no, "none", a combatant's name): the line itself,
+    without the note, which is a term of its own (it read "Hero's grappled_by: None → 'c1'" beside the log's
+    "Grappled by: none → Bandit 1"; test_a_gm_adjustment_reads_as_its_log_line_in_every_system)."""
+    change = attrs.evolve(e, note="").describe(b).removeprefix("GM sets ")
+    terms = [change, "set by the GM"]
     text = f"The GM's adjustment: {e.note}" if e.note else ""
     if e.note:
         terms.append(f"GM's note: {e.note}")
@@ -331,7 +348,23 @@ def _prompt(system: System, b: FightState, e: E.PromptRaised, a: FightState, *_:
     return [Reason.of(core_rule("prompt"), *terms)]
 
 
-def _resolved(system: System, b: FightState, e: E.PromptResolved, a: FightState, first: bool, *_: Any) -> list[Reason]:
+def _resolved(
+    system: System,
+    b: FightState,
+    e: E.PromptResolved,
+    a: FightState,
+    first: bool,
+    took_back: str = "",
+    head: ActionHead | None = None,
+) -> list[Reason]:
+    """A prompt closed: the GM's ruling (the first event of its action, with an outcome or a note), else the
+    action that closed it.
+
+    Ruling: a prompt names the action that closed it by that action's log line (the log keeps events, not
+    commands: what closed it may be the command it asked for, or healing above 0 HP, a removal, a moot check),
+    then the rules' note.  It read "resolved by Death save" then "healed above 0 HP: no death save"
+    (test_a_prompt_closed_by_healing_names_the_healing_not_the_death_save).
+    """
     p = next((x for x in b.prompts if x.id == e.prompt_id), None)
     text = p.text if p is not None else e.prompt_id
     if e.outcome or (first and e.note):
@@ -341,8 +374,8 @@ def _resolved(system: System, b: FightState, e: E.PromptResolved, a: FightState,
             terms.append(f"GM's note: {e.note}")
         return [Reason.of(core_rule("gm-ruling"), *terms, text=f"The GM's ruling: {e.note or e.outcome}")]
     terms = [f"prompt: {text}"]
-    if p is not None and p.command:
-        terms.append(f"resolved by {_action(system, p.command)}")
+    if head is not None and head.event is not e:
+        terms.append(f"closed by event {head.seq}: {head.line}")
     if e.note:
         terms.append(e.note)
     return [Reason.of(core_rule("prompt"), *terms)]
@@ -363,7 +396,9 @@ def _setting(system: System, b: FightState, e: E.Event, a: FightState, *_: Any) 
     return [Reason.of(core_rule("settings"), term, "the GM's choice")]
 
 
-def _undone(system: System, b: FightState, e: E.Event, a: FightState, first: bool, took_back: str) -> list[Reason]:
+def _undone(
+    system: System, b: FightState, e: E.Event, a: FightState, first: bool, took_back: str, *_: Any
+) -> list[Reason]:
     what = took_back or "an action older than this log"
     if isinstance(e, E.Undone):
         return [Reason.of(core_rule("undo"), f"took back {what}")]
@@ -409,9 +444,10 @@ def explain_event(
     *,
     first_in_action: bool = True,
     took_back: str = "",
+    head: ActionHead | None = None,
 ) -> tuple[Reason, ...]:
     """The core's reasons for ``event`` (if it is a core event), then the system's."""
-    own = core_reasons(system, before, event, after, first_in_action=first_in_action, took_back=took_back)
+    own = core_reasons(system, before, event, after, first_in_action=first_in_action, took_back=took_back, head=head)
     return own + tuple(system.explain(before, event, after))
 
 
@@ -466,7 +502,19 @@ def _explain(log: ActionLog, seq: int) -> tuple[Reason, ...]:
         took_back = log.describe_action(ev.action)
         took_back = f"{lines}: {took_back}" if lines else took_back
     first = index == 0 or log.entry(index - 1).action != entry.action
-    reasons = explain_event(log.system, before, ev, after, first_in_action=first, took_back=took_back)
+    head = None
+    if isinstance(ev, E.PromptResolved):  # what closed it: the first line of its action
+        start = index
+        while start > 0 and log.entry(start - 1).action == entry.action:
+            start -= 1
+        try:
+            words = log.describe(start)
+        except NeedOlder:
+            raise
+        except Exception as e:  # a plug-in's describe failing: the prompt is still explained
+            words = f"({type(e).__name__} while describing it)"
+        head = ActionHead(int(log.entry(start).seq), words, log.entry(start).event)
+    reasons = explain_event(log.system, before, ev, after, first_in_action=first, took_back=took_back, head=head)
     if entry.action in log.undone_actions and not isinstance(ev, E.Undone | E.Redone):
         undos = _undos_of(log.loaded, entry.action, index - log.base_entries)
         where = f" (event {undos[-1]})" if undos else ""

@@ -121,7 +121,7 @@ def test_a_gm_adjustment_is_the_gms_with_its_note(fight: Fight) -> None:
     (seq,) = seqs(fight, tracker.events.Adjusted)
     (r,) = explain(fight, seq)
     assert r.rule == "GM adjustment" and r.text == "The GM's adjustment: potion spilled"
-    assert r.terms == ("Ann's hp: 10 → 7", "set by the GM", "GM's note: potion spilled")
+    assert r.terms == ("Ann's HP: 10 → 7", "set by the GM", "GM's note: potion spilled")  # the log line's words
 
 
 def test_a_settled_prompt_is_the_gms_ruling_with_the_outcome_and_note(fight: Fight) -> None:
