@@ -7,6 +7,6 @@ from tracker.plugin import About
 ABOUT = About(
     id="blackjack",
     name="Blackjack (weird-west Core Rules)",
-    version="1.1",
+    version="1.2",
     summary="Blackjack saves (DV < d20 ≤ stat), injury slots that escalate, shots and lead, lead-working powderburn",
 )

@@ -14,6 +14,10 @@ can mend them by hand (a scene later the same day, a working cast off the table)
 ``test_a_party_kept_as_it_is_now_remembers_the_workings_cast_today``,
 ``test_a_preset_kept_as_it_is_now_remembers_the_workings_cast_today``,
 ``test_the_gm_sets_the_workings_cast_today_and_a_recast_marks_its_powderburn``).
+
+"Has acted this turn" is the one-action-a-turn record (rules/common.py ``one_action``): no frees the turn's
+action (and a recharge already rolled), yes marks it taken; it is the fight's, never kept by a party or a preset
+(``test_the_gm_frees_the_turns_action_by_an_adjustment``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from .records import LEVELS, STATS, BJData, PaperBond, data
 from .sheet import parse_injuries, parse_slots, split_list
 
 OUT_CHOICES = ("in", "fled", "surrendered")
+GM_ACTED = "the turn's action, as the GM set it"  # the action an adjust "Has acted this turn: yes" marks
 
 
 def adjustable(c: Combatant) -> tuple[Param, ...]:
@@ -61,6 +66,7 @@ def adjustable(c: Combatant) -> tuple[Param, ...]:
         *((shots,) if any(w.tracked for w in d.weapons) else ()),
         *((floor,) if any(w.leaves_the_hand or w.dropped for w in d.weapons) else ()),
         *((cast,) if d.workings else ()),
+        Param(name="acted", kind=BOOL, label="Has acted this turn (no: may act again)"),
         Param(name="dead", kind=BOOL, label="Dead"),
         Param(name="out", kind=CHOICE, choices=OUT_CHOICES, default="in", label="Out of the fight"),
     )
@@ -190,6 +196,8 @@ def apply(c: Combatant, field: str, value: Any) -> Combatant | None:
         return _with(c, attrs.evolve(d, weapons=ws))
     if field == "out":
         return _with(c, attrs.evolve(d, out="" if value == "in" else str(value or "")))
+    if field == "acted":
+        return _with(c, attrs.evolve(d, action=GM_ACTED if value else "", recharge_rolled=()))
     if field == "cast_today":
         cast = {x.lower() for x in split_list(value)}
         wks = tuple(attrs.evolve(w, cast_today=w.name.lower() in cast) for w in d.workings)

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracker.events import Adjusted, CombatantRemoved, ConditionRemoved, FightStarted, PromptRaised
+from tracker.events import (
+    Adjusted,
+    CombatantRemoved,
+    ConditionRemoved,
+    FightEnded,
+    FightStarted,
+    PromptRaised,
+    TurnEnded,
+    TurnStarted,
+)
 from tracker.kit import Evolver
 from tracker.model import FightState, changed
 
@@ -37,10 +46,18 @@ from .events import (
     WorkingStopped,
     WorkingTookEffect,
 )
-from .records import REV, BJData, data, fight
+from .records import REV, BJData, Weapon, data, fight
 from .rules.morale import legacy_prompts
 
 evolve = Evolver("blackjack.")
+
+
+def _acted(state: FightState, cid: str, words: str) -> FightState:
+    """The combatant took its turn's action (``words`` say which), when taken in its own turn of a running fight:
+    out of turn (before the fight, after it) nothing is limited, so nothing is kept."""
+    if state.current != cid:
+        return state
+    return state.update_data(cid, action=words)
 
 
 def _set_weapon(state: FightState, cid: str, index: int, **changes: Any) -> FightState:
@@ -54,12 +71,21 @@ def _save_rolled(state: FightState, ev: SaveRolled) -> FightState:
     return apply_save(state, ev.save)
 
 
+def _attack_words(w: Weapon | None, name: str) -> str:
+    if w is None:
+        return f"attacked with {name}"
+    if w.is_firearm:
+        return f"fired the {name}"
+    return f"used its {name}" if w.kind == "special" else f"attacked with the {name}"
+
+
 @evolve.on(AttackMade)
 def _attack_made(state: FightState, ev: AttackMade) -> FightState:
     state = apply_save(state, ev.save)
     if ev.weapon_index < 0:  # bare hands: nothing to spend
-        return state
+        return _acted(state, ev.actor, _attack_words(None, ev.weapon))
     w = data(state.get(ev.actor)).weapons[ev.weapon_index]
+    state = _acted(state, ev.actor, _attack_words(w, ev.weapon))
     changes: dict[str, Any] = {}
     if ev.shots_spent:
         changes["loaded"] = max(0, w.loaded - ev.shots_spent)
@@ -106,7 +132,10 @@ def _injury_cleared(state: FightState, ev: InjuryCleared) -> FightState:
 
 @evolve.on(RechargeRolled)
 def _recharge(state: FightState, ev: RechargeRolled) -> FightState:
-    return _set_weapon(state, ev.actor, ev.weapon_index, spent=not ev.ok)
+    state = _set_weapon(state, ev.actor, ev.weapon_index, spent=not ev.ok)
+    if state.current != ev.actor:
+        return state
+    return state.update_data(ev.actor, recharge_rolled=(*data(state.get(ev.actor)).recharge_rolled, ev.weapon))
 
 
 @evolve.on(Reloaded)
@@ -114,12 +143,14 @@ def _reloaded(state: FightState, ev: Reloaded) -> FightState:
     w = data(state.get(ev.actor)).weapons[ev.weapon_index]
     loaded = w.shots if ev.lead else w.loaded
     state = _set_weapon(state, ev.actor, ev.weapon_index, loaded=loaded, jammed=False)
+    state = _acted(state, ev.actor, f"cleared the jammed {ev.weapon}" if not ev.lead else f"reloaded the {ev.weapon}")
     return state.update_data(ev.actor, lead=data(state.get(ev.actor)).lead - ev.lead)
 
 
 @evolve.on(LeadIngested)
 def _lead_ingested(state: FightState, ev: LeadIngested) -> FightState:
     d = data(state.get(ev.actor))
+    state = _acted(state, ev.actor, "ingested lead")
     return state.update_data(ev.actor, lead=d.lead - ev.amount, ingested=d.ingested + ev.amount)
 
 
@@ -128,6 +159,7 @@ def _working_cast(state: FightState, ev: WorkingCast) -> FightState:
     d = data(state.get(ev.actor))
     wks = list(d.workings)
     wks[ev.working_index] = changed(wks[ev.working_index], cast_today=True)
+    state = _acted(state, ev.actor, f"cast {ev.working}")
     return state.update_data(ev.actor, ingested=0, workings=tuple(wks), pending_sixes=d.pending_sixes + ev.sixes)
 
 
@@ -170,7 +202,13 @@ def _paper_destroyed(state: FightState, ev: PaperDestroyed) -> FightState:
     return state.update_data(ev.target, bound=kept)
 
 
-@evolve.on(WorkingTookEffect, ArguinRound, ArguinLost, SavePassed, WorkingStopped)
+@evolve.on(WorkingStopped)
+def _working_stopped(state: FightState, ev: WorkingStopped) -> FightState:
+    """A second casting its powderburn stopped: the casting was the turn's action all the same."""
+    return _acted(state, ev.actor, f"tried to cast {ev.working}")
+
+
+@evolve.on(WorkingTookEffect, ArguinRound, ArguinLost, SavePassed)
 def _told(state: FightState, ev: Any) -> FightState:
     return state
 
@@ -194,6 +232,34 @@ def _fight_started(state: FightState, ev: FightStarted) -> FightState:
     """The NPCs already out when the fight starts are no side's casualties."""
     out = tuple(c.id for c in state.combatants if c.kind != "pc" and (c.removed or not data(c).standing))
     return changed(state, data=changed(fight(state), setup_out=out))
+
+
+def _fresh_turn(state: FightState, cid: str) -> FightState:
+    c = state.find(cid)
+    if c is None or not isinstance(c.data, BJData) or not (c.data.action or c.data.recharge_rolled):
+        return state
+    return state.update_data(c.id, action="", recharge_rolled=())
+
+
+@evolve.on(TurnStarted)
+def _turn_started(state: FightState, ev: TurnStarted) -> FightState:
+    """The combatant's turn begins: its action is free again (a turn resumed after a held action stepped in is
+    the same turn, and keeps what was taken in it)."""
+    return state if ev.resumed else _fresh_turn(state, ev.id)
+
+
+@evolve.on(TurnEnded)
+def _turn_ended(state: FightState, ev: TurnEnded) -> FightState:
+    """The turn is over: what was taken in it is no longer "this turn's" (the next turn starts fresh anyway)."""
+    return _fresh_turn(state, ev.id)
+
+
+@evolve.on(FightEnded)
+def _fight_ended(state: FightState, ev: FightEnded) -> FightState:
+    """After the fight no turn limits anything: no turn's action is kept."""
+    for c in state.combatants:
+        state = _fresh_turn(state, c.id)
+    return state
 
 
 @evolve.on(ConditionRemoved)

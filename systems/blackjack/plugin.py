@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tracker.commands import CHOICE, Adjust, CommandSpec, Param, RollInitiative
+from tracker.commands import CHOICE, Adjust, CommandSpec, Delay, Param, RollInitiative
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event, OrderSet
@@ -34,6 +34,7 @@ from .events import EVENT_TYPES, AttackMade, InjuryMarked, MoraleChecked, Morale
 from .evolve import evolve
 from .presets import presets, weapon_table
 from .records import LEVELS, BJData, BJFight, data
+from .rules.common import action_rule
 from .sheet import check_sheet, make_data, sheet_fields
 from .table import CONDITIONS, R, applies
 from .table import rules as rule_table
@@ -47,7 +48,7 @@ class BlackjackSystem(BaseSystem):
     about = ABOUT
     event_types = EVENT_TYPES + resting.REST_EVENTS
     rest_qualities = resting.QUALITIES
-    fight_only = ("floor",)  # not carried by a party kept as it is now
+    fight_only = ("floor", "acted")  # not carried by a party kept as it is now
     prompt_data = {"morale": ("trigger",)}  # the morale triggers a prompt uses up, beyond the form's fields
     # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not
     turn_commands = (Attack, Reload, IngestLead, CastWorking)
@@ -145,9 +146,13 @@ class BlackjackSystem(BaseSystem):
             "(ACC); the thrown weapon lies on the floor until the GM gives it back.\n"
             "Injuries: Lesser 2, Moderate 2, Severe 1 (monsters may have Grievous); a full level pushes up; Fatal kills.\n"
             "Severe: dying, needs help or will die. Quick damage is an injury level; quick healing treats one injury.\n"
+            "One action a turn: an attack (a revolver's or repeater's volley of several shots is one; any other\n"
+            "gun fires one), a reload, ingesting lead or casting; a second waits for the next turn (GM adjust\n"
+            "'Has acted this turn' frees it). Saves, morale and Arguin' take no action; outside the fight's turns\n"
+            "nothing is limited (ingesting out of combat takes 10 seconds).\n"
             "Lead: each shot spends one; reload = 1 lead and an action. Workings: ingest N lead (an action), cast\n"
-            "(an action), Nd6: each 6 is powderburn (lesser) or a catastrophe. Once a day safely; again costs a\n"
-            "lesser powderburn first. A Hex or a Naming lasts until its paper is destroyed.\n"
+            "(another action, next turn), Nd6: each 6 is powderburn (lesser) or a catastrophe. Once a day safely;\n"
+            "again costs a lesser powderburn first. A Hex or a Naming lasts until its paper is destroyed.\n"
             "Morale: 2d6 over Morale breaks a side, prompted during the fight at its first casualty, half out, or a\n"
             "lone NPC with 2 moderate injuries. Sides are NPC groups (ungrouped NPCs are one side).\n"
             "Order: no initiative; the GM's order (PCs, then NPCs), reorderable.\n\n"
@@ -157,12 +162,22 @@ class BlackjackSystem(BaseSystem):
     # -- GM adjust -------------------------------------------------------------
     def check_core(self, state: FightState, command: Any) -> None:
         """A PC saves on its stats, an NPC on its Threat: the sheet is the kind's, so the kind stays.  The book
-        has no initiative: in a running fight the GM's order stays as the GM made it."""
+        has no initiative: in a running fight the GM's order stays as the GM made it.  One action a turn: one who
+        has taken its turn's action has none left to hold (rules/common.py ``one_action``,
+        ``test_one_who_acted_cannot_hold_the_action``)."""
         if isinstance(command, RollInitiative) and state.started and not state.ended:
             raise Refused(
                 "this book has no initiative: the order is the GM's (newcomers join at its end; [ and ] move them)",
                 rule=R.ORDER,
             )
+        if isinstance(command, Delay) and state.current is not None:
+            c = state.find(command.id or state.current) or state.by_name(command.id or "")
+            if c is not None and c.id == state.current and isinstance(c.data, BJData) and c.data.action:
+                raise Refused(
+                    f"{c.name} has taken this turn's action ({c.data.action}): there is none left to hold; "
+                    "end the turn",
+                    rule=action_rule(c.data.action),
+                )
         if isinstance(command, Adjust) and command.field == "kind":
             c = state.find(command.id) or state.by_name(command.id)
             if c is not None and command.value != c.kind:

@@ -10,7 +10,7 @@ import math
 
 import attrs
 
-from tracker.model import PC, Combatant, FightState
+from tracker.model import NPC, PC, Combatant, FightState
 
 LEVELS = ("lesser", "moderate", "severe", "grievous")
 FATAL = "fatal"
@@ -18,6 +18,8 @@ SEVERE = 2  # the index of Severe: "need help or will die"
 STATS = ("acc", "body", "ctrl")
 # the sheet revision this plug-in writes (the "rev" key of a checked sheet); see BJData.rev
 REV = 2
+SLOTS_MAX = 9  # a level's injury slots: the sheet's "each level holds 1 to 9 slots" (sheet.parse_slots)
+SHOTS_MAX = 99  # a firearm's Shots: the GM's own holds 1 to 99 (sheet._own), the book's 1 to 10
 
 
 @attrs.frozen(kw_only=True)
@@ -150,6 +152,12 @@ class BJData:
     specials: str = ""
     size: str = "medium"
     bound: tuple[PaperBond, ...] = ()  # injuries and conditions only destroying a paper removes
+    # the action taken in the combatant's current turn, in words ("ingested lead", "fired the Pistol"); "" none yet.
+    # Set by evolve from the action's event when taken in its own turn, cleared when that turn ends (or its next
+    # starts, or the fight ends) (rules/common.py ``one_action``); older fight files fold it from their events
+    # too (refusing is decide's, never evolve's)
+    action: str = ""
+    recharge_rolled: tuple[str, ...] = ()  # specials whose recharge was rolled in its current turn
     # 1: added by the plug-in before morale prompts moved into react (an old fight file:
     # its GM adjusts and removals open morale prompts as they did then); 2: added since
     rev: int = 1
@@ -157,6 +165,11 @@ class BJData:
     @property
     def is_pc(self) -> bool:
         return self.kind == PC
+
+    @property
+    def acted(self) -> bool:
+        """Whether it has taken its turn's action (a GM-adjustable value: "no" frees the turn's action)."""
+        return bool(self.action)
 
     @property
     def injury_count(self) -> int:
@@ -244,6 +257,58 @@ class BJFight:
 
     morale_seen: tuple[str, ...] = ()
     setup_out: tuple[str, ...] = ()
+
+
+def check_new(d: BJData) -> None:
+    """Raise ValueError naming the first value of a new combatant's record (``make_data``, from the sheet of a
+    ``combatant_added`` line) that no sheet the tracker checks can hold.
+
+    Ruling: a sheet in a fight file is the sheet ``check_sheet`` passed (the add form, a preset, a party), and its
+    bounds have not changed since the first blackjack file: 1 to 4 levels of 1 to 9 injury slots, injuries that fit
+    them, a PC's stats 3 to 19 with 0 to 2 marks, an NPC's Threat 1 to 10 and Morale 2 to 12, lead not negative;
+    a weapon's Shots 0 to 99 (a firearm loaded with no more than it holds), its stack -1 (none) or more, its
+    injury level -1 (none) to grievous, its jam 0 to 20 (a d20), its recharge 0 to 6 (n-in-6), a working's lead
+    0 to 99. A sealed line that says otherwise was edited by hand (one injury track of 10**7 slots
+    took a minute and gigabytes to draw), so its event does not apply and the loader names its line
+    (``tests/systems/blackjack/test_hostile_values.py``).  Bounds with room above what the forms give (lead, a
+    stack) are left open: a GM can type them.
+    """
+
+    def bad(what: str, value: object) -> ValueError:
+        return ValueError(f"{what} cannot be {value!r}")
+
+    if d.kind not in (PC, NPC):
+        raise bad("the kind", d.kind)
+    if not 1 <= len(d.slots) <= len(LEVELS):
+        raise ValueError(f"the injury track has 1 to {len(LEVELS)} levels, not {len(d.slots)}")
+    for n in d.slots:
+        if not 1 <= n <= SLOTS_MAX:
+            raise bad("a level's injury slots (1 to 9)", n)
+    if len(d.injuries) != len(d.slots) or any(len(row) > n for row, n in zip(d.injuries, d.slots, strict=True)):
+        raise ValueError("the injuries marked do not fit the injury track")
+    if d.is_pc:
+        for s in STATS:
+            if not 3 <= d.stat(s) <= 19:
+                raise bad(f"{s.upper()} (3 to 19)", d.stat(s))
+            if not 0 <= d.marks(s) <= 2:
+                raise bad(f"{s.upper()} marks (0 to 2)", d.marks(s))
+    else:
+        if not 1 <= d.threat <= 10:
+            raise bad("Threat (1 to 10)", d.threat)
+        if not 2 <= d.morale <= 12:
+            raise bad("Morale (2 to 12)", d.morale)
+    if d.lead < 0:
+        raise bad("lead", d.lead)
+    for w in d.weapons:
+        if not 0 <= w.shots <= SHOTS_MAX or (w.is_firearm and not 0 <= w.loaded <= w.shots):
+            raise bad(f"{w.name}'s shots", f"{w.loaded}/{w.shots}")
+        if w.ammo < -1:
+            raise bad(f"{w.name}'s stack", w.ammo)
+        if not -1 <= w.level < len(LEVELS) or not 0 <= w.jam <= 20 or not 0 <= w.recharge <= 6:
+            raise bad(f"{w.name}'s injury level, jam or recharge", (w.level, w.jam, w.recharge))
+    for wk in d.workings:
+        if not 0 <= wk.level <= 99:
+            raise bad(f"{wk.name}'s lead", wk.level)
 
 
 def data(c: Combatant) -> BJData:

@@ -36,7 +36,7 @@ from tracker.model import NPC, PC
 from tracker.text import counted, digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
 
 from .presets import FIREARM_TAGS, WEAPONS, WORKINGS
-from .records import FATAL, LEVELS, REV, STATS, BJData, DvMod, Weapon, Working
+from .records import FATAL, LEVELS, REV, SHOTS_MAX, SLOTS_MAX, STATS, BJData, DvMod, Weapon, Working, check_new
 from .table import R
 
 if TYPE_CHECKING:
@@ -169,7 +169,6 @@ def find_weapon(name: str) -> Weapon | None:
 
 
 KINDS = ("firearm", "bow", "blowgun", "thrown", "melee", "natural", "special")
-SHOTS_MAX = 99  # a custom firearm's Shots (the book's run 1 to 10)
 _SHOWN = 40  # characters of a typed name a refusal quotes
 
 
@@ -430,8 +429,8 @@ def parse_slots(text: Any) -> list[int]:
             )
     if not 1 <= len(groups) <= len(LEVELS):
         raise Refused(f"injury slots: give 1 to {len(LEVELS)} groups (Lesser/Moderate/Severe/Grievous), like 2/2/1")
-    if any(not 1 <= g <= 9 for g in groups):
-        raise Refused("injury slots: each level holds 1 to 9 slots")
+    if any(not 1 <= g <= SLOTS_MAX for g in groups):
+        raise Refused(f"injury slots: each level holds 1 to {SLOTS_MAX} slots")
     return groups
 
 
@@ -652,7 +651,9 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
             dead=bool(s.get("dead", False)),
         )
     fields["rev"] = int(s.get("rev", 1))
-    return BJData(**fields)
+    record = BJData(**fields)
+    check_new(record)  # a value no checked sheet holds: the line was edited by hand (ValueError)
+    return record
 
 
 def _weapon(record: Mapping[str, Any]) -> Weapon:

@@ -18,16 +18,21 @@ from tracker.plugin import FIT, Standing
 from tracker.text import counted
 
 from .checks import encumbered, own_parts
-from .records import STATS, BJData, data
+from .records import SLOTS_MAX, STATS, BJData, data
 
 OUT_WORDS = {"fled": "fled", "surrendered": "surrendered"}
 
 
 def track(d: BJData, burden: int = 0) -> str:
     """Injury boxes, e.g. ■□|□□|□; ``burden``: lesser slots Encumbered takes, drawn ▣ (■▣|□□|□: the slot it takes
-    was not drawn, and a lesser injury that went to moderate read as a free box)."""
+    was not drawn, and a lesser injury that went to moderate read as a free box).
+
+    At most :data:`SLOTS_MAX` boxes a level: a record that holds more (a checkpoint edited by hand: a fight
+    opened from it is not folded) is drawn as if full, never as millions of boxes
+    (``test_the_track_draws_at_most_nine_boxes_a_level``)."""
     boxes = []
     for i, n in enumerate(d.slots):
+        n = min(n, SLOTS_MAX)
         taken = min(burden, n - len(d.injuries[i])) if i == 0 else 0
         boxes.append("■" * len(d.injuries[i]) + "▣" * taken + "□" * (n - len(d.injuries[i]) - taken))
     return "|".join(boxes)
@@ -97,6 +102,8 @@ def detail(state: FightState, c: Combatant) -> str:
     if d.pending_sixes:
         lead += f"; {counted(d.pending_sixes, 'six', 'sixes')} to resolve (powderburn or catastrophe)"
     lines.append(lead)
+    if d.action:
+        lines.append(f"This turn: {d.action} (its one action)")
     for w in d.workings:
         lines.append(f"Working: {w.name} (lead {w.level}){' — cast today' if w.cast_today else ''}")
     for label, vals in (

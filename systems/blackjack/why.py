@@ -140,11 +140,14 @@ def _is_dv_mod(state: FightState, label: str) -> bool:
 
 
 def _save_rolled(before: FightState, ev: E.SaveRolled, after: FightState) -> list[Reason]:
+    """The save as its roller made it: a PC's CTRL, an NPC's Threat+8 (it said CTRL for an NPC resisting a
+    working, then Threat+8 in the save's own terms: ``test_an_npc_resisting_a_working_saves_threat_plus_8``)."""
     out = save_reasons(before, ev.save)
+    stat = ev.save.stat
     if ev.purpose == "keep face":
-        out.insert(0, Reason.of(R.ARGUIN, f"{_name(before, ev.actor)} lost the round: CTRL save to keep face"))
+        out.insert(0, Reason.of(R.ARGUIN, f"{_name(before, ev.actor)} lost the round: {stat} save to keep face"))
     elif ev.purpose.startswith("resist "):
-        out.insert(0, Reason.of(R.WORKING_SAVE, f"{_name(before, ev.actor)} resists {ev.purpose[7:]}: CTRL"))
+        out.insert(0, Reason.of(R.WORKING_SAVE, f"{_name(before, ev.actor)} resists {ev.purpose[7:]}: {stat}"))
     return out
 
 
@@ -324,10 +327,15 @@ def _took(before: FightState, ev: E.WorkingTookEffect, after: FightState) -> lis
     out: list[Reason] = []
     if ev.target is None or ev.target == ev.actor:
         out.append(Reason.of(R.NO_TARGET, f"{ev.working}: no target, it happens"))
-    elif ev.took:
-        out.append(Reason.of(R.WORKING_SAVE, f"{_name(before, ev.target)} failed its CTRL save, or was willing"))
     else:
-        out.append(Reason.of(R.WORKING_SAVE, f"{_name(before, ev.target)}'s CTRL save succeeded: no effect"))
+        # the save its target makes: a PC's CTRL, an NPC's Threat+8
+        td = _d(before, ev.target)
+        stat = "Threat+8" if td is not None and not td.is_pc else "CTRL"
+        t = _name(before, ev.target)
+        if ev.took:
+            out.append(Reason.of(R.WORKING_SAVE, f"{t} failed its {stat} save, or was willing"))
+        else:
+            out.append(Reason.of(R.WORKING_SAVE, f"{t}'s {stat} save succeeded: no effect"))
     if ev.took and wk is not None:
         if wk.effect == "condition" and wk.condition.lower() == "hexed":
             out.append(Reason.of(R.HEX, f"{_name(before, ev.target)} is Hexed: {_n(wk.value or 2)} DV"))

@@ -192,9 +192,9 @@ def test_what_a_hidden_combatant_does_shows_only_its_effect() -> None:
     jesse = pc(f, "Jesse", acc=14, body=10, ctrl=9)
     f.do(C.AddCombatant(name="Witch", kind="npc", preset="hexpaper_witch", hidden=True))
     witch = f.state.combatants[-1].id
+    f.do(IngestLead(actor=witch, amount=1))  # before the fight (ingesting is an action in one)
     f.do(C.StartFight())
     f.do(C.NextTurn())  # the Witch's turn (PCs first, then NPCs as added)
-    f.do(IngestLead(actor=witch, amount=1))
     f.do(CastWorking(actor=witch, working="Hex", target=jesse))
     text = log(f)
     assert "saves to resist" not in text and "lead" not in text, text

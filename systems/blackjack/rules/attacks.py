@@ -38,7 +38,7 @@ from ..events import AttackMade, DvPart, RechargeRolled, Reloaded
 from ..records import Weapon, data
 from ..sheet import level_index, matches, norm, split_list, words
 from ..table import R, applies
-from .common import able, find_weapon, rules
+from .common import able, find_weapon, one_action, rules
 from .harm import impact_shift, injury
 
 
@@ -122,10 +122,20 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     a = able(state, cmd.actor, "attacker")
     if not data(a).is_pc and data(a).morale == 2:
         raise Refused(f"{a.name} has Morale 2: an NPC of Morale 2 will not fight", rule=R.MORALE_EXTREMES)
+    then = "attack next turn"
+    if data(a).action.startswith("fired"):
+        then += " (only a revolver or repeater fires several shots in one action: one attack, a target per shot)"
+    one_action(state, a, then)
     if not cmd.targets:
         raise Refused("choose a target")
     targets = [able(state, t, "target").id for t in cmd.targets]
     wi, w = find_weapon(a, cmd.weapon)
+    if w.recharge and w.spent and state.current == a.id and w.name in data(a).recharge_rolled:
+        raise Refused(
+            f"{a.name}'s {w.name} did not recharge this turn (its roll was made): it may recharge next turn; "
+            "this turn's action is still free for another attack",
+            rule=R.RECHARGE,
+        )
     rng = _range(w, cmd.range)
     _check_weapon(a.name, w, rng, targets)
     thrown = w.leaves_the_hand and rng != "close"
@@ -223,6 +233,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
 @applies(R.RELOAD, R.JAM)
 def _reload(d: Draft, cmd: Reload, dice: Roller) -> None:
     a = able(d.state, cmd.actor)
+    one_action(d.state, a, "reload next turn", R.RELOAD)
     if cmd.weapon:
         wi, w = find_weapon(a, cmd.weapon)
     else:

@@ -6,6 +6,24 @@ Rulings made here (beyond the rules table: ``fists``, ``casualty``), each named 
   on the sheet attacks with them (``test_anyone_can_punch_with_fists_for_a_lesser_injury``).
 - A side is the NPCs sharing a group; ungrouped NPCs are one side
   (``test_morale_sides_are_groups_and_ungrouped_npcs_are_one_side``).
+- Ruling: one action a turn. An attack (a revolver's or repeater's volley of several shots is one action,
+  a shotgun blast one, any other weapon one shot or blow; an NPC's special one), a reload, ingesting lead
+  and casting a working each take the combatant's action for its turn (l.189 "spend lead and an action to
+  reload", l.194–196 "multiple shots per round" for revolver and repeater only, l.221 "ingesting lead as an
+  action … and subsequently activating a working using another action"); a second one in the same turn is
+  refused in the rule's words and waits for the combatant's next turn. An attack takes one weapon, so an
+  Outlaw's second revolver fires on a later turn (one revolver already fires several shots in one action).
+  Saves, morale, Arguin', treatment, injuries and the GM's commands take no action. Out of the fight's turns
+  (before it starts, after it ends) nothing is limited: outside combat ingesting takes 10 seconds. A failed
+  recharge roll takes no action (the creature does something else), but is rolled once a turn. A combatant
+  that has acted cannot hold its action; a turn resumed after a held action stepped in keeps its action.
+  The GM frees the turn's action with the adjust "Has acted this turn" set to no
+  (``tests/systems/blackjack/test_one_action.py``: ``test_ingesting_takes_the_turn_and_casting_waits_for_the_next``,
+  ``test_a_pistol_fires_once_a_turn_a_revolver_volley_is_one_action``,
+  ``test_reload_takes_the_turns_action``, ``test_nothing_is_limited_out_of_the_fights_turns``,
+  ``test_the_gm_frees_the_turns_action_by_an_adjustment``, ``test_a_failed_recharge_takes_no_action_once_a_turn``,
+  ``test_an_npc_special_takes_the_turns_action``, ``test_one_who_acted_cannot_hold_the_action``,
+  ``test_a_turn_resumed_after_a_held_action_keeps_its_action``).
 """
 
 from __future__ import annotations
@@ -13,6 +31,7 @@ from __future__ import annotations
 from tracker.errors import Refused
 from tracker.kit import Rules, need
 from tracker.model import Combatant, FightState
+from tracker.reasons import Rule
 
 from ..presets import WEAPONS
 from ..records import Weapon, Working, data
@@ -33,6 +52,27 @@ def able(state: FightState, cid: str | None, what: str = "combatant") -> Combata
     if d.out:
         raise Refused(f"{c.name} has {d.out} and is out of the fight", rule=R.MORALE)
     return c
+
+
+def action_rule(action: str) -> Rule:
+    """The rule that makes the action already taken one action."""
+    if action.startswith(("ingested", "cast", "tried to cast")):
+        return R.INGEST
+    if action.startswith(("reloaded", "cleared")):
+        return R.RELOAD
+    return R.VOLLEY
+
+
+@applies(R.INGEST, R.RELOAD, R.VOLLEY)
+def one_action(state: FightState, c: Combatant, then: str, rule: Rule | None = None) -> None:
+    """Refused when ``c`` has taken its action in its current turn of the fight: ``then`` says what waits for its
+    next turn ("cast the working next turn"); ``rule``, the rule of the action asked for (by default the one that
+    makes the action taken one action)."""
+    if state.current != c.id:
+        return
+    done = data(c).action
+    if done:
+        raise Refused(f"{c.name} has taken this turn's action ({done}): {then}", rule=rule or action_rule(done))
 
 
 @applies(R.FISTS)

@@ -55,7 +55,7 @@ from ..events import (
 from ..records import SEVERE, PaperBond, data
 from ..sheet import level_index, split_list
 from ..table import R, applies
-from .common import able, find_working, rules
+from .common import able, find_working, one_action, rules
 from .harm import clear_one, clear_worst, injury
 
 
@@ -63,6 +63,7 @@ from .harm import clear_one, clear_worst, injury
 @applies(R.INGEST)
 def _ingest(d: Draft, cmd: IngestLead, dice: Roller) -> None:
     a = able(d.state, cmd.actor)
+    one_action(d.state, a, "ingest lead next turn", R.INGEST)
     if cmd.amount < 1:
         raise Refused("ingest at least 1 lead", rule=R.INGEST)
     if data(a).lead < cmd.amount:
@@ -76,6 +77,7 @@ def _ingest(d: Draft, cmd: IngestLead, dice: Roller) -> None:
 @applies(R.WORKING_LEVEL, R.WORKING_ROLL, R.WORKING_SAVE, R.NO_TARGET, R.ONCE_A_DAY, R.BURN_FIRST, R.SEVERE)
 def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
     a = able(d.state, cmd.actor, "caster")
+    one_action(d.state, a, "cast the working next turn", R.INGEST)
     wi, wk = find_working(a, cmd.working)
     if data(a).pending_sixes:
         raise Refused(f"first choose powderburn or catastrophe for {a.name}'s last sixes", rule=R.CATASTROPHE)

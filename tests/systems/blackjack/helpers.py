@@ -6,7 +6,7 @@ from typing import Any
 
 from systems.blackjack import system
 from tracker import Fight
-from tracker.commands import AddCombatant
+from tracker.commands import AddCombatant, NextTurn
 from tracker.dice import ScriptedRoller
 
 
@@ -47,3 +47,10 @@ def of_type(events: list[Any], cls: type) -> list[Any]:
 
 def log(f: Fight, events: list[Any], before: Any) -> list[str]:
     return [e.describe(before) for e in events]
+
+
+def turn_of(f: Fight, cid: str) -> None:
+    """On to ``cid``'s next turn (one action a turn: a second action waits for it)."""
+    f.do(NextTurn())
+    while f.state.current != cid:
+        f.do(NextTurn())

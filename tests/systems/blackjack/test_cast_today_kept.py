@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import attrs
 import pytest
 
 from saves import library, parties
@@ -68,7 +69,10 @@ def test_a_party_kept_as_it_is_now_remembers_the_workings_cast_today(tmp_path: P
         g.do(cmd)
     back = g.state.by_name("Ann")
     assert back is not None
-    assert back.data == data(f, "c1")  # reloads exactly: Hex cast today, the lead spent, nothing else moved
+    # reloads exactly: Hex cast today, the lead spent, nothing else moved; the turn's action (casting) is the
+    # fight's, not carried ("acted" is fight_only)
+    assert data(f, "c1").action == "cast Hex" and back.data.action == ""
+    assert back.data == attrs.evolve(data(f, "c1"), action="")
     events = _recast_hex(g)
     (cast,) = of_type(events, WorkingCast)
     assert cast.again
@@ -90,7 +94,8 @@ def test_a_preset_kept_as_it_is_now_remembers_the_workings_cast_today(tmp_path: 
     g = new_fight()
     g.do(AddCombatant(name="Ann", kind="pc", preset=pid))
     back = g.state.combatants[0]
-    assert back.data == data(f, "c1")  # reloads exactly: Hex cast today, the lead spent
+    assert back.data == attrs.evolve(data(f, "c1"), action="")  # reloads exactly: Hex cast today, the lead spent
+    assert back.data.action == ""  # the turn's action is the fight's (fight_only)
     assert [(w.name, w.cast_today) for w in back.data.workings] == [("Hex", True), ("Naming", False)]
 
 

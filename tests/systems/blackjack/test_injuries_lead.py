@@ -7,7 +7,7 @@ import pytest
 from systems.blackjack import system
 from systems.blackjack.commands import Attack, CastWorking, IngestLead, Injure, MakeSave, Reload, ResolveSixes
 from systems.blackjack.events import AttackMade, InjuryMarked, SaveRolled, WorkingCast, WorkingTookEffect
-from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, weapon
+from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, turn_of, weapon
 from tracker.commands import Adjust, NextTurn, RollInitiative, StartFight
 from tracker.errors import Refused
 from tracker.events import NoteAdded, PromptRaised, PromptResolved
@@ -210,6 +210,7 @@ def test_powderburn_on_two_sixes_of_3d6() -> None:
     f.do(RollInitiative())
     f.do(StartFight())
     f.do(IngestLead(actor=m, amount=3))
+    turn_of(f, m)  # ingesting was the turn's action: the working is cast with another, next turn
     ev = f.do(CastWorking(actor=m, working="Fireball"))
     cast = of_type(ev, WorkingCast)[0]
     assert (cast.lead, cast.roll.faces, cast.sixes) == (3, (6, 2, 6), 2)

@@ -10,7 +10,7 @@ from saves.format import Codec
 from systems.blackjack import system
 from systems.blackjack.commands import CastWorking, IngestLead, Injure
 from systems.blackjack.events import InjuryMarked, MoraleRuled, SixesResolved
-from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc
+from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, turn_of
 from tracker import Entry
 from tracker.commands import DismissPrompt, RollInitiative, StartFight
 from tracker.errors import Refused
@@ -59,6 +59,7 @@ def test_the_sixes_prompt_ruled(outcome: str, marked: int) -> None:
     f.do(RollInitiative())
     f.do(StartFight())
     f.do(IngestLead(actor=m, amount=3))
+    turn_of(f, m)  # ingesting was the turn's action: the working is cast with another, next turn
     f.do(CastWorking(actor=m, working="Fireball"))
     (prompt,) = f.state.prompts
     assert prompt.outcomes == ("powderburn for each six", "catastrophe for each six")

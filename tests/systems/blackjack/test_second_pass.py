@@ -26,7 +26,7 @@ from systems.blackjack.events import (
     WorkingCast,
     WorkingStopped,
 )
-from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, weapon
+from tests.systems.blackjack.helpers import data, new_fight, npc, of_type, pc, turn_of, weapon
 from tracker.commands import Adjust, EndFight, Heal, NextTurn, RemoveCombatant, StartFight, parse_modifiers
 from tracker.errors import Refused
 from tracker.events import ConditionRemoved, PromptRaised
@@ -238,6 +238,7 @@ def test_a_removal_during_setup_is_no_casualty() -> None:
     f.do(StartFight())
     ev = f.do(Attack(actor=d, targets=(o2,)))  # 2: at or under the DV, a plain miss
     assert not of_type(ev, PromptRaised) and not f.state.prompts
+    turn_of(f, d)  # one attack a turn: the next is Dusty's next turn
     ev = f.do(Attack(actor=d, targets=(o3,)))  # 10: a hit, moderate → full → severe full → fatal
     assert data(f, o3).dead
     raised = of_type(ev, PromptRaised)[0].prompt

@@ -47,13 +47,16 @@ def test_a_whole_fight_replays_to_the_same_end(tmp_path: Path) -> None:
     dusty, ma, o1, o2, pink, witch = "c1", "c2", "c3", "c4", "c5", "c6"
     fight.do(RollInitiative())
     assert fight.state.order == (dusty, ma, o1, o2, pink, witch)
+    # the casters swallow their lead before the shooting (10 seconds out of combat): in the fight, ingesting
+    # and casting are two actions, two turns
+    fight.do(IngestLead(actor=ma, amount=1))
+    fight.do(IngestLead(actor=witch, amount=1))
     fight.do(StartFight())
 
     # round 1
     fight.do(Attack(actor=dusty, targets=(o1, o1, o2), weapon="Revolver"))
     assert fight.state.get(o1).data.injuries[1] == ("gunshot", "gunshot")
     fight.do(NextTurn())
-    fight.do(IngestLead(actor=ma, amount=1))
     fight.do(CastWorking(actor=ma, working="Hex", target=pink))
     assert fight.state.get(pink).condition("Hexed") is not None
     fight.do(ResolveSixes(actor=ma, choices="catastrophe", injuries="lesser deafened", note="her ears ring"))
@@ -64,7 +67,6 @@ def test_a_whole_fight_replays_to_the_same_end(tmp_path: Path) -> None:
     fight.do(NextTurn())
     fight.do(Attack(actor=pink, targets=(dusty,), weapon="Repeater"))
     fight.do(NextTurn())
-    fight.do(IngestLead(actor=witch, amount=1))
     fight.do(CastWorking(actor=witch, working="Hex", target=dusty))
     assert fight.state.get(dusty).condition("Hexed") is None
 

@@ -316,10 +316,10 @@ def test_a_hex_its_save_its_sixes_its_dv_and_its_paper() -> None:
     assert terms(cast, R.WORKING_ROLL) == ["1 lead ingested: 1d6 [6] = 6", "sixes: 1"]
     assert terms(cast, R.CATASTROPHE) == ["1 six: powderburn or a catastrophe each (the GM asks)"]
     resist = of(w, "SaveRolled")[0]
-    assert "Outlaw resists Hex: CTRL" in terms(resist, R.WORKING_SAVE)
+    assert "Outlaw resists Hex: Threat+8" in terms(resist, R.WORKING_SAVE)  # an NPC's save (it said CTRL)
     assert "lead ingested +1 (+1 DV per lead)" in terms(resist, R.WORKING_SAVE)
     (took,) = of(w, "WorkingTookEffect")
-    assert terms(took, R.WORKING_SAVE) == ["Outlaw failed its CTRL save, or was willing"]
+    assert terms(took, R.WORKING_SAVE) == ["Outlaw failed its Threat+8 save, or was willing"]
     assert terms(took, R.HEX) == ["Outlaw is Hexed: +2 DV"]
     (bound,) = of(w, "PaperBound")
     assert terms(bound, R.PAPER) == ["Hexed (Hex's paper)"]
@@ -445,6 +445,32 @@ def test_arguin_a_tie_both_shamed() -> None:
     assert terms(face, R.METAPHYSICAL) == ["a social injury starts lesser"]
     (lost,) = of(w, "ArguinLost")
     assert terms(lost, R.ARGUIN_LOST)[1:] == ["both shamed: ties favour the side with less to lose", "Dusty wins"]
+
+
+def test_an_npc_resisting_a_working_saves_threat_plus_8() -> None:
+    """The save a working's target makes is named as its roller made it: a PC's CTRL, an NPC's Threat+8 (RULINGS:
+    "an NPC target: its ≤ Threat + 8 save"). It said "resists Hex: CTRL" for an NPC, then "Threat+8" in the
+    save's own terms; and "CTRL save to keep face" for an NPC losing a round of Arguin'."""
+    f = new_fight(1, 10, 1, 5)
+    m = pc(f, "Ma", lead=3, ctrl=12, workings="Hex 1")
+    d = pc(f, "Dusty", ctrl=12)
+    o = npc(f, "Outlaw", "outlaw")
+    w = why(
+        f,
+        IngestLead(actor=m, amount=1),
+        CastWorking(actor=m, working="Hex", target=o),  # 1d6 1; the Outlaw's save 10 ≤ 11 over DV 1: resists
+        IngestLead(actor=m, amount=1),
+        CastWorking(actor=m, working="Hex", target=d),  # second casting: a powderburn first; 1d6 1; Dusty 5
+    )
+    npc_save, pc_save = of(w, "SaveRolled")
+    assert terms(npc_save, R.WORKING_SAVE)[0] == "Outlaw resists Hex: Threat+8"
+    assert terms(npc_save, R.NPC_SAVE) == ["Threat 3 + 8 = 11"]
+    assert terms(pc_save, R.WORKING_SAVE)[0] == "Dusty resists Hex: CTRL"
+    npc_took, pc_took = of(w, "WorkingTookEffect")
+    assert terms(npc_took, R.WORKING_SAVE) == ["Outlaw's Threat+8 save succeeded: no effect"]
+    assert terms(pc_took, R.WORKING_SAVE) == ["Dusty's CTRL save succeeded: no effect"]
+    preacher_keeps_face = of(arguin(), "SaveRolled")[1]
+    assert "Preacher lost the round: Threat+8 save to keep face" in terms(preacher_keeps_face, R.ARGUIN)
 
 
 def test_arguin_defend_beats_attack() -> None:
