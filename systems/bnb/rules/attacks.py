@@ -41,6 +41,9 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   (test_a_gamblers_untick_of_by_surprise_in_the_surprise_round_is_honoured)
   (test_gambler_sneak_attack_doubles_damage_in_the_surprise_round,
   test_sneak_attack_only_for_gamblers_with_knife_derringer_or_pocket_pistol)
+- Ruling: the spear's two-handed +1 damage (Table 10's † note, l.88) is for wielding it in melee; a spear
+  thrown (beyond 5 ft) is Table 11's missile spear, 1d6, and the two-hands tick is refused with the reason.
+  (test_a_thrown_spear_gains_nothing_from_two_hands)
 - A critter's "level" for exploding damage is its HD; ½ HD counts as 0 HD
   for to-hit (+0) and Saving Throw (19). (test_a_critters_level_for_explosions_is_its_hd)
 """
@@ -201,6 +204,12 @@ def attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     cover(cmd.cover)
     if cmd.two_hands and (use.weapon is None or not use.weapon.versatile):
         raise Refused(f"only the spear gains +1 damage used two-handed, not the {use.label}", rule=R.two_hands)
+    if cmd.two_hands and not melee:
+        raise Refused(
+            f"a thrown {use.label} gains nothing from two hands: the +1 damage is for a spear wielded with both "
+            f"hands in melee (within 5 ft); thrown {cmd.distance} ft it is Table 11's missile spear, 1d6",
+            rule=R.two_hands,
+        )
     ad = data(actor)
     sneak_ok = ad.cls == GAMBLER and use.weapon is not None and use.weapon.sneak
     sneak = cmd.sneak
