@@ -327,7 +327,7 @@ class TwoD6System(BaseSystem):
                 kind=STR,
                 label="Useless limbs",
                 required=False,
-                help="name and penalty, comma-separated: left leg -3, arm -2; empty: none",
+                help="name and penalty, comma-separated: left leg -3, arm -2",  # the adjust form adds "none: clear it"
             ),
             *(Param(name=k, kind=INT, label=k.upper(), min=STAT_MIN, max=STAT_MAX) for k in STATS),
         )

@@ -7,6 +7,9 @@ from tracker.plugin import About
 ABOUT = About(
     id="zludge",
     name="Zludge",
-    version="1.0",
+    # 1.1: contests take modifiers, aspects and plot points and are open to a revision after the roll; an ambush's
+    # rolls may wait for the surprise action (the fight's record gained ``ambush_waits``): 1.0's checkpoints hold
+    # the records in the older shape, a cache not read. Events of 1.0 files fold as they did (new fields' defaults).
+    version="1.1",
     summary="Zludge 1.0 Alpha: 4dF ladder, attack vs defense rolls, wound boxes by damage level, fatigue track",
 )

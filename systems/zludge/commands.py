@@ -55,6 +55,7 @@ class InvokeAfter:
 @attrs.frozen(kw_only=True)
 class AmbushInitiative:
     ambushers: tuple[str, ...]
+    after_surprise: bool = False  # the surprise action first; the ambush rolls as round 1 begins (l.102)
 
 
 @attrs.frozen(kw_only=True)
@@ -330,10 +331,11 @@ def specs() -> tuple[CommandSpec, ...]:
             name="invoke",
             title="Aspect or plot point after the roll",
             key="i",
-            labels={"actor": "Who (attacker, defender or the one who rolled)"},
+            labels={"actor": "Who (attacker, defender, the one who rolled or a side of the contest)"},
             fields=_aspect_params(),
             help="Right after a roll, before anything else: invoke an aspect (+1 or reroll) or spend a plot "
-            "point (+1) on one's own attack, defense or skill roll; the outcome and damage are worked out again.",
+            "point (+1) on one's own attack, defense, skill roll or side of a contest; the outcome and damage "
+            "are worked out again.",
         ),
         spec(
             AmbushInitiative,
@@ -343,8 +345,19 @@ def specs() -> tuple[CommandSpec, ...]:
             actor=None,
             subject="ambushers",
             labels={"ambushers": "Ambushers"},
+            fields={
+                "after_surprise": Param(
+                    name="after_surprise",
+                    kind=BOOL,
+                    label="Roll after the surprise action",
+                    default=False,
+                    help="the book's order: unseen ambushers act first (start with a surprise round), the ambush "
+                    "initiative is rolled as round 1 begins, with the wounds that action left",
+                ),
+            },
             help="Ambushers roll Stealth, victims the average of Reflexes and Alertness (round up); "
-            "start the fight with a surprise round for unseen ambushers.",
+            "start the fight with a surprise round for unseen ambushers (their surprise action may come before "
+            "the rolls: tick 'Roll after the surprise action').",
         ),
         spec(
             RollSkill,
@@ -384,7 +397,8 @@ def specs() -> tuple[CommandSpec, ...]:
                 **_mods(),
                 **_aspect_params(),
             },
-            help="Medical(First Aid) roll: success makes each wound impair one level less (boxes stay).",
+            help="Medical(First Aid) roll: success makes each wound impair one level less (boxes stay). A few "
+            "minutes' work with bandages: after the fight (or before it), not while it runs.",
         ),
         spec(
             ReopenWounds,

@@ -5,6 +5,8 @@
 - Regular: both roll their skill with their own penalties; a tie rolls again, both sides, as many
   times as needed; every roll is logged, one line a round.
 - Each side's skill is named as in a skill roll, "Skill (Specialization)" included (ruling in ``sides``).
+- Each side takes what a skill roll takes (``Contest``'s docstring has the ruling); the decide is
+  :func:`systems.zludge.rules.contests.contest`.
 """
 
 from __future__ import annotations
@@ -12,26 +14,35 @@ from __future__ import annotations
 import attrs
 
 from tracker.commands import BOOL, CHOICE, CommandSpec, Modifier, Param
-from tracker.dice import Roll, Roller
 from tracker.errors import Refused
-from tracker.events import Event
-from tracker.kit import Draft, need, spec
-from tracker.model import Combatant, FightState
+from tracker.kit import spec
+from tracker.model import Combatant
 
-from .checks import base_mods, check_able, check_skill, skill_roll, untrained
-from .commands import SKILL_HELP
-from .events import mods_text, roll_text
-from .evolve import apply
-from .model import data, ladder
-from .table import R, applies
+from .checks import check_skill
+from .commands import SKILL_HELP, _aspect_params, _mods
+from .events import REGULAR, SIMPLE, ContestRolled, ContestSide
+from .model import data
 
-SIMPLE, REGULAR = "simple", "regular"
+__all__ = ["MAX_ROUNDS", "REGULAR", "SIMPLE", "Contest", "ContestRolled", "ContestSide", "contest_spec", "sides"]
+
 MAX_ROUNDS = 20  # ties rolled again "as many times as needed"; a stop for a dry run on fixed faces
 
 
 @attrs.frozen(kw_only=True)
 class Contest:
-    """Two combatants set a skill against each other: simple (no roll) or regular (both roll)."""
+    """Two combatants set a skill against each other: simple (no roll) or regular (both roll).
+
+    Ruling (a contest is a check, l.21; a plot point "+1 to a check, either before or after making a roll",
+    l.80; an aspect "before or after the roll", l.37; the GM's ±1 situational modifiers "to a roll"): each
+    side takes the GM's situational modifiers, may invoke one aspect (+1 or a reroll) and spend one plot point,
+    as a skill roll does; a contest once took none of them and the aspect or plot point after its roll was
+    refused.  Spent before the contest, the aspect or plot point is spent once and its +1 counts on every roll
+    of the contest (a tie rolled again is the same check going on); an aspect's reroll chosen before the roll
+    rerolls the first roll and keeps the better, as in a skill roll; a simple contest rolls no dice, so it takes
+    an aspect for +1 only.  After the last roll, either side may spend on its own roll (invoke, key i): the
+    winner is read again, a tie rolls again, both sides, with the modifiers they had.
+    Tests: tests/systems/zludge/test_contests.py (test_a_contest_side_*, test_invoke_after_a_contest_*).
+    """
 
     actor: str
     target: str
@@ -41,51 +52,17 @@ class Contest:
     target_specialty: str = ""  # empty: the first's, if the opponent's sheet has it (empty skill), else none
     kind: str = REGULAR
     physical: bool = True
+    modifiers: tuple[Modifier, ...] = ()
+    aspect: str = ""
+    aspect_use: str = "+1"
+    plot_points: int = 0
+    target_modifiers: tuple[Modifier, ...] = ()
+    target_aspect: str = ""
+    target_aspect_use: str = "+1"
+    target_plot_points: int = 0
 
 
-@attrs.frozen(kw_only=True)
-class ContestSide:
-    """One side of a contest round: its skill, its roll (None: no roll, a simple contest) and total."""
-
-    id: str
-    skill: str
-    roll: Roll | None = None
-    mods: tuple[Modifier, ...] = ()
-    total: int = 0
-
-    def text(self, state: FightState) -> str:
-        if self.roll is None:
-            return f"{state.name(self.id)} {self.skill}{mods_text(self.mods)} → {ladder(self.total)}"
-        return f"{state.name(self.id)} {self.skill} {roll_text(self.roll, None, self.mods, self.total)}"
-
-
-@attrs.frozen(kw_only=True)
-class ContestRolled(Event):
-    """One round of a contest: both sides' results and who wins ("" on a tie: the contest goes on)."""
-
-    TYPE = "zludge.contest_rolled"
-    kind: str
-    round: int = 1
-    first: ContestSide
-    second: ContestSide
-    winner: str = ""
-
-    def describe(self, state: FightState) -> str:
-        head = "simple contest (no roll)" if self.kind == SIMPLE else f"contest, roll {self.round}"
-        if self.winner:
-            out = f"{state.name(self.winner)} wins"
-        elif self.kind == SIMPLE:
-            out = "equal scores: a regular contest"
-        else:
-            out = "tie: both roll again"
-        return f"{head}: {self.first.text(state)} vs {self.second.text(state)}: {out}"
-
-
-def _score(c: Combatant, skill: str, spec: str, physical: bool) -> tuple[Modifier, ...]:
-    return (*untrained(c, skill, base_mods(c, skill, spec)), *data(c).penalties(physical))
-
-
-def _label(skill: str, spec: str) -> str:
+def label(skill: str, spec: str) -> str:
     return f"{skill} ({spec})" if spec else skill
 
 
@@ -108,42 +85,6 @@ def sides(a: Combatant, b: Combatant, cmd: Contest) -> tuple[tuple[str, str], tu
     theirs = data(b).skill(skill_b)
     spec_b = next((sp for sp in (theirs.specs if theirs else ()) if sp.lower() == first[1].lower()), "")
     return first, (skill_b, spec_b)
-
-
-@applies(R.contest_simple, R.contest_regular)
-def contest(d: Draft, cmd: Contest, dice: Roller) -> None:
-    a = need(d.state, cmd.actor)
-    b = need(d.state, cmd.target, "opponent")
-    if a.id == b.id:
-        raise Refused("a contest is between two different combatants")
-    if cmd.kind not in (SIMPLE, REGULAR):
-        raise Refused(f"a contest is simple or regular, not '{cmd.kind}'", rule=R.contest_simple)
-    (skill_a, spec_a), (skill_b, spec_b) = sides(a, b, cmd)
-    check_able(a, cmd.physical, f"contest {skill_a}")
-    check_able(b, cmd.physical, f"contest {skill_b}")
-    if cmd.kind == SIMPLE:
-        ma, mb = _score(a, skill_a, spec_a, cmd.physical), _score(b, skill_b, spec_b, cmd.physical)
-        ta, tb = sum(m.value for m in ma), sum(m.value for m in mb)
-        win = a.id if ta > tb else b.id if tb > ta else ""
-        first = ContestSide(id=a.id, skill=_label(skill_a, spec_a), mods=ma, total=ta)
-        second = ContestSide(id=b.id, skill=_label(skill_b, spec_b), mods=mb, total=tb)
-        d.add(ContestRolled(kind=SIMPLE, first=first, second=second, winner=win))
-        if win:
-            return
-    for n in range(1, MAX_ROUNDS + 1):
-        rolled = []
-        for c, skill, sub in ((a, skill_a, spec_a), (b, skill_b, spec_b)):
-            label = _label(skill, sub)
-            r = skill_roll(
-                c, dice, f"{c.name} {label} (contest)", aspect="", use="+1", plot_point=False,
-                base=untrained(c, skill, base_mods(c, skill, sub)), physical=cmd.physical,
-            )  # fmt: skip
-            rolled.append(ContestSide(id=c.id, skill=label, roll=r.roll, mods=r.mods, total=r.total))
-        first, second = rolled
-        win = a.id if first.total > second.total else b.id if second.total > first.total else ""
-        d.add(ContestRolled(kind=REGULAR, round=n, first=first, second=second, winner=win))
-        if win:
-            return
 
 
 def contest_spec() -> CommandSpec:
@@ -176,12 +117,12 @@ def contest_spec() -> CommandSpec:
             "target_specialty": Param(
                 name="target_specialty", label="Against's specialization", default="", required=False
             ),
+            **_mods("modifiers", "First's situational modifiers"),
+            **_aspect_params("", "First: "),
+            **_mods("target_modifiers", "Against's situational modifiers"),
+            **_aspect_params("target_", "Against: "),
         },
-        help="Two combatants set a skill against each other; every roll is logged.",
+        help="Two combatants set a skill against each other; every roll is logged. Each side may take ±1 "
+        "situational modifiers, an aspect (+1 or reroll) and a plot point (+1), here or after the roll (i). "
+        "A lost physical contest may reopen treated wounds.",
     )
-
-
-@apply.on(ContestRolled)
-def _contest_rolled(state: FightState, event: ContestRolled) -> FightState:
-    """A contest round changes nothing on the sheets: the log keeps it."""
-    return state

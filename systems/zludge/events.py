@@ -66,13 +66,25 @@ class TieRerolled(Event):
 
 @attrs.frozen(kw_only=True)
 class AmbushDeclared(Event):
-    """An ambush: the ambushers roll Stealth and may take a surprise action."""
+    """An ambush: the ambushers roll Stealth and may take a surprise action.
+
+    ``waits``: declared with no roll; the ambush initiative waits for the surprise action and is rolled as
+    round 1 begins, where an event with ``after_surprise`` opens the rolls.  Both false in older files (and
+    for an ambush rolled at once): the rolls follow this event.
+    """
 
     TYPE = "zludge.ambush_declared"
     ambushers: tuple[str, ...]
+    waits: bool = False
+    after_surprise: bool = False
 
     def describe(self, state: FightState) -> str:
-        return "Ambush by " + ", ".join(state.name(i) for i in self.ambushers)
+        names = ", ".join(state.name(i) for i in self.ambushers)
+        if self.waits:
+            return f"Ambush by {names}: the surprise action first, the ambush initiative when round 1 begins"
+        if self.after_surprise:
+            return f"Ambush by {names}: the ambush initiative, rolled after the surprise action"
+        return "Ambush by " + names
 
 
 @attrs.frozen(kw_only=True)
@@ -166,7 +178,7 @@ def attack_result(outcome: str, target: str, margin: int, damage: int | None) ->
 class RollRevised(Event):
     """An aspect or plot point spent after seeing the roll just made: its total (or dice) and outcome change.
 
-    ``side`` is attack, defense or skill; the roll it revises is the fight's last roll.
+    ``side`` is attack, defense, skill or contest; the roll it revises is the fight's last roll.
     It spends the aspect or plot point and records the roll as it now stands; the
     ``follow`` events after it take back the harm the earlier reading did
     (:class:`HarmTakenBack`) and deal the new reading's (a wound, a treatment, a prompt).
@@ -191,6 +203,7 @@ class RollRevised(Event):
     opponent: str | None = None  # attacks: the other combatant
     follow: int = 0
     takes_back: bool = False
+    winner: str | None = None  # contests (side "contest"): who wins now ("": a tie, the rolls that follow settle it)
 
     def describe(self, state: FightState) -> str:
         who = state.name(self.who)
@@ -201,6 +214,9 @@ class RollRevised(Event):
         if self.plot_point:
             spent.append("spends a plot point (+1)")
         change = f"{self.side} {ladder(self.total_before)} → {ladder(self.total)}"
+        if self.side == "contest":
+            now = f"{state.name(self.winner)} wins" if self.winner else "a tie: both roll again"
+            return f"{who} {' and '.join(spent)} after the roll: {change} against {ladder(self.against or 0)}: {now}"
         if self.side == "skill":
             result = "success" if self.total >= 0 else "failure"
             return f"{who} {' and '.join(spent)} after the roll: {change}: {result}"
@@ -344,6 +360,81 @@ class SkillRolled(Event):
         if self.took_0:
             return f"{a} takes 0 on {what} (no roll: {self.skill} {roll}): {result}{tail}"
         return f"{a} rolls {what} ({self.skill} {roll}): {result}{tail}"
+
+
+SIMPLE, REGULAR = "simple", "regular"  # the kinds of contest (l.19–20)
+
+
+@attrs.frozen(kw_only=True)
+class ContestSide:
+    """One side of a contest round: its skill, its roll (None: no roll, a simple contest) and total.
+
+    ``aspect`` and ``plot_point`` are what the side spent before the contest, on the contest's first event only
+    (the +1 of either stays in ``mods`` for every roll of the contest); ``rerolled`` and ``better``: an aspect's
+    reroll chosen before the roll, as in a skill roll.  All four are empty in files written before contests took
+    them.
+    """
+
+    id: str
+    skill: str
+    roll: Roll | None = None
+    mods: tuple[Modifier, ...] = ()
+    total: int = 0
+    rerolled: Roll | None = None
+    better: bool = False
+    aspect: str = ""
+    plot_point: bool = False
+
+    def text(self, state: FightState) -> str:
+        if self.roll is None:
+            return f"{state.name(self.id)} {self.skill}{mods_text(self.mods)} → {ladder(self.total)}"
+        rolled = roll_text(self.roll, self.rerolled, self.mods, self.total, self.better)
+        return f"{state.name(self.id)} {self.skill} {rolled}"
+
+    def spent(self) -> tuple[bool, bool]:
+        """Whether an aspect and whether a plot point went on this roll (before it, or before the contest)."""
+        aspect = bool(self.aspect) or any(m.label.startswith("aspect '") for m in self.mods)
+        return aspect, self.plot_point or any(m.label == "plot point" for m in self.mods)
+
+
+@attrs.frozen(kw_only=True)
+class ContestRolled(Event):
+    """One round of a contest: both sides' results and who wins ("" on a tie: the contest goes on).
+
+    ``follow`` (the events of its action after it: the loser's reopen prompt) is None in files written before a
+    contest could be revised after the roll: such a round is not the roll an aspect or plot point goes on, and
+    the fight folds it as it always did.  ``physical``: the contest's (None in those files).
+    """
+
+    TYPE = "zludge.contest_rolled"
+    kind: str
+    round: int = 1
+    first: ContestSide
+    second: ContestSide
+    winner: str = ""
+    physical: bool | None = None
+    follow: int | None = None
+
+    @property
+    def loser(self) -> str:
+        return "" if not self.winner else self.second.id if self.winner == self.first.id else self.first.id
+
+    def describe(self, state: FightState) -> str:
+        head = "simple contest (no roll)" if self.kind == SIMPLE else f"contest, roll {self.round}"
+        if self.winner:
+            out = f"{state.name(self.winner)} wins"
+        elif self.kind == SIMPLE:
+            out = "equal scores: a regular contest"
+        else:
+            out = "tie: both roll again"
+        spent = []
+        for side in (self.first, self.second):
+            if side.aspect:
+                spent.append(f"{state.name(side.id)} invokes '{side.aspect}'")
+            if side.plot_point:
+                spent.append(f"{state.name(side.id)} spends a plot point")
+        tail = f" [{'; '.join(spent)}]" if spent else ""
+        return f"{head}: {self.first.text(state)} vs {self.second.text(state)}: {out}{tail}"
 
 
 @attrs.frozen(kw_only=True)

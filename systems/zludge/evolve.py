@@ -15,11 +15,24 @@ false) came with no HarmTakenBack events; applying it takes the earlier
 reading's harm back itself, from the recorded combatants, exactly as the
 HarmTakenBack events of newer files do.  A SkillRolled without ``follow``
 counts its follow-ups from the roll and the state, as the old code did.
+
+A contest's round (ContestRolled) spends what its sides spent before the
+contest, and one written with ``follow`` is the roll just made, open to an
+aspect or plot point after it; in older files (no ``follow``, nothing spent)
+it changes nothing and closes the roll before it, as it always did.
 """
 
 from __future__ import annotations
 
-from tracker.events import ConditionAdded, ConditionRemoved, Event, InitiativeSet, TurnEnded, TurnStarted
+from tracker.events import (
+    ConditionAdded,
+    ConditionRemoved,
+    Event,
+    InitiativeSet,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
 from tracker.kit import Evolver
 from tracker.model import Combatant, FightState, changed
 
@@ -29,6 +42,8 @@ from .events import (
     AspectsRefreshed,
     AttackResolved,
     BoxCleared,
+    ContestRolled,
+    ContestSide,
     FatigueMarked,
     HarmTakenBack,
     RollRevised,
@@ -106,7 +121,21 @@ def _tie(state: FightState, event: TieRerolled) -> FightState:
 
 @apply.on(AmbushDeclared)
 def _ambush(state: FightState, event: AmbushDeclared) -> FightState:
-    return changed(state, data=changed(fight_data(state), ambushers=event.ambushers))
+    """The ambushers; an ambush whose rolls wait for the surprise action is marked (``ambush_waits``); its rolls,
+    come (``after_surprise``) or made by the GM in the surprise round, clear the mark and the roll planned."""
+    state = changed(state, data=changed(fight_data(state), ambushers=event.ambushers, ambush_waits=event.waits))
+    if event.after_surprise and state.reroll_next_round and state.started and state.round == 0:
+        state = changed(state, reroll_next_round=False)
+    return state
+
+
+@apply.on(RoundStarted)
+def _round(state: FightState, event: RoundStarted) -> FightState:
+    """The surprise round of an ambush whose rolls wait: they are made as round 1 begins (the core rolls the
+    order again then, through ``roll_initiative``, which rolls the ambush)."""
+    if event.round == 0 and fight_data(state).ambush_waits:
+        return changed(state, reroll_next_round=True)
+    return state
 
 
 def _attacker(d: ZludgeData, event: AttackResolved) -> ZludgeData:
@@ -155,6 +184,16 @@ def _skill(state: FightState, event: SkillRolled) -> FightState:
     return _set(state, event.actor, _acted(d) if event.counts_as_action else d)
 
 
+@apply.on(ContestRolled)
+def _contest_rolled(state: FightState, event: ContestRolled) -> FightState:
+    """A contest's round spends what its sides spent before the contest (its first round only); the log keeps
+    the rest.  Older files spent nothing here: the state stays as it was."""
+    for side in (event.first, event.second):
+        if side.aspect or side.plot_point:
+            state = _set(state, side.id, _spend(data(state.get(side.id)), side.aspect, side.plot_point))
+    return state
+
+
 @apply.on(WoundsTreated)
 def _treated(state: FightState, event: WoundsTreated) -> FightState:
     d = data(state.get(event.target))
@@ -200,7 +239,7 @@ def _revised(state: FightState, event: RollRevised) -> FightState:
     last = fight_data(state).last_roll
     if last is None:
         raise ValueError("a revised roll needs the roll just made")
-    if not event.takes_back:
+    if not event.takes_back and not isinstance(last.event, ContestRolled):  # (a contest does no harm)
         for was in last.before:
             wounds, dead, clipped = taken_back(was, state.get(was.id), last.event.actor)
             d = data(state.get(was.id))
@@ -212,8 +251,28 @@ def _revised(state: FightState, event: RollRevised) -> FightState:
 # the roll just made
 
 
-def revised_event(ev: AttackResolved | SkillRolled, rr: RollRevised) -> AttackResolved | SkillRolled:
+def _revised_side(side: ContestSide, rr: RollRevised) -> ContestSide:
+    return changed(
+        side,
+        roll=rr.reroll or side.roll,
+        rerolled=side.roll if rr.reroll else side.rerolled,
+        better=False if rr.reroll else side.better,
+        mods=rr.mods,
+        total=rr.total,
+        aspect=side.aspect or rr.aspect,
+        plot_point=side.plot_point or rr.plot_point,
+    )
+
+
+Rolled = AttackResolved | SkillRolled | ContestRolled
+
+
+def revised_event(ev: Rolled, rr: RollRevised) -> Rolled:
     """The record of the last roll as the revision leaves it (its dice, modifiers, total, outcome)."""
+    if isinstance(ev, ContestRolled):
+        if ev.first.id == rr.who:
+            return changed(ev, first=_revised_side(ev.first, rr), winner=rr.winner or "")
+        return changed(ev, second=_revised_side(ev.second, rr), winner=rr.winner or "")
     if isinstance(ev, SkillRolled):
         return changed(
             ev,
@@ -289,6 +348,9 @@ def evolve(state: FightState, event: Event) -> FightState:
         else:
             before = tuple(state.get(i) for i in dict.fromkeys(i for i in (a, t) if i))
         return _set_last(new, LastRoll(event=event, before=before, tail=_tail(state, event)))
+    elif isinstance(event, ContestRolled) and event.follow is not None:
+        sides = (state.get(event.first.id), state.get(event.second.id))
+        return _set_last(new, LastRoll(event=event, before=sides, tail=event.follow))
     last = fight_data(new).last_roll
     if last is not None:
         return _set_last(new, changed(last, tail=last.tail - 1) if last.tail > 0 else None)

@@ -11,7 +11,7 @@ import attrs
 
 from tracker.model import Combatant, FightState
 
-from .events import AttackResolved, SkillRolled
+from .events import AttackResolved, ContestRolled, SkillRolled
 
 
 @attrs.frozen(kw_only=True)
@@ -24,7 +24,7 @@ class LastRoll:
     to come (its wound, treatment, prompt): the roll is open once they are in.
     """
 
-    event: AttackResolved | SkillRolled
+    event: AttackResolved | SkillRolled | ContestRolled
     before: tuple[Combatant, ...]
     tail: int = 0
 
@@ -37,6 +37,7 @@ class LastRoll:
 class ZludgeFight:
     ambushers: tuple[str, ...] = ()
     last_roll: LastRoll | None = None
+    ambush_waits: bool = False  # declared, its initiative rolled as round 1 begins (after the surprise action)
 
 
 def fight_data(state: FightState) -> ZludgeFight:

@@ -53,7 +53,7 @@ from tracker.reasons import Reason, Rule
 from . import commands, events, rules, table, views, why
 from .about import ABOUT
 from .conditions import conditions as _conditions
-from .contest import ContestRolled, contest_spec
+from .contest import contest_spec
 from .evolve import evolve as evolve_state
 from .fight import ZludgeFight, fight_data
 from .model import (
@@ -88,7 +88,8 @@ plus its attribute. Bulky armor's penalty falls on every Athletics and Acrobatic
 
 Initiative: Reflexes roll, highest first, ties roll again among themselves (same modifiers); the order is kept.
   Ambush (ambush_initiative): ambushers roll Stealth, victims the average of Reflexes and Alertness
-  rounded up; unseen ambushers may get a surprise action (start the fight with them as surprise).
+  rounded up; unseen ambushers may get a surprise action (start the fight with them as surprise), before
+  the rolls if the ambush is declared 'after the surprise action' (rolled as round 1 begins).
 Flat-footed until its first turn: no defense roll, fixed defense -1 stationary / 0 moving.
 Attack: Melee/Ranged/Unarmed roll vs the defense roll (Acrobatics, or Melee/Unarmed against close attacks).
   Less: miss. Equal: clipped, 0-level damage. More: weapon level - armor level; +4 or more: +1 level.
@@ -104,12 +105,14 @@ Wounds: Scratched 3, Hurt 2, Very Hurt 1, Incapacitated 1, Comatose 1 boxes; a f
 Penalties: Hurt -1, Very Hurt -2, Incapacitated -3 (prone, cannot attack), Comatose -4 (unconscious);
   the worst of clip and wound applies; fatigue adds (Tired -1, Very Tired -2, Exhausted -3 and prone,
   Unconscious: no actions).
-First aid: a Medical roll of 0 or more makes each wound impair one level less; a failed physical check
-  may reopen them (reopen_wounds).
+First aid: a few minutes' work with bandages, so not while the fight runs: after it (or before it), a
+  Medical roll of 0 or more makes each wound impair one level less; a failed physical check or a lost
+  physical contest may reopen them (reopen_wounds).
 Quick damage: a damage level 0-4 checks one box per target like an attack (fatigue: physical fatigue).
   Quick heal: not during a fight (wounds heal over weeks); after it, clears one box of the level.
 Skill rolls and contests: 'Medical (First Aid)' names a specialization; a skill the sheet does not
-  list rolls untrained (-1 Poor), a typo of one it lists is refused."""
+  list rolls untrained (-1 Poor), a typo of one it lists is refused. Each side of a contest takes its
+  situational modifiers, an aspect and a plot point, before the roll or after it (i)."""
 
 # what the help's list of actions adds to a key (the list itself comes from the commands' specs)
 ACTION_NOTES = {"invoke": "aspect or plot point after the roll", "act": "any other action"}
@@ -127,7 +130,7 @@ def actions_help(specs: Sequence[CommandSpec]) -> str:
 
 class ZludgeSystem(BaseSystem):
     about = ABOUT
-    event_types = (*events.EVENT_TYPES, *resting.REST_EVENTS, ContestRolled)
+    event_types = (*events.EVENT_TYPES, *resting.REST_EVENTS, events.ContestRolled)
     rest_qualities = resting.QUALITIES
     fight_only = ("acted", "clipped")  # not carried by a party kept as it is now
 
@@ -158,8 +161,17 @@ class ZludgeSystem(BaseSystem):
         return tuple(data(combatant).init_tiebreak) if combatant.data else ()
 
     def check_core(self, state: FightState, command: Any) -> None:
+        fd = fight_data(state)
+        if isinstance(command, StartFight) and fd.ambush_waits:
+            able = [i for i in command.surprise if not data(need(state, i)).unconscious]
+            if not able:
+                raise Refused(
+                    "the ambush initiative waits for the surprise action: mark an unseen ambusher able to act for "
+                    "the surprise round (or roll the ambush initiative now, b)",
+                    rule=R.surprise,
+                )
         if isinstance(command, StartFight) and command.surprise:
-            ambushers = fight_data(state).ambushers
+            ambushers = fd.ambushers
             for cid in command.surprise:
                 c = need(state, cid)
                 if c.id not in ambushers:

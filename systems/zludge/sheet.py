@@ -455,7 +455,7 @@ def adjustable() -> tuple[Param, ...]:
             name="aspects_checked",
             label="Aspects checked off today",
             required=False,
-            help="comma-separated; empty: none checked",
+            help="comma-separated",  # the adjust form adds "none: clear it" (empty is refused there)
         ),
         Param(name="plot_points", kind=INT, label="Plot points", min=0, max=99),
         Param(name="durability", kind=INT, label="Durability ranks", min=0, max=MAX_RANKS),

@@ -2,7 +2,7 @@
 
 :func:`explain` reads the event and the states around it (never rolls, never decides), so a fight saved
 before reasons existed explains too.  Each term says where a number came from: a die face, a skill
-("Melee +1 Decent (skill: −1 untrained, +2 ranks)"), a penalty ("clipped −1 (condition)"), the GM's
+("Melee +1 Decent (skill: 2 ranks +1)"), a penalty ("clipped −1 (condition)"), the GM's
 situational modifier ("cover −1 (GM)"), armor ("armor 1 absorbs one level").
 """
 
@@ -66,19 +66,23 @@ def _name(state: FightState, cid: str | None) -> str:
 
 
 def skill_term(d: ZludgeData | None, label: str, value: int) -> str:
-    """``Athletics (Climbing) +4 Superb (skill: −1 untrained, +3 ranks, +1 specialization, Fortitude +1)``."""
+    """``Athletics (Climbing) +4 Superb (skill: 3 ranks +2, specialization +1, Fortitude +1)``.
+
+    Ruling (the book's l.63, "Skills default to -1 (Poor) without any ranks. Each rank bought adds +1"): only a
+    skill the sheet does not list is "untrained"; a listed skill shows its ranks and what they give (ranks − 1:
+    "1 rank +0", "3 ranks +2", "0 ranks −1"), where every trained skill began "−1 untrained" and a GM read a
+    trained Melee as untrained.  Test: test_why.py::test_why_a_trained_skill_is_not_called_untrained.
+    """
     head = f"{label} {num(value)} {word(value)} (skill"
     name, _, spec = label.partition(" (")
     spec = spec.rstrip(")")
     s = d.skill(name) if d is not None else None
     if d is None or s is None:
         return f"{head}: untrained −1)" if value == -1 else f"{head})"
-    parts = ["−1 untrained"]
-    if s.ranks:
-        parts.append(f"+{s.ranks} rank{'s' if s.ranks != 1 else ''}")
+    parts = [f"{s.ranks} rank{'' if s.ranks == 1 else 's'} {num(s.ranks - 1)}"]
     if spec:
         extra = min(4, s.ranks + 2) - s.ranks
-        parts.append(f"+{extra} specialization" + (" (rank modifier at most +4)" if extra < 2 else ""))
+        parts.append(f"specialization {num(extra)}" + (" (rank modifier at most +4)" if extra < 2 else ""))
     if s.attribute:
         parts.append(f"{s.attribute} {num(d.attribute(s.attribute))}")
     return f"{head}: {', '.join(parts)})"
@@ -245,7 +249,10 @@ def _revised(before: FightState, ev: RollRevised, after: FightState) -> list[Rea
         out.append(Reason.of(R.plot_point, f"{who} spends a plot point after the roll: +1"))
     change = f"{ev.side} {lad(ev.total_before)} → {lad(ev.total)}"
     out.append(Reason.of(R.revised, change))
-    if ev.side != "skill":
+    if ev.side == "contest":
+        now = f"{_name(before, ev.winner)} wins" if ev.winner else "a tie: both roll again"
+        out.append(Reason.of(R.contest_regular, f"{lad(ev.total)} vs {lad(ev.against or 0)}: now {now}"))
+    elif ev.side != "skill":
         atk, dfn = (ev.total, ev.against or 0) if ev.side == "attack" else (ev.against or 0, ev.total)
         out.append(Reason.of(R.outcome, f"attack {lad(atk)} vs defense {lad(dfn)}: now {ev.outcome}"))
         if ev.outcome == "critical":
@@ -403,9 +410,15 @@ def _tie(before: FightState, ev: TieRerolled, after: FightState) -> list[Reason]
 
 def _ambush(before: FightState, ev: AmbushDeclared, after: FightState) -> list[Reason]:
     names = ", ".join(_name(before, i) for i in ev.ambushers)
+    if ev.waits:
+        surprise = "the unseen ambushers' surprise action comes first; the ambush initiative when round 1 begins"
+    elif ev.after_surprise:
+        surprise = "rolled after the surprise action: the penalties it left weigh on the rolls"
+    else:
+        surprise = "an unseen ambusher may take a surprise action when the fight starts"
     return [
         Reason.of(R.ambush, f"ambushers: {names} (Stealth)", "the others: average of Reflexes and Alertness"),
-        Reason.of(R.surprise, "an unseen ambusher may take a surprise action when the fight starts"),
+        Reason.of(R.surprise, surprise),
     ]
 
 
@@ -458,7 +471,7 @@ def _condition(before: FightState, ev: ConditionAdded, after: FightState) -> lis
 def _side_terms(before: FightState, side: ContestSide) -> list[str]:
     who = _name(before, side.id)
     terms, _ = mod_terms(side.mods, _d(before, side.id))
-    dice = [f"{who}: {side.roll.describe()}"] if side.roll is not None else [f"{who}: no roll"]
+    dice = dice_terms(who, side.roll, side.rerolled, side.better) if side.roll is not None else [f"{who}: no roll"]
     return [*dice, *terms, f"{who} {lad(side.total)}"]
 
 

@@ -32,13 +32,15 @@ from ..commands import (
     RollSkill,
     TakeAction,
 )
-from ..contest import Contest, contest
+from ..contest import Contest
 from ..events import WoundsReopened
-from .actions import REOPEN, REOPENS, first_aid, refresh, reopen, roll_skill, take_action
+from .actions import first_aid, refresh, reopen, roll_skill, take_action
 from .attacks import attack
+from .contests import contest
 from .harm import clear_box, mark_fatigue, mark_wound, quick_damage, quick_heal
-from .initiative import ambush, initiative_events
+from .initiative import ambush, initiative_rolls
 from .invoke import invoke_after
+from .reopen import REOPEN, REOPENS
 
 rules = Rules()
 rules.on(Attack)(attack)
@@ -63,7 +65,7 @@ def decide(system: System, state: FightState, command: Any, dice: Roller) -> lis
 
 
 def initiative(state: FightState, ids: Sequence[str], dice: Roller) -> list[Event]:
-    return list(initiative_events(state, ids, dice))
+    return initiative_rolls(state, ids, dice)
 
 
 def react(before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:

@@ -6,6 +6,11 @@ Rulings:
   specialization in Medical uses it by itself; success makes each wound impair
   one level less (the boxes stay).  First aid is not physical: only fatigue
   weighs on it.
+  Ruling (l.133 "A few minutes work with bandages"; a turn is about 3 seconds,
+  l.104): while the fight runs (started, not ended) first aid is refused with
+  those words; it is given after the fight, or before it.  It was one turn's
+  action that eased the wounds at once.  Test:
+  test_outside_the_fight.py::test_first_aid_waits_for_the_end_of_the_fight.
 - *Reopening*: a failed physical check by someone with treated wounds raises a
   prompt; the GM answers with reopen_wounds or dismisses it.
 - *Bulky armor* takes its penalty on every Athletics and Acrobatics roll
@@ -28,9 +33,8 @@ import attrs
 from tracker.commands import Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
-from tracker.events import PromptRaised
-from tracker.kit import Draft, need, prompt, resolve
-from tracker.model import Combatant, FightState
+from tracker.kit import Draft, need, resolve
+from tracker.model import FightState
 
 from ..checks import (
     Boosts,
@@ -49,28 +53,10 @@ from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened,
 from ..model import ZludgeData, data
 from ..table import R, applies
 from .contests import take_zero
+from .reopen import REOPEN, reopen_due, reopen_prompt
 
-REOPEN = "reopen"
 # the end of a skill roll's off-turn refusal (third pass: a check that costs no action, any moment)
 FREE_CHECK = "a check that costs no action is rolled at any moment: untick 'Is the turn's action'"
-REOPENS, HOLD = "the wounds reopen", "they hold"  # the reopen prompt settled by ruling
-
-
-@applies(R.reopen)
-def reopen_due(d: ZludgeData, ev: SkillRolled) -> bool:
-    """A failed physical check by someone with treated wounds: the GM says whether they reopen."""
-    return ev.physical and not ev.success and any(b.treated for b in d.wounds)
-
-
-def reopen_prompt(actor: Combatant) -> PromptRaised:
-    return prompt(
-        REOPEN,
-        f"{actor.name} failed a physical check: do the treated wounds reopen?",
-        actor.id,
-        command="reopen_wounds",
-        params={"target": actor.id},
-        outcomes=(REOPENS, HOLD),
-    )
 
 
 def in_combat(state: FightState) -> bool:
@@ -134,7 +120,12 @@ def first_aid(d: Draft, cmd: FirstAid, dice: Roller) -> None:
     medic = need(d.state, cmd.actor, "medic")
     patient = need(d.state, cmd.target, "patient")
     check_able(medic, False, "give first aid")
-    check_turn(d.state, medic)
+    if in_combat(d.state):
+        raise Refused(
+            "first aid is a few minutes' work with bandages, not a 3-second turn: give it after the fight "
+            "(end it first) or before it",
+            rule=R.first_aid,
+        )
     if data(patient).dead:
         raise Refused(f"{patient.name} is dead: first aid cannot help", rule=R.death)
     n_untreated = untreated(data(patient))

@@ -1,22 +1,45 @@
-"""Zludge checks without a roll (rules ``take_0`` and ``combat_rolls``).
+"""Zludge checks without a roll, and contests (rules ``take_0``, ``combat_rolls``, ``contest_simple``,
+``contest_regular``).
 
 - "Take 0" (l.18): a skill check may take a result of 0 instead of rolling when the GM allows;
   combat skills (Melee, Ranged, Unarmed) always roll (l.21; test_take_0.py).
+- Contests (l.19–20): the decide of :class:`systems.zludge.contest.Contest` (its rulings are there).
+  Ruling (l.133 "A failure on a physical skill check can reopen your wounds"; a contest is a check, l.21):
+  the loser of a physical contest who has treated wounds gets the same prompt a failed physical skill roll
+  raises (do they reopen?); a lost contest once never asked.
+  Test: test_contests.py::test_losing_a_physical_contest_asks_whether_treated_wounds_reopen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tracker.commands import Modifier
-from tracker.dice import Roll
-from tracker.errors import Refused
-from tracker.model import Combatant
+import attrs
 
-from ..checks import SkillRoll
+from tracker.commands import Modifier
+from tracker.dice import Roll, Roller
+from tracker.errors import Refused
+from tracker.events import Event
+from tracker.kit import Draft, need
+from tracker.model import Combatant, FightState
+
+from ..checks import (
+    Boosts,
+    SkillRoll,
+    base_mods,
+    check_able,
+    check_boosts,
+    check_situational,
+    fudge,
+    skill_roll,
+    untrained,
+)
 from ..commands import RollSkill
+from ..contest import MAX_ROUNDS, Contest, label, sides
+from ..events import REGULAR, SIMPLE, ContestRolled, ContestSide
 from ..model import ATTACK_SKILLS, data
-from ..table import R
+from ..table import R, applies
+from .reopen import reopen_prompt, treated
 
 
 def take_zero(c: Combatant, skill: str, aspect: str, cmd: RollSkill, base: Sequence[Modifier]) -> SkillRoll:
@@ -37,3 +60,122 @@ def take_zero(c: Combatant, skill: str, aspect: str, cmd: RollSkill, base: Seque
     return SkillRoll(
         roll=zero, rerolled=None, mods=tuple(mods), total=total, aspect=aspect, plot_point=cmd.plot_points == 1
     )
+
+
+@attrs.frozen(kw_only=True)
+class Entrant:
+    """One side of a contest as the GM set it: who, its skill's label, its modifiers before penalties, and what
+    it spends before the roll (checked)."""
+
+    c: Combatant
+    skill: str
+    base: tuple[Modifier, ...]
+    aspect: str = ""
+    use: str = "+1"
+    plot_point: bool = False
+
+    def boosts(self) -> list[Modifier]:
+        out = [Modifier(label=f"aspect '{self.aspect}'", value=1)] if self.aspect and self.use == "+1" else []
+        return out + ([Modifier(label="plot point", value=1)] if self.plot_point else [])
+
+    def score(self, physical: bool) -> ContestSide:
+        """A simple contest's score: no roll; the modifiers, the penalties and the aspect's or plot point's +1."""
+        mods = (*self.base, *data(self.c).penalties(physical), *self.boosts())
+        return ContestSide(
+            id=self.c.id, skill=self.skill, mods=mods, total=sum(m.value for m in mods), aspect=self.aspect,
+            plot_point=self.plot_point,
+        )  # fmt: skip
+
+    def first_roll(self, dice: Roller, physical: bool) -> ContestSide:
+        """The contest's first roll, with what the side spent before it (a reroll keeps the better)."""
+        r = skill_roll(
+            self.c, dice, f"{self.c.name} {self.skill} (contest)", aspect=self.aspect, use=self.use,
+            plot_point=self.plot_point, base=self.base, physical=physical,
+        )  # fmt: skip
+        return ContestSide(
+            id=self.c.id, skill=self.skill, roll=r.roll, rerolled=r.rerolled, better=r.better, mods=r.mods,
+            total=r.total, aspect=self.aspect, plot_point=self.plot_point,
+        )  # fmt: skip
+
+
+def _entrant(c: Combatant, skill: str, spec: str, mods: Sequence[Modifier], boosts: Boosts, kind: str) -> Entrant:
+    sit = check_situational(mods)
+    aspect = check_boosts(c, boosts, "contest")
+    if aspect and boosts.use == "reroll" and kind == SIMPLE:
+        raise Refused(
+            f"a simple contest rolls no dice: there is nothing for {c.name}'s aspect to reroll (invoke it for +1)",
+            rule=R.invoke,
+        )
+    base = untrained(c, skill, base_mods(c, skill, spec, *sit))
+    return Entrant(
+        c=c, skill=label(skill, spec), base=tuple(base), aspect=aspect, use=boosts.use, plot_point=boosts.plot_points == 1
+    )  # fmt: skip
+
+
+def winner(first: ContestSide, second: ContestSide) -> str:
+    return first.id if first.total > second.total else second.id if second.total > first.total else ""
+
+
+def rounds_after(
+    state: FightState, first: ContestSide, second: ContestSide, start: int, dice: Roller, physical: bool
+) -> list[ContestRolled]:
+    """The regular contest's rolls from round ``start`` until one side wins (at most ``MAX_ROUNDS``): both sides
+    roll 4dF again with the modifiers they had (penalties and an aspect's or plot point's +1 included; nothing is
+    spent again)."""
+    out = []
+    for n in range(start, MAX_ROUNDS + 1):
+        rolled = []
+        for side in (first, second):
+            r = fudge(dice, f"{state.name(side.id)} {side.skill} (contest)")
+            total = r.total + sum(m.value for m in side.mods)
+            rolled.append(ContestSide(id=side.id, skill=side.skill, roll=r, mods=side.mods, total=total))
+        a, b = rolled
+        ev = ContestRolled(kind=REGULAR, round=n, first=a, second=b, winner=winner(a, b), physical=physical, follow=0)
+        out.append(ev)
+        if ev.winner:
+            break
+    return out
+
+
+@applies(R.reopen)
+def loser_prompt(state: FightState, ev: ContestRolled) -> list[Event]:
+    """The reopen prompt of the loser of a physical contest who has treated wounds (module docstring)."""
+    if not ev.physical or not ev.loser:
+        return []
+    c = state.get(ev.loser)
+    return [reopen_prompt(c)] if treated(data(c)) else []
+
+
+@applies(R.contest_simple, R.contest_regular)
+def contest(d: Draft, cmd: Contest, dice: Roller) -> None:
+    a = need(d.state, cmd.actor)
+    b = need(d.state, cmd.target, "opponent")
+    if a.id == b.id:
+        raise Refused("a contest is between two different combatants")
+    if cmd.kind not in (SIMPLE, REGULAR):
+        raise Refused(f"a contest is simple or regular, not '{cmd.kind}'", rule=R.contest_simple)
+    (skill_a, spec_a), (skill_b, spec_b) = sides(a, b, cmd)
+    check_able(a, cmd.physical, f"contest {skill_a}")
+    check_able(b, cmd.physical, f"contest {skill_b}")
+    ea = _entrant(
+        a, skill_a, spec_a, cmd.modifiers, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points),
+        cmd.kind,
+    )  # fmt: skip
+    boosts_b = Boosts(aspect=cmd.target_aspect, use=cmd.target_aspect_use, plot_points=cmd.target_plot_points)
+    eb = _entrant(b, skill_b, spec_b, cmd.target_modifiers, boosts_b, cmd.kind)
+    if cmd.kind == SIMPLE:
+        first, second = ea.score(cmd.physical), eb.score(cmd.physical)
+        start = 1
+    else:
+        first, second = ea.first_roll(dice, cmd.physical), eb.first_roll(dice, cmd.physical)
+        start = 2
+    events = [
+        ContestRolled(
+            kind=cmd.kind, first=first, second=second, winner=winner(first, second), physical=cmd.physical, follow=0
+        )
+    ]
+    if not events[0].winner:
+        events += rounds_after(d.state, first, second, start, dice, cmd.physical)
+    prompt = loser_prompt(d.state, events[-1])
+    events[-1] = attrs.evolve(events[-1], follow=len(prompt))
+    d.add(*events, *prompt)

@@ -5,6 +5,19 @@ again to break a tie rolls with the same modifiers as its first roll (its
 Reflexes or ambush skill and the wound, clip and fatigue penalties it had
 then).  A GM-set initiative has no roll of its own: such a combatant's tie
 reroll takes the modifier the roll being made would give it now.
+
+Ruling (rules ``ambush`` and ``surprise``; l.102 "an ambusher may get an entire
+surprise action before Reflexes are rolled"): the GM may declare the ambush
+with its rolls after the surprise action (``after_surprise``): the ambushers
+are declared with no roll, the fight starts with their surprise round, and the
+ambush initiative (Stealth; the average of Reflexes and Alertness) is rolled as
+round 1 begins, with the wounds and clips the surprise action left weighing on
+it.  The ambush could only be rolled before the fight, so the surprise shot's
+wound never counted on its victim's roll.  Rolled at once (the default) it is
+as before: the rolls, then the surprise round.  A fight cannot start without a
+surprise round while the rolls wait, and the initiative cannot be rolled
+before the fight then (the ambush, untimed, rolls it).
+Tests: test_initiative.py::test_the_surprise_action_before_the_ambush_rolls_*.
 """
 
 from __future__ import annotations
@@ -14,13 +27,14 @@ from collections.abc import Mapping, Sequence
 from tracker.commands import Modifier
 from tracker.dice import Roller
 from tracker.errors import Refused
-from tracker.events import InitiativeSet, OrderSet
+from tracker.events import Event, InitiativeSet, OrderSet
 from tracker.kit import Draft, need
 from tracker.model import Combatant, FightState
 
 from ..checks import fudge
 from ..commands import AmbushInitiative
 from ..events import AmbushDeclared, TieRerolled
+from ..fight import fight_data
 from ..model import data, ladder
 from ..table import R, applies
 
@@ -102,13 +116,38 @@ def _tied(keys: Mapping[str, tuple[int, ...]]) -> tuple[tuple[str, ...], ...]:
 
 def ambush(d: Draft, cmd: AmbushInitiative, dice: Roller) -> None:
     state = d.state
+    if state.started and fight_data(state).ambush_waits:
+        raise Refused(
+            "the ambush initiative waits for the surprise action: it is rolled as round 1 begins (next turn)",
+            rule=R.ambush,
+        )
     if state.started:
-        raise Refused("an ambush is rolled before the fight starts", rule=R.ambush)
+        raise Refused("an ambush is declared before the fight starts", rule=R.ambush)
     ambushers = tuple(dict.fromkeys(need(state, i, "ambusher").id for i in cmd.ambushers))
     if not ambushers:
         raise Refused("name the ambushers (they roll Stealth)", rule=R.ambush)
     ids = tuple(c.id for c in state.present)
     if all(i in ambushers for i in ids):
         raise Refused("an ambush needs victims: not everyone can be an ambusher", rule=R.ambush)
+    if cmd.after_surprise:
+        d.add(AmbushDeclared(ambushers=ambushers, waits=True))
+        return
     events = initiative_events(state, ids, dice, ambushers)
     d.add(AmbushDeclared(ambushers=ambushers), *events)
+
+
+def initiative_rolls(state: FightState, ids: Sequence[str], dice: Roller) -> list[Event]:
+    """The initiative rolls of ``ids``: Reflexes, or the ambush's when its rolls waited for the surprise action
+    (round 1 begins, or the GM rolls in the surprise round); before the fight those wait (module docstring)."""
+    fd = fight_data(state)
+    if not fd.ambush_waits:
+        return list(initiative_events(state, ids, dice))
+    if not state.started:
+        raise Refused(
+            "the ambush initiative waits for the surprise action: start the fight with the surprise round "
+            "(it is rolled as round 1 begins), or roll the ambush now (ambush initiative, 'Roll after the "
+            "surprise action' unticked)",
+            rule=R.ambush,
+        )
+    head = AmbushDeclared(ambushers=fd.ambushers, after_surprise=True)
+    return [head, *initiative_events(state, ids, dice, fd.ambushers)]

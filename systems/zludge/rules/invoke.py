@@ -14,6 +14,10 @@ Rulings (rules ``invoke``, ``plot_point`` and ``revised``):
   two rolls: ruling in ``checks.skill_roll``.)
 - A revision does not roll a hit location the attack did not roll (against
   armor covering every location, only a GM's "roll location" on a hit rolls one).
+- A contest's last roll is such a roll too (ruling in ``contest.Contest``): either
+  side may spend on its own side; the winner is read again; a tie now rolls
+  again (both sides, the modifiers they had), and the reopen prompt goes to the
+  loser as it now stands (test_contests.py::test_invoke_after_a_contest_*).
 """
 
 from __future__ import annotations
@@ -29,13 +33,24 @@ from tracker.model import Combatant
 
 from ..checks import Boosts, check_boosts, fudge
 from ..commands import InvokeAfter
-from ..events import AttackResolved, HarmTakenBack, RollRevised, SkillRolled, WoundsTreated
+from ..events import (
+    SIMPLE,
+    AttackResolved,
+    ContestRolled,
+    ContestSide,
+    HarmTakenBack,
+    RollRevised,
+    SkillRolled,
+    WoundsTreated,
+)
 from ..fight import LastRoll, open_roll
 from ..model import data, taken_back
 from ..table import R, applies
-from .actions import REOPEN, reopen_due, reopen_prompt, untreated
+from .actions import untreated
 from .attacks import damage_of, outcome_of, wound_source
+from .contests import loser_prompt, rounds_after, winner
 from .harm import wound_event
+from .reopen import REOPEN, reopen_due, reopen_prompt
 
 
 @attrs.frozen(kw_only=True)
@@ -79,7 +94,9 @@ def _side(d: Draft, who: Combatant, ev: AttackResolved | SkillRolled) -> Side:
 @applies(R.revised)
 def takebacks(last: LastRoll, d: Draft) -> list[HarmTakenBack]:
     """Put the combatants the roll touched back as they were before its harm (where the harm changed them)."""
-    out = []
+    out: list[HarmTakenBack] = []
+    if isinstance(last.event, ContestRolled):  # a contest does no harm
+        return out
     for was in last.before:
         now = d.get(was.id)
         wounds, dead, clipped = taken_back(was, now, last.event.actor)
@@ -99,6 +116,9 @@ def invoke_after(d: Draft, cmd: InvokeAfter, dice: Roller) -> None:
             rule=R.invoke,
         )
     ev = last.event
+    if isinstance(ev, ContestRolled):
+        _invoke_on_contest(d, who, cmd, dice, ev)
+        return
     side = _side(d, who, ev)
     if not cmd.aspect.strip() and not cmd.plot_points:
         raise Refused("name an aspect to invoke or spend a plot point", rule=R.invoke)
@@ -167,3 +187,73 @@ def _skill_follow(
     elif reopen_due(was, ev) and not reopen_due(was, revised) and open_:
         out.append(resolve(d.state, REOPEN, who.id, "the check succeeds after all"))
     return out
+
+
+def _invoke_on_contest(d: Draft, who: Combatant, cmd: InvokeAfter, dice: Roller, ev: ContestRolled) -> None:
+    """An aspect or plot point on one's own side of the contest just rolled (module docstring)."""
+    if who.id not in (ev.first.id, ev.second.id):
+        names = f"{d.state.name(ev.first.id)} and {d.state.name(ev.second.id)}"
+        raise Refused(f"{who.name} is not in the last contest ({names}): only its two sides may spend on it")
+    mine, theirs = (ev.first, ev.second) if who.id == ev.first.id else (ev.second, ev.first)
+    if not cmd.aspect.strip() and not cmd.plot_points:
+        raise Refused("name an aspect to invoke or spend a plot point", rule=R.invoke)
+    aspect = check_boosts(who, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points))
+    spent_aspect, spent_plot = mine.spent()
+    if aspect and spent_aspect:
+        raise Refused(f"one aspect invocation per roll: {who.name} already invoked one on it", rule=R.invoke)
+    if cmd.plot_points and spent_plot:
+        raise Refused(
+            f"only one plot point can be spent per check: {who.name} already spent one on this roll", rule=R.plot_point
+        )
+    reroll = bool(aspect) and cmd.aspect_use == "reroll"
+    if reroll and mine.roll is None:
+        raise Refused(
+            "a simple contest rolls no dice: there is nothing for the aspect to reroll (invoke it for +1)",
+            rule=R.invoke,
+        )
+    new_roll = fudge(dice, f"{who.name} rerolls ({aspect})") if reroll else None
+    mods = list(mine.mods)
+    if aspect and not reroll:
+        mods.append(Modifier(label=f"aspect '{aspect}'", value=1))
+    if cmd.plot_points:
+        mods.append(Modifier(label="plot point", value=1))
+    rolled = new_roll or mine.roll
+    total = (rolled.total if rolled is not None else 0) + sum(m.value for m in mods)
+    side = attrs.evolve(mine, roll=rolled, mods=tuple(mods), total=total, aspect="", plot_point=False)
+    first, second = (side, theirs) if mine is ev.first else (theirs, side)
+    win = winner(first, second)
+    rr = RollRevised(
+        who=who.id,
+        side="contest",
+        aspect=aspect,
+        reroll=new_roll,
+        plot_point=bool(cmd.plot_points),
+        mods=tuple(mods),
+        total_before=mine.total,
+        total=total,
+        against=theirs.total,
+        opponent=theirs.id,
+        winner=win,
+        takes_back=True,
+    )
+    physical = bool(ev.physical)
+    rounds: list[ContestRolled] = []
+    if not win:  # a tie (or equal scores): both roll again, with the modifiers they have now
+        rounds = rounds_after(d.state, _carried(first), _carried(second), 1 if ev.kind == SIMPLE else ev.round + 1,
+                              dice, physical)  # fmt: skip
+    final = rounds[-1] if rounds else attrs.evolve(ev, first=first, second=second, winner=win)
+    follow: list[Event] = []
+    was, now = ev.loser, final.loser
+    closed = resolve(d.state, REOPEN, was, "the check succeeds after all") if was and was != now and physical else None
+    if closed is not None:
+        follow.append(closed)
+    prompt = loser_prompt(d.state, final) if now and now != was and open_prompt(d.state, REOPEN, now) is None else []
+    if rounds:
+        rounds[-1] = attrs.evolve(rounds[-1], follow=len(prompt))
+    follow += [*rounds, *prompt]
+    d.add(attrs.evolve(rr, follow=len(follow)), *follow)
+
+
+def _carried(side: ContestSide) -> ContestSide:
+    """A side as the rolls after it carry it: its skill and modifiers (nothing spent again)."""
+    return ContestSide(id=side.id, skill=side.skill, mods=side.mods, total=side.total)

@@ -162,3 +162,76 @@ def test_ties_still_tied_after_20_rerolls_act_simultaneously():
     ev = f.do(RollInitiative())
     assert len([e for e in ev if isinstance(e, TieRerolled)]) == 20
     assert f.roller.exhausted and f.state.ties == (("c1", "c2"),)
+
+
+def _ambush_scene():
+    """Amb (Stealth +1, pistol) lies in wait for V1 (Reflexes +1, Alertness +1: ambushed +1)."""
+    f = new_fight()
+    add(f, "Amb", kind="npc", skills="Stealth 2, Ranged 2", weapon="pistol")
+    add(f, "V1", skills="Reflexes 2, Alertness 2")
+    return f
+
+
+def test_the_surprise_action_before_the_ambush_rolls_its_wound_weighs_on_the_victims_roll():
+    """l.102 "an ambusher may get an entire surprise action before Reflexes are rolled". Repro
+    /tmp/a11/rules2/z17.py: the surprise shot could only come after the ambush rolls, and its Very Hurt -2 never
+    counted on V1's roll. Ruling in rules/initiative.py."""
+    f = _ambush_scene()
+    (ev,) = f.do(AmbushInitiative(ambushers=("c1",), after_surprise=True))
+    assert isinstance(ev, AmbushDeclared) and ev.waits and "when round 1 begins" in ev.describe(f.state)
+    assert all(c.initiative is None for c in f.state.combatants)
+    with pytest.raises(Refused, match="waits for the surprise action"):
+        f.do(RollInitiative())  # (the start form offers no "roll initiative first" then)
+    with pytest.raises(Refused, match="waits for the surprise action"):
+        f.do(StartFight())  # a surprise round is needed
+    f.do(StartFight(surprise=("c1",)))
+    assert f.state.round == 0 and f.state.current == "c1"
+    with pytest.raises(Refused, match="rolled as round 1 begins"):
+        f.do(AmbushInitiative(ambushers=("c1",)))
+    from systems.zludge.commands import Attack
+
+    script(f, F(0))  # Ranged +1 vs flat-footed -1: 2-level wound, Very Hurt -2
+    f.do(Attack(actor="c1", target="c2"))
+    script(f, F(1), F(0))  # in the order's turn: the rolls come as round 1 begins
+    events = f.do(NextTurn())
+    head = next(e for e in events if isinstance(e, AmbushDeclared))
+    assert head.after_surprise and "rolled after the surprise action" in head.describe(f.state)
+    sets = {e.id: e for e in events if isinstance(e, InitiativeSet)}
+    assert sets["c2"].value == 1 + 1 - 2 and "Very Hurt -2" in sets["c2"].note  # the surprise shot's wound
+    assert sets["c1"].value == 0 + 1 and "ambusher: Stealth +1" in sets["c1"].note
+    assert f.state.round == 1 and f.state.order == ("c1", "c2") and f.state.current == "c1"
+    assert not f.state.reroll_next_round
+    f.do(NextTurn())
+    f.do(NextTurn())
+    assert f.state.round == 2 and f.state.current == "c1"  # the order is kept: no roll again
+
+
+def test_the_surprise_action_before_the_ambush_rolls_replays_and_undoes(tmp_path):
+    import saves
+    from systems.zludge.commands import Attack
+    from tracker.dice import ScriptedRoller
+
+    f = saves.new_fight("zludge", tmp_path / "a.jsonl", seed=1, roller=ScriptedRoller())
+    from tracker.commands import AddCombatant
+
+    f.do(AddCombatant(name="Amb", kind="npc", sheet={"skills": "Stealth 2, Ranged 2", "weapon": "pistol"}))
+    f.do(AddCombatant(name="V1", kind="pc", sheet={"skills": "Reflexes 2, Alertness 2"}))
+    f.do(AmbushInitiative(ambushers=("c1",), after_surprise=True))
+    f.do(StartFight(surprise=("c1",)))
+    script(f, F(0), F(1), F(0))
+    f.do(Attack(actor="c1", target="c2"))
+    f.do(NextTurn())
+    assert saves.load(tmp_path / "a.jsonl").fight().state == f.state
+    f.undo()
+    assert f.state.round == 0 and f.state.reroll_next_round and f.state.get("c2").initiative is None
+
+
+def test_the_ambush_rolled_at_once_still_comes_before_the_surprise_round():
+    """The order the tracker had, kept for a GM who rolls first: the rolls, then the surprise round."""
+    f = _ambush_scene()
+    script(f, F(0), F(1))
+    ev = f.do(AmbushInitiative(ambushers=("c1",)))
+    assert not ev[0].waits and any(isinstance(e, InitiativeSet) for e in ev)
+    f.do(StartFight(surprise=("c1",)))
+    events = f.do(NextTurn())  # round 1: no roll
+    assert not any(isinstance(e, InitiativeSet) for e in events) and f.state.order == ("c2", "c1")

@@ -8,7 +8,7 @@ import saves
 from systems.zludge import system
 from systems.zludge.commands import Attack, FirstAid, InvokeAfter, MarkWound, RollSkill
 from systems.zludge.events import HarmTakenBack, RollRevised, WoundMarked, WoundsTreated
-from tests.systems.zludge.helpers import F, data, duel, script
+from tests.systems.zludge.helpers import F, data, duel, end, script, treated
 from tracker.commands import AddCombatant, NextTurn, SetInitiative, StartFight
 from tracker.dice import ScriptedRoller
 from tracker.errors import Refused
@@ -149,7 +149,7 @@ def test_a_bystander_and_a_flat_footed_defender_cannot_spend_on_the_roll():
 
 
 def test_first_aid_saved_by_a_plot_point_after_the_roll():
-    f = duel(SWORD, BOB)
+    f = end(duel(SWORD, BOB))  # first aid is given after the fight
     f.do(MarkWound(target="c2", level=2))
     script(f, F(-1))  # Medical +0: -1 failure
     ev = f.do(FirstAid(actor="c1", target="c2"))
@@ -161,10 +161,7 @@ def test_first_aid_saved_by_a_plot_point_after_the_roll():
 
 
 def test_a_failed_physical_check_made_good_closes_the_reopen_prompt():
-    f = duel({**SWORD, "skills": "Medical 3, Athletics 1"}, BOB)
-    f.do(MarkWound(target="c1", level=1))
-    script(f, F(0))
-    f.do(FirstAid(actor="c1", target="c1"))
+    f = duel({**SWORD, "skills": "Medical 3, Athletics 1"}, BOB, treated("c1", 1))  # first aid before the fight
     f.do(NextTurn())
     f.do(NextTurn())
     script(f, F(-1))  # Athletics +0, treated Hurt: no penalty: -1 failure
@@ -225,7 +222,7 @@ def _fields(ev):
 
 def test_a_reroll_that_fails_first_aid_takes_the_treatment_back():
     """A reroll can make things worse: the first aid that succeeded fails after all; the treatment is undone."""
-    f = duel({**SWORD, "skills": "Medical 1"}, BOB)
+    f = end(duel({**SWORD, "skills": "Medical 1"}, BOB))  # first aid is given after the fight
     f.do(MarkWound(target="c2", level=1))
     script(f, F(1), F(-2))  # Medical +0: +1 success; the reroll: -2 failure
     f.do(FirstAid(actor="c1", target="c2"))

@@ -66,3 +66,24 @@ def test_an_old_fight_file_replays_to_the_same_state_after_every_action():
         assert project(fight) == want, f"state after action {n + 1} (entry {pos}) differs"
     assert pos == len(entries)
     assert loaded.fight().state == fight.state
+
+
+def test_old_contests_and_an_ambush_replay_to_the_same_state_after_every_action():
+    """``data/old_contests.jsonl`` was written before contests took modifiers, aspects and plot points, raised the
+    reopen prompt or could be revised after the roll, and before an ambush's initiative could wait for the surprise
+    action: a simple contest, a regular one with two ties (the loser with treated wounds), a failed check that
+    reopened them, an ambush rolled before the surprise shot, a contest in the fight, a revision after a skill roll,
+    undo and redo.  ``data/old_contests_states.json`` is that code's state after each action, made as the file
+    was written."""
+    loaded = saves.load(DATA / "old_contests.jsonl")
+    assert loaded.warnings == ()
+    expected = json.loads((DATA / "old_contests_states.json").read_text(encoding="utf-8"))
+    entries = list(loaded.entries)
+    fight = Fight(system)
+    pos = 0
+    for n, want in enumerate(expected[:-2]):  # (the last two: the undo and the redo of the last action)
+        fight.load(entries[pos : want["entries"]])
+        pos = want["entries"]
+        assert project(fight) == want, f"state after action {n + 1} (entry {pos}) differs"
+    assert loaded.fight().state == fight.state
+    assert not fight.state.prompts  # the contests raised no reopen prompt in these files

@@ -66,3 +66,28 @@ def test_a_rest_says_its_hours_and_the_days_past_its_weeks() -> None:
     assert "(5 hours of a 7-day week, no caregiver)" in ev.why, ev.why
     (ev,) = f.do(Rest(days=10))
     assert "(1 week and 3 days of 7-day weeks, no caregiver)" in ev.why, ev.why
+
+
+def test_first_aid_waits_for_the_end_of_the_fight() -> None:
+    """l.133 "A few minutes work with bandages ... reduces wound game effects by one level"; a turn is about 3
+    seconds (l.104). Repro /tmp/a11/rules2/z4.py (Z12): on Alice's turn, first aid on the Incapacitated Bob was one
+    action and he got up at once (-2, not prone). Ruling in rules/actions.py: refused while the fight runs."""
+    from systems.zludge.commands import MarkWound
+    from systems.zludge.events import WoundsTreated
+    from tests.systems.zludge.helpers import duel, end
+
+    f = duel({"skills": "Medical 2 +First Aid"}, {})
+    f.do(MarkWound(target="c2", level=3))
+    script(f, F(-1))
+    with pytest.raises(Refused, match=r"a few minutes' work with bandages.*after the fight"):
+        f.do(FirstAid(actor="c1", target="c2"))
+    assert data(f, "c2").prone and not data(f, "c1").spent
+    end(f)
+    roll, treated = f.do(FirstAid(actor="c1", target="c2"))
+    assert (
+        roll.success
+        and isinstance(treated, WoundsTreated)
+        and data(f, "c2").wound_penalty == -2
+        and not data(f, "c2").prone
+    )
+    assert "few minutes' work with bandages" in f.system.help()

@@ -7,7 +7,7 @@ import pytest
 from systems.zludge import system
 from systems.zludge.commands import LEVEL_CHOICES, Attack, MarkWound
 from systems.zludge.events import BoxCleared, FatigueMarked, WoundMarked
-from tests.systems.zludge.helpers import F, add, data, duel, script
+from tests.systems.zludge.helpers import F, add, data, duel, script, treated
 from tracker.commands import BOOL, CHOICE, Adjust, Damage, EndFight, Heal, NextTurn
 from tracker.errors import Refused
 
@@ -192,14 +192,12 @@ def test_forms_keep_their_names_keys_and_fields():
 
 def test_a_removed_combatant_leaves_no_prompt_behind():
     """react: the reopen prompt of a combatant removed from the fight is closed in the same action."""
-    from systems.zludge.commands import FirstAid, RollSkill
+    from systems.zludge.commands import RollSkill
     from tracker.commands import RemoveCombatant
     from tracker.events import PromptResolved
 
-    f = duel({**SWORD, "skills": "Medical 3"}, BOB)
-    f.do(MarkWound(target="c2", level=1))
-    script(f, F(0), F(-1))
-    f.do(FirstAid(actor="c1", target="c2"))
+    f = duel({**SWORD, "skills": "Medical 3"}, BOB, treated("c2", 1, "c1"))  # first aid before the fight
+    script(f, F(-1))
     f.do(RollSkill(actor="c2", skill="Athletics", as_action=False))  # fails: do the wounds reopen?
     assert [p.id for p in f.state.prompts] == ["reopen:c2"]
     ev = f.do(RemoveCombatant(id="c2", reason="fled"))

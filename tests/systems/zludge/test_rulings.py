@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from systems.zludge.commands import FirstAid, MarkWound, RollSkill
+from systems.zludge.commands import RollSkill
 from systems.zludge.events import WoundsReopened
 from tracker.commands import DismissPrompt, NextTurn
 
+from .helpers import treated
 from .test_wounds import BOB, SWORD, F, data, duel, script
 
 
 def _failed_climb():
-    f = duel({**SWORD, "skills": "Medical 3"}, BOB)
-    f.do(MarkWound(target="c1", level=1))
-    script(f, F(0), F(-2))
-    f.do(FirstAid(actor="c1", target="c1"))
+    f = duel({**SWORD, "skills": "Medical 3"}, BOB, treated("c1", 1))  # first aid before the fight
     f.do(NextTurn())
     f.do(NextTurn())
+    script(f, F(-2))
     f.do(RollSkill(actor="c1", skill="Athletics"))
     (prompt,) = f.state.prompts
     return f, prompt

@@ -8,7 +8,7 @@ import pytest
 
 from systems.zludge import system
 from systems.zludge.commands import FirstAid, MarkFatigue, MarkWound
-from tests.systems.zludge.helpers import F, add, data, duel, new_fight, script
+from tests.systems.zludge.helpers import F, add, data, duel, end, new_fight, script
 from tracker.commands import AddCombatant, Adjust, RemoveCombatant
 from tracker.model import NPC, PC
 
@@ -69,7 +69,7 @@ def test_standing_dead_and_gone():
 
 def test_a_treated_comatose_wound_stands_as_incapacitated():
     """First aid lowers each wound's effect one level: a treated Comatose is conscious, prone."""
-    f = duel({"skills": "Medical 3"}, {})
+    f = end(duel({"skills": "Medical 3"}, {}))  # first aid is given after the fight
     f.do(MarkWound(target="c2", level=4))
     script(f, F(0))
     f.do(FirstAid(actor="c1", target="c2"))

@@ -25,7 +25,7 @@ from systems.zludge.commands import (
 from systems.zludge.contest import Contest
 from systems.zludge.table import R, rules
 from systems.zludge.why import EXPLAINERS
-from tests.systems.zludge.helpers import F, add, duel, new_fight, script
+from tests.systems.zludge.helpers import F, add, duel, end, new_fight, script
 from tracker import Adjust, Fight, Refused, Rest
 from tracker.commands import NextTurn, RollInitiative, SetInitiative, StartFight, parse_modifiers
 from tracker.reasons import Reason
@@ -140,7 +140,7 @@ def test_an_attack_explains_each_die_each_modifier_and_where_it_came_from():
     assert names(rs)[:3] == ["Attack against defense", "Miss, clip or hit", "Critical hit"]
     attack = terms(rs, "Attack against defense")
     assert "Alice's Melee attack: 4dF [+,+,0,0] = 2" in attack
-    assert "Melee +1 Decent (skill: −1 untrained, +2 ranks)" in attack
+    assert "Melee +1 Decent (skill: 2 ranks +1)" in attack
     assert "high ground +1 (GM)" in attack and "attack total +4 Superb" in attack
     assert "Bob's Acrobatics defense: 4dF [0,0,0,0] = 0" in attack
     assert "cover +1 (GM)" in attack and "Hurt −1 (wound)" in attack and "defense total +0 Fair" in attack
@@ -290,7 +290,7 @@ def test_the_books_worked_example_a_plus_4_climbing_roll_taken_as_0():
     assert names(rs) == ["Test", "Take 0"]
     assert terms(rs, "Test") == [
         "Alice's Athletics (Climbing): no roll, the dice count as 0 (Take 0)",
-        "Athletics (Climbing) +4 Superb (skill: −1 untrained, +3 ranks, +1 specialization "
+        "Athletics (Climbing) +4 Superb (skill: 3 ranks +2, specialization +1 "
         "(rank modifier at most +4), Fortitude +1)",
         "total +4 Superb: critical success",
     ]
@@ -298,13 +298,13 @@ def test_the_books_worked_example_a_plus_4_climbing_roll_taken_as_0():
 
 
 def test_first_aid_treats_wounds_and_a_failed_physical_check_reopens_them():
-    f = duel({**SWORD, "skills": "Medical 2 +First Aid"}, BOB)
+    f = end(duel({**SWORD, "skills": "Medical 2 +First Aid"}, BOB))  # first aid is given after the fight
     f.do(MarkWound(target="c2", level=2))
     script(f, F(0))
     f.do(FirstAid(actor="c1", target="c2", difficulty=1))
     rs = why(f, "zludge.skill_rolled")
     aid = terms(rs, "First aid")
-    assert "Medical (First Aid) +3 Great (skill: −1 untrained, +2 ranks, +2 specialization)" in aid
+    assert "Medical (First Aid) +3 Great (skill: 2 ranks +1, specialization +2)" in aid
     assert "difficulty +1 (task difficulty)" in aid and aid[-1] == "on Bob: wounds will impair one level less"
     assert "not physical: wound and clip penalties do not weigh on it" in aid
     assert terms(why(f, "zludge.wounds_treated"), "First aid") == [
@@ -395,11 +395,26 @@ def test_contests_simple_and_regular():
     f.do(Contest(actor="c1", target="c2", skill="Athletics", kind="simple"))
     simple = why(f, "zludge.contest_rolled", 0)
     assert names(simple) == ["Simple contest"] and simple[0].terms[-1] == "equal scores: a regular contest follows"
-    assert "Athletics +1 Decent (skill: −1 untrained, +2 ranks)" in simple[0].terms
+    assert "Athletics +1 Decent (skill: 2 ranks +1)" in simple[0].terms
     tie = why(f, "zludge.contest_rolled", 1)
     assert names(tie) == ["Regular contest"] and tie[0].terms[-1] == "tie: both roll again"
     won = why(f, "zludge.contest_rolled", 2)
     assert won[0].terms[0] == "roll 2" and won[0].terms[-1] == "Alice wins"
+
+
+def test_why_a_trained_skill_is_not_called_untrained():
+    """l.63: a skill defaults to -1 without ranks, each rank +1. Only a skill not on the sheet is "untrained";
+    Why? once began every trained skill "−1 untrained" (Melee 1 read "Melee +0 Fair (skill: −1 untrained, +1
+    rank)"). Ruling in why.skill_term."""
+    f = duel(BOB, {"skills": "Acrobatics 0, Melee 1", "weapon": "knife"})
+    script(f, F(0), F(0))
+    f.do(Attack(actor="c1", target="c2", defense="Acrobatics"))
+    attack = terms(why(f, "zludge.attack_resolved"), "Attack against defense")
+    assert "Melee +0 Fair (skill: 1 rank +0)" in attack
+    assert "Acrobatics −1 Poor (skill: 0 ranks −1)" in attack
+    assert not any("untrained" in t for t in attack), attack
+    f.do(RollSkill(actor="c2", skill="Stealth", as_action=False, take_0=True))
+    assert any(t.endswith("−1 Poor (skill: untrained −1)") for t in terms(why(f, "zludge.skill_rolled")))
 
 
 def test_a_week_of_rest_explains_the_healing_with_the_books_rate():

@@ -15,7 +15,7 @@ from systems.zludge.commands import (
     TakeAction,
 )
 from systems.zludge.events import WoundsTreated
-from tests.systems.zludge.helpers import F, add, data, duel, new_fight, script
+from tests.systems.zludge.helpers import F, add, data, duel, end, new_fight, script, treated
 from tracker.commands import Adjust, DismissPrompt, Modifier, NextTurn
 from tracker.errors import Refused
 
@@ -203,7 +203,7 @@ def test_exhausted_is_prone_and_fatigue_unconscious_takes_no_actions():
 
 def test_first_aid_lowers_each_wound_one_level_without_clearing_boxes():
     """A successful Medical roll: Incapacitated now hobbles at -2, a Hurt no longer impairs; the boxes stay."""
-    f = duel({**SWORD, "skills": "Medical 2"}, BOB)
+    f = end(duel({**SWORD, "skills": "Medical 2"}, BOB))  # first aid is given after the fight
     f.do(MarkWound(target="c2", level=1))
     f.do(MarkWound(target="c2", level=3))
     assert data(f, "c2").prone
@@ -219,7 +219,7 @@ def test_first_aid_lowers_each_wound_one_level_without_clearing_boxes():
 
 def test_first_aid_uses_the_medical_first_aid_specialization():
     """First aid is a Medical(First Aid) roll: a medic's First Aid specialization (+2) counts by itself."""
-    f = duel({**SWORD, "skills": "Medical 1 +First Aid"}, BOB)  # Medical +0, (First Aid) +2
+    f = end(duel({**SWORD, "skills": "Medical 1 +First Aid"}, BOB))  # Medical +0, (First Aid) +2; after the fight
     f.do(MarkWound(target="c2", level=1))
     script(f, F(-2))  # -2 + 2 = 0: success (plain Medical would fail at -2)
     ev = f.do(FirstAid(actor="c1", target="c2"))
@@ -230,7 +230,7 @@ def test_first_aid_uses_the_medical_first_aid_specialization():
 
 
 def test_failed_first_aid_changes_nothing():
-    f = duel(SWORD, BOB)
+    f = end(duel(SWORD, BOB))
     f.do(MarkWound(target="c2", level=1))
     script(f, F(0))  # Medical -1: failure
     ev = f.do(FirstAid(actor="c1", target="c2"))
@@ -239,17 +239,14 @@ def test_failed_first_aid_changes_nothing():
 
 
 def test_first_aid_needs_an_untreated_wound():
-    f = duel(SWORD, BOB)
+    f = end(duel(SWORD, BOB))
     with pytest.raises(Refused, match="no untreated wound"):
         f.do(FirstAid(actor="c1", target="c2"))
 
 
 def test_a_failed_physical_check_can_reopen_treated_wounds():
     """A failed physical check can reopen the wounds (GM action): a prompt, resolved by reopen_wounds."""
-    f = duel({**SWORD, "skills": "Medical 3, Athletics 0"}, BOB)
-    f.do(MarkWound(target="c1", level=2))
-    script(f, F(0))
-    f.do(FirstAid(actor="c1", target="c1"))
+    f = duel({**SWORD, "skills": "Medical 3, Athletics 0"}, BOB, treated("c1", 2))  # first aid before the fight
     assert data(f, "c1").wound_penalty == -1
     f.do(NextTurn())
     f.do(NextTurn())
@@ -264,12 +261,10 @@ def test_a_failed_physical_check_can_reopen_treated_wounds():
 
 
 def test_gm_may_rule_the_wounds_hold():
-    f = duel({**SWORD, "skills": "Medical 3"}, BOB)
-    f.do(MarkWound(target="c1", level=1))
-    script(f, F(0), F(-2))
-    f.do(FirstAid(actor="c1", target="c1"))
+    f = duel({**SWORD, "skills": "Medical 3"}, BOB, treated("c1", 1))  # first aid before the fight
     f.do(NextTurn())
     f.do(NextTurn())
+    script(f, F(-2))
     f.do(RollSkill(actor="c1", skill="Athletics"))
     f.do(DismissPrompt(prompt_id="reopen:c1", note="they hold"))
     assert data(f, "c1").wound_penalty == 0
