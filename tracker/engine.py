@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -208,16 +209,33 @@ def _remove(system: System, state: FightState, cmd: C.RemoveCombatant, dice: Rol
 
 def _rename(system: System, state: FightState, cmd: C.RenameCombatant, dice: Roller) -> list[E.Event]:
     """Ruling: a new name that only looks like another combatant's is refused, as in :func:`_add`
-    (tests/core/test_gm2_fixes.py::test_a_rename_to_a_name_that_only_looks_the_same_is_refused)."""
+    (tests/core/test_gm2_fixes.py::test_a_rename_to_a_name_that_only_looks_the_same_is_refused).
+
+    Ruling: a new name that looks the same as the combatant's own (the same text, or the same but for characters
+    that show nothing or a compatibility form: :func:`tracker.text.name_key`) is refused as "already", as every
+    system refuses a value set to what it is: it logged "Hero is renamed Hero" and so emptied the redo stack.  A
+    change of letter case alone ("bandit" to "Bandit") is a change the GM can see, and is made
+    (tests/core/test_gm3_fixes.py::test_a_rename_to_the_same_name_is_refused_and_keeps_redo).
+    """
     c = need(state, cmd.id)
     name = clean(cmd.name, "Name", NAME_MAX)
     if not name:
         raise Refused("a combatant needs a name")
+    if _looks_the_same(name, c.name):
+        raise Refused(f"{c.name}'s name is already {c.name!r}")
     key = name_key(name)
     other = next((x for x in state.combatants if not x.removed and x.id != c.id and name_key(x.name) == key), None)
     if other is not None:
         raise Refused(f"there is already a combatant called '{other.name}'")
     return [E.CombatantRenamed(id=c.id, name=name)]
+
+
+def _looks_the_same(a: str, b: str) -> bool:
+    """Two names compared as the core compares names (:func:`name_key`), but a change of letter case counts."""
+    if name_key(a) != name_key(b):
+        return False
+    letters = [[ch for ch in unicodedata.normalize("NFKC", x) if ch.isalpha()] for x in (a, b)]
+    return letters[0] == letters[1]
 
 
 def _running(state: FightState) -> bool:
@@ -272,13 +290,20 @@ def _slotted(state: FightState, events: list[E.Event], moved: set[str], note: st
 def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Roller) -> list[E.Event]:
     if not cmd.values:
         raise Refused("give at least one initiative value")
-    rolled: dict[str, tuple[int, None, str]] = {}
+    values: dict[str, int] = {}
     for cid, value in cmd.values.items():
         c = need(state, cid)
         if isinstance(value, bool) or not isinstance(value, int):
             raise Refused(f"initiative for {c.name} must be a whole number, not '{value}'")
         if not _running(state) or value != c.initiative:
-            rolled[c.id] = (value, None, "set by GM")
+            values[c.id] = value
+    return _initiative_set(system, state, values, "set by GM")
+
+
+def _initiative_set(system: System, state: FightState, values: dict[str, int], note: str) -> list[E.Event]:
+    """The events of initiative values the GM set (E, or a GM adjust of one combatant's): each value, then the
+    order, re-slotted in a running fight (:func:`_slotted`)."""
+    rolled = {cid: (value, None, note) for cid, value in values.items()}
     if not rolled:
         raise Refused("no initiative changed")
     events = initiative_events(state, rolled, system.initiative_tiebreak)
@@ -525,6 +550,18 @@ def _remove_condition(system: System, state: FightState, cmd: C.RemoveCondition,
 
 
 def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> list[E.Event]:
+    """A GM adjustment of one value: the core's (name, group, kind, initiative) or the system's.
+
+    Ruling: a core value set to what it is already is refused with the words the systems use for theirs ("Hero's
+    group is already None"; a name as :func:`_rename` compares names): it logged "Hero is renamed Hero" or
+    "initiative: 19 → 19" and so emptied the redo stack
+    (tests/core/test_gm3_fixes.py::test_a_core_value_adjusted_to_itself_is_refused_and_keeps_redo).
+
+    Ruling: an initiative set here is the same as one set by E (:func:`_set_init`, one path: the value, then the
+    order re-slotted in a running fight, the turn staying where it is; the GM's "Why" goes into the value's note):
+    it set the number and left the order, and E then refused the same number as "no initiative changed"
+    (tests/core/test_gm3_fixes.py::test_an_initiative_adjust_reslots_the_order_as_e_does).
+    """
     c = need(state, cmd.id)
     field = clean(cmd.field, "Field", NAME_MAX)
     note = clean(cmd.note, "Why", NOTE_MAX)
@@ -540,8 +577,13 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
             raise Refused(f"{c.name} is already {'a PC' if value == 'pc' else 'an NPC'}")
         if field == "initiative":
             value = C.Param(name="initiative", kind=C.INT).parse(value)
+            if value == c.initiative:
+                raise Refused(f"{c.name}'s initiative is already {value!r}")
+            return _initiative_set(system, state, {c.id: value}, f"set by GM: {note}" if note else "set by GM")
         if field == "group":
             value = clean(value, "Group", NAME_MAX) or None
+            if value == c.group or (value is not None and c.group is not None and _looks_the_same(value, c.group)):
+                raise Refused(f"{c.name}'s group is already {c.group!r}")
         return [E.Adjusted(id=c.id, field=field, value=value, old=getattr(c, field), note=note)]
     label = _adjust_label(system, state, c, field)
     value = json_shape(system.check_adjust(state, c, field, cmd.value))

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import attrs
 
 from tracker.dice import Roll
-from tracker.model import Condition, FightState, Prompt
+from tracker.model import KINDS, Condition, FightState, Prompt
 from tracker.text import counted
 
 
@@ -66,12 +66,19 @@ def _rolls_text(rolls: tuple[Roll, ...]) -> str:
     return "; ".join(r.describe() for r in rolls)
 
 
+def _a_kind(_event: Any, _field: Any, value: Any) -> None:
+    if value not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {str(value)[:40]!r}")
+
+
 @attrs.frozen(kw_only=True)
 class CombatantAdded(Event):
     TYPE = "combatant_added"
     id: str
     name: str
-    kind: str
+    # Ruling: a kind other than the core's (pc, npc) is refused when the event is read, naming its line: a hand-edited
+    # "\u202egm" passed check as good (tests/core/test_gm3_fixes.py::test_a_forged_kind_is_refused_at_its_line)
+    kind: str = attrs.field(validator=_a_kind)
     group: str | None = None
     sheet: dict[str, Any] = attrs.field(factory=dict, hash=False)
     rolls: tuple[Roll, ...] = ()

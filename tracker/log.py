@@ -42,7 +42,15 @@ class Entry(NamedTuple):
 
 
 def describe_action(before: FightState, events: Sequence[E.Event]) -> str:
-    """One GM action in the GM's words: its first events (what undo and redo show)."""
+    """One GM action in the GM's words: its first events (what undo and redo show).
+
+    Ruling: a removal is named first, before the turn it moved on (the removal of the combatant whose turn it is
+    logs the turn's end, the round, the next turn, then the removal; the undo said "Undone: Gunfighter 2 ends the
+    turn; Round 2 …; Kid's turn …" and never that a combatant came back).  Only the words change: the events keep
+    their order in the log (tests/core/test_gm3_fixes.py::test_undo_of_removing_the_current_combatant_names_it).
+    """
+    if len(events) > 1 and any(type(ev) is E.CombatantRemoved for ev in events[1:]):
+        events = sorted(events, key=lambda ev: type(ev) is not E.CombatantRemoved)  # (stable: each kept in order)
     return "; ".join(ev.describe(before) for ev in events[:3]) + (" …" if len(events) > 3 else "")
 
 
@@ -59,9 +67,15 @@ class Step(NamedTuple):
 
 
 class LogError(TrackerError):
-    """The log does not make sense (an undo of nothing, a redo out of order)."""
+    """The log does not make sense (an undo of nothing, a redo out of order); ``seq`` names the event at fault
+    (the loader and the players' view name its line)."""
 
     seq: int | None = None
+
+    def __init__(self, message: str, seq: int | None = None) -> None:
+        super().__init__(message)
+        if seq is not None:
+            self.seq = seq
 
 
 # a persistent stack: (group, below) or None; the bottom of a partial log's stack is an Older
@@ -92,8 +106,8 @@ class ActionLog:
     """Entries grouped into actions, with the undo and redo stacks and the states after each action.
 
     ``extend`` checks and adds entries (a log that does not make sense raises
-    :class:`LogError` whose ``seq`` names the first event of
-    the action at fault); states are folded by ``fold_to``, as far as needed.
+    :class:`LogError` whose ``seq`` names the event at
+    fault); states are folded by ``fold_to``, as far as needed.
     """
 
     def __init__(
@@ -168,20 +182,20 @@ class ActionLog:
         """Check one action's entries against the log; its kind, target and the stacks after it."""
         first = entries[0]
         if first.seq != self.new_seq:
-            raise LogError(f"event {first.seq} out of sequence: expected {self.new_seq}")
+            raise LogError(f"event {first.seq} out of sequence: expected {self.new_seq}", first.seq)
         if first.action < self.new_action:
-            raise LogError(f"action {first.action} out of sequence: expected {self.new_action} or later")
+            raise LogError(f"action {first.action} out of sequence: expected {self.new_action} or later", first.seq)
         for i, entry in enumerate(entries):
             if entry.seq != first.seq + i:
-                raise LogError(f"event {entry.seq} out of sequence: expected {first.seq + i}")
+                raise LogError(f"event {entry.seq} out of sequence: expected {first.seq + i}", entry.seq)
             if entry.action != first.action:
-                raise LogError(f"event {entry.seq}: one action's entries share its number")
+                raise LogError(f"event {entry.seq}: one action's entries share its number", entry.seq)
         done, undone = self._tops()
         ev = first.event
         kind = type(ev)
         if kind is E.Undone or kind is E.Redone:
             if len(entries) != 1:
-                raise LogError(f"event {first.seq}: an undo or redo must stand alone in its action")
+                raise LogError(f"event {first.seq}: an undo or redo must stand alone in its action", first.seq)
             undo = kind is E.Undone
             wanted: int = ev.action  # type: ignore[attr-defined]
             source = done if undo else undone
@@ -191,14 +205,16 @@ class ActionLog:
                     raise NeedOlder(f"the {what} of action {wanted} needs older entries")
                 source = None
             if source is None or self._actions[source[0]] != wanted:
-                raise LogError(f"event {first.seq}: {what} of action {wanted}, which is not the next to {what}")
+                raise LogError(
+                    f"event {first.seq}: {what} of action {wanted}, which is not the next to {what}", first.seq
+                )
             target = source[0]
             if undo:
                 return UNDO, target, done[1], (target, undone)
             return REDO, target, (target, done), undone[1]
         for entry in entries[1:]:
             if type(entry.event) is E.Undone or type(entry.event) is E.Redone:
-                raise LogError(f"event {entry.seq}: an undo or redo must stand alone in its action")
+                raise LogError(f"event {entry.seq}: an undo or redo must stand alone in its action", entry.seq)
         return NORMAL, -1, (len(self._starts), done), None
 
     def _push(self, entries: Sequence[Entry], op: int, target: int, done: Node, undone: Node) -> None:
@@ -281,10 +297,10 @@ class ActionLog:
                     if e.action != action:
                         break
                     if e.seq != seq:
-                        raise LogError(f"event {e.seq} out of sequence: expected {seq}")
+                        raise LogError(f"event {e.seq} out of sequence: expected {seq}", e.seq)
                     t = type(e.event)
                     if t is undo_t or t is redo_t:
-                        raise LogError(f"event {e.seq}: an undo or redo must stand alone in its action")
+                        raise LogError(f"event {e.seq}: an undo or redo must stand alone in its action", e.seq)
                     seq += 1
                     j += 1
                 starts.append(base + i)
@@ -299,7 +315,8 @@ class ActionLog:
                 new_action = action + 1
                 i = j
         except LogError as e:
-            e.seq = entries[i].seq
+            if e.seq is None:  # (else the event at fault, named where it was found: not the action's first)
+                e.seq = entries[i].seq
             raise
         finally:
             own.extend(entries[added:i])  # (the actions added, up to one that does not make sense)
@@ -326,6 +343,7 @@ class ActionLog:
         entries, starts, ops, targets = self._entries, self._starts, self._op, self._target
         total = len(starts)
         s = after[-1] if after else self.base_state
+        i = -1  # the entry being applied (the error names it, not its action's first)
         try:
             while k < groups:
                 op = ops[k]
@@ -341,13 +359,11 @@ class ActionLog:
                 after.append(s)
                 k += 1
         except LogError as e:
-            e.seq = entries[starts[k]].seq
+            e.seq = entries[i if starts[k] <= i < len(entries) else starts[k]].seq
             raise
-        except Exception as e:  # a damaged or hostile log: one clear error naming the action
-            seq = entries[starts[k]].seq
-            err = LogError(f"event {seq} does not apply: {type(e).__name__}: {_short(e)}")
-            err.seq = seq
-            raise err from None
+        except Exception as e:  # a damaged or hostile log: one clear error naming the event that does not apply
+            seq = entries[i if starts[k] <= i < len(entries) else starts[k]].seq
+            raise LogError(f"event {seq} does not apply: {type(e).__name__}: {_short(e)}", seq) from None
 
     def fold(self) -> None:
         self.fold_to(len(self._starts))

@@ -123,3 +123,32 @@ def test_a_round_jump_lands_where_the_gm_saw_the_round_begin() -> None:
     assert (t.state_at(third).round, t.state_at(third).current) == (3, "c1")
     assert t.prev_round(third) == second and t.prev_round(second) == first and t.prev_round(first) == 0
     assert t.next_round(third) == len(t)
+
+
+def test_an_error_inside_an_action_names_the_event_at_fault() -> None:
+    """An event out of sequence, or one that does not apply, in the middle of an action: the error names that
+    event (the loader and the players' view show its line), not the action's first; what is kept is the same,
+    the actions before it (review a11 files #3)."""
+    from tracker.events import TurnStarted
+    from tracker.log import ActionLog
+
+    entries = story().entries
+    # the second event of an action of several (the initiative values and the order)
+    cut = next(i for i in range(1, len(entries)) if entries[i].action == entries[i - 1].action)
+    start = cut - 1
+    assert entries[start].action != entries[start - 1].action
+    bad = [*entries[:cut], entries[cut]._replace(seq=entries[cut].seq + 5), *entries[cut + 1 :]]
+    log = ActionLog(toy)
+    with pytest.raises(LogError, match=f"event {entries[cut].seq + 5} out of sequence") as err:
+        log.extend(bad)
+    assert err.value.seq == entries[cut].seq + 5
+    assert log.loaded == list(entries[:start])
+    # an event that does not apply: the turn of someone not at that place, the last event of a next turn
+    turn = max(i for i, e in enumerate(entries) if isinstance(e.event, TurnStarted))
+    assert entries[turn - 1].action == entries[turn].action
+    bad = [*entries[:turn], entries[turn]._replace(event=TurnStarted(id="c9", index=0)), *entries[turn + 1 :]]
+    log = ActionLog(toy)
+    log.extend(bad)
+    with pytest.raises(LogError, match=f"event {entries[turn].seq} does not apply") as err:
+        log.fold()
+    assert err.value.seq == entries[turn].seq

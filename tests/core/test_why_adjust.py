@@ -71,9 +71,9 @@ def test_a_gm_adjustment_reads_as_its_log_line_in_every_system(
 
 def test_a_core_field_adjustment_reads_as_its_log_line() -> None:
     f, hero = fight("bnb")
-    f.do(C.Adjust(id=hero, field="initiative", value="3"))
+    f.do(C.Adjust(id=hero, field="group", value="Posse"))  # (initiative is set as E sets it: its own line)
     seq = f.entries[-1].seq
-    assert terms(f, seq)[0] == line(f, seq).removeprefix("GM sets ") == "Hero's initiative: 12 → 3"
+    assert terms(f, seq)[0] == line(f, seq).removeprefix("GM sets ") == "Hero's group: none → Posse"
 
 
 def resolved(f: Fight) -> int:
