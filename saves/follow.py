@@ -42,6 +42,7 @@ from saves.format import (
     Damaged,
     Header,
     LoadError,
+    NewerVersion,
     codec_for,
     parse,
     unseal,
@@ -297,6 +298,8 @@ class Follower:
             return self._emit(status=WAITING, problem=self._waiting_text())
         except OSError as e:
             return self._fail(cannot_read(self.path.name, e))
+        except NewerVersion as e:  # no damage: in the words the app and check use
+            return self._fail(loading.damaged_words(self.path, e))
         except TrackerError as e:
             return self._fail(str(e))
 
@@ -409,22 +412,42 @@ class Follower:
                 _record(line, self._line + 1)  # (decode_lines leaves out a damaged one: a half one is not whole)
             else:
                 decode_lines(self._codec, [line], self._line + 1)
+        except NewerVersion:
+            raise  # its checksum is good: whole, of a newer version (a line still being written has none yet)
         except LoadError:
             return False
         return True
 
     def _damaged_last(self, data: bytes, first: int) -> bool:
-        """Whether the last line of ``data`` (the end of the file) does not read as a fight line."""
+        """Whether the last line of ``data`` (the end of the file) does not read as a fight line.
+
+        Ruling: a whole last line of a newer version (its checksum good, an event or an event version this one
+        does not know) is no damage to leave out: NewerVersion is raised and the view says it in the app's words
+        (:func:`saves.loading.damaged_words`, "saved by a newer version"), as check and the app refuse the file;
+        it was dropped as a torn line and the view showed the fight an action behind with no word.  A line still
+        being written (no checksum yet) is waited for as before.  Tests: tests/view/test_follow_damaged.py::
+        test_a_newer_versions_last_line_is_said_not_dropped, test_a_newer_versions_line_appended_while_followed_is_said,
+        test_a_newer_versions_last_line_without_its_line_end_is_said, test_a_torn_last_line_is_still_waited_for.
+        """
         start = data.rfind(b"\n", 0, len(data) - 1) + 1
         if self._codec is None or (start == 0 and first == self._line + 2):
             return False  # the header alone
         try:
             decode_lines(self._codec, [data[start:-1]], self._line + 1 + data.count(b"\n", 0, start))
+        except NewerVersion:
+            raise  # whole, sealed, of a newer version: said (it was dropped as damage, the view an action behind)
         except LoadError:
             return True
         return False
 
     def _open_header(self, raw: bytes) -> None:
+        """Read the header (line 1): the fight's system and codec, or an older format read whole (``_legacy``).
+
+        Ruling: only a whole number greater than ``FORMAT_VERSION`` is a newer tracker's header; any other
+        ``format`` (a text "2", 1.5, null, true) is a damaged header, said as the loader says it (its
+        :func:`saves.loading.read_header`: "the header has no format version"), never "saved by a newer tracker".
+        Test: tests/view/test_follow_damaged.py::test_a_header_format_that_is_no_version_is_damage_said_as_the_loader_says_it.
+        """
         name = self.path.name
         try:
             head = parse(unseal(raw) or raw)
@@ -433,12 +456,14 @@ class Follower:
         if not isinstance(head, dict) or "system" not in head or "format" not in head:
             raise LoadError(f"{name} is not a fight file (its first line is not a fight header)")
         version = head.get("format")
-        if not isinstance(version, int) or version > FORMAT_VERSION:
+        if type(version) is int and version > FORMAT_VERSION:
             raise LoadError(f"{name} was saved by a newer tracker (format {version}): upgrade the tracker to show it")
-        if version < FORMAT_VERSION:
+        # anything else as the loader reads it, in its words: sealed, LF line ends, a format that is a version
+        # (a text "2", 1.5 or null was called "saved by a newer tracker (format 2)"; check: no format version)
+        header, _, old = loading.read_header(raw)
+        if old:
             self._legacy = True
             return
-        header, _, _ = loading.read_header(raw)  # sealed, LF line ends: as the loader reads it, in its words
         try:
             system = registry.load(header.system)
         except TrackerError as e:
