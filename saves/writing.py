@@ -841,4 +841,5 @@ def _lines(codec: Codec, entries: Sequence[Entry]) -> bytes:
     sizes: dict[int, int] = {}
     for e in entries:
         sizes[e.action] = sizes.get(e.action, 0) + 1
-    return "".join(codec.encode(e, sizes[e.action]) + "\n" for e in entries).encode("utf-8")
+    # (each event was read back when it was first written, or came from a file: not again)
+    return "".join(codec.encode(e, sizes[e.action], read_back=False) + "\n" for e in entries).encode("utf-8")

@@ -4,9 +4,10 @@ fights and the plug-in checks are :mod:`tracker.testing`).
 ::
 
     from screens.app import TrackerApp
-    from screens.testing import new_fight, press
+    from screens.testing import new_fight, press, sync
     from tracker import registry
 
+    @sync  # plain pytest runs no async test: this runs it with asyncio.run
     async def test_my_system_opens_a_fight(tmp_path) -> None:
         registry.register(system)  # or installed by its entry point
         app = TrackerApp(fights_dir=tmp_path, seed=1)
@@ -16,6 +17,11 @@ fights and the plug-in checks are :mod:`tracker.testing`).
 """
 
 from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec
 
 from textual import events
 from textual.app import App
@@ -35,8 +41,24 @@ __all__ = [
     "post_keys",
     "press",
     "submit_form",
+    "sync",
     "type_text",
 ]
+
+P = ParamSpec("P")
+
+
+def sync(test: Callable[P, Coroutine[Any, Any, None]]) -> Callable[P, None]:
+    """An async test (a Pilot drives the app with ``await``) as a plain test function, run with ``asyncio.run``:
+    plain pytest runs no ``async def`` test (pytest 8 fails it as "not natively supported"), and this needs no
+    async plug-in (pytest-asyncio, anyio) or setting.  Its parameters stay the test's, so fixtures such as
+    ``tmp_path`` are given as before."""
+
+    @functools.wraps(test)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run
 
 
 async def new_fight(pilot: Pilot, system_id: str) -> FightScreen:

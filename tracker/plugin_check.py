@@ -11,10 +11,14 @@ system (opening a fight, listing one without ``ABOUT``):
   mean standing?"); a helper of the plug-in's own is named with a leading
   underscore;
 - every event class in ``event_types`` says its own ``TYPE`` tag, prefixed by
-  the system's id (``"toy.hit_rolled"``), and no two say the same;
+  the system's id (``"toy.hit_rolled"``), and no two say the same; its
+  ``GM_WORDS`` name fields of it;
 - the quick damage and heal forms (``harm_params``) start with ``amount`` and
   add only what :class:`~tracker.commands.Damage` has (``temporary``);
-- ``prompt_data`` names commands the system offers.
+- ``prompt_data`` names commands the system offers; it, ``fight_only`` and
+  ``rest_qualities`` give tuples of names (``"short rest"`` is no tuple);
+- ``turn_commands`` holds command classes the system's forms build, not their
+  names.
 
 What needs the plug-in to make things is checked too by
 :func:`tracker.registry.register` and by :func:`tracker.testing.check_plugin`
@@ -26,7 +30,16 @@ What needs the plug-in to make things is checked too by
 - every value ``adjustable`` offers for a sample combatant (the first preset
   of each kind, or a sheet of sample values) is one ``adjust`` can set: the
   default ``adjust`` sets a field of the combatant's record, so each name must
-  be one.
+  be one; each ``fight_only`` name is one ``adjustable`` offers (or a field of
+  the record);
+- every field of an event, a record (``make_data``, ``initial_data``) and a
+  command a form builds is of a type a fight file reads back
+  (:func:`tracker.shapes.unreadable`: not ``int | str``, ``object``, a set).
+
+:func:`tracker.testing.check_plugin` also checks the rules table
+(:func:`rule_problems`): no id twice, one-line statements, sources in the
+documented form (not the registry: a system registered under another id, as
+tests do, keeps its sources).
 
 Prompts are made while a fight is played, so their parameters are checked as
 they are raised (:func:`check_prompts`, called by the engine for every
@@ -37,6 +50,8 @@ form, or values its system lists in ``prompt_data``.
 from __future__ import annotations
 
 import difflib
+import re
+import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -48,8 +63,21 @@ from tracker.errors import Refused, TrackerError
 from tracker.events import Event, PromptRaised
 from tracker.model import NPC, PC, Combatant, FightState, Prompt
 from tracker.plugin import BaseSystem, System
+from tracker.reasons import Rule
+from tracker.shapes import type_name, unreadable
 
-__all__ = ["HOOKS", "PluginError", "check_prompts", "check_system", "sample_sheet", "sample_value"]
+__all__ = [
+    "HOOKS",
+    "PLACE",
+    "PluginError",
+    "check_prompts",
+    "check_system",
+    "place_problem",
+    "rule_problems",
+    "sample_sheet",
+    "sample_value",
+    "source_problem",
+]
 
 
 class PluginError(TrackerError):
@@ -74,8 +102,9 @@ def check_system(system: System, *, made: bool = True) -> None:
     ``made=False`` checks only what the plug-in declares (what loading it checks): not its command forms
     and sample combatants, which it must make to be checked."""
     problems = [*_hooks(system), *_event_tags(system), *_harm_forms(system), *_prompt_data(system)]
+    problems += [*_names_given(system), *_turn_commands(system)]
     if made:
-        problems += [*_command_forms(system), *_adjust_fields(system)]
+        problems += [*_field_types(system), *_command_forms(system), *_adjust_fields(system)]
     if problems:
         raise PluginError(f"the system '{system.id}' breaks the plug-in protocol: " + "; ".join(problems))
 
@@ -133,7 +162,114 @@ def _event_tags(system: System) -> list[str]:
         if tag in seen:
             problems.append(f"the events {seen[tag]} and {cls.__name__} have the same tag '{tag}'")
         seen[tag] = cls.__name__
+        problems += _gm_words(cls)
     return problems
+
+
+def _gm_words(cls: type[Event]) -> list[str]:
+    """``GM_WORDS`` names text fields of the event: the players' view makes the event with them empty, so a name
+    that is no field raised TypeError there and the line was dropped."""
+    words = cls.GM_WORDS
+    if not _names(words):
+        return [
+            f"the event {cls.__name__}'s GM_WORDS must be a tuple of its field names, like ('note',), not {words!r}"
+        ]
+    fields = _init_names(cls)[0] if attrs.has(cls) else set()
+    return [
+        f"the event {cls.__name__}'s GM_WORDS names '{word}', which is no field of it{_suggest(word, fields)}"
+        for word in words
+        if word not in fields
+    ]
+
+
+def _names(value: Any) -> bool:
+    """A tuple (or list) of texts: ``("critical")`` is a text, and every letter of it passed for a name."""
+    return isinstance(value, tuple | list) and all(isinstance(v, str) for v in value)
+
+
+# -- what the plug-in names: fight_only, rest_qualities, turn_commands ------------------------------------------------
+
+
+def _names_given(system: System) -> list[str]:
+    problems = []
+    for hook, like in (("fight_only", "('acted',)"), ("rest_qualities", "('short rest', 'long rest')")):
+        value = getattr(system, hook, ())
+        if not _names(value):
+            problems.append(f"{hook} must be a tuple of names, like {like}, not {value!r}")
+    return problems
+
+
+def _turn_commands(system: System) -> list[str]:
+    """Each a command class the system's forms build (or a class of theirs): the engine checks a command with
+    ``isinstance`` against them, and a name ("attack") made every command of the system raise TypeError."""
+    given = getattr(system, "turn_commands", ())
+    specs = [spec for spec in system.commands() if isinstance(spec, CommandSpec)]
+    built = [spec.build for spec in specs if isinstance(spec.build, type)]
+    if not isinstance(given, tuple | list):
+        return [f"turn_commands must be a tuple of command classes, like ({_class_names(built[:1])},), not {given!r}"]
+    problems = []
+    for item in given:
+        if not isinstance(item, type):
+            named = [spec.build for spec in specs if spec.name == item and isinstance(spec.build, type)]
+            problems.append(f"turn_commands must be command classes ({_class_names(named or built[:1])}), not {item!r}")
+        elif len(built) == len(specs) and not any(issubclass(cls, item) for cls in built):
+            problems.append(
+                f"turn_commands holds {item.__name__}, which no command form of the system builds"
+                + _suggest(item.__name__, [cls.__name__ for cls in built])
+            )
+    return problems
+
+
+def _class_names(classes: Sequence[Any]) -> str:
+    return ", ".join(getattr(cls, "__name__", repr(cls)) for cls in classes) or "Attack"
+
+
+# -- field types: what a fight file reads back -------------------------------------------------------------------
+
+
+def _field_types(system: System) -> list[str]:
+    """Every field of an event, of the system's records (what ``make_data`` and ``initial_data`` return, kept in
+    checkpoints) and of the commands its forms build (their values go into its events) is of a type a fight file
+    reads back (:func:`tracker.shapes.unreadable`).  An ``int | str`` field was written, and the fight could not
+    be opened again from that line on."""
+    problems: list[str] = []
+    for cls in system.event_types:
+        if isinstance(cls, type) and attrs.has(cls):
+            problems += _unreadable_fields(f"the event {cls.__name__}", cls)
+    for method in ("make_data", "initial_data"):
+        record = _returned(system, method)
+        if record is not None:
+            problems += _unreadable_fields(f"the record {record.__name__}", record)
+    for spec in system.commands():
+        build = getattr(spec, "build", None)
+        if isinstance(build, type) and attrs.has(build):
+            problems += _unreadable_fields(f"the command {build.__name__}", build)
+    return list(dict.fromkeys(problems))  # (a command built by two forms: once)
+
+
+def _unreadable_fields(what: str, cls: type) -> list[str]:
+    try:
+        fields = attrs.fields(attrs.resolve_types(cls))
+    except Exception as e:  # an annotation naming what the class's module does not define
+        return [f"{what}'s field types cannot be resolved ({type(e).__name__}: {e})"]
+    problems = []
+    for f in fields:
+        why = unreadable(f.type)
+        if why:
+            problems.append(
+                f"{what}'s field {f.name} ({type_name(f.type)}) cannot be read back from a fight file: {why}"
+            )
+    return problems
+
+
+def _returned(system: System, method: str) -> type | None:
+    """The attrs class a hook says it returns (as ``saves.format`` reads it for checkpoints), or None."""
+    fn = getattr(type(system), method, None)
+    try:
+        returned = typing.get_type_hints(fn).get("return") if fn is not None else None
+    except Exception:
+        return None
+    return returned if isinstance(returned, type) and attrs.has(returned) else None
 
 
 # -- command forms ---------------------------------------------------------------------------------------------------
@@ -204,20 +340,52 @@ def _command_forms(system: System) -> list[str]:
 
 
 def _harm_forms(system: System) -> list[str]:
-    problems: list[str] = []
+    """Ruling: the one ``harm_params(heal)`` of a plug-in makes both forms, so a name both refuse is said once,
+    naming both, and what each takes is said as it is ("Heal takes only amount", not "it may add only
+    nothing"): test_a_quick_harm_form_that_both_refuse_is_said_once."""
+    starts: dict[str, list[type]] = {}  # what a form starts with, when not amount -> the forms that do
+    wrong: dict[str, list[type]] = {}  # a name asked for -> the commands without a field of that name
     for heal, command in ((False, Damage), (True, Heal)):
         names = [p.name for p in system.harm_params(heal)]
-        what = "heal" if heal else "damage"
         if not names or names[0] != "amount":
-            problems.append(f"the quick {what} form (harm_params) must start with 'amount', not {names[:1]}")
+            starts.setdefault(repr(names[:1]), []).append(command)
         takes = _init_names(command)[0] - {"targets", "note", "one_roll"}  # (the core's own: the form adds them)
         for name in names:
-            if name not in takes:
-                problems.append(
-                    f"the quick {what} form (harm_params) asks for '{name}', which {command.__name__} has no field for"
-                    f" (it may add only {', '.join(sorted(takes - {'amount'})) or 'nothing'})"
-                )
+            if name not in takes and command not in wrong.setdefault(name, []):
+                wrong[name].append(command)
+    problems = [
+        f"the quick {_harm_forms_named(commands)} (harm_params) must start with 'amount', not {first}"
+        for first, commands in starts.items()
+    ]
+    for name, commands in wrong.items():
+        if commands:
+            several = len(commands) > 1
+            has = (
+                f"neither {' nor '.join(c.__name__ for c in commands)} has a"
+                if several
+                else f"{commands[0].__name__} has no"
+            )
+            problems.append(
+                f"the quick {_harm_forms_named(commands)} (harm_params) {'ask' if several else 'asks'}"
+                f" for '{name}', which {has} field for ({'; '.join(_harm_takes(c) for c in commands)})"
+            )
     return problems
+
+
+def _harm_forms_named(commands: Sequence[type]) -> str:
+    """ "damage form", "heal form", "damage and heal forms"."""
+    return " and ".join(_HARM_FORM[c] for c in commands) + (" forms" if len(commands) > 1 else " form")
+
+
+_HARM_FORM: dict[type, str] = {Damage: "damage", Heal: "heal"}
+
+
+def _harm_takes(command: type) -> str:
+    """What a quick harm form may ask for: "Damage takes amount and temporary", "Heal takes only amount"."""
+    extra = sorted(_init_names(command)[0] - {"targets", "note", "one_roll", "amount"})
+    if not extra:
+        return f"{command.__name__} takes only amount"
+    return f"{command.__name__} takes amount and {', '.join(extra)}"
 
 
 # -- GM adjust -------------------------------------------------------------------------------------------------------
@@ -250,6 +418,7 @@ def _sample_sheets(system: System, kind: str) -> Iterable[tuple[str, Mapping[str
 
 def _adjust_fields(system: System) -> list[str]:
     problems: list[str] = []
+    offered: set[str] | None = None  # what adjustable offers for the sample combatants made
     state = FightState(system=system.id, data=system.initial_data())
     for kind in (PC, NPC):
         for what, sheet, own in _sample_sheets(system, kind):
@@ -260,7 +429,11 @@ def _adjust_fields(system: System) -> list[str]:
                 if own:
                     problems.append(f"{what} is refused: {e}")
                 continue
-            for p in system.adjustable(state, c):
+            params = system.adjustable(state, c)
+            offered = (offered or set()) | {p.name for p in params}
+            if attrs.has(type(c.data)):  # (offered in another state, maybe: the record's fields pass too)
+                offered |= _init_names(type(c.data))[0]
+            for p in params:
                 try:
                     value = system.check_adjust(
                         state,
@@ -280,6 +453,68 @@ def _adjust_fields(system: System) -> list[str]:
                     )
                     if problem not in problems:  # (said once, not once for each sample sheet)
                         problems.append(problem)
+    # Ruling: a fight_only name that is neither offered by adjustable for a sample combatant nor a field of its
+    # record names nothing ("critcal"): refused, as the value it meant was carried into the next fight
+    # (test_a_fight_only_name_adjustable_does_not_offer_is_refused).
+    fight_only = getattr(system, "fight_only", ())
+    if offered is not None and _names(fight_only):
+        problems += [
+            f"fight_only names '{name}', which adjustable does not offer{_suggest(name, offered)}"
+            for name in fight_only
+            if name not in offered
+        ]
+    return problems
+
+
+# -- the rules table -------------------------------------------------------------------------------------------------
+
+PLACE = re.compile(r"(?P<sys>[a-z0-9_]+) (?:l\.(?P<lo>\d+)(?:[–-](?P<hi>\d+))?|@(?P<at>\d+))")
+"""A place in a system's book, as a rule's ``source`` gives it: ``toy l.6``, ``bnb l.138–140``, ``twod6 @54545``."""
+
+
+def place_problem(source: str, system_id: str, book: str | None = None) -> str | None:
+    """What is wrong with a book place (``bnb l.138``, ``twod6 @54545``), or None; with the ``book``'s text, that
+    the line is a line of text in it (not blank) or the offset inside it."""
+    found = PLACE.fullmatch(source)
+    if found is None or found["sys"] != system_id:
+        return f"{source!r} is not '{system_id} l.N', '{system_id} l.N–M' or '{system_id} @N'"
+    if book is None:
+        return None  # the form is checked; the book is not at hand
+    if found["at"] is not None:
+        return None if int(found["at"]) < len(book) else f"{source}: the book has {len(book)} characters"
+    lines = book.splitlines()
+    for n in filter(None, (found["lo"], found["hi"])):
+        if not 1 <= int(n) <= len(lines) or not lines[int(n) - 1].strip():
+            return f"{source}: line {n} is not a line of text in the book ({len(lines)} lines)"
+    return None
+
+
+def source_problem(rule: Rule, system_id: str, book: str | None = None) -> str | None:
+    """What is wrong with a rule's ``source`` (a book place, or ``ruling on`` one), or None."""
+    return place_problem(rule.source.removeprefix("ruling on "), system_id, book)
+
+
+def rule_problems(system: System, book: str | None = None) -> list[str]:
+    """The rules table's problems: a rule id given twice, a rule without an id, name or statement, a statement of
+    more than one line, a source not in the documented form (and, with the ``book``'s text, not inside it)."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    for rule in system.rules():
+        if not isinstance(rule, Rule):
+            problems.append(f"rules() holds {rule!r}, which is no Rule")
+            continue
+        if rule.id in seen:
+            problems.append(f"the rules table gives the rule '{rule.id}' twice")
+        seen.add(rule.id)
+        if not (rule.id and rule.name and rule.text):
+            problems.append(f"the rule '{rule.id}' has no id, name or statement (each needs all three)")
+        elif "\n" in rule.text:
+            problems.append(f"the rule '{rule.id}''s statement is more than one line")
+        where = source_problem(rule, system.id, book)
+        if where:
+            problems.append(
+                f"the rule '{rule.id}''s source {where}" + (" (or 'ruling on' one)" if book is None else "")
+            )
     return problems
 
 
@@ -297,7 +532,7 @@ def _prompt_data(system: System) -> list[str]:
         if name not in offered
     ]
     for name, kept in _prompt_data_of(system).items():
-        if not isinstance(kept, tuple | list) or not all(isinstance(k, str) for k in kept):
+        if not _names(kept):
             # ("critical") is a string, not a tuple: every part of it passed for a name
             problems.append(f"prompt_data['{name}'] must be a tuple of names, like ('critical',), not {kept!r}")
     return problems

@@ -5,12 +5,16 @@ record as its fields declare (:func:`check_record`)."""
 
 from __future__ import annotations
 
+import collections.abc
 import json
 import math
+import re
+import types
 import typing
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import cattrs
 
 
@@ -101,3 +105,72 @@ def check_record(record: Any) -> None:
         raise ValueError(f"it leaves {type(record).__name__} with a value of the wrong kind ({error})") from None
     if back != record:
         raise ValueError(f"it leaves {type(record).__name__} with a value that does not read back as it is")
+
+
+_PLAIN = (int, str, bool, float, type(None))
+
+
+def type_name(t: Any) -> str:
+    """A field's type as its annotation says it (``int | str``, ``tuple[Roll, ...]``), without module paths."""
+    if isinstance(t, type) and not typing.get_args(t):
+        return t.__name__
+    return re.sub(r"\b(?:[A-Za-z_]\w*\.)+(\w+)", r"\1", repr(t).replace("<class '", "").replace("'>", ""))
+
+
+def unreadable(t: Any) -> str:
+    """Why a value of type ``t`` written in a fight file cannot be read back by the strict converter (empty when
+    it can): a union of more than one kind but None (``int | str``: the line does not say which), ``object``, a
+    set, a dict whose keys are not texts, or a record with such a field.  What a fight file reads back: whole
+    numbers, numbers, texts, flags, None, ``X | None``, tuples and lists of them, dicts with text keys, enums,
+    literals, attrs records of them (and unions of attrs records), ``Any`` (a JSON value, as JSON gives it)."""
+    global _checker
+    if _checker is None:
+        _checker = strict_converter()
+    return _unreadable(t, _checker, set())
+
+
+def _unreadable(t: Any, converter: cattrs.Converter, seen: set[type]) -> str:
+    if t in _PLAIN or t is Any:
+        return ""
+    origin, args = typing.get_origin(t), typing.get_args(t)
+    if origin is typing.Union or origin is types.UnionType:
+        kinds = [a for a in args if a is not type(None)]
+        if len(kinds) == 1:
+            return _unreadable(kinds[0], converter, seen)
+        if not all(isinstance(a, type) and attrs.has(a) for a in kinds):
+            return "a line says its value, not which of the types it is: use one type, or one type | None"
+        for a in kinds:  # a union of records: each must read back, and cattrs must tell them apart (below)
+            why = _unreadable(a, converter, seen)
+            if why:
+                return why
+    elif origin in (tuple, list):
+        for a in args:
+            why = "" if a is Ellipsis else _unreadable(a, converter, seen)
+            if why:
+                return why
+        return ""
+    elif origin in (dict, collections.abc.Mapping) or t in (dict, collections.abc.Mapping):
+        if args and args[0] is not str:
+            return f"a fight file's keys are texts, not {type_name(args[0])}: key it by str"
+        return _unreadable(args[1], converter, seen) if args else ""
+    elif origin in (set, frozenset) or t in (set, frozenset):
+        return "a fight file holds no sets: use a tuple"
+    elif isinstance(t, type) and attrs.has(t):
+        if t in seen:
+            return ""
+        seen.add(t)
+        try:
+            fields = attrs.fields(attrs.resolve_types(t))
+        except Exception as e:  # a name in an annotation that the class's module does not define
+            return f"the types of {t.__name__}'s fields cannot be resolved ({type(e).__name__}: {e})"
+        for f in fields:
+            why = _unreadable(f.type, converter, seen)
+            if why:
+                return f"{t.__name__}'s field {f.name} ({type_name(f.type)}): {why}"
+        return ""
+    try:
+        converter.get_structure_hook(t)
+    except Exception as e:  # object, a class of no known shape, records cattrs cannot tell apart
+        said = str(e).split(". Register", 1)[0]
+        return f"the fight file's reader has none for it ({said if len(said) < 100 else said[:100] + '…'})"
+    return ""

@@ -211,9 +211,11 @@ def test_a_quick_harm_form_may_add_only_what_damage_has() -> None:
             return (Param(name="amount"), Param(name="lethal", kind=BOOL))
 
     said = problems_of(Odd())
-    assert "the quick damage form (harm_params) asks for 'lethal', which Damage has no field for" in said
-    assert "(it may add only temporary)" in said
-    assert "the quick heal form (harm_params) asks for 'lethal', which Heal has no field for" in said
+    assert (
+        "the quick damage and heal forms (harm_params) ask for 'lethal', which neither Damage nor Heal has a field"
+        " for (Damage takes amount and temporary; Heal takes only amount)"
+    ) in said
+    assert said.count("harm_params") == 1 and "nothing" not in said
 
 
 def test_a_quick_harm_form_may_not_add_the_cores_one_roll() -> None:
@@ -223,7 +225,7 @@ def test_a_quick_harm_form_may_not_add_the_cores_one_roll() -> None:
         def harm_params(self, heal: bool) -> tuple[Param, ...]:
             return (Param(name="amount"), Param(name="one_roll", kind=BOOL))
 
-    assert "the quick damage form (harm_params) asks for 'one_roll'" in problems_of(Odd())
+    assert "the quick damage and heal forms (harm_params) ask for 'one_roll'" in problems_of(Odd())
 
 
 def test_a_command_key_is_one_letter_or_digit_and_no_two_share_one() -> None:
@@ -248,7 +250,9 @@ def test_a_quick_harm_form_starts_with_the_amount() -> None:
         def harm_params(self, heal: bool) -> tuple[Param, ...]:
             return (Param(name="temporary", kind=BOOL), Param(name="amount"))
 
-    assert "the quick damage form (harm_params) must start with 'amount'" in problems_of(Odd())
+    assert "the quick damage and heal forms (harm_params) must start with 'amount', not ['temporary']" in (
+        problems_of(Odd())
+    )
 
 
 # -- GM adjust ---------------------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 import re
+import subprocess
 import sys
 import tomllib
 import types
@@ -51,6 +53,25 @@ def test_every_python_block_runs_and_the_tests_it_shows_pass(
         result = fn(**kwargs)
         if inspect.iscoroutine(result):
             asyncio.run(result)
+
+
+def test_the_guides_pilot_test_passes_under_plain_pytest_as_an_outside_author_has_it(tmp_path: Path) -> None:
+    """The guide's Pilot test was an undecorated ``async def``: copied into a plug-in's tests and run by plain
+    pytest (no async plug-in, none configured), it was not run ("async def functions are not natively
+    supported").  Copied as it is, it runs and passes."""
+    (pilot,) = [block for block in PYTHON if "run_test" in block]
+    (tmp_path / "test_pilot.py").write_text(pilot, encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")  # none of this repository's settings
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TRACKER_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "test_pilot.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
 
 
 def test_a_block_that_names_a_file_of_the_toy_is_that_files_code_in_order() -> None:

@@ -16,7 +16,8 @@ from systems.toy.plugin import ToySystem, system
 from systems.toy.sheet import data
 from tests.support import in_new_interpreter
 from tracker import AddCombatant
-from tracker.testing import PluginError, check_plugin, scripted_fight
+from tracker.reasons import Rule
+from tracker.testing import PluginError, check_plugin, check_rules, scripted_fight
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,6 +108,44 @@ def test_check_plugin_makes_every_check_the_registry_makes() -> None:
         check_plugin(Misspelt())
 
 
+class Reruled(ToySystem):
+    """The toy with a rule given twice (over two lines, at a page number), and one its code never names."""
+
+    def rules(self) -> tuple[Rule, ...]:
+        return (
+            *super().rules(),
+            Rule(id="attack", name="Attack again", source="toy p.99", text="two\nlines"),
+            Rule(id="unused", name="Never named", source="The Toy, page 3", text="x"),
+            Rule(id="far", name="Far away", source="ruling on toy l.999", text="x"),
+        )
+
+
+def test_check_plugin_checks_the_rules_table_s_ids_statements_and_sources() -> None:
+    """The guide said "the tests check that each source points inside the book and that the system's code names
+    each rule", but only this repository's own tests did: a repeated id and malformed sources passed."""
+    with pytest.raises(PluginError) as caught:
+        check_plugin(Reruled())
+    said = str(caught.value)
+    assert "the rules table gives the rule 'attack' twice" in said
+    assert "the rule 'attack''s statement is more than one line" in said
+    assert (
+        "the rule 'attack''s source 'toy p.99' is not 'toy l.N', 'toy l.N–M' or 'toy @N' (or 'ruling on' one)" in said
+    )
+    assert "the rule 'unused''s source 'The Toy, page 3' is not" in said
+    assert "'far'" not in said  # (the form is right; without the book, not where it points)
+
+
+def test_check_rules_checks_the_book_and_that_the_code_names_each_rule() -> None:
+    book = (ROOT / "systems" / "toy" / "book.md").read_text(encoding="utf-8")
+    check_rules(system, book)
+    with pytest.raises(PluginError) as caught:
+        check_rules(Reruled(), book, package="systems.toy")
+    said = str(caught.value)
+    assert "the rule 'far''s source toy l.999: line 999 is not a line of text in the book" in said
+    assert "no code of the system names the rules unused, far (outside its rules table)" in said
+    assert "the rules table gives the rule 'attack' twice" in said
+
+
 def test_tracker_testing_imports_no_textual_and_screens_testing_drives_the_app() -> None:
     loaded = in_new_interpreter(
         "import sys, tracker.testing; print(any(m == 'textual' or m.startswith('textual.') for m in sys.modules))"
@@ -114,6 +153,6 @@ def test_tracker_testing_imports_no_textual_and_screens_testing_drives_the_app()
     assert loaded == ["False"]
     from screens import testing
 
-    assert {"new_fight", "press", "type_text", "fill", "submit_form", "error_text", "answer_faces"} <= set(
+    assert {"new_fight", "press", "type_text", "fill", "submit_form", "error_text", "answer_faces", "sync"} <= set(
         testing.__all__
     )
