@@ -280,11 +280,35 @@ def _slotted(state: FightState, events: list[E.Event], moved: set[str], note: st
         later = proposed[proposed.index(cid) + 1 :] if cid in proposed else ()
         spot = next((order.index(x) for x in later if x in order), len(order))
         order.insert(spot, cid)
+    note = "; ".join([note, *_crossed(state, tuple(order), moved)])
     joined = tuple(g for p in proposals[-1:] for g in p.ties if moved & set(g))
     ties = tuple(g for g in state.ties if not moved & set(g) and not any(set(g) & set(n) for n in joined))
     ties += tuple(g for g in joined if g not in ties)
     kept = [e for e in events if not isinstance(e, E.OrderSet)]
     return [*kept, E.OrderSet(order=tuple(order), ties=ties, note=note)]
+
+
+def _crossed(state: FightState, order: tuple[str, ...], moved: set[str]) -> list[str]:
+    """What a new place across the turn in play does to this round, in words for the order's line.
+
+    Ruling: a combatant given a new place in the running fight takes it at once, and the turn stays with whoever
+    has it; one moved from after the turn to before it has no turn left this round, one moved from before it to
+    after it (it has acted) comes up again this round.  The log's order line says so, so the GM can undo a change
+    not meant (it happened without a word; tests/core/test_gm3_fixes.py::test_a_new_place_across_the_turn_says_so).
+    """
+    old, cur = state.order, state.current
+    if not (state.started and not state.ended) or cur is None or cur not in old or cur not in order:
+        return []
+    said = []
+    for cid in sorted(moved, key=order.index):
+        if cid == cur or cid not in old or cid not in order:
+            continue
+        was_before, now_before = old.index(cid) < old.index(cur), order.index(cid) < order.index(cur)
+        if now_before and not was_before:
+            said.append(f"{state.name(cid)} now acts before the turn in play: no turn left this round")
+        elif was_before and not now_before:
+            said.append(f"{state.name(cid)} has acted and now comes after the turn in play: a second turn this round")
+    return said
 
 
 def _set_init(system: System, state: FightState, cmd: C.SetInitiative, dice: Roller) -> list[E.Event]:

@@ -199,3 +199,22 @@ def test_every_kind_the_app_writes_still_loads(fixture: Path) -> None:
     kinds = {r["event"]["kind"] for r in _lines(fixture) if r.get("type") == "combatant_added"}
     assert kinds and kinds <= {"pc", "npc"}
     assert saves.load(fixture).fight().state.combatants
+
+
+def test_a_new_place_across_the_turn_says_so(tmp_path: Path) -> None:
+    """bnb: Hero (3) moved to 25 while a bear at 19 has the turn has no turn left this round; moved back to 1 in
+    round 2 after acting, Hero comes up a second time.  Both happened without a word; the order line says so."""
+    f = build_fight("bnb", tmp_path / "bnb.jsonl")
+    hero = f.state.by_name("Hero")
+    assert hero is not None and f.state.current != hero.id
+    f.do(C.Adjust(id=hero.id, field="initiative", value="25"))
+    order_line = f.log.describe(len(f.log) - 1)
+    assert "Hero now acts before the turn in play: no turn left this round" in order_line, order_line
+    while f.state.current != hero.id:  # round 2: Hero first
+        f.do(C.NextTurn())
+    f.do(C.NextTurn())  # Hero has acted; a bear has the turn
+    f.do(C.Adjust(id=hero.id, field="initiative", value="1"))
+    order_line = f.log.describe(len(f.log) - 1)
+    assert "Hero has acted and now comes after the turn in play: a second turn this round" in order_line, order_line
+    f.do(C.Adjust(id=hero.id, field="initiative", value="30"))  # back before the turn: Hero had not acted again
+    assert "turn in play" in f.log.describe(len(f.log) - 1)
