@@ -345,8 +345,8 @@ SPECS: tuple[CommandSpec, ...] = (
                 choices=CHECK_COSTS,
                 default="auto",
                 label="Takes",
-                help="auto: on its own turn a passive check (Notice, Knowledge) is quick, an active one half-round; "
-                "at any other moment, none",
+                help="auto: on its own turn a passive check (Notice, Knowledge) is quick, an active one half-round, "
+                "a casting full (half with Fast Caster); at any other moment, none",
             ),
             Param(
                 name="use_aim",
@@ -383,7 +383,8 @@ SPECS: tuple[CommandSpec, ...] = (
                 choices=CHECK_COSTS,
                 default="auto",
                 label="Takes",
-                help="auto: on its own turn a half-round action (Notice quick); at any other moment, none",
+                help="auto: on its own turn a half-round action (a casting full, half with Fast Caster); "
+                "at any other moment, none",
             ),
             _mods("target_modifiers", "Their modifiers"),
         ),

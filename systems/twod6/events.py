@@ -19,6 +19,8 @@ from tracker.model import FightState
 NO_COST = "none"
 # what chose a result after the roll (``EffectApplied.source``, ``Wounded.source``; "": the attacker's declared result)
 DOUBLED, PARRIED, TURNED = "doubled", "Vicious Parry", "Spell Turning"
+# how a grapple ended (``EffectApplied.source`` of a "freed"; "": an older file, which did not say)
+BROKE_FREE, LET_GO = "broke free", "let go"
 
 
 def _cost(cost: str) -> str:
@@ -118,7 +120,8 @@ class EffectApplied(Event):
     limb: str = ""
     penalty: int = 0
     note: str = ""
-    source: str = ""  # chosen after the roll: DOUBLED, PARRIED or TURNED ("": declared; older files: unknown)
+    source: str = ""  # chosen after the roll: DOUBLED, PARRIED or TURNED ("": declared; older files: unknown);
+    # of a "freed": BROKE_FREE (the held one broke out) or LET_GO (the holder released it); "": an older file
 
     def describe(self, state: FightState) -> str:
         t = state.name(self.target)
@@ -320,6 +323,9 @@ class CinematicSpent(Event):
     actor: str
     use: str  # "extra turn", "reroll the failed …", "automatic critical", "ignore death"
     rerolls: int = -1  # a reroll: the place of the failed check it takes in the actor's list (older files: the latest)
+    # whom the check it rerolls (or makes a critical) was against: the players' view says nothing of a cinematic
+    # spent on a check against one hidden from them (()): older files, and checks against no one)
+    against: tuple[str, ...] = ()
 
     def describe(self, state: FightState) -> str:
         c = state.get(self.actor)

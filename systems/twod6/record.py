@@ -130,9 +130,10 @@ class Data:
         n = 2 if skill.lower() in dual else 1
         return tuple(fits[:n])
 
-    def favors_against(self, foe: Combatant) -> bool:
-        """Favored Enemy: is ``foe`` of a race (or group) this combatant has the talent for?"""
-        races = {x.lower() for x in self.talent_args(FAVORED_ENEMY)} - {""}
+    def favors_against(self, foe: Combatant, talent: str = FAVORED_ENEMY) -> bool:
+        """Favored Enemy (or ``talent``: Favored Culture): is ``foe`` of a race or culture (its sheet's Race, or its
+        group's name) this combatant has the talent for?"""
+        races = {x.lower() for x in self.talent_args(talent)} - {""}
         theirs = {(data(foe).race or "").lower(), (foe.group or "").lower()} - {""}
         return bool(races & theirs)
 

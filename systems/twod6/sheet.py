@@ -76,6 +76,7 @@ GRACEFUL = "Graceful"
 FAST_CASTER = "Fast Caster"
 IMPROVISATION = "Improvisation"
 FAVORED_ENEMY = "Favored Enemy"
+FAVORED_CULTURE = "Favored Culture"
 SPELL_TURNING = "Spell Turning"
 MASS_SPELL = "Mass Spell"
 BLAST = "Blast"
@@ -121,7 +122,7 @@ BOOK_TALENTS = (
     "Credentials",
     "Extra Organ",
     "Extra Sense",
-    "Favored Culture",
+    FAVORED_CULTURE,
     "Literacy",
     "Polyglot",
     "Rich",
@@ -147,7 +148,7 @@ BOOK_TALENTS = (
 # talents that name what they apply to, so "Favored Enemy Goblin" is read as "Favored Enemy (Goblin)"
 ARG_TALENTS = (
     FAVORED_ENEMY,
-    "Favored Culture",
+    FAVORED_CULTURE,
     "Stat Boost",
     DUAL_WIELD,
     SNEAK_ATTACK,
@@ -491,7 +492,14 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
         ),
         Param(name="armor", kind=CHOICE, choices=ARMORS, default="none", label="Armor"),
         Param(name="fine_armor", kind=BOOL, default=False, label="Fine armor", help="penalties lessened by 1"),
-        Param(name="race", kind=STR, default="", required=False, label="Race", help="for Favored Enemy"),
+        Param(
+            name="race",
+            kind=STR,
+            default="",
+            required=False,
+            label="Race",
+            help="race or culture, for Favored Enemy / Culture",
+        ),
         Param(name="cinematics", kind=INT, default=0, min=0, max=99, label="Cinematics"),
     )
 

@@ -66,7 +66,8 @@ class R:
         "check_cost",
         "What a check costs",
         "@49086",
-        "a passive check (Notice, Knowledge) is a quick action; an active one a half-round action",
+        "a passive check (Notice, Knowledge) is a quick action; an active one a half-round action, a Notice the "
+        "character chooses to make too; casting is not one: a full round (half with Fast Caster)",
     )
     CHECKS_ANYTIME = _r(
         "checks_anytime",
@@ -112,6 +113,13 @@ class R:
         "Favored Enemy",
         "ruling on twod6 @19979",
         "+1 on attack and on defense against the favored race (not on a roll of armor alone)",
+    )
+    FAVORED_CULTURE = _r(
+        "favored_culture",
+        "Favored Culture",
+        "ruling on twod6 @20193",
+        "+1 on Diplomacy, Bluff and Intimidate checks against one of the favored culture (its Race or group), "
+        "opposing ones too",
     )
     STEALTH = _r(
         "stealth",

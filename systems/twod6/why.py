@@ -15,7 +15,9 @@ import attrs
 from systems.twod6.checks import CheckRoll
 from systems.twod6.commands import ARMOR_ONLY, BLAST_SKILL, ENTANGLE_SKILL, REPEL_SKILL
 from systems.twod6.events import (
+    BROKE_FREE,
     DOUBLED,
+    LET_GO,
     NO_COST,
     PARRIED,
     TURNED,
@@ -37,7 +39,7 @@ from systems.twod6.events import (
 from systems.twod6.record import Data
 from systems.twod6.rules.harm import knockout_pending
 from systems.twod6.rules.rest import Rested
-from systems.twod6.sheet import STATS
+from systems.twod6.sheet import CAST, FAST_CASTER, NOTICE, STATS, STEALTH, UNARMED
 from systems.twod6.table import R
 from tracker.commands import Modifier
 from tracker.events import Event, InitiativeSet, OrderSet, PromptRaised
@@ -47,7 +49,7 @@ from tracker.text import counted
 
 STAT_LABELS = {k.upper() for k in STATS}
 CONDITION_LABELS = {"prone", "prone, tripping", "unconscious", "disabled limb"}
-TALENT_LABELS = {"favored enemy", "sneak attack"}
+TALENT_LABELS = {"favored enemy", "favored culture", "sneak attack"}
 
 
 def signed(n: int) -> str:
@@ -136,6 +138,8 @@ def part_rules(parts: Iterable[Modifier], aim_used: int = 0, sniper: bool = Fals
             out.append(Reason.of(R.LIMB, f"{term} (condition)"))
         elif p.label == "favored enemy":
             out.append(Reason.of(R.FAVORED_ENEMY, term))
+        elif p.label == "favored culture":
+            out.append(Reason.of(R.FAVORED_CULTURE, term))
         elif p.label == "sneak attack":
             out.append(Reason.of(R.SNEAK_ATTACK, term))
         elif p.label == "improvised":
@@ -232,15 +236,43 @@ def _chosen_after(before: FightState, source: str, by: str | None) -> str:
     return f"the spell turned back by {before.name(by)}"
 
 
+def _freed(before: FightState, e: EffectApplied) -> list[Reason]:
+    """A grapple ends: broken out of (against the holder's Melee (Unarmed), or an entangle's Cast), let go by the
+    holder, or (an older file, which did not say) just ended — never "freed by" the one who held it."""
+    t, holder = before.name(e.target), before.name(e.by) if e.by else "its holder"
+    held = _data(before, e.target)
+    entangled = held is not None and held.entangled
+    hold = "entangle" if entangled else "grapple"
+    if e.source == BROKE_FREE:
+        term = f"{t} breaks free of {holder}'s {hold}" + (" against its Cast" if entangled else "")
+    elif e.source == LET_GO:
+        term = f"{holder} lets go of {t}"
+    else:
+        term = f"{t} is free of {holder}'s {hold}"
+    out = [Reason.of(R.GRAPPLE, term)]
+    if entangled:
+        out.insert(0, Reason.of(R.ENTANGLE, term))
+    return out
+
+
 def _effect(before: FightState, e: EffectApplied) -> list[Reason]:
     t = before.name(e.target)
     by = f" by {before.name(e.by)}" if e.by else ""
-    term = f"{t}: {e.effect}{by}" + (f" ({e.note})" if e.note else "")
+    if e.effect == "freed":
+        return _freed(before, e)
+    what = "entangled (a grapple at range)" if e.effect == "entangle" else e.effect
+    term = f"{t}: {what}{by}" + (f" ({e.note})" if e.note else "")
     after = CHOSEN_AFTER.get(e.source)
     if after is not None and e.effect != "limb":  # (a limb names Doubled attack already)
-        own = {"distract": R.DISTRACT, "trip": R.TRIP, "grapple": R.GRAPPLE}.get(e.effect)
+        own = {"distract": R.DISTRACT, "trip": R.TRIP, "grapple": R.GRAPPLE, "entangle": R.ENTANGLE}.get(e.effect)
         first = Reason.of(after, f"{term}, {_chosen_after(before, e.source, e.by)}")
         return [first] if own is None else [first, Reason.of(own, term)]
+    if e.effect == "entangle":  # (it cited only 'The result is chosen first')
+        return [
+            Reason.of(R.ENTANGLE, term),
+            Reason.of(R.GRAPPLE, f"{t} can only speak, attack unarmed or try to break free"),
+            Reason.of(R.DECLARED, f"{before.name(e.by) if e.by else 'the caster'} declared entangle"),
+        ]
     if e.effect == "unconscious":
         rule = R.AT_ZERO if e.note == "0 wounds" else R.TRIPLE if e.note == "tripled" else R.KNOCKOUT
     elif e.effect == "limb":
@@ -250,7 +282,6 @@ def _effect(before: FightState, e: EffectApplied) -> list[Reason]:
             "distract": R.DISTRACT,
             "trip": R.TRIP,
             "grapple": R.GRAPPLE,
-            "freed": R.GRAPPLE,
             "dead": R.DEAD_AT_ZERO,
         }.get(e.effect, R.DECLARED)
     return [Reason.of(rule, term)]
@@ -365,18 +396,48 @@ def _prompt(before: FightState, e: PromptRaised) -> list[Reason]:
     return _resolve_why(int(p.params["dc"]), str(p.params["stakes"]), str(p.params.get("rule", "")))
 
 
+OPPOSED_RULES = {"sneaks": R.STEALTH, "negates": R.NEGATE, "breaks the grapple": R.GRAPPLE}
+
+
+def _opposed_skills(before: FightState, e: OpposedRolled) -> tuple[str, str]:
+    """The skill each side of an opposed roll used: Stealth vs Notice, Cast vs Cast, Melee (Unarmed) vs the holder's
+    Melee (Unarmed) or, against an entangle, its Cast (Entangle) (as ``actions``/``magic`` roll them)."""
+    if e.purpose == "sneaks":
+        return STEALTH, NOTICE
+    if e.purpose == "negates":
+        return CAST, CAST
+    if e.purpose == "breaks the grapple":
+        d = _data(before, e.actor)
+        return UNARMED, ENTANGLE_SKILL if d is not None and d.entangled else UNARMED
+    return "", ""
+
+
 def _opposed(before: FightState, e: OpposedRolled) -> list[Reason]:
+    """Stealth, Negate or breaking a grapple: each side's roll by its skill, who won, and the tie rule only on a tie
+    (every failure read "fails (a tie goes to the one opposing)", 6 vs 12 too)."""
     a, t = _data(before, e.actor), _data(before, e.target)
+    name, tname = before.name(e.actor), before.name(e.target)
+    mine, theirs = _opposed_skills(before, e)
+    tie = e.check.total == e.opposing.total and not e.check.fumble and not e.opposing.fumble
+    both = e.check.fumble and e.opposing.fumble
+    holder = "the one holding" if e.purpose == "breaks the grapple" else "the one opposing"
     terms = [
-        *check_terms(e.check, a, before.name(e.actor)),
-        *check_terms(e.opposing, t, before.name(e.target)),
-        "succeeds" if e.success else "fails (a tie goes to the one opposing)",
+        *check_terms(e.check, a, f"{name} {mine}".strip()),
+        *check_terms(e.opposing, t, f"{tname} {theirs}".strip()),
+        "succeeds" if e.success else "fails" + (f": a tie goes to {holder}" if tie else ""),
     ]
-    rule = {"sneaks": R.STEALTH, "negates": R.NEGATE, "breaks the grapple": R.GRAPPLE}.get(e.purpose, R.OPPOSED)
-    out = [Reason.of(rule, *terms), *roll_rules(e.check, e.opposing), *part_rules(e.check.parts)]
+    out = [Reason.of(OPPOSED_RULES.get(e.purpose, R.OPPOSED), *terms)]
+    if tie or both:
+        # breaking a grapple is an attack against the holder's (ties to the defender); Stealth and Negate are
+        # opposed checks (ties to the one opposing, as in combat)
+        rule = R.OPPOSED if e.purpose == "breaks the grapple" else R.CONTEST_TIE
+        out.append(Reason.of(rule, f"both snake eyes: {holder} wins" if both else f"tie at {e.check.total}"))
+    if e.purpose == "breaks the grapple" and theirs == ENTANGLE_SKILL:
+        out.append(Reason.of(R.ENTANGLE, f"{name} breaks free against {tname}'s Cast"))
+    out += roll_rules(e.check, e.opposing) + part_rules(e.check.parts) + part_rules(e.opposing.parts)
     if e.reroll:
         out.append(Reason.of(R.REROLL, f"the failed {e.purpose} rerolled"))
-    return out
+    return _merged(out)
 
 
 def _contest(before: FightState, e: ContestRolled) -> list[Reason]:
@@ -408,11 +469,20 @@ def _contest(before: FightState, e: ContestRolled) -> list[Reason]:
     out += part_rules(e.check.parts) + part_rules(e.opposing.parts)
     if e.reroll:
         out.append(Reason.of(R.REROLL, f"the failed {e.skill} check rerolled; {tname}'s roll stands"))
-    elif e.cost == NO_COST:
-        out.append(Reason.of(R.CHECKS_ANYTIME, "no action spent"))
     else:
-        out.append(Reason.of(R.CHECK_COST, f"{e.cost} action"))
+        out += _check_cost(e.skill, e.cost, a)
     return _merged(out)
+
+
+def _check_cost(skill: str, cost: str, owner: Data | None) -> list[Reason]:
+    """What a check cost: none off the turn; a casting a full round, or a half with Fast Caster."""
+    if cost == NO_COST:
+        return [Reason.of(R.CHECKS_ANYTIME, "no action spent")]
+    if skill.startswith(CAST) and cost == "full":
+        return [Reason.of(R.CHECK_COST, "full action: casting a spell is no half-round check")]
+    if skill.startswith(CAST) and cost == "half" and owner is not None and owner.has(FAST_CASTER):
+        return [Reason.of(R.CHECK_COST, "half action"), Reason.of(R.FAST_CASTER, "casting takes a half-round")]
+    return [Reason.of(R.CHECK_COST, f"{cost} action")]
 
 
 def _checked(before: FightState, e: SkillChecked) -> list[Reason]:
@@ -422,10 +492,8 @@ def _checked(before: FightState, e: SkillChecked) -> list[Reason]:
     out = [Reason.of(R.CHECK, *terms), *roll_rules(e.check), *part_rules(e.check.parts, e.aim_used)]
     if e.reroll:
         out.append(Reason.of(R.REROLL, "the failed check rerolled"))
-    elif e.cost == NO_COST:
-        out.append(Reason.of(R.CHECKS_ANYTIME, "no action spent"))
     else:
-        out.append(Reason.of(R.CHECK_COST, f"{e.cost} action"))
+        out += _check_cost(e.skill, e.cost, owner)
     return out
 
 

@@ -418,7 +418,7 @@ def test_a_checkpoint_of_another_version_of_the_rules_is_not_read_and_is_no_dama
     lines = path.read_bytes().split(b"\n")
     last = max(i for i, line in enumerate(lines) if line.startswith(b'{"checkpoint"'))
     record = json.loads(lines[last])
-    assert record["checkpoint"]["version"] == "1.1"  # the one written on closing is this version's
+    assert record["checkpoint"]["version"] == "1.2"  # the one written on closing is this version's
     record["checkpoint"]["state"]["round"] += 1  # of this version, and differing: a problem still
     lines[last] = reseal(record)
     path.write_bytes(b"\n".join(lines))

@@ -31,7 +31,16 @@ from systems.twod6.commands import (
     SkillCheck,
     Sneak,
 )
-from systems.twod6.events import NO_COST, ActionTaken, Aimed, EffectApplied, OpposedRolled, SkillChecked
+from systems.twod6.events import (
+    BROKE_FREE,
+    LET_GO,
+    NO_COST,
+    ActionTaken,
+    Aimed,
+    EffectApplied,
+    OpposedRolled,
+    SkillChecked,
+)
 from systems.twod6.record import data
 from systems.twod6.rules.common import (
     SNIPER_SKILLS,
@@ -40,6 +49,8 @@ from systems.twod6.rules.common import (
     aim_bonus,
     aim_part,
     attack_cost,
+    base_skill,
+    cast_cost,
     has_sniper,
     in_grapple,
     is_prone,
@@ -47,7 +58,7 @@ from systems.twod6.rules.common import (
     skill_parts,
     spend_cinematic,
 )
-from systems.twod6.sheet import GRACEFUL, NOTICE, STEALTH, UNARMED, skill_name
+from systems.twod6.sheet import CAST, GRACEFUL, NOTICE, STEALTH, UNARMED, skill_name
 from systems.twod6.table import R, applies
 from tracker.commands import Modifier
 from tracker.dice import Roller
@@ -86,7 +97,7 @@ def decide_act(d: Draft, cmd: Act, dice: Roller) -> None:
         afford(c, cost)
         d.add(ActionTaken(actor=c.id, action=cmd.action, cost=cost, note=cmd.note.strip()))
     if effect == "release" and x.grappling:
-        d.add(EffectApplied(target=x.grappling, effect="freed", by=c.id))
+        d.add(EffectApplied(target=x.grappling, effect="freed", by=c.id, source=LET_GO))
 
 
 @applies(R.STEALTH, R.OPPOSED, R.CRITICAL, R.SNAKE_EYES, R.AUTO_CRITICAL)
@@ -101,7 +112,7 @@ def decide_sneak(d: Draft, cmd: Sneak, dice: Roller) -> None:
     if any(t.id == c.id for t in targets):  # (the form let "Marla sneaks vs Marla" through)
         raise Refused(f"{c.name} cannot sneak past itself: choose whom to sneak past", rule=R.STEALTH)
     if cmd.auto_critical:
-        spend_cinematic(d, c, "automatic critical")
+        spend_cinematic(d, c, "automatic critical", tuple(t.id for t in targets))
     parts = tuple(skill_parts(c, STEALTH, cmd.stat) + list(cmd.modifiers))
     check = roll_check(dice, f"{c.name} Stealth", parts, automatic=cmd.auto_critical)
     for n, t in enumerate(targets):
@@ -178,7 +189,7 @@ def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
     cost = attack_cost(c, UNARMED)
     afford(c, cost)
     if cmd.auto_critical:
-        spend_cinematic(d, c, "automatic critical")
+        spend_cinematic(d, c, "automatic critical", (holder.id,))
     parts = tuple(skill_parts(c, UNARMED, cmd.stat) + list(cmd.modifiers))
     check = roll_check(dice, f"{c.name} Melee (Unarmed)", parts, automatic=cmd.auto_critical)
     # the spell's hold is a Cast (ruling on @26497: it was held against the caster's Melee (Unarmed), 0 ranks)
@@ -197,11 +208,11 @@ def decide_break(d: Draft, cmd: BreakGrapple, dice: Roller) -> None:
         )
     )
     if won:
-        d.add(EffectApplied(target=c.id, effect="freed", by=holder.id))
+        d.add(EffectApplied(target=c.id, effect="freed", by=holder.id, source=BROKE_FREE))
 
 
-@applies(R.CHECK_COST, R.CHECKS_ANYTIME)
-def check_cost(state: FightState, c: Combatant, cost: str, skill: str = "") -> str:
+@applies(R.CHECK_COST, R.CHECKS_ANYTIME, R.FAST_CASTER)
+def check_cost(state: FightState, c: Combatant, cost: str, skill: str = "", active: bool = False) -> str:
     """The action a check costs now, refusing only what must wait for the turn.
 
     Rule ``checks_anytime`` (ruling on twod6 @49086): a check that costs no action
@@ -212,6 +223,16 @@ def check_cost(state: FightState, c: Combatant, cost: str, skill: str = "") -> s
     check (Notice, Knowledge) a quick action, an active one a half-round action (rule ``check_cost``, @49086) — and
     none at any other moment: a check the GM calls for off the turn is no turn action
     (test_the_check_form_takes_the_books_cost_on_the_turn_and_none_off_it).
+
+    Ruling: a casting check (Cast, any spell) on the caster's own turn is casting a spell, which the book leaves out
+    of the half-round checks ("making an active skill check (not including an attack or casting as spell)", @49307):
+    a full-round action, half-round with Fast Caster ("spells that would normally be a full round action as a
+    half-round action instead", @19837), as Blast and Negate cost
+    (test_round2_rules.py::test_casting_by_a_check_or_an_opposed_check_takes_the_full_round).
+    Ruling: ``active`` (the opposed check's: the actor chooses to make it) makes a Notice or Knowledge an active
+    check, a half-round action ("active checks are when your character says … 'I put my ear against the wall and
+    listen'", @37861); only the check the GM rolls for the character (the skill check form's, or an opposing roll)
+    is the passive, quick one (test_round2_rules.py::test_a_deliberate_notice_on_ones_own_turn_is_a_half_round_action).
     """
     if cost not in CHECK_COSTS:
         raise Refused("a check takes a quick, half-round or full-round action (or none, or auto)")
@@ -221,8 +242,12 @@ def check_cost(state: FightState, c: Combatant, cost: str, skill: str = "") -> s
         own_turn = state.current == c.id or data(c).extra_turn
         if not own_turn:
             cost = NO_COST
+        elif base_skill(skill) == CAST:
+            cost = cast_cost(c)
+        elif skill.split(" (")[0] in PASSIVE_SKILLS and not active:
+            cost = "quick"
         else:
-            cost = "quick" if skill.split(" (")[0] in PASSIVE_SKILLS else "half"
+            cost = "half"
     if cost != NO_COST:
         acting(state, c)
         return cost

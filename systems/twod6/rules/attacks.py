@@ -205,7 +205,7 @@ def decide_attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     cost = attack_cost(a, skill)
     afford(a, cost)
     if cmd.auto_critical:
-        spend_cinematic(d, a, "automatic critical")
+        spend_cinematic(d, a, "automatic critical", tuple(t.id for t in targets))
     planned = [(t, *attack_parts(a, t, cmd)) for t in targets]  # refuse before any die is rolled
     for t in targets:
         defense_parts(d.state, a, t, skill, cmd.defense, cmd.defense_stat, cmd.limb_penalty)
@@ -216,7 +216,7 @@ def decide_attack(d: Draft, cmd: Attack, dice: Roller) -> None:
         label, dparts = defense_parts(d.state, a, t, skill, cmd.defense, cmd.defense_stat, cmd.limb_penalty)
         dparts += list(cmd.defense_modifiers)
         if cmd.defense_critical:
-            spend_cinematic(d, d.get(t.id), "automatic critical on defense")
+            spend_cinematic(d, d.get(t.id), "automatic critical on defense", (a.id,))
         defense = roll_check(dice, f"{t.name} defense", tuple(dparts), automatic=cmd.defense_critical)
         keeps_aim = not aim and skill not in SNIPER_SKILLS  # (rule ``aim``: the check that takes it spends it)
         resolve_attack(

@@ -21,6 +21,10 @@ Rulings, each with its test:
   the target of a failed attack has died or the grappler has let go.
 - A lost opposed check (``contest``) is rerolled against the roll it lost to, which stands; the Stealth it spent
   stays spent (test_contest.py::test_a_cinematic_rerolls_a_lost_contest_against_the_same_opposing_roll).
+- Ruling: the players' view follows the check's visibility: a cinematic spent on a check against one hidden from
+  the players (a reroll, or an automatic critical declared with it) names whom it was against (``against``), so the
+  view shows no line of it ("Marla spends a cinematic: reroll the failed Intimidate check" told of a check the
+  players never saw) (test_round2_rules.py::test_a_reroll_of_a_check_against_a_hidden_foe_shows_the_players_nothing).
 - A character who ignores a failed save against death lives, unconscious (at 0 wounds or after a
   tripled attack, the check's survivor is unconscious either way)
   (test_a_cinematic_ignores_a_failed_save_against_death).
@@ -31,6 +35,7 @@ from __future__ import annotations
 from systems.twod6.checks import beats, roll_check
 from systems.twod6.commands import CINEMATIC_USES, SpendCinematic
 from systems.twod6.events import (
+    BROKE_FREE,
     NO_COST,
     CinematicSpent,
     ContestRolled,
@@ -125,7 +130,8 @@ def reroll(d: Draft, c: Combatant, name: str, dice: Roller) -> None:
             raise Refused(
                 f"{c.name} is no longer held by {state.name(failed.target or '')}: nothing to break", rule=R.REROLL_PICK
             )
-    d.add(CinematicSpent(actor=c.id, use=f"reroll the failed {what}", rerolls=n))
+    against = tuple(tid for tid, _ in failed.against) or ((failed.target,) if failed.target else ())
+    d.add(CinematicSpent(actor=c.id, use=f"reroll the failed {what}", rerolls=n, against=against))
     check = roll_check(dice, failed.label, failed.parts)
     if failed.kind == "opposed":
         for tid, opposing in failed.against:
@@ -143,7 +149,7 @@ def reroll(d: Draft, c: Combatant, name: str, dice: Roller) -> None:
                 )
             )
             if won and failed.skill == "breaks the grapple":
-                d.add(EffectApplied(target=c.id, effect="freed", by=tid))
+                d.add(EffectApplied(target=c.id, effect="freed", by=tid, source=BROKE_FREE))
     elif failed.kind == "attack":
         t = need(state, failed.target or "", "target")
         if failed.defense is None:  # every failed attack keeps the defense it lost to (evolve.attack)
@@ -202,7 +208,12 @@ def reroll_defense(d: Draft, c: Combatant, n: int, failed: Failed, dice: Roller)
     if failed.before is None or failed.attack_roll is None:
         raise Refused(f"the lost defense against {a.name} kept no attack to work out again")
     d.add(
-        CinematicSpent(actor=c.id, use=f"reroll the lost defense against {a.name}'s {failed.skill} attack", rerolls=n)
+        CinematicSpent(
+            actor=c.id,
+            use=f"reroll the lost defense against {a.name}'s {failed.skill} attack",
+            rerolls=n,
+            against=(a.id,),
+        )
     )
     for p in state.prompts:  # what the outcome asked for is worked out again
         if p.combatant == c.id and p.command in ("resolve", "double_result"):

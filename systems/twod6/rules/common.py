@@ -140,13 +140,15 @@ def cast_cost(c: Combatant) -> str:
     return "half" if data(c).has(FAST_CASTER) else "full"
 
 
-def spend_cinematic(d: Draft, c: Combatant, use: str) -> None:
+def spend_cinematic(d: Draft, c: Combatant, use: str, against: tuple[str, ...] = ()) -> None:
+    """Spend one of ``c``'s cinematics on ``use``; ``against``: whom the check it buys is against (the players'
+    view drops the line when one of them is hidden from it)."""
     if data(c).cinematics < 1:
         raise Refused(
             f"{c.name} has no cinematic to spend (a cinematic is gained at the first dot of experience)",
             rule=R.CINEMATIC,
         )
-    d.add(CinematicSpent(actor=c.id, use=use))
+    d.add(CinematicSpent(actor=c.id, use=use, against=against))
 
 
 # ---------------------------------------------------------------------------

@@ -31,8 +31,17 @@ Rulings of our own, each with its test (tests/systems/twod6/test_contest.py):
   Notice: on success the actor is hidden from the target as after the Stealth action (``sneak``), before the fight
   too (test_stealth_contest_before_the_fight_hides_and_notice_spots).  Ruling: an active Notice that beats a
   hider's Stealth spots it: the hider's Stealth on that watcher is gone (same test).
-- The cost is a check's (``actions.check_cost``): on the actor's own turn a half-round action (Notice a quick one),
-  at any other moment or outside a fight none; the opposing roll costs the target nothing.
+- The cost is a check's (``actions.check_cost``): on the actor's own turn a half-round action, at any other moment
+  or outside a fight none; the opposing roll costs the target nothing.  Ruling: the actor chooses to make it, so a
+  Notice is an active check (@37861), a half-round action, not the passive check's quick one
+  (test_round2_rules.py::test_a_deliberate_notice_on_ones_own_turn_is_a_half_round_action); a casting (Cast) is a
+  full round, half with Fast Caster (test_round2_rules.py::test_casting_by_a_check_or_an_opposed_check_takes_the_full_round).
+- Ruling (rule ``favored_culture``): Favored Culture gives "a +1 on all diplomacy, bluff, and intimidate checks"
+  (@20193) against the culture it names; the tracker knows a combatant's culture as it knows Favored Enemy's race:
+  the talent's name in parentheses matches the other's Race (sheet) or its group's name.  "All" checks: the one
+  opposing with Diplomacy or Bluff takes it too against an actor of its favored culture; a roll of armor alone
+  (caught by stealth) or an unconscious one takes nothing
+  (test_round2_rules.py::test_favored_culture_adds_1_on_diplomacy_bluff_and_intimidate_against_that_culture).
 """
 
 from __future__ import annotations
@@ -51,7 +60,7 @@ from systems.twod6.rules.common import (
     skill_parts,
     spend_cinematic,
 )
-from systems.twod6.sheet import CAST, SNEAK_ATTACK, skill_name
+from systems.twod6.sheet import CAST, FAVORED_CULTURE, SNEAK_ATTACK, skill_name
 from systems.twod6.table import R, applies
 from tracker.commands import Modifier
 from tracker.dice import Roller
@@ -72,6 +81,7 @@ BOOK_STATS: dict[str, tuple[str, ...]] = {
 }
 STEALTH_SOCIAL = ("Intimidate", "Diplomacy")  # the contests the book lets Stealth leave armor only (@40586)
 CAUGHT = "armor only (caught by stealth)"
+CULTURE_SKILLS = ("Diplomacy", "Bluff", "Intimidate")  # Favored Culture's "+1 on all diplomacy, bluff, and intimidate"
 
 
 def contest_skill(typed: str) -> str:
@@ -105,8 +115,9 @@ def _parts(c: Combatant, skill: str, stat: str) -> list[Modifier]:
     return skill_parts(c, skill, stat)
 
 
-def opposing_choice(t: Combatant, skill: str, asked: str, stat: str) -> str:
-    """The skill the target opposes ``skill`` with: the one asked (if the book names it), or its best."""
+def opposing_choice(t: Combatant, skill: str, asked: str, stat: str, actor: Combatant | None = None) -> str:
+    """The skill the target opposes ``skill`` with: the one asked (if the book names it), or its best (against
+    ``actor``: Favored Culture's +1 counts)."""
     options = OPPOSED_BY[skill]
     if asked != "auto":
         for o in options:
@@ -119,7 +130,7 @@ def opposing_choice(t: Combatant, skill: str, asked: str, stat: str) -> str:
     for n, o in enumerate(options):
         if o == CAST and data(t).negated:
             continue
-        parts = _parts(t, sheet_skill(t, o), stat)
+        parts = _parts(t, sheet_skill(t, o), stat) + (_culture(t, actor, o) if actor is not None else [])
         scored.append((sum(p.value for p in parts), -n, o))
     return max(scored)[2]
 
@@ -127,6 +138,8 @@ def opposing_choice(t: Combatant, skill: str, asked: str, stat: str) -> str:
 @applies(
     R.CONTEST,
     R.CONTEST_TIE,
+    R.FAVORED_CULTURE,
+    R.FAST_CASTER,
     R.CHECK_COST,
     R.CHECKS_ANYTIME,
     R.STAT_CHOICE,
@@ -148,22 +161,22 @@ def decide_contest(d: Draft, cmd: Contest, dice: Roller) -> None:
         raise Refused(f"{t.name} is dead")
     if skill == CAST and data(c).negated:
         raise Refused(f"{c.name}'s powers are negated until the end of its next turn", rule=R.NEGATE)
-    opposing = opposing_choice(t, skill, cmd.opposing, cmd.target_stat)
+    opposing = opposing_choice(t, skill, cmd.opposing, cmd.target_stat, c)
     if opposing == CAST and data(t).negated and not data(t).unconscious:
         raise Refused(f"{t.name}'s powers are negated until the end of its next turn", rule=R.NEGATE)
-    cost = check_cost(d.state, c, cmd.cost, skill)
+    cost = check_cost(d.state, c, cmd.cost, skill, active=True)
     if cost != NO_COST:
         in_grapple(d.state, c, f"a {skill} check")
         afford(c, cost)
-    parts = _parts(c, skill, cmd.stat)
+    parts = _parts(c, skill, cmd.stat) + _culture(c, t, skill)
     stealth = skill in STEALTH_SOCIAL and t.id in data(c).hidden_from
     if stealth:
         sneak = sum(1 for arg in data(c).talent_args(SNEAK_ATTACK) if not arg or arg.lower() == skill.lower())
         if sneak:
             parts.append(Modifier(label="sneak attack", value=sneak))
-    opposing_parts_ = _target_parts(t, opposing, cmd.target_stat, stealth)
+    opposing_parts_ = _target_parts(t, opposing, cmd.target_stat, stealth, c)
     if cmd.auto_critical:
-        spend_cinematic(d, c, "automatic critical")
+        spend_cinematic(d, c, "automatic critical", (t.id,))
     check = roll_check(dice, f"{c.name} {skill}", tuple(parts + list(cmd.modifiers)), automatic=cmd.auto_critical)
     rolled_as = CAUGHT if stealth and not data(t).unconscious else sheet_skill(t, opposing)
     against = roll_check(dice, f"{t.name} {rolled_as}", tuple(opposing_parts_ + list(cmd.target_modifiers)))
@@ -182,11 +195,18 @@ def decide_contest(d: Draft, cmd: Contest, dice: Roller) -> None:
     )
 
 
-def _target_parts(t: Combatant, opposing: str, stat: str, stealth: bool) -> list[Modifier]:
+def _target_parts(t: Combatant, opposing: str, stat: str, stealth: bool, actor: Combatant) -> list[Modifier]:
     """The target's bonuses: its skill's, or armor alone when caught by stealth, or the unconscious −3 alone."""
     x = data(t)
     if x.unconscious:
         return [UNCONSCIOUS_PENALTY]
     if stealth:
         return [Modifier(label=f"{x.armor} armor", value=x.armor_defense)]
-    return _parts(t, sheet_skill(t, opposing), stat)
+    return _parts(t, sheet_skill(t, opposing), stat) + _culture(t, actor, opposing)
+
+
+def _culture(c: Combatant, other: Combatant, skill: str) -> list[Modifier]:
+    """Favored Culture's +1 for ``c`` rolling ``skill`` against ``other`` (rule ``favored_culture``)."""
+    if skill in CULTURE_SKILLS and data(c).favors_against(other, FAVORED_CULTURE):
+        return [Modifier(label="favored culture", value=1)]
+    return []

@@ -41,7 +41,7 @@ def decide_negate(d: Draft, cmd: Negate, dice: Roller) -> None:
     cost = cast_cost(c)
     afford(c, cost)
     if cmd.auto_critical:
-        spend_cinematic(d, c, "automatic critical")
+        spend_cinematic(d, c, "automatic critical", (t.id,))
     parts = tuple(skill_parts(c, CAST, cmd.stat) + list(cmd.modifiers))
     check = roll_check(dice, f"{c.name} Cast", parts, automatic=cmd.auto_critical)
     opposing = roll_check(dice, f"{t.name} Cast", tuple(opposing_parts(t, CAST, cmd.target_stat)))
