@@ -16,6 +16,9 @@ ASPECT_USES = ("+1", "reroll")
 SKILL_HELP = "as the sheet names it; 'Medical (First Aid)' for a specialization; one not on the sheet: untrained -1"
 # quick damage and healing: a damage level, named by the box it checks
 LEVEL_CHOICES = tuple(f"{n} {name}" for n, name in enumerate(WOUND_STATES))
+# quick damage only: a weapon level, each target's armor taken off as an attack's damage (l.93, l.106)
+WEAPONS = ("unarmed/rocks", "knife", "sword/pistol", "chainsaw/machine gun", "explosives")
+ARMOR_CHOICES = tuple(f"weapon {n} ({what}), armor counts" for n, what in enumerate(WEAPONS))
 
 
 @attrs.frozen(kw_only=True)
@@ -209,10 +212,11 @@ def harm_params(heal: bool) -> tuple[Param, ...]:
             name="amount",
             kind=CHOICE,
             label="Damage level",
-            choices=LEVEL_CHOICES,
+            choices=(*LEVEL_CHOICES, *ARMOR_CHOICES),
             default=LEVEL_CHOICES[0],
-            help="0 unarmed/rocks, 1 knife, 2 sword/pistol, 3 chainsaw/machine gun, 4 explosives; "
-            "checks a box at that level, or the next free one up; none left above Comatose: dead",
+            help="a level (0 Scratched .. 4 Comatose): the damage each target takes, armor NOT counted; "
+            "'weapon N, armor counts': each target's armor is taken off as in an attack (below 0: no damage). "
+            "Checks a box at that level, or the next free one up; none left above Comatose: dead",
         ),
         Param(
             name="temporary",

@@ -7,6 +7,9 @@
 - Each side's skill is named as in a skill roll, "Skill (Specialization)" included (ruling in ``sides``).
 - Each side takes what a skill roll takes (``Contest``'s docstring has the ruling); the decide is
   :func:`systems.zludge.rules.contests.contest`.
+- In a running fight a contest is the first side's action, as a skill roll is ("Is the turn's action", ticked
+  in the form only for the one whose turn it is, ``commands.skill_defaults``); each side may be allowed by the
+  GM though prone, as a skill roll may (rulings in :func:`systems.zludge.rules.contests.contest`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from tracker.kit import spec
 from tracker.model import Combatant
 
 from .checks import check_skill
-from .commands import SKILL_HELP, _aspect_params, _mods
+from .commands import SKILL_HELP, _aspect_params, _gm_allows, _mods, skill_defaults
 from .events import REGULAR, SIMPLE, ContestRolled, ContestSide
 from .model import data
 
@@ -60,6 +63,9 @@ class Contest:
     target_aspect: str = ""
     target_aspect_use: str = "+1"
     target_plot_points: int = 0
+    as_action: bool = True  # in a running fight: the first side's action (the skill roll's "Is the turn's action")
+    gm_allows: bool = False  # the first side Incapacitated or Exhausted: the GM allows this physical one (−3)
+    target_gm_allows: bool = False  # the same for the one against
 
 
 def label(skill: str, spec: str) -> str:
@@ -87,6 +93,12 @@ def sides(a: Combatant, b: Combatant, cmd: Contest) -> tuple[tuple[str, str], tu
     return first, (skill_b, spec_b)
 
 
+def _target_gm_allows() -> dict[str, Param]:
+    """The skill roll's "GM allows it though prone" tick, for the one against."""
+    (tick,) = _gm_allows().values()
+    return {"target_gm_allows": attrs.evolve(tick, name="target_gm_allows", label="Against: GM allows it though prone")}
+
+
 def contest_spec() -> CommandSpec:
     return spec(
         Contest,
@@ -94,7 +106,8 @@ def contest_spec() -> CommandSpec:
         title="Contest",
         key="k",
         subject="target",
-        labels={"actor": "First", "target": "Against"},
+        labels={"actor": "First", "target": "Against", "as_action": "Is the turn's action (First's)"},
+        defaults=skill_defaults,
         fields={
             "skill": Param(name="skill", label="First's skill", default="Athletics", help=SKILL_HELP),
             "target_skill": Param(
@@ -102,7 +115,7 @@ def contest_spec() -> CommandSpec:
                 label="Against's skill",
                 default="",
                 required=False,
-                help="empty: the same skill (and the first's specialization, if Against has it)",
+                help="empty: the first's skill",
             ),
             "kind": Param(
                 name="kind",
@@ -121,8 +134,12 @@ def contest_spec() -> CommandSpec:
             **_aspect_params("", "First: "),
             **_mods("target_modifiers", "Against's situational modifiers"),
             **_aspect_params("target_", "Against: "),
+            **{k: attrs.evolve(p, label="First: GM allows it though prone") for k, p in _gm_allows().items()},
+            **_target_gm_allows(),
         },
         help="Two combatants set a skill against each other; every roll is logged. Each side may take ±1 "
-        "situational modifiers, an aspect (+1 or reroll) and a plot point (+1), here or after the roll (i). "
-        "A lost physical contest may reopen treated wounds.",
+        "situational modifiers here; an aspect (+1 or reroll) and a plot point (+1) here or after the roll (i). "
+        "A lost physical contest may reopen treated wounds. In a running fight it is the first's action, on its "
+        "own turn (untick 'Is the turn's action' for one that costs none); a prone side rolls at -3 if the GM "
+        "allows it.",
     )

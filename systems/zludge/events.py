@@ -41,6 +41,12 @@ def roll_text(roll: Roll, rerolled: Roll | None, mods: tuple[Modifier, ...], tot
     return f"{again} {roll.describe()}{mods_text(mods)} → {ladder(total)}".strip()
 
 
+def where(location: str, roll: Roll | None) -> str:
+    """ " in the torso (1d6 [2] = 2)": a hit location and the roll that chose it."""
+    out = f" in the {location}" if location else ""
+    return out + (f" ({roll.describe()})" if roll is not None else "")
+
+
 HELPLESS = ("prone", "unconscious")  # labels of a helpless defender's fixed defense
 
 
@@ -238,12 +244,25 @@ class WoundMarked(Event):
     box: int | None  # None: no box left above Comatose: dead
     full: tuple[int, ...] = ()  # full levels passed on the way up
     source: str = ""
+    # quick damage with armor counting (plug-in 1.2): the weapon level, the armor taken off it, and the hit location
+    # rolled for armor that does not cover every location; None / empty in every other wound and in older files
+    weapon_level: int | None = None
+    armor_level: int = 0
+    location: str = ""
+    location_roll: Roll | None = None
 
     GM_WORDS = ("source",)
 
+    def armor_text(self) -> str:
+        """ "weapon 4 − armor 2" (with the hit location when one was rolled), or "" for a wound given as a level."""
+        if self.weapon_level is None:
+            return ""
+        return f"weapon {self.weapon_level} − armor {self.armor_level}{where(self.location, self.location_roll)}"
+
     def describe(self, state: FightState) -> str:
         t = state.name(self.target)
-        why = f" ({self.source})" if self.source else ""
+        why = "; ".join(x for x in (self.source, self.armor_text()) if x)
+        why = f" ({why})" if why else ""
         up = "".join(f"; {WOUND_STATES[lvl]} full" for lvl in self.full)
         clip = ", clipped (-1 until its next action)" if self.wound == 0 else ""
         if self.box is None:
@@ -404,6 +423,8 @@ class ContestRolled(Event):
     ``follow`` (the events of its action after it: the loser's reopen prompt) is None in files written before a
     contest could be revised after the roll: such a round is not the roll an aspect or plot point goes on, and
     the fight folds it as it always did.  ``physical``: the contest's (None in those files).
+    ``counts_as_action``: the contest's first event in a running fight, the first side's action (its turn's one;
+    it ends its clip); false in files written before a contest cost an action, which fold as they did.
     """
 
     TYPE = "zludge.contest_rolled"
@@ -414,6 +435,7 @@ class ContestRolled(Event):
     winner: str = ""
     physical: bool | None = None
     follow: int | None = None
+    counts_as_action: bool = False
 
     @property
     def loser(self) -> str:

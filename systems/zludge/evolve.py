@@ -19,7 +19,9 @@ counts its follow-ups from the roll and the state, as the old code did.
 A contest's round (ContestRolled) spends what its sides spent before the
 contest, and one written with ``follow`` is the roll just made, open to an
 aspect or plot point after it; in older files (no ``follow``, nothing spent)
-it changes nothing and closes the roll before it, as it always did.
+it changes nothing and closes the roll before it, as it always did.  One with ``counts_as_action`` (written
+since a contest is the first side's action) is that side's action, as a skill roll's: it is spent and its clip
+ends; older rounds have it false.
 """
 
 from __future__ import annotations
@@ -187,10 +189,13 @@ def _skill(state: FightState, event: SkillRolled) -> FightState:
 @apply.on(ContestRolled)
 def _contest_rolled(state: FightState, event: ContestRolled) -> FightState:
     """A contest's round spends what its sides spent before the contest (its first round only); the log keeps
-    the rest.  Older files spent nothing here: the state stays as it was."""
+    the rest; a round that counts as the first side's action is its action.  Older files spent nothing here and
+    took no action: the state stays as it was."""
     for side in (event.first, event.second):
         if side.aspect or side.plot_point:
             state = _set(state, side.id, _spend(data(state.get(side.id)), side.aspect, side.plot_point))
+    if event.counts_as_action:
+        state = _set(state, event.first.id, _acted(data(state.get(event.first.id))))
     return state
 
 

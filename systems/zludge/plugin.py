@@ -108,7 +108,8 @@ Penalties: Hurt -1, Very Hurt -2, Incapacitated -3 (prone, cannot attack), Comat
 First aid: a few minutes' work with bandages, so not while the fight runs: after it (or before it), a
   Medical roll of 0 or more makes each wound impair one level less; a failed physical check or a lost
   physical contest may reopen them (reopen_wounds).
-Quick damage: a damage level 0-4 checks one box per target like an attack (fatigue: physical fatigue).
+Quick damage: a damage level 0-4 checks one box per target like an attack, armor not counted (fatigue:
+  physical fatigue); 'weapon N, armor counts' takes each target's armor off first (below 0: no damage).
   Quick heal: not during a fight (wounds heal over weeks); after it, clears one box of the level.
 Skill rolls and contests: 'Medical (First Aid)' names a specialization; a skill the sheet does not
   list rolls untrained (-1 Poor), a typo of one it lists is refused. Each side of a contest takes its
@@ -283,6 +284,10 @@ class ZludgeSystem(BaseSystem):
     def tally(self, state: FightState, event: Event) -> Tally | None:
         if isinstance(event, events.AttackResolved):
             return Tally(actor=event.actor, target=event.target, hit=event.outcome != "miss")
+        if isinstance(event, events.ContestRolled):
+            return _contest_tally(state, event)
+        if isinstance(event, events.RollRevised) and event.side == "contest":
+            return _revised_contest_tally(state, event)
         if isinstance(event, events.RollRevised) and event.outcome:
             # an aspect or plot point after the roll: the attack's outcome now is the revised one
             last = fight_data(state).last_roll
@@ -305,6 +310,63 @@ class ZludgeSystem(BaseSystem):
 
 
 TRACK_FIELDS = ("wound_track", "fatigue_track")
+
+# the players' lines of a contest (ruling in ``_contest_tally``)
+_PLACE = ("{actor}", "{target}")
+
+
+def _skills(first: events.ContestSide, second: events.ContestSide) -> str:
+    """ "{actor} and {target} contest Athletics", "{actor} Stealth against {target} Alertness": the skills without
+    a specialization (an NPC's sheet is not the players' to read)."""
+    a, b = (s.skill.split("(")[0].strip() for s in (first, second))
+    return f"{{actor}} and {{target}} contest {a}" if a == b else f"{{actor}} {a} against {{target}} {b}"
+
+
+def _who(ev: events.ContestRolled, cid: str | None) -> str:
+    return _PLACE[0] if cid == ev.first.id else _PLACE[1]
+
+
+def _contest_tally(state: FightState, ev: events.ContestRolled) -> Tally | None:
+    """The players' line of a contest round, without numbers: who contested what, and who won.
+
+    Ruling (players' view; twod6's opposed check gives "Marla Intimidate vs Goblin: succeeds"): a contest between
+    two combatants the players see says "Ann and Grunk contest Athletics: Grunk wins" (a tie or equal scores:
+    "a tie, both roll again"; roll 2 on names its roll), never a number nor a specialization; a hidden side is never
+    named (the view gives no line at all then, as for an attack); an NPC's Stealth as the first side is no line (as
+    twod6's NPC sneak: how it went is what the PCs missed).  With NPC numbers shown the event's own line is shown.
+    A zludge contest once gave the players no line in the default view.
+    Tests: tests/systems/zludge/test_contest_view.py."""
+    first = state.find(ev.first.id)
+    if ev.first.skill.split("(")[0].strip().lower() == "stealth" and not (first and first.is_pc):
+        return None
+    head = _skills(ev.first, ev.second)
+    if ev.round > 1:
+        head += f", roll {ev.round}"
+    out = f"{_who(ev, ev.winner)} wins" if ev.winner else "a tie, both roll again"
+    return Tally(actor=ev.first.id, target=ev.second.id, deed=f"{head}: {out}")
+
+
+def _revised_contest_tally(state: FightState, rr: events.RollRevised) -> Tally | None:
+    """An aspect or plot point after a contest's roll, for the players: "Ann invokes 'Quick' after the roll: Ann and
+    Grunk's Athletics contest is worked out again: a tie, both roll again".  A PC's aspect is named (the players'
+    own), an NPC's is "an aspect"; no total.  (Ruling in :func:`_contest_tally`.)"""
+    last = fight_data(state).last_roll
+    if last is None or not isinstance(last.event, events.ContestRolled):
+        return None
+    ev = last.event
+    if _contest_tally(state, ev) is None:
+        return None
+    who = state.find(rr.who)
+    spent = []
+    if rr.aspect:
+        spent.append(f"invokes '{rr.aspect}'" if who is not None and who.is_pc else "invokes an aspect")
+    if rr.plot_point:
+        spent.append("spends a plot point")
+    out = f"{_who(ev, rr.winner)} wins" if rr.winner else "a tie, both roll again"
+    a, b = (side.skill.split("(")[0].strip() for side in (ev.first, ev.second))
+    what = f"{{actor}} and {{target}}'s {a} contest" if a == b else f"{{actor}}'s {a} against {{target}}'s {b}"
+    said = f"{_who(ev, rr.who)} {' and '.join(spent)} after the roll: {what} is worked out again"
+    return Tally(actor=ev.first.id, target=ev.second.id, deed=f"{said}: {out}")
 
 
 def _check_track(name: str, boxes: Any, cap: tuple[int, ...], names: tuple[str, ...], field: str) -> None:

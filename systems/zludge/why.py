@@ -3,7 +3,9 @@
 :func:`explain` reads the event and the states around it (never rolls, never decides), so a fight saved
 before reasons existed explains too.  Each term says where a number came from: a die face, a skill
 ("Melee +1 Decent (skill: 2 ranks +1)"), a penalty ("clipped −1 (condition)"), the GM's
-situational modifier ("cover −1 (GM)"), armor ("armor 1 absorbs one level").
+situational modifier ("cover −1 (GM)"), armor ("armor 1 absorbs one level"), a treated wound ("Very Hurt
+treated −1 (wound, eased one level by first aid)"), an aspect spent on a reroll before the roll ("Invoking an
+aspect: Ana invokes 'Brave' before the attack: a reroll, the better of the two rolls counts").
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tracker.model import FightState
 from tracker.reasons import Reason, Rule
 from tracker.text import counted
 
+from .checks import UNTRAINED
 from .contest import SIMPLE, ContestRolled, ContestSide
 from .events import (
     HELPLESS,
@@ -35,6 +38,7 @@ from .events import (
     WoundsReopened,
     WoundsTreated,
 )
+from .fight import fight_data
 from .model import FATIGUE_STATES, LOCATIONS, WOUND_STATES, ZludgeData, data, ladder, word
 from .rules.rest import Rested
 from .table import R
@@ -65,14 +69,21 @@ def _name(state: FightState, cid: str | None) -> str:
 # terms
 
 
-def skill_term(d: ZludgeData | None, label: str, value: int) -> str:
+def skill_term(d: ZludgeData | None, label: str, value: int, skill: str = "") -> str:
     """``Athletics (Climbing) +4 Superb (skill: 3 ranks +2, specialization +1, Fortitude +1)``.
+
+    Ruling: a skill the sheet does not list is logged with the label "untrained" (``checks.untrained``); its term
+    names the skill rolled (``skill``): "Athletics −1 Poor (skill: untrained −1)", where a contest side read
+    "untrained −1 Poor (skill: untrained −1)" and never said which skill it rolled.
+    Test: test_why_round2.py::test_an_untrained_contest_side_is_named_by_its_skill.
 
     Ruling (the book's l.63, "Skills default to -1 (Poor) without any ranks. Each rank bought adds +1"): only a
     skill the sheet does not list is "untrained"; a listed skill shows its ranks and what they give (ranks − 1:
     "1 rank +0", "3 ranks +2", "0 ranks −1"), where every trained skill began "−1 untrained" and a GM read a
     trained Melee as untrained.  Test: test_why.py::test_why_a_trained_skill_is_not_called_untrained.
     """
+    if label == UNTRAINED and skill:
+        label = skill
     head = f"{label} {num(value)} {word(value)} (skill"
     name, _, spec = label.partition(" (")
     spec = spec.rstrip(")")
@@ -88,45 +99,59 @@ def skill_term(d: ZludgeData | None, label: str, value: int) -> str:
     return f"{head}: {', '.join(parts)})"
 
 
-def _origin(label: str) -> tuple[str, Rule]:
-    """Where a modifier came from, by its label, and the rule that put it there."""
+TREATED = " treated"  # the end of a treated wound's label (model.ZludgeData.penalties: "Very Hurt treated")
+
+
+def _origin(label: str) -> tuple[str, tuple[Rule, ...]]:
+    """Where a modifier came from, by its label, and the rules that put it there.
+
+    Ruling (l.116–120 wound penalties, l.133 first aid): a treated wound's penalty, labelled "Very Hurt treated",
+    is the wound's penalty eased one level by first aid, and cites both rules; it once fell through to the GM's
+    situational modifier ("Very Hurt treated −1 (GM)"). Test: test_why_round2.py::test_a_treated_wound_*.
+    """
     if label == CLIPPED:
-        return "condition", R.clipped
+        return "condition", (R.clipped,)
     if label in WOUND_STATES:
-        return "wound", R.wound_penalty
+        return "wound", (R.wound_penalty,)
+    if label.endswith(TREATED) and label.removesuffix(TREATED) in WOUND_STATES:
+        return "wound, eased one level by first aid", (R.wound_penalty, R.first_aid)
     if label == FATIGUE_STATES[3]:
-        return "fatigue", R.exhausted
+        return "fatigue", (R.exhausted,)
     if label in FATIGUE_STATES:
-        return "fatigue", R.fatigue_penalty
+        return "fatigue", (R.fatigue_penalty,)
     if label.startswith("bulky "):
-        return "bulky armor", R.bulky
+        return "bulky armor", (R.bulky,)
     if label.startswith("aspect '"):
-        return "aspect, checked off", R.invoke
+        return "aspect, checked off", (R.invoke,)
     if label == "plot point":
-        return "plot point", R.plot_point
+        return "plot point", (R.plot_point,)
     if label == "difficulty":
-        return "task difficulty", R.difficulty
+        return "task difficulty", (R.difficulty,)
     if label.startswith("called shot"):
-        return "called shot", R.called_shot
+        return "called shot", (R.called_shot,)
     if label in ("moving", "stationary"):
-        return "flat-footed, fixed defense", R.flat_footed
+        return "flat-footed, fixed defense", (R.flat_footed,)
     if label in HELPLESS:
-        return "no defense roll, fixed defense", R.helpless
-    return "GM", R.situational
+        return "no defense roll, fixed defense", (R.helpless,)
+    return "GM", (R.situational,)
 
 
-def mod_terms(mods: Sequence[Modifier], d: ZludgeData | None, skill_first: bool = True) -> tuple[list[str], list[Rule]]:
-    """One term per modifier with its origin, and the rules they come from (the skill's first)."""
+def mod_terms(
+    mods: Sequence[Modifier], d: ZludgeData | None, skill_first: bool = True, skill: str = ""
+) -> tuple[list[str], list[tuple[Rule, ...]]]:
+    """One term per modifier with its origin, and the rules each comes from (the skill's first).
+
+    ``skill``: the skill rolled, naming an untrained skill's modifier (see :func:`skill_term`)."""
     terms: list[str] = []
-    rules: list[Rule] = []
+    rules: list[tuple[Rule, ...]] = []
     for i, m in enumerate(mods):
         if i == 0 and skill_first:
-            terms.append(skill_term(d, m.label, m.value))
-            rules.append(R.skill)
+            terms.append(skill_term(d, m.label, m.value, skill))
+            rules.append((R.skill,))
             continue
-        origin, rule = _origin(m.label)
+        origin, from_rules = _origin(m.label)
         terms.append(f"{m.label} {num(m.value)} ({origin})")
-        rules.append(rule)
+        rules.append(from_rules)
     return terms, rules
 
 
@@ -140,17 +165,32 @@ def dice_terms(who: str, roll: Roll, rerolled: Roll | None, better: bool = False
     return [f"{who}: {roll.describe()}"]
 
 
-def _penalty_reasons(rules: Sequence[Rule], who: str, terms: Sequence[str], what: str) -> list[Reason]:
+def _penalty_reasons(rules: Sequence[tuple[Rule, ...]], who: str, terms: Sequence[str], what: str) -> list[Reason]:
     """A reason for each penalty, aspect or GM modifier rule a roll's modifiers came from."""
     out: list[Reason] = []
     seen: set[str] = set()
-    for rule in rules:
+    for rule in (r for rs in rules for r in rs):
         if rule is R.skill or rule.id in seen:
             continue
         seen.add(rule.id)
-        mine = [t for r, t in zip(rules, terms, strict=True) if r is rule]
+        mine = [t for rs, t in zip(rules, terms, strict=True) if rule in rs]
         out.append(Reason.of(rule, *(f"{who}: {t} on the {what}" for t in mine)))
     return out
+
+
+def reroll_reasons(who: str, aspect: str, rerolled: Roll | None, better: bool, what: str) -> list[Reason]:
+    """The aspect checked off for a reroll before the roll (l.37), which no modifier shows.
+
+    Ruling: an aspect spent on a reroll chosen before the roll is named and cites "Invoking an aspect", as its +1
+    does; it once showed only as "(aspect reroll before the roll: the better)" on the dice.  Files written before
+    ``better`` existed read "the second roll counts", as they played.
+    Test: test_why_round2.py::test_an_aspect_reroll_before_the_roll_is_named_*.
+    """
+    if rerolled is None:
+        return []
+    name = f"'{aspect}'" if aspect else "an aspect"
+    kept = "the better of the two rolls counts" if better else "the second roll counts"
+    return [Reason.of(R.invoke, f"{who} invokes {name} before the {what}: a reroll, {kept}", "checked off for the day")]
 
 
 # ---------------------------------------------------------------------------
@@ -161,11 +201,11 @@ def _attack(before: FightState, ev: AttackResolved, after: FightState) -> list[R
     a, t = _name(before, ev.actor), _name(before, ev.target)
     ad, td = _d(before, ev.actor), _d(before, ev.target)
     out: list[Reason] = []
-    aterms, arules = mod_terms(ev.attack_mods, ad)
+    aterms, arules = mod_terms(ev.attack_mods, ad, skill=ev.skill)
     attack = [*dice_terms(f"{a}'s {ev.skill} attack", ev.attack, ev.attack_rerolled, ev.attack_better), *aterms]
     attack.append(f"attack total {lad(ev.attack_total)}")
     if ev.defense is not None:
-        dterms, drules = mod_terms(ev.defense_mods, td)
+        dterms, drules = mod_terms(ev.defense_mods, td, skill=ev.defense_skill or "")
         defense = [
             *dice_terms(f"{t}'s {ev.defense_skill} defense", ev.defense, ev.defense_rerolled, ev.defense_better),
             *dterms,
@@ -187,7 +227,9 @@ def _attack(before: FightState, ev: AttackResolved, after: FightState) -> list[R
         out.append(Reason.of(R.critical, f"margin {num(margin)} is 4 or more: +1 damage level"))
     out += _damage(ev, ad, td)
     out += _location(ev, td)
+    out += reroll_reasons(a, ev.aspect, ev.attack_rerolled, ev.attack_better, "attack")
     out += _penalty_reasons(arules, a, aterms, "attack")
+    out += reroll_reasons(t, ev.defense_aspect, ev.defense_rerolled, ev.defense_better, "defense")
     out += _penalty_reasons(drules, t, dterms, "defense")
     return out
 
@@ -250,8 +292,7 @@ def _revised(before: FightState, ev: RollRevised, after: FightState) -> list[Rea
     change = f"{ev.side} {lad(ev.total_before)} → {lad(ev.total)}"
     out.append(Reason.of(R.revised, change))
     if ev.side == "contest":
-        now = f"{_name(before, ev.winner)} wins" if ev.winner else "a tie: both roll again"
-        out.append(Reason.of(R.contest_regular, f"{lad(ev.total)} vs {lad(ev.against or 0)}: now {now}"))
+        out.append(_revised_contest(before, ev))
     elif ev.side != "skill":
         atk, dfn = (ev.total, ev.against or 0) if ev.side == "attack" else (ev.against or 0, ev.total)
         out.append(Reason.of(R.outcome, f"attack {lad(atk)} vs defense {lad(dfn)}: now {ev.outcome}"))
@@ -260,6 +301,23 @@ def _revised(before: FightState, ev: RollRevised, after: FightState) -> list[Rea
     else:
         out.append(Reason.of(R.test, f"total {lad(ev.total)}: {'success' if ev.total >= 0 else 'failure'}"))
     return out
+
+
+def _revised_contest(before: FightState, ev: RollRevised) -> Reason:
+    """The contest read again.
+
+    Ruling (l.19): a simple contest revised to equal scores becomes a regular contest (the next event is its
+    roll 1), and cites the simple contest; it once cited the regular contest's "a tie: both roll again".
+    Test: test_why_round2.py::test_a_simple_contest_revised_to_a_tie_cites_the_simple_contest.
+    """
+    last = fight_data(before).last_roll
+    simple = last is not None and isinstance(last.event, ContestRolled) and last.event.kind == SIMPLE
+    if ev.winner:
+        now = f"{_name(before, ev.winner)} wins"
+    else:
+        now = "equal scores: a regular contest follows" if simple else "a tie: both roll again"
+    rule = R.contest_simple if simple else R.contest_regular
+    return Reason.of(rule, f"{lad(ev.total)} vs {lad(ev.against or 0)}: now {now}")
 
 
 # ---------------------------------------------------------------------------
@@ -340,7 +398,7 @@ def _taken_back(before: FightState, ev: HarmTakenBack, after: FightState) -> lis
 
 def _skill(before: FightState, ev: SkillRolled, after: FightState) -> list[Reason]:
     who = _name(before, ev.actor)
-    terms, rules = mod_terms(ev.mods, _d(before, ev.actor))
+    terms, rules = mod_terms(ev.mods, _d(before, ev.actor), skill=ev.skill)
     result = "success" if ev.success else "failure"
     if ev.total >= 4:
         result = "critical success"
@@ -361,7 +419,11 @@ def _skill(before: FightState, ev: SkillRolled, after: FightState) -> list[Reaso
         out.append(Reason.of(R.test, *all_terms))
     if ev.took_0:
         out.append(Reason.of(R.take_0, f"{who} takes 0 on {ev.skill}: no roll, the modifiers still apply"))
-    return out + _penalty_reasons(rules, who, terms, "roll")
+    return (
+        out
+        + reroll_reasons(who, ev.aspect, ev.rerolled, ev.better, "roll")
+        + _penalty_reasons(rules, who, terms, "roll")
+    )
 
 
 def _treated(before: FightState, ev: WoundsTreated, after: FightState) -> list[Reason]:
@@ -468,20 +530,37 @@ def _condition(before: FightState, ev: ConditionAdded, after: FightState) -> lis
     return [Reason.of(R.clipped, f"{who} is clipped: −1 to physical actions until its next action")]
 
 
-def _side_terms(before: FightState, side: ContestSide) -> list[str]:
+def _side(before: FightState, side: ContestSide) -> tuple[list[str], list[Reason]]:
+    """A contest side's terms (its skill named, as a skill roll's are) and the rules of its modifiers.
+
+    Ruling: a contest side explains its aspect (+1 or a reroll before the roll), plot point, the GM's modifiers
+    and its penalties with their rules, as an attack and a skill roll do; a contest once cited only its own rule.
+    Tests: test_why_round2.py::test_a_contest_cites_the_rules_of_its_modifiers and
+    test_contest_sides_name_the_skill_they_rolled."""
     who = _name(before, side.id)
-    terms, _ = mod_terms(side.mods, _d(before, side.id))
-    dice = dice_terms(who, side.roll, side.rerolled, side.better) if side.roll is not None else [f"{who}: no roll"]
-    return [*dice, *terms, f"{who} {lad(side.total)}"]
+    terms, rules = mod_terms(side.mods, _d(before, side.id), skill=side.skill)
+    rolled = f"{who}'s {side.skill}"
+    dice = (
+        dice_terms(rolled, side.roll, side.rerolled, side.better) if side.roll is not None else [f"{rolled}: no roll"]
+    )
+    why = [
+        *reroll_reasons(who, side.aspect, side.rerolled, side.better, "contest"),
+        *_penalty_reasons(rules, who, terms, "contest"),
+    ]
+    return [*dice, *terms, f"{who} {lad(side.total)}"], why
 
 
 def _contest(before: FightState, ev: ContestRolled, after: FightState) -> list[Reason]:
-    sides = [*_side_terms(before, ev.first), *_side_terms(before, ev.second)]
+    first, first_why = _side(before, ev.first)
+    second, second_why = _side(before, ev.second)
+    sides = [*first, *second]
+    if ev.physical is False:
+        sides.append("not physical: wound and clip penalties do not weigh on it")
     if ev.kind == SIMPLE:
         end = f"{_name(before, ev.winner)} wins" if ev.winner else "equal scores: a regular contest follows"
-        return [Reason.of(R.contest_simple, *sides, end)]
+        return [Reason.of(R.contest_simple, *sides, end), *first_why, *second_why]
     end = f"{_name(before, ev.winner)} wins" if ev.winner else "tie: both roll again"
-    return [Reason.of(R.contest_regular, f"roll {ev.round}", *sides, end)]
+    return [Reason.of(R.contest_regular, f"roll {ev.round}", *sides, end), *first_why, *second_why]
 
 
 def _rested(before: FightState, ev: Rested, after: FightState) -> list[Reason]:

@@ -51,7 +51,7 @@ from ..commands import Attack
 from ..events import AttackResolved
 from ..model import ATTACK_SKILLS, LOCATIONS, data
 from ..table import R, applies
-from .harm import wound_event
+from .harm import damage_of, location_of, wound_event
 
 
 @applies(R.outcome, R.critical)
@@ -61,16 +61,6 @@ def outcome_of(margin: int) -> str:
 
 
 @applies(R.outcome, R.critical, R.armor, R.no_damage)
-def damage_of(outcome: str, weapon: int, armor: int) -> int | None:
-    """Clipped: 0-level; a hit: weapon - armor (+1 critical); below 0 (or a miss): no damage."""
-    if outcome == "clipped":
-        return 0
-    if outcome in ("hit", "critical"):
-        damage = weapon - armor + (1 if outcome == "critical" else 0)
-        return damage if damage >= 0 else None
-    return None
-
-
 def wound_source(attacker: Combatant, ev: AttackResolved) -> str:
     """What dealt the wound, for the log: the attacker's weapon, an unarmed attack, or an attack."""
     a = data(attacker)
@@ -79,12 +69,6 @@ def wound_source(attacker: Combatant, ev: AttackResolved) -> str:
     if ev.weapon_level == a.weapon_level and ev.skill.startswith(a.weapon_skill):
         return f"{attacker.name}'s {a.weapon}"
     return f"{attacker.name}'s attack"
-
-
-@applies(R.location)
-def location_of(face: int) -> str:
-    """Ruling: 1 head, 2-3 torso, 4 right arm, 5 left arm, 6 legs."""
-    return {1: "head", 2: "torso", 3: "torso", 4: "right arm", 5: "left arm", 6: "legs"}[face]
 
 
 def _defense_skill(attacker_skill: str, target: Combatant, choice: str) -> str:

@@ -8,6 +8,19 @@
   the loser of a physical contest who has treated wounds gets the same prompt a failed physical skill roll
   raises (do they reopen?); a lost contest once never asked.
   Test: test_contests.py::test_losing_a_physical_contest_asks_whether_treated_wounds_reopen.
+- Ruling (l.104 "each active ... character gets to take an action"; the rulings' zludge "Turns: each active
+  combatant takes one action per turn"; third pass "only actions that cost the combatant's action wait for its turn"):
+  in a running fight a contest is the first side's action, as a skill roll is: on its own turn, one a turn, and
+  it ends that side's clip and flat-footedness as any action of its does (``ContestRolled.counts_as_action``);
+  the form ticks "Is the turn's action" only for the one whose turn it is (the skill roll's
+  ``commands.skill_defaults``), and unticked (the other's doing, a reaction) it costs nothing and is rolled at
+  any moment.  The one against spends no action.  A contest once cost no action on anyone's turn.
+  Test: test_contest_round2.py::test_a_contest_in_the_fight_is_the_first_sides_action.
+- Ruling (l.118, l.128 "most actions not possible, (-3 to physical actions)"; the rulings' "Exhausted is -3 to
+  every roll the GM still allows"): each side of a physical contest that is Incapacitated or Exhausted is refused unless
+  the GM ticks "GM allows it though prone" for that side (``gm_allows``, ``target_gm_allows``, the skill roll's
+  tick); it then rolls with its -3.  The refusal named a tick the contest form did not have.
+  Test: test_contest_round2.py::test_a_prone_side_of_a_contest_rolls_at_minus_3_when_the_gm_allows_it.
 """
 
 from __future__ import annotations
@@ -30,6 +43,7 @@ from ..checks import (
     check_able,
     check_boosts,
     check_situational,
+    check_turn,
     fudge,
     skill_roll,
     untrained,
@@ -40,6 +54,9 @@ from ..events import REGULAR, SIMPLE, ContestRolled, ContestSide
 from ..model import ATTACK_SKILLS, data
 from ..table import R, applies
 from .reopen import reopen_prompt, treated
+
+# the end of a contest's off-turn refusal (as a skill roll's: a contest that costs no action, any moment)
+FREE_CONTEST = "a contest that costs the first no action is rolled at any moment: untick 'Is the turn's action'"
 
 
 def take_zero(c: Combatant, skill: str, aspect: str, cmd: RollSkill, base: Sequence[Modifier]) -> SkillRoll:
@@ -155,8 +172,10 @@ def contest(d: Draft, cmd: Contest, dice: Roller) -> None:
     if cmd.kind not in (SIMPLE, REGULAR):
         raise Refused(f"a contest is simple or regular, not '{cmd.kind}'", rule=R.contest_simple)
     (skill_a, spec_a), (skill_b, spec_b) = sides(a, b, cmd)
-    check_able(a, cmd.physical, f"contest {skill_a}")
-    check_able(b, cmd.physical, f"contest {skill_b}")
+    check_able(a, cmd.physical, f"contest {skill_a}", cmd.gm_allows)
+    check_able(b, cmd.physical, f"contest {skill_b}", cmd.target_gm_allows)
+    if cmd.as_action:
+        check_turn(d.state, a, FREE_CONTEST)
     ea = _entrant(
         a, skill_a, spec_a, cmd.modifiers, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points),
         cmd.kind,
@@ -169,9 +188,16 @@ def contest(d: Draft, cmd: Contest, dice: Roller) -> None:
     else:
         first, second = ea.first_roll(dice, cmd.physical), eb.first_roll(dice, cmd.physical)
         start = 2
+    acts = cmd.as_action and d.state.started and not d.state.ended  # (outside the fight no action of it)
     events = [
         ContestRolled(
-            kind=cmd.kind, first=first, second=second, winner=winner(first, second), physical=cmd.physical, follow=0
+            kind=cmd.kind,
+            first=first,
+            second=second,
+            winner=winner(first, second),
+            physical=cmd.physical,
+            follow=0,
+            counts_as_action=acts,
         )
     ]
     if not events[0].winner:

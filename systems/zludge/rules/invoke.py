@@ -47,9 +47,9 @@ from ..fight import LastRoll, open_roll
 from ..model import data, taken_back
 from ..table import R, applies
 from .actions import untreated
-from .attacks import damage_of, outcome_of, wound_source
+from .attacks import outcome_of, wound_source
 from .contests import loser_prompt, rounds_after, winner
-from .harm import wound_event
+from .harm import damage_of, wound_event
 from .reopen import REOPEN, reopen_due, reopen_prompt
 
 
@@ -245,12 +245,11 @@ def _invoke_on_contest(d: Draft, who: Combatant, cmd: InvokeAfter, dice: Roller,
     follow: list[Event] = []
     was, now = ev.loser, final.loser
     closed = resolve(d.state, REOPEN, was, "the check succeeds after all") if was and was != now and physical else None
-    if closed is not None:
-        follow.append(closed)
+    shut = [closed] if closed is not None else []
     prompt = loser_prompt(d.state, final) if now and now != was and open_prompt(d.state, REOPEN, now) is None else []
-    if rounds:
-        rounds[-1] = attrs.evolve(rounds[-1], follow=len(prompt))
-    follow += [*rounds, *prompt]
+    if rounds:  # (the prompt closes after the roll that won it, not after the tie: Why? names that roll)
+        rounds[-1] = attrs.evolve(rounds[-1], follow=len(shut) + len(prompt))
+    follow += [*rounds, *shut, *prompt]
     d.add(attrs.evolve(rr, follow=len(follow)), *follow)
 
 

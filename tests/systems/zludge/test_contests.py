@@ -306,7 +306,8 @@ def test_a_contest_revised_after_the_roll_moves_the_reopen_prompt_to_the_loser()
     rr, raised = f.do(InvokeAfter(actor=b, aspect="Runner", aspect_use="reroll"))  # 1 vs 3: Bob wins
     assert rr.winner == b and isinstance(raised, PromptRaised) and raised.prompt.combatant == a
     script(f, F(4), F(2), F(0))
-    rr, closed, again = f.do(InvokeAfter(actor=a, aspect="Tough", aspect_use="reroll"))  # 3 vs 3: a tie, again
+    rr, again, closed = f.do(InvokeAfter(actor=a, aspect="Tough", aspect_use="reroll"))  # 3 vs 3: a tie, again
+    # (the question closes after the roll that won it, not after the tie)
     assert rr.winner == "" and isinstance(closed, PromptResolved) and not f.state.prompts
     assert isinstance(again, ContestRolled) and again.round == 2 and again.winner == a  # 1 vs 0
 

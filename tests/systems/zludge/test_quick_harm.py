@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from systems.zludge import system
-from systems.zludge.commands import LEVEL_CHOICES, Attack, MarkWound
+from systems.zludge.commands import ARMOR_CHOICES, LEVEL_CHOICES, Attack, MarkWound
 from systems.zludge.events import BoxCleared, FatigueMarked, WoundMarked
 from tests.systems.zludge.helpers import F, add, data, duel, script, treated
 from tracker.commands import BOOL, CHOICE, Adjust, Damage, EndFight, Heal, NextTurn
@@ -130,7 +130,11 @@ def test_quick_heal_after_the_fight_clears_one_box_of_the_level_on_each_target()
 def test_harm_forms_ask_for_a_level_by_its_name():
     damage = system.harm_params(False)
     assert [p.name for p in damage] == ["amount", "temporary"]
-    assert damage[0].kind == CHOICE and damage[0].choices == LEVEL_CHOICES and damage[0].label == "Damage level"
+    assert (
+        damage[0].kind == CHOICE
+        and damage[0].choices == (*LEVEL_CHOICES, *ARMOR_CHOICES)
+        and damage[0].label == "Damage level"
+    )
     assert LEVEL_CHOICES == ("0 Scratched", "1 Hurt", "2 Very Hurt", "3 Incapacitated", "4 Comatose")
     assert damage[1].kind == BOOL
     heal = system.harm_params(True)
