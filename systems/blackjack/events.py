@@ -106,6 +106,15 @@ class AttackMade(Event):
     # before it was kept, which Why? reads as the event's weapon allows)
     volley: int = 0
     level: str = ""  # the injury level the GM picked for a hit ("": the weapon's own)
+    # this shot's place in the volley's targets (1: the first) and the shots of the volley fired so far, this one
+    # included (a held shot is not fired); 0: a file written before they were kept (the log and Why? say no more)
+    shot: int = 0
+    fired: int = 0
+
+    @property
+    def unfired(self) -> int:
+        """The volley's shots a jam on this shot left unfired (0: none, or not known for an older file)."""
+        return self.volley - self.shot if self.jammed and self.shot and self.volley > self.shot else 0
 
     def describe(self, state: FightState) -> str:
         a, t = state.name(self.actor), state.name(self.target)
@@ -113,6 +122,8 @@ class AttackMade(Event):
         res = "hit" if self.hit else "miss"
         if self.jammed:
             res = f"{self.weapon} JAMS"
+            if self.unfired:
+                res += f": the volley ends, {counted(self.unfired, 'shot')} not fired"
         verb = "throws a" if self.thrown else "attacks"
         how = f" {self.weapon} at {t}" if self.thrown else f" {t} with {self.weapon}"
         floor = f"; the {self.weapon} lies on the floor" if self.thrown else ""
@@ -209,6 +220,11 @@ class WorkingCast(Event):
         return f"{state.name(self.actor)} casts {self.working}{on} with {self.lead} lead{again}, {self.roll.describe()}{six}"
 
 
+WILLING_SIDE = "own side"  # WorkingTookEffect.willing: a healing working on the caster's own side, no save
+WILLING_GM = "the GM"  # the GM ticked "Target is willing": no save
+SAVED = "saved"  # the target was unwilling and made its save
+
+
 @attrs.frozen(kw_only=True)
 class WorkingTookEffect(Event):
     TYPE = "blackjack.working_took_effect"
@@ -217,6 +233,10 @@ class WorkingTookEffect(Event):
     target: str | None = None
     took: bool = True
     note: str = ""
+    # why a target other than the caster made no save, or that it made one: WILLING_SIDE (a healing working on
+    # the caster's own side), WILLING_GM (the GM ticked "Target is willing"), SAVED (it saved: ``took`` says how
+    # it went); "": not recorded (a file written before it was kept: Why? cannot say which)
+    willing: str = ""
 
     def describe(self, state: FightState) -> str:
         on = f" on {state.name(self.target)}" if self.target else ""

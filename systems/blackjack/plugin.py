@@ -191,8 +191,18 @@ class BlackjackSystem(BaseSystem):
         return adjust.adjustable(combatant)
 
     def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
+        """Ruling: "Has acted this turn: yes" is for the combatant whose turn it is in the running fight; on anyone
+        else it would be wiped, unsaid, as its turn begins, so it is refused (it was logged and then did nothing;
+        tests/systems/blackjack/test_one_action.py::test_has_acted_yes_is_only_for_the_one_whose_turn_it_is)."""
         checked = adjust.check(combatant, field, value)
-        return super().check_adjust(state, combatant, field, value) if checked is None else checked
+        if checked is None:
+            checked = super().check_adjust(state, combatant, field, value)
+        if field == "acted" and checked and (state.current != combatant.id or not state.started or state.ended):
+            raise Refused(
+                f"only the one whose turn it is can be marked as having acted: {combatant.name}'s own turn starts "
+                "with its action free"
+            )
+        return checked
 
     def adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Combatant:
         applied = adjust.apply(combatant, field, value)

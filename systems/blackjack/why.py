@@ -173,13 +173,29 @@ def _attack_made(before: FightState, ev: E.AttackMade, after: FightState) -> lis
     out += save_reasons(before, ev.save, threat_rule)
     if ev.jammed:
         out.append(Reason.of(R.JAM, f"d20 [{ev.save.roll.total}] ≥ {w.jam}: the {ev.weapon} jams → miss"))
+    if ev.unfired:
+        left = f"shot {ev.volley}" if ev.unfired == 1 else f"shots {ev.shot + 1}–{ev.volley}"
+        out.append(
+            Reason.of(
+                R.VOLLEY,
+                f"the jam on shot {ev.shot} of {ev.volley} ends the volley: {left} not fired",
+                text="a jam ends the volley: the jamming shot is spent, the later ones are not fired",
+            )
+        )
     if ev.weapon_index < 0:
         out.append(Reason.of(R.FISTS, f"{a} fights with fists: lesser"))
     if ev.thrown:
         out.append(Reason.of(R.THROW_MELEE, f"{ev.weapon} thrown at {ev.range} range (ACC); it lies on the floor"))
     if ev.shots_spent:
         out.append(Reason.of(R.SHOTS, f"1 shot spent: {ev.weapon} {w.loaded} → {w.loaded - ev.shots_spent}"))
-        if w.multi == "shots" and ev.volley > 1:
+        if w.multi == "shots" and ev.volley > 1 and ev.unfired:
+            fired = counted(ev.fired, "shot")
+            out.append(
+                Reason.of(
+                    R.VOLLEY, f"{ev.weapon}: {ev.volley} shots called in one action, {fired} fired, each its own save"
+                )
+            )
+        elif w.multi == "shots" and ev.volley > 1:
             out.append(Reason.of(R.VOLLEY, f"{ev.weapon}: {ev.volley} shots in one action, each its own save"))
         elif w.multi == "shots" and not ev.volley:  # (an event written before the shots were counted)
             out.append(Reason.of(R.VOLLEY, f"{ev.weapon}: several shots in one action, each its own save"))
@@ -332,7 +348,19 @@ def _took(before: FightState, ev: E.WorkingTookEffect, after: FightState) -> lis
         td = _d(before, ev.target)
         stat = "Threat+8" if td is not None and not td.is_pc else "CTRL"
         t = _name(before, ev.target)
-        if ev.took:
+        if ev.willing == E.WILLING_SIDE:
+            out.append(
+                Reason.of(
+                    R.NO_TARGET,
+                    f"{t} is willing: {ev.working} heals one of {_name(before, ev.actor)}'s own side",
+                    "ruling: a healing working on the caster's own side is taken as willing, no save",
+                )
+            )
+        elif ev.willing == E.WILLING_GM:
+            out.append(Reason.of(R.NO_TARGET, f"{t} is willing (the GM's word): no save"))
+        elif ev.took and ev.willing == E.SAVED:
+            out.append(Reason.of(R.WORKING_SAVE, f"{t} failed its {stat} save"))
+        elif ev.took:  # written before the event said which (an older file)
             out.append(Reason.of(R.WORKING_SAVE, f"{t} failed its {stat} save, or was willing"))
         else:
             out.append(Reason.of(R.WORKING_SAVE, f"{t}'s {stat} save succeeded: no effect"))

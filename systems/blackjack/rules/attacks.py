@@ -7,6 +7,8 @@ named in a test:
 - A volley's later shots at a target an earlier shot killed are held (no shot
   spent); a jam ends the volley and the jamming shot is spent
   (``test_a_later_shot_at_a_dead_target_is_held``, ``test_a_jam_ends_the_volley_and_the_jamming_shot_is_spent``).
+  The jamming shot's log line says how many of the volley's shots are not fired, and Why? the shots fired and
+  that the jam ended the volley (``test_a_jam_in_a_volley_says_the_shots_fired_and_the_ones_not_fired``).
 - A jammed gun that still holds shots is cleared by a reload action for no lead
   (``test_rusty_revolver_jams_on_19_and_reload_clears_it``).
 - When an NPC's effect takes an NPC (a breath over a crowd of PCs and outlaws),
@@ -123,7 +125,8 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     if not data(a).is_pc and data(a).morale == 2:
         raise Refused(f"{a.name} has Morale 2: an NPC of Morale 2 will not fight", rule=R.MORALE_EXTREMES)
     then = "attack next turn"
-    if data(a).action.startswith("fired"):
+    used = next((w for w in data(a).weapons if data(a).action == f"fired the {w.name}"), None)
+    if used is not None and used.multi not in ("blast", "area"):  # (a blast takes its targets in one: no hint)
         then += " (only a revolver or repeater fires several shots in one action: one attack, a target per shot)"
     one_action(state, a, then)
     if not cmd.targets:
@@ -160,6 +163,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
             return
     tags = _tags(w, cmd.tags)
     mods = [DvPart(label=m.label, value=m.value) for m in cmd.modifiers]
+    fired = 0
     for i, tid in enumerate(targets):
         a = d.get(a.id)
         t = d.get(tid)
@@ -198,6 +202,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
             jammed = False
             hit = not save.success
         first = i == 0
+        fired += 1
         d.add(
             AttackMade(
                 actor=a.id,
@@ -214,6 +219,8 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
                 thrown=thrown,
                 volley=len(targets) if w.is_firearm and w.multi == "shots" else 1,
                 level="" if cmd.level == "default" else cmd.level,
+                shot=i + 1,
+                fired=fired,
             )
         )
         if hit:

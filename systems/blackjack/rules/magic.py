@@ -25,7 +25,10 @@ named in a test:
 - Ruling: a healing working on one of the caster's own side (PC on PC, NPC on
   NPC) is taken as willing: no CTRL save against it. Aimed at the other side,
   the target saves unless the GM ticks "Target is willing"
-  (``test_healing_hands_on_the_selected_wounded_ally_heals_it``).
+  (``test_healing_hands_on_the_selected_wounded_ally_heals_it``). The event that it took
+  effect records which it was (own side, the GM's tick, or a save made), so Why? says "willing: no save"
+  or "failed its save" rather than "failed its save, or was willing"; an event written before
+  it was kept still reads the hedge (``test_healing_an_ally_is_explained_as_willing_not_a_failed_save``).
 - What a paper working (Hex, Naming) lays on its target is bound to the paper:
   the log says so, and only "The paper is destroyed" removes it
   (``test_treatment_cannot_clear_namings_agony_destroying_the_paper_does``).
@@ -43,6 +46,9 @@ from tracker.text import counted
 from ..checks import blackjack_save
 from ..commands import CastWorking, IngestLead, ResolveSixes
 from ..events import (
+    SAVED,
+    WILLING_GM,
+    WILLING_SIDE,
     DvPart,
     LeadIngested,
     PaperBound,
@@ -113,14 +119,22 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
         )
     )
     took = True
-    willing = cmd.willing or (wk.effect == "heal" and target is not None and target.kind == a.kind)
+    own_side = wk.effect == "heal" and target is not None and target.kind == a.kind
+    willing = cmd.willing or own_side
+    how = ""
+    if target is not None and target.id != a.id:
+        how = WILLING_SIDE if own_side else WILLING_GM if willing else SAVED
     if target is not None and not willing and target.id != a.id:
         t = d.get(target.id)
         parts = [DvPart(label="lead ingested", value=n)] + [DvPart(label=m.label, value=m.value) for m in cmd.modifiers]
         save = blackjack_save(dice, t, "CTRL", parts, f"resists {wk.name}")
         d.add(SaveRolled(actor=t.id, save=save, purpose=f"resist {wk.name}"))
         took = not save.success
-    d.add(WorkingTookEffect(actor=a.id, working=wk.name, target=tid, took=took, note=wk.notes if took else ""))
+    d.add(
+        WorkingTookEffect(
+            actor=a.id, working=wk.name, target=tid, took=took, note=wk.notes if took else "", willing=how
+        )
+    )
     if took:
         _effect(d, a, d.get(tid or a.id), wi)
     if sixes:

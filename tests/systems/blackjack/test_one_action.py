@@ -252,3 +252,29 @@ def test_an_old_fight_file_with_several_actions_a_turn_replays_as_it_did() -> No
     assert strip(now) == then
     assert [c.data.action for c in fight.state.combatants] == ["fired the Pistol", ""]
     assert (fight.state.round, fight.state.current) == (2, "c1")
+
+
+def test_has_acted_yes_is_only_for_the_one_whose_turn_it_is() -> None:
+    """Marking Lefty (not up) as having acted was logged and then wiped, unsaid, as Lefty's turn began: Lefty
+    attacked all the same.  It is refused; no (freeing the action) is refused as "already" as before."""
+    f, dusty, lefty = _fight()
+    assert f.state.current == dusty
+    _refused(f, Adjust(id=lefty, field="acted", value=True), "only the one whose turn it is")
+    f.do(Adjust(id=dusty, field="acted", value=True))  # the one up: as before
+    assert data(f, dusty).acted
+
+
+def test_a_second_blast_is_not_told_to_split_its_shots() -> None:
+    """After a shotgun blast on two outlaws, a second blast is refused as the turn's action only; the revolver's
+    hint ("a target per shot") read as if the blast should have been split."""
+    f = new_fight()
+    dusty = pc(f, "Dusty", acc=12, body=10, ctrl=14, weapons="Shotgun", lead=6)
+    lefty = npc(f, "Lefty", preset="outlaw")
+    righty = npc(f, "Righty", preset="outlaw")
+    f.do(StartFight())
+    faces(f, 15, 15)
+    f.do(Attack(actor=dusty, targets=(lefty, righty), weapon="Shotgun"))
+    with pytest.raises(Refused) as e:
+        f.do(Attack(actor=dusty, targets=(lefty,), weapon="Shotgun"))
+    assert "Dusty has taken this turn's action (fired the Shotgun): attack next turn" in str(e.value)
+    assert "revolver" not in str(e.value), str(e.value)

@@ -319,7 +319,7 @@ def test_a_hex_its_save_its_sixes_its_dv_and_its_paper() -> None:
     assert "Outlaw resists Hex: Threat+8" in terms(resist, R.WORKING_SAVE)  # an NPC's save (it said CTRL)
     assert "lead ingested +1 (+1 DV per lead)" in terms(resist, R.WORKING_SAVE)
     (took,) = of(w, "WorkingTookEffect")
-    assert terms(took, R.WORKING_SAVE) == ["Outlaw failed its Threat+8 save, or was willing"]
+    assert terms(took, R.WORKING_SAVE) == ["Outlaw failed its Threat+8 save"]
     assert terms(took, R.HEX) == ["Outlaw is Hexed: +2 DV"]
     (bound,) = of(w, "PaperBound")
     assert terms(bound, R.PAPER) == ["Hexed (Hex's paper)"]
