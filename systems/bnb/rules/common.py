@@ -297,10 +297,20 @@ def cover(value: int) -> Modifier:
     return Modifier(label="cover", value=-value)
 
 
+STAT_LINE = " (stat line)"  # an NPC's "Pistol +1": its modifier's label ends so (older files: " +1")
+
+
+def is_favoured(label: str) -> bool:
+    """Whether a modifier's label is a favoured weapon's +1 (Sure Shot, Close Fighter, a stat line's "+1")."""
+    return label in (R.sure_shot.name, R.close_fighter.name) or label.endswith((STAT_LINE, " +1"))
+
+
 def favoured(c: Combatant, use: Use) -> Modifier | None:
     """Sure Shot / Close Fighter / an NPC's "Pistol +1": +1 to hit and damage with that weapon."""
     d = data(c)
     if use.weapon is None or not d.favoured or d.favoured != use.weapon.id:
         return None
-    label = {SHOOTIST: R.sure_shot.name, TRAILBLAZER: R.close_fighter.name}.get(d.cls, f"{use.weapon.name} +1")
+    label = {SHOOTIST: R.sure_shot.name, TRAILBLAZER: R.close_fighter.name}.get(
+        d.cls, f"{use.weapon.name} (stat line)"
+    )  # (the value is said after it)
     return Modifier(label=label, value=1)

@@ -179,6 +179,8 @@ def bind_wounds(d: Draft, cmd: BindWounds, dice: Roller) -> None:
         raise Refused("binding wounds comes after the battle: end the fight first", rule=R.binding_wounds)
     if cd.status == DEAD:
         raise Refused(f"{c.name} is dead: no binding helps", rule=R.binding_wounds)
+    if cd.status == DYING:  # Ruling: as rest refuses it (test_binding_a_dying_pc_waits_for_the_death_save)
+        raise Refused(f"{c.name} is dying: the death save comes first (p resolves it)", rule=R.death_save)
     if cd.bound:
         raise Refused(f"{c.name}'s wounds from this fight are already bound", rule=R.binding_wounds)
     if cd.lost <= 0:

@@ -8,6 +8,7 @@ term: "d20 = 14", "DEX 13 → +1", "cover −2 (GM)", "level 4: 2 extra dice at 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +31,7 @@ from systems.bnb.events import (
     TemporaryHealed,
     WoundsBound,
 )
-from systems.bnb.rules.common import COVER_BY_CONDITION
+from systems.bnb.rules.common import COVER_BY_CONDITION, is_favoured
 from systems.bnb.rules.harm import DEATH, LUCKY
 from systems.bnb.rules.rest import INTERRUPTED, Rested
 from systems.bnb.rules.table import R
@@ -109,7 +110,7 @@ def _attack_term(p: Modifier, d: BnbData | None) -> str:
         return f"cover {signed(p.value)} (GM)"
     if p.label == COVER_BY_CONDITION:
         return f"cover {signed(p.value)} (Cover condition)"
-    if p.label in (R.sure_shot.name, R.close_fighter.name) or p.label.endswith(" +1"):
+    if is_favoured(p.label):
         return f"{p.label} {signed(p.value)}"
     return f"{p.label} {signed(p.value)} (GM)"
 
@@ -168,7 +169,7 @@ def _attack(before: FightState, ev: AttackRolled, after: FightState) -> tuple[Re
             out.append(Reason.of(R.cover, _attack_term(p, d)))
         elif p.label == COVER_BY_CONDITION:
             out.append(Reason.of(R.cover_condition, f"{_name(before, ev.target)} is in Cover: {signed(p.value)}"))
-        elif p.label in (R.sure_shot.name, R.close_fighter.name) or p.label.endswith(" +1"):
+        elif is_favoured(p.label):
             out.append(Reason.of(_favoured_rule(p.label), f"{p.label}: +1 to hit", f"+1 damage with the {ev.weapon}"))
     if ev.intended is not None and ev.pick is not None:
         out.append(
@@ -219,9 +220,7 @@ def _damage(
     if melee and d is not None and d.cls and d.mod("STR"):
         terms.append(_attribute("STR", d.mod("STR"), d))
         rest -= d.mod("STR")
-    fav = next(
-        (p for p in ev.parts if p.label in (R.sure_shot.name, R.close_fighter.name) or p.label.endswith(" +1")), None
-    )
+    fav = next((p for p in ev.parts if is_favoured(p.label)), None)
     if fav is not None:
         terms.append(f"{fav.label} +1")
         rest -= 1
@@ -481,7 +480,16 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> tuple[Reason, 
     if d is not None and d.status == DYING:
         return (Reason.of(R.death_save, "dying: the death save comes first"),)
     span = ev.why.split(";")[0] if ev.why else ""
-    out.append(Reason.of(R.rest, *([span] if span else ()), f"{who}: {rate} HP a full day", f"{ev.lethal} HP healed"))
+    days = _full_days(span)
+    capped: list[str] = []
+    if d is not None and ev.lethal and ev.lethal == d.damage and ev.lethal < rate * days:
+        capped = [
+            f"{counted(days, 'day')} × {rate} HP = {rate * days}, but only {d.damage} HP of lethal damage taken: "
+            "healing stops at the HP lost"
+        ]
+    out.append(
+        Reason.of(R.rest, *([span] if span else ()), f"{who}: {rate} HP a full day", *capped, f"{ev.lethal} HP healed")
+    )
     if d is not None and not d.cls:
         least = ", at least 1" if d.level < 1 else ""  # (HD ½ or 0: "heals as level 0" beside "1 HP a full day")
         out.append(Reason.of(R.npc_rest, f"{who}: heals as level {d.level}{least}"))
@@ -495,6 +503,16 @@ def _rested(before: FightState, ev: Rested, after: FightState) -> tuple[Reason, 
         per_day = lucky_streaks(d.level) if d is not None else ev.lucky
         out.append(Reason.of(R.lucky_streak, f"a day passed: {per_day} a day again", f"{ev.lucky} used back"))
     return tuple(out)
+
+
+def _full_days(span: str) -> int:
+    """The full days of uninterrupted rest a Rested's ``why`` names ("2 days and 5 hours of uninterrupted rest":
+    2; 30 hours: 1); 0 for interrupted rest or a span it cannot read."""
+    if f"of {INTERRUPTED} rest" in span or "uninterrupted" not in span:
+        return 0
+    days = re.search(r"(\d+) days?\b", span)
+    hours = re.search(r"(\d+) hours?\b", span)
+    return (int(days.group(1)) if days else 0) + (int(hours.group(1)) // 24 if hours else 0)
 
 
 def _note(note: str) -> list[str]:

@@ -403,6 +403,17 @@ def test_binding_wounds_after_the_fight_1d3_only_hp_lost_in_this_fight():
     _refused(f, BindWounds(actor=lefty), "lost no HP to lethal damage in this fight")
 
 
+def test_binding_a_dying_pc_waits_for_the_death_save():
+    """Ruling: a PC still dying (its death save open) when the fight ends is not bound: the save comes first, as
+    rest says (book l.138, the save "When HP reaches 0"; binding comes "following a battle").  Binding had given
+    3 HP back and closed the death save as moot, so the PC never rolled it."""
+    f, _dice, dusty, _lefty, _ = _shot_down(save_faces=())
+    assert data(f, dusty).status == "dying"
+    f.do(EndFight())
+    _refused(f, BindWounds(actor=dusty), "Dusty is dying: the death save comes first")
+    assert [p.command for p in f.state.prompts] == ["death_save"]
+
+
 def test_binding_never_restores_more_than_was_lost():
     f, dice = new_fight(15, 1)
     dusty = add_pc(f, "Dusty", weapons="belt pistol")
@@ -454,7 +465,7 @@ def test_npc_weapon_plus_one_is_to_hit_and_damage():
     (gun,) = add_npc(f, "gunfighter")
     start(f, {gun: 15, dusty: 10})
     (_shot, atk) = f.do(Attack(actor=gun, target=dusty, distance=40))
-    assert {m.label: m.value for m in atk.parts} == {"to-hit": 1, "belt pistol +1": 1, "short range": 2}
+    assert {m.label: m.value for m in atk.parts} == {"to-hit": 1, "belt pistol (stat line)": 1, "short range": 2}
     assert atk.weapon == "belt pistol" and atk.amount == 3 + 1 and data(f, dusty).hp == 8
 
 

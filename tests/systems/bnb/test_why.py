@@ -183,7 +183,7 @@ def test_the_cover_condition_gives_its_value_or_2_to_attacks_that_set_no_cover()
     assert at_o2["Cover (condition)"].source == "ruling on bnb l.138"
     assert "cover −2 (Cover condition)" in at_o3["Attack roll"].terms
     gun = why(f, AttackRolled, 4)
-    assert gun["An NPC's +1 weapon"].terms[0] == "belt pistol +1: +1 to hit"
+    assert gun["An NPC's +1 weapon"].terms[0] == "belt pistol (stat line): +1 to hit"
     assert gun["Critter to-hit"].terms[:2] == ("d20 = 15", "to-hit +1 (HD 1+1, at most +15)")
     assert "Critters attack at HD alone" in gun
 
@@ -547,6 +547,7 @@ def test_harm_healing_binding_and_rest_explain_their_rates():
     assert week["Healing by rest"].terms == (
         "7 days of uninterrupted rest, level 2",
         "level 2: 2 HP a full day",
+        "7 days × 2 HP = 14, but only 9 HP of lethal damage taken: healing stops at the HP lost",
         "9 HP healed",
     )
     assert "Interrupted rest" not in week and "An NPC's healing" not in week
