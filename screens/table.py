@@ -37,8 +37,8 @@ from saves.follow import WAITING, Follower, Snapshot
 from screens import collector
 from tracker import Entry, Fight, Step, evolve
 from tracker import events as E
-from tracker.engine import coming_turns
-from tracker.model import Combatant, Condition, FightState, changed
+from tracker.engine import coming_turns, turns_left_this_round
+from tracker.model import KINDS, PC, Combatant, Condition, FightState, changed
 from tracker.plugin import System
 from tracker.text import counted
 from tracker.text import visible as shown_as_text
@@ -80,7 +80,9 @@ def visible(c: Combatant) -> bool:
     return not c.hidden
 
 
-def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> dict[str, str]:
+def public_names(
+    state: FightState, seen: Mapping[str, int] | None = None, known_pcs: Collection[str] = ()
+) -> dict[str, str]:
     """What the players call each combatant not hidden (removed ones too, for the log).
 
     PCs by name; NPCs by name, or by their alias when the GM hides NPC names
@@ -96,6 +98,12 @@ def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> di
     revealed read "Outlaw 1", "Outlaw 2"; "Outlaw 3", "Outlaw 4" told of two still hidden), and one alone goes by
     the group's name (:func:`_in_group`; test:
     tests/view/test_view_secrecy.py::test_a_group_member_number_counts_only_the_members_the_players_know).
+
+    Ruling: an NPC the players knew as a PC (``known_pcs``: :func:`known_as_pcs`) goes by its name with NPC names
+    hidden, an alias or none (a PC has none; one it had as an NPC before is not used again): the players know
+    the name, and the log's earlier lines keep the name they were shown with (turned NPC, every past line read
+    "NPC joins the fight") (tests: tests/view/test_public_round2.py::
+    test_a_pc_turned_npc_keeps_its_name_with_npc_names_hidden, test_an_npc_made_a_pc_and_back_keeps_its_name).
     """
     names: dict[str, str] = {}
     aliased: dict[str, list[str]] = {}
@@ -104,9 +112,10 @@ def public_names(state: FightState, seen: Mapping[str, int] | None = None) -> di
     known = {c.id for c in state.combatants if visible(c) or (seen is not None and c.id in seen)}
     for c in state.combatants:
         shown = visible(c)
-        if not shown and (seen is None or c.id not in seen or c.is_pc or state.view.npc_names):
+        named = c.is_pc or state.view.npc_names or c.id in known_pcs
+        if not shown and (seen is None or c.id not in seen or named):
             continue
-        if c.is_pc or state.view.npc_names:
+        if named:
             names[c.id] = _in_group(state, c, known, seen)
         else:
             aliased.setdefault(c.alias or "NPC", []).append(c.id)
@@ -155,6 +164,18 @@ def first_seen(events: Iterable[E.Event | Entry]) -> dict[str, int]:
             for cid in ev.ids:
                 seen.setdefault(cid, len(seen))
     return seen
+
+
+def known_as_pcs(steps: Iterable[Step]) -> frozenset[str]:
+    """The combatants the players saw as PCs and the GM has made NPCs since (in the actions in effect)."""
+    out: set[str] = set()
+    for step in steps:
+        for ev in step.events:
+            if type(ev) is E.Adjusted and ev.field == "kind" and ev.old == PC:
+                c = step.before.find(ev.id)
+                if c is not None and visible(c):
+                    out.add(ev.id)
+    return frozenset(out)
 
 
 def former_names(entries: Iterable[Entry]) -> dict[str, set[str]]:
@@ -253,11 +274,25 @@ def _on_deck(system: System, state: FightState, shown: Mapping[str, str], after:
     side or the first of round 1: it named one who did not act in it).  Turns are skipped, not combatants: the
     last of a surprise round, who opens round 1, is on deck (skipped by name, another was said to be)."""
     try:
-        coming = list(coming_turns(system, state))
+        if state.reroll_next_round:
+            coming = _this_round(system, state)
+        else:
+            coming = list(coming_turns(system, state))
     except Exception:  # a plug-in's takes_turns that fails: no one on deck, the view goes on
         return None
     start = coming.index(after) + 1 if after in coming else 0
     return next((cid for cid in coming[start:] if cid in shown), None)
+
+
+def _this_round(system: System, state: FightState) -> list[str]:
+    """The turns to come still in this round (:func:`coming_turns` stopped at the round's end).
+
+    Ruling: while the order is provisional (it is rolled again as the next round begins: the GM's reroll, or an
+    ambush whose initiative waits for the surprise action), the view makes no guess past this round: no one up
+    and no one on deck from the order that will be replaced.  In a hidden ambusher's surprise turn it showed
+    "Up: Ann · On deck: Bob" from the placeholder order, and round 1 then began with Bob (test:
+    tests/view/test_public_round2.py::test_no_one_up_or_on_deck_while_the_ambush_order_waits)."""
+    return turns_left_this_round(system, state)
 
 
 def round_text(state: FightState) -> str:
@@ -365,7 +400,7 @@ def _recent_log(system: System, steps: Sequence[Step], now: FightState, names: M
 def project(system: System, fight: Fight, title: str = "") -> Public:
     state = fight.state
     done = fight.steps
-    names = public_names(state, first_seen(ev for step in done for ev in step.events))
+    names = public_names(state, first_seen(ev for step in done for ev in step.events), known_as_pcs(done))
     steps = done[-LOG_STEPS:]
     current = state.current if state.current in names else None
     shown_round = round_text(state)
@@ -544,6 +579,11 @@ def _core_line(ev: E.Event, before: FightState, now: FightState, nm: Any) -> str
         return f"{nm(ev.id)} is {text}"
     if isinstance(ev, E.ConditionRemoved):
         return f"{nm(ev.id)} is no longer {ev.name}"
+    if isinstance(ev, E.Adjusted) and ev.field == "kind" and ev.value in KINDS:
+        # Ruling: a kind change is said as the side the players now see it on ("Marla is now an NPC"), whatever
+        # numbers are shown: its row's "(PC)" tells it anyway, and it read "GM sets NPC's kind to npc" (test:
+        # tests/view/test_public_round2.py::test_a_pc_turned_npc_keeps_its_name_with_npc_names_hidden)
+        return f"{nm(ev.id)} is now {'a PC' if ev.value == PC else 'an NPC'}"
     if isinstance(ev, E.Adjusted):
         c = now.find(ev.id)
         if c is None or not shows_numbers(now, c):
@@ -759,6 +799,27 @@ def _descriptor_lines(system: System, step: Step, now: FightState, names: Mappin
     return out
 
 
+def _initiative_roll(events: Sequence[E.Event]) -> frozenset[int]:
+    """The places in ``events`` of a plug-in's events inside an initiative roll: after an initiative set and before
+    the order it gives (zludge's initiative tie rolled again, among them).
+
+    Ruling: in a GM action a hidden combatant takes part in, these are the GM's, as the core's initiative rolls
+    are: an ambush whose rolls waited for a hidden ambusher's surprise action rolls them as round 1 begins, and a
+    tie among the seen, said after "The fight begins" with no surprise round said, told the players someone unseen
+    had acted (test: tests/view/test_public_round2.py::test_a_tie_rerolled_in_a_hidden_surprise_step_is_the_gms).
+    Outside such an action they are shown as before."""
+    inside = False
+    out: set[int] = set()
+    for n, ev in enumerate(events):
+        if isinstance(ev, E.InitiativeSet):
+            inside = True
+        elif isinstance(ev, E.OrderSet):
+            inside = False
+        elif inside and type(ev) not in _CORE:
+            out.add(n)
+    return frozenset(out)
+
+
 def public_lines(
     system: System,
     step: Step,
@@ -781,12 +842,15 @@ def public_lines(
         _seen_turn(ev, step.after, names) for ev in events
     )
     new_round = any(isinstance(ev, E.RoundStarted) for ev in events)
+    rolling = _initiative_roll(events) if secret else frozenset()
     passed = False
     for n, ev in enumerate(events):
         after = _safe(evolve, system, s, ev) or s
         passed = passed or _passes(ev, step.after, names)
         if unseen_turn and _turn_bookkeeping(ev, new_round, passed):
             line = None
+        elif n in rolling:
+            line = None  # part of an initiative roll made in a hidden one's action: the GM's, as the rolls are
         elif isinstance(ev, E.RoundStarted) and not _seen_turn_follows(events[n + 1 :], step.after, names):
             line = None  # said with the round's first seen turn: a round begun by a hidden turn told of it
         elif isinstance(ev, E.TurnStarted) and _first_seen_turn_of_round(system, s, ev, names, events[:n], seen_turns):
@@ -817,8 +881,8 @@ def public_lines(
 def public_log(
     system: System, steps: Iterable[Step], now: FightState, names: Mapping[str, str] | None = None
 ) -> tuple[str, ...]:
-    names = public_names(now) if names is None else names
     steps = tuple(steps)
+    names = public_names(now, known_pcs=known_as_pcs(steps)) if names is None else names
     turns = _turns_seen(steps, names)
     out: list[str] = []
     for step in steps:

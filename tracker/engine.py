@@ -444,6 +444,13 @@ def coming_turns(system: System, state: FightState) -> Iterator[str]:
             yield c.id
 
 
+def turns_left_this_round(system: System, state: FightState) -> list[str]:
+    """The ids of those who take the turns to come in this round (:func:`coming_turns` stopped at its end)."""
+    if not state.started or state.ended:
+        return []
+    return [c.id for rnd, _pos, c in _coming_turns(system, state) if rnd == state.round]
+
+
 def _start(system: System, state: FightState, cmd: C.StartFight, dice: Roller) -> list[E.Event]:
     if state.started:
         raise Refused("the fight has already started")
