@@ -9,6 +9,11 @@ waited for.  If the file shrinks or is replaced, it is read again from the
 start; if it is not there (yet), the follower waits for it.  The file is opened
 for reading only and no lock is taken: the writer's lock is the writer's.
 
+A fight the GM's app saved on in another file (``FILE-rescued.jsonl`` after the
+file was lost under it, ``FILE-continued.jsonl`` after damage) is looked for
+about once a second; while that file was written after this one, the view says
+where the fight goes on (status ``MOVED``) instead of a frozen fight.
+
 Only a regular file is read, and never one the loader would refuse: a FIFO, a
 device or a folder is refused at once (opened without blocking, then checked),
 and so is a file over the loader's size cap (``MAX_FILE``).  Lines are taken
@@ -27,6 +32,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -47,6 +53,7 @@ from saves.format import (
     parse,
     unseal,
 )
+from saves.listing import continuation_of, rescued_in
 from tracker import registry
 from tracker.errors import TrackerError
 from tracker.fight import Fight
@@ -56,6 +63,8 @@ from tracker.plugin import System
 # what a follower says when it has no fight to show
 WAITING = "waiting"  # no file there (yet)
 BAD = "bad"  # a file that is not a fight this tracker can read; the message says why
+MOVED = "moved"  # the fight goes on in another file (rescued or continued); the message names it
+WENT_ON_EVERY = 1.0  # seconds between looks for such a file (a glob of the folder and a header read)
 
 
 READ_CHUNK = 1 << 22  # bytes read at once: more than a line's cap (MAX_LINE), so a whole line always fits
@@ -222,7 +231,7 @@ class Snapshot:
     fight: Fight | None = None
     header: Header | None = None
     problem: str = ""  # a message for the viewer (no fight, or the file went bad after it)
-    status: str = ""  # WAITING, BAD or "" (following)
+    status: str = ""  # WAITING, BAD, MOVED or "" (following)
     version: int = 0  # grows by one whenever anything shown may have changed
 
 
@@ -234,6 +243,9 @@ class Follower:
         self._version = 0
         self._reset()
         self.snapshot = Snapshot(status=WAITING, problem=self._waiting_text())
+        self._base = self.snapshot  # what the file itself shows (self.snapshot says MOVED over it)
+        self._looked = -WENT_ON_EVERY  # when the other file was last looked for (time.monotonic)
+        self._went_on: Path | None = None
 
     def _reset(self) -> None:
         self._identity: tuple[int, int] | None = None
@@ -259,18 +271,80 @@ class Follower:
     def _emit(self, status: str = "", problem: str = "") -> Snapshot:
         self._version += 1
         fight = None if status else self._fight
-        self.snapshot = Snapshot(
+        self.snapshot = self._base = Snapshot(
             fight=fight, header=self._header, problem=problem, status=status, version=self._version
         )
         return self.snapshot
 
     def poll(self) -> Snapshot | None:
         """Read what was added since the last poll (``POLL_READ`` bytes at most); a new snapshot if anything
-        changed."""
+        changed.
+
+        Ruling: a fight the GM's app saved on in another file is said, not followed: while
+        ``FILE-rescued.jsonl`` (``saves.listing.rescued_in``) or ``FILE-continued.jsonl`` (``continuation_of``)
+        was written after this file, the view shows "The fight goes on in …" with the command that shows it
+        (status MOVED) in place of the fight, which it showed frozen as if live with no word.  Not followed on
+        its own: the app offers "Stay in this file" on the lost one, and a view that had moved would then show
+        the players a fight no longer played; said by the files' times, the word goes when this file is written
+        again.  Tests: tests/view/test_follow_moved.py.
+        """
+        shown = self._poll_file()
+        went_on = self._where_it_went_on()
+        if went_on is not None:
+            problem = self._moved_text(went_on)
+            if self.snapshot.status == MOVED and self.snapshot.problem == problem:
+                return None
+            self._version += 1
+            self.snapshot = Snapshot(header=self._header, problem=problem, status=MOVED, version=self._version)
+            return self.snapshot
+        if self.snapshot.status == MOVED:  # this file goes on again: shown as it is
+            self._version += 1
+            self.snapshot = self._base = attrs.evolve(self._base, version=self._version)
+            return self.snapshot
+        return shown
+
+    def _where_it_went_on(self) -> Path | None:
+        """The file the fight goes on in, if it was written after this one (looked for every ``WENT_ON_EVERY``)."""
+        now = time.monotonic()
+        if now - self._looked < WENT_ON_EVERY:
+            return self._went_on
+        self._looked = now
+        self._went_on = None
+        for find in (rescued_in, continuation_of):
+            try:
+                other = find(self.path)
+                if other is None:
+                    continue
+                theirs = os.stat(other).st_mtime_ns
+            except OSError:
+                continue
+            try:
+                ours = os.stat(self.path).st_mtime_ns
+            except FileNotFoundError:
+                ours = -1
+            except OSError:
+                continue
+            if theirs >= ours:
+                self._went_on = other
+                break
+        return self._went_on
+
+    def _moved_text(self, other: Path) -> str:
+        name = self.path.name
+        if other.name.startswith(f"{self.path.stem}-continued"):
+            why = f"{name} is damaged"
+        else:
+            why = f"{name} was lost under the GM's app (another program replaced, moved or changed it)"
+        return (
+            f"The fight goes on in {other.name}: {why} and is no longer played. To show it, run the players' view "
+            f"on that file (beside {name}): tracker table {other.name}"
+        )
+
+    def _poll_file(self) -> Snapshot | None:
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
-            if self.snapshot.status == WAITING and self._fight is None:
+            if self._base.status == WAITING and self._fight is None:
                 return None
             self._reset()
             return self._emit(status=WAITING, problem=self._waiting_text())
@@ -310,7 +384,7 @@ class Follower:
 
     def _refuse(self, message: str) -> Snapshot | None:
         """A path that cannot be read as it is: said once (not at every poll), then waited on until it changes."""
-        if self._stuck and self.snapshot.status == BAD and self.snapshot.problem == message:
+        if self._stuck and self._base.status == BAD and self._base.problem == message:
             return None
         self._reset()
         return self._fail(message)
@@ -348,11 +422,11 @@ class Follower:
         self._size = size
         if self._offset < size and taken >= POLL_READ:  # the view answers keys between polls; the fight is
             self._size = -1  # shown once it is all read: the next poll reads on
-            if self.snapshot.fight is not None:
+            if self._base.fight is not None:
                 return None
             return self._emit(status=WAITING, problem=f"Reading {self.path.name} … {100 * self._offset // size}%")
         if not taken and not self._unshown:
-            if self._header is None and size > 0 and self.snapshot.status != WAITING:
+            if self._header is None and size > 0 and self._base.status != WAITING:
                 return self._emit(status=WAITING, problem=self._waiting_text())
             return None
         self._unshown = False

@@ -410,12 +410,19 @@ def _load_lines(p: Path, raw_lines: FileLines) -> Loaded:
             warnings[said[-1]] = words
         else:
             warnings.append(words)
-    elif no_line_end:
-        warnings.append(
-            f"line {last}, the last, has no line end (a crash just as it was written); the line itself is whole: "
-            "continuing the fight adds the line end first, nothing is lost"
-        )
+    said_at = len(warnings)
+    kept_last = bool(lines) and lines[-1] == last  # an event line (a checkpoint line is no entry)
     _check_groups(entries, lines, ofs, warnings)
+    if no_line_end and not torn and not (kept_last and (not lines or lines[-1] != last)):
+        # Ruling: a last line without its line end is "nothing is lost" only if it is kept; one of an action cut
+        # short is dropped with its action, said once ("action N was cut short … and was dropped"): both were
+        # said, one saying the line is kept and the end added, the other that it is dropped (the repair sets it
+        # aside).  Test: tests/reliability/test_crash_round3.py::test_an_unended_line_of_a_dropped_action_is_said_once.
+        warnings.insert(
+            said_at,
+            f"line {last}, the last, has no line end (a crash just as it was written); the line itself is whole: "
+            "continuing the fight adds the line end first, nothing is lost",
+        )
     log = ActionLog(system)
     try:
         log.extend(entries)

@@ -63,14 +63,22 @@ from tracker.plugin import System
 class FightInUse(SaveError):
     """The fight file is open for writing elsewhere (another app, or this one); ``pid`` names it if known."""
 
-    def __init__(self, path: Path, pid: int | None) -> None:
+    def __init__(self, path: Path, pid: int | None, *, branching: bool = False) -> None:
         if pid == os.getpid():
             who = "in this app already"
         elif pid:
             who = f"by another tracker (process {pid})"
         else:
             who = "by another tracker"
-        super().__init__(f"{path.name} is open {who}; it can only be opened read-only (replay) until it is closed")
+        if branching:  # "continue here" from its replay: see continue_from
+            text = (
+                f"{path.name} is still being played (open {who}): a new file going on from it now would be a "
+                "second copy of a fight that goes on there, and the record would fork; close it there first, "
+                "then continue from here"
+            )
+        else:
+            text = f"{path.name} is open {who}; it can only be opened read-only (replay) until it is closed"
+        super().__init__(text)
         self.path = path
         self.pid = pid
 
@@ -111,6 +119,32 @@ def _lock(fd: int, path: Path) -> None:
         if e.errno in (errno.EAGAIN, errno.EACCES):
             raise FightInUse(path, _holder(os.fstat(fd))) from None
         raise SaveError(f"cannot lock {path}: {e.strerror or e}") from None
+
+
+def writer_elsewhere(path: str | Path) -> FightInUse | None:
+    """Whether a tracker holds ``path`` open for writing (:class:`FightInUse`, naming it if it can be told), else
+    None (not held, or not there: whoever reads it says what is wrong).
+
+    Asked with a shared lock taken and let go at once on a file opened read-only: never blocks, and takes nothing
+    from a writer (a writer opening it in that instant is told it is in use, as with any other reader's probe).
+    """
+    p = Path(path)
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError as e:
+            if isinstance(e, BlockingIOError) or e.errno in (errno.EAGAIN, errno.EACCES):
+                return FightInUse(p, _holder(os.fstat(fd)))
+            return None
+        return None
+    finally:
+        os.close(fd)  # (lets the shared lock go)
 
 
 class FileLost(SaveError):
@@ -700,7 +734,18 @@ def continue_from(path: str | Path, upto: int, new_path: str | Path | None = Non
 
     The cut is moved forward to the end of the GM action it falls in, so no
     action is taken half.  The original file is not touched.
+
+    Ruling: a fight a tracker holds open for writing (this app or another) is not branched: FightInUse says it is
+    still being played there and to close it there first.  From its replay ("Replay it, read-only", offered
+    because it is open elsewhere), ``c`` made a second writable copy at the live state while the first went on
+    being played, two records of one fight (the README: one writer at a time).  A "what if" from an earlier point
+    is as easy once it is closed, and nothing is lost by waiting; a copy that silently stops following the live
+    fight is.  Test: tests/reliability/test_crash_round3.py::test_a_branch_of_a_fight_played_elsewhere_is_refused,
+    tests/ui/test_replay_branch_lock.py.
     """
+    busy = writer_elsewhere(path)
+    if busy is not None:
+        raise FightInUse(busy.path, busy.pid, branching=True)
     loaded = load(path)
     entries = loaded.entries
     if not 0 <= upto <= len(entries):

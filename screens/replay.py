@@ -34,6 +34,7 @@ from textual.widgets import Static
 
 import saves
 from saves.export import fresh_recap_path, recap, write_recap
+from saves.writing import FightInUse, writer_elsewhere
 from screens import space, why
 from screens.dialogs.confirm import ConfirmDialog
 from screens.dialogs.help import HelpDialog
@@ -406,6 +407,18 @@ class ReplayScreen(Screen[None]):
         self.notify(visible(f"Recap written to {target}"), title="Export", timeout=8, markup=False)
 
     def action_continue_here(self) -> None:
+        """c: go on from here in a new file, once confirmed.
+
+        Ruling: refused at once, before any question, while a tracker holds the fight open for writing (the
+        replay "Replay it, read-only" offers for a fight open in another tracker): a branch made then was a
+        second live copy of a fight still being played (saves.writing.continue_from refuses it too).  Test:
+        tests/ui/test_replay_branch_lock.py.
+        """
+        busy = writer_elsewhere(self.path)
+        if busy is not None:
+            refused = FightInUse(busy.path, busy.pid, branching=True)
+            self.notify(visible(str(refused)), title="Cannot continue", severity="error", timeout=12, markup=False)
+            return
         n = len(self.timeline)
         upto = self.timeline.end_of_action(self.position)
         where = "the end" if upto >= n else f"event {upto} of {n}"
