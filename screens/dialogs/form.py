@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -46,6 +46,11 @@ HINTS = {
     C.DICE: "dice, like 2d6+1",
 }
 LABEL_MAX = 30
+
+
+def hint_for(param: C.Param) -> str:
+    """What the hint line says while ``param``'s field has the focus: its whole help, whatever its kind."""
+    return visible(param.help or HINTS.get(param.kind, ""))
 
 
 def labels_for(params: Sequence[C.Param]) -> dict[str, str]:
@@ -228,9 +233,10 @@ class FormDialog(Dialog[Any]):
         }
         width = min(max([len(x) for x in texts.values()] + [6]) + 1, LABEL_MAX)
         with Vertical(id="dialog"):
-            yield Label(self.title_line(), id="title")
-            if self.help_text:
-                yield Static(self.help_text, id="help", markup=False)
+            with Vertical(id="head"):  # docked at the top, the buttons at the bottom: the fields scroll between
+                yield Label(self.title_line(), id="title")
+                if self.help_text:
+                    yield Static(self.help_text, id="help", markup=False)
             with VerticalScroll(id="fields"):
                 for p in self.params:
                     # a label longer than its column wraps (the row grows) rather than being cut
@@ -241,10 +247,13 @@ class FormDialog(Dialog[Any]):
                         label.styles.width = width
                         yield label
                         yield field_widget(p, self.values.get(p.name), self.state, self.choices)
-            yield Static("", id="error", markup=False)
-            with Horizontal(id="buttons"):
-                yield unfocusable(Button("OK", id="ok", variant="primary", compact=True))
-                yield unfocusable(Button("Cancel", id="cancel", compact=True))
+            with Vertical(id="foot"):
+                if any(hint_for(p) for p in self.params):
+                    yield Static("", id="hint", markup=False)
+                yield Static("", id="error", markup=False)
+                with Horizontal(id="buttons"):
+                    yield unfocusable(Button("OK", id="ok", variant="primary", compact=True))
+                    yield unfocusable(Button("Cancel", id="cancel", compact=True))
 
     def shape(self) -> Hashable | None:
         """The fields (and whether there is help and a fight to choose combatants from) make the widgets."""
@@ -268,6 +277,7 @@ class FormDialog(Dialog[Any]):
         if self.help_text:
             show(self.query_one("#help", Static), self.help_text)
         show(self.query_one("#error", Static), "")
+        self._show_hint(self.focused or self.first_field())
         self.query_one("#fields", VerticalScroll).scroll_home(animate=False, immediate=True)
 
     def first_field(self) -> Widget | None:
@@ -312,6 +322,19 @@ class FormDialog(Dialog[Any]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._show_hint(event.widget)
+
+    def _show_hint(self, widget: Widget | None) -> None:
+        """The focused field's whole help on the hint line under the fields (a placeholder shows only in an
+        empty text field, and cut to the field's width; a choice, a yes/no or a combatant showed none:
+        tests/ui/test_form_hints.py)."""
+        found = self.query("#hint")
+        if not found:
+            return
+        param = next((p for p in self.params if widget is not None and widget.id == field_id("f", p.name)), None)
+        show(found.first(Static), hint_for(param) if param is not None else "")
 
     def _retitle(self) -> None:
         if self.who != (None, None):

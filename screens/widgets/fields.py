@@ -28,11 +28,23 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, OptionList
 from textual.widgets.option_list import Option
 
-from screens.widgets.initiative import HIDDEN_TAG
+from screens.widgets.initiative import HIDDEN_TAG, cut_middle
 from screens.widgets.paging import page
 from tracker.text import visible
 
 TYPE_RESET = 1.0  # seconds between letters before a new search starts
+TAGS = re.compile(r"(?: \(hidden\))?(?: · [^·]+)?$")  # what follows a combatant's name in its label
+
+
+def fit_label(label: str, width: int) -> str:
+    """An option's label in ``width`` columns, cut as the fight table cuts a name: in its middle, keeping a
+    group member's number, "(hidden)" and the state word ("Extraordinarily Lo… 3 · dead").  Cut from the end
+    with no ellipsis, every member of a group read the same in a form's Who and Target."""
+    if len(label) <= width:
+        return label
+    tags = TAGS.search(label)
+    start = tags.start() if tags else len(label)
+    return cut_middle(label[:start], label[start:], width)
 
 
 def field_id(prefix: str, name: str) -> str:
@@ -217,9 +229,17 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
             text = Text("choose: ← → or type", style="dim")
         else:
             label, value = self.options[self.index]
-            text = Text.assemble(("‹ ", "dim"), (label, "dim" if value in self.dim else "bold"), (" ›", "dim"))
+            room = self.content_size.width - 4  # (within "‹ " and " ›"; 0 before the first layout: not cut)
+            hint = ""
             if self.has_focus and len(self.options) > 1 and not self.missed:
-                text.append(f"  {self.index + 1}/{len(self.options)} · ← → or type", style="dim")
+                place = f"  {self.index + 1}/{len(self.options)}"
+                # the label whole first, then the place, then how to change it
+                hint = next((h for h in (place + " · ← → or type", place) if len(label) + len(h) <= room), "")
+            if room > 0:
+                label = fit_label(label, room - len(hint))
+            text = Text.assemble(("‹ ", "dim"), (label, "dim" if value in self.dim else "bold"), (" ›", "dim"))
+            if hint:
+                text.append(hint, style="dim")
         if self.missed:
             text.append(f"  no option '{visible(self.missed)}'", style="bold red")
             text.append(" · ← → or type", style="dim")

@@ -12,6 +12,7 @@ conditions").  Rows of combatants out of the fight are dimmed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
@@ -50,6 +51,8 @@ BOLD = Style(bold=True)
 MARK = Style(bold=True, color="dark_cyan")
 NO_STYLE = Style()
 HIDDEN_TAG = " (hidden)"  # after the name of a combatant hidden from the players (also in italics)
+PC_TAG = " (PC)"  # after the name of a player character
+NUMBER = re.compile(r" \d+$")  # a group member's number, after the group's name: "Desperado 3"
 TIE_MARK = "·"  # between an initiative and the place in it of a combatant whose tie was broken: "8·1", "8·2"
 
 
@@ -158,6 +161,7 @@ class Row(NamedTuple):
     status: str
     conditions: str
     hidden: bool
+    pc: bool = False
 
 
 def row_for(
@@ -179,7 +183,7 @@ def row_for(
         place = (tie_places(state) if places is None else places).get(c.id)
         if place is not None:
             init += f"{TIE_MARK}{place[0]}"
-    name = visible(c.name) + (" (PC)" if c.is_pc else "") + (HIDDEN_TAG if c.hidden else "")
+    name = visible(c.name) + (PC_TAG if c.is_pc else "") + (HIDDEN_TAG if c.hidden else "")
     return Row(
         current=state.current == c.id,
         marked=marked,
@@ -190,14 +194,35 @@ def row_for(
         status=status_line(system, state, c),
         conditions=conditions_text(state, c),
         hidden=c.hidden,
+        pc=c.is_pc,
     )
 
 
+def cut_middle(name: str, tags: str, width: int) -> str:
+    """``name`` then ``tags`` in ``width`` columns, cut in the middle of the name: its trailing number (a group
+    member's) and the tags are kept whole, "Extraordinarily… 3 (PC)".  Members of a group cut from the end all
+    read the same ("Extraordinarily Lo…" six times): the GM could not tell which one took the damage.  Where even
+    that leaves no letter of the name, the whole is cut from the end."""
+    text = name + tags
+    if len(text) <= width:
+        return text
+    number = NUMBER.search(name)
+    head, tail = (name[: number.start()], name[number.start() :] + tags) if number else (name, tags)
+    room = width - len(tail)
+    if room < 2 or not head.strip():
+        return clip(text, width)
+    return clip(head, room) + tail
+
+
 def fit_name(row: Row, width: int) -> Row:
-    """A hidden combatant's name cut before its tag, never the tag: "Sergeant Ba… (hidden)"."""
-    if not row.hidden or len(row.name) <= width or not row.name.endswith(HIDDEN_TAG):
+    """A name cut in its middle, never its number nor its tags: "Sergeant Ba… (hidden)", "Extraordinarily… 3",
+    "Bartholomew Fe… (PC)" (see :func:`cut_middle`; tests/ui/test_names_fit.py)."""
+    if len(row.name) <= width:
         return row
-    return row._replace(name=clip(row.name[: -len(HIDDEN_TAG)], width - len(HIDDEN_TAG)) + HIDDEN_TAG)
+    tags = (PC_TAG if row.pc else "") + (HIDDEN_TAG if row.hidden else "")
+    if not row.name.endswith(tags):
+        tags = ""
+    return row._replace(name=cut_middle(row.name[: len(row.name) - len(tags)], tags, width))
 
 
 class Widths(NamedTuple):
@@ -210,16 +235,23 @@ class Widths(NamedTuple):
 
 
 def measure(rows: Collection[Row], width: int) -> Widths:
-    """Column widths for these rows in ``width`` columns; each text column has one space before it."""
+    """Column widths for these rows in ``width`` columns; each text column has one space before it.
+
+    The name keeps to a quarter of the width (30 at most) while the statuses and conditions need the room;
+    in room no row's status nor conditions use (a wide window), it grows to show the names whole.  ``natural``
+    is measured with the name so kept (what the list asks of the screen is the same)."""
     name_cap = max(10, min(30, width // 4))
-    name = min(max([len(r.name) for r in rows] + [4]), name_cap)
+    longest = max([len(r.name) for r in rows] + [4])
+    name = min(longest, name_cap)
     init = max([len(r.init) for r in rows] + [4])
     state = max([len(r.word) for r in rows] + [5])
-    fixed = 1 + 2 + name + (init + 1) + (state + 2)
-    rest = max(width - fixed, 0)
     status_max = max([len(r.status) for r in rows] + [0])
     cond_max = max([len(r.conditions) for r in rows] + [0])
-    natural = fixed + status_max + (cond_max + 2 if cond_max else 0)
+    natural = 1 + 2 + name + (init + 1) + (state + 2) + status_max + (cond_max + 2 if cond_max else 0)
+    if natural < width and name < longest:
+        name += min(width - natural, longest - name)
+    fixed = 1 + 2 + name + (init + 1) + (state + 2)
+    rest = max(width - fixed, 0)
     if cond_max == 0:
         return Widths(name, init, state, rest, 0, natural)
     if status_max + 1 + cond_max + 1 <= rest:
