@@ -255,7 +255,15 @@ class ReplayScreen(Screen[None]):
 
     def _fit_rows(self) -> None:
         """Narrow: the list as tall as its rows, the detail pane and the log under it the lines it leaves (at least
-        LOG_LINES): a short list left them 11 lines under empty rows."""
+        LOG_LINES): a short list left them 11 lines under empty rows.
+
+        Run again after every layout of the screen (``screen_layout_refresh_signal``, subscribed in on_mount): the
+        lines above (the notice, the prompt line) are measured as laid out.  Read only at once after ``goto`` set
+        the prompt, its height was still 0 (or the last one), so the step that raised a prompt hid the list's
+        bottom rows, the one who must save among them (and End, whose summary came over the screen before any
+        layout, the same).  ``call_after_refresh`` was not enough: it could run before the screen learnt that the
+        prompt line needed a layout.  Test: tests/ui/test_replay_prompt_rows.py.
+        """
         width, height = self.app.size
         rows = ""  # wide: replay.tcss's
         if width < WIDE:
@@ -276,6 +284,7 @@ class ReplayScreen(Screen[None]):
             for w in self.loaded.warnings:
                 self.notify(visible(w), title="Damaged file", severity="warning", timeout=10, markup=False)
         notice.display = bool(self.loaded.warnings)
+        self.screen_layout_refresh_signal.subscribe(self, lambda _screen: self._fit_rows())
         self.goto(self.position)
         log.focus()
 
@@ -318,7 +327,7 @@ class ReplayScreen(Screen[None]):
             prompts.update(space.prompts_line([p.text for p in s.prompts], self.app.size.width - 2, keys=False))
         prompts.display = bool(s.prompts)
         self.query_one(ReplayLog).show_position(self.position)
-        self._fit_rows()
+        self._fit_rows()  # and again once the prompt line is laid out (subscribed in on_mount)
         if arrived and n and not self._summary_shown_at_end:
             self._summary_shown_at_end = True
             self.action_summary()
