@@ -51,6 +51,7 @@ from tracker.summary import summarize
 from tracker.text import visible
 
 LOG_LINES = 11  # the fewest lines the log gets under the list (its height, wide)
+NOW_LINES = 3  # the most lines the strip under the log gives the event at the position
 
 
 def _b(key: str, action: str, description: str, show: bool = False, display: str | None = None) -> Binding:
@@ -246,11 +247,13 @@ class ReplayScreen(Screen[None]):
                     markup=False,
                 )
             yield ReplayLog(self.timeline, id="log")
+        yield Static("", id="now", markup=False)
         yield KeysFooter(palette=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < WIDE, "narrow")
         self.query_one("#bar", Static).update(self.bar_text())
+        self._show_now()
         self._fit_rows()
 
     def _fit_rows(self) -> None:
@@ -258,19 +261,24 @@ class ReplayScreen(Screen[None]):
         LOG_LINES): a short list left them 11 lines under empty rows.
 
         Run again after every layout of the screen (``screen_layout_refresh_signal``, subscribed in on_mount): the
-        lines above (the notice, the prompt line) are measured as laid out.  Read only at once after ``goto`` set
-        the prompt, its height was still 0 (or the last one), so the step that raised a prompt hid the list's
-        bottom rows, the one who must save among them (and End, whose summary came over the screen before any
-        layout, the same).  ``call_after_refresh`` was not enough: it could run before the screen learnt that the
-        prompt line needed a layout.  Test: tests/ui/test_replay_prompt_rows.py.
+        lines above (the notice, the prompt line) and the strip under the log (#now) are measured as laid out.
+        Read only at once after ``goto`` set the prompt, its height was still 0 (or the last one), so the step that
+        raised a prompt hid the list's bottom rows, the one who must save among them (and End, whose summary came
+        over the screen before any layout, the same).  ``call_after_refresh`` was not enough: it could run before
+        the screen learnt that the prompt line needed a layout.  Test: tests/ui/test_replay_prompt_rows.py.
+
+        The strip (#now) repeats the log's ▶ line in full, so the log's fewest lines are LOG_LINES less the
+        strip's: the list keeps the rows it had.  Test: tests/ui/test_replay_now_line.py.
         """
         width, height = self.app.size
         rows = ""  # wide: replay.tcss's
         if width < WIDE:
-            above = sum(w.outer_size.height for w in self.query("#notice, #prompts").results(Static) if w.display)
-            free = height - 2 - above  # (the bar and the footer)
+            taken = sum(w.outer_size.height for w in self.query("#notice, #prompts, #now").results(Static) if w.display)
+            free = height - 2 - taken  # (the bar and the footer)
             listed = len(self.query_one(InitiativeList).ids) + 1  # (its header)
-            rows = f"1fr {max(LOG_LINES, free - listed)}"
+            now = self.query_one("#now", Static)
+            fewest = LOG_LINES - (now.outer_size.height if now.display else 0)
+            rows = f"1fr {max(fewest, free - listed)}"
         if self._rows != rows:
             self._rows = rows
             self.query_one("#main").styles.grid_rows = rows or None
@@ -327,10 +335,40 @@ class ReplayScreen(Screen[None]):
             prompts.update(space.prompts_line([p.text for p in s.prompts], self.app.size.width - 2, keys=False))
         prompts.display = bool(s.prompts)
         self.query_one(ReplayLog).show_position(self.position)
+        self._show_now()
         self._fit_rows()  # and again once the prompt line is laid out (subscribed in on_mount)
         if arrived and n and not self._summary_shown_at_end:
             self._summary_shown_at_end = True
             self.action_summary()
+
+    def now_text(self) -> Text:
+        """The event at the position (the log's ▶ line) in full, wrapped to at most NOW_LINES lines.
+
+        A log line is one row cut to the log's width, and an attack's outcome ("— hit", "— defended (tie goes to
+        the defender)") comes after its dice: cut at 80 and at 120 columns, and at 80 the detail pane is hidden,
+        so only Y told whether the attack hit.  Empty at the start (no event applied).  Test:
+        tests/ui/test_replay_now_line.py.
+        """
+        if self.position == 0 or not len(self.timeline):
+            return Text("")
+        i = self.position - 1
+        log = self.query_one(ReplayLog)
+        text = Text(f"▶ {self.timeline.entries[i].seq} {log.line_text(i)}")  # Text: never markup
+        width = max(self.app.size.width - 2, 10)  # (the strip's padding)
+        lines = text.wrap(self.app.console, width)
+        if len(lines) <= NOW_LINES:
+            return text
+        kept = list(lines)[:NOW_LINES]
+        last = kept[-1]
+        last.rstrip()
+        last.truncate(width - 1)
+        last.append("…")  # more than fits: Y shows the rest
+        return Text("\n").join(kept)
+
+    def _show_now(self) -> None:
+        now = self.query_one("#now", Static)
+        now.update(self.now_text())
+        now.display = self.position > 0
 
     @on(InitiativeList.Highlighted)
     def _highlighted(self, event: InitiativeList.Highlighted) -> None:
