@@ -16,7 +16,9 @@ rulings of our own that it implements, each with its test.  In this module, each
   (test_initiative_is_2d6_plus_per_plus_agi_and_ties_reroll_among_the_tied). The dead tie with no one: a
   newcomer on a dead combatant's initiative rolls no tie with it (test_a_newcomer_tied_with_the_dead_rolls_no_tie_with_them).
 - What the GM sees: ``standing`` is "dead" or "unconscious" (out of the fight); ``status`` starts
-  with the wounds, then the actions left to the current combatant, then flags, cinematics last;
+  with the wounds, then "grappled" (or "entangled"), the actions left to the current combatant, the
+  cinematics, then the other flags as words, most important first (names in the detail pane: ruling in
+  ``TwoD6System.status``);
   ``public`` tells the players fresh / wounded / badly wounded (1 left) / down / dead, never a number
   (test_standing_status_and_public_for_each_state).
 """
@@ -24,7 +26,7 @@ rulings of our own that it implements, each with its test.  In this module, each
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -236,40 +238,30 @@ class TwoD6System(BaseSystem):
         return f"{d.quick} quick, {d.half} half"
 
     def _flags(self, state: FightState, c: Combatant) -> list[str]:
-        d = data(c)
-        flags = [
-            name
-            for name, on in (
-                ("prone", d.prone),
-                ("disarmed", d.disarmed),
-                ("negated", d.negated),
-                ("extra turn", d.extra_turn),
-            )
-            if on
-        ]
-        if d.grappled_by:
-            flags.append(f"{'entangled' if d.entangled else 'grappled'} by {state.name(d.grappled_by)}")
-        if d.grappling:
-            flags.append(f"grappling {state.name(d.grappling)}")
-        flags += [f"{limb.name} {limb.penalty:+d}" for limb in d.limbs]
-        if d.aim:
-            flags.append(f"aim {d.aim:+d}" + (" (×2 Sniper)" if d.aim_sniper else ""))
-        if d.distracted:
-            flags.append(f"distracted −{d.distracted} half")
-        if d.hidden_from:
-            flags.append("hidden from " + ", ".join(state.name(i) for i in d.hidden_from))
-        return flags
+        """Everything the combatant is under, in full (the detail pane's "Now:"), most important first."""
+        return [f.full for f in _flag_parts(state, data(c))]
 
     def status(self, state: FightState, c: Combatant) -> str:
-        """Wounds first, then the actions left (current combatant), flags, cinematics last.
+        """Short, the most important first: the wounds, held or not ("grappled", "entangled"), the numbers of the
+        turn (the actions left to the current combatant, the cinematics), the other flags as words, and last
+        what names others ("hidden from Goblin, Lurker").
 
-        The list's status column is about 29 characters wide at 80x24: "Wounds 3/3 · 2 quick, 2 half"
-        fits; what follows may be cut, and the detail pane says it all.
+        Ruling: the list's status column is about 30 characters wide at 80x24 (45 with no condition in the
+        list; about 50 at 120x36), and what was cut was lost to the GM: "grappled by Sheriff's Dep…" cut the
+        name anyway and every flag after it, and at 120x36 the cinematics, last.  So a flag is a word, the names
+        go to the detail pane ("Now: grappled by Sheriff's Deputy Bartholomew Quincy"), and the order is by
+        importance: held first (it limits all it may do), then the numbers (main numbers first, as every
+        system's status), then grappling, prone, disarmed, negated, extra turn, distracted, the useless limbs,
+        aim, hidden.  A part about one hidden from the players still names it ("grappled by Lurker", "hidden
+        from Goblin, Lurker", the last at the end): the players' view of a PC words its status with "someone"
+        for the hidden and leaves out any part naming them, so a PC held by a hidden wolf does not read
+        "grappled" there (tests/systems/twod6/test_status_short.py, tests/ui/test_twod6_status_row.py).
         """
         d = data(c)
-        bits = [f"Wounds {d.wounds}/{d.max_wounds}", self._actions_left(state, c), *self._flags(state, c)]
-        if d.cinematics:
-            bits.append(f"cin {d.cinematics}")
+        parts = _flag_parts(state, d)
+        bits = [f"Wounds {d.wounds}/{d.max_wounds}", *(f.short for f in parts if f.place == HELD)]
+        bits += [self._actions_left(state, c), f"cin {d.cinematics}" if d.cinematics else ""]
+        bits += [f.short for f in parts if f.place == WORD] + [f.short for f in parts if f.place == LAST]
         return " · ".join(b for b in bits if b)
 
     def detail(self, state: FightState, c: Combatant) -> str:
@@ -425,6 +417,56 @@ class TwoD6System(BaseSystem):
             lost = 0 if c is None else data(c).wounds - event.value
             return Tally(target=event.id, harm=lost) if lost > 0 else None
         return None
+
+
+HELD, WORD, LAST = "held", "word", "last"  # where a flag stands in the status (see TwoD6System.status)
+
+
+class Flag(NamedTuple):
+    """A flag of a combatant as the status words it (``short``) and as the detail pane does (``full``)."""
+
+    short: str
+    full: str
+    place: str = WORD
+
+
+def _flag_parts(state: FightState, d: Data) -> list[Flag]:
+    """Each flag of the combatant, most important first: ``Flag("grappled", "grappled by Sheriff's Deputy
+    Bartholomew Quincy", HELD)``.  One about a combatant hidden from the players names it in the status too
+    (see :meth:`TwoD6System.status`)."""
+    parts: list[Flag] = []
+    if d.grappled_by:
+        word = "entangled" if d.entangled else "grappled"
+        full = f"{word} by {state.name(d.grappled_by)}"
+        parts.append(Flag(full if _hidden(state, (d.grappled_by,)) else word, full, HELD))
+    if d.grappling:
+        full = f"grappling {state.name(d.grappling)}"
+        parts.append(Flag(full if _hidden(state, (d.grappling,)) else "grappling", full))
+    parts += [
+        Flag(name, name)
+        for name, on in (
+            ("prone", d.prone),
+            ("disarmed", d.disarmed),
+            ("negated", d.negated),
+            ("extra turn", d.extra_turn),
+        )
+        if on
+    ]
+    if d.distracted:
+        parts.append(Flag("distracted", f"distracted −{d.distracted} half"))
+    parts += [Flag(f"{limb.name} {limb.penalty:+d}", f"{limb.name} {limb.penalty:+d}") for limb in d.limbs]
+    if d.aim:
+        aim = f"aim {d.aim:+d}" + (" (×2 Sniper)" if d.aim_sniper else "")
+        parts.append(Flag(aim, aim))
+    if d.hidden_from:
+        full = "hidden from " + ", ".join(state.name(i) for i in d.hidden_from)
+        parts.append(Flag(full, full, LAST) if _hidden(state, d.hidden_from) else Flag("hidden", full))
+    return parts
+
+
+def _hidden(state: FightState, ids: Sequence[str]) -> bool:
+    """Is any of ``ids`` a combatant hidden from the players?"""
+    return any(c is not None and c.hidden for c in map(state.find, ids))
 
 
 def _item_shown(item: Item) -> str:

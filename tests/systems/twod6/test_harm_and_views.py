@@ -206,17 +206,17 @@ def test_standing_status_and_public_for_each_state():
     assert len("Wounds 3/3 · 2 quick, 0 half") <= 29  # the list's status column at 80x24
 
 
-def test_status_flags_come_after_the_actions_and_cinematics_last():
+def test_status_numbers_come_first_then_the_flags():
     f, _ = setup(("Ann", sheet(per=1, skills="Shooting 1", talents="Sniper", cinematics=2)), ("Bob", DUMMY))
     f.do(Adjust(id="c1", field="prone", value=True))
     f.do(Adjust(id="c1", field="aim", value=1))
     assert system.status(f.state, f.state.get("c1")) == (
-        "Wounds 3/3 · 2 quick, 2 half · prone · aim +1 (×2 Sniper) · cin 2"
+        "Wounds 3/3 · 2 quick, 2 half · cin 2 · prone · aim +1 (×2 Sniper)"
     )
     detail = system.detail(f.state, f.state.get("c1"))
     assert "Actions left: 2 quick, 2 half (or one full-round)" in detail and "Now: prone, aim +1" in detail
     f.do(NextTurn())
-    assert system.status(f.state, f.state.get("c1")) == "Wounds 3/3 · prone · aim +1 (×2 Sniper) · cin 2"
+    assert system.status(f.state, f.state.get("c1")) == "Wounds 3/3 · cin 2 · prone · aim +1 (×2 Sniper)"
     f.do(Adjust(id="c2", field="unconscious", value=True))  # the current combatant, out: no actions shown
     assert f.state.current == "c2" and system.status(f.state, f.state.get("c2")) == "Wounds 3/3"
 

@@ -463,7 +463,8 @@ def test_an_entangled_foe_breaks_free_against_the_caster_s_cast_and_the_caster_m
     roller.add(2, 2, 3, 3)  # 4 + 4 = 8 vs 6: a hit
     f.do(Attack(actor="c1", targets=("c2",), skill="Cast (Entangle)", result="grapple"))
     assert data(f, "c2").grappled_by == "c1" and data(f, "c2").entangled
-    assert "entangled by Mage" in f.system.status(f.state, f.state.get("c2"))
+    assert "entangled" in f.system.status(f.state, f.state.get("c2"))
+    assert "entangled by Mage" in f.system.detail(f.state, f.state.get("c2"))
     f.do(NextTurn())  # Bob's turn
     roller.add(3, 3, 3, 3)
     (ev,) = [e for e in f.do(BreakGrapple(actor="c2")) if type(e).__name__ == "OpposedRolled"]
