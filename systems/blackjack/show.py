@@ -60,6 +60,14 @@ def own_dv(c: Combatant) -> int:
 
 
 def status(state: FightState, c: Combatant) -> str:
+    """Ruling: one who has taken its turn's one action (an attack, a reload, ingesting lead, casting, or the GM's
+    "Has acted this turn") reads "acted" among the short flags, before the equipment (the part cut first at 80
+    columns: one who has acted has nothing left to spend lead on this turn, so the mark matters more than the lead
+    a narrow row cuts after it).  The record is its current turn's and is cleared as that turn ends, so the mark is on the one whose
+    turn it is (and on one whose turn a held action interrupted, its turn still to resume), never on those whose
+    turns are over; only in the running fight
+    (tests/systems/blackjack/test_acted_mark.py::test_acted_shows_only_in_the_turn_it_was_taken,
+    tests/ui/test_acted_mark_rows.py)."""
     d = data(c)
     dv = own_dv(c)
     boxes = track(d, burden(c))
@@ -70,8 +78,11 @@ def status(state: FightState, c: Combatant) -> str:
         parts.append(f"T{d.threat} ML{d.morale}")
     if d.pending_sixes:
         parts.append(f"{counted(d.pending_sixes, 'six', 'sixes')} to resolve")
+    if d.acted and state.started and not state.ended:
+        parts.append("acted")
     gear = []
-    if d.lead or d.ingested or d.is_pc:  # first: what reloads and workings spend, never the part cut off at 80 columns
+    # first: what reloads and workings spend, never the part cut off at 80 columns (but after "acted": no action left)
+    if d.lead or d.ingested or d.is_pc:
         gear.append(f"lead {d.lead}" + (f" ({d.ingested} ingested)" if d.ingested else ""))
     gear += [w.describe() for w in d.weapons if w.tracked or w.jammed or w.spent or w.dropped]
     if gear:
@@ -122,7 +133,12 @@ def detail(state: FightState, c: Combatant) -> str:
 
 
 def public(state: FightState, c: Combatant) -> str:
-    """Out words first (dead, fled, surrendered, gone), else the worst injury's level name, or unhurt."""
+    """Out words first (dead, fled, surrendered, gone), else the worst injury's level name, or unhurt.
+
+    Ruling: the players' descriptor of an NPC stays the one word of how hurt it is, without the "acted" of the
+    GM's status: no system's public word carries a turn's marks, and the players see the NPC act at the table; a
+    PC's row on the players' view is its status, "acted" and all
+    (tests/systems/blackjack/test_acted_mark.py::test_the_players_descriptor_stays_one_word)."""
     word = standing(state, c)
     if word.out:
         return word.word

@@ -288,12 +288,23 @@ class BnbSystem(BaseSystem):
         )
 
     def status(self, state: FightState, c: Combatant) -> str:
+        """HP and DC first, then the short flags, the guns' loads last (the part cut first at 80 columns).
+
+        Ruling: one who has taken the round's action (an attack, Gun-play, a reload, or the GM's "Has acted this
+        round") reads "acted" among the flags, before the guns (it has no action left this round to fire them),
+        so the GM of a fight of eight sees at a glance who has acted; only in the running fight (a new round frees the action and the mark goes with it; after the
+        fight, where the record is not cleared, nothing is shown)
+        (tests/systems/bnb/test_acted_mark.py::test_acted_shows_in_the_status_only_in_the_round_it_is_true,
+        tests/ui/test_acted_mark_rows.py).
+        """
         d = data(c)
         parts = [f"HP {d.hp}/{d.max_hp}" + (f" (temp {d.temp})" if d.temp else ""), f"DC {d.dc}"]
         if d.cls == GAMBLER:
             parts.append(f"luck {lucky_streaks(d.level) - d.lucky_used}")
         if d.minor:
             parts.append("minor")
+        if d.acted and state.started and not state.ended:
+            parts.append("acted")
         guns = [f"{g.name} {g.shots}/{g.spec.shots}" for g in d.firearms]
         if guns:
             parts.append(", ".join(guns))
@@ -347,7 +358,13 @@ class BnbSystem(BaseSystem):
         return "\n".join(lines)
 
     def public(self, state: FightState, combatant: Combatant) -> str:
-        """unhurt / hurt / badly hurt (at or below half HP) / down / dead: never a number."""
+        """unhurt / hurt / badly hurt (at or below half HP) / down / dead: never a number.
+
+        Ruling: the players' descriptor of an NPC stays the one word of how hurt it is, without the "acted" of the
+        GM's status: no system's public word carries a round's marks (zludge's "flat-footed" is the GM's too), and
+        the players see who has acted at the table; a PC's row on the players' view is its status, "acted" and
+        all (tests/systems/bnb/test_acted_mark.py::test_the_players_descriptor_stays_one_word).
+        """
         if combatant.removed or not isinstance(combatant.data, BnbData):
             return super().public(state, combatant)
         d = data(combatant)

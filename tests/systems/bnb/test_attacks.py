@@ -412,7 +412,7 @@ def test_status_line_shows_hp_dc_and_shots():
     dice.add(2)
     f.do(Attack(actor=dusty, target=o1))
     line = system.status(f.state, f.state.get(dusty))
-    assert line == "HP 12/12 · DC 11 · heavy pistol 5/6, belt pistol 6/6"
+    assert line == "HP 12/12 · DC 11 · acted · heavy pistol 5/6, belt pistol 6/6"  # (acted: its attack this round)
     assert "heavy pistol: 1d6+1" in system.detail(f.state, f.state.get(dusty))
 
 
