@@ -23,9 +23,20 @@ named in a test:
 - So does a Throwing axe or Throwing knife of the table once thrown at nearby range (the book makes them burden
   items, "2 to a slot", l.204–205, not a supply like arrows); "Throwing knife x2" carries two, thrown one after
   the other (``test_a_throwing_knife_thrown_lies_on_the_floor_and_a_second_one_is_thrown_next``).
+- The weapon an attack takes (``common.find_weapon``): of two alike ("Revolver", "Revolver 2") the named one if it
+  is ready and can make the attack asked for, else the other that can (the log names the one fired); an empty
+  field, the first ready weapon in the sheet's order that can make it (its range, its targets), no kind preferred
+  (``tests/systems/blackjack/test_weapon_choice.py``). A reload named takes, of two alike, one that needs it.
+- Ruling: a special that grapples (the Bear hug, l.261 "BOD save or be grappled"; a GM's own special whose name
+  says hug, grapple, grab, constrict or squeeze) is at arm's reach: with the range on auto it reads "close" (l.20),
+  as a melee or natural attack does; other specials (a breath, buffeting wings) stay "nearby". Only the range
+  logged changes: a special's save is the target's, with no range part
+  (``test_a_bear_hug_is_close_and_a_breath_stays_nearby``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from tracker.dice import Roller, roll
 from tracker.errors import Refused
@@ -43,11 +54,23 @@ from ..table import R, applies
 from .common import able, find_weapon, one_action, rules
 from .harm import impact_shift, injury
 
+GRAPPLES = ("hug", "grapple", "grab", "constrict", "squeeze")  # words naming a special that holds its target
+
+
+def grapples(w: Weapon) -> bool:
+    """An NPC's special that seizes its target (the Bear hug, l.261, "BOD save or be grappled"): one that lays
+    Grappled, or whose name says hug, grapple, grab, constrict or squeeze (a GM's own "Tentacle grab: special")."""
+    if w.kind != "special":
+        return False
+    return norm(w.condition) == "grappled" or any(x in GRAPPLES for x in words(w.name))
+
 
 def _range(w: Weapon, rng: str) -> str:
+    """The range the GM set; on auto, close for a melee or natural attack and a special that grapples (arm's
+    reach, l.20), nearby for the rest."""
     if rng != "auto":
         return rng
-    return "close" if w.kind in ("melee", "natural") else "nearby"
+    return "close" if w.kind in ("melee", "natural") or grapples(w) else "nearby"
 
 
 def _tags(w: Weapon, extra: str) -> tuple[str, ...]:
@@ -104,6 +127,27 @@ def _check_weapon(name: str, w: Weapon, rng: str, targets: list[str]) -> None:
         raise Refused(f"{name}'s {w.name} ammunition stack has {w.ammo} left, not {len(targets)}", rule=R.AMMO)
 
 
+def _able_for(name: str, rng: str, targets: list[str]) -> Callable[[Weapon], bool]:
+    """What an attack needs of a weapon (``find_weapon``'s fit): ready, and able to make the attack asked for
+    at its range (auto: the weapon's own) on its targets."""
+
+    def able_to(w: Weapon) -> bool:
+        if not w.ready:
+            return False
+        try:
+            _check_weapon(name, w, _range(w, rng), targets)
+        except Refused:
+            return False
+        return True
+
+    return able_to
+
+
+def _needs_reload(w: Weapon) -> bool:
+    """What a reload named needs of a weapon (``find_weapon``'s fit): a firearm jammed or not full."""
+    return w.is_firearm and (w.jammed or w.loaded < w.shots)
+
+
 @rules.on(Attack)
 @applies(
     R.PC_ATTACK,
@@ -132,7 +176,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     if not cmd.targets:
         raise Refused("choose a target")
     targets = [able(state, t, "target").id for t in cmd.targets]
-    wi, w = find_weapon(a, cmd.weapon)
+    wi, w = find_weapon(a, cmd.weapon, _able_for(a.name, cmd.range, targets))
     if w.recharge and w.spent and state.current == a.id and w.name in data(a).recharge_rolled:
         raise Refused(
             f"{a.name}'s {w.name} did not recharge this turn (its roll was made): it may recharge next turn; "
@@ -242,7 +286,7 @@ def _reload(d: Draft, cmd: Reload, dice: Roller) -> None:
     a = able(d.state, cmd.actor)
     one_action(d.state, a, "reload next turn", R.RELOAD)
     if cmd.weapon:
-        wi, w = find_weapon(a, cmd.weapon)
+        wi, w = find_weapon(a, cmd.weapon, _needs_reload)
     else:
         guns = [(i, w) for i, w in enumerate(data(a).weapons) if w.is_firearm]
         if not guns:

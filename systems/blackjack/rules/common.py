@@ -28,6 +28,9 @@ Rulings made here (beyond the rules table: ``fists``, ``casualty``), each named 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from tracker.errors import Refused
 from tracker.kit import Rules, need
 from tracker.model import Combatant, FightState
@@ -75,23 +78,63 @@ def one_action(state: FightState, c: Combatant, then: str, rule: Rule | None = N
         raise Refused(f"{c.name} has taken this turn's action ({done}): {then}", rule=rule or action_rule(done))
 
 
+def _alike(ws: tuple[Weapon, ...] | list[Weapon], named: Weapon) -> list[int]:
+    """The indexes of the weapons alike to ``named``: one carried twice or more is "Revolver", "Revolver 2"…
+    (``sheet.parse_weapons`` numbers the second and later), so "Revolver 2" is alike only to a "Revolver" carried
+    too (a "Colt 45" alone has none)."""
+    base = re.sub(r"\s+\d+$", "", named.name).lower()
+    if not any(w.name.lower() == base for w in ws):
+        base = named.name.lower()
+    pattern = re.compile(re.escape(base) + r"(\s+\d+)?")
+    return [i for i, w in enumerate(ws) if pattern.fullmatch(w.name.lower())]
+
+
 @applies(R.FISTS)
-def find_weapon(c: Combatant, name: str) -> tuple[int, Weapon]:
-    """The named weapon (exact, then by prefix: of two alike, the one not lying on the floor); empty: the first ready one; Fists are always at hand (index -1)."""
+def find_weapon(c: Combatant, name: str, fit: Callable[[Weapon], bool] | None = None) -> tuple[int, Weapon]:
+    """The named weapon (exact, then by prefix); empty: the first ready one that ``fit`` takes; Fists are always at
+    hand (index -1). ``fit`` is what the caller needs of the weapon (by default: ready, ``Weapon.ready``).
+
+    Ruling: two alike ("2 Revolvers" → "Revolver", "Revolver 2"; "Throwing knife x2") are one kind of weapon
+    carried twice, and the tracker's number is not the GM's choice: naming either takes, of the two, the named one
+    if it fits, else the first other that fits (an Outlaw naming "Revolver" when it is empty fires the loaded
+    "Revolver 2", and the log names "Revolver 2"; reloading "Revolver" reloads the empty one). When none fits,
+    the one named, or one not lying on the floor, is taken and refused in the rule's words ("empty … reload")
+    (``tests/systems/blackjack/test_weapon_choice.py``: ``test_naming_an_empty_revolver_fires_the_loaded_one_of_two_alike``,
+    ``test_naming_revolver_2_when_it_is_empty_fires_the_first_and_a_loaded_named_one_is_kept``,
+    ``test_a_volley_named_takes_the_revolver_holding_enough_shots``, ``test_both_revolvers_empty_is_refused_as_before``,
+    ``test_reloading_a_named_revolver_reloads_the_empty_one_of_two_alike``).
+
+    Ruling: an empty weapon field takes the first weapon in the sheet's order that is ready and fits (the attack:
+    one that can make the attack asked for, its range and its targets, ``rules/attacks.py``); if none fits, the
+    first ready one (refused in the rule's words), then the first. No kind is preferred (a loaded firearm is not
+    put before the Machete the sheet lists first): the sheet's order is what the GM sees, the attack form starts
+    on the same weapon (``commands.attack_defaults``: with the range on auto and one target they agree), and the
+    tracker keeps no weapon "last used" across turns to guess from. The GM who wants another weapon names it,
+    or sets the range or targets that only it can reach (``test_an_empty_weapon_field_takes_the_first_ready_weapon_that_can_make_the_attack``,
+    ``test_an_empty_field_with_nothing_able_is_refused_on_the_first_ready_weapon``).
+    """
     ws = data(c).weapons
+    ok: Callable[[Weapon], bool] = fit or (lambda w: w.ready)
     key = name.strip().lower()
     if key:
         exact = [(i, w) for i, w in enumerate(ws) if w.name.lower() == key]
         found = exact + [(i, w) for i, w in enumerate(ws) if w.name.lower().startswith(key) and (i, w) not in exact]
-        if found:  # of two alike ("Throwing knife x2": "Throwing knife", "Throwing knife 2"), one still in hand
-            return next(((i, w) for i, w in found if not w.dropped), found[0])
+        if found:
+            named = found[0]
+            alike = [named] + [(i, ws[i]) for i in _alike(ws, named[1]) if i != named[0]]
+            picked = next((x for x in alike if ok(x[1])), None)
+            if picked is not None:
+                return picked
+            # none fits: one still in hand (as before), refused by the caller in the rule's words
+            return next(((i, w) for i, w in found if not w.dropped), named)
         if key in BARE_HANDS:
             return -1, FISTS
         have = ", ".join(w.name for w in ws) or "nothing"
         raise Refused(f"{c.name} has no weapon '{name}' (has: {have}; anyone can use Fists)", rule=R.FISTS)
     if not ws:
         return -1, FISTS
-    return next(((i, w) for i, w in enumerate(ws) if w.ready), (0, ws[0]))
+    ready = [(i, w) for i, w in enumerate(ws) if w.ready]
+    return next((x for x in ready if ok(x[1])), ready[0] if ready else (0, ws[0]))
 
 
 def find_working(c: Combatant, name: str) -> tuple[int, Working]:
