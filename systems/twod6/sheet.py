@@ -9,6 +9,26 @@ Rulings kept here, each with its test:
   reason (test_dual_wield_names_one_skill_each_time_it_is_taken); two items stack only on a skill a
   taking names (test_dual_wield_lets_two_items_modify_one_skill).
 - Extra Wound can be taken once (test_sheet_is_checked_and_written_back_in_canonical_form).
+- Stat Boost ("+1 to a stat, can only be taken once per stat", twod6 @14867, @23594) names its stat, written back as
+  ``Stat Boost (STR)`` ("Stat boost strength" reads so); a bare or unknown one is refused, and the same stat's taken
+  twice is refused in the book's words; a stat with its Stat Boost is never below −1 ("if you have a stat boost
+  talent for a stat, it can never be lowered below -1", @57443).  These hold for every sheet, PC or NPC, as Extra
+  Wound's once does (test_stat_limits.py::test_a_stat_boost_taken_twice_for_one_stat_is_refused_in_the_books_words,
+  ::test_a_stat_boost_names_its_stat, ::test_a_stat_with_its_stat_boost_is_never_below_minus_one).
+- Ruling: a stat at +4 needs no Stat Boost on the sheet.  The book caps a stat at +3 "at this point in character
+  creation", +4 with "the appropriate Stat boost talent" (@11862); a sheet here is a character in play, not one
+  being created: none of creation's budgets is checked (24 stat points, five skill points, two talents), skill
+  ranks run past the creation cap and a plot item's +2 ("never taken at character creation") is taken, and a
+  character can stand at +4 with no Stat Boost after Stat Rearranges (@56884) or in an Altered State ("+1 bonus to
+  one stat", @15248).  The stats run −2..+4 whatever the talents, and the refusal of +5 no longer claims a Stat
+  Boost condition the check never made; the tests' sheets at +4 (a PC Champion at STR +4 with Melee (Heavy) 8)
+  are such characters.  A GM's adjust (``=``) of a stat is held to the same −2..+4, no Stat Boost asked: a GM
+  sets a stat in play (a state that lifts it, a mistake fixed), and the talents cannot be adjusted to add one
+  (test_stat_limits.py::test_plus_four_needs_no_stat_boost_and_plus_five_is_refused_without_claiming_one,
+  ::test_a_gm_adjust_of_a_stat_to_plus_four_needs_no_stat_boost).
+- Only a sheet being added is checked so: a fight file keeps the sheet as checked when it was added, and
+  ``make_data`` reads it unchecked, so an older file with a Stat Boost twice loads and replays as before
+  (test_stat_limits.py::test_an_older_fight_file_with_a_stat_boost_twice_loads_and_replays_as_before).
 - Names are matched as the book spells them whatever the case, spaces, hyphens, a missing parenthesis or a
   trailing plural; a near miss of a name the book lists is refused with the name to write, a skill listed twice is
   refused, and an item names a skill of the book or of the sheet (test_sheet_typos.py).  Only a sheet being added
@@ -83,6 +103,7 @@ BLAST = "Blast"
 REPEL_ATTACK = "Repel Attack"
 NEGATE = "Negate"
 ENTANGLE = "Entangle"
+STAT_BOOST = "Stat Boost"
 TALENTS = (
     ARMOR_PROFICIENCY,
     EXTRA_WOUND,
@@ -101,7 +122,7 @@ TALENTS = (
     REPEL_ATTACK,
     NEGATE,
     ENTANGLE,
-    "Stat Boost",
+    STAT_BOOST,
     "Acrobat",
 )
 
@@ -149,7 +170,7 @@ BOOK_TALENTS = (
 ARG_TALENTS = (
     FAVORED_ENEMY,
     FAVORED_CULTURE,
-    "Stat Boost",
+    STAT_BOOST,
     DUAL_WIELD,
     SNEAK_ATTACK,
     "Altered State",
@@ -512,8 +533,8 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
         value = fields[key].parse(sheet.get(key))
         if not STAT_MIN <= value <= STAT_MAX:
             raise Refused(
-                f"{STAT_NAMES[key]} ({key.upper()}) {value:+d} is outside −2..+4: "
-                "every stat starts at −2 and no stat can pass +4 (and that only with a Stat Boost)"
+                f"{STAT_NAMES[key]} ({key.upper()}) {value:+d} is outside −2..+4: every stat starts at −2, "
+                "and +4 (beyond normal human ability) is the top of the book's scale"
             )
         out[key] = value
     skills = parse_skills(str(sheet.get("skills") or ""))
@@ -521,6 +542,7 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
     talents = parse_talents(str(sheet.get("talents") or ""))
     if sum(1 for t in talents if t == EXTRA_WOUND) > 1:
         raise Refused("Extra Wound can only be taken once")
+    talents = check_stat_boosts(talents, out)
     check_dual_wield(talents)
     out["talents"] = ", ".join(talents)
     out["items"] = items_text(parse_items(str(sheet.get("items") or ""), tuple(n for n, _ in skills)))
@@ -533,6 +555,44 @@ def check_sheet(sheet: Mapping[str, Any]) -> dict[str, Any]:
         if key not in out and key not in fields:
             raise Refused(f"a 2d6 sheet has no field '{key}'")
     return out
+
+
+_STAT_KEYS = {**{k: k for k in STATS}, **{_key(n): k for k, n in STAT_NAMES.items()}}
+
+
+def check_stat_boosts(talents: tuple[str, ...], stats: Mapping[str, int]) -> tuple[str, ...]:
+    """The talents with each Stat Boost naming its stat as ``Stat Boost (STR)``; Refused for a Stat Boost naming no
+    stat or one of the eight, the same stat's taken twice, or a boosted stat below −1 (see the module's rulings)."""
+    out: list[str] = []
+    boosted: set[str] = set()
+    for t in talents:
+        name, arg = split_talent(t)
+        if name != STAT_BOOST:
+            out.append(t)
+            continue
+        if not arg:
+            raise Refused(
+                "Stat Boost names the stat it raises, like 'Stat Boost (STR)': "
+                "+1 to a stat, can only be taken once per stat"
+            )
+        key = _STAT_KEYS.get(_key(arg))
+        if key is None:
+            raise Refused(
+                f"Stat Boost ({arg}): a Stat Boost raises one of the eight stats "
+                f"({', '.join(k.upper() for k in STATS)}), like 'Stat Boost (STR)'"
+            )
+        if key in boosted:
+            raise Refused(
+                f"Stat Boost ({key.upper()}) is taken twice: Stat boost, +1 to a stat, can only be taken once per stat"
+            )
+        boosted.add(key)
+        if stats[key] < -1:
+            raise Refused(
+                f"{STAT_NAMES[key]} ({key.upper()}) {stats[key]:+d} with Stat Boost ({key.upper()}): the point a stat "
+                "boost talent gives cannot be rearranged, so that stat is never below −1"
+            )
+        out.append(f"{STAT_BOOST} ({key.upper()})")
+    return tuple(out)
 
 
 def check_dual_wield(talents: tuple[str, ...]) -> None:
