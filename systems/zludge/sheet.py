@@ -441,13 +441,24 @@ def apply_text_adjust(d: ZludgeData, field: str, text: str) -> ZludgeData:
     return attrs.evolve(d, aspects_used=names)
 
 
+# The GM adjust of skills shows and takes ranks ("Melee 1"), where the detail pane shows modifiers ("Melee +0
+# Fair"): a GM who read "Acrobatics 0" as the ladder's Fair typed "Melee 2" for +2 Good and got +1 Decent.  The
+# label and the help say the numbers are ranks, and what each rank reads as (a skill's modifier is -1 + its
+# ranks, +2 for a specialization, + the attribute after @: ZludgeData.skill_mod).  Test:
+# tests/systems/zludge/test_adjust_skill_help.py.
+SKILL_RANKS_HELP = (
+    "ranks, not modifiers: rank 0 is -1 Poor, 1 is +0 Fair, 2 +1 Decent, 3 +2 Good (+ the @attribute); "
+    "'Melee 2 @Agility, Ranged 3 +Pistols' (unnamed skills are -1 Poor)"
+)
+
+
 def adjustable() -> tuple[Param, ...]:
     return (
         Param(
             name="skills_text",
-            label="Skills",
+            label="Skills (ranks 0-3)",
             required=False,
-            help="'Melee 2 @Agility, Ranged 3 +Pistols' (unnamed skills are -1 Poor)",
+            help=SKILL_RANKS_HELP,
         ),
         Param(name="attributes_text", label="Attributes", required=False, help="'Agility +1, Perception -1'"),
         Param(name="aspects_text", label="Aspects", required=False, help="comma-separated"),
