@@ -262,7 +262,7 @@ class FightScreen(Screen[None]):
         if s.ended:
             phase = "the fight is over"
         elif not s.started:
-            phase = "setup: A add, I roll initiative, S start"
+            phase = f"setup: A add, I {keys.initiative_words(self.system)[0]}, S start"
         else:
             phase = ("surprise round" if s.round == 0 else f"round {s.round}") + f" · turn: {s.name(s.current)}"
         dice = "typed in" if s.typed_dice else "rolled"

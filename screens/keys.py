@@ -11,6 +11,8 @@ from ``-`` to Delete only.
 
 from __future__ import annotations
 
+import dataclasses
+
 from textual.binding import Binding
 
 from screens.guard import call
@@ -146,9 +148,43 @@ def system_keys(system: System) -> dict[str, str]:
     return out
 
 
+INITIATIVE_WORDS = ("roll initiative", "Init")  # the core's, for a plug-in that is no BaseSystem
+
+
+def initiative_words(system: System) -> tuple[str, str]:
+    """(what the setup header says ``I`` does, the key bar's word for it): the system's ``initiative_words``
+    (checked when it registers), "roll initiative" and "Init" by default (tests/ui/test_keys_round3.py)."""
+    says, word = getattr(system, "initiative_words", INITIATIVE_WORDS)
+    return says, word
+
+
+def core_bindings(system: System) -> tuple[Binding, ...]:
+    """The core's keys, ``I`` in the system's words (the key bar, the help and the palette say them)."""
+    says, word = initiative_words(system)
+    if (says, word) == INITIATIVE_WORDS:
+        return tuple(CORE)
+    said = f"{says[:1].upper()}{says[1:]} (setup)"
+    return tuple(
+        dataclasses.replace(b, description=word, tooltip=said) if b.action == "roll_initiative" else b for b in CORE
+    )
+
+
+def title(system: System, action: str, binding: Binding) -> str:
+    """A core action's title in the palette: "Roll initiative", or what the system's ``I`` does."""
+    if action == "roll_initiative":
+        says = initiative_words(system)[0]
+        return f"{says[:1].upper()}{says[1:]}"
+    return TITLES.get(action, binding.description)
+
+
 def system_bindings(system: System) -> list[Binding]:
+    """The system's own keys; and the core's ``I`` again, in the system's words, when it has its own."""
     titles = {s.name: s.title for s in system_specs(system)}
-    return [
+    out = [
         Binding(key, f"run_command({name!r})", titles[name], show=False, priority=True, id=f"system.{name}")
         for key, name in system_keys(system).items()
     ]
+    if initiative_words(system) != INITIATIVE_WORDS:
+        # a subclass's bindings of a key replace all of the base's for that key (in its place on the key bar)
+        out += [b for b in core_bindings(system) if b.key == "I"]
+    return out

@@ -58,6 +58,22 @@ def _b(key: str, action: str, description: str, show: bool = False, display: str
     return Binding(key, action, description, show=show, key_display=display, priority=True, id=f"replay.{action}")
 
 
+# The key bar when the screen's keys do not fit (80 columns: the palette's key hid "? Help", and nothing said how
+# to go back a round or to the end, the hint line beside the detail pane being left out there): the ways to step
+# and Help, in 68 columns; Summary, Export, Start and the rest are under ? and in the palette.  Test:
+# tests/ui/test_keys_round3.py.
+TIGHT_KEYS = (
+    ("step(1)", "Step"),
+    ("step(-1)", "Back"),
+    ("action(1)", "Action"),
+    ("round(1)", "Round"),
+    ("round(-1)", "Back"),
+    ("end", ""),
+    ("continue_here", "Continue"),
+    ("help", "Help"),
+)
+
+
 class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
     """Every line of the log, drawn line by line (the log may hold 100,000 events).
 
@@ -248,7 +264,7 @@ class ReplayScreen(Screen[None]):
                 )
             yield ReplayLog(self.timeline, id="log")
         yield Static("", id="now", markup=False)
-        yield KeysFooter(palette=True)
+        yield KeysFooter(palette=True, tight=TIGHT_KEYS)
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < WIDE, "narrow")

@@ -345,6 +345,10 @@ class BaseSystem(Generic[DataT]):
     # how well the party rests, as the book distinguishes it (the rest form's choices; the first is the default)
     rest_qualities: tuple[str, ...] = ()
 
+    # What ``I`` does in the setup, in the GM's words: the setup header's "I roll initiative" and the key bar's
+    # "I Init".  A system whose ``roll_initiative`` rolls none says what its ``I`` does: ("set the order", "Order").
+    initiative_words: tuple[str, str] = ("roll initiative", "Init")
+
     def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         """Let time pass (:class:`~tracker.commands.Rest`, before or after a fight): the book's recovery.
 

@@ -35,7 +35,7 @@ def help_text(screen: FightHost) -> str:
     """Every key, the system's actions and the system's own help."""
     system = screen.system
     lines = []
-    for b in keys.CORE:
+    for b in keys.core_bindings(system):
         shown = b.key_display or b.key.split(",")[0]
         lines.append(f"  {shown:<6} {b.description}" + (f" — {b.tooltip}" if b.tooltip else ""))
     for key, name in screen.system_keys.items():
@@ -55,14 +55,14 @@ def palette_entries(screen: FightHost) -> list[tuple[str, str, Callable[[], Any]
     """Every action once: the screen's keys, then the system's actions that have no key of their own."""
     out: list[tuple[str, str, Callable[[], Any]]] = []
     seen: set[str] = set()
-    for b in keys.CORE:
+    for b in keys.core_bindings(screen.system):
         if b.action in seen:
             continue
         seen.add(b.action)
         name, _, arg = b.action.partition("(")
         method = getattr(screen, f"action_{name}")
         call_it = partial(method, int(arg.rstrip(")"))) if arg else method
-        title = keys.TITLES.get(name, b.description)
+        title = keys.title(screen.system, name, b)
         out.append((title, _key(b), partial(_in_phase, screen, name, title, call_it)))
     core = {s.name for s in C.CORE_SPECS}
     for spec in call(logic.specs, screen.system, default=(), what="its actions"):

@@ -19,11 +19,17 @@ when the keys it shows change, never rebuilt.
 With ``palette``, the command palette's key is drawn at the right end, after
 a thin rule, as the footer draws it.  Key groups (``Binding.group``) are drawn
 as single keys: no key of ours has one.
+
+With ``tight``, a screen whose keys do not all fit in the width (the replay's
+at 80 columns: the palette's key hid "? Help", the last) names the keys drawn
+instead, in its order, with shorter words, hidden keys among them if it
+wants: the fight screen's keys fit in 80 columns, short words, Help last; a
+tight bar is made the same.  Test: tests/ui/test_keys_round3.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from rich.cells import cell_len
@@ -49,22 +55,40 @@ class Key(NamedTuple):
     width: int
 
 
-def keys_shown(bindings: Iterable[Any], display: Callable[[Binding], str]) -> tuple[Key, ...]:
+def keys_shown(
+    bindings: Iterable[Any], display: Callable[[Binding], str], only: Sequence[tuple[str, str]] | None = None
+) -> tuple[Key, ...]:
     """The keys a footer shows of a screen's active bindings (``Screen.active_bindings.values()``): those marked
     to be shown, the first binding of each action, laid out as the compact footer lays them (key, a space,
-    description; one column between keys)."""
-    out: list[Key] = []
-    seen: set[str] = set()
-    x = 0
+    description; one column between keys).  With ``only``, (action, description) pairs: the first binding of each
+    of those actions, shown or not, in that order, with that description ("": the key alone)."""
+    first: dict[str, tuple[Binding, bool, str]] = {}
     for _node, binding, enabled, tooltip in bindings:
-        if not binding.show or binding.action in seen:
-            continue
-        seen.add(binding.action)
+        if (binding.show or only is not None) and binding.action not in first:
+            first[binding.action] = (binding, enabled, tooltip)
+    if only is None:
+        chosen = [(b, enabled, tooltip, b.description) for b, enabled, tooltip in first.values()]
+    else:
+        chosen = []
+        for action, words in only:
+            if action in first:
+                b, on, tip = first[action]
+                chosen.append((b, on, tip or b.description, words))  # (under the mouse: its whole description)
+    out: list[Key] = []
+    x = 0
+    for binding, enabled, tooltip, description in chosen:
         shown = display(binding)
-        width = cell_len(shown) + (1 + cell_len(binding.description) if binding.description else 0)
-        out.append(Key(binding.key, shown, binding.description, enabled, tooltip, x, width))
+        width = cell_len(shown) + (1 + cell_len(description) if description else 0)
+        out.append(Key(binding.key, shown, description, enabled, tooltip, x, width))
         x += width + 1
     return tuple(out)
+
+
+def fits(keys: Sequence[Key], width: int) -> bool:
+    """Whether the keys (the palette's, at the right end, among them) are drawn whole in ``width`` columns."""
+    own = [k for k in keys if k.x >= 0]
+    right = sum(k.width + 2 for k in keys if k.x < 0)  # the palette's key, its rule and its margin
+    return not own or own[-1].x + own[-1].width <= width - right
 
 
 class KeysFooter(Widget, can_focus=False):
@@ -101,11 +125,22 @@ class KeysFooter(Widget, can_focus=False):
     }
     """
 
-    def __init__(self, *, palette: bool = False, id: str | None = None) -> None:
+    def __init__(self, *, palette: bool = False, tight: Sequence[tuple[str, str]] = (), id: str | None = None) -> None:
         super().__init__(id=id)
         self.palette = palette  # the command palette's key at the right end
-        self.keys: tuple[Key, ...] = ()
+        # (action, description) of the keys drawn when the screen's do not fit (see the module's docstring)
+        self.tight = tuple(tight)
+        self.full: tuple[Key, ...] = ()  # the screen's keys
+        self.short: tuple[Key, ...] = ()  # the tight keys
         self.hover = -1  # the index of the key under the mouse (-1: none)
+
+    @property
+    def keys(self) -> tuple[Key, ...]:
+        """The keys drawn: the screen's, or the tight ones when the screen's do not fit in the bar's width."""
+        width = self.size.width
+        if self.short and width and not fits(self.full, width):
+            return self.short
+        return self.full
 
     @property
     def descriptions(self) -> list[str]:
@@ -124,25 +159,31 @@ class KeysFooter(Widget, can_focus=False):
             return
         active = screen.active_bindings  # (worked out from the focus chain each time it is asked for)
         keys = keys_shown(active.values(), self.app.get_key_display)
+        short = keys_shown(active.values(), self.app.get_key_display, self.tight) if self.tight else ()
         found = active.get(self.app.COMMAND_PALETTE_BINDING)
         if self.palette and self.app.ENABLE_COMMAND_PALETTE and found is not None:
             _node, binding, enabled, _tooltip = found
             shown = self.app.get_key_display(binding)
             width = cell_len(shown) + 1 + cell_len(binding.description)
             # at the right end (x counted from it, see placed), after its rule
-            keys += (
-                Key(
-                    binding.key,
-                    shown,
-                    binding.description,
-                    enabled,
-                    binding.tooltip or binding.description,
-                    -width,
-                    width,
-                ),
+            palette = Key(
+                binding.key,
+                shown,
+                binding.description,
+                enabled,
+                binding.tooltip or binding.description,
+                -width,
+                width,
             )
-        if keys != self.keys:
-            self.keys = keys
+            keys += (palette,)
+            short += (palette,) if short else ()
+        if keys != self.full or short != self.short:
+            self.full, self.short = keys, short
+            self._light(-1)
+            self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.short:  # the tight keys or the screen's: what the mouse is over may have moved
             self._light(-1)
             self.refresh()
 

@@ -156,6 +156,24 @@ def test_fight_only_and_rest_qualities_are_tuples_of_names() -> None:
     assert "fight_only must be a tuple of names, like ('acted',), not 'critical'" in said
 
 
+@pytest.mark.parametrize("junk", ["Order", ("set the order",), ("", "Order"), ("set the order", 3)])
+def test_initiative_words_are_two_words_to_show(junk: Any) -> None:
+    """The setup header ("I set the order") and the key bar ("I Order") show them: a text, one word, an empty one
+    or a number is refused by name when the system registers."""
+
+    class Odd(Critical):
+        initiative_words = junk
+
+    assert f"initiative_words must be two words to show, like ('set the order', 'Order'), not {junk!r}" in problems_of(
+        Odd()
+    )
+
+    class Right(Critical):
+        initiative_words = ("set the order", "Order")
+
+    check_system(Right())
+
+
 @attrs.frozen(kw_only=True)
 class Noted(Event):
     TYPE = "tiny.noted"
