@@ -326,13 +326,24 @@ def adjust_form(ctx: Context, cid: str, field: C.Param) -> FormDialog:
 
 
 def initiative_form(ctx: Context) -> FormDialog:
+    """Enter initiative (E): every combatant's value, shown as it is; the GM changes the ones to change.
+
+    Ruling: only the values the GM changed are sent (and logged "set by GM"); one shown as it was is no GM's
+    setting.  The form shows each current value, and sending them all back logged a "(set by GM)" line for
+    everyone (a hidden foe too), so a rolled value read as the GM's in the log, the replay and the recap.
+    Nothing changed: refused, nothing logged, as a GM adjust to the same value is
+    (tests/ui/test_gm_meant_round3.py::test_enter_initiative_logs_only_the_value_changed).
+    """
     present = ctx.state.present
     params = tuple(C.Param(name=c.id, kind=C.INT, label=visible(c.name), required=False) for c in present)
     values = {c.id: c.initiative for c in present}
 
     def check(raw: dict[str, Any]) -> Any:
         parsed = logic.parse_params(ctx.state, params, raw)
-        return ctx.probe(C.SetInitiative(values={k: v for k, v in parsed.items() if v is not None}))
+        changed = {k: v for k, v in parsed.items() if v is not None and v != values.get(k)}
+        if not changed:
+            raise Refused("no initiative changed: type a new value over the one to change")
+        return ctx.probe(C.SetInitiative(values=changed))
 
     first = ctx.selected if ctx.selected in values else None
     return FormDialog(

@@ -107,7 +107,9 @@ class AddDialog(FilteredList):
             yield TextField(id="filter", placeholder="type to filter the presets; Enter takes the first", compact=True)
             yield Choices(*self._options(), id="choices", compact=True)
             yield Static(CUSTOM_HINT, id="preset", markup=False)
-            with VerticalScroll(id="fields"):  # Count first: a preset's count is what the GM most often sets
+            # Count first: a preset's count is what the GM most often sets.  The scrolling container is not a Tab
+            # stop: the list's Tab landed on it (no focus shown, no text taken) and a count typed there was lost
+            with VerticalScroll(id="fields", can_focus=False):
                 with Horizontal(classes="row"):
                     yield self._label("Count")
                     yield TextField(

@@ -237,7 +237,9 @@ class FormDialog(Dialog[Any]):
                 yield Label(self.title_line(), id="title")
                 if self.help_text:
                     yield Static(self.help_text, id="help", markup=False)
-            with VerticalScroll(id="fields"):
+            # not a Tab stop: Textual's scrolling container takes the focus, shows no mark and takes no text (a
+            # Tab from the last field landed there); a field focused is scrolled into view all the same
+            with VerticalScroll(id="fields", can_focus=False):
                 for p in self.params:
                     # a label longer than its column wraps (the row grows) rather than being cut
                     tall = p.kind == C.COMBATANTS or len(texts[p.name]) >= width

@@ -166,6 +166,9 @@ class Choices(OptionList):
         page(self, direction)
 
 
+MISSED_LABEL_MIN = 6  # the fewest columns of the option shown beside a "no option" message (else it is left out)
+
+
 class Cycle(_TypeToFind, Widget, can_focus=True):
     """One value of a few (or one combatant of many) on one line: ←/→ or space step, letters jump, a number
     no option says jumps to that place (the n of the n/N shown).
@@ -225,6 +228,8 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
         return self.options[self.index][1] if 0 <= self.index < len(self.options) else None
 
     def render(self) -> Text:
+        if self.missed:
+            return self._missed_line()
         if not 0 <= self.index < len(self.options):
             text = Text("choose: ← → or type", style="dim")
         else:
@@ -240,10 +245,28 @@ class Cycle(_TypeToFind, Widget, can_focus=True):
             text = Text.assemble(("‹ ", "dim"), (label, "dim" if value in self.dim else "bold"), (" ›", "dim"))
             if hint:
                 text.append(hint, style="dim")
-        if self.missed:
-            text.append(f"  no option '{visible(self.missed)}'", style="bold red")
-            text.append(" · ← → or type", style="dim")
         return text
+
+    def _missed_line(self) -> Text:
+        """What was typed names no option: said whole in the room the field has, how to choose after it, and the
+        option shown before them when there is room for it (cut no shorter than :data:`MISSED_LABEL_MIN`).
+
+        At 80 columns a form's picker has about 34 columns: the option shown, then "no option 'y' · ← → or", cut
+        there ("type" lost).  The message comes first: the option shown is not the one the GM meant
+        (tests/ui/test_gm_meant_round3.py::test_a_letter_that_names_no_option_is_said_whole_at_80_columns)."""
+        said = f"no option '{visible(self.missed)}'"
+        how = " · ← → or type"
+        width = self.content_size.width or 1_000  # (0 before the first layout: nothing cut)
+        if len(said) + len(how) > width:
+            how = " · ← →" if len(said) + len(" · ← →") <= width else ""
+            said = fit_label(said, width - len(how)) if len(said) + len(how) > width else said
+        message = Text.assemble((said, "bold red"), (how, "dim"))
+        room = width - len(message) - len("‹  ›  ")
+        if 0 <= self.index < len(self.options) and room >= MISSED_LABEL_MIN:
+            label, value = self.options[self.index]
+            style = "dim" if value in self.dim else "bold"
+            return Text.assemble(("‹ ", "dim"), (fit_label(label, room), style), (" ›  ", "dim"), message)
+        return message
 
     def _move_to(self, index: int) -> None:
         if self.missed:
