@@ -3,6 +3,12 @@
 This is the composition root, in the top layer: it composes the core, the
 saves and the screens.  Every error is one clear line on stderr and a non-zero
 exit, never a traceback.
+
+The short commands' modules (export and its recap, check, the players' view's follower, the rules pages) are
+imported in their own branches, not at the top: ``tracker --save FILE`` needs none of them.  A speed trick kept
+by #43's rule, for launch figure 1 of bench/bench_speed.py ("1. continue a 2,500-event fight: launch to first
+frame"), with the Why? and summary modules imported on first use (screens.fight, screens.actions.turns, each
+plug-in's ``explain``); screens/launch.py says what they buy together.
 """
 
 from __future__ import annotations
@@ -17,12 +23,9 @@ from pathlib import Path
 from typing import TextIO
 
 import saves
-from saves import export
-from saves.checker import check
-from saves.follow import refusal
 from saves.format import LoadError
 from screens import collector
-from tracker import registry, rules_doc
+from tracker import registry
 from tracker.errors import TrackerError
 from tracker.events import TurnEnded
 from tracker.text import visible, visible_lines
@@ -110,6 +113,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "systems":
         return _systems()
     if args.cmd == "rules":  # (the help's docs/rules pages: pip install . ships no docs folder)
+        from tracker import rules_doc  # (imported here: see the module's docstring)
+
         say(rules_doc.system_page(registry.load(args.system)) if args.system else rules_doc.core_page())
         return 0
     if args.cmd == "where":
@@ -118,6 +123,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "check":
         return _check(args.file)
     if args.cmd == "export":
+        from saves import export  # (imported here: see the module's docstring)
+
         loaded = saves.load(args.file)
         text = export.recap(loaded, why=args.why)
         if args.output:
@@ -127,6 +134,7 @@ def _run(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
         return 0
     if args.cmd == "table":
+        from saves.follow import refusal  # (imported here: see the module's docstring)
         from screens import table  # (see _app)
 
         problem = refusal(args.file)  # a FIFO or a device is never opened (it would block or never end)
@@ -171,6 +179,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _check(path: Path) -> int:
     """``tracker check FILE``: what is wrong, and what replay, export and continuing do about it."""
+    from saves.checker import check  # (imported here: see the module's docstring)
+
     try:
         report = check(path)
     except LoadError as e:
@@ -228,6 +238,8 @@ def _systems() -> int:
 
 
 def _print_replay(loaded: saves.Loaded, why: bool = False) -> int:
+    from saves import export  # (imported here: see the module's docstring)
+
     timeline = loaded.timeline()
     for w in loaded.warnings:
         print(f"warning: {visible(w)}")

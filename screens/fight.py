@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
-from screens import doing, keys, logic, space, why
+from screens import doing, keys, logic, space
 from screens.actions import combatants, commands, conditions, guide, harm, history, library, party, players, turns
 from screens.dialogs.base import forget_dialogs
 from screens.palette import FightCommands
@@ -362,7 +362,7 @@ class FightScreen(Screen[None]):
     def on_click(self, event: events.Click) -> None:
         """A double click on a log line: why (the first click selected that line)."""
         if event.chain >= 2 and isinstance(event.widget, LogView):
-            why.why_live(self)
+            self.action_why()
 
     def on_key(self, event: events.Key) -> None:
         """A phase key pressed out of its phase (see :meth:`check_action`) reaches the screen unused: say when it
@@ -542,6 +542,8 @@ class FightScreen(Screen[None]):
         history.toggle_dice(self)
 
     def action_why(self) -> None:
+        from screens import why  # imported on first use, with the rules' explanations (see screens/launch.py)
+
         why.why_live(self)
 
     def action_help(self) -> None:

@@ -7,11 +7,9 @@ from screens.actions.base import ask_command, ask_for_marked, context, need_sele
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
 from screens.host import FightHost
-from screens.summary import SummaryScreen
 from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.replay import Timeline
-from tracker.summary import summarize
 
 
 def next_turn(screen: FightHost) -> None:
@@ -107,6 +105,10 @@ def end_fight(screen: FightHost) -> None:
 
 def summary(screen: FightHost) -> None:
     """The fight's summary so far (F7; the replay's, from the live log): there was none after ctrl+e."""
+    # imported on first use, with its charts (textual-plotext): a launch draws none (see screens/launch.py)
+    from screens.summary import SummaryScreen
+    from tracker.summary import summarize
+
     fight = screen.fight
     title = fight.state.title
     timeline = Timeline(fight.system, fight.entries)

@@ -38,7 +38,6 @@ from .rules.common import action_rule
 from .sheet import check_sheet, make_data, sheet_fields
 from .table import CONDITIONS, R, applies
 from .table import rules as rule_table
-from .why import explain
 
 DAMAGE_LEVELS = (*LEVELS[:2], "severe", "grievous", "fatal")
 HEAL_LEVELS = ("worst", *LEVELS)
@@ -214,6 +213,8 @@ class BlackjackSystem(BaseSystem):
         return rule_table()
 
     def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        from .why import explain  # imported on first use: a launch explains nothing (see screens/launch.py)
+
         return explain(before, event, after)
 
     def conditions(self) -> tuple[BookCondition, ...]:

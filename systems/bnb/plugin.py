@@ -39,7 +39,6 @@ from systems.bnb.events import EVENT_TYPES, AttackRolled, Dropped, HpLost
 from systems.bnb.evolve import evolve
 from systems.bnb.presets import PRESETS
 from systems.bnb.rules import rest as resting
-from systems.bnb.rules import why
 from systems.bnb.rules.common import ACTED, COVER, DEFAULT_COVER, simultaneous_drop
 from systems.bnb.rules.harm import LUCKY
 from systems.bnb.rules.table import RULES, R
@@ -423,6 +422,8 @@ class BnbSystem(BaseSystem):
         return RULES
 
     def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        from systems.bnb.rules import why  # imported on first use: a launch explains nothing (see screens/launch.py)
+
         return why.explain(before, event, after)
 
     def conditions(self) -> tuple[BookCondition, ...]:

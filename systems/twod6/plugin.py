@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import attrs
 
-from systems.twod6 import rules, table, why
+from systems.twod6 import rules, table
 from systems.twod6.about import ABOUT
 from systems.twod6.checks import two_d6
 from systems.twod6.commands import SPECS
@@ -372,6 +372,8 @@ class TwoD6System(BaseSystem):
         return table.rules()
 
     def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        from systems.twod6 import why  # imported on first use: a launch explains nothing (see screens/launch.py)
+
         return why.explain(before, event, after)
 
     def conditions(self) -> tuple[BookCondition, ...]:

@@ -50,7 +50,7 @@ from tracker.model import Combatant, FightState
 from tracker.plugin import BaseSystem, BookCondition, Preset, Standing, Tally
 from tracker.reasons import Reason, Rule
 
-from . import commands, events, rules, table, views, why
+from . import commands, events, rules, table, views
 from .about import ABOUT
 from .conditions import conditions as _conditions
 from .contest import contest_spec
@@ -237,6 +237,8 @@ class ZludgeSystem(BaseSystem):
         return table.rules()
 
     def explain(self, before: FightState, event: Event, after: FightState) -> tuple[Reason, ...]:
+        from . import why  # imported on first use: a launch explains nothing (see screens/launch.py)
+
         return why.explain(before, event, after)
 
     def conditions(self) -> tuple[BookCondition, ...]:
