@@ -293,7 +293,8 @@ def _crossed(state: FightState, order: tuple[str, ...], moved: set[str]) -> list
 
     Ruling: a combatant given a new place in the running fight takes it at once, and the turn stays with whoever
     has it; one moved from after the turn to before it has no turn left this round, one moved from before it to
-    after it (it has acted) comes up again this round.  The log's order line says so, so the GM can undo a change
+    after it comes up this round (a second time if it has acted: one moved before the turn and back has not, and the
+    state does not say which, so the line says both).  The log's order line says so, so the GM can undo a change
     not meant (it happened without a word; tests/core/test_gm3_fixes.py::test_a_new_place_across_the_turn_says_so).
     """
     old, cur = state.order, state.current
@@ -307,7 +308,9 @@ def _crossed(state: FightState, order: tuple[str, ...], moved: set[str]) -> list
         if now_before and not was_before:
             said.append(f"{state.name(cid)} now acts before the turn in play: no turn left this round")
         elif was_before and not now_before:
-            said.append(f"{state.name(cid)} has acted and now comes after the turn in play: a second turn this round")
+            said.append(
+                f"{state.name(cid)} now comes after the turn in play: a turn this round (a second if it has acted)"
+            )
     return said
 
 

@@ -215,6 +215,22 @@ def test_a_new_place_across_the_turn_says_so(tmp_path: Path) -> None:
     f.do(C.NextTurn())  # Hero has acted; a bear has the turn
     f.do(C.Adjust(id=hero.id, field="initiative", value="1"))
     order_line = f.log.describe(len(f.log) - 1)
-    assert "Hero has acted and now comes after the turn in play: a second turn this round" in order_line, order_line
+    said = "Hero now comes after the turn in play: a turn this round (a second if it has acted)"
+    assert said in order_line, order_line
     f.do(C.Adjust(id=hero.id, field="initiative", value="30"))  # back before the turn: Hero had not acted again
     assert "turn in play" in f.log.describe(len(f.log) - 1)
+
+
+def test_a_place_moved_before_the_turn_and_back_claims_no_turn_taken(tmp_path: Path) -> None:
+    """Audit g2: a bear moved before the turn in play (18 -> 25) and back (25 -> 18) read "has acted and now comes
+    after the turn in play: a second turn this round"; it had not acted, and its first turn came next."""
+    f = build_fight("bnb", tmp_path / "bnb.jsonl")
+    cur = f.state.current
+    assert cur is not None and f.state.order.index(cur) < len(f.state.order) - 1
+    bear = f.state.get(f.state.order[f.state.order.index(cur) + 1])  # its turn still to come this round
+    was = bear.initiative
+    f.do(C.Adjust(id=bear.id, field="initiative", value=str(max(c.initiative or 0 for c in f.state.present) + 5)))
+    f.do(C.Adjust(id=bear.id, field="initiative", value=str(was)))
+    line = f.log.describe(len(f.log) - 1)
+    assert f"{bear.name} now comes after the turn in play: a turn this round" in line, line
+    assert "has acted" not in line.replace("if it has acted", ""), line
