@@ -308,13 +308,14 @@ def _hidden(system: System, b: FightState, e: E.Event, a: FightState, *_: Any) -
 def _adjusted(system: System, b: FightState, e: E.Adjusted, a: FightState, *_: Any) -> list[Reason]:
     """The value in the log line's words (its label, yes/no, "none", a combatant's name): the line itself,
     without the note, which is a term of its own (it read "Hero's grappled_by: None → 'c1'" beside the log's
-    "Grappled by: none → Bandit 1"; test_a_gm_adjustment_reads_as_its_log_line_in_every_system)."""
+    "Grappled by: none → Bandit 1"; test_a_gm_adjustment_reads_as_its_log_line_in_every_system).  The rule's
+    reading stays with a note too: the note is said once, as that term (it replaced the reading and came again;
+    test_explain_round3.py::test_a_gm_adjustment_with_a_note_*)."""
     change = attrs.evolve(e, note="").describe(b).removeprefix("GM sets ")
     terms = [change, "set by the GM"]
-    text = f"The GM's adjustment: {e.note}" if e.note else ""
     if e.note:
         terms.append(f"GM's note: {e.note}")
-    return [Reason.of(core_rule("gm-adjust"), *terms, text=text)]
+    return [Reason.of(core_rule("gm-adjust"), *terms)]
 
 
 def _note(system: System, b: FightState, e: E.NoteAdded, a: FightState, *_: Any) -> list[Reason]:

@@ -43,7 +43,7 @@ from systems.twod6.sheet import CAST, FAST_CASTER, NOTICE, STATS, STEALTH, UNARM
 from systems.twod6.table import R
 from tracker.commands import Modifier
 from tracker.events import Event, InitiativeSet, OrderSet, PromptRaised
-from tracker.model import FightState
+from tracker.model import FightState, Prompt
 from tracker.reasons import Reason
 from tracker.text import counted
 
@@ -224,13 +224,43 @@ def _merged(reasons: list[Reason], only: tuple[str, ...] = ()) -> list[Reason]:
     return out
 
 
+DOUBLE_PROMPT = "double"  # the prompt kind of a doubled or tripled blow's extra choice (rules.attacks)
 CHOSEN_AFTER = {DOUBLED: R.DOUBLE, PARRIED: R.VICIOUS_PARRY, TURNED: R.SPELL_TURNING}
 
 
-def _chosen_after(before: FightState, source: str, by: str | None) -> str:
+def _double_prompt(state: FightState, by: str | None, target: str) -> Prompt | None:
+    """The open "choose a second result" prompt of ``by``'s blow on ``target`` (``attacks.double_prompt``)."""
+    for p in state.prompts:
+        if p.kind == DOUBLE_PROMPT and p.params.get("actor") == by and p.params.get("target") == target:
+            return p
+    return None
+
+
+def _prompt_times(state: FightState, p: Prompt) -> int:
+    """The ratio a double prompt was raised for: its ``times`` (an older file's prompt: read from its text, as
+    ``attacks._times`` reads it)."""
+    if "times" in p.params:
+        return int(p.params["times"])
+    return 3 if f" tripled {state.name(p.combatant)}'s defense" in p.text else 2
+
+
+def _blow(before: FightState, by: str | None, target: str, note: str = "") -> str:
+    """Doubled or tripled: the blow whose extra result this is, read from the prompt it closes (still open in
+    the state before the event; a limb's note says it too).
+
+    Ruling: the extra result of a tripled blow is explained as the tripled blow's ("as doubled", @53102), not
+    "the doubled blow's" (test_why_round3.py::test_the_extra_result_of_a_tripled_blow_*)."""
+    if note in ("tripled", "doubled"):
+        return note
+    p = _double_prompt(before, by, target)
+    return "tripled" if p is not None and _prompt_times(before, p) == 3 else "doubled"
+
+
+def _chosen_after(before: FightState, source: str, by: str | None, target: str, note: str = "") -> str:
     """How a result chosen after the roll came (``source`` of the event)."""
     if source == DOUBLED:
-        return "the doubled blow's extra result, chosen after the roll"
+        blow = _blow(before, by, target, note)
+        return f"the {blow} blow's extra result{' (as doubled)' if blow == 'tripled' else ''}, chosen after the roll"
     if source == PARRIED:
         return f"chosen after {before.name(by)}'s parry doubled"
     return f"the spell turned back by {before.name(by)}"
@@ -265,8 +295,10 @@ def _effect(before: FightState, e: EffectApplied) -> list[Reason]:
     after = CHOSEN_AFTER.get(e.source)
     if after is not None and e.effect != "limb":  # (a limb names Doubled attack already)
         own = {"distract": R.DISTRACT, "trip": R.TRIP, "grapple": R.GRAPPLE, "entangle": R.ENTANGLE}.get(e.effect)
-        first = Reason.of(after, f"{term}, {_chosen_after(before, e.source, e.by)}")
-        return [first] if own is None else [first, Reason.of(own, term)]
+        first = Reason.of(after, f"{term}, {_chosen_after(before, e.source, e.by, e.target)}")
+        tripled = e.source == DOUBLED and _blow(before, e.by, e.target) == "tripled"
+        lead = [Reason.of(R.TRIPLE, first.terms[0]), first] if tripled else [first]
+        return lead if own is None else [*lead, Reason.of(own, term)]
     if e.effect == "entangle":  # (it cited only 'The result is chosen first')
         return [
             Reason.of(R.ENTANGLE, term),
@@ -276,7 +308,8 @@ def _effect(before: FightState, e: EffectApplied) -> list[Reason]:
     if e.effect == "unconscious":
         rule = R.AT_ZERO if e.note == "0 wounds" else R.TRIPLE if e.note == "tripled" else R.KNOCKOUT
     elif e.effect == "limb":
-        return [Reason.of(R.LIMB, term, f"{e.limb} {signed(e.penalty)} on rolls using it"), Reason.of(R.DOUBLE, term)]
+        out = [Reason.of(R.LIMB, term, f"{e.limb} {signed(e.penalty)} on rolls using it"), Reason.of(R.DOUBLE, term)]
+        return out + ([Reason.of(R.TRIPLE, term)] if e.note == "tripled" else [])
     else:
         rule = {
             "distract": R.DISTRACT,
@@ -319,8 +352,12 @@ def _wounded(before: FightState, e: Wounded) -> list[Reason]:
         by = f"by {before.name(e.target)}'s own spell, turned back by {before.name(e.by)}"
         out = [Reason.of(R.WOUNDS, *terms, by), Reason.of(R.SPELL_TURNING, by)]
     elif e.source == DOUBLED:
-        by = f"by {before.name(e.by)}'s doubled blow: its extra result, chosen after the roll"
+        blow = _blow(before, e.by, e.target)
+        as_doubled = " (as doubled)" if blow == "tripled" else ""
+        by = f"by {before.name(e.by)}'s {blow} blow{as_doubled}: its extra result, chosen after the roll"
         out = [Reason.of(R.WOUNDS, *terms, by), Reason.of(R.DOUBLE, by)]
+        if blow == "tripled":
+            out.append(Reason.of(R.TRIPLE, by))
     elif e.by is not None:
         out = [Reason.of(R.WOUNDS, *terms, f"by {before.name(e.by)}'s attack")]
     else:
@@ -388,9 +425,29 @@ def _ruled(before: FightState, e: ResolveRuled) -> list[Reason]:
     ]
 
 
+def _double_asked(before: FightState, p: Prompt) -> list[Reason]:
+    """The "choose a second result" prompt of a doubled or tripled blow: the rule of its ratio, and (a prompt
+    raised after the declared result landed) that the declared result landed at once."""
+    times = _prompt_times(before, p)
+    a, t = before.name(p.params.get("actor")), before.name(p.combatant)
+    declared = str(p.params.get("declared", ""))
+    total = p.params.get("attack_total")
+    beat = f"{a}'s attack {total} is at least {'three times' if times == 3 else 'twice'} {t}'s defense"
+    choice = "the GM chooses the extra result: a second result, a second wound or a useless limb"
+    out = [Reason.of(R.DOUBLE, beat, choice)]
+    if times == 3:
+        out.insert(0, Reason.of(R.TRIPLE, beat, "as doubled: the extra result is chosen here"))
+    if p.params.get("landed"):
+        out.append(Reason.of(R.DOUBLE_LANDS, f"'{declared}' has landed at once; only the extra choice waits"))
+    return out
+
+
 def _prompt(before: FightState, e: PromptRaised) -> list[Reason]:
-    """A resolve check asked for: the rule that asks for it, and where its DC comes from."""
+    """A resolve check asked for: the rule that asks for it, and where its DC comes from; a doubled or tripled
+    blow's extra choice: its rule (test_why_round3.py::test_the_choose_a_second_result_prompt_names_its_rule)."""
     p = e.prompt
+    if p.kind == DOUBLE_PROMPT:
+        return _double_asked(before, p)
     if "stakes" not in p.params or "dc" not in p.params:
         return []
     return _resolve_why(int(p.params["dc"]), str(p.params["stakes"]), str(p.params.get("rule", "")))

@@ -13,9 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
+
 from tracker.commands import Modifier
 from tracker.dice import Roll
-from tracker.events import ConditionAdded, Event, FightStarted, InitiativeSet, OrderSet, TurnStarted
+from tracker.events import (
+    ConditionAdded,
+    Event,
+    FightStarted,
+    InitiativeSet,
+    OrderSet,
+    PromptRaised,
+    TurnStarted,
+)
 from tracker.model import FightState
 from tracker.reasons import Reason, Rule
 from tracker.text import counted
@@ -40,6 +50,7 @@ from .events import (
 )
 from .fight import fight_data
 from .model import FATIGUE_STATES, LOCATIONS, WOUND_STATES, ZludgeData, data, ladder, word
+from .rules.reopen import REOPEN
 from .rules.rest import Rested
 from .table import R
 
@@ -442,6 +453,24 @@ def _reopened(before: FightState, ev: WoundsReopened, after: FightState) -> list
     return [Reason.of(R.reopen, *terms)]
 
 
+def _prompt(before: FightState, ev: PromptRaised, after: FightState) -> list[Reason]:
+    """The "do the treated wounds reopen?" prompt names its rule (it gave only the core's "Prompt"): who has
+    treated wounds, what a failed physical check (a skill roll, or a lost physical contest: a contest is a check,
+    l.21) asks, and the penalty now and if they reopen (test_why_round3.py::test_the_reopen_prompt_*)."""
+    p = ev.prompt
+    if p.kind != REOPEN:
+        return []
+    d = _d(before, p.combatant)
+    who = _name(before, p.combatant)
+    terms = [f"{who} failed a physical check (a skill roll, or a lost physical contest: a contest is a check, l.21)"]
+    if d is not None:
+        n = sum(1 for b in d.wounds if b.treated)
+        full = attrs.evolve(d, wounds=tuple(attrs.evolve(b, treated=False) for b in d.wounds))
+        terms.append(f"{counted(n, 'treated wound')}: penalty {num(d.wound_penalty)} now")
+        terms.append(f"reopened: full penalties again, {num(full.wound_penalty)}")
+    return [Reason.of(R.reopen, *terms)]
+
+
 def _cleared(before: FightState, ev: BoxCleared, after: FightState) -> list[Reason]:
     names = WOUND_STATES if ev.track == "wounds" else FATIGUE_STATES
     terms = [f"a {names[ev.level]} box cleared from the {ev.track} track"]
@@ -606,6 +635,7 @@ EXPLAINERS: dict[type[Event], Callable[[FightState, Any, FightState], list[Reaso
     TurnStarted: _turn,
     FightStarted: _started,
     ConditionAdded: _condition,
+    PromptRaised: _prompt,
 }
 
 

@@ -15,6 +15,7 @@ import tracker
 from tests.support import toy
 from tracker import Fight
 from tracker import commands as C
+from tracker.core_rules import core_rule
 from tracker.dice import SeededRoller
 from tracker.events import CORE_EVENTS
 from tracker.explain import CORE_RULES, explain, standing_seq
@@ -120,7 +121,7 @@ def test_an_undo_names_the_action_it_took_back_and_the_undone_action_says_so(fig
 def test_a_gm_adjustment_is_the_gms_with_its_note(fight: Fight) -> None:
     (seq,) = seqs(fight, tracker.events.Adjusted)
     (r,) = explain(fight, seq)
-    assert r.rule == "GM adjustment" and r.text == "The GM's adjustment: potion spilled"
+    assert r.rule == "GM adjustment" and r.text == core_rule("gm-adjust").text  # the rule's reading; the note once
     assert r.terms == ("Ann's HP: 10 → 7", "set by the GM", "GM's note: potion spilled")  # the log line's words
 
 

@@ -30,6 +30,7 @@ from systems.bnb.events import (
     ShotsFired,
     TemporaryHealed,
     WoundsBound,
+    lucky_left,
 )
 from systems.bnb.rules.common import COVER_BY_CONDITION, is_favoured
 from systems.bnb.rules.harm import DEATH, LUCKY
@@ -381,10 +382,20 @@ def _save_extras(parts: tuple[Modifier, ...], d: BnbData | None) -> list[Reason]
 
 
 def _death_save(before: FightState, ev: DeathSaveRolled, after: FightState) -> tuple[Reason, ...]:
+    """A failed death save is "dead" only when no Lucky Streak is left to re-roll it: with one left, the term
+    ends as the log line does ("fails: dies unless a Lucky Streak re-rolls it", ``DeathSaveRolled.describe``)
+    and Lucky Streak on any save says how many are left (test_why_round3.py::test_a_failed_death_save_*)."""
     d = _data(before, ev.id)
+    c = before.find(ev.id)
     end = "unconscious, needs medical help" if ev.success else "dead"
+    lucky: list[Reason] = []
+    if not ev.success and c is not None and d is not None and lucky_left(c):
+        left = lucky_streaks(d.level) - d.lucky_used
+        end = f"fails: dies unless a Lucky Streak re-rolls it ({left} left today)"
+        streaks = "Lucky Streak" if left == 1 else "Lucky Streaks"
+        lucky.append(Reason.of(R.lucky_any_save, f"a failed death save may be re-rolled: {left} {streaks} left today"))
     terms = _save_terms(ev.roll, ev.parts, ev.total, ev.st, d, end)
-    return (Reason.of(R.death_save, *terms), *_save_extras(ev.parts, d), *_st(d))
+    return (Reason.of(R.death_save, *terms), *lucky, *_save_extras(ev.parts, d), *_st(d))
 
 
 def _save(before: FightState, ev: SaveRolled, after: FightState) -> tuple[Reason, ...]:
