@@ -252,10 +252,11 @@ class TwoD6System(BaseSystem):
         go to the detail pane ("Now: grappled by Sheriff's Deputy Bartholomew Quincy"), and the order is by
         importance: held first (it limits all it may do), then the numbers (main numbers first, as every
         system's status), then grappling, prone, disarmed, negated, extra turn, distracted, the useless limbs,
-        aim, hidden.  A part about one hidden from the players still names it ("grappled by Lurker", "hidden
-        from Goblin, Lurker", the last at the end): the players' view of a PC words its status with "someone"
-        for the hidden and leaves out any part naming them, so a PC held by a hidden wolf does not read
-        "grappled" there (tests/systems/twod6/test_status_short.py, tests/ui/test_twod6_status_row.py).
+        aim, hiding (stealth: not "hidden", the word of the GM's H mark, "(hidden)").  A part about one hidden
+        from the players still names it ("grappled by Lurker", "hidden from Goblin, Lurker", the last at the end):
+        the players' view of a PC words its status with "someone" for the hidden and leaves out any part naming
+        them, so a PC held by a hidden wolf does not read "grappled" there
+        (tests/systems/twod6/test_status_short.py, tests/ui/test_twod6_status_row.py).
         """
         d = data(c)
         parts = _flag_parts(state, d)
@@ -462,7 +463,7 @@ def _flag_parts(state: FightState, d: Data) -> list[Flag]:
         parts.append(Flag(aim, aim))
     if d.hidden_from:
         full = "hidden from " + ", ".join(state.name(i) for i in d.hidden_from)
-        parts.append(Flag(full, full, LAST) if _hidden(state, d.hidden_from) else Flag("hidden", full))
+        parts.append(Flag(full, full, LAST) if _hidden(state, d.hidden_from) else Flag("hiding", full))
     return parts
 
 

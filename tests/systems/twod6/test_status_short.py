@@ -105,9 +105,9 @@ def test_hidden_from_the_seen_is_a_word_and_from_the_hidden_names_them_last() ->
     f.do(Sneak(actor="c1", targets=("c2",)))
     assert roller.exhausted
     assert record(f.state.get("c1")).hidden_from == ("c2",)
-    assert status(f, "c1") == "Wounds 3/3 · 2 quick, 1 half · cin 1 · hidden"
+    assert status(f, "c1") == "Wounds 3/3 · 2 quick, 1 half · cin 1 · hiding"  # (not the H mark's "(hidden)")
     assert f"Now: hidden from {DEPUTY}" in detail(f, "c1")
-    assert players_row(f) == "Wounds 3/3 · 2 quick, 1 half · cin 1 · hidden"
+    assert players_row(f) == "Wounds 3/3 · 2 quick, 1 half · cin 1 · hiding"
     roller.add(5, 5, 1, 2)
     f.do(Sneak(actor="c1", targets=("c3",)))
     assert roller.exhausted
