@@ -187,7 +187,7 @@ def _names(value: Any) -> bool:
     return isinstance(value, tuple | list) and all(isinstance(v, str) for v in value)
 
 
-# -- what the plug-in names: fight_only, rest_qualities, initiative_words, turn_commands ------------------------------------------------
+# -- what the plug-in names: fight_only, rest_qualities, initiative_words, turn_commands ------------------------
 
 
 def _names_given(system: System) -> list[str]:

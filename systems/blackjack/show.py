@@ -63,9 +63,9 @@ def status(state: FightState, c: Combatant) -> str:
     """Ruling: one who has taken its turn's one action (an attack, a reload, ingesting lead, casting, or the GM's
     "Has acted this turn") reads "acted" among the short flags, before the equipment (the part cut first at 80
     columns: one who has acted has nothing left to spend lead on this turn, so the mark matters more than the lead
-    a narrow row cuts after it).  The record is its current turn's and is cleared as that turn ends, so the mark is on the one whose
-    turn it is (and on one whose turn a held action interrupted, its turn still to resume), never on those whose
-    turns are over; only in the running fight
+    a narrow row cuts after it).  The record is its current turn's and is cleared as that turn ends, so the mark
+    is on the one whose turn it is (and on one whose turn a held action interrupted, its turn still to resume),
+    never on those whose turns are over; only in the running fight
     (tests/systems/blackjack/test_acted_mark.py::test_acted_shows_only_in_the_turn_it_was_taken,
     tests/ui/test_acted_mark_rows.py)."""
     d = data(c)

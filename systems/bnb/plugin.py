@@ -291,8 +291,9 @@ class BnbSystem(BaseSystem):
 
         Ruling: one who has taken the round's action (an attack, Gun-play, a reload, or the GM's "Has acted this
         round") reads "acted" among the flags, before the guns (it has no action left this round to fire them),
-        so the GM of a fight of eight sees at a glance who has acted; only in the running fight (a new round frees the action and the mark goes with it; after the
-        fight, where the record is not cleared, nothing is shown)
+        so the GM of a fight of eight sees at a glance who has acted; only in the running fight (a new round
+        frees the action and the mark goes with it; after the fight, where the record is not cleared, nothing is
+        shown)
         (tests/systems/bnb/test_acted_mark.py::test_acted_shows_in_the_status_only_in_the_round_it_is_true,
         tests/ui/test_acted_mark_rows.py).
         """
