@@ -129,6 +129,13 @@ class R:
         "ruling on blackjack l.195–196",
         "a revolver or repeater fires several shots in one action, each its own save and target; others fire one",
     )
+    ALIKE = _r(
+        "alike",
+        "Two alike weapons",
+        "ruling on blackjack l.256",
+        'a weapon carried twice (2 Revolvers: "Revolver", "Revolver 2") is one kind: naming either takes '
+        "the one named if it can make the attack, else the other alike that can",
+    )
     WEAPON_DV = _r(
         "weapon_dv",
         "Firearm notes",
@@ -224,7 +231,8 @@ class R:
         "working_save",
         "An unwilling target",
         "ruling on blackjack l.225",
-        "the target saves CTRL with DV = lead ingested + its own injuries (no Threat); failing, it suffers the working",
+        "the target saves (a PC CTRL, an NPC at or under Threat + 8) with DV = lead ingested + its own injuries "
+        "(no Threat); failing, it suffers the working",
     )
     NO_TARGET = _r("no_target", "No target", "l.225", "a working with no target (or a willing one) just happens")
     ONCE_A_DAY = _r(
@@ -274,6 +282,13 @@ class R:
         "No initiative",
         "ruling on blackjack l.14",
         "the book has no initiative: the GM's order, PCs then NPCs as added, reorderable at any time",
+    )
+    ONE_ACTION = _r(
+        "one_action",
+        "One action a turn",
+        "ruling on blackjack l.221",
+        "an attack (a revolver's or repeater's volley is one), a reload, ingesting lead or casting takes the turn's "
+        'action; a second waits for the next turn (the GM\'s "Has acted this turn: no" frees it)',
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from tracker.events import ConditionAdded, ConditionRemoved, Event, NoteAdded, OrderSet, PromptRaised
+from tracker.events import Adjusted, ConditionAdded, ConditionRemoved, Event, NoteAdded, OrderSet, PromptRaised
 from tracker.model import Combatant, FightState
 from tracker.reasons import Reason
 from tracker.text import counted
@@ -23,6 +23,7 @@ from . import events as E
 from . import rest
 from .presets import WEAPONS
 from .records import LEVELS, BJData, Weapon, Working
+from .rules.common import alike_weapons
 from .table import R
 
 Explainer = Callable[[FightState, Any, FightState], list[Reason]]
@@ -182,6 +183,7 @@ def _attack_made(before: FightState, ev: E.AttackMade, after: FightState) -> lis
                 text="a jam ends the volley: the jamming shot is spent, the later ones are not fired",
             )
         )
+    out += _alike(before, ev)
     if ev.weapon_index < 0:
         out.append(Reason.of(R.FISTS, f"{a} fights with fists: lesser"))
     if ev.thrown:
@@ -214,6 +216,71 @@ def _attack_made(before: FightState, ev: E.AttackMade, after: FightState) -> lis
     if ev.hit and w.condition:
         out.append(Reason.of(R.SPECIAL, f"{ev.weapon}: {t} is {w.condition}"))
     return out
+
+
+def _unfit(w: Weapon, volley: int) -> str:
+    """Why ``w`` could not make the attack, as the state shows it ("" when it could, as far as it shows)."""
+    if w.dropped:
+        return "lies on the floor"
+    if w.is_firearm and w.jammed:
+        return "is jammed"
+    if w.is_firearm and w.loaded == 0:
+        return f"is empty (0/{w.shots})"
+    if w.ammo == 0:
+        return "has no ammunition left"
+    if w.recharge and w.spent:
+        return "is spent (not recharged)"
+    if w.is_firearm and w.multi == "shots" and w.loaded < volley:
+        return f"holds {counted(w.loaded, 'shot')}, not the volley's {volley}"
+    return ""
+
+
+def _alike(before: FightState, ev: E.AttackMade) -> list[Reason]:
+    """Two alike weapons (rule ``alike``): which one fired, when the other could not. The event keeps the weapon
+    fired, not the name the GM gave (or left empty), so this says what the state before showed of the others
+    alike: each that was empty, jammed, spent, on the floor or short of the volley's shots (it said nothing when
+    "Revolver" was asked for and "Revolver 2" fired:
+    ``tests/systems/blackjack/test_why_round3.py::test_why_says_the_other_alike_revolver_was_empty``)."""
+    d = _d(before, ev.actor)
+    if d is None or not 0 <= ev.weapon_index < len(d.weapons) or d.weapons[ev.weapon_index].name != ev.weapon:
+        return []
+    w = d.weapons[ev.weapon_index]
+    alike = [i for i in alike_weapons(d.weapons, w) if i != ev.weapon_index]
+    why = [(d.weapons[i].name, _unfit(d.weapons[i], ev.volley)) for i in alike]
+    said = [f"{name} {what}" for name, what in why if what]
+    if not said:
+        return []
+    verb = "fired" if w.is_firearm else "was used"
+    of = "the two" if len(alike) == 1 else f"the {len(alike) + 1}"
+    return [Reason.of(R.ALIKE, f"{' and '.join(said)}: of {of} alike, the {ev.weapon} {verb}")]
+
+
+def _adjusted(before: FightState, ev: Adjusted, after: FightState) -> list[Reason]:
+    """ "Has acted this turn" is the one-action record (rule ``one_action``): what this change does to the turn
+    (it explained with the core's generic text only:
+    ``tests/systems/blackjack/test_why_round3.py::test_why_of_has_acted_names_the_one_action_rule``)."""
+    if ev.field != "acted":
+        return []
+    who = _name(before, ev.id)
+    d = _d(before, ev.id)
+    was = d.action if d is not None else ""
+    if ev.value:
+        return [
+            Reason.of(
+                R.ONE_ACTION,
+                f"yes: {who}'s action this turn counts as taken",
+                "no attack, reload, ingest or cast until its next turn",
+            )
+        ]
+    if not was:
+        return [Reason.of(R.ONE_ACTION, f"no: {who} had taken no action this turn; it may still take one")]
+    return [
+        Reason.of(
+            R.ONE_ACTION,
+            f"no: frees {who}'s action this turn (was: {was})",
+            "it may attack, reload, ingest or cast once more this turn",
+        )
+    ]
 
 
 def _injury_marked(before: FightState, ev: E.InjuryMarked, after: FightState) -> list[Reason]:
@@ -560,6 +627,7 @@ EXPLAIN: dict[type, Explainer] = {
     E.PaperDestroyed: _destroyed,
     rest.Rested: _time_passed,
     OrderSet: _order,
+    Adjusted: _adjusted,
     ConditionAdded: _condition,
     ConditionRemoved: _condition_removed,
     PromptRaised: _prompt,

@@ -17,7 +17,10 @@ Rulings made here (beyond the rules table: ``fists``, ``casualty``), each named 
   (before it starts, after it ends) nothing is limited: outside combat ingesting takes 10 seconds. A failed
   recharge roll takes no action (the creature does something else), but is rolled once a turn. A combatant
   that has acted cannot hold its action; a turn resumed after a held action stepped in keeps its action.
-  The GM frees the turn's action with the adjust "Has acted this turn" set to no
+  The GM frees the turn's action with the adjust "Has acted this turn" set to no. The refusal cites the rules
+  table's ``one_action`` ("One action a turn", ruling on l.221), or the rule of the action taken when it says so
+  itself (ingesting, casting: l.221; reloading: l.217), or after a gun fired shot by shot the volley's rule its
+  hint explains
   (``tests/systems/blackjack/test_one_action.py``: ``test_ingesting_takes_the_turn_and_casting_waits_for_the_next``,
   ``test_a_pistol_fires_once_a_turn_a_revolver_volley_is_one_action``,
   ``test_reload_takes_the_turns_action``, ``test_nothing_is_limited_out_of_the_fights_turns``,
@@ -58,27 +61,40 @@ def able(state: FightState, cid: str | None, what: str = "combatant") -> Combata
 
 
 def action_rule(action: str) -> Rule:
-    """The rule that makes the action already taken one action."""
+    """The rule that makes the action already taken one action: ingesting or casting (l.221) and reloading
+    (l.217) say so themselves; an attack, an NPC's special and the action the GM marked taken come under the
+    one-action ruling (``one_action``). It cited the revolver's "Multiple shots" for a knife or a Bear hug
+    (``tests/systems/blackjack/test_why_round3.py::test_a_second_action_after_a_knife_or_a_bear_hug_cites_one_action_a_turn``).
+    """
     if action.startswith(("ingested", "cast", "tried to cast")):
         return R.INGEST
     if action.startswith(("reloaded", "cleared")):
         return R.RELOAD
-    return R.VOLLEY
+    return R.ONE_ACTION
 
 
-@applies(R.INGEST, R.RELOAD, R.VOLLEY)
+def _fired_one_by_one(c: Combatant, done: str) -> bool:
+    """Whether the action taken fired a gun one shot at a time (not a shotgun's blast): a second attack after it
+    is refused with the volley's hint, so it cites the volley's rule (a revolver fires its shots in one action)."""
+    return any(done == f"fired the {w.name}" and w.multi not in ("blast", "area") for w in data(c).weapons)
+
+
+@applies(R.ONE_ACTION, R.INGEST, R.RELOAD, R.VOLLEY)
 def one_action(state: FightState, c: Combatant, then: str, rule: Rule | None = None) -> None:
     """Refused when ``c`` has taken its action in its current turn of the fight: ``then`` says what waits for its
-    next turn ("cast the working next turn"); ``rule``, the rule of the action asked for (by default the one that
-    makes the action taken one action)."""
+    next turn ("cast the working next turn"); ``rule``, the rule of the action asked for (by default, for an
+    attack: after a gun fired one shot at a time the volley's rule, its hint's; else the one that makes the
+    action taken one action, :func:`action_rule`)."""
     if state.current != c.id:
         return
     done = data(c).action
     if done:
-        raise Refused(f"{c.name} has taken this turn's action ({done}): {then}", rule=rule or action_rule(done))
+        if rule is None:
+            rule = R.VOLLEY if _fired_one_by_one(c, done) else action_rule(done)
+        raise Refused(f"{c.name} has taken this turn's action ({done}): {then}", rule=rule)
 
 
-def _alike(ws: tuple[Weapon, ...] | list[Weapon], named: Weapon) -> list[int]:
+def alike_weapons(ws: tuple[Weapon, ...] | list[Weapon], named: Weapon) -> list[int]:
     """The indexes of the weapons alike to ``named``: one carried twice or more is "Revolver", "Revolver 2"…
     (``sheet.parse_weapons`` numbers the second and later), so "Revolver 2" is alike only to a "Revolver" carried
     too (a "Colt 45" alone has none)."""
@@ -89,7 +105,7 @@ def _alike(ws: tuple[Weapon, ...] | list[Weapon], named: Weapon) -> list[int]:
     return [i for i, w in enumerate(ws) if pattern.fullmatch(w.name.lower())]
 
 
-@applies(R.FISTS)
+@applies(R.FISTS, R.ALIKE)
 def find_weapon(c: Combatant, name: str, fit: Callable[[Weapon], bool] | None = None) -> tuple[int, Weapon]:
     """The named weapon (exact, then by prefix); empty: the first ready one that ``fit`` takes; Fists are always at
     hand (index -1). ``fit`` is what the caller needs of the weapon (by default: ready, ``Weapon.ready``).
@@ -102,7 +118,10 @@ def find_weapon(c: Combatant, name: str, fit: Callable[[Weapon], bool] | None = 
     (``tests/systems/blackjack/test_weapon_choice.py``: ``test_naming_an_empty_revolver_fires_the_loaded_one_of_two_alike``,
     ``test_naming_revolver_2_when_it_is_empty_fires_the_first_and_a_loaded_named_one_is_kept``,
     ``test_a_volley_named_takes_the_revolver_holding_enough_shots``, ``test_both_revolvers_empty_is_refused_as_before``,
-    ``test_reloading_a_named_revolver_reloads_the_empty_one_of_two_alike``).
+    ``test_reloading_a_named_revolver_reloads_the_empty_one_of_two_alike``). The rules table's ``alike``; the
+    attack's Why? says what the state showed of the other alike (empty, jammed, on the floor, too few shots), since
+    the event keeps the weapon fired, not the name asked for
+    (``tests/systems/blackjack/test_why_round3.py::test_why_says_the_other_alike_revolver_was_empty``).
 
     Ruling: an empty weapon field takes the first weapon in the sheet's order that is ready and fits (the attack:
     one that can make the attack asked for, its range and its targets, ``rules/attacks.py``); if none fits, the
@@ -121,7 +140,7 @@ def find_weapon(c: Combatant, name: str, fit: Callable[[Weapon], bool] | None = 
         found = exact + [(i, w) for i, w in enumerate(ws) if w.name.lower().startswith(key) and (i, w) not in exact]
         if found:
             named = found[0]
-            alike = [named] + [(i, ws[i]) for i in _alike(ws, named[1]) if i != named[0]]
+            alike = [named] + [(i, ws[i]) for i in alike_weapons(ws, named[1]) if i != named[0]]
             picked = next((x for x in alike if ok(x[1])), None)
             if picked is not None:
                 return picked

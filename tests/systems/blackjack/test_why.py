@@ -36,8 +36,8 @@ from systems.blackjack.events import Rested as OldNightsRest
 from systems.blackjack.rest import REST_EVENTS, WorsenAffliction
 from systems.blackjack.table import R
 from tests.systems.blackjack.helpers import new_fight, npc, pc
-from tracker import Damage, DismissPrompt, EndFight, Fight, Heal, Rest, RollInitiative, StartFight
-from tracker.commands import parse_modifiers
+from tracker import Adjust, Damage, DismissPrompt, EndFight, Fight, Heal, Rest, RollInitiative, StartFight
+from tracker.commands import NextTurn, parse_modifiers
 from tracker.errors import Refused
 from tracker.events import Event
 from tracker.reasons import Reason
@@ -580,6 +580,22 @@ def volley_held() -> Why:
     return why(f, Attack(actor=d, targets=(o, o)))
 
 
+def alike_revolvers_and_acted() -> Why:
+    """The Outlaw's "Revolver" is empty: naming it fires "Revolver 2" (rule ``alike``); the GM frees its turn's
+    action ("Has acted this turn: no", rule ``one_action``)."""
+    f = new_fight(15, 15)
+    d = pc(f, "Dusty", body=12)
+    o = npc(f, "Outlaw", "outlaw")
+    f.do(Adjust(id=o, field="shots", value="Revolver 0, Revolver 2 6"))
+    f.do(StartFight())
+    f.do(NextTurn())
+    return why(
+        f,
+        Attack(actor=o, targets=(d,), weapon="Revolver", range="nearby"),
+        Adjust(id=o, field="acted", value=False),
+    )
+
+
 def test_a_volleys_shot_at_a_dead_target_is_held() -> None:
     w = volley_held()
     (note,) = of(w, "NoteAdded")
@@ -745,6 +761,7 @@ SCENARIOS = [
     afflictions_and_time,
     nights_rest_and_order,
     volley_held,
+    alike_revolvers_and_acted,
 ]
 
 
