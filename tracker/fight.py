@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from tracker import commands as C
 from tracker import events as E
 from tracker.dice import Roller, SeededRoller
 from tracker.engine import decide, decide_full
@@ -128,7 +129,10 @@ class Fight:
         state = self.state
         done: list[E.Event] = []
         for command in commands:
-            events, state = decide_full(self.system, state, command, dice if dice is not None else self.roller)
+            try:
+                events, state = decide_full(self.system, state, command, dice if dice is not None else self.roller)
+            except Refused as e:
+                raise _which(commands, command, e) from e
             done += events
         if not done:
             raise Refused("nothing to do")
@@ -221,3 +225,14 @@ class _Entries(Sequence[Entry]):
         return isinstance(other, Sequence) and list(self) == list(other)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _which(commands: Sequence[Any], command: Any, refused: Refused) -> Refused:
+    """A refusal of one of several combatants added as one action (a party loaded, F6) names the one refused:
+    "Stat Boost must name a stat" did not say which of four PCs (audit g2)."""
+    said = str(refused)
+    if len(commands) < 2 or not isinstance(command, C.AddCombatant) or not command.name or command.name in said:
+        return refused
+    named = Refused(f"{command.name}: {said}")
+    named.rule = refused.rule
+    return named

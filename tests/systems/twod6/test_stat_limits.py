@@ -146,3 +146,23 @@ def test_an_older_fight_file_with_a_stat_boost_twice_loads_and_replays_as_before
     f.do(NextTurn())  # round 2: Ann again
     (again,) = of(attack(f, roller, (3, 4, 3, 4), "c1", "c2", skill="Melee (Heavy)"), AttackRolled)
     assert again.attack.total == 13
+
+
+def test_a_party_member_refused_is_named() -> None:
+    """Audit g2: a party loaded (F6, several AddCombatant as one action) with a bare "Stat Boost" on one member was
+    refused without saying which member; the refusal names it, and nothing of the party is logged."""
+    f = Fight(system, roller=ScriptedRoller())
+    party = [
+        AddCombatant(name="Ann", kind="pc", sheet=sheet(str=1)),
+        AddCombatant(name="Bob", kind="pc", sheet=sheet(str=1, talents="Stat Boost")),
+    ]
+    try:
+        f.do_all(party)
+    except Refused as e:
+        said = str(e)
+    else:
+        raise AssertionError("a bare Stat Boost was accepted")
+    assert said.startswith("Bob: ") and "Stat Boost" in said, said
+    assert not f.state.combatants and not list(f.entries)
+    single = refused(f, AddCombatant(name="Bob", kind="pc", sheet=sheet(str=1, talents="Stat Boost")), "Stat Boost")
+    assert not single.startswith("Bob: "), single  # one added alone: its form already says whose it is
