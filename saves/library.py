@@ -40,7 +40,7 @@ from tracker.errors import Refused, TrackerError
 from tracker.events import CombatantAdded
 from tracker.model import KINDS, NPC
 from tracker.plugin import Preset
-from tracker.text import NAME_MAX, clean
+from tracker.text import NAME_MAX, clean, visible
 
 MARK = "gm-combat-tracker presets"
 LIBRARY_MAX = 2_000_000
@@ -119,10 +119,11 @@ def _read(system_id: str, folder: Path | None) -> list[dict[str, Any]]:
         raise LibraryError(f'{where}, line 1: not a library of presets (no "presets" list)')
     for key in data:
         if key not in _TOP:
-            raise LibraryError(f'{where}, line {_line_of(text, key)}: unknown field "{key}"')
+            raise LibraryError(f'{where}, line {_line_of(text, key)}: unknown field "{visible(key)}"')
     if data.get("system", system_id) != system_id:
         raise LibraryError(
-            f'{where}, line {_line_of(text, "system")}: the presets of "{data["system"]}", not {system_id}'
+            f'{where}, line {_line_of(text, "system")}: the presets of "{visible(str(data["system"]))}", '
+            f"not {system_id}"
         )
     out: list[dict[str, Any]] = []
     starts = _preset_starts(text)
@@ -133,7 +134,7 @@ def _read(system_id: str, folder: Path | None) -> list[dict[str, Any]]:
         for key in entry:
             if key not in _ENTRY:
                 line = _line_of(text, key, start)
-                raise LibraryError(f'{where}, line {line}: unknown field "{key}" in preset {n}')
+                raise LibraryError(f'{where}, line {line}: unknown field "{visible(key)}" in preset {n}')
         name, pid, sheet = entry.get("name"), entry.get("id"), entry.get("sheet", {})
         if not isinstance(name, str) or not name.strip():
             raise LibraryError(f"{where}: preset {n} has no name")
@@ -156,13 +157,21 @@ def _read(system_id: str, folder: Path | None) -> list[dict[str, Any]]:
 
 
 def _preset(entry: Mapping[str, Any]) -> Preset:
+    """A preset of the file.
+
+    Ruling: a library file may come from another GM, so every text of it is hostile: its name is refused with
+    control characters (:func:`_read`), and its summary and category, shown as they are written, keep any control
+    character shown as an escape (``\\x1b``: :func:`tracker.text.visible`), as names in fight files are; an
+    Escape in them retitled the terminal and misdrew the add dialog.  The file is not changed; an unknown field
+    or a foreign system quoted in a "damaged library" message is shown the same way
+    (tests/reliability/test_library_hostile.py)."""
     return Preset(
         id=str(entry["id"]),
         name=clean(str(entry["name"]), "Name", NAME_MAX),
         sheet=dict(entry.get("sheet") or {}),
         kind=str(entry.get("kind") or NPC),
-        summary=str(entry.get("summary") or ""),
-        category=str(entry.get("category") or "") or "mine",
+        summary=visible(str(entry.get("summary") or "")),
+        category=visible(str(entry.get("category") or "")) or "mine",
         now=dict(entry.get("now") or {}),
     )
 

@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--why", action="store_true", help="with --text: the rules behind each line, under it")
     e = sub.add_parser("export", help="write a Markdown recap of a saved fight")
     e.add_argument("file", type=Path)
-    e.add_argument("-o", "--output", type=Path, help="recap file (default: print to standard output)")
+    e.add_argument("-o", "--output", help="recap file (default, or -: print to standard output)")
     e.add_argument("--force", action="store_true", help="replace the output file if it exists")
     e.add_argument("--why", action="store_true", help="the rules behind each line of the fight, under it")
     c = sub.add_parser("check", help="check a saved fight and say what is wrong (exit 0 good, 1 bad)")
@@ -123,16 +123,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.cmd == "check":
         return _check(args.file)
     if args.cmd == "export":
-        from saves import export  # (imported here: see the module's docstring)
-
-        loaded = saves.load(args.file)
-        text = export.recap(loaded, why=args.why)
-        if args.output:
-            written = export.write_recap(text, args.output, source=loaded.path, force=args.force)
-            say(f"recap written to {written}")
-        else:
-            sys.stdout.write(text)
-        return 0
+        return _export(args.file, args.output, force=args.force, why=args.why)
     if args.cmd == "table":
         from saves.follow import refusal  # (imported here: see the module's docstring)
         from screens import table  # (see _app)
@@ -177,8 +168,50 @@ def _run(args: argparse.Namespace) -> int:
     return _app(open_path=open_path, fights_dir=fights_dir)
 
 
+def _export(path: Path, output: str | None, *, force: bool = False, why: bool = False) -> int:
+    """``tracker export FILE [-o OUT]``: the Markdown recap to ``OUT``, or to standard output.
+
+    Ruling: ``-o -`` is standard output, as ``-`` is for most commands (it wrote a file named ``-`` and said
+    "recap written to -"); a file of that name is still written with ``-o ./-``
+    (tests/test_cli_round3.py ``test_export_to_a_dash_prints_the_recap``)."""
+    from saves import export  # (imported here: see the module's docstring)
+
+    loaded = saves.load(path)
+    text = export.recap(loaded, why=why)
+    if output is not None and output != "-":  # (as typed: a Path makes "./-" "-")
+        written = export.write_recap(text, Path(output), source=loaded.path, force=force)
+        say(f"recap written to {written}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _rescued_words(path: Path) -> str:
+    """Where the fight at ``path`` was saved on after the file was lost under the app (``saves.rescued_in``, as
+    the app's ``offer_where_it_went_on`` and the players' view find it), in words; empty when it was not."""
+    try:
+        rescued = saves.rescued_in(path)
+    except OSError:  # (a folder that cannot be listed: nothing to say of it)
+        return ""
+    if rescued is None:
+        return ""
+    return (
+        f"the fight was saved on in {rescued} after {path.name} was lost under the app (another program replaced, "
+        f"moved or changed it): what was done there is not in this file"
+    )
+
+
 def _check(path: Path) -> int:
-    """``tracker check FILE``: what is wrong, and what replay, export and continuing do about it."""
+    """``tracker check FILE``: what is wrong, and what replay, export and continuing do about it.
+
+    Ruling: a file whose fight was saved on in ``FILE-rescued.jsonl`` (``saves.rescue``, found by
+    ``saves.rescued_in`` as the app and the players' view find it) is said to be where the fight went on, as a
+    ``-continued`` one is: check said "good" of the stale file and nothing more.  The exit stays 0 for a file that
+    reads well (the code says the file's health; the line says where the fight is), and the "continuing it …"
+    words give way to where the fight goes on; a damaged one says it on a line of its own after the verdict
+    (tests/test_cli_round3.py ``test_check_names_where_a_rescued_fight_goes_on``,
+    ``test_check_of_a_damaged_rescued_file_names_where_it_goes_on``).
+    """
     from saves.checker import check  # (imported here: see the module's docstring)
 
     try:
@@ -187,6 +220,7 @@ def _check(path: Path) -> int:
         say(f"tracker: {e}", file=sys.stderr)
         if isinstance(e, saves.NewerVersion):
             say(saves.loading.damaged_words(path, e))
+            _say_rescued(path)
             return 1
         went_on = saves.continuation_of(path) if e.line is not None and e.line > 1 else None
         if went_on is not None:
@@ -196,6 +230,7 @@ def _check(path: Path) -> int:
                 f"{path}: damaged at line {e.line}; the fight up to the action before it can go on in a new file: "
                 f"open it in the app (tracker --save {path}) and it offers to ({path.name} is not changed)"
             )
+        _say_rescued(path)
         return 1
     loaded, final = report.loaded, report.final
     for w in loaded.warnings:
@@ -208,6 +243,7 @@ def _check(path: Path) -> int:
         say(f"note: {p}; the next checkpoint written replaces it")
     if report.problems:
         say(f"{path}: bad — {len(report.problems)} problem(s); replay, export or continuing would fail")
+        _say_rescued(path)
         return 1
     what = f"{loaded.system.name}, {len(loaded.entries)} events, round {final.round}, {len(final.present)} combatants"
     if report.checkpoints:
@@ -215,13 +251,22 @@ def _check(path: Path) -> int:
             f"{path}: a checkpoint disagrees with the events; the events win; replay, export and continuing use "
             f"the events ({what}; the next checkpoint written replaces it)"
         )
+        _say_rescued(path)
         return 1
-    then = report.on_continuing.replace("FILE", str(path))
+    rescued = _rescued_words(path)
+    then = rescued or report.on_continuing.replace("FILE", str(path))
     if loaded.torn and not loaded.no_line_end:  # a whole last line that does not read: damage, not a crash
         say(f"{path}: damaged — its last line is whole but damaged; replay and export leave it out ({what}); {then}")
         return 1
-    say(f"{path}: good — {what}" + (f"; {then}" if then else ""))
+    say(f"{path}: good — {what}" + (f"; but {then}" if rescued else f"; {then}" if then else ""))
     return 0
+
+
+def _say_rescued(path: Path) -> None:
+    """The line saying where the fight went on, after a damaged file's verdict (see :func:`_check`)."""
+    rescued = _rescued_words(path)
+    if rescued:
+        say(f"{path}: {rescued}")
 
 
 def _systems() -> int:

@@ -16,6 +16,7 @@ from screens.host import FightHost
 from tracker import commands as C
 from tracker import registry
 from tracker.errors import Refused, TrackerError
+from tracker.text import visible
 
 
 def folder(screen: FightHost) -> Path | None:
@@ -60,7 +61,7 @@ def save_selected(screen: FightHost) -> None:
     def done(kept: str | None) -> None:
         if kept is not None:
             screen.notify(
-                f"{c.name} kept in your presets as '{kept}' (A lists it first)", title="Presets", markup=False
+                visible(f"{c.name} kept in your presets as '{kept}' (A lists it first)"), title="Presets", markup=False
             )
 
     dialog = FormDialog(
@@ -80,7 +81,7 @@ def manage(screen: FightHost) -> None:
     if not mine:
         screen.refuse(f"no presets of yours for {screen.system.name} yet (M keeps the selected one)")
         return
-    options = [(f"{p.name} ({p.kind.upper()})", p.id) for p in mine]
+    options = [(visible(f"{p.name} ({p.kind.upper()})"), p.id) for p in mine]  # (a shared file's text: escaped)
 
     def picked(pid: str | None) -> None:
         if pid is None:
@@ -105,7 +106,7 @@ def manage(screen: FightHost) -> None:
 
         def done(said: str | None) -> None:
             if said is not None:
-                screen.notify(said, title="Presets", markup=False)
+                screen.notify(visible(said), title="Presets", markup=False)
 
         ask(screen.app, FormDialog(f"Your preset {preset.name}", params, check, values={"name": preset.name}), done)
 

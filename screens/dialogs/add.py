@@ -89,7 +89,8 @@ class AddDialog(FilteredList):
         try:
             mine = library.presets(system.id, folder)
         except TrackerError as e:
-            mine, self.library_problem = (), f"{e} — your presets are skipped until it is mended"
+            # (it quotes the file, which may come from another GM: shown escaped, tests/reliability/test_library_hostile.py)
+            mine, self.library_problem = (), visible(f"{e} — your presets are skipped until it is mended")
         self.presets: tuple[Preset, ...] = (
             *mine,
             *(p for p in call(system.presets, default=(), what="its presets") if p.kind in KINDS),
@@ -161,7 +162,7 @@ class AddDialog(FilteredList):
             else:
                 extra = f" — {p.summary}" if p.summary else ""
                 cat = f"{p.category}: " if p.category else ""
-                out.append(Option(Text(f"{cat}{p.name} ({_kind_text(p)}){extra}")))
+                out.append(Option(Text(visible(f"{cat}{p.name} ({_kind_text(p)}){extra}"))))
         return out
 
     def first_field(self) -> Widget | None:
@@ -249,8 +250,8 @@ class AddDialog(FilteredList):
     def _hint(self, p: C.Param) -> str:
         hint = p.help or HINTS.get(p.kind, "")
         shown = _as_text(self.preset.sheet[p.name]) if self.preset is not None and p.name in self.preset.sheet else ""
-        if shown:
-            return f"preset: {shown}"
+        if shown:  # (a preset's sheet may come from another GM's file: shown escaped)
+            return visible(f"preset: {shown}")
         if p.default not in (None, ""):  # (an empty default read "default:  — …")
             hint = f"default: {p.default}" + (f" — {hint}" if hint else "")
         if p.kind == C.CHOICE and p.choices:
@@ -352,7 +353,7 @@ class AddDialog(FilteredList):
         text = (
             CUSTOM_HINT
             if chosen is None
-            else f"Preset: {chosen.name}" + (f" — {chosen.summary}" if chosen.summary else "")
+            else visible(f"Preset: {chosen.name}" + (f" — {chosen.summary}" if chosen.summary else ""))
         )
         show(self.query_one("#preset", Static), text)
         if chosen is not None and chosen.kind in KINDS:
