@@ -378,6 +378,35 @@ def read_header(first: bytes) -> tuple[Header, dict[str, Any], bool]:
     return header_from(raw), raw, False
 
 
+NEWER_NOTE = "a newer version than the"  # in the note on a fight saved by a newer plug-in (not damage: see below)
+
+
+def _version_key(version: str) -> tuple[int, ...] | None:
+    """A plug-in version's leading numbers ("1.10b2" -> (1, 10)), compared as numbers; None if it has none."""
+    m = re.match(r"\s*(\d+(?:\.\d+)*)", version)
+    return tuple(int(x) for x in m.group(1).split(".")) if m else None
+
+
+def newer_system_note(header: Header, system: System) -> str | None:
+    """The note on a fight saved by a newer version of its system's plug-in than the one installed, or None.
+
+    Ruling: a file whose header names a newer plug-in version (bnb 9.0 read by bnb 1.0) is not refused: its events
+    are versioned one by one, and one this version does not know is refused naming its line, so a file that loads
+    was read whole.  But the newer version's rules may fold the same events otherwise, and going on with the older
+    one appends decisions of the older rules: the GM is told, as a warning that is no damage (check says it and
+    still says "good"; the app says it on opening; continuing is allowed).  It said nothing, and check called the
+    file good.  Test: tests/reliability/test_record_round3.py::test_a_newer_plugin_version_is_noted.
+    """
+    saved, installed = _version_key(header.system_version), _version_key(system.version)
+    if saved is None or installed is None or saved <= installed:
+        return None
+    return (
+        f"saved by {system.name} {header.system_version}, {NEWER_NOTE} {system.version} installed here (not damage: "
+        "every event reads with this one, and one it did not know would be refused naming its line); where the "
+        f"newer rules differ the fight may too: upgrade {system.id} before going on with it"
+    )
+
+
 def _load(p: Path) -> Loaded:
     lines = FileLines(p)
     try:
@@ -426,10 +455,17 @@ def _load_lines(p: Path, raw_lines: FileLines) -> Loaded:
     log = ActionLog(system)
     try:
         log.extend(entries)
-        log.fold()
     except LogError as e:
+        at = _stopped_at(entries, len(log), log.new_seq, e.seq)
+        raise LoadError(f"the log does not replay: {e}{_repeated(entries, lines, at)}", lines[at]) from None
+    try:
+        log.fold()
+    except LogError as e:  # every entry was taken: their seqs run on one by one, each names one line
         line = next((ln for en, ln in zip(entries, lines, strict=True) if en.seq == e.seq), None)
         raise LoadError(f"the log does not replay: {e}", line) from None
+    newer = newer_system_note(header, system)
+    if newer is not None:
+        warnings.append(newer)
     return Loaded(
         p,
         header,
@@ -445,6 +481,36 @@ def _load_lines(p: Path, raw_lines: FileLines) -> Loaded:
         no_line_end=no_line_end,
         line_count=last,
     )
+
+
+def _stopped_at(entries: Sequence[Entry], taken: int, expected: int, seq: int | None) -> int:
+    """The index of the entry the log refused: where taking them stopped (``taken`` entries in, the next expected
+    to have seq ``expected``), the first of that action's entries out of sequence, or else the one of ``seq``.
+
+    Ruling: a replay error is named at the line where the log stopped making sense, never at an earlier good line
+    that shares its seq.  The first entry of a seq was taken: when a sync tool or a bad merge appended the last lines
+    a second time, the good originals were called damaged, and continuing "from the last good action" before them
+    left good actions out.  Test: tests/reliability/test_record_round3.py::test_a_repeated_tail_is_named_at_its_line.
+    """
+    n = len(entries)
+    start = min(taken, n - 1)
+    for k in range(start, n):
+        if k > start and entries[k].action != entries[start].action:
+            break
+        if entries[k].seq != expected + (k - start):  # the first entry out of sequence from where it stopped
+            if seq is None or entries[k].seq == seq:
+                return k
+            break
+    return next((k for k in range(start, n) if entries[k].seq == seq), start)
+
+
+def _repeated(entries: Sequence[Entry], lines: Sequence[int], at: int) -> str:
+    """A word when the refused entry's seq is an earlier line's: lines written twice (a sync tool, a merge)."""
+    seq = entries[at].seq
+    first = next((k for k in range(at) if entries[k].seq == seq), None)
+    if first is None:
+        return ""
+    return f" (event {seq} is at line {lines[first]} already: lines written a second time, by a sync tool or a merge?)"
 
 
 def _dropped_last(raw_lines: FileLines, number: int, at: int | None) -> str:
@@ -585,7 +651,10 @@ def _check_groups(entries: list[Entry], lines: list[int], ofs: list[int], warnin
                 warnings.append(f"action {action} was cut short ({have} of its {of} events) and was dropped")
                 del entries[i:], lines[i:], ofs[i:]
                 return
-            raise LoadError(f"action {action} has {have} of its {of} events", lines[i])
+            # too many: named at the first line past its number (lines written a second time, by a sync tool or a
+            # merge, follow the good ones: continuing before it keeps the whole action; test:
+            # tests/reliability/test_record_round3.py::test_a_repeated_action_is_named_at_its_first_extra_line)
+            raise LoadError(f"action {action} has {have} of its {of} events", lines[i + of] if have > of else lines[i])
         i = j
 
 

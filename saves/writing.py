@@ -16,6 +16,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import stat
 import threading
 from collections.abc import Callable, Sequence
@@ -35,10 +36,21 @@ from saves.files import (
     read_bytes,
     write_whole,
 )
-from saves.format import FORMAT_VERSION, Codec, Header, LoadError, SaveError, codec_for, header_line
+from saves.format import (
+    FORMAT_VERSION,
+    Codec,
+    Damaged,
+    Header,
+    LoadError,
+    SaveError,
+    codec_for,
+    header_line,
+    unseal,
+)
 from saves.listing import continuation_of
 from saves.loading import (
     CHUNK,
+    NEWER_NOTE,
     CheckResult,
     FileLines,
     Loaded,
@@ -160,6 +172,19 @@ class SaveWriter:
     another program took every later action into a file no one would open again, each shown as saved, and let a
     second tracker open the path (a fork).  Such an append is refused (:class:`FileLost`), and the bytes it did
     not write are never cut nor padded.
+
+    Ruling: "as it left it" is its length and its modification time (``st_mtime_ns``), taken with ``fstat`` on
+    the file it holds right after each of its own writes (the write and its fsync set the time: the stamp is the
+    one they left).  Any other change of either is "written to by another program", a change in place of the
+    same length too (nano, vim with backupcopy=yes, ``dd conv=notrunc``): checked by length alone, it passed,
+    the next actions were appended and confirmed behind a line whose checksum no longer held, and the only way
+    on (continuing before the damaged line) left them out.  The change time (``st_ctime_ns``) is not compared:
+    a chmod, a hard link or an extended attribute (a sync tool's, a backup's) changes it with no byte written,
+    and each would have stopped the fight.  Readers (replay, the players' view, check, export) never change
+    either.  The cost: one ``fstat`` per write (about a microsecond); the check itself uses the ``fstat``
+    :meth:`lost` made already.  What it cannot see: a change that keeps the length and sets the time back to
+    the very nanosecond (``touch -r``), or one within the clock tick of the writer's own write.
+    Test: tests/reliability/test_record_round3.py::test_a_same_size_change_in_place_is_noticed.
     """
 
     def __init__(self, path: Path, codec: Codec | None) -> None:
@@ -179,11 +204,22 @@ class SaveWriter:
             if not stat.S_ISREG(mode):
                 raise SaveError(f"{path.name} is {file_kind(mode)}, not a fight file: give the path of a fight file")
             _lock(fd, path)
-            self.size = os.fstat(fd).st_size  # the last good length
+            held = os.fstat(fd)
+            self.size = held.st_size  # the last good length
+            self._mtime: int | None = held.st_mtime_ns  # the file's time as this writer left it (None: not known)
         except BaseException:
             os.close(fd)
             raise
         self.fd = fd
+
+    def mark(self) -> None:
+        """Take the file as it is now as this writer's own (its length and time): after it changed it itself
+        (a repair cutting it back), and after each append."""
+        fd = self.fd
+        if fd is not None:
+            held = os.fstat(fd)
+            self.size = held.st_size
+            self._mtime = held.st_mtime_ns
 
     def __call__(self, entries: Sequence[Entry]) -> None:
         assert self.codec is not None
@@ -211,12 +247,18 @@ class SaveWriter:
             _fsync(fd)
         except OSError as e:
             self._failed = True
+            self._mtime = None  # its own write changed the time: not known until it is taken again
             with contextlib.suppress(OSError):
                 _truncate(fd, self.size)
                 _fsync(fd)
                 self._failed = False
+                self._mtime = os.fstat(fd).st_mtime_ns
             raise SaveError(f"could not save to {self.path}: {e.strerror or e}; {what}") from None
         self.size += len(data)
+        try:
+            self._mtime = os.fstat(fd).st_mtime_ns  # the time its own write left (see the class's ruling)
+        except OSError:
+            self._mtime = None
 
     def lost(self) -> str:
         """Why the path no longer names the file as this writer left it ("was deleted by another program"), or ""."""
@@ -238,6 +280,8 @@ class SaveWriter:
             return "was cut short by another program"
         if held.st_size > self.size and not self._failed:
             return "was written to by another program"
+        if self._mtime is not None and held.st_mtime_ns != self._mtime and not self._failed:
+            return "was written to by another program (changed in place)"
         return ""
 
     def own_bytes(self) -> bytes:
@@ -642,7 +686,7 @@ def repair(loaded: Loaded, writer: SaveWriter) -> str:
     size = os.fstat(fd).st_size
     keep = max(loaded.lines[-1] if len(loaded.lines) else 1, max((c.line for c in loaded.checkpoints), default=1))
     cut, newline = _end_of_line(p, keep, size, loaded.offsets)
-    what = "; ".join(loaded.warnings) or "its last line was not whole"
+    what = "; ".join(w for w in loaded.warnings if NEWER_NOTE not in w) or "its last line was not whole"
     aside: Path | None = None
     try:
         if cut < size:
@@ -650,9 +694,9 @@ def repair(loaded: Loaded, writer: SaveWriter) -> str:
             _truncate(fd, cut)
             _fsync(fd)
         if newline:
-            writer.size = os.fstat(fd).st_size
+            writer.mark()  # cut back by the repair itself: its length and time are the writer's own
             writer.append(b"\n", "the line end was not added")
-        writer.size = os.fstat(fd).st_size
+        writer.mark()
     except OSError as e:
         raise SaveError(f"{p.name} needs repair ({what}) but it could not be done: {e.strerror or e}") from None
     if aside is None:
@@ -838,7 +882,61 @@ def rescue_refused(fight: SavedFight) -> str:
             f"{fight.path.name} was cut short by another program: the start of the fight is gone from it, and this "
             "app opened it from its last checkpoint, so it holds only what came after"
         )
+    try:
+        _rescued_body(fight)
+    except SaveError as e:
+        return str(e)
     return ""
+
+
+_SEQ = re.compile(rb'\{"seq":([0-9]{1,18}),')  # how an event line begins (saves.format writes it)
+
+
+def _rescued_body(fight: SavedFight) -> bytes:
+    """The events of a fight opened from a checkpoint, for its rescue: the older ones (never read into this app)
+    as the file it holds has them, each line checked; the ones this app holds, as it holds them.
+
+    Ruling: a line another program changed in place is not copied into the rescue.  Copied byte for byte, the
+    rescue of a same-size change (an editor fixing a name) was itself damaged at that line, and opening it
+    failed.  A changed line among the actions this app holds is written again from them; one among the older
+    lines, which this app never read, cannot be put back: the rescue is refused, saying which line, and the file
+    is left for the GM to undo the change (every action confirmed here is in it).
+    Test: tests/reliability/test_record_round3.py::test_a_rescue_leaves_out_a_line_changed_in_place.
+    """
+    own = fight.writer.own_bytes()
+    _head, _, events = own.partition(b"\n")
+    lines = events.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    older = fight.log.base_entries
+    kept: list[bytes] = []
+    changed = False
+    name = fight.path.name
+    for number, line in enumerate(lines, start=2):
+        if line.startswith(b'{"checkpoint"'):  # a cache, left out (its offsets are the old header's)
+            continue
+        try:  # its checksum and its seq (not parsed: a long fight's rescue reads it all, on the UI's thread)
+            m = _SEQ.match(line)
+            good = unseal(line) is not None and m is not None and int(m.group(1)) == len(kept) + 1
+        except Damaged:
+            good = False
+        if not good:
+            if len(kept) < older:
+                raise SaveError(
+                    f"{name} was changed in place by another program at line {number}, in the part of the fight "
+                    "this app read only from its last checkpoint: that line as the fight wrote it is gone, so the "
+                    f"fight cannot be saved whole from here (every action confirmed here is in {name}: undo the "
+                    "change there)"
+                )
+            changed = True
+            break
+        kept.append(line)
+    if len(kept) < older:
+        raise SaveError(f"{name} lost lines of the fight's older part: it cannot be saved whole from here")
+    if not changed and len(kept) == len(fight.log):
+        return b"".join(line + b"\n" for line in kept)  # as it wrote them, byte for byte
+    codec = codec_for(fight.system)
+    return b"".join(line + b"\n" for line in kept[:older]) + _lines(codec, fight.log.loaded)
 
 
 def rescue(fight: SavedFight) -> SavedFight:
@@ -863,11 +961,10 @@ def rescue(fight: SavedFight) -> SavedFight:
     # its header names the lost file as its parent (opened again, the lost file says where the fight goes on: the
     # copy kept its header byte for byte, and the stale file went on as if nothing had happened, a fork); the
     # checkpoints are left out, their offsets being the old header's (the next one is written at closing)
-    _head, _, events = fight.writer.own_bytes().partition(b"\n")
+    body = _rescued_body(fight)
     header = attrs.evolve(
         fight.header, parent=str(fight.path.absolute()), created=datetime.now(UTC).isoformat(timespec="seconds")
     )
-    body = b"".join(line + b"\n" for line in events.split(b"\n") if line and not line.startswith(b'{"checkpoint"'))
     _write_new(target, (header_line(header) + "\n").encode("utf-8") + body)
     fight.rescued_to = target
     return open_fight(target, roller=fight.roller)

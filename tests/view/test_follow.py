@@ -132,3 +132,28 @@ def test_never_writes(tmp_path: Path) -> None:
     for _ in range(3):
         follower.poll()
     assert (path.read_bytes(), os.stat(path).st_mtime_ns) == before
+
+
+def test_a_repeated_tail_is_named_at_its_line(tmp_path: Path) -> None:
+    """The players' view of a file whose last lines were written a second time (a sync tool, a merge): damaged at
+    the first repeated line, as the loader says (audit t3 F1: it named the good original before it)."""
+    path = tmp_path / "f.jsonl"
+    fight = toy(path)
+    fight.do(C.RollInitiative())
+    fight.do(C.StartFight())
+    fight.close()
+    lines = path.read_bytes().split(b"\n")[:-1]
+    last = json.loads(lines[-1])["action"]
+    tail = [line for line in lines[1:] if json.loads(line).get("action") == last]  # the last action, whole
+    path.write_bytes(b"\n".join([*lines, *tail]) + b"\n")
+    first_repeated = len(lines) + 1
+    try:
+        saves.load(path)
+    except saves.LoadError as e:
+        assert e.line == first_repeated, e
+    else:
+        raise AssertionError("a repeated tail loaded")
+    follower = Follower(path)
+    follower.poll()
+    snap = follower.snapshot
+    assert snap.status == BAD and f"line {first_repeated}" in snap.problem, snap.problem
