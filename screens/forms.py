@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import attrs
 
 from saves import library
-from screens import logic
+from screens import keys, logic
 from screens.dialogs.form import FormDialog
 from screens.guard import call
 from screens.widgets.fields import Choice
@@ -337,21 +337,27 @@ def initiative_form(ctx: Context) -> FormDialog:
     present = ctx.state.present
     params = tuple(C.Param(name=c.id, kind=C.INT, label=visible(c.name), required=False) for c in present)
     values = {c.id: c.initiative for c in present}
+    rolls = keys.rolls_initiative(ctx.system)
+    what = "initiative" if rolls else "number"
 
     def check(raw: dict[str, Any]) -> Any:
         parsed = logic.parse_params(ctx.state, params, raw)
         changed = {k: v for k, v in parsed.items() if v is not None and v != values.get(k)}
         if not changed:
-            raise Refused("no initiative changed: type a new value over the one to change")
+            raise Refused(f"no {what} changed: type a new value over the one to change")
         return ctx.probe(C.SetInitiative(values=changed))
 
     first = ctx.selected if ctx.selected in values else None
     return FormDialog(
-        "Enter initiative",
+        "Enter initiative" if rolls else "Set the order by numbers",
         params,
         check,
         values=values,
-        help="Totals rolled on real dice; empty: unchanged.",
+        # Ruling: a book with no initiative (the system's ``rolls_initiative``) rolls no totals: E gives each a
+        # number for its place, higher first (tests/ui/test_no_initiative_words.py)
+        help="Totals rolled on real dice; empty: unchanged."
+        if rolls
+        else "A number for each, higher goes first; [ and ] move one; empty: unchanged.",
         focus=first,
     )
 

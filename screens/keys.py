@@ -158,22 +158,52 @@ def initiative_words(system: System) -> tuple[str, str]:
     return says, word
 
 
+def rolls_initiative(system: System) -> bool:
+    """Whether the system's book has initiative: its ``rolls_initiative`` (checked when it registers), True by
+    default (tests/ui/test_no_initiative_words.py)."""
+    return getattr(system, "rolls_initiative", True) is not False
+
+
+ORDER_BY_NUMBERS = "Set the order by numbers (higher first)"  # E, in a book with no initiative
+
+
 def core_bindings(system: System) -> tuple[Binding, ...]:
-    """The core's keys, ``I`` in the system's words (the key bar, the help and the palette say them)."""
+    """The core's keys, ``I`` in the system's words (the key bar, the help and the palette say them); in a book
+    with no initiative, ``E`` sets the order by numbers (the screen binds them all: see :func:`offered`)."""
     says, word = initiative_words(system)
-    if (says, word) == INITIATIVE_WORDS:
-        return tuple(CORE)
     said = f"{says[:1].upper()}{says[1:]} (setup)"
-    return tuple(
-        dataclasses.replace(b, description=word, tooltip=said) if b.action == "roll_initiative" else b for b in CORE
-    )
+    rolls = rolls_initiative(system)
+    out = []
+    for b in CORE:
+        if b.action == "roll_initiative" and (says, word) != INITIATIVE_WORDS:
+            b = dataclasses.replace(b, description=word, tooltip=said)
+        elif b.action == "set_initiative" and not rolls:
+            b = dataclasses.replace(b, description=ORDER_BY_NUMBERS)
+        out.append(b)
+    return tuple(out)
+
+
+def offered(system: System) -> tuple[Binding, ...]:
+    """The core's keys the help (?) and the palette list: :func:`core_bindings`, less the running fight's ``I`` in a
+    book with no initiative.
+
+    Ruling: there it always refuses (newcomers join the order's end, and no order is rolled again), so it is not
+    offered; pressed, it still says why ("this book has no initiative: the order is the GM's …"), and ``[`` ``]``
+    and ``E`` (the order by numbers) are listed (tests/ui/test_no_initiative_words.py)."""
+    shown = core_bindings(system)
+    if rolls_initiative(system):
+        return shown
+    return tuple(b for b in shown if b.action != "initiative_running")
 
 
 def title(system: System, action: str, binding: Binding) -> str:
-    """A core action's title in the palette: "Roll initiative", or what the system's ``I`` does."""
+    """A core action's title in the palette: "Roll initiative", or what the system's ``I`` does; "Enter
+    initiative", or in a book with no initiative "Set the order by numbers (higher first)"."""
     if action == "roll_initiative":
         says = initiative_words(system)[0]
         return f"{says[:1].upper()}{says[1:]}"
+    if action == "set_initiative" and not rolls_initiative(system):
+        return ORDER_BY_NUMBERS
     return TITLES.get(action, binding.description)
 
 

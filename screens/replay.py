@@ -72,6 +72,12 @@ TIGHT_KEYS = (
     ("continue_here", "Continue"),
     ("help", "Help"),
 )
+# Ruling: below WIDE (the hint line "→ ← event · ] [ action · PgDn PgUp round · Home End" is left out with the
+# detail pane) the bar is the tight one even where the screen's own keys fit (88 to 109 columns showed them, with
+# no PgUp, Home, End or [ anywhere); where there is room, Summary and Export too (from 96 columns), and Home
+# (from 101).  Test: tests/ui/test_replay_keys_widths.py.
+TIGHT_ROOMY = (*TIGHT_KEYS[:7], ("summary", "Summary"), ("export", "Export"), TIGHT_KEYS[7])
+TIGHT_WIDER = (*TIGHT_ROOMY[:5], ("start", ""), *TIGHT_ROOMY[5:])
 
 
 class ReplayLog(ScrollView, can_focus=True, inherit_bindings=False):
@@ -264,10 +270,12 @@ class ReplayScreen(Screen[None]):
                 )
             yield ReplayLog(self.timeline, id="log")
         yield Static("", id="now", markup=False)
-        yield KeysFooter(palette=True, tight=TIGHT_KEYS)
+        yield KeysFooter(palette=True, tight=(TIGHT_WIDER, TIGHT_ROOMY, TIGHT_KEYS))
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < WIDE, "narrow")
+        narrow = event.size.width < WIDE
+        self.set_class(narrow, "narrow")
+        self.query_one(KeysFooter).prefer_tight(narrow)  # (the hint line is left out: the bar names the ways back)
         self.query_one("#bar", Static).update(self.bar_text())
         self._show_now()
         self._fit_rows()

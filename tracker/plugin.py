@@ -348,6 +348,11 @@ class BaseSystem(Generic[DataT]):
     # What ``I`` does in the setup, in the GM's words: the setup header's "I roll initiative" and the key bar's
     # "I Init".  A system whose ``roll_initiative`` rolls none says what its ``I`` does: ("set the order", "Order").
     initiative_words: tuple[str, str] = ("roll initiative", "Init")
+    # False for a book with no initiative (``roll_initiative`` rolls none: the GM's order).  The running fight's
+    # ``I`` (roll for newcomers, or the whole order again next round) is then left out of the help and the palette
+    # (pressed, it says why not), and ``E`` reads "Set the order by numbers (higher first)", not initiative totals
+    # rolled on real dice.  (The default ``roll_initiative`` rolls none either: a plug-in keeping it says False.)
+    rolls_initiative: bool = True
 
     def rest(self, state: FightState, command: Any, dice: Roller) -> list[Event]:
         """Let time pass (:class:`~tracker.commands.Rest`, before or after a fight): the book's recovery.

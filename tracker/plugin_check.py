@@ -187,7 +187,7 @@ def _names(value: Any) -> bool:
     return isinstance(value, tuple | list) and all(isinstance(v, str) for v in value)
 
 
-# -- what the plug-in names: fight_only, rest_qualities, initiative_words, turn_commands ------------------------
+# -- what the plug-in names: fight_only, rest_qualities, initiative_words (rolls_initiative), turn_commands --------
 
 
 def _names_given(system: System) -> list[str]:
@@ -199,6 +199,9 @@ def _names_given(system: System) -> list[str]:
     words = getattr(system, "initiative_words", ("roll initiative", "Init"))
     if not (isinstance(words, tuple) and len(words) == 2 and _names(words) and all(w.strip() for w in words)):
         problems.append(f"initiative_words must be two words to show, like ('set the order', 'Order'), not {words!r}")
+    rolls = getattr(system, "rolls_initiative", True)
+    if not isinstance(rolls, bool):
+        problems.append(f"rolls_initiative must be True or False (False: the book has no initiative), not {rolls!r}")
     return problems
 
 

@@ -35,7 +35,7 @@ def help_text(screen: FightHost) -> str:
     """Every key, the system's actions and the system's own help."""
     system = screen.system
     lines = []
-    for b in keys.core_bindings(system):
+    for b in keys.offered(system):
         shown = b.key_display or b.key.split(",")[0]
         lines.append(f"  {shown:<6} {b.description}" + (f" — {b.tooltip}" if b.tooltip else ""))
     for key, name in screen.system_keys.items():
@@ -55,7 +55,7 @@ def palette_entries(screen: FightHost) -> list[tuple[str, str, Callable[[], Any]
     """Every action once: the screen's keys, then the system's actions that have no key of their own."""
     out: list[tuple[str, str, Callable[[], Any]]] = []
     seen: set[str] = set()
-    for b in keys.core_bindings(screen.system):
+    for b in keys.offered(screen.system):
         if b.action in seen:
             continue
         seen.add(b.action)

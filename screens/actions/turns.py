@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from screens import forms
+from screens import forms, keys
 from screens.actions.base import ask_command, ask_for_marked, context, need_selected
 from screens.dialogs.base import ask
 from screens.dialogs.confirm import ConfirmDialog
@@ -47,7 +47,11 @@ def initiative_running(screen: FightHost) -> None:
 
 def set_initiative(screen: FightHost) -> None:
     if not screen.fight.state.present:
-        screen.refuse("add combatants before entering initiative")
+        screen.refuse(
+            "add combatants before entering initiative"
+            if keys.rolls_initiative(screen.system)
+            else "add combatants before setting the order"
+        )
         return
     ask_command(screen, forms.initiative_form(context(screen)))
 

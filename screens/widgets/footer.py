@@ -24,7 +24,11 @@ With ``tight``, a screen whose keys do not all fit in the width (the replay's
 at 80 columns: the palette's key hid "? Help", the last) names the keys drawn
 instead, in its order, with shorter words, hidden keys among them if it
 wants: the fight screen's keys fit in 80 columns, short words, Help last; a
-tight bar is made the same.  Test: tests/ui/test_keys_round3.py.
+tight bar is made the same.  Test: tests/ui/test_keys_round3.py.  ``tight`` is
+one set or more, the roomiest first: the first that fits is drawn (the last in
+any case).  A screen that says its own keys are not enough at its width
+(:meth:`KeysFooter.prefer_tight`: the replay, below its hint line's width) gets
+the tight keys even where its own fit.  Test: tests/ui/test_replay_keys_widths.py.
 """
 
 from __future__ import annotations
@@ -125,22 +129,39 @@ class KeysFooter(Widget, can_focus=False):
     }
     """
 
-    def __init__(self, *, palette: bool = False, tight: Sequence[tuple[str, str]] = (), id: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        palette: bool = False,
+        tight: Sequence[Sequence[tuple[str, str]]] = (),
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.palette = palette  # the command palette's key at the right end
-        # (action, description) of the keys drawn when the screen's do not fit (see the module's docstring)
-        self.tight = tuple(tight)
+        # sets of (action, description) of the keys drawn when the screen's do not fit, the roomiest first (see the
+        # module's docstring)
+        self.tight = tuple(tuple(each) for each in tight)
         self.full: tuple[Key, ...] = ()  # the screen's keys
-        self.short: tuple[Key, ...] = ()  # the tight keys
+        self.shorts: tuple[tuple[Key, ...], ...] = ()  # the tight keys, a tuple of keys for each set
+        self.tight_always = False  # the screen's say: its keys are not enough at this width (prefer_tight)
         self.hover = -1  # the index of the key under the mouse (-1: none)
 
     @property
     def keys(self) -> tuple[Key, ...]:
-        """The keys drawn: the screen's, or the tight ones when the screen's do not fit in the bar's width."""
+        """The keys drawn: the screen's, or the tight ones when the screen's do not fit in the bar's width (or the
+        screen prefers them): of the tight sets, the first that fits, else the last."""
         width = self.size.width
-        if self.short and width and not fits(self.full, width):
-            return self.short
+        if self.shorts and width and (self.tight_always or not fits(self.full, width)):
+            return next((keys for keys in self.shorts if fits(keys, width)), self.shorts[-1])
         return self.full
+
+    def prefer_tight(self, tight: bool) -> None:
+        """Draw the tight keys even where the screen's fit (``tight``), or only where they do not: the replay below
+        its hint line's width, whose own keys name no way back a round or to the end."""
+        if tight != self.tight_always:
+            self.tight_always = tight
+            self._light(-1)
+            self.refresh()
 
     @property
     def descriptions(self) -> list[str]:
@@ -159,7 +180,7 @@ class KeysFooter(Widget, can_focus=False):
             return
         active = screen.active_bindings  # (worked out from the focus chain each time it is asked for)
         keys = keys_shown(active.values(), self.app.get_key_display)
-        short = keys_shown(active.values(), self.app.get_key_display, self.tight) if self.tight else ()
+        shorts = tuple(keys_shown(active.values(), self.app.get_key_display, each) for each in self.tight)
         found = active.get(self.app.COMMAND_PALETTE_BINDING)
         if self.palette and self.app.ENABLE_COMMAND_PALETTE and found is not None:
             _node, binding, enabled, _tooltip = found
@@ -176,14 +197,14 @@ class KeysFooter(Widget, can_focus=False):
                 width,
             )
             keys += (palette,)
-            short += (palette,) if short else ()
-        if keys != self.full or short != self.short:
-            self.full, self.short = keys, short
+            shorts = tuple((*short, palette) for short in shorts)
+        if keys != self.full or shorts != self.shorts:
+            self.full, self.shorts = keys, shorts
             self._light(-1)
             self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.short:  # the tight keys or the screen's: what the mouse is over may have moved
+        if self.shorts:  # the tight keys or the screen's: what the mouse is over may have moved
             self._light(-1)
             self.refresh()
 

@@ -49,6 +49,7 @@ class BlackjackSystem(BaseSystem):
     rest_qualities = resting.QUALITIES
     fight_only = ("floor", "acted")  # not carried by a party kept as it is now
     initiative_words = ("set the order", "Order")  # no initiative in the book: I sets the order (g1 audit, F3)
+    rolls_initiative = False  # so no running fight's I in the help; E sets the order by numbers (g2 audit, F3)
     prompt_data = {"morale": ("trigger",)}  # the morale triggers a prompt uses up, beyond the form's fields
     # actions on one's own turn; saves, morale, Arguin', healing and the GM's commands are not
     turn_commands = (Attack, Reload, IngestLead, CastWorking)

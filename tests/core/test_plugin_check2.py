@@ -174,6 +174,24 @@ def test_initiative_words_are_two_words_to_show(junk: Any) -> None:
     check_system(Right())
 
 
+@pytest.mark.parametrize("junk", ["no", 0, None])
+def test_rolls_initiative_is_true_or_false(junk: Any) -> None:
+    """The help, the palette and E's form read it (tests/ui/test_no_initiative_words.py): a text ("no" is true),
+    a number or None is refused by name when the system registers."""
+
+    class Odd(Critical):
+        rolls_initiative = junk
+
+    assert f"rolls_initiative must be True or False (False: the book has no initiative), not {junk!r}" in problems_of(
+        Odd()
+    )
+
+    class Right(Critical):
+        rolls_initiative = False
+
+    check_system(Right())
+
+
 @attrs.frozen(kw_only=True)
 class Noted(Event):
     TYPE = "tiny.noted"

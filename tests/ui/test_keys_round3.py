@@ -2,7 +2,8 @@
 
 - Blackjack's setup header said "A add, I roll initiative, S start" and its key bar "I Init", though the book
   rolls no initiative (I sets the order: PCs, then NPCs, as added).  A system says what its I does with its
-  ``roll_initiative.words`` (docs/PLUGINS.md); the screens name no system.  The other systems keep their words.
+  ``initiative_words`` (docs/PLUGINS.md; the help, the palette and E: tests/ui/test_no_initiative_words.py); the
+  screens name no system.  The other systems keep their words.
 - The replay's key bar at 80 columns ended "… s Summary e Export▏^p palette": the palette's key hid "? Help", and
   nothing on screen said how to go back a round or to the end.  Where the screen's keys do not fit, the bar draws
   the replay's tight keys (screens/replay.py TIGHT_KEYS), Help last, as the fight screen's keys fit at 80.
