@@ -18,6 +18,7 @@ class Refused(TrackerError):
 
     def __init__(self, message: str = "", *, rule: Rule | None = None) -> None:
         super().__init__(message + cites(rule))
+        self.message = message  # (without the rule's citation)
         self.rule = rule
 
 

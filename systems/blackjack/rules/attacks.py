@@ -36,7 +36,7 @@ named in a test:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from tracker.dice import Roller, roll
 from tracker.errors import Refused
@@ -143,6 +143,24 @@ def _able_for(name: str, rng: str, targets: list[str]) -> Callable[[Weapon], boo
     return able_to
 
 
+def _naming_an_able_one(
+    refused: Refused, weapons: Sequence[Weapon], named: Weapon, fit: Callable[[Weapon], bool]
+) -> Refused:
+    """The refusal of the weapon taken, naming the first other on the sheet that can make this attack.
+
+    Ruling: the attack form starts on the first ready weapon (``commands.attack_defaults``), worked out before the
+    GM sets the range or the targets, so the GM who then sets nearby, or marks a second target, sends the Outlaw's
+    Machete while the Revolver could: the refusal says so ("Machete is a melee attack …; the Revolver can make
+    this attack (name it, or empty the weapon field)"); nothing is added when no other weapon can
+    (tests/systems/blackjack/test_weapon_choice.py::test_a_weapon_refused_names_one_that_can).
+    """
+    other = next((x for x in weapons if x is not named and fit(x)), None)
+    if other is None:
+        return refused
+    hint = f"the {other.name} can make this attack (name it, or empty the weapon field)"
+    return Refused(f"{refused.message}; {hint}", rule=refused.rule)
+
+
 def _needs_reload(w: Weapon) -> bool:
     """What a reload named needs of a weapon (``find_weapon``'s fit): a firearm jammed or not full."""
     return w.is_firearm and (w.jammed or w.loaded < w.shots)
@@ -184,7 +202,10 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
             rule=R.RECHARGE,
         )
     rng = _range(w, cmd.range)
-    _check_weapon(a.name, w, rng, targets)
+    try:
+        _check_weapon(a.name, w, rng, targets)
+    except Refused as refused:
+        raise _naming_an_able_one(refused, data(a).weapons, w, _able_for(a.name, cmd.range, targets)) from None
     thrown = w.leaves_the_hand and rng != "close"
     many = len(targets) > 1
     risk = cmd.risk

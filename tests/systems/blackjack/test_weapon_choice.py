@@ -115,3 +115,18 @@ def test_a_bear_hug_is_close_and_a_breath_stays_nearby() -> None:
     assert ev[0].range == "close"
     ev = of_type(f.do(Attack(actor=bear, targets=(dusty,), weapon="Bear hug", range="nearby")), AttackMade)
     assert ev[0].range == "nearby"
+
+
+def test_a_weapon_refused_names_one_that_can() -> None:
+    """Audit g2, F5: the attack form starts on the Outlaw's Machete; at nearby range it is refused as a melee
+    attack, and the refusal names the Revolver that can make the attack; with no such weapon nothing is added."""
+    f, dusty, outlaw = _outlaw()
+    with pytest.raises(Refused) as caught:
+        f.do(Attack(actor=outlaw, targets=(dusty,), weapon="Machete", range="nearby"))
+    said = str(caught.value)
+    assert "Machete" in said and "; the Revolver can make this attack (name it, or empty the weapon field)" in said
+    assert said.count("blackjack l.") <= 1, said  # the rule cited once, at the end
+    f, dusty, outlaw = _outlaw("Revolver 0; Revolver 2 0")
+    with pytest.raises(Refused) as caught:
+        f.do(Attack(actor=outlaw, targets=(dusty,), weapon="Machete", range="nearby"))
+    assert "can make this attack" not in str(caught.value), str(caught.value)
