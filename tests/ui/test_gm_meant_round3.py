@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.containers import VerticalScroll
@@ -50,14 +51,20 @@ def test_enter_initiative_logs_only_the_value_changed(data_dir: Path) -> None:
     asyncio.run(_enter_one(_bnb_in_setup(data_dir / "e.jsonl")))
 
 
+async def _rolled_by_hand(pilot: Any, app: TrackerApp, faces: str) -> FightScreen:
+    """The fight screen once initiative is rolled on dice typed in (T, then I, then ``faces``)."""
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, FightScreen)
+    await press(pilot, "T", "I")
+    assert await answer_faces(pilot, faces) > 0
+    return screen
+
+
 async def _enter_one(path: Path) -> None:
     app = TrackerApp(open_path=path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, FightScreen)
-        await press(pilot, "T", "I")
-        assert await answer_faces(pilot, "hi") > 0
+        screen = await _rolled_by_hand(pilot, app, "hi")
         state = screen.fight.state
         rolled = {c.id: c.initiative for c in state.present}
         assert all(v is not None for v in rolled.values()), rolled
@@ -91,11 +98,7 @@ def test_enter_initiative_with_nothing_changed_is_refused_and_logs_nothing(data_
 async def _enter_none(path: Path) -> None:
     app = TrackerApp(open_path=path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, FightScreen)
-        await press(pilot, "T", "I")
-        await answer_faces(pilot, "lo")
+        screen = await _rolled_by_hand(pilot, app, "lo")
         count = len(screen.fight.log)
         await press(pilot, "E", "enter")
         assert isinstance(app.screen, FormDialog)
