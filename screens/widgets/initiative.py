@@ -29,6 +29,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from screens.guard import call
+from screens.keys import initiative_words
 from tracker.model import Combatant, FightState
 from tracker.plugin import Standing, System
 from tracker.text import visible
@@ -234,8 +235,13 @@ class Widths(NamedTuple):
     natural: int = 0  # the columns the rows need to be shown uncut
 
 
-def measure(rows: Collection[Row], width: int) -> Widths:
+def measure(rows: Collection[Row], width: int, init_label: str = "Init") -> Widths:
     """Column widths for these rows in ``width`` columns; each text column has one space before it.
+
+    The initiative column (headed ``init_label``) shows only once a row has a number in it, as the
+    conditions' column does once a row has a condition: blank, it took five columns from the statuses at
+    80×24 (blackjack's order has no numbers unless the GM sets them; the other systems' before initiative
+    is rolled).  Ruling, tests/ui/test_init_column.py.
 
     The name keeps to a quarter of the width (30 at most) while the statuses and conditions need the room;
     in room no row's status nor conditions use (a wide window), it grows to show the names whole.  ``natural``
@@ -243,14 +249,17 @@ def measure(rows: Collection[Row], width: int) -> Widths:
     name_cap = max(10, min(30, width // 4))
     longest = max([len(r.name) for r in rows] + [4])
     name = min(longest, name_cap)
-    init = max([len(r.init) for r in rows] + [4])
+    init = max([len(r.init) for r in rows] + [0])
+    if init:
+        init = max(init, len(init_label))
+    init_room = init + 1 if init else 0
     state = max([len(r.word) for r in rows] + [5])
     status_max = max([len(r.status) for r in rows] + [0])
     cond_max = max([len(r.conditions) for r in rows] + [0])
-    natural = 1 + 2 + name + (init + 1) + (state + 2) + status_max + (cond_max + 2 if cond_max else 0)
+    natural = 1 + 2 + name + init_room + (state + 2) + status_max + (cond_max + 2 if cond_max else 0)
     if natural < width and name < longest:
         name += min(width - natural, longest - name)
-    fixed = 1 + 2 + name + (init + 1) + (state + 2)
+    fixed = 1 + 2 + name + init_room + (state + 2)
     rest = max(width - fixed, 0)
     if cond_max == 0:
         return Widths(name, init, state, rest, 0, natural)
@@ -643,7 +652,7 @@ class InitiativeList(ScrollView, can_focus=True):
             "turn": 1,
             "mark": 2,
             "name": widths.name,
-            "init": widths.init + 1,
+            "init": widths.init + 1 if widths.init else 0,
             "state": widths.state + 2,
             "status": widths.status,
             "conditions": widths.conditions + 1 if widths.conditions else 0,
@@ -651,6 +660,8 @@ class InitiativeList(ScrollView, can_focus=True):
         labels = []
         for key, label in COLUMNS:
             width = sizes[key]
+            if key == "init":
+                label = initiative_words(self.system)[1]
             head = " " + label if key in ("init", "state") else label
             if key == "conditions":
                 head = " " + (label if len(label) < width else "Cond.") if width else ""
@@ -691,8 +702,9 @@ class InitiativeList(ScrollView, can_focus=True):
         places = tie_places(state)
         rows = {c.id: row_for(self.system, state, c, c.id in marked, tied, places) for c in present}
         self._width = self._content_width(len(present))
-        widths = measure(rows.values(), self._width)
-        self.wanted = measure(rows.values(), 1000).natural + 1  # (and its scrollbar)
+        label = initiative_words(self.system)[1]
+        widths = measure(rows.values(), self._width, label)
+        self.wanted = measure(rows.values(), 1000, label).natural + 1  # (and its scrollbar)
         cells: dict[str, tuple[Text, ...]] = {}
         keys: dict[str, tuple[tuple[str, str], ...]] = {}
         made = self._made
