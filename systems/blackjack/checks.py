@@ -22,7 +22,10 @@ from tracker.model import Combatant, FightState
 
 from .events import OVER, SUCCESS, UNDER, DvPart, SavePassed, SaveRoll
 from .records import data
+from .sheet import matches, words
 from .table import ENCUMBERED, HEX_DV, HEXED, R, applies
+
+STAT_WORDS = {"acc": ("acc", "accuracy"), "body": ("body",), "ctrl": ("ctrl", "control")}  # a stat, as a sheet says it
 
 
 @applies(R.INJURY_DV, R.HEX)
@@ -60,6 +63,20 @@ def raw_dv(c: Combatant, parts: Iterable[DvPart]) -> int:
     return sum(p.value for p in all_parts(c, parts))
 
 
+@applies(R.NPC_SAVE)
+def deficient_in(c: Combatant, stat: str, *tested: str) -> str:
+    """The phrase of an NPC's "Deficient in" that names what its save tests ('' if none, and always for a PC).
+
+    A phrase matches when all its words are among the save's: the stat (with its long name) and the words of
+    ``tested`` (the weapon or special and its tags, "working" and the working, the purpose), plural "s" ignored.
+    """
+    d = data(c)
+    if d.is_pc or not d.deficiencies:
+        return ""
+    said = (*STAT_WORDS.get(stat.strip().lower(), words(stat)), *(w for t in tested for w in words(t)))
+    return matches(d.deficiencies, said)
+
+
 @applies(R.SOCIAL_PASS)
 def auto_pass(c: Combatant, stat: str, parts: Iterable[DvPart], purpose: str) -> SavePassed | None:
     """A social save whose DV goes negative passes with no roll: the event saying so, else None."""
@@ -73,10 +90,19 @@ def auto_pass(c: Combatant, stat: str, parts: Iterable[DvPart], purpose: str) ->
 
 @applies(R.SAVE, R.NPC_SAVE, R.MARKS, R.STAT_MAX)
 def blackjack_save(
-    dice: Roller, c: Combatant, stat: str, parts: Iterable[DvPart], label: str, deficient: bool = False
+    dice: Roller,
+    c: Combatant,
+    stat: str,
+    parts: Iterable[DvPart],
+    label: str,
+    deficient: bool = False,
+    tested: Iterable[str] = (),
 ) -> SaveRoll:
-    """d20: success when DV < roll ≤ stat (an NPC: ≤ Threat + 8); DV never below 0."""
+    """d20: success when DV < roll ≤ stat (an NPC: ≤ Threat + 8, ⌈Threat ÷ 2⌉ + 8 when ``deficient`` is ticked
+    or its sheet is deficient in the stat or in what ``tested`` names: ``deficient_in``); DV never below 0."""
     d = data(c)
+    phrase = deficient_in(c, stat, *tested)
+    deficient = deficient or bool(phrase)
     every = all_parts(c, parts)
     dv = max(0, sum(p.value for p in every))
     if d.is_pc:
@@ -102,6 +128,7 @@ def blackjack_save(
         outcome=outcome,
         mark=mark,
         raised_to=raised,
+        deficient=phrase,
     )
 
 

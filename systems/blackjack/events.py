@@ -38,6 +38,9 @@ class SaveRoll:
     outcome: str
     mark: bool = False  # a PC rolled over: mark the stat
     raised_to: int = 0  # the third mark raised the stat to this
+    # the phrase of the NPC sheet's "Deficient in" that halved its Threat ("": none matched, the GM's tick alone,
+    # or a file written before it was kept; the limit says whether it was halved)
+    deficient: str = ""
 
     @property
     def success(self) -> bool:

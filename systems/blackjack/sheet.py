@@ -555,7 +555,15 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
             default="Fists",
             help="'Machete, 2 Revolvers, Bear hug'; one not in the book with its kind: 'Horns: natural'",
         ),
-        Param(name="deficiencies", label="Deficient in", required=False, help="tags where it saves ≤ ⌈Threat/2⌉+8"),
+        Param(
+            name="deficiencies",
+            label="Deficient in",
+            required=False,
+            help=(
+                "what it saves at ⌈Threat/2⌉+8: a stat (CTRL), 'working' or a working (Hex), "
+                "a weapon or tag (firearm), a save's purpose words"
+            ),
+        ),
         Param(name="resistances", label="Resists", required=False, help="'piercing, slashing'"),
         Param(name="weaknesses", label="Weak to", required=False, help="'bludgeoning'"),
         Param(name="immunities", label="Immune to", required=False, help="'snake venom'"),

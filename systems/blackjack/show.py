@@ -117,8 +117,9 @@ def detail(state: FightState, c: Combatant) -> str:
         lines.append(f"This turn: {d.action} (its one action)")
     for w in d.workings:
         lines.append(f"Working: {w.name} (lead {w.level}){' — cast today' if w.cast_today else ''}")
+    if d.deficiencies and not d.is_pc:
+        lines.append(f"Deficient in: {', '.join(d.deficiencies)} (a save testing one: ≤ {d.npc_limit(True)})")
     for label, vals in (
-        ("Deficient", d.deficiencies),
         ("Resists", d.resistances),
         ("Weak", d.weaknesses),
         ("Immune", d.immunities),

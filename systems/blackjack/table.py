@@ -58,7 +58,11 @@ class R:
     )
     INJURY_DV = _r("injury_dv", "Injuries add to the DV", "l.174", "every injury the roller carries adds +1 DV")
     NPC_SAVE = _r(
-        "npc_save", "NPC save", "l.239", "an NPC saves at or under Threat + 8 (⌈Threat ÷ 2⌉ + 8 where it is deficient)"
+        "npc_save",
+        "NPC save",
+        "l.239",
+        "an NPC saves at or under Threat + 8; ⌈Threat ÷ 2⌉ + 8 where it is deficient in what the save tests "
+        "(its sheet's Deficient in names the stat, the weapon, the working or the purpose; or the GM ticks it)",
     )
     AGAINST_NPC = _r(
         "against_npc", "Save against an NPC", "l.238", "a PC saving against an NPC's effect has the NPC's Threat as DV"

@@ -114,7 +114,11 @@ def save_reasons(state: FightState, save: E.SaveRoll, threat_rule: Any = None) -
     out.append(Reason.of(R.SAVE, f"d20 [{face}]", limit, dv, *gm, verdict))
     if not pc:
         limit_terms = [f"Threat {d.threat} + 8 = {d.npc_limit()}" if d is not None else f"limit {save.limit}"]
-        if "⌈" in save.stat and d is not None:
+        if save.deficient and d is not None:
+            limit_terms = [
+                f"Threat {d.threat}, deficient in {save.deficient} (sheet): saves ≤ {save.limit} (⌈{d.threat} ÷ 2⌉ + 8)"
+            ]
+        elif "⌈" in save.stat and d is not None:  # the GM's tick, or a file written before the phrase was kept
             limit_terms = [f"deficient: ⌈{d.threat} ÷ 2⌉ + 8 = {d.npc_limit(True)}"]
         out.append(Reason.of(R.NPC_SAVE, *limit_terms))
     out += [Reason.of(rule, *terms) for rule, terms in by_rule.values()]

@@ -15,6 +15,10 @@ named in a test:
   the NPC target saves as an NPC does (≤ Threat + 8) over the attacker's Threat
   plus its own DV, as a PC would; a PC's attack is always the PC's own save
   (``test_fire_breath_over_a_pc_and_an_outlaw_each_saves``).
+- Ruling: that NPC target's save is halved (⌈Threat ÷ 2⌉ + 8) when its sheet is deficient in the special's stat,
+  name, kind or tags (``checks.deficient_in``), and the attack form's "NPC deficient" tick counts for whichever
+  NPC rolls: the attacker, or with the risk on the target an NPC target (a PC target is untouched)
+  (``test_deficient_everywhere.py::test_the_attack_forms_tick_halves_the_npc_target_that_saves``).
 - The book's melee axes and knives (hand axe, hatchet, hunting knife, knife)
   "can be thrown … and use the Accuracy (ACC) save": at nearby range, never
   far, with an ACC save and the melee weapon's lesser injury; the thrown weapon
@@ -255,15 +259,18 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
                     parts.append(DvPart(label=mod.label, value=mod.value))
             ranged = w.kind in ("firearm", "bow", "blowgun") or thrown or (w.kind == "thrown" and rng != "close")
             stat = "ACC" if ranged else "BODY"
-            deficient = cmd.deficient or bool(matches(ad.deficiencies, (*tags, w.kind, w.name)))
-            save = blackjack_save(dice, a, stat, parts + mods, f"attacks {t.name} with the {w.name}", deficient)
+            label = f"attacks {t.name} with the {w.name}"
+            save = blackjack_save(dice, a, stat, parts + mods, label, cmd.deficient, (*tags, w.kind, w.name))
             jammed = bool(w.jam) and save.roll.total >= w.jam
             hit = save.success and not jammed
         else:
             parts = []
             if not ad.is_pc:
                 parts.append(DvPart(label=f"{a.name}'s Threat", value=ad.threat))
-            save = blackjack_save(dice, t, w.stat or "BODY", parts + mods, f"saves against {w.name}")
+            label = f"saves against {w.name}"
+            save = blackjack_save(
+                dice, t, w.stat or "BODY", parts + mods, label, cmd.deficient, (*tags, w.kind, w.name)
+            )
             jammed = False
             hit = not save.success
         first = i == 0

@@ -127,7 +127,7 @@ def _cast(d: Draft, cmd: CastWorking, dice: Roller) -> None:
     if target is not None and not willing and target.id != a.id:
         t = d.get(target.id)
         parts = [DvPart(label="lead ingested", value=n)] + [DvPart(label=m.label, value=m.value) for m in cmd.modifiers]
-        save = blackjack_save(dice, t, "CTRL", parts, f"resists {wk.name}")
+        save = blackjack_save(dice, t, "CTRL", parts, f"resists {wk.name}", tested=("working", wk.name))
         d.add(SaveRolled(actor=t.id, save=save, purpose=f"resist {wk.name}"))
         took = not save.success
     d.add(

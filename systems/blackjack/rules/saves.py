@@ -45,7 +45,8 @@ def _save(d: Draft, cmd: MakeSave, dice: Roller) -> None:
     if passed is not None:
         d.add(passed)
         return
-    save = blackjack_save(dice, a, cmd.stat, parts, cmd.purpose or "save", cmd.deficient)
+    tested = (cmd.purpose, "social") if cmd.social else (cmd.purpose,)
+    save = blackjack_save(dice, a, cmd.stat, parts, cmd.purpose or "save", cmd.deficient, tested)
     d.add(SaveRolled(actor=a.id, save=save, purpose=cmd.purpose))
     if not save.success and level >= 0:
         shifted, how = impact_shift(level, ad.fatal_index, cmd.impact, -1)
@@ -53,6 +54,7 @@ def _save(d: Draft, cmd: MakeSave, dice: Roller) -> None:
         d.add(injury(d.state, a.id, shifted, cmd.injury or cmd.purpose or "injury", (), steps))
 
 
+KEEP_FACE = ("keep face", "social", "arguin", "arguin'")  # what Arguin's keep-face save tests (``deficient_in``)
 _BEATS = {"defend": "attack", "attack": "flourish", "flourish": "defend"}
 
 
@@ -80,7 +82,7 @@ def _argue(d: Draft, cmd: Argue, dice: Roller) -> None:
         if passed is not None:
             d.add(passed)
             continue
-        save = blackjack_save(dice, c, "CTRL", [], "keeps face")
+        save = blackjack_save(dice, c, "CTRL", [], "keeps face", tested=KEEP_FACE)
         d.add(SaveRolled(actor=lid, save=save, purpose="keep face"))
         if not save.success:
             inj = injury(d.state, lid, 0, "lose face", ("social",))
