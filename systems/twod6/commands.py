@@ -446,7 +446,10 @@ SPECS: tuple[CommandSpec, ...] = (
             ),
             "penalty": Param(name="penalty", kind=INT, default=-2, min=-3, max=-2, label="Limb penalty (−2 or −3)"),
         },
-        help="The declared result has landed: a second result (a second wound), or a disabled limb with its wound.",
+        help=(
+            "The declared result has landed (a knock-out: its resolve check is raised): a second result (a second "
+            "wound), or a disabled limb with its wound."
+        ),
     ),
     spec(
         Riposte,

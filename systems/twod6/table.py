@@ -197,7 +197,8 @@ class R:
         "double_lands",
         "The declared result lands at once",
         "ruling on twod6 @52573",
-        "on a doubled or tripled hit the declared result lands at once; only the extra choice waits for the GM; "
+        "on a doubled or tripled hit the declared result lands at once (a knock-out: its resolve check is raised "
+        "at once, and the defender falls only if it fails); only the extra choice waits for the GM; "
         "a defense below 1 counts as 1; the ratio is to the defense as rolled, snake eyes too",
     )
     LIMB = _r("limb", "Useless limb", "@52846", "a disabled limb: −2 or −3 on rolls using it, and one wound")

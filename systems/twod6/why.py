@@ -37,7 +37,7 @@ from systems.twod6.events import (
     Wounded,
 )
 from systems.twod6.record import Data
-from systems.twod6.rules.harm import knockout_pending
+from systems.twod6.rules.harm import UNCONSCIOUS, knockout_pending
 from systems.twod6.rules.rest import Rested
 from systems.twod6.sheet import CAST, FAST_CASTER, NOTICE, STATS, STEALTH, UNARMED
 from systems.twod6.table import R
@@ -438,7 +438,16 @@ def _double_asked(before: FightState, p: Prompt) -> list[Reason]:
     if times == 3:
         out.insert(0, Reason.of(R.TRIPLE, beat, "as doubled: the extra result is chosen here"))
     if p.params.get("landed"):
-        out.append(Reason.of(R.DOUBLE_LANDS, f"'{declared}' has landed at once; only the extra choice waits"))
+        if declared == UNCONSCIOUS and times == 3:  # a knock-out lands as its check (rule ``double_lands``)
+            done = f"'{declared}' comes with the tripled blow's resolve check: {t} is out, pass or fail"
+        elif declared == UNCONSCIOUS:
+            done = (
+                f"'{declared}' raised its resolve check at once, DC {total} (the attack's total): {t} falls only if"
+                " it fails; only the extra choice waits"
+            )
+        else:
+            done = f"'{declared}' has landed at once; only the extra choice waits"
+        out.append(Reason.of(R.DOUBLE_LANDS, done))
     return out
 
 

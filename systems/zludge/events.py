@@ -95,7 +95,11 @@ class AmbushDeclared(Event):
 
 @attrs.frozen(kw_only=True)
 class AttackResolved(Event):
-    """One attack: the attack roll against the defense roll (or the fixed defense), and what it did."""
+    """One attack: the attack roll against the defense roll (or the fixed defense), and what it did.
+
+    Every hit's line names its margin ("hits Bob by 2"), a hit the armor absorbs too: it once read "hits Bob:
+    weapon 2 − armor 3, armor absorbs it all", and the GM could not see whether it was a critical
+    (test_round4_fixes.py::test_a_hit_the_armor_absorbs_names_its_margin)."""
 
     TYPE = "zludge.attack_resolved"
     actor: str
@@ -150,7 +154,10 @@ class AttackResolved(Event):
         else:
             crit = " critical, +1 level;" if self.outcome == "critical" else ""
             if self.damage_level is None:
-                result = f"hits {t}{where}:{crit} weapon {self.weapon_level} − armor {self.armor_level}, armor absorbs it all"
+                result = (
+                    f"hits {t}{where} by {self.margin}:{crit} weapon {self.weapon_level} − armor {self.armor_level},"
+                    " armor absorbs it all"
+                )
             else:
                 result = (
                     f"hits {t}{where} by {self.margin}:{crit} weapon {self.weapon_level} − armor {self.armor_level}"

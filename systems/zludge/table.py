@@ -181,8 +181,8 @@ class R:
         "no_damage",
         "Armor stops the hit",
         "ruling on zludge l.106",
-        "A hit whose damage level falls below 0 after armor does no damage; a clip deals 0-level damage "
-        "whatever the armor.",
+        "A hit whose damage level falls below 0 after armor does no damage, a critical's +1 counted before that "
+        "test (weapon 1 + 1 critical − armor 2 = 0: a 0-level wound); a clip deals 0-level damage whatever the armor.",
     )
     unarmed = Rule(
         "unarmed",

@@ -267,11 +267,20 @@ def _damage(ev: AttackResolved, ad: ZludgeData | None, td: ZludgeData | None) ->
     sums = f"{ev.weapon_level} − {ev.armor_level}{crit} = {str(raw).replace('-', '−')}"
     worn = td is not None and td.armor != "none" and td.armor_level == ev.armor_level and ev.armor_level > 0
     armor = f"armor {ev.armor_level}" + (f" ({td.armor})" if worn and td is not None else "")
+    order: list[str] = []
+    if ev.outcome == "critical" and ev.weapon_level - ev.armor_level < 0:
+        # the ruling on the order (harm.py): the critical's +1 counts before the below-0 test
+        order.append(
+            f"weapon {ev.weapon_level} + 1 critical − armor {ev.armor_level} = {str(raw).replace('-', '−')}: "
+            "the critical's +1 counts before the below-0 test"
+        )
     if ev.damage_level is None:
         out.append(Reason.of(R.armor, f"{armor} {levels}", sums))
-        out.append(Reason.of(R.no_damage, f"damage level {num(raw)} is below 0: no damage"))
+        out.append(Reason.of(R.no_damage, *order, f"damage level {num(raw)} is below 0: no damage"))
     else:
         out.append(Reason.of(R.armor, f"{armor} {levels}", f"{sums}-level damage"))
+        if order:
+            out.append(Reason.of(R.no_damage, f"{order[0]}, so the hit deals {raw}-level damage"))
     return out
 
 

@@ -8,7 +8,12 @@ own, each with its test:
   (test_stealth_gives_armor_only_against_weapons_not_spells); otherwise the advantage lasts until the
   sneaker's next attack on that target.
 - On a doubled or tripled hit the declared result lands at once; only the extra choice waits for
-  the GM (test_a_doubled_hit_lands_the_declared_result_at_once).  The extra choice is a second
+  the GM (test_a_doubled_hit_lands_the_declared_result_at_once).  A knock-out ("unconscious") lands as its
+  resolve check (DC = the attack total), and the defender falls only if it fails: the prompt says "'unconscious'
+  waits on Bob's DC 12 resolve check (it lands only if the check fails)", not "'unconscious' has landed", which
+  had a GM mark the defender out before the check (a tripled blow, which knocks out whatever its check: "lands with
+  the tripled blow's resolve check, pass or fail"); every other result lands at once and its prompt says "'trip' has landed"
+  (test_round4_fixes.py::test_a_doubled_knock_out_prompt_says_only_its_check_is_raised).  The extra choice is a second
   result (a second wound), or a disabled limb with its wound; when the declared result was a wound,
   that wound is the limb's (test_doubled_a_limb_comes_with_one_wound).
 - Ruling (rule ``aim``): the aim gives its bonus to "the next shooting, archery, throwing, casting,
@@ -64,7 +69,7 @@ from systems.twod6.rules.common import (
     spend_cinematic,
 )
 from systems.twod6.rules.defense import caught_by_stealth, defense_parts
-from systems.twod6.rules.harm import DEATH, UNCONSCIOUS, ask_resolve, wound
+from systems.twod6.rules.harm import DEATH, UNCONSCIOUS, ask_resolve, due, wound
 from systems.twod6.sheet import (
     BLAST,
     ENTANGLE,
@@ -282,7 +287,8 @@ def resolve_attack(
     d.add(
         prompt(
             "double",
-            f"{a.name} {'tripled' if times == 3 else 'doubled'} {t.name}'s defense and '{result}' has landed: "
+            f"{a.name} {'tripled' if times == 3 else 'doubled'} {t.name}'s defense and "
+            f"{declared_state(d.state, tid, result, times)}: "
             + (
                 "choose a second result (wound again for two wounds), or a useless limb with its wound"
                 if result == "wound"  # (a wound picked after a disarm is one wound: it said "two")
@@ -304,6 +310,24 @@ def resolve_attack(
     )
     if times == 3:
         ask_resolve(d, tid, 7, DEATH, "tripled", rule=R.TRIPLE, knockout=True, by=aid)
+
+
+@applies(R.DOUBLE_LANDS, R.KNOCKOUT)
+def declared_state(state: FightState, tid: str, result: str, times: int) -> str:
+    """What a doubled or tripled blow's declared result has done, for its prompt: "'trip' has landed"; a knock-out
+    only raises its resolve check, and the prompt says so (module docstring)."""
+    if result != UNCONSCIOUS:
+        return f"'{result}' has landed"
+    name = state.name(tid)
+    if times == 3:
+        return f"'{result}' lands with the tripled blow's resolve check, pass or fail ({name} is out either way)"
+    check = due(state, tid, UNCONSCIOUS)
+    if check is not None:
+        dc = check.params.get("dc")
+        return f"'{result}' waits on {name}'s DC {dc} resolve check (it lands only if the check fails)"
+    if data(state.get(tid)).unconscious:
+        return f"'{result}' changes nothing ({name} is already unconscious)"
+    return f"'{result}' lands with {name}'s tripled-blow resolve check, pass or fail"
 
 
 NO_SECOND = "no second result"  # a doubled attack's prompt settled by ruling: the declared result stands alone

@@ -24,7 +24,9 @@ Rulings (rule ids of :mod:`systems.zludge.table`):
 - *Fixed defense* (``flat_footed``, ``situational``) still takes the GM's ±1 defense modifiers (cover); aspects
   and plot points need a roll to spend on.
 - *Clipped armor* (``no_damage``): a tie deals 0-level damage whatever the armor (armor reduces
-  only hits); a damage level below 0 after armor does no damage.
+  only hits); a damage level below 0 after armor does no damage, a critical's +1 counted before that test
+  (weapon 1 + 1 critical − armor 2 = 0: a 0-level wound; ruling in ``harm``,
+  test_round4_fixes.py::test_a_critical_counts_before_armors_below_0_test).
 """
 
 from __future__ import annotations

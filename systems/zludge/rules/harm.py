@@ -6,6 +6,14 @@ free one up; none left above Comatose means death.
 
 Rulings:
 
+- *A critical before armor's below-0 test* (``critical``, ``no_damage``): l.106 takes the armor off ("minus any
+  reduction due to the target's armor") and gives a critical "+1 to damage-level dealt" without saying which
+  comes first; the rulings' "a damage level below 0 after armor does no damage" is read on the whole level,
+  critical included: weapon − armor + 1, then the below-0 test.  Weapon 1 against armor 2 on a critical is
+  1 + 1 − 2 = 0, a 0-level wound (a Scratched box, clipped), not −1 and nothing; weapon 0 against armor 2 on a
+  critical is −1, no damage.  The log's hit line names the margin (a critical is one of 4 or more) and Why? shows
+  the order ("weapon 1 + 1 critical − armor 2 = 0").
+  Test: tests/systems/zludge/test_round4_fixes.py::test_a_critical_counts_before_armors_below_0_test.
 - *Quick damage* (the core Damage command) takes a damage level 0-4 and marks
   one wound per target exactly as an attack's damage does, one WoundMarked
   event each; "temporary" marks physical fatigue (P) at that level instead,
@@ -53,7 +61,10 @@ from ..table import R, applies
 
 @applies(R.wound_track, R.boxes, R.death, R.clipped)
 def damage_of(outcome: str, weapon: int, armor: int) -> int | None:
-    """Clipped: 0-level; a hit: weapon - armor (+1 critical); below 0 (or a miss): no damage."""
+    """Clipped: 0-level; a hit: weapon - armor (+1 critical); below 0 (or a miss): no damage.
+
+    Ruling: a critical's +1 counts before the below-0 test (weapon 1, armor 2, critical: 0, a 0-level wound);
+    module docstring, test_round4_fixes.py::test_a_critical_counts_before_armors_below_0_test."""
     if outcome == "clipped":
         return 0
     if outcome in ("hit", "critical"):
