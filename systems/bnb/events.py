@@ -302,7 +302,24 @@ class HpHealed(Event):
             return f"{state.name(self.id)} is at full HP: nothing to heal ({self.roll.describe()}){why}"
         parts = [f"{n} {what}" for n, what in ((self.temporary, "temporary"), (self.lethal, "lethal")) if n]
         up = ", and is back on their feet" if self.revived else ""
-        return f"{state.name(self.id)} regains {healed} HP ({' + '.join(parts)}){_how(self.roll, healed)}{up}{why}"
+        kinds = " + ".join(parts)
+        if self.roll.total > healed:  # more given than was lost: the maximum kept the rest
+            return f"{state.name(self.id)} regains {healed} HP ({kinds}; {capped(self.roll, state, self.id)}){up}{why}"
+        return f"{state.name(self.id)} regains {healed} HP ({kinds}){_how(self.roll, healed)}{up}{why}"
+
+
+def capped(roll: Roll, state: FightState, cid: str) -> str:
+    """The healing given and the maximum that capped it, "30 given, capped at max HP 1: now 1/1" (the state before
+    or after the healing: the maximum is the same).  Ruling: a quick heal above what was lost says both numbers,
+    the amount given and the maximum HP that stopped it, never the given amount alone after the HP healed (it read
+    as the new HP: "regains 4 HP (4 lethal): 30" at max HP 1) — test_round4_fixes.py
+    test_a_heal_capped_by_max_hp_says_so_in_the_line_and_the_why."""
+    given = roll.describe()
+    c = state.find(cid)
+    if c is None:
+        return f"{given} given, capped at max HP"
+    top = data(c).max_hp
+    return f"{given} given, capped at max HP {top}: now {top}/{top}"
 
 
 @attrs.frozen(kw_only=True)
@@ -326,6 +343,24 @@ class Revived(Event):
 
     def describe(self, state: FightState) -> str:
         return f"{state.name(self.id)} is above 0 HP again: back on their feet, no death save"
+
+
+@attrs.frozen(kw_only=True)
+class StillDead(Event):
+    """The GM set a dead combatant's HP above 0 (a GM adjust): it stays dead, and the log says how to bring it back.
+
+    Ruling (g1 finding 3): an adjust of HP does not raise the dead; the GM sets Status for that.  It changes
+    nothing: a note to the GM, not shown to the players (test_round4_fixes.py
+    test_an_adjust_of_hp_above_0_on_the_dead_says_they_are_still_dead)."""
+
+    TYPE: ClassVar[str] = "bnb.still_dead"
+    id: str
+
+    def describe(self, state: FightState) -> str:
+        return f"{state.name(self.id)} is still dead: set Status to bring them back"
+
+    def describe_public(self, state: FightState) -> str | None:
+        return None  # an instruction to the GM
 
 
 @attrs.frozen(kw_only=True)
@@ -365,4 +400,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DeathSaveWaived,
     DeathRuled,
     Revived,
+    StillDead,
 )

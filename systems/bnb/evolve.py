@@ -20,6 +20,7 @@ from systems.bnb.events import (
     Revived,
     SaveRolled,
     ShotsFired,
+    StillDead,
     TemporaryHealed,
     WoundsBound,
 )
@@ -140,6 +141,11 @@ def _death_save(state: FightState, event: DeathSaveRolled) -> FightState:
         status=UNCONSCIOUS if event.success else DEAD,
         last_save=_failed("death", event.st, event.parts, event.success),
     )
+
+
+@evolve.on(StillDead)
+def _still_dead(state: FightState, event: StillDead) -> FightState:
+    return state  # a note to the GM: the combatant stays dead
 
 
 @evolve.on(Revived)

@@ -13,6 +13,11 @@ Rulings on GM adjustments and on what the GM and the players see (the book is si
   lost in this fight (binding wounds). Setting the status by hand raises no
   prompt: it is the GM's word. (test_gm_adjust_hp_to_zero_or_below_*,
   test_gm_adjust_within_the_living_or_of_the_status_raises_nothing)
+- Ruling: setting HP does not raise the dead; the GM sets Status for that.
+  The HP field's help says so, and HP set above 0 on a dead combatant logs
+  "Lou is still dead: set Status to bring them back" (rules/harm.py react).
+  (test_round4_fixes.py: test_an_adjust_of_hp_above_0_on_the_dead_says_they_are_still_dead,
+  test_the_hp_adjust_field_says_it_does_not_raise_the_dead)
 - "acted" clears (no) or marks (yes) the round's action: the attacks, Gun-play
   or reload already made this round, so the GM can allow a second weapon.
 - Lucky Streaks used are adjustable for Gamblers only, up to the day's
@@ -383,7 +388,14 @@ class BnbSystem(BaseSystem):
     def adjustable(self, state: FightState, c: Combatant) -> tuple[Param, ...]:
         d = data(c)
         out = [
-            Param(name="hp", kind=INT, label="HP (0 or below: dying, death save)", min=-99, max=d.max_hp),
+            Param(
+                name="hp",
+                kind=INT,
+                label="HP (0 or below: dying, death save)",
+                min=-99,
+                max=d.max_hp,
+                help="setting HP does not raise the dead: set Status to bring them back",
+            ),
             Param(name="max_hp", kind=INT, label="HP maximum (the damage taken stays)", min=1, max=999),
             Param(name="temp", kind=INT, label="Temporary damage", min=0, max=999),
             Param(name="status", kind=CHOICE, choices=STATUSES, label="Status"),

@@ -3,6 +3,12 @@
 Rulings on the stat lines (the text lost or left these unclear):
 - "Pistol" on an NPC's line is a belt pistol, "rifle" a repeating rifle; an
   "X or Y" line carries both and the GM picks at each attack.
+- An NPC type's line of weapons joined by commas ("Spear, tomahawk", "Bow,
+  knife", "Carbine, sabre", "Long Rifle, Horse Pistol or Wood Axe") is the
+  weapons it carries, one a round at its rate of fire, as a PC's (rule
+  one_weapon); a critter's natural attacks ("Claws, Bite") each come every
+  round (rule critter_attacks). (test_round4_fixes.py:
+  test_an_npc_is_refused_a_second_weapon_in_a_round_and_told_why)
 - A "+1" after a weapon (Gunfighter's "Pistol +1", Brave's "tomahawk +1") is
   +1 to hit and damage with it, like Sure Shot.
 - The Dandy's attacks are lost in the text: he carries a pocket pistol.

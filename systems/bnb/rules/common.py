@@ -7,6 +7,14 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   refused (the GM can clear "acted" by an adjustment to allow it).
   (tests: test_a_combatant_attacks_with_one_weapon_a_round,
   test_the_gm_can_clear_the_rounds_action_by_an_adjustment)
+  Ruling (the lead's, r1 finding 1): an NPC's stat line of weapons ("Spear,
+  tomahawk +1", "Bow, knife", "Carbine, sabre", "Long Rifle, Horse Pistol or
+  Wood Axe") is the weapons it carries, one a round at its rate of fire, as a
+  PC's; only a critter's natural attacks ("Claws, Bite") each come every round.
+  The refusal says so ("Brave's 'spear, tomahawk' are weapons it carries: one
+  a round"). (test_round4_fixes.py:
+  test_an_npc_is_refused_a_second_weapon_in_a_round_and_told_why,
+  test_a_black_bear_makes_both_claws_and_bite_in_a_round)
 - A melee weapon reaches 5 ft ("in melee"); a throwable one (‡) farther is
   thrown; a critter's listed attack is melee. (test_a_critters_listed_attack_reaches_only_5_ft)
 - A surprise round is for the side granted it: the others make no attack,
@@ -190,6 +198,14 @@ def target(state: FightState, actor: Combatant, cid: str) -> Combatant:
 # rate, range, cover, the favoured weapon
 
 
+def _one_weapon(c: Combatant, d: BnbData) -> str:
+    """Why a second weapon waits: for an NPC whose line lists weapons, that those are weapons it carries."""
+    if d.cls or len(d.weapons) < 2:
+        return "one weapon a round, at its rate of fire"
+    carried = ", ".join(w.name for w in d.weapons)
+    return f"{c.name}'s '{carried}' are weapons it carries: one a round, at its rate of fire, as a PC's"
+
+
 def check_rate(state: FightState, c: Combatant, use: Use) -> None:
     d = data(c)
     if d.reloaded:
@@ -212,10 +228,7 @@ def check_rate(state: FightState, c: Combatant, use: Use) -> None:
             rule=R.one_weapon,
         )
     if other is not None:
-        raise Refused(
-            f"{c.name} has attacked with the {other} this round: one weapon a round, at its rate of fire",
-            rule=R.one_weapon,
-        )
+        raise Refused(f"{c.name} has attacked with the {other} this round: {_one_weapon(c, d)}", rule=R.one_weapon)
     if w is None:
         if count:
             raise Refused(

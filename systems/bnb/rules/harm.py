@@ -25,6 +25,10 @@ Rulings made here (GM defaults; a logged GM adjustment overrides any of them):
   blow (lethal if lethal damage rose: dying and a death save, or dead for a
   minor NPC; temporary: knocked out). Raising HP by an adjust changes no
   status: the GM sets that too. (test_gm_adjust_hp_to_zero_or_below_*)
+  Ruling: an adjust of HP does not raise the dead (the GM sets Status for
+  that); HP set above 0 on a dead combatant logs "Lou is still dead: set
+  Status to bring them back" (StillDead). (test_round4_fixes.py:
+  test_an_adjust_of_hp_above_0_on_the_dead_says_they_are_still_dead)
   Ruling: a GM adjust that lowers the HP maximum and so takes HP to 0 or below
   is a lethal loss too (dying and a death save; a minor NPC dies): the HP are
   gone whichever number the GM changed. (test_gm_adjust_of_the_hp_maximum_to_zero_or_below_falls_like_damage)
@@ -57,6 +61,7 @@ from systems.bnb.events import (
     HpHealed,
     HpLost,
     Revived,
+    StillDead,
     TemporaryHealed,
     WoundsBound,
     failed_save,
@@ -261,6 +266,13 @@ def react(before: FightState, events: Sequence[Event], after: FightState) -> lis
             if p is not None:
                 out.append(PromptResolved(prompt_id=p.id, note=f"moot: {now.name} is above 0 HP again"))
                 closed.add(p.id)
+    # 1c. a dead combatant the GM set above 0 HP stays dead (Ruling: an adjust of HP does not raise the dead; the
+    #     GM sets Status for that): the log says so, and how to bring them back
+    for now in after.combatants:
+        was = was_by_id.get(now.id)
+        rose = was is not None and data(was).hp <= 0 < data(now).hp
+        if not now.removed and rose and data(now).status == DEAD:
+            out.append(StillDead(id=now.id))
     # 2. a death save the GM settled without the roll: as ruled, "dies" or "lives" (alive, unconscious; also
     #    when no outcome was named, as every dismissal did before prompts named their outcomes)
     known: dict[str, Prompt] = {p.id: p for p in before.prompts}

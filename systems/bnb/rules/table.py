@@ -261,7 +261,9 @@ class R:
         "one_weapon",
         "One weapon a round",
         "ruling on bnb l.97",
-        "A combatant attacks with one weapon a round (each of a critter's listed attacks once).",
+        "A combatant attacks with one weapon a round, at its rate of fire. An NPC's line of weapons ('Spear, "
+        "tomahawk', 'Bow, knife', 'Carbine, sabre') is the weapons it carries: one a round, as a PC's; a critter's "
+        "natural attacks ('Claws, Bite') each come every round.",
     )
     critter_attacks = _rule(
         "critter_attacks",

@@ -28,6 +28,7 @@ from systems.bnb.events import (
     Revived,
     SaveRolled,
     ShotsFired,
+    StillDead,
     TemporaryHealed,
     WoundsBound,
     lucky_left,
@@ -430,6 +431,19 @@ def _revived(before: FightState, ev: Revived, after: FightState) -> tuple[Reason
     return (Reason.of(R.death, f"{_name(before, ev.id)}: {hp}, above 0 again (the GM's adjust)", "no death save"),)
 
 
+def _still_dead(before: FightState, ev: StillDead, after: FightState) -> tuple[Reason, ...]:
+    d = _data(after, ev.id)
+    hp = f"HP {d.hp}" if d is not None else "HP above 0"
+    return (
+        Reason.of(
+            R.death,
+            f"{_name(before, ev.id)}: {hp} (the GM's adjust), still dead",
+            "an adjust of HP does not raise the dead",
+            "the GM sets Status to bring them back",
+        ),
+    )
+
+
 def _death_settled(before: FightState, ev: DeathSaveWaived | DeathRuled, after: FightState) -> tuple[Reason, ...]:
     how = "dies" if isinstance(ev, DeathRuled) else "lives, unconscious"
     return (Reason.of(R.death_by_ruling, f"the GM's ruling for {_name(before, ev.id)}: {how}", "no roll"),)
@@ -545,6 +559,10 @@ def _hp_healed(before: FightState, ev: HpHealed, after: FightState) -> tuple[Rea
     terms = [f"the GM's healing: {ev.roll.describe()}", f"temporary {ev.temporary}, then lethal {ev.lethal}"]
     if b is not None and a is not None:
         terms.append(f"HP {b.hp} → {a.hp} (max {a.max_hp})")
+    healed = ev.temporary + ev.lethal
+    if healed and ev.roll.total > healed:  # (Ruling in events.capped)
+        top = f" {a.max_hp}" if a is not None else ""
+        terms.append(f"capped by max HP{top}: {ev.roll.total} given, {healed} healed, {ev.roll.total - healed} over")
     if ev.revived:
         terms.append("back above 0 HP: on their feet")
     return (Reason.of(R.quick_healing, *terms, *_note(ev.note)),)
@@ -665,6 +683,7 @@ _EXPLAIN: dict[type[Event], Callable[[FightState, Any, FightState], tuple[Reason
     DeathSaveWaived: _death_settled,
     DeathRuled: _death_settled,
     Revived: _revived,
+    StillDead: _still_dead,
     Rested: _rested,
     CombatantAdded: _added,
     InitiativeSet: _initiative,

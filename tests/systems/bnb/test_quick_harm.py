@@ -74,7 +74,7 @@ def test_a_quick_amount_typed_as_a_number_is_said_once_in_the_log():
     (ev,) = f.do(Heal(targets=(dusty,), amount="2"))
     assert ev.describe(f.state) == "Dusty regains 2 HP (2 lethal)"
     (ev,) = f.do(Heal(targets=(dusty,), amount="20"))
-    assert ev.describe(f.state) == "Dusty regains 7 HP (7 lethal): 20"
+    assert ev.describe(f.state) == "Dusty regains 7 HP (7 lethal; 20 given, capped at max HP 20: now 20/20)"
 
 
 def test_quick_temporary_damage_knocks_out_with_no_death_save():

@@ -27,6 +27,7 @@ from systems.bnb.events import (
     Revived,
     SaveRolled,
     ShotsFired,
+    StillDead,
     TemporaryHealed,
     WoundsBound,
 )
@@ -206,6 +207,7 @@ def _samples() -> list:
         DeathSaveWaived(id="c2"),
         DeathRuled(id="c2"),
         Revived(id="c2"),
+        StillDead(id="c2"),
     ]  # fmt: skip
 
 

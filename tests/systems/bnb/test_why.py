@@ -569,6 +569,7 @@ def death_by_ruling() -> tuple[Fight, list[Rule]]:
     doc = add_pc(f, "Doc", hp=2)
     f.do(Damage(targets=(doc,), amount="3"))
     f.do(Adjust(id=doc, field="hp", value=1))  # the GM sets the dying Doc above 0: back on his feet
+    f.do(Adjust(id=slim, field="hp", value=1))  # and the dead Slim above 0: still dead (StillDead)
     return f, []
 
 
