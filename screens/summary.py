@@ -29,7 +29,12 @@ from tracker.summary import OTHER, SIDE_NAMES, Summary, fall_line, rolls_text
 from tracker.text import visible
 
 SIDE_COLOURS = {"pc": "success", "npc": "error", OTHER: "warning"}  # theme variables
+# Ruling: each side's bars have a fill of their own as well as a colour, and the legend shows it (the legend read
+# "■ PCs ■ NPCs", the same key twice on a monochrome terminal, to a colour-blind GM or in a copy of the screen).
+# Test: tests/ui/test_summary_marks.py
+SIDE_MARKS = {"pc": "█", "npc": "▒", OTHER: "░"}
 FALL = "✝"
+FALLS_KEY = f"{FALL} a fall that round, {FALL}×N: N falls"  # the legend's words for :func:`_fall_mark`
 FALLS_SHOWN = 40  # lines of the falls list; the rest is counted
 TICKS = 4  # steps on the harm axis
 
@@ -73,11 +78,18 @@ def nice_step(top: int, ticks: int = TICKS) -> int:
 
 
 def _fall_mark(n: int) -> str:
-    return "" if n <= 0 else (f" {FALL}" if n == 1 else f" {FALL}{n}")
+    """The mark after a round's label: ✝ for a fall in it, ✝×N for N.
+
+    Ruling: the count reads as a count, "1 ✝×2", and the legend says so (``FALLS_KEY``): "1 ✝2   2 ✝3   3   4"
+    read as the rounds 1, 2, 2, 3, 3, 4, and nothing on screen said the digit was the falls
+    (test: tests/ui/test_summary_marks.py).
+    """
+    return "" if n <= 0 else (f" {FALL}" if n == 1 else f" {FALL}×{n}")
 
 
 class HarmChart(PlotextPlot):
-    """Harm dealt per round, one bar per side, ✝ over a round where someone fell (Plotext)."""
+    """Harm dealt per round, one bar per side (its colour and its fill), ✝ under a round where someone fell
+    (Plotext)."""
 
     DEFAULT_CSS = """
     HarmChart { height: 12; width: 1fr; }
@@ -126,7 +138,9 @@ class HarmChart(PlotextPlot):
         if not groups:
             return
         series = [[by.get(side, 0) for _l, by, _f in groups] for side in sides]
-        plt.multiple_bar(labels, series, color=[self.colour(side) for side in sides])
+        plt.multiple_bar(
+            labels, series, marker=[SIDE_MARKS[side] for side in sides], color=[self.colour(side) for side in sides]
+        )
         top = max((v for row in series for v in row), default=0)
         step = nice_step(top)  # four steps, each an exact number of rows (see fit_chart)
         plt.yticks([k * step for k in range(TICKS + 1)])
@@ -136,12 +150,12 @@ class HarmChart(PlotextPlot):
 
 
 def legend(summary: Summary, app_colours: dict[str, str]) -> Text:
-    """The sides' colours and the fall mark, on one line above the chart."""
+    """The sides' fills in their colours and the fall marks, on one line above the chart."""
     out = Text()
     for side in summary.sides or ("pc", "npc"):
-        out.append("■ ", style=app_colours.get(SIDE_COLOURS[side], ""))
+        out.append(SIDE_MARKS[side] * 2 + " ", style=app_colours.get(SIDE_COLOURS[side], ""))
         out.append(f"{SIDE_NAMES[side]}   ")
-    out.append(f"{FALL} someone fell that round", style="bold")
+    out.append(FALLS_KEY, style="bold")
     return out
 
 
@@ -267,7 +281,8 @@ class SummaryScreen(Screen[None]):
                 "whatever took them out of the fight: an attack, quick damage or a GM adjustment.",
                 'Left: removed from the fight by the GM ("R1, left": fell in round 1, then removed).',
                 "Rolls +/−: rolls above / below the mean of their dice expression.",
-                "The chart shows harm dealt per round by each side; ✝ under a round: someone fell in it.",
+                "The chart: harm dealt per round, by side (█ PCs, ▒ NPCs, ░ GM / other).",
+                "Under a round, ✝: a fall in it; ✝×N: N falls in it.",
                 "Long fights group rounds. The recap (e in the replay) has the same figures as a table.",
                 "",
                 "esc or s: back to the replay · ↑ ↓ PgUp PgDn scroll",

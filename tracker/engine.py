@@ -661,9 +661,24 @@ def _dismiss(system: System, state: FightState, cmd: C.DismissPrompt, dice: Roll
 
 
 def _end(system: System, state: FightState, cmd: C.EndFight, dice: Roller) -> list[E.Event]:
+    """The fight ends; every condition counted in rounds ends with it.
+
+    Ruling: rounds are counted in a fight (as for :func:`_rest`), so ending the fight ends each condition of so
+    many rounds, logged after the end as "its rounds are over: the fight ended" (a 2-round "pinned" stayed on the
+    table after the end, still "ends this round"). A condition with no rounds stays. Undoing the end brings them
+    back (one action, one undo step). Only fights ended from now on: an end already logged removes nothing.
+    Test: tests/core/test_end_fight_conditions.py.
+    """
     if state.ended:
         raise Refused("the fight is already over")
-    return [E.FightEnded(note=clean(cmd.note, "Note", NOTE_MAX))]
+    over = [
+        E.ConditionRemoved(id=c.id, name=cond.name, reason="its rounds are over: the fight ended")
+        for c in state.combatants
+        if not c.removed
+        for cond in c.conditions
+        if cond.expires_round is not None
+    ]
+    return [E.FightEnded(note=clean(cmd.note, "Note", NOTE_MAX)), *over]
 
 
 def _targets(state: FightState, ids: Sequence[str], what: str = "target") -> tuple[str, ...]:
