@@ -4,8 +4,10 @@ The players' view calls :meth:`Follower.poll` a few times a second.  It keeps
 the byte offset of the last complete line it took, reads only what was added
 since, decodes the new lines and folds them into a :class:`~tracker.fight.Fight`
 (undo included: an ``Undone`` line folds like any other).  A line still being
-written (no line end yet), or an action whose lines are not all there yet, is
-waited for.  If the file shrinks or is replaced, it is read again from the
+written (no line end yet, or its checksum not there), or an action whose lines
+are not all there yet, is waited for; a whole, sealed line that does not decode,
+or a line missing inside the action being written, is damage at its line, as
+the loader has it.  If the file shrinks or is replaced, it is read again from the
 start; if it is not there (yet), the follower waits for it.  The file is opened
 for reading only and no lock is taken: the writer's lock is the writer's.
 
@@ -203,10 +205,21 @@ def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[
     return out
 
 
-def check_actions(pending: list[tuple[Entry, int, int]]) -> int:
+def check_actions(pending: list[tuple[Entry, int, int]], last_seq: int | None = None) -> int:
     """How many of ``pending`` make whole actions (the last may still be being written); LoadError, naming the
-    line, where the loader would refuse: an action's events disagree on their number, or an action before the
-    last has other than its number (a players' view showed half an action)."""
+    line, where the loader would refuse: an action's events disagree on their number, an action before the
+    last has other than its number (a players' view showed half an action), or a line is missing inside the last,
+    unfinished one (``last_seq``: the seq of the event taken before ``pending``, None if none was).
+
+    Ruling: the lines of an action still being written follow on, seq by seq, from the event before them (a crash
+    leaves an action's first lines, never one with a hole); a line missing inside the last, unfinished action is
+    damage at the line after the hole, in the loader's words ("a line is missing before it (event N)",
+    :func:`saves.loading._check_groups`), as check and the app refuse the file.  The view waited for the missing
+    line for ever and showed the fight an action behind with no word.  Tests:
+    tests/reliability/test_follow_round4.py::test_a_line_missing_inside_the_last_unfinished_action_is_damage_said_at_its_line,
+    test_a_line_missing_from_an_action_being_written_is_said_once_the_next_line_comes,
+    test_an_action_written_line_by_line_is_waited_for_and_then_shown.
+    """
     ready = 0
     i, n = 0, len(pending)
     while i < n:
@@ -220,6 +233,11 @@ def check_actions(pending: list[tuple[Entry, int, int]]) -> int:
             raise LoadError(f"action {action} has {j - i} of its {of} events", pending[i + of if j - i > of else i][2])
         if j - i == of:
             ready = j
+        else:  # the last action, still being written: its lines follow on from the event before it
+            for k in range(i, n):
+                before = pending[k - 1][0].seq if k else last_seq
+                if before is not None and pending[k][0].seq != before + 1:
+                    raise LoadError(f"a line is missing before it (event {before + 1})", pending[k][2])
         i = j
     return ready
 
@@ -258,6 +276,7 @@ class Follower:
         self._codec: Codec | None = None
         self._fight: Fight | None = None
         self._pending: list[tuple[Entry, int, int]] = []  # an action not yet complete
+        self._last_seq: int | None = None  # the seq of the last event folded (the next line's must follow on)
         self._stuck = False  # a bad file: wait until it changes
         self._legacy = False  # an older format: read whole (upgraded) at each change
         self._unshown = False  # lines taken (over several polls) and not shown yet
@@ -477,23 +496,21 @@ class Follower:
         return found == self._tail
 
     def _whole(self, line: bytes) -> bool:
-        """Whether ``line`` (no line end) reads whole as the next fight line: a line still being written does
-        not (its checksum is not there yet)."""
+        """Whether ``line`` (no line end) reads whole as the next fight line: its checksum there and good, as the
+        loader tells a torn last line (:func:`saves.format.read_line`).  A line still being written does not (its
+        checksum is not there yet); a whole one whose content does not decode, or is a newer version's, is taken
+        and refused at its line (see :meth:`_damaged_last`)."""
         if self._codec is None or self._header is None:
             return False
         try:
-            if loading.only_a_checkpoint(line):
-                _record(line, self._line + 1)  # (decode_lines leaves out a damaged one: a half one is not whole)
-            else:
-                decode_lines(self._codec, [line], self._line + 1)
-        except NewerVersion:
-            raise  # its checksum is good: whole, of a newer version (a line still being written has none yet)
+            _record(line, self._line + 1)  # (a checkpoint too: decode_lines leaves out a damaged one, a half one)
         except LoadError:
             return False
         return True
 
     def _damaged_last(self, data: bytes, first: int) -> bool:
-        """Whether the last line of ``data`` (the end of the file) does not read as a fight line.
+        """Whether the last line of ``data`` (the end of the file) is a torn write the loader drops: too long, no
+        checksum or one that does not match, not JSON (what :func:`saves.format.read_line` raises).
 
         Ruling: a whole last line of a newer version (its checksum good, an event or an event version this one
         does not know) is no damage to leave out: NewerVersion is raised and the view says it in the app's words
@@ -502,17 +519,26 @@ class Follower:
         being written (no checksum yet) is waited for as before.  Tests: tests/view/test_follow_damaged.py::
         test_a_newer_versions_last_line_is_said_not_dropped, test_a_newer_versions_line_appended_while_followed_is_said,
         test_a_newer_versions_last_line_without_its_line_end_is_said, test_a_torn_last_line_is_still_waited_for.
+
+        Ruling: so is any whole, sealed last line whose content does not decode (an event version 0, a field of the
+        wrong kind): the loader drops only a line that does not read (:func:`saves.loading._decode`) and refuses
+        one that does not decode, at its line; the view says the same words (``line N: …``, the LoadError the
+        loader raises) and no fight.  It dropped it as a torn write and showed the fight an action behind with no
+        word, while check said "damaged at line N".  Tests: tests/reliability/test_follow_round4.py::
+        test_a_sealed_last_line_that_does_not_decode_is_damage_said_at_its_line,
+        test_a_torn_last_write_is_still_waited_on_as_the_loader_drops_it.
         """
         start = data.rfind(b"\n", 0, len(data) - 1) + 1
         if self._codec is None or (start == 0 and first == self._line + 2):
             return False  # the header alone
+        line = data[start:-1]
+        if loading.only_a_checkpoint(line):
+            return False  # decode_lines leaves out a damaged one (the loader too, its line end there)
         try:
-            decode_lines(self._codec, [data[start:-1]], self._line + 1 + data.count(b"\n", 0, start))
-        except NewerVersion:
-            raise  # whole, sealed, of a newer version: said (it was dropped as damage, the view an action behind)
+            _record(line, self._line + 1 + data.count(b"\n", 0, start))
         except LoadError:
-            return True
-        return False
+            return True  # torn (or damaged whole): dropped, as the loader drops it
+        return False  # it reads: decoded with the others, refused at its line if it does not decode
 
     def _open_header(self, raw: bytes) -> None:
         """Read the header (line 1): the fight's system and codec, or an older format read whole (``_legacy``).
@@ -545,16 +571,35 @@ class Follower:
         self._header, self._system, self._codec = header, system, codec_for(system)
 
     def _fold(self, new: list[tuple[Entry, int, int]]) -> None:
-        """Fold the complete actions; keep an action whose lines are not all there yet."""
+        """Fold the complete actions; keep an action whose lines are not all there yet.
+
+        Ruling: a log that does not replay is named at the line the loader names, in its words: where taking the
+        entries stopped (:func:`saves.loading._stopped_at`: the first event out of sequence there, lines written
+        a second time by a sync tool or a merge said as such), or, every entry taken, the line of the event
+        whose folding failed.  The view named the last line holding the seq in the error, the line after the one
+        out of sequence when a seq was edited, while check said "damaged at" the one before (tests:
+        tests/reliability/test_follow_round4.py::test_an_event_out_of_sequence_is_named_at_the_line_the_loader_names,
+        tests/view/test_follow.py::test_a_repeated_tail_is_named_at_its_line).
+        """
         pending = self._pending + new
-        ready = check_actions(pending)
+        ready = check_actions(pending, self._last_seq)
         self._pending = pending[ready:]
-        if ready:
-            assert self._fight is not None
-            try:
-                self._fight.load([e for e, _, _ in pending[:ready]])
-            except LogError as e:  # named at its line, as the loader names it (the view said no line)
-                # the last line of that seq: lines written a second time (a sync tool, a merge) are the bad ones,
-                # not the good originals before them (tests/view/test_follow.py::test_a_repeated_tail_is_named_at_its_line)
-                line = next((n for entry, _, n in reversed(pending[:ready]) if entry.seq == e.seq), None)
-                raise LoadError(f"the log does not replay: {e}", line) from None
+        if not ready:
+            return
+        self._last_seq = pending[ready - 1][0].seq
+        assert self._fight is not None
+        log = self._fight.log
+        had = len(log)
+        entries = [e for e, _, _ in pending[:ready]]
+        try:
+            self._fight.load(entries)
+        except LogError as e:  # named at its line, as the loader names it (the view said no line)
+            lines = [n for _, _, n in pending[:ready]]
+            taken = len(log) - had
+            if taken < len(entries):  # taking them stopped there
+                at = loading._stopped_at(entries, taken, log.new_seq, e.seq)
+                why = f"{e}{loading._repeated(entries, lines, at)}"
+            else:  # all taken, one did not fold: its seq names one line
+                at = next((k for k, entry in enumerate(entries) if entry.seq == e.seq), len(entries) - 1)
+                why = str(e)
+            raise LoadError(f"the log does not replay: {why}", lines[at]) from None
