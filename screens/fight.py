@@ -112,7 +112,7 @@ class FightScreen(Screen[None]):
             yield DetailPane(self.system, id="detail")
             yield LogView(id="log")
         yield Static(self.keys_line(self.app.size.width), id="keys", markup=False)
-        yield KeysFooter()
+        yield KeysFooter(tight=(keys.fight_tight(self.system),))
 
     def keys_line(self, width: int) -> str:
         """The second row of keys: marks and the palette, then the system's own actions, whole, as many as fit in

@@ -81,6 +81,34 @@ CORE: list[Binding] = [
     _b("ctrl+w", "close_fight", "Back to the start screen (the fight stays saved)", display="^w"),
 ]
 
+# Keys a key bar draws at its end only where every key fits with them (a more important key is never dropped for
+# one): binding id -> the bar's word.
+#
+# Ruling: Why? (Y) is the app's headline key, but its binding stays in the help and palette group: the fight
+# screen's bar and the replay's show it from 110 columns in every system and phase, after "? Help" (at 80 the
+# bars are full: the detail pane says "more: Y").  Test: tests/ui/test_why_key_shown.py.
+SPARE: dict[str, str] = {"fight.why": "Why?", "replay.why": "Why?"}
+
+def fight_tight(system: System) -> tuple[tuple[str, str], ...]:
+    """The fight screen's bar where its keys do not fit (the log focused at 80 columns: "Tab/Esc Back to the table"
+    before the keys cut the bar mid-word, "… U Re", and "? Help" went): the log's key, the turn's (or the setup's)
+    and the fixes'; a key not offered now is left out.  Test:
+    tests/ui/test_key_bar.py::test_the_bar_with_the_log_focused_is_whole_at_80_columns."""
+    return (
+        ("back", "Table"),
+        ("next_turn", "Next"),
+        ("damage", "Dmg"),
+        ("heal", "Heal"),
+        ("add", "Add"),
+        ("roll_initiative", initiative_words(system)[1]),
+        ("start", "Start"),
+        ("undo", "Undo"),
+        ("redo", "Redo"),
+        ("why", "Why?"),
+        ("help", "Help"),
+    )
+
+
 # the command palette's names for the actions whose footer word is short
 TITLES = {
     "next_turn": "Next turn",

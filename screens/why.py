@@ -134,12 +134,14 @@ def show(
 
 def show_standing(screen: Screen[Any], fight: Any, state: Any, cid: str | None, upto: int | None = None) -> bool:
     """Open the Why dialog on the event that gave combatant ``cid`` its standing word, then the combatant's whole
-    detail (the detail pane's text, whole: at 80×24 the pane may cut it); False if there is none."""
+    detail (the detail pane's text, whole: at 80×24 the pane may cut it); False if there is no such combatant.
+
+    Ruling: when the event cannot be found (a log whose older part cannot be read, a plug-in failing), the dialog
+    says so under the same question, and shows no other line as its answer: it showed the last log line, another
+    combatant's, under a bare "Why?" (tests/core/test_why_reopened.py).
+    """
     c = state.find(cid) if cid else None
     if c is None:
-        return False
-    seq = standing_seq(fight, c.id, upto)
-    if seq is None:
         return False
     system = getattr(fight, "system", None)
     try:
@@ -147,7 +149,23 @@ def show_standing(screen: Screen[Any], fight: Any, state: Any, cid: str | None, 
     except Exception:
         word = ""
     heading = f"Why is {c.name} {word}?" if word else f"{c.name} is fit to fight: the last event that changed that"
-    show(screen, fight, seq, heading, after=detail_text(system, state, c.id) if system is not None else "")
+    after = detail_text(system, state, c.id) if system is not None else ""
+    problem = ""
+    try:
+        seq = standing_seq(fight, c.id, upto)
+    except Exception as e:  # the older part of the log unreadable, a plug-in's standing failing
+        seq, problem = None, f" ({type(e).__name__}: {e})"
+    if seq is None:
+        made = f"made {c.name} {word}" if word else f"last changed whether {c.name} can fight"
+        text = Text()
+        text.append(visible(heading) + "\n", style="bold")
+        text.append(f"\nThe event that {visible(made)} cannot be found in this fight's log{visible(problem)}.\n")
+        text.stylize("italic", len(visible(heading)) + 1)
+        if after:
+            text.append("\n" + after + "\n")
+        ask(screen.app, WhyDialog(text, rules_page=rules_page(system)))
+        return True
+    show(screen, fight, seq, heading, after=after)
     return True
 
 
@@ -167,7 +185,8 @@ def live_log_seq(screen: Screen[Any]) -> int | None:
 
 def why_live(screen: Any) -> None:
     """``Y`` on the fight screen: with the log focused, its selected line (the last one until the log says
-    which is selected); otherwise the selected combatant's standing word; else the last event logged."""
+    which is selected); otherwise the selected combatant's standing word (or a sentence saying its cause cannot
+    be found); else, nobody selected, the last event logged, headed as such."""
     fight = screen.fight
     in_log = log_focused(screen)
     # back in the log as the dialog closes (the screen gives the table the focus under any dialog): the GM
@@ -183,4 +202,7 @@ def why_live(screen: Any) -> None:
     if not entries:
         screen.notify("Nothing is logged yet.", title="Why", markup=False)
         return
-    show(screen, fight, entries[-1].seq, then=back)
+    # the log focused, no line selected yet: its last line is the one under the GM's eye; otherwise (nobody
+    # selected on the table) the heading says what this line is, not an answer to a question never asked
+    heading = "" if in_log else "The last event logged (no combatant is selected)"
+    show(screen, fight, entries[-1].seq, heading, then=back)

@@ -537,8 +537,25 @@ def _undos_of(entries: Sequence[Any], action: int, start: int) -> list[int]:
 def standing_seq(fight: Any, cid: str, upto: int | None = None) -> int | None:
     """The event that last changed combatant ``cid``'s standing word (dead, unconscious, down, fled…), or None
     when nothing in the log did (or the combatant is not in it).  ``upto``: only the first ``upto`` entries
-    count (a replay's position)."""
-    log = _log(fight)
+    count (a replay's position).
+
+    A fight opened from its checkpoint holds only the log after it: a word set before it is looked for in the
+    whole log (read from the file), as :func:`explain` does; it said None, and the fight screen's Y explained the
+    last log line (tests/core/test_why_reopened.py).  A bare partial log, which cannot read its older part, says
+    None rather than a wrong event.
+    """
+    try:
+        return _standing_seq(_log(fight), cid, upto)
+    except NeedOlder:
+        pass
+    try:
+        return _standing_seq(_whole(fight), cid, upto)
+    except NeedOlder:
+        return None
+
+
+def _standing_seq(log: ActionLog, cid: str, upto: int | None) -> int | None:
+    """:func:`standing_seq` in ``log``; NeedOlder when the answer may lie before a partial log's loaded part."""
     system = log.system
 
     def word(position: int) -> str | None:
@@ -548,26 +565,26 @@ def standing_seq(fight: Any, cid: str, upto: int | None = None) -> int | None:
 
     end = len(log) if upto is None else max(0, min(upto, len(log)))
     starts = [s for s in log.action_starts if s < end] + [end]
-    try:
-        # an undo or a redo is no cause, nor an action taken back by then: "why is Rook comatose?" pointed at the
-        # undo of the blow that killed him, not at the shot that made him comatose
-        back: set[int] = set()
-        for i in range(starts[0], end):
-            ev = log.entry(i).event
-            if isinstance(ev, E.Undone):
-                back.add(ev.action)
-            elif isinstance(ev, E.Redone):
-                back.discard(ev.action)
-        for j in range(len(starts) - 2, -1, -1):
-            lo, hi = starts[j], starts[j + 1]
-            first = log.entry(lo)
-            if isinstance(first.event, (E.Undone, E.Redone)) or first.action in back:
-                continue
-            if word(lo) == word(hi):
-                continue
-            for i in range(hi - 1, lo - 1, -1):
-                if word(i) != word(i + 1):
-                    return int(log.entry(i).seq)
-    except NeedOlder:
-        return None
+    # an undo or a redo is no cause, nor an action taken back by then: "why is Rook comatose?" pointed at the
+    # undo of the blow that killed him, not at the shot that made him comatose.  (Undos in the loaded part take
+    # back actions in it or before it; those before it are looked at only in the whole log, with every undo.)
+    back: set[int] = set()
+    for i in range(starts[0], end):
+        ev = log.entry(i).event
+        if isinstance(ev, E.Undone):
+            back.add(ev.action)
+        elif isinstance(ev, E.Redone):
+            back.discard(ev.action)
+    for j in range(len(starts) - 2, -1, -1):
+        lo, hi = starts[j], starts[j + 1]
+        first = log.entry(lo)
+        if isinstance(first.event, (E.Undone, E.Redone)) or first.action in back:
+            continue
+        if word(lo) == word(hi):
+            continue
+        for i in range(hi - 1, lo - 1, -1):
+            if word(i) != word(i + 1):
+                return int(log.entry(i).seq)
+    if log.partial:
+        raise NeedOlder("the standing was set before the loaded part of the log")
     return None

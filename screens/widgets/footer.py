@@ -29,11 +29,16 @@ one set or more, the roomiest first: the first that fits is drawn (the last in
 any case).  A screen that says its own keys are not enough at its width
 (:meth:`KeysFooter.prefer_tight`: the replay, below its hint line's width) gets
 the tight keys even where its own fit.  Test: tests/ui/test_replay_keys_widths.py.
+
+``spare`` keys (:data:`screens.keys.SPARE`: Why?) are not marked to be shown (the help and the palette list them
+with the rest), yet the bar draws them at its end, in a short word, where every key of the screen fits with them:
+where they do not fit, the bar is drawn as without them, so they never push out a key.  Test:
+tests/ui/test_why_key_shown.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rich.cells import cell_len
@@ -45,6 +50,8 @@ from textual.color import Color
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
+
+from screens.keys import SPARE
 
 
 class Key(NamedTuple):
@@ -60,12 +67,17 @@ class Key(NamedTuple):
 
 
 def keys_shown(
-    bindings: Iterable[Any], display: Callable[[Binding], str], only: Sequence[tuple[str, str]] | None = None
+    bindings: Iterable[Any],
+    display: Callable[[Binding], str],
+    only: Sequence[tuple[str, str]] | None = None,
+    also: Mapping[str, str] | None = None,
 ) -> tuple[Key, ...]:
     """The keys a footer shows of a screen's active bindings (``Screen.active_bindings.values()``): those marked
     to be shown, the first binding of each action, laid out as the compact footer lays them (key, a space,
     description; one column between keys).  With ``only``, (action, description) pairs: the first binding of each
-    of those actions, shown or not, in that order, with that description ("": the key alone)."""
+    of those actions, shown or not, in that order, with that description ("": the key alone).  With ``also``,
+    binding id -> description: those bindings' keys too, shown or not, after the others (the spare keys)."""
+    bindings = list(bindings)
     first: dict[str, tuple[Binding, bool, str]] = {}
     for _node, binding, enabled, tooltip in bindings:
         if (binding.show or only is not None) and binding.action not in first:
@@ -78,6 +90,11 @@ def keys_shown(
             if action in first:
                 b, on, tip = first[action]
                 chosen.append((b, on, tip or b.description, words))  # (under the mouse: its whole description)
+    for _node, binding, enabled, tooltip in bindings if also is not None else ():
+        said = also.get(binding.id or "") if also is not None else None
+        if said is not None and binding.action not in first:
+            first[binding.action] = (binding, enabled, tooltip)
+            chosen.append((binding, enabled, tooltip or binding.description, said))
     out: list[Key] = []
     x = 0
     for binding, enabled, tooltip, description in chosen:
@@ -134,6 +151,7 @@ class KeysFooter(Widget, can_focus=False):
         *,
         palette: bool = False,
         tight: Sequence[Sequence[tuple[str, str]]] = (),
+        spare: Mapping[str, str] | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -141,7 +159,9 @@ class KeysFooter(Widget, can_focus=False):
         # sets of (action, description) of the keys drawn when the screen's do not fit, the roomiest first (see the
         # module's docstring)
         self.tight = tuple(tuple(each) for each in tight)
+        self.spare = dict(SPARE if spare is None else spare)  # binding id -> the bar's word
         self.full: tuple[Key, ...] = ()  # the screen's keys
+        self.roomy: tuple[Key, ...] = ()  # the screen's keys and the spare ones (none: no spare key is active)
         self.shorts: tuple[tuple[Key, ...], ...] = ()  # the tight keys, a tuple of keys for each set
         self.tight_always = False  # the screen's say: its keys are not enough at this width (prefer_tight)
         self.hover = -1  # the index of the key under the mouse (-1: none)
@@ -149,10 +169,13 @@ class KeysFooter(Widget, can_focus=False):
     @property
     def keys(self) -> tuple[Key, ...]:
         """The keys drawn: the screen's, or the tight ones when the screen's do not fit in the bar's width (or the
-        screen prefers them): of the tight sets, the first that fits, else the last."""
+        screen prefers them): of the tight sets, the first that fits, else the last.  The screen's with the spare
+        keys where they all fit."""
         width = self.size.width
         if self.shorts and width and (self.tight_always or not fits(self.full, width)):
             return next((keys for keys in self.shorts if fits(keys, width)), self.shorts[-1])
+        if self.roomy and width and fits(self.roomy, width):
+            return self.roomy
         return self.full
 
     def prefer_tight(self, tight: bool) -> None:
@@ -181,6 +204,9 @@ class KeysFooter(Widget, can_focus=False):
         active = screen.active_bindings  # (worked out from the focus chain each time it is asked for)
         keys = keys_shown(active.values(), self.app.get_key_display)
         shorts = tuple(keys_shown(active.values(), self.app.get_key_display, each) for each in self.tight)
+        roomy = keys_shown(active.values(), self.app.get_key_display, also=self.spare) if self.spare else ()
+        if len(roomy) == len(keys):
+            roomy = ()  # (no spare key among the screen's)
         found = active.get(self.app.COMMAND_PALETTE_BINDING)
         if self.palette and self.app.ENABLE_COMMAND_PALETTE and found is not None:
             _node, binding, enabled, _tooltip = found
@@ -198,13 +224,14 @@ class KeysFooter(Widget, can_focus=False):
             )
             keys += (palette,)
             shorts = tuple((*short, palette) for short in shorts)
-        if keys != self.full or shorts != self.shorts:
-            self.full, self.shorts = keys, shorts
+            roomy = (*roomy, palette) if roomy else ()
+        if keys != self.full or shorts != self.shorts or roomy != self.roomy:
+            self.full, self.shorts, self.roomy = keys, shorts, roomy
             self._light(-1)
             self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.shorts:  # the tight keys or the screen's: what the mouse is over may have moved
+        if self.shorts or self.roomy:  # the tight keys, the spare or the screen's: what the mouse is over may move
             self._light(-1)
             self.refresh()
 

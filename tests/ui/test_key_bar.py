@@ -219,6 +219,8 @@ def test_the_fight_screen_shows_its_keys_on_one_line(system_id: str, size: tuple
             assert bar.region.y == size[1] - 1 and bar.region.width == size[0]
             line = bar.render_line(0).text
             words = "n Next - Dmg + Heal x Act C Cond = Adjust A Add u Undo U Redo T Dice ? Help"
+            if size[0] >= 110:  # Why? where it fits (tests/ui/test_why_key_shown.py)
+                words += " Y Why?"
             assert line == words.ljust(size[0]), line
             before = screen.fight.state.current
             await pilot.press("n")
@@ -272,3 +274,32 @@ def test_every_key_a_system_names_is_bound(system_id: str) -> None:
     named = {spec.name: spec.key for spec in keys.system_specs(system) if spec.key}
     bound = keys.system_keys(system)
     assert {name: key for name, key in named.items() if bound.get(key) != name} == {}
+
+
+@pytest.mark.parametrize("started", [True, False])
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_the_bar_with_the_log_focused_is_whole_at_80_columns(system_id: str, started: bool, data_dir: Path) -> None:
+    """The log focused at 80×24: "Tab/Esc Back to the table" before the fight's keys ran past the edge, cut mid-word
+    ("… U Re") with "? Help" gone.  The bar then draws the tight keys (screens/keys.py fight_tight), each whole; at
+    120 columns the screen's own keys, after the log's."""
+    path = data_dir / "fight.jsonl"
+    build_fight(system_id, path, start=started).close()
+
+    async def run(size: tuple[int, int]) -> str:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size) as pilot:
+            for _ in range(4):
+                await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FightScreen)
+            screen.query_one("#log").focus()
+            for _ in range(3):
+                await pilot.pause()
+            return screen.query_one(KeysFooter).render_line(0).text
+
+    narrow = asyncio.run(run((80, 24)))
+    middle = "n Next - Dmg + Heal A Add" if started else f"A Add I {'Order' if system_id == 'blackjack' else 'Init'} S Start"
+    assert narrow.rstrip() == f"Tab/Esc Table {middle} u Undo U Redo Y Why? ? Help", narrow
+    wide = asyncio.run(run((120, 36)))
+    assert wide.startswith("Tab/Esc Back to the table n Next") or wide.startswith("Tab/Esc Back to the table x Act"), wide
+    assert "? Help" in wide, wide
