@@ -89,6 +89,7 @@ CORE: list[Binding] = [
 # bars are full: the detail pane says "more: Y").  Test: tests/ui/test_why_key_shown.py.
 SPARE: dict[str, str] = {"fight.why": "Why?", "replay.why": "Why?"}
 
+
 def fight_tight(system: System) -> tuple[tuple[str, str], ...]:
     """The fight screen's bar where its keys do not fit (the log focused at 80 columns: "Tab/Esc Back to the table"
     before the keys cut the bar mid-word, "… U Re", and "? Help" went): the log's key, the turn's (or the setup's)

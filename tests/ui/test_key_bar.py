@@ -298,8 +298,12 @@ def test_the_bar_with_the_log_focused_is_whole_at_80_columns(system_id: str, sta
             return screen.query_one(KeysFooter).render_line(0).text
 
     narrow = asyncio.run(run((80, 24)))
-    middle = "n Next - Dmg + Heal A Add" if started else f"A Add I {'Order' if system_id == 'blackjack' else 'Init'} S Start"
+    middle = (
+        "n Next - Dmg + Heal A Add" if started else f"A Add I {'Order' if system_id == 'blackjack' else 'Init'} S Start"
+    )
     assert narrow.rstrip() == f"Tab/Esc Table {middle} u Undo U Redo Y Why? ? Help", narrow
     wide = asyncio.run(run((120, 36)))
-    assert wide.startswith("Tab/Esc Back to the table n Next") or wide.startswith("Tab/Esc Back to the table x Act"), wide
+    assert wide.startswith("Tab/Esc Back to the table n Next") or wide.startswith("Tab/Esc Back to the table x Act"), (
+        wide
+    )
     assert "? Help" in wide, wide

@@ -57,9 +57,7 @@ def whole(bar: KeysFooter) -> None:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("system_id", SYSTEMS)
 @sync
-async def test_the_fight_bar_shows_why_where_it_fits(
-    system_id: str, size: tuple[int, int], data_dir: Path
-) -> None:
+async def test_the_fight_bar_shows_why_where_it_fits(system_id: str, size: tuple[int, int], data_dir: Path) -> None:
     wide = size[0] >= 120
     for started, keys in ((True, PLAY), (False, setup_keys(system_id))):
         path = data_dir / f"{system_id}-{started}.jsonl"
