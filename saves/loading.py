@@ -735,13 +735,20 @@ class CheckResult:
     line: int | None = None  # the damaged line, when the events do not read
     log: ActionLog | None = attrs.field(default=None, eq=False, repr=False)  # the fold, when the checkpoint lied
     offsets: dict[int, int] = attrs.field(factory=dict, eq=False, repr=False)
+    # every event the check folded, when the checkpoint agreed: the fight opened from it keeps the part it never
+    # read, so that a rescue can write the whole fight from memory (see saves.writing.SavedFight.settle_check)
+    entries: Sequence[Entry] | None = attrs.field(default=None, eq=False, repr=False)
     warnings: tuple[str, ...] = ()  # what the whole file's reading found besides (a damaged checkpoint left out)
     newer: bool = False  # a line a newer version wrote stops the reading (no damage: nothing to go on from)
 
 
 def check_against_events(path: Path, shown: FightState) -> CheckResult:
     """Fold the events of ``path`` from the start and compare them with its last checkpoint and with ``shown``
-    (the state the fight was opened with from that checkpoint).  Only reads; safe in a thread."""
+    (the state the fight was opened with from that checkpoint).  Only reads; safe in a thread.
+
+    The fold is not thrown away when they agree: ``entries`` holds its events, so the fight opened from the
+    checkpoint can be saved whole from memory if its file is lost (it was set only on a disagreement, and a file
+    emptied under the app lost the fight whole; see ``saves.writing.SavedFight``)."""
     try:
         loaded = _load_quietly(path)
     except LoadError as e:  # (a newer version's line is no damage to go on from: no line to continue before)
@@ -756,7 +763,7 @@ def check_against_events(path: Path, shown: FightState) -> CheckResult:
     if why is None and log.state != shown:
         why = "the fight it gives differs from the events'"
     if why is None:
-        return CheckResult(True, warnings=loaded.warnings)
+        return CheckResult(True, warnings=loaded.warnings, entries=log.loaded)
     return CheckResult(
         False,
         f"{path.name}: its last checkpoint disagrees with its events ({why}); the events win: the fight is shown "

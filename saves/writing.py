@@ -32,6 +32,7 @@ from saves.files import (
     default_dir,
     file_kind,
     glob_escape,
+    make_private_dir,
     open_regular,
     read_bytes,
     write_whole,
@@ -336,6 +337,17 @@ class SavedFight(Fight):
     again.  If the events themselves do not read (a damaged line in the
     middle), nothing more is written to the file.  No checkpoint is ever
     written from a state that was not checked.
+
+    Ruling: a check that agrees keeps the events before the checkpoint it
+    folded (``_older_entries``; the fold's states are let go), so the fight is
+    whole in memory from then on, as a fight opened without a checkpoint is:
+    a file another program empties or cuts short is rescued whole (:func:`rescue`
+    writes it from memory when the file it holds no longer has that part).
+    It was dropped because the check agreed, and such a file lost the fight
+    whole (the dialog could only say "put the file back").  Kept only when the
+    check's events after the checkpoint are the ones this fight opened with
+    (the check read the file at the path, which may be another by now).
+    Test: tests/reliability/test_rescue_round4.py::test_a_fight_opened_from_its_checkpoint_survives_its_file_emptied.
     """
 
     def __init__(
@@ -368,6 +380,12 @@ class SavedFight(Fight):
         self._settled: CheckResult | None = None
         self._refused = ""  # why nothing more is written to this file (its events do not read)
         self.rescued_to: Path | None = None  # saved on in another file once its own was lost (``rescue``)
+        # opened from a checkpoint: the events before it, as the check that agreed with it folded them (None: not
+        # checked yet, or the log is whole)
+        self._older_entries: list[Entry] | None = None
+        # why the fight exists only in memory: set by :meth:`close` when its file was lost and it could be saved
+        # nowhere else ("" otherwise)
+        self.unsaved = ""
 
     # -- the checkpoint it was opened from, checked -------------------------------------------
 
@@ -421,12 +439,17 @@ class SavedFight(Fight):
         result = self.wait_checked()
         assert result is not None
         self._unchecked = False
+        checked = result.entries if result.good else None
+        if result.entries is not None:
+            result = attrs.evolve(result, entries=None)  # (kept once, below: not twice)
         why = self.writer.lost() if self.writer.fd is not None else ""
         if why:
             # the check read the file at the path, which is another now (a sync tool put an older copy there): what
             # it found is not this fight's, whose events only the file held here has (its fold, taken as the
             # fight, lost every action the copy had not); the next action finds the file lost and offers a rescue
             result = CheckResult(True, warnings=(f"{self.path.name} {why}: it could not be checked",))
+        if checked is not None:
+            self._keep_older(checked)
         self._settled = result
         if result.log is not None:
             self.log = result.log
@@ -440,6 +463,17 @@ class SavedFight(Fight):
             self._refused = result.message
             self._checkpoints = False
         return result
+
+    def _keep_older(self, checked: Sequence[Entry]) -> None:
+        """Keep the events before the checkpoint from the check's fold (see the class's ruling), if its events
+        after the checkpoint are the very ones this fight opened with."""
+        log = self.log
+        base = log.base_entries
+        if self.older is None or not log.partial or len(checked) != len(log):
+            return
+        if list(checked[base:]) != log.loaded:
+            return
+        self._older_entries = list(checked[:base])
 
     def prepare(self) -> None:
         """Make now what saving will need (the cattrs converters of the events and the checkpoint's state),
@@ -499,23 +533,43 @@ class SavedFight(Fight):
         """The older part of the log, read from the file: only while the path is still this fight's file (one put
         in its place by another program would have given another fight's actions)."""
         why = self.writer.lost() if self.writer.fd is not None else ""
+        if why and self._older_entries is not None:  # kept when the check agreed: folded from memory
+            whole = Fight(self.system)
+            whole.load([*self._older_entries, *self.log.loaded])
+            self.log, self.older, self._older_entries = whole.log, None, None
+            return
         if why:
             raise FileLost(f"{self.path.name} {why}: the older part of the fight cannot be read from it")
         super()._whole()
+        self._older_entries = None  # (the log is whole)
 
-    def close(self) -> Path | None:
+    def close(self, elsewhere: Sequence[Path] | None = None) -> Path | None:
         """Write a checkpoint if anything happened, close the file and release its lock (never raises).
 
         A file no longer the fight's own (another program deleted, moved or replaced it, and the fight was not
-        saved on elsewhere since) is rescued first, to ``<name>-rescued.jsonl``, whose path is returned: quitting
-        let every action written into the replaced file go with it, unsaid."""
+        saved on elsewhere since) is rescued first, to ``<name>-rescued.jsonl`` beside it, else in the folders
+        ``elsewhere`` (default: the fights folder, :func:`default_dir`), whose path is returned: quitting let every
+        action written into the replaced file go with it, unsaid.  If it can be saved nowhere, :attr:`unsaved`
+        says why (the fight is lost with this app): a failed rescue was swallowed, and the app ended, exit 0,
+        with nothing said (tests/reliability/test_rescue_round4.py::test_close_says_when_the_fight_is_saved_nowhere)."""
         rescued = None
         if self.writer.fd is not None and self.rescued_to is None:
-            with contextlib.suppress(Exception):
-                if self.writer.lost() and not rescue_refused(self):
-                    copy = rescue(self)
+            try:
+                why = self.writer.lost()
+            except Exception as e:  # (never raises)
+                why = f"cannot be checked ({type(e).__name__}: {e})"
+            if why:
+                folders = (default_dir(),) if elsewhere is None else tuple(elsewhere)
+                try:
+                    refused = rescue_refused(self)
+                    if refused:
+                        raise SaveError(refused)
+                    copy = rescue(self, elsewhere=folders)
                     copy.close()
                     rescued = copy.path
+                except Exception as e:
+                    detail = str(e).removeprefix(NOWHERE)
+                    self.unsaved = f"{self.path.name} {why}, and the fight could not be saved anywhere ({detail})"
         if self.writer.fd is not None and self._since and rescued is None:
             with contextlib.suppress(Exception):
                 self.checkpoint()
@@ -874,7 +928,7 @@ def rescue_refused(fight: SavedFight) -> str:
     """Why :func:`rescue` cannot save ``fight`` whole ("" when it can): a fight opened from a checkpoint keeps
     only the actions since; what came before is read from the file it holds, and a file cut short by another
     program no longer has it."""
-    if fight.older is None:
+    if fight.older is None or fight._older_entries is not None:  # whole in memory: it can always be written
         return ""
     fd = fight.writer.fd
     if fd is None or os.fstat(fd).st_size < fight.writer.size:
@@ -899,8 +953,10 @@ def _rescued_body(fight: SavedFight) -> bytes:
     Ruling: a line another program changed in place is not copied into the rescue.  Copied byte for byte, the
     rescue of a same-size change (an editor fixing a name) was itself damaged at that line, and opening it
     failed.  A changed line among the actions this app holds is written again from them; one among the older
-    lines, which this app never read, cannot be put back: the rescue is refused, saying which line, and the file
-    is left for the GM to undo the change (every action confirmed here is in it).
+    lines, which this app never read, cannot be put back from the file: the rescue is refused, saying which line,
+    and the file is left for the GM to undo the change (every action confirmed here is in it), unless the check of
+    the checkpoint kept those events in memory (see :class:`SavedFight`): :func:`rescue` then writes them from
+    there.
     Test: tests/reliability/test_record_round3.py::test_a_rescue_leaves_out_a_line_changed_in_place.
     """
     own = fight.writer.own_bytes()
@@ -939,35 +995,96 @@ def _rescued_body(fight: SavedFight) -> bytes:
     return b"".join(line + b"\n" for line in kept[:older]) + _lines(codec, fight.log.loaded)
 
 
-def rescue(fight: SavedFight) -> SavedFight:
-    """Save ``fight`` as this app has it to a new file beside the one it lost (``<name>-rescued.jsonl``: its file
-    was deleted, moved, replaced or changed by another program, see :class:`FileLost`), and go on there.
+def rescue(fight: SavedFight, to: Path | None = None, *, elsewhere: Sequence[Path] = ()) -> SavedFight:
+    """Save ``fight`` as this app has it to a new file and go on there (its file was deleted, moved, replaced or
+    changed by another program, see :class:`FileLost`): to ``to`` if given (a file, ``.jsonl`` added if it lacks
+    it; or a folder, ``<name>-rescued.jsonl`` in it), else ``<name>-rescued.jsonl`` beside the lost file, else the
+    same name in each of the folders ``elsewhere``, the first that takes it.
 
     A whole log is written anew, naming the lost file as its parent; a log opened from a checkpoint, whose older
     part was never read, is copied from the file the writer still holds (what it wrote, byte for byte), which
-    no other program could take from it."""
-    target = _sibling(fight.path, "rescued")
+    no other program could take from it, or, when that file no longer has it (emptied, cut short, changed in
+    place), written from the events the check of the checkpoint kept (see :class:`SavedFight`).
+
+    Ruling: a place that cannot take the file (a folder made read-only, a full disk) is not the end: the next is
+    tried, and SaveError names each place and why, so the app can offer one the GM types.  Only the sibling was
+    tried, and then nothing was offered (tests/reliability/test_rescue_round4.py::
+    test_a_rescue_that_cannot_be_written_beside_goes_to_the_fights_folder)."""
+    made = _rescue_content(fight)
+    failures: list[str] = []
+    for place in [to] if to is not None else [None, *elsewhere]:
+        try:
+            if place is None:
+                target = _sibling(fight.path, "rescued")
+            elif to is not None:
+                target = _typed_target(place, fight.path)
+            else:
+                if place.absolute() == fight.path.parent.absolute():
+                    continue  # (tried already: the sibling)
+                make_private_dir(place)
+                target = _sibling(place / fight.path.name, "rescued")
+            copy = made(target)
+        except SaveError as e:
+            failures.append(str(e))
+            continue
+        except OSError as e:
+            failures.append(f"cannot save in {place}: {e.strerror or e}")
+            continue
+        fight.rescued_to = target
+        return copy
+    raise SaveError(NOWHERE + "; ".join(failures))
+
+
+NOWHERE = "no new file could be made for the fight: "  # how rescue's error begins when no place took the file
+
+
+def _typed_target(to: Path, lost: Path) -> Path:
+    """The file a path the GM typed names: in a folder, ``<name>-rescued.jsonl`` there; else the file itself,
+    ending ``.jsonl`` (the start screen lists only those)."""
+    to = to.expanduser()
+    if to.is_dir():
+        return _sibling(to / lost.name, "rescued")
+    return to if to.name.endswith(SUFFIX) else to.with_name(to.name + SUFFIX)
+
+
+def _rescue_content(fight: SavedFight) -> Callable[[Path], SavedFight]:
+    """What :func:`rescue` writes, made once (SaveError when the fight cannot be saved whole, wherever): a function
+    that writes it to a path and returns the fight going on there."""
+    codec = codec_for(fight.system)
     if fight.older is None:
-        codec = codec_for(fight.system)
         header = attrs.evolve(
             fight.header,
             parent=str(fight.path.absolute()),
             created=datetime.now(UTC).isoformat(timespec="seconds"),
             format=FORMAT_VERSION,
         )
-        writer = _create(target, header, codec, _lines(codec, fight.entries))
-        fight.rescued_to = target
-        return SavedFight(fight.system, writer, header, roller=fight.roller, log=fight.log)
+        body = _lines(codec, fight.entries)
+
+        def whole(target: Path) -> SavedFight:
+            writer = _create(target, header, codec, body)
+            return SavedFight(fight.system, writer, header, roller=fight.roller, log=fight.log)
+
+        return whole
     # its header names the lost file as its parent (opened again, the lost file says where the fight goes on: the
     # copy kept its header byte for byte, and the stale file went on as if nothing had happened, a fork); the
     # checkpoints are left out, their offsets being the old header's (the next one is written at closing)
-    body = _rescued_body(fight)
     header = attrs.evolve(
         fight.header, parent=str(fight.path.absolute()), created=datetime.now(UTC).isoformat(timespec="seconds")
     )
-    _write_new(target, (header_line(header) + "\n").encode("utf-8") + body)
-    fight.rescued_to = target
-    return open_fight(target, roller=fight.roller)
+    try:
+        body = _rescued_body(fight)
+    except SaveError:
+        older = fight._older_entries
+        if older is None:
+            raise
+        header = attrs.evolve(header, format=FORMAT_VERSION)
+        body = _lines(codec, [*older, *fight.log.loaded])  # from memory: the file no longer has it whole
+
+    def copied(target: Path) -> SavedFight:
+        _write_new(target, (header_line(header) + "\n").encode("utf-8") + body)
+        return open_fight(target, roller=fight.roller)
+
+    return copied
 
 
 def _sibling(path: Path, word: str) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,12 @@ from textual.theme import ThemeProvider
 import saves
 from screens import collector
 from screens.dialogs.base import ask
+from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
 from screens.palette import Palette
 from screens.start import StartScreen
+from tracker import commands as C
 from tracker.errors import TrackerError
 from tracker.plugin import System
 from tracker.text import visible, visible_lines
@@ -79,6 +82,8 @@ class TrackerApp(App[None]):
         self.new_path: Path | None = None
         self.last_fight: Path | None = None  # named by the CLI if the app crashes
         self.rescued: list[tuple[Path, Path]] = []  # (the lost file, where the fight was saved) on closing
+        self.unsaved: list[tuple[Path, str]] = []  # (the lost file, why its fight could be saved nowhere) on closing
+        self._lose_anyway = False  # the GM chose to close or quit with the fight saved nowhere
         self._first_frame = False
         if open_path is not None and not open_path.exists():
             self.new_path, self.open_path = open_path, None
@@ -155,6 +160,10 @@ class TrackerApp(App[None]):
             return
         if not self.is_running or self.return_code is not None:  # the app is ending: its screens are being
             return  # closed (no new stack of screens now: Textual goes through them)
+        fight = self.fight
+        if fight is not None and self._next_fight is None and not self._kept_before(fight, "close"):
+            return  # (asked first: the fight is saved nowhere)
+        self._lose_anyway = False  # (asked for this fight only)
         if self.current_mode == LAUNCH and len(self.screen_stack) == 1:
             # the fight given at launch, the first screen (Textual replaces no first screen): the start screen
             # gets a stack of its own, and the launch's stack is removed, the fight's screen with it
@@ -254,22 +263,151 @@ class TrackerApp(App[None]):
             if what != "rescue":
                 return
             try:
-                rescued = saves.rescue(fight)
+                rescued = saves.rescue(fight, elsewhere=(self.fights_dir,))
             except TrackerError as e:
-                self.notify(str(e), title="Cannot save", severity="error", timeout=10, markup=False)
+                self.offer_rescue_path(fight, str(e), lambda copy: self._going_on(fight, copy))
                 return
-            self._show_instead(fight.path, rescued)
-            self.call_later(
-                self.notify,
-                visible(f"The fight goes on in {rescued.path}"),
-                title="Saved to a new file",
-                timeout=10,
-                markup=False,
-            )
+            self._going_on(fight, rescued)
 
         self.call_later(
             ask, self, PickDialog(f"{fight.path.name} is no longer this fight's file", options, help=help_text), chosen
         )
+
+    def _going_on(self, fight: saves.SavedFight, rescued: saves.SavedFight | None) -> None:
+        """The fight rescued to ``rescued``: shown there, saying where; not rescued (the GM gave no path): said that
+        it is saved nowhere."""
+        if rescued is None:
+            self.notify(
+                visible(
+                    f"The fight is saved nowhere now: {fight.path.name} was lost and no new file was made. It is "
+                    "still here; closing or quitting asks first."
+                ),
+                title="Not saved",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
+            return
+        self._show_instead(fight.path, rescued)
+        self.call_later(
+            self.notify,
+            visible(f"The fight goes on in {rescued.path}"),
+            title="Saved to a new file",
+            timeout=10,
+            markup=False,
+        )
+
+    def offer_rescue_path(
+        self, fight: saves.SavedFight, why: str, then: Callable[[saves.SavedFight | None], None]
+    ) -> None:
+        """The rescue could not be written beside the lost file nor in the fights folder (a folder made read-only,
+        a full disk): ask the GM for a place, until one takes it or the GM gives up; ``then`` gets the fight going
+        on in the new file (None: none was made).
+
+        Ruling: a rescue that cannot be written is not the end of the fight.  The app tries the file beside the
+        lost one, then the fights folder, then asks for a path (a folder, or a file), the error shown under it for
+        each one that fails.  It said "Cannot save" once, and ``q`` then quit at once with the fight in memory only
+        (tests/ui/test_rescue_round4.py::test_a_rescue_nowhere_to_write_offers_a_path_then_asks_before_quitting)."""
+        param = C.Param(name="path", label="Save to", help="a folder, or a file's path (~ is your home folder)")
+
+        def check(raw: dict[str, Any]) -> saves.SavedFight:
+            typed = str(param.parse(raw.get("path")))
+            return saves.rescue(fight, Path(typed))
+
+        help_text = visible_lines(
+            f"{why}.\nThe fight is still here, whole. Type where to save it (another folder or disk), or Escape "
+            "to leave it unsaved for now."
+        )
+        dialog = FormDialog("Save the fight somewhere else", (param,), check, help=help_text)
+        self.call_later(ask, self, dialog, then)
+
+    def _only_in_memory(self, fight: saves.SavedFight) -> bool:
+        """Whether ``fight``'s file was lost under the app and the fight not saved on elsewhere since."""
+        if fight.rescued_to is not None or fight.writer.fd is None:
+            return False
+        try:
+            return bool(fight.writer.lost())
+        except Exception:
+            return True
+
+    def _why_lost(self, fight: saves.SavedFight) -> str:
+        try:
+            return fight.writer.lost() or "was lost"
+        except Exception:
+            return "was lost"
+
+    def _kept_before(self, fight: saves.SavedFight, what: str) -> bool:
+        """Whether ``fight`` may be let go now (``what``: "close" or "quit"): its file is its own, or the fight was
+        saved on in a new file just now (beside the lost one, or in the fights folder).  If not, the GM is asked
+        first, with the fight kept on screen; what the GM chooses is done from the dialog (saved to a typed path,
+        then let go; or let go anyway, the fight lost).
+
+        Ruling: a fight that exists only in this app (its file lost, nowhere else to save it) is never let go
+        without asking: quitting or closing says the fight would be lost, and offers a path to type first.  If the
+        app ends all the same, the terminal says so and the exit code is 1 (see :func:`run`).  Tests:
+        tests/ui/test_rescue_round4.py."""
+        if self._lose_anyway or not self._only_in_memory(fight):
+            return True
+        try:
+            copy = saves.rescue(fight, elsewhere=(self.fights_dir,))
+        except TrackerError as e:
+            why = str(e)
+        else:
+            copy.close()
+            self._saved_to(fight, copy.path)
+            return True
+        screen = self.screen
+        if isinstance(screen, FightScreen):
+            screen.ready = True  # (closing set it: its keys work again while the GM decides)
+            screen.refresh_bindings()
+        go = "Quit" if what == "quit" else "Close it"
+        refused = saves.rescue_refused(fight)
+        options = [] if refused else [("Save it to a place I type", "path")]
+        options += [("Stay in the fight", ""), (f"{go} anyway, and lose the fight", "lose")]
+        lost = (
+            f"{refused}."
+            if refused
+            else f"{fight.path.name} {self._why_lost(fight)}, and no new file could be made for the fight "
+            "(beside it, or in the fights folder)."
+        )
+        help_text = visible_lines(
+            f"{lost}\nIt exists only in this app now: if it {'quits' if what == 'quit' else 'closes'}, the fight is "
+            "lost."
+        )
+
+        def let_go() -> None:
+            self._lose_anyway = True
+            if what == "quit":
+                self.exit()
+            elif isinstance(self.screen, FightScreen):
+                self.screen.close()
+
+        def saved(copy: saves.SavedFight | None) -> None:
+            if copy is None:
+                self._going_on(fight, None)
+                return
+            copy.close()
+            self._saved_to(fight, copy.path)
+            if what == "quit":
+                self.exit()
+            elif isinstance(self.screen, FightScreen):
+                self.screen.close()
+
+        def chosen(answer: str | None) -> None:
+            if answer == "lose":
+                let_go()
+            elif answer == "path":
+                self.offer_rescue_path(fight, why, saved)
+
+        self.call_later(ask, self, PickDialog("The fight is saved nowhere", options, help=help_text), chosen)
+        return False
+
+    async def action_quit(self) -> None:
+        """Quit, unless the fight on screen exists only in this app (see :meth:`_kept_before`)."""
+        fight = self.fight
+        if fight is not None and not self._kept_before(fight, "quit"):
+            return
+        self.exit()
 
     def _open_instead(self, path: Path, other: Path) -> None:
         """Open ``other`` in place of the fight at ``path`` (damaged, or lost once; its screen, if shown, closes
@@ -360,17 +498,24 @@ class TrackerApp(App[None]):
 
     def let_go(self, fight: saves.SavedFight) -> None:
         """Close ``fight``; its file lost under the app, what it held was saved to a new file: said now, and again
-        when the app has ended (quitting let the actions written into a replaced file go, unsaid)."""
-        rescued = fight.close()
+        when the app has ended (quitting let the actions written into a replaced file go, unsaid).  Saved nowhere
+        (``fight.unsaved``): said now, and on the terminal, with exit code 1."""
+        rescued = fight.close(elsewhere=(self.fights_dir,))
         if rescued is not None:
-            self.rescued.append((fight.path, rescued))
-            self.notify(
-                visible(f"{fight.path.name} was no longer this fight's file: the fight is saved in {rescued}"),
-                title="Saved to a new file",
-                severity="warning",
-                timeout=15,
-                markup=False,
-            )
+            self._saved_to(fight, rescued)
+        if fight.unsaved:
+            self.unsaved.append((fight.path, fight.unsaved))
+            self.notify(fight.unsaved, title="The fight is lost", severity="error", timeout=30, markup=False)
+
+    def _saved_to(self, fight: saves.SavedFight, rescued: Path) -> None:
+        self.rescued.append((fight.path, rescued))
+        self.notify(
+            visible(f"{fight.path.name} was no longer this fight's file: the fight is saved in {rescued}"),
+            title="Saved to a new file",
+            severity="warning",
+            timeout=15,
+            markup=False,
+        )
 
     def on_unmount(self) -> None:
         if self.fight is not None:
@@ -378,23 +523,33 @@ class TrackerApp(App[None]):
 
 
 def run(open_path: Path | None = None, replay_path: Path | None = None, fights_dir: Path | None = None) -> int:
-    """Run the app in the terminal (the CLI's entry); after a crash, one line names the fight file and the code is 1."""
+    """Run the app in the terminal (the CLI's entry); after a crash, one line names the fight file and the code is 1.
+
+    A fight that ended saved nowhere (its file lost, no rescue could be written) is said too, and the code is 1.
+    Every line goes through :func:`~tracker.text.visible`: a file's name may hold an Escape, which reached the
+    terminal raw (it set the terminal's title; tests/ui/test_rescue_round4.py)."""
     app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
     app.run()
     code = app.return_code or 0
     for lost, rescued in app.rescued:
-        print(
+        _say(
             f"tracker: {lost} was replaced, moved or changed by another program; the fight as the app had it is "
-            f"saved in {rescued}",
-            file=sys.stderr,
+            f"saved in {rescued}"
         )
+    for lost, why in app.unsaved:
+        _say(f"tracker: the fight in {lost} is lost: {why}")
     if code:
         where = app.last_fight
-        print(
-            f"tracker: the app crashed; every action is saved in {where}" if where else "tracker: the app crashed",
-            file=sys.stderr,
-        )
-    return code
+        if where and not app.unsaved:
+            _say(f"tracker: the app crashed; every action is saved in {where}")
+        else:
+            _say("tracker: the app crashed")
+    return code or (1 if app.unsaved else 0)
+
+
+def _say(line: str) -> None:
+    """One line on the terminal's error stream, any control character in it shown as an escape."""
+    print(visible(line), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -205,26 +205,41 @@ def test_a_rescue_leaves_out_a_line_changed_in_place(tmp_path: Path) -> None:
 
 
 def test_a_rescue_that_cannot_put_back_an_older_line_says_so(tmp_path: Path) -> None:
-    """A line of the part the app never read, changed in place: the rescue cannot put it back, and says which line
-    (it made a rescue damaged at that line, which did not open)."""
+    """A line of the part the app never read, changed in place before the check of the checkpoint read it: the
+    rescue cannot put it back, and says which line (it made a rescue damaged at that line, which did not open)."""
     path = tmp_path / "f.jsonl"
     _long(path)
     fight = saves.open_fight(path)
-    fight.settle_check()
     assert fight.older is not None, "opened from its checkpoint"
-    fight.do(Note(text="the GM's last note"))
     data = path.read_bytes()
     line = data[: data.index(b'"kind":"npc"')].count(b"\n") + 1  # the first NPC added, near the top
     _change_in_place(path, b'"kind":"npc"', b'"kind":"NPC"')
-    with pytest.raises(saves.FileLost, match="written to by another program"):
-        fight.do(Note(text="refused"))
     why = saves.rescue_refused(fight)
     assert f"changed in place by another program at line {line}," in why
     with pytest.raises(saves.SaveError, match=f"at line {line},"):
         saves.rescue(fight)
     fight.close()
     assert not list(tmp_path.glob("*-rescued*")), "no damaged rescue is left"
-    assert "the GM's last note" in path.read_text()  # every action confirmed is in the file
+
+
+def test_a_rescue_puts_back_an_older_line_from_the_checked_events(tmp_path: Path) -> None:
+    """Changed in place after the check of the checkpoint agreed: the events it folded are kept, and the rescue
+    writes the line as it was (tests/reliability/test_rescue_round4.py)."""
+    path = tmp_path / "f.jsonl"
+    _long(path)
+    whole = saves.load(path)
+    fight = saves.open_fight(path)
+    fight.settle_check()
+    fight.do(Note(text="the GM's last note"))
+    _change_in_place(path, b'"kind":"npc"', b'"kind":"NPC"')
+    with pytest.raises(saves.FileLost, match="written to by another program"):
+        fight.do(Note(text="refused"))
+    assert saves.rescue_refused(fight) == ""
+    rescued = saves.rescue(fight)
+    entries = list(saves.load(rescued.path).entries)
+    assert entries[: len(whole.entries)] == list(whole.entries) and "the GM's last note" in rescued.path.read_text()
+    rescued.close()
+    fight.close()
 
 
 def _long(path: Path) -> None:

@@ -59,13 +59,14 @@ def test_a_lost_file_refuses_the_action_and_the_fight_goes_on_in_a_new_file(
     asyncio.run(run())
 
 
-def test_a_file_cut_short_under_a_fight_opened_from_its_checkpoint_is_said_so(data_dir: Path) -> None:
-    """The offer said "nothing done here is lost", and saving then said what was saved was gone: it says what
-    happened and how to get the fight back."""
+def test_a_file_cut_short_under_a_fight_opened_from_its_checkpoint_is_rescued_whole(data_dir: Path) -> None:
+    """The offer said "nothing done here is lost", and saving then said what was saved was gone; then it could only
+    say "put the file back".  The check of the checkpoint keeps the events it folded: the fight is saved whole."""
     from bench.fights import make_fight
 
     path = data_dir / "long.jsonl"
     make_fight("bnb", 2500, path, seed=4).close()
+    whole = saves.load(path)
 
     async def run() -> None:
         app = TrackerApp(open_path=path)
@@ -79,9 +80,14 @@ def test_a_file_cut_short_under_a_fight_opened_from_its_checkpoint_is_said_so(da
             await press(pilot, "T")  # (dice typed in: an action whatever the fight's prompts)
             await pilot.pause()
             assert isinstance(app.screen, PickDialog), (toasts(app), screen.fight.older)
-            said = app.screen.help_text
-            assert "cut short by another program" in said and "Put the file back" in said, said
-            assert [label for label, _v in app.screen.options] == ["Leave it"]
+            assert "cut short by another program" in app.screen.help_text, app.screen.help_text
+            labels = [label for label, _v in app.screen.options]
+            assert labels[0].startswith("Save the fight as it is here to a new file"), labels
+            await press(pilot, "enter")
+            await pilot.pause()
+            now = app.screen
+            assert isinstance(now, FightScreen) and now.fight.path == data_dir / "long-rescued.jsonl"
+            assert list(saves.load(now.fight.path).entries)[: len(whole.entries)] == list(whole.entries)
 
     asyncio.run(run())
 
