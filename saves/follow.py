@@ -574,7 +574,7 @@ class Follower:
         """Fold the complete actions; keep an action whose lines are not all there yet.
 
         Ruling: a log that does not replay is named at the line the loader names, in its words: where taking the
-        entries stopped (:func:`saves.loading._stopped_at`: the first event out of sequence there, lines written
+        entries stopped (:func:`saves.loading.stopped_at`: the first event out of sequence there, lines written
         a second time by a sync tool or a merge said as such), or, every entry taken, the line of the event
         whose folding failed.  The view named the last line holding the seq in the error, the line after the one
         out of sequence when a seq was edited, while check said "damaged at" the one before (tests:
@@ -597,8 +597,8 @@ class Follower:
             lines = [n for _, _, n in pending[:ready]]
             taken = len(log) - had
             if taken < len(entries):  # taking them stopped there
-                at = loading._stopped_at(entries, taken, log.new_seq, e.seq)
-                why = f"{e}{loading._repeated(entries, lines, at)}"
+                at = loading.stopped_at(entries, taken, log.new_seq, e.seq)
+                why = f"{e}{loading.repeated_note(entries, lines, at)}"
             else:  # all taken, one did not fold: its seq names one line
                 at = next((k for k, entry in enumerate(entries) if entry.seq == e.seq), len(entries) - 1)
                 why = str(e)

@@ -456,8 +456,8 @@ def _load_lines(p: Path, raw_lines: FileLines) -> Loaded:
     try:
         log.extend(entries)
     except LogError as e:
-        at = _stopped_at(entries, len(log), log.new_seq, e.seq)
-        raise LoadError(f"the log does not replay: {e}{_repeated(entries, lines, at)}", lines[at]) from None
+        at = stopped_at(entries, len(log), log.new_seq, e.seq)
+        raise LoadError(f"the log does not replay: {e}{repeated_note(entries, lines, at)}", lines[at]) from None
     try:
         log.fold()
     except LogError as e:  # every entry was taken: their seqs run on one by one, each names one line
@@ -483,7 +483,7 @@ def _load_lines(p: Path, raw_lines: FileLines) -> Loaded:
     )
 
 
-def _stopped_at(entries: Sequence[Entry], taken: int, expected: int, seq: int | None) -> int:
+def stopped_at(entries: Sequence[Entry], taken: int, expected: int, seq: int | None) -> int:
     """The index of the entry the log refused: where taking them stopped (``taken`` entries in, the next expected
     to have seq ``expected``), the first of that action's entries out of sequence, or else the one of ``seq``.
 
@@ -504,7 +504,7 @@ def _stopped_at(entries: Sequence[Entry], taken: int, expected: int, seq: int | 
     return next((k for k in range(start, n) if entries[k].seq == seq), start)
 
 
-def _repeated(entries: Sequence[Entry], lines: Sequence[int], at: int) -> str:
+def repeated_note(entries: Sequence[Entry], lines: Sequence[int], at: int) -> str:
     """A word when the refused entry's seq is an earlier line's: lines written twice (a sync tool, a merge)."""
     seq = entries[at].seq
     first = next((k for k in range(at) if entries[k].seq == seq), None)
