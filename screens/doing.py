@@ -46,6 +46,8 @@ def failed(screen: FightHost, error: TrackerError) -> None:
     """Say why an action was not done; when the fight's file is no longer its own (another program deleted or
     replaced it), offer to save the fight to a new file."""
     screen.refuse(str(error))
+    if isinstance(error, FileLost):
+        screen.say_file_lost(screen.save_path.name if screen.save_path is not None else "its file")
     offer = getattr(screen.app, "offer_rescue", None)
     if isinstance(error, FileLost) and offer is not None:
         offer(screen.fight, str(error).split(": ", 1)[0])

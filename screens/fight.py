@@ -94,6 +94,7 @@ class FightScreen(Screen[None]):
         self._phase: tuple[bool, bool] | None = None
         self._said: dict[str, str] = {}  # what each line of the screen shows now
         self.undo_note = ""  # "Undone: ..." above the list, until the next action
+        self._lost = ""  # the name of the fight's file once it was lost under the app (see say_file_lost)
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -224,12 +225,21 @@ class FightScreen(Screen[None]):
             self._said["grid"] = columns
             self.query_one("#main").styles.grid_columns = columns
 
+    def say_file_lost(self, name: str) -> None:
+        """The log's border says the fight is not saved, once its file was lost under the app (it went on saying
+        "autosaved to PATH" after the GM left the rescue for later: tests/ui/test_rescue_round4.py)."""
+        self._lost = name
+        self._say_saved_to()
+
     def _say_saved_to(self) -> None:
         """The log's "autosaved to PATH", fitted to the log's width as fight.tcss lays it out (its whole width;
         narrow, beside the detail's 30 columns): known before the log has its size, at the first frame."""
-        if self.save_path is not None:
-            width = self.app.size.width
-            self.query_one(LogView).say_saved_to(shorten(self.save_path), width if width >= WIDE else width - 30)
+        width = self.app.size.width
+        width = width if width >= WIDE else width - 30
+        if self._lost:
+            self.query_one(LogView).say_not_saved(self._lost, width)
+        elif self.save_path is not None:
+            self.query_one(LogView).say_saved_to(shorten(self.save_path), width)
 
     def _fit_rows(self) -> None:
         """Narrow: the list as tall as its rows, and the detail pane and the log under it get the lines it leaves

@@ -69,6 +69,9 @@ class FightHost(Protocol):
 
     def clear_undo_note(self) -> None: ...
 
+    def say_file_lost(self, name: str) -> None:
+        """Say under the log that the fight's file was lost: nothing is saved there any more."""
+
     def close(self) -> None:
         """Back to the start screen (the fight stays saved)."""
 

@@ -133,6 +133,13 @@ class LogView(ScrollView, can_focus=True):
         if str(self.border_subtitle) != text:  # (a new one draws the whole log again: the screen resizes as a
             self.border_subtitle = Text(text)  # dialog closes)
 
+    def say_not_saved(self, name: str, width: int) -> None:
+        """Say under the log, in the error colour, that the fight is not saved: its file (``name``) was lost."""
+        said, lost = "not saved: ", " was lost"
+        text = Text(said + fit_path(visible(name), width - 6 - len(said) - len(lost)) + lost, style="bold red")
+        if self.border_subtitle != text:
+            self.border_subtitle = text
+
     @property
     def lines(self) -> list[Strip]:
         """The log's lines as drawn, wrapped at its width."""

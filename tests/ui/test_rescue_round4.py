@@ -279,3 +279,26 @@ def test_closing_anyway_with_the_fight_saved_nowhere_says_it_is_lost(
             assert app.unsaved and app.unsaved[0][0] == path
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_a_lost_file_left_for_later_is_said_under_the_log(size: tuple[int, int], tmp_path: Path) -> None:
+    """The GM leaves the rescue for later: the log's border said "autosaved to …/f.jsonl" still, of a file that
+    takes nothing more.  It says the fight is not saved (the next action offers the rescue again)."""
+    path = _fight_in(tmp_path / "rf")
+
+    async def run() -> None:
+        app = TrackerApp(open_path=path)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await pilot.pause()
+            screen = await _lose_and_refuse(pilot, app, path)
+            await press(pilot, "escape")  # leave it
+            await pilot.pause()
+            assert app.screen is screen
+            app.clear_notifications()  # (the refusal's toast lies over the log's border at 80×24)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "autosaved to" not in text, text
+            assert "not saved: f.jsonl was lost" in text, text
+
+    asyncio.run(run())
