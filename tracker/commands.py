@@ -61,11 +61,15 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     both counted); a number without a sign stays in the label ("rank 2 +1")
     (tests/core/test_gm2_fixes.py::test_modifiers_typed_without_a_comma_are_each_counted).  A minus or a plus as a
     PDF or another keyboard writes it (:data:`SIGNS`) is read as one
-    (tests/core/test_gm2_fixes.py::test_a_typographic_minus_is_a_minus).
+    (tests/core/test_gm2_fixes.py::test_a_typographic_minus_is_a_minus).  A number before its label ("+1
+    flanking") is refused saying where the number goes (tests/core/test_gm2_fixes.py::test_a_number_before_its_label).
     """
     out: list[Modifier] = []
     for part in text.translate(SIGNS).split(","):
         words = part.split()
+        if len(words) > 1 and _signed(words[0]) and not any(_signed(w) for w in words[1:]):
+            label = " ".join(words[1:])  # "+1 flanking": read as +1, then a 'flanking' with no number
+            raise Refused(f"modifier '{part.strip()}': the number goes after its label, like '{label} {words[0]}'")
         while words:
             cut = next((n + 1 for n, w in enumerate(words[:-1]) if _signed(w)), len(words))
             out.append(_modifier(words[:cut]))
@@ -88,7 +92,8 @@ def _modifier(words: list[str]) -> Modifier:
     try:
         value = whole_number(words[-1])
     except ValueError:
-        raise Refused(f"modifier '{part}' must end with a number, like 'cover -2'") from None
+        # (an example every system takes: zludge's modifiers are ±1 each, and it refused the 'cover -2' it was shown)
+        raise Refused(f"modifier '{part}' must end with a number, like 'cover -1'") from None
     if abs(value) > MODIFIER_MAX:
         raise Refused(f"modifier '{part[:40]}': a situational modifier is at most ±{MODIFIER_MAX}")
     return Modifier(label=" ".join(words[:-1]) or "modifier", value=value)

@@ -42,7 +42,7 @@ from tracker.text import visible
 HINTS = {
     C.INT: "a whole number",
     C.COMBATANTS: "space chooses, + repeats",
-    C.MODIFIERS: "labelled modifiers: cover -2, high ground +1",
+    C.MODIFIERS: "labelled modifiers: cover -1, high ground +1",
     C.DICE: "dice, like 2d6+1",
 }
 LABEL_MAX = 30

@@ -213,3 +213,17 @@ def test_faces_amounts_and_dice_are_written_in_the_digits_0_to_9() -> None:
         parse("1d\u0666")
     assert parse_faces("10", d10) == [10]
     assert amount("3+4", SeededRoller(1)).total == 7
+
+
+def test_a_number_before_its_label() -> None:
+    """ "+1 flanking" was refused as "'flanking' must end with a number, like 'cover -2'", an example zludge itself
+    refuses (its modifiers are ±1 each): it says where the number goes, and the example is one every system takes."""
+    with pytest.raises(Refused, match=r"modifier '\+1 flanking': the number goes after its label, like 'flanking \+1'"):
+        parse_modifiers("+1 flanking")
+    with pytest.raises(Refused, match="must end with a number, like 'cover -1'"):
+        parse_modifiers("flanking")
+    assert parse_modifiers("+1") == (Modifier(label="modifier", value=1),)
+    assert parse_modifiers("+1 flanking -1") == (
+        Modifier(label="modifier", value=1),
+        Modifier(label="flanking", value=-1),
+    )
