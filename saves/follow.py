@@ -53,6 +53,7 @@ from saves.format import (
     NewerVersion,
     codec_for,
     parse,
+    read_line,
     unseal,
 )
 from saves.listing import continuation_of, rescued_in
@@ -164,19 +165,41 @@ def lines_of(data: bytes) -> Iterator[bytes]:
 
 
 def _record(raw: bytes, line: int) -> Any:
-    """One line's JSON object, its checksum checked (LoadError names the line)."""
-    if len(raw) > MAX_LINE:
-        raise LoadError("the line is too long", line)
+    """One line's JSON value, its checksum checked and taken out, as the loader reads it
+    (:func:`saves.format.read_line`, then :func:`saves.loading._decode`'s words; LoadError names the line).
+
+    Ruling: a line that does not read is said in the loader's words: it is parsed first, then its checksum
+    checked (a checkpoint whose line end was lost, the GM's next line joined to it: "not valid JSON (unexpected
+    content after document …)", as check says; the view said "its checksum does not match"). Test:
+    tests/reliability/test_follow_checkpoints.py::test_a_checkpoint_joined_to_the_next_line_is_said_in_the_loaders_words.
+    """
     try:
-        body = unseal(raw)
+        return read_line(raw)
     except Damaged as e:
         raise LoadError(str(e), line) from None
-    if body is None:
-        raise LoadError("the line has no checksum", line)
-    try:
-        return parse(body)
     except ValueError as e:
         raise LoadError(f"not valid JSON ({e})", line) from None
+
+
+def checkpoint_shape(record: Any, line: int) -> bool:
+    """Whether ``record`` (a line read whole, its checksum taken out) is a checkpoint line; LoadError "a damaged
+    checkpoint" at its line if it is one of a shape the loader refuses (:func:`saves.loading._decode`: anything
+    besides the checkpoint on the line, or a checkpoint without a whole-number ``seq``).
+
+    Ruling: a sealed checkpoint line (its checksum good) of a bad shape is refused by the view at its line, in the
+    loader's words ("line N: a damaged checkpoint"), as check, replay and the app refuse the file; the view skipped
+    it and showed the fight.  One whose checksum does not match (or cut short, with its line end) is still left out
+    and the events stand, as the loader leaves it out; one cut short at the end of the file is still waited on.
+    Tests: tests/reliability/test_follow_checkpoints.py::test_a_sealed_checkpoint_of_a_bad_shape_is_refused_as_the_loader_refuses_it,
+    test_a_sealed_checkpoint_of_a_bad_shape_appended_while_followed_is_refused.
+    """
+    if type(record) is not dict or "checkpoint" not in record:
+        return False
+    cp = record["checkpoint"]
+    seq = cp.get("seq") if type(cp) is dict else None
+    if len(record) != 1 or type(seq) is not int:
+        raise LoadError("a damaged checkpoint", line)
+    return True
 
 
 def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[tuple[Entry, int, int]]:
@@ -185,19 +208,20 @@ def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[
     As the loader reads them (:mod:`saves.loading`): one sealed JSON object per line (format 2: a checksum on
     each), decoded alone by :meth:`Codec.decode` (raising LoadError that names the line); ``of`` on each line
     counts the events of its action; a blank line is damage; checkpoint lines (a cache of the folded state) are
-    skipped, a damaged one too.
+    skipped, one that does not read too (its checksum off, cut short), but a sealed one of a bad shape is damage
+    (:func:`checkpoint_shape`).
     """
     out: list[tuple[Entry, int, int]] = []
     for n, raw in enumerate(lines, start=first_line):
-        if loading.only_a_checkpoint(raw):
-            try:
-                _record(raw, n)
-            except LoadError:
-                continue  # a damaged cache: the events stand (as the loader has it)
         if not raw.strip():
             raise LoadError("a blank line (not a fight line)", n)
-        record = _record(raw, n)
-        if type(record) is dict and "checkpoint" in record:
+        try:
+            record = _record(raw, n)
+        except LoadError:
+            if loading.only_a_checkpoint(raw):
+                continue  # a damaged cache: the events stand (as the loader has it)
+            raise
+        if checkpoint_shape(record, n):  # (one of a bad shape, sealed: refused, as the loader refuses it)
             continue
         entry = codec.decode(record, n)
         of = record.get("of", 1)
