@@ -52,7 +52,7 @@ from systems.twod6.rules import rest as resting
 from systems.twod6.rules.harm import check_dismiss
 from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, Item, check_sheet, parse_limbs, sheet_fields
 from systems.twod6.table import R, applies
-from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, DismissPrompt, Param
+from tracker.commands import BOOL, COMBATANT, INT, STR, CommandSpec, Delay, DismissPrompt, Param
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event, InitiativeSet, OrderSet
@@ -67,8 +67,8 @@ HELP = """2d6 Core Rules Gamma
 Checks: 2d6 + skill ranks + stat + item ≥ DC. Snake eyes (2) fail; 11 or 12 count as 11 and roll
 2d6 more (no bonuses), again on 11/12. Opposed in combat: tie to the defender.
 Initiative: 2d6 + PER + AGI; ties reroll among the tied; the order is kept.
-Turn: two quick actions and two half-round actions (or one full-round). Attack: full-round
-(half with Multiattack). Aim: full-round, +PER (min +1) on the next ranged check, ×2 with Sniper
+Turn: two quick actions and two half-round actions (or one full-round); only a whole turn is held (D).
+Attack: full-round (half with Multiattack). Aim: full-round, +PER (min +1) on the next ranged check, ×2 with Sniper
 on shooting, archery or throwing; spent by the check that takes it (a melee attack keeps it).
 Attack vs defense: shooting/archery are defended by 2d6 + armor alone (or Repel Attack).
 Armor light/medium/heavy: +1/+2/+3 defense, −1/−2/−3 on melee attacks, throwing, casting and
@@ -181,8 +181,32 @@ class TwoD6System(BaseSystem):
 
     # -- turns, commands ---------------------------------------------------------
     def check_core(self, state: FightState, command: Any) -> None:
+        """A prompt dismissed (``check_dismiss``), and the held turn.
+
+        Ruling (rule ``hold``; the book gives a round's actions, @48608, and says nothing of holding): a held turn
+        comes back whole as the combatant steps in (two quick and two half-round actions), so only a turn with all
+        its actions left may be held; once it has spent any (a quick action too), or lost a half-round action to
+        a distraction, the hold is refused, and the GM's adjust of "Quick actions left" and "Half-round actions
+        left" back to 2 frees it. The free Graceful move spends no action and does not stop a hold. A hold once
+        passed after a full-round attack, and the held turn gave a second attack in the same round.
+        Tests: test_round4_table.py::test_a_turn_with_actions_spent_cannot_be_held,
+        test_a_turn_with_only_a_quick_action_spent_cannot_be_held_either,
+        test_a_whole_turn_can_be_held_and_comes_back_whole, test_the_gm_frees_the_hold_by_giving_the_actions_back."""
         if isinstance(command, DismissPrompt):
             check_dismiss(state, command)
+        if isinstance(command, Delay) and state.current is not None and state.started and not state.ended:
+            c = state.find(command.id or state.current) or state.by_name(command.id or "")
+            if c is not None and c.id == state.current and isinstance(c.data, Data):
+                d = c.data
+                if d.quick < 2 or d.half < 2:
+                    half = "half-round action" if d.half == 1 else "half-round actions"
+                    raise Refused(
+                        f"{c.name} has {d.quick} quick and {d.half} {half} left this turn, not a whole turn's: a "
+                        "held turn comes back whole, so holding it now would give more actions than the round's; "
+                        "use what is left or end the turn (GM adjust 'Quick actions left' and 'Half-round actions "
+                        "left' to 2 frees it)",
+                        rule=R.HOLD,
+                    )
 
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
         return not data(combatant).down

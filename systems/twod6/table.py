@@ -59,6 +59,13 @@ class R:
         "@48822",
         "two quick actions, and two half-round actions or one full-round action, each turn",
     )
+    HOLD = _r(
+        "hold",
+        "Holding the turn",
+        "ruling on twod6 @48608",
+        "the book gives a round's actions (two quick, two half-round or one full-round); a held turn comes back "
+        "whole, so only a turn with all its actions left may be held",
+    )
     FULL_ROUND = _r(
         "full_round", "Full-round actions", "@49540", "an attack, moving 50 ft or aiming takes the turn's two halves"
     )

@@ -6,7 +6,7 @@ import re
 
 import attrs
 
-from tracker.commands import BOOL, CHOICE, COMBATANT, INT, MODIFIERS, CommandSpec, Modifier, Param
+from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS, CommandSpec, Modifier, Param
 from tracker.kit import spec
 from tracker.model import FightState
 
@@ -57,8 +57,27 @@ class InvokeAfter:
 
 @attrs.frozen(kw_only=True)
 class AmbushInitiative:
-    ambushers: tuple[str, ...]
+    """Ruling (g2 audit F2): the form's Ambushers start with no one ticked, the GM's selected combatant (or whose turn
+    it is) not presumed: it ticked the selected PC, and a GM who ticked the real ambusher recorded an ambush by
+    both, the PC's own ally then rolling as ambushed. So the field is no subject of the form (the core starts a
+    required combatants field on the selection) and is optional there; an ambush naming no one is refused by the
+    rules ("name the ambushers"). The log names the ambushed too (``AmbushDeclared``).
+    Test: test_round4_table.py::test_the_ambush_form_starts_with_no_ambusher_ticked."""
+
+    ambushers: tuple[str, ...] = ()
     after_surprise: bool = False  # the surprise action first; the ambush rolls as round 1 begins (l.102)
+
+
+# a skill roll's Physical: from its skill (model.is_physical), or the GM's yes or no
+PHYSICAL_CHOICES = ("by the skill", "yes", "no")
+
+
+def physical_choice(value: object) -> bool | None:
+    """A skill roll's Physical as the form gives it: "yes" True, "no" False, "by the skill" (or None) None."""
+    if value is None or isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    return True if text in ("yes", "y", "true") else False if text in ("no", "n", "false") else None
 
 
 @attrs.frozen(kw_only=True)
@@ -67,7 +86,7 @@ class RollSkill:
     skill: str
     specialty: str = ""
     difficulty: int = 0
-    physical: bool = True
+    physical: bool | None = attrs.field(default=None, converter=physical_choice)  # None: by the skill
     modifiers: tuple[Modifier, ...] = ()
     aspect: str = ""
     aspect_use: str = "+1"
@@ -347,9 +366,16 @@ def specs() -> tuple[CommandSpec, ...]:
             title="Ambush initiative",
             key="b",  # (A is the core's add: it had no key)
             actor=None,
-            subject="ambushers",
-            labels={"ambushers": "Ambushers"},
+            subject=None,  # no one presumed (ruling in AmbushInitiative)
+            focus="ambushers",  # the cursor on the list to tick (nothing is ticked)
             fields={
+                "ambushers": Param(
+                    name="ambushers",
+                    kind=COMBATANTS,
+                    label="Ambushers",
+                    required=False,
+                    help="tick each one hiding or sneaking (Stealth), one at least; everyone else is ambushed",
+                ),
                 "after_surprise": Param(
                     name="after_surprise",
                     kind=BOOL,
@@ -359,7 +385,8 @@ def specs() -> tuple[CommandSpec, ...]:
                     "initiative is rolled as round 1 begins, with the wounds that action left",
                 ),
             },
-            help="Ambushers roll Stealth, victims the average of Reflexes and Alertness (round up); "
+            help="Tick the ambushers (no one is presumed): they roll Stealth, everyone else (the ambushed) the "
+            "average of Reflexes and Alertness (round up); "
             "start the fight with a surprise round for unseen ambushers (their surprise action may come before "
             "the rolls: tick 'Roll after the surprise action').",
         ),
@@ -368,12 +395,22 @@ def specs() -> tuple[CommandSpec, ...]:
             name="roll_skill",
             title="Skill roll",
             key="r",
-            labels={"actor": "Who", "skill": "Skill", "physical": "Physical", "as_action": "Is the turn's action"},
+            labels={"actor": "Who", "skill": "Skill", "as_action": "Is the turn's action"},
             defaults=skill_defaults,
             fields={
                 "skill": Param(name="skill", label="Skill", help=SKILL_HELP),
                 **_text("specialty", "Specialization that applies"),
                 "difficulty": Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
+                "physical": Param(
+                    name="physical",
+                    kind=CHOICE,
+                    label="Physical",
+                    choices=PHYSICAL_CHOICES,
+                    default=PHYSICAL_CHOICES[0],
+                    help="wound and clip penalties weigh on a physical roll; by the skill: yes for Acrobatics, "
+                    "Athletics, Reflexes, Stealth, Endurance, Melee, Ranged, Unarmed; no for Alertness, Medical, "
+                    "Survival and any other",
+                ),
                 **_mods(),
                 **_aspect_params(),
                 "take_0": Param(

@@ -85,12 +85,17 @@ class AmbushDeclared(Event):
     after_surprise: bool = False
 
     def describe(self, state: FightState) -> str:
+        """ "Ambush by Gunman; ambushed: Rook, Mara": the ambushed are everyone else present, named (a ruling in
+        ``commands.AmbushInitiative``; the line once named the ambushers alone, and an ambush by a PC's own side
+        read as one)."""
         names = ", ".join(state.name(i) for i in self.ambushers)
+        victims = ", ".join(c.name for c in state.present if c.id not in self.ambushers)
+        head = f"Ambush by {names}" + (f"; ambushed: {victims}" if victims else "")
         if self.waits:
-            return f"Ambush by {names}: the surprise action first, the ambush initiative when round 1 begins"
+            return f"{head}: the surprise action first, the ambush initiative when round 1 begins"
         if self.after_surprise:
-            return f"Ambush by {names}: the ambush initiative, rolled after the surprise action"
-        return "Ambush by " + names
+            return f"{head}: the ambush initiative, rolled after the surprise action"
+        return head
 
 
 @attrs.frozen(kw_only=True)

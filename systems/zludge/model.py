@@ -47,6 +47,22 @@ MAX_RANKS = 3  # skills, Durability and Endurance included (rule R.ranks)
 ATTACK_SKILLS = ("Melee", "Ranged", "Unarmed")
 LOCATIONS = ("head", "torso", "right arm", "left arm", "legs")
 BULKY_SKILLS = ("Athletics", "Acrobatics")  # the skills bulky armor penalises
+# the body's skills: a roll of one is physical by default (rule R.physical; ruling in ``is_physical``)
+PHYSICAL_SKILLS = ("Acrobatics", "Athletics", "Reflexes", "Stealth", "Endurance", "Durability", *ATTACK_SKILLS)
+
+
+def is_physical(skill: str) -> bool:
+    """Whether a roll of ``skill`` ("Athletics (Climbing)" is Athletics) is physical unless the GM says otherwise.
+
+    Ruling (rule ``physical``; the book puts wound and clip penalties on "physical actions", l.115–119, and never
+    lists them): the body's skills of the book's list and the fight's are physical (Acrobatics, Athletics,
+    Reflexes, Endurance, Durability, l.54–61; Stealth, moving unseen; Melee, Ranged, Unarmed); Alertness ("passive
+    ability to notice", l.59), Medical (first aid is not physical, as the plug-in rules), Survival (know-how:
+    navigation, tracking, foraging, l.62) and every other skill, knowledge or social or the GM's own, are not.
+    The GM still says otherwise on the roll's form. A skill roll's Physical once stood ticked for every skill,
+    so a Hurt PC's Alertness took -1. Test: test_round4_table.py::test_a_skill_roll_is_physical_by_its_skill."""
+    base = skill.split("(")[0].strip().lower()
+    return base in (s.lower() for s in PHYSICAL_SKILLS)
 
 
 @attrs.frozen(kw_only=True)

@@ -41,7 +41,7 @@ from typing import Any
 
 import attrs
 
-from tracker.commands import CommandSpec, Param, StartFight
+from tracker.commands import CommandSpec, Delay, Param, StartFight
 from tracker.dice import Roll, Roller
 from tracker.errors import Refused
 from tracker.events import Adjusted, Event
@@ -113,7 +113,10 @@ Quick damage: a damage level 0-4 checks one box per target like an attack, armor
   Quick heal: not during a fight (wounds heal over weeks); after it, clears one box of the level.
 Skill rolls and contests: 'Medical (First Aid)' names a specialization; a skill the sheet does not
   list rolls untrained (-1 Poor), a typo of one it lists is refused. Each side of a contest takes its
-  situational modifiers, an aspect and a plot point, before the roll or after it (i)."""
+  situational modifiers, an aspect and a plot point, before the roll or after it (i). A skill roll is
+  physical (wound and clip penalties) by its skill: Acrobatics, Athletics, Reflexes, Stealth, Endurance,
+  Melee, Ranged, Unarmed yes; Alertness, Medical, Survival and others no, unless the GM says otherwise.
+Holding (D) is the turn's one action put off: one who has taken it has none to hold."""
 
 # what the help's list of actions adds to a key (the list itself comes from the commands' specs)
 ACTION_NOTES = {"invoke": "aspect or plot point after the roll", "act": "any other action"}
@@ -133,7 +136,7 @@ class ZludgeSystem(BaseSystem):
     about = ABOUT
     event_types = (*events.EVENT_TYPES, *resting.REST_EVENTS, events.ContestRolled)
     rest_qualities = resting.QUALITIES
-    fight_only = ("acted", "clipped")  # not carried by a party kept as it is now
+    fight_only = ("acted", "spent", "clipped")  # not carried by a party kept as it is now
 
     # -- sheets --------------------------------------------------------------
     def sheet_fields(self, kind: str) -> tuple[Param, ...]:
@@ -162,6 +165,21 @@ class ZludgeSystem(BaseSystem):
         return tuple(data(combatant).init_tiebreak) if combatant.data else ()
 
     def check_core(self, state: FightState, command: Any) -> None:
+        """The ambush's surprise round (below), and the held action: one action a turn (l.104), so a held action
+        is the turn's one action taken later in the round.
+
+        Ruling (rule ``hold``): one who has taken its turn's action has none left to hold; the hold is refused
+        (it once passed, and acting on the held turn gave a second action in the same round). The GM's adjust
+        "Has taken this turn's action: no" frees it.  Tests: test_round4_table.py::
+        test_one_who_has_acted_cannot_hold_the_action_and_the_gm_can_free_it."""
+        if isinstance(command, Delay) and state.current is not None and state.started and not state.ended:
+            c = state.find(command.id or state.current) or state.by_name(command.id or "")
+            if c is not None and c.id == state.current and data(c).spent:
+                raise Refused(
+                    f"{c.name} has taken this turn's action: holding it now would give a second one this round; "
+                    "end the turn (GM adjust 'Has taken this turn's action: no' frees it)",
+                    rule=R.hold,
+                )
         fd = fight_data(state)
         if isinstance(command, StartFight) and fd.ambush_waits:
             able = [i for i in command.surprise if not data(need(state, i)).unconscious]
@@ -255,6 +273,19 @@ class ZludgeSystem(BaseSystem):
         return _adjustable()
 
     def check_adjust(self, state: FightState, combatant: Combatant, field: str, value: Any) -> Any:
+        """Ruling (as blackjack's "Has acted this turn"): "Has taken this turn's action: yes" is for the one whose
+        turn it is in the running fight; on anyone else its own turn's start would wipe it unsaid, so it is
+        refused. "no" frees the turn's action (a second action the GM allows, or a hold after it).
+        Test: test_round4_table.py::test_one_who_has_acted_cannot_hold_the_action_and_the_gm_can_free_it."""
+        if field == "spent":
+            checked = super().check_adjust(state, combatant, field, value)
+            if checked and (state.current != combatant.id or not state.started or state.ended):
+                raise Refused(
+                    f"only the one whose turn it is can be marked as having taken its action: {combatant.name}'s "
+                    "own turn starts with its action free",
+                    rule=R.turn,
+                )
+            return checked
         if field in TEXT_FIELDS:
             return check_text_adjust(data(combatant), field, value)
         if field in TRACK_FIELDS:

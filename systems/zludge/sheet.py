@@ -490,5 +490,6 @@ def adjustable() -> tuple[Param, ...]:
         ),
         Param(name="clipped", kind=BOOL, label="Clipped"),
         Param(name="acted", kind=BOOL, label="Has acted (not flat-footed)"),
+        Param(name="spent", kind=BOOL, label="Has taken this turn's action"),
         Param(name="dead", kind=BOOL, label="Dead"),
     )

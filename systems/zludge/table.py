@@ -130,6 +130,13 @@ class R:
         "zludge l.104",
         "Each active combatant takes one action on its own turn.",
     )
+    hold = Rule(
+        "hold",
+        "Holding the turn's action",
+        "ruling on zludge l.104",
+        "A held action is the turn's one action, taken later in the round: one who has taken its turn's action "
+        "has none left to hold.",
+    )
     flat_footed = Rule(
         "flat_footed",
         "Flat-footed",
@@ -248,6 +255,14 @@ class R:
         "zludge l.116–120",
         "Hurt −1, Very Hurt −2, Incapacitated −3 and prone, Comatose −4 and unconscious, on physical actions; "
         "clipped and wound penalties do not stack: the worst applies.",
+    )
+    physical = Rule(
+        "physical",
+        "Physical skills",
+        "ruling on zludge l.115–119",
+        "A skill roll is physical (wound and clip penalties weigh on it) when its skill is the body's: "
+        "Acrobatics, Athletics, Reflexes, Stealth, Endurance, Durability, Melee, Ranged, Unarmed; any other "
+        "(Alertness, Medical, Survival, knowledge, social) is not, unless the GM says so.",
     )
     fatigue_track = Rule(
         "fatigue_track",

@@ -175,6 +175,24 @@ def condition_words(d: ZludgeData) -> list[str]:
     return words or ["unhurt"]
 
 
+def _unused(d: ZludgeData, name: str, value: int) -> str:
+    """The note after an attribute no skill is based on ("@Agility"), for the detail pane.
+
+    Ruling (l.49 "each skill is associated with an attribute"; a skill's modifier adds the attribute it is based
+    on, l.67): an attribute other than +0 that no skill names with "@" is kept as written (a sheet may list it
+    before its skills are written, the GM's adjust edits the two apart, and fights and parties saved with one
+    load as they were), and the detail pane says it counts in no roll and how to use it: "Agility +1 Decent (on no
+    skill, so in no roll: 'Melee 2 @Agility' uses it)". It stood beside the skills as if it counted, silently.
+    A misspelt "@Agilty" is refused where the sheet is written (sheet._check_based_on): that one is a typo of a
+    listed name, this one an "@" left out, which only the GM can place.
+    Test: test_round4_table.py::test_an_attribute_no_skill_is_based_on_says_so_in_the_detail."""
+    if not value or any(s.attribute.lower() == name.lower() for s in d.skills):
+        return ""
+    first = d.skills[0] if d.skills else None
+    example = f"{first.name} {first.ranks} @{name}" if first is not None else f"Athletics 1 @{name}"
+    return f" (on no skill, so in no roll: '{example}' uses it)"
+
+
 def detail(c: Combatant) -> str:
     d = data(c)
     lines = [f"{c.name}: " + ", ".join(condition_words(d))]
@@ -188,7 +206,7 @@ def detail(c: Combatant) -> str:
             f"Penalty to physical actions: {ladder(physical)}" + (f", others: {ladder(other)}" if other else "")
         )
     if d.attributes or d.fortitude:
-        attrs_ = [f"Fortitude {ladder(d.fortitude)}", *(f"{n} {ladder(v)}" for n, v in d.attributes)]
+        attrs_ = [f"Fortitude {ladder(d.fortitude)}", *(f"{n} {ladder(v)}" + _unused(d, n, v) for n, v in d.attributes)]
         lines.append("Attributes: " + ", ".join(attrs_))
     skills = [
         f"{s.name} {ladder(d.skill_mod(s.name))}"

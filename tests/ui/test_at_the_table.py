@@ -879,6 +879,7 @@ def test_the_start_form_marks_the_ambushers_declared_for_the_surprise_round(unma
             screen = await opened(pilot)
             await press(pilot, "b")
             assert isinstance(app.screen, FormDialog)
+            await press(pilot, "space")  # (no one is ticked at first: the list's first row, Thug 1)
             await press(pilot, "enter")
             assert app.screen is screen and screen.fight.state.data.ambushers == ("c1",)
             await press(pilot, "S")

@@ -11,6 +11,9 @@ Rulings:
   those words; it is given after the fight, or before it.  It was one turn's
   action that eased the wounds at once.  Test:
   test_outside_the_fight.py::test_first_aid_waits_for_the_end_of_the_fight.
+- *Physical by the skill*: a skill roll the GM does not mark physical or not is physical when its skill is the
+  body's (``model.is_physical``, rule ``physical``): a Hurt PC's Alertness takes no wound penalty, her Athletics
+  does.  Test: test_round4_table.py::test_a_skill_roll_is_physical_by_its_skill.
 - *Reopening*: a failed physical check by someone with treated wounds raises a
   prompt; the GM answers with reopen_wounds or dismisses it.
 - *Bulky armor* takes its penalty on every Athletics and Acrobatics roll
@@ -50,7 +53,7 @@ from ..checks import (
 )
 from ..commands import FirstAid, RefreshAspects, ReopenWounds, RollSkill, TakeAction
 from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened, WoundsTreated
-from ..model import ZludgeData, data
+from ..model import ZludgeData, data, is_physical
 from ..table import R, applies
 from .contests import take_zero
 from .reopen import REOPEN, reopen_due, reopen_prompt
@@ -80,7 +83,9 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
         raise Refused("name the skill to roll")
     # "Medical (First Aid)" is Medical with First Aid; a typo of a sheet's skill is refused (checks.check_skill)
     skill, spec = check_skill(actor, cmd.skill, cmd.specialty)
-    check_able(actor, cmd.physical, f"roll {skill}", cmd.gm_allows)
+    if cmd.physical is None:  # by the skill (model.is_physical)
+        cmd = attrs.evolve(cmd, physical=is_physical(skill))
+    check_able(actor, bool(cmd.physical), f"roll {skill}", cmd.gm_allows)
     if cmd.as_action:
         check_turn(d.state, actor, FREE_CHECK)
     diff = _difficulty(cmd.difficulty)
@@ -92,7 +97,7 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
     else:
         r = skill_roll(
             actor, dice, f"{actor.name} {skill}", aspect=aspect, use=cmd.aspect_use,
-            plot_point=cmd.plot_points == 1, base=base, physical=cmd.physical,
+            plot_point=cmd.plot_points == 1, base=base, physical=bool(cmd.physical),
         )  # fmt: skip
     ev = SkillRolled(
         actor=actor.id,
@@ -102,7 +107,7 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
         better=r.better,
         mods=r.mods,
         total=r.total,
-        physical=cmd.physical,
+        physical=bool(cmd.physical),
         aspect=aspect,
         plot_point=r.plot_point,
         # a check outside the fight is no action in it: the roller stays flat-footed until its first (l.103)

@@ -67,7 +67,7 @@ def take_zero(c: Combatant, skill: str, aspect: str, cmd: RollSkill, base: Seque
         )
     if aspect and cmd.aspect_use == "reroll":
         raise Refused("taking 0 rolls no dice: there is nothing for the aspect to reroll", rule=R.take_0)
-    mods = [*base, *data(c).penalties(cmd.physical)]
+    mods = [*base, *data(c).penalties(bool(cmd.physical))]
     if aspect:
         mods.append(Modifier(label=f"aspect '{aspect}'", value=1))
     if cmd.plot_points == 1:
