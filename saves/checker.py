@@ -4,6 +4,16 @@ Loading folds every event (checksums, strict decoding, the rules); then every
 event is described as replay shows it, the recap and the summary are made in
 memory, what the fight screen shows of each combatant is asked for, and every
 checkpoint is compared with the fold (the fold wins).
+
+A checkpoint is a cache, the events are the truth: a checkpoint line the
+loader leaves out (its checksum off, cut short, or sealed but of a bad shape,
+:func:`saves.loading.checkpoint_seq`) is one of the load's warnings, no
+problem (``tracker check`` says it and exits 0 if nothing else is wrong), and
+one whose state does not read as this version's is a note (``stale``); one
+with another field on its line is still refused with the file (it may be an
+event line).  A blank line before the last is refused at its line as
+``saves.loading.BLANK_LINE`` says it.  Tests:
+tests/reliability/test_checkpoint_cache.py.
 """
 
 from __future__ import annotations

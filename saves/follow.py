@@ -182,23 +182,25 @@ def _record(raw: bytes, line: int) -> Any:
 
 
 def checkpoint_shape(record: Any, line: int) -> bool:
-    """Whether ``record`` (a line read whole, its checksum taken out) is a checkpoint line; LoadError "a damaged
-    checkpoint" at its line if it is one of a shape the loader refuses (:func:`saves.loading._decode`: anything
-    besides the checkpoint on the line, or a checkpoint without a whole-number ``seq``).
+    """Whether ``record`` (a line read whole, its checksum taken out) is a checkpoint line, to be skipped (a good
+    one, and one the loader leaves out); LoadError "a damaged checkpoint" at its line if the loader refuses it
+    (:func:`saves.loading.checkpoint_seq`: anything besides the checkpoint on the line).
 
-    Ruling: a sealed checkpoint line (its checksum good) of a bad shape is refused by the view at its line, in the
-    loader's words ("line N: a damaged checkpoint"), as check, replay and the app refuse the file; the view skipped
-    it and showed the fight.  One whose checksum does not match (or cut short, with its line end) is still left out
-    and the events stand, as the loader leaves it out; one cut short at the end of the file is still waited on.
-    Tests: tests/reliability/test_follow_checkpoints.py::test_a_sealed_checkpoint_of_a_bad_shape_is_refused_as_the_loader_refuses_it,
-    test_a_sealed_checkpoint_of_a_bad_shape_appended_while_followed_is_refused.
+    Ruling: a sealed checkpoint line (its checksum good) of a bad shape (a seq that is text, missing or below 0; a
+    checkpoint that is not a record) is a damaged cache: the loader leaves it out with a warning and the events
+    stand, and the view shows the fight, as for a checkpoint whose checksum does not match (it was refused at its
+    line, as the loader refused the file).  One with another field on its line (it may be an event line) is still
+    refused, in the loader's words ("line N: a damaged checkpoint"); one cut short at the end of the file is still
+    waited on.  Tests: tests/reliability/test_checkpoint_cache.py::test_a_sealed_checkpoint_of_a_bad_shape_is_left_out_by_every_reader,
+    test_a_checkpoint_line_with_another_field_is_still_refused_by_every_reader,
+    tests/reliability/test_follow_checkpoints.py::test_a_sealed_checkpoint_of_a_bad_shape_is_left_out_as_the_loader_leaves_it_out,
+    test_a_checkpoint_line_with_another_field_is_refused_as_the_loader_refuses_it,
+    test_a_sealed_checkpoint_of_a_bad_shape_appended_while_followed_is_left_out,
+    test_a_checkpoint_line_with_another_field_appended_while_followed_is_refused.
     """
     if type(record) is not dict or "checkpoint" not in record:
         return False
-    cp = record["checkpoint"]
-    seq = cp.get("seq") if type(cp) is dict else None
-    if len(record) != 1 or type(seq) is not int:
-        raise LoadError("a damaged checkpoint", line)
+    loading.checkpoint_seq(record, line)  # (raises where the loader refuses the line; None: left out)
     return True
 
 
@@ -207,14 +209,15 @@ def decode_lines(codec: Codec, lines: Iterable[bytes], first_line: int) -> list[
 
     As the loader reads them (:mod:`saves.loading`): one sealed JSON object per line (format 2: a checksum on
     each), decoded alone by :meth:`Codec.decode` (raising LoadError that names the line); ``of`` on each line
-    counts the events of its action; a blank line is damage; checkpoint lines (a cache of the folded state) are
-    skipped, one that does not read too (its checksum off, cut short), but a sealed one of a bad shape is damage
+    counts the events of its action; a blank line is damage (in the words the loader uses, ``BLANK_LINE``);
+    checkpoint lines (a cache of the folded state) are skipped, one that does not read too (its checksum off, cut
+    short), and a sealed one of a bad shape, but one with another field on its line is damage
     (:func:`checkpoint_shape`).
     """
     out: list[tuple[Entry, int, int]] = []
     for n, raw in enumerate(lines, start=first_line):
         if not raw.strip():
-            raise LoadError("a blank line (not a fight line)", n)
+            raise LoadError(loading.BLANK_LINE, n)
         try:
             record = _record(raw, n)
         except LoadError:

@@ -538,12 +538,64 @@ def _why_damaged(line: bytes) -> str:
     except Damaged as e:
         return str(e)
     if body is None:
-        return "it has no checksum"
+        return f"it is {BLANK_LINE}" if not line.strip() else "it has no checksum"
     try:
         parse(body)
     except ValueError as e:
         return f"it is not valid JSON: {e}"
     return "its content does not read as a fight line"
+
+
+BLANK_LINE = "a blank line (not a fight line)"  # a line holding nothing, or only spaces (the view's words too)
+
+
+def checkpoint_left_out(number: int, why: str = "") -> str:
+    """The warning for a checkpoint line left out (a damaged cache: the events stand), ``why`` if it read whole."""
+    return (
+        f"line {number}: a checkpoint (a copy of the state, kept for speed) is damaged{f' ({why})' if why else ''}; "
+        "it is left out, and the events before and after it stand"
+    )
+
+
+def checkpoint_seq(record: dict[str, Any], number: int) -> int | None:
+    """The seq of the checkpoint a line holds (``record``: the line read whole, its checksum good and taken out, a
+    ``"checkpoint"`` field in it); None when it is a checkpoint alone on its line, of a bad shape (no whole-number
+    ``seq`` of 0 or more, or not a checkpoint record at all): a damaged cache, left out with a warning
+    (:func:`checkpoint_left_out`).  LoadError "a damaged checkpoint" at its line when the line holds anything
+    besides.  The players' view reads checkpoint lines by this too
+    (:func:`saves.follow.checkpoint_shape`).
+
+    Ruling: a checkpoint is a cache, the events are the truth (DESIGN): a sealed line holding only a checkpoint of
+    a bad shape (a seq that is text, missing or below 0; a checkpoint that is not a record) is left out with a
+    warning, as one whose checksum does not match is, and the events before and after it stand: check says it as
+    a warning (exit 0 if nothing else), replay and export show the fight, the app opens it folding the events
+    (:func:`from_checkpoint` cannot open from it, as from a checksum-damaged one), the players' view shows the
+    fight.  The whole file was refused ("line N: a damaged checkpoint").  As the last line without its line end it
+    is dropped as the end of a torn write, as a checkpoint that does not read is there ("line N, the last, was cut
+    off … and was dropped"; continuing sets it aside in FILE.torn-<time>).  A line with another field beside the
+    checkpoint is still refused at its line: it may be an event line, and leaving it out would lose an event.  A
+    checkpoint whose seq reads but whose state does not decode was already a cache left out (check's note "of
+    another version's shape", :func:`saves.checkpoint.verify`; the app folds the events): the loader does not
+    decode states (the cost of loading), and that stays as it is.  Tests:
+    tests/reliability/test_checkpoint_cache.py::test_a_sealed_checkpoint_of_a_bad_shape_is_left_out_by_every_reader,
+    test_a_checkpoint_line_with_another_field_is_still_refused_by_every_reader,
+    test_a_checkpoint_whose_state_does_not_decode_is_left_out_by_every_reader.
+    """
+    cp = record["checkpoint"]
+    seq = cp.get("seq") if type(cp) is dict else None
+    if len(record) != 1:
+        raise LoadError("a damaged checkpoint", number)
+    return seq if type(seq) is int and seq >= 0 else None
+
+
+def bad_shape(record: dict[str, Any]) -> str:
+    """Why a checkpoint :func:`checkpoint_seq` leaves out is of a bad shape, in the GM's words."""
+    cp = record["checkpoint"]
+    if type(cp) is not dict:
+        return "it is not a checkpoint record"
+    if "seq" not in cp:
+        return "it has no seq"
+    return "its seq is not a whole number of 0 or more"
 
 
 EVENT_HEAD = re.compile(rb'\{"seq":[0-9]+,"action":[0-9]+,"of":[0-9]+,')  # a line's start as written
@@ -560,7 +612,16 @@ def _decode(
     """Check, parse and decode every line after the header (``line_end``: the last one ends with one).
 
     Returns the entries, their line numbers, each entry's ``of``, the
-    checkpoints, and whether a torn last line was dropped.
+    checkpoints, and whether a torn last line was dropped.  A checkpoint line
+    is read by :func:`checkpoint_seq` (one that does not read, or of a bad
+    shape, is left out with a warning).
+
+    Ruling: a blank line (nothing, or only spaces) before the last is refused at its line in the players' view's
+    words, ``BLANK_LINE`` ("line N: a blank line (not a fight line)"), wherever it is shown (check, replay, export,
+    the app); the loader said "not valid JSON (input length is 0 at column 1)".  A blank last line is still dropped
+    as a damaged last line, its reason said the same way ("it is a blank line (not a fight line)", not "it has no
+    checksum").  Tests: tests/reliability/test_checkpoint_cache.py::test_a_blank_line_is_said_in_the_same_words_by_every_reader,
+    test_a_blank_last_line_is_dropped_and_said_as_a_blank_line.
     """
     entries: list[Entry] = []
     lines: list[int] = []
@@ -583,10 +644,7 @@ def _decode(
             if only_a_checkpoint(line) and (number < last or line_end):
                 # a checkpoint is a cache of the state, the events are the record: a damaged one is left out, and
                 # the fight goes on from its events (it made check, replay and continuing refuse the whole file)
-                warnings.append(
-                    f"line {number}: a checkpoint (a copy of the state, kept for speed) is damaged; "
-                    "it is left out, and the events before and after it stand"
-                )
+                warnings.append(checkpoint_left_out(number))
                 continue
             if number == last:
                 warnings.append(f"line {number} was cut off or damaged (the last write did not finish) and was dropped")
@@ -594,14 +652,23 @@ def _decode(
                 break
             if isinstance(e, Damaged):
                 raise LoadError(str(e), number) from None
+            if not line.strip():
+                raise LoadError(BLANK_LINE, number) from None
             raise LoadError(f"not valid JSON ({e})", number) from None
         if type(record) is not dict:
             raise LoadError("not an event record", number)
         if "checkpoint" in record:
+            seq = checkpoint_seq(record, number)
+            if seq is None:  # sealed, alone on its line, of a bad shape: a damaged cache, left out
+                if number == last and not line_end:  # (as one that does not read: the end of a torn write)
+                    warnings.append(
+                        f"line {number} was cut off or damaged (the last write did not finish) and was dropped"
+                    )
+                    torn = True
+                    break
+                warnings.append(checkpoint_left_out(number, bad_shape(record)))
+                continue
             cp = record["checkpoint"]
-            seq = cp.get("seq") if type(cp) is dict else None
-            if len(record) != 1 or type(seq) is not int:
-                raise LoadError("a damaged checkpoint", number)
             act = cp.get("action")
             checkpoints.append(Checkpoint(number, seq, act if type(act) is int else 0, line))
             continue
