@@ -61,17 +61,20 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     both counted); a number without a sign stays in the label ("rank 2 +1")
     (tests/core/test_gm2_fixes.py::test_modifiers_typed_without_a_comma_are_each_counted).  A minus or a plus as a
     PDF or another keyboard writes it (:data:`SIGNS`) is read as one
-    (tests/core/test_gm2_fixes.py::test_a_typographic_minus_is_a_minus).  A number before its label ("+1
-    flanking") is refused saying where the number goes (tests/core/test_gm2_fixes.py::test_a_number_before_its_label).
+    (tests/core/test_gm2_fixes.py::test_a_typographic_minus_is_a_minus).  A number before a label ("+1
+    flanking", "+2 high ground -1") is refused saying where the number goes: whose number it is cannot be told
+    (tests/core/test_gm2_fixes.py::test_a_number_before_its_label).
     """
     out: list[Modifier] = []
     for part in text.translate(SIGNS).split(","):
         words = part.split()
-        if len(words) > 1 and _signed(words[0]) and not any(_signed(w) for w in words[1:]):
-            label = " ".join(words[1:])  # "+1 flanking": read as +1, then a 'flanking' with no number
-            raise Refused(f"modifier '{part.strip()}': the number goes after its label, like '{label} {words[0]}'")
         while words:
             cut = next((n + 1 for n, w in enumerate(words[:-1]) if _signed(w)), len(words))
+            if cut == 1 and len(words) > 1 and _signed(words[0]) and not _signed(words[1]):
+                # "+1 flanking", "cover -1 +1 flanking", "+2 high ground -1": a number before a label, whose
+                # number is it? (read as an unlabelled +1 and a 'flanking' with none, or silently as +2 and -1)
+                label = " ".join(words[1 : next((n for n, w in enumerate(words) if n and _signed(w)), len(words))])
+                raise Refused(f"modifier '{part.strip()}': the number goes after its label, like '{label} {words[0]}'")
             out.append(_modifier(words[:cut]))
             words = words[cut:]
     return tuple(out)

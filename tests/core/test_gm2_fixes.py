@@ -3,6 +3,8 @@ only look the same, a timed condition before the fight, reinforcements joining a
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.support.toy import system as toy
@@ -222,8 +224,11 @@ def test_a_number_before_its_label() -> None:
         parse_modifiers("+1 flanking")
     with pytest.raises(Refused, match="must end with a number, like 'cover -1'"):
         parse_modifiers("flanking")
+    for text, hint in (("cover -1 +1 flanking", "flanking +1"), ("+2 high ground -1", "high ground +2")):
+        with pytest.raises(Refused, match=f"the number goes after its label, like '{re.escape(hint)}'"):
+            parse_modifiers(text)
     assert parse_modifiers("+1") == (Modifier(label="modifier", value=1),)
-    assert parse_modifiers("+1 flanking -1") == (
+    assert parse_modifiers("+1, flanking -1") == (
         Modifier(label="modifier", value=1),
         Modifier(label="flanking", value=-1),
     )
