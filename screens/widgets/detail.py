@@ -9,6 +9,7 @@ from textual.visual import VisualType
 from textual.widgets import Static
 
 from screens.guard import call
+from screens.keys import initiative_words
 from screens.widgets.initiative import standing, tie_places
 from tracker.model import FightState
 from tracker.plugin import System
@@ -28,7 +29,7 @@ def detail_text(system: System, state: FightState, cid: str | None, marked: int 
     body = visible_lines(call(system.detail, state, c, default=f"(the system could not describe {c.name})"))
     head = f"{c.kind.upper()}{' · ' + c.group if c.group else ''}"
     if c.initiative is not None:
-        head += f" · init {c.initiative}"
+        head += f" · {initiative_words(system)[1].lower()} {c.initiative}"  # (blackjack's "order 5")
         place = tie_places(state).get(c.id)
         if place is not None:  # a tie broken (the table's "8·1"): its place in it; how it was broken, the system says
             head += f" (tie: {ordinal(place[0])} of {place[1]})"

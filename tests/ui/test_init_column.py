@@ -15,12 +15,15 @@ from pathlib import Path
 
 import pytest
 
+import saves
 from screens.app import TrackerApp
 from screens.fight import FightScreen
+from screens.widgets.detail import detail_text
 from screens.widgets.initiative import Row, measure
 from tests.ui.drive import build_fight
 from tests.ui.test_table_view import SIZES, drawn_rows
 from tracker import commands as C
+from tracker import registry
 
 SYSTEMS = ["bnb", "blackjack", "zludge", "twod6"]
 
@@ -60,6 +63,11 @@ def test_the_numbers_set_show_under_the_systems_word(system_id: str, size: tuple
     assert head[:3] == ["Name", word, "State"], head
     hero_row = next(r for r in rows if "Hero" in r)
     assert hero_row.split()[2] == "17", hero_row  # ▶/mark, "Hero", "(PC)", then its number
+    system = registry.load(system_id)
+    again = saves.open_fight(path)
+    head = detail_text(system, again.state, hero.id)
+    again.close()
+    assert f"PC · {word.lower()} 17" in head, head  # the detail pane's head says it in the same word
 
 
 def test_the_column_takes_no_room_while_blank_and_its_headings_room_once_used() -> None:
