@@ -49,6 +49,7 @@ from systems.twod6.evolve import evolve
 from systems.twod6.presets import PRESETS
 from systems.twod6.record import Data, data, make_data
 from systems.twod6.rules import rest as resting
+from systems.twod6.rules import turn_flags
 from systems.twod6.rules.harm import check_dismiss
 from systems.twod6.sheet import STAT_MAX, STAT_MIN, STATS, Item, check_sheet, parse_limbs, sheet_fields
 from systems.twod6.table import R, applies
@@ -95,7 +96,7 @@ _ADJUST_NAMES: frozenset[str] | None = None
 
 class TwoD6System(BaseSystem):
     about = ABOUT
-    event_types = EVENT_TYPES + resting.REST_EVENTS
+    event_types = EVENT_TYPES + resting.REST_EVENTS + turn_flags.EVENTS
     rest_qualities = resting.QUALITIES
     fight_only = (
         "quick",
@@ -256,8 +257,10 @@ class TwoD6System(BaseSystem):
         return "badly wounded" if d.wounds <= 1 else "wounded"
 
     def _actions_left(self, state: FightState, c: Combatant) -> str:
+        """The current turn's actions left, shown only in the running fight (ruling in
+        :mod:`systems.twod6.rules.turn_flags`)."""
         d = data(c)
-        if d.down or (state.current != c.id and not d.extra_turn):
+        if d.down or state.ended or (state.current != c.id and not d.extra_turn):
             return ""
         return f"{d.quick} quick, {d.half} half"
 

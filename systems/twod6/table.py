@@ -83,6 +83,13 @@ class R:
         "a check that costs no action is rolled for anyone at any moment, and any check outside a fight; "
         "only a check that costs an action waits for the combatant's turn",
     )
+    TURN_FLAGS_END = _r(
+        "turn_flags_end",
+        "What counts in turns ends with the fight",
+        "ruling on twod6 @48822",
+        "when the fight ends, or time passes, a distraction, Negate, an unused extra turn and an unused aim end; "
+        "hiding ends when time passes",
+    )
     GRACEFUL = _r("graceful", "Graceful", "@20498", "the first 20-ft move of a turn costs no action")
     MULTIATTACK = _r("multiattack", "Multiattack", "@21201", "an attack takes a half-round action, so two a turn")
     # -- attack and defense -------------------------------------------------------------

@@ -39,6 +39,7 @@ from systems.twod6.events import (
 from systems.twod6.record import Data
 from systems.twod6.rules.harm import UNCONSCIOUS, knockout_pending
 from systems.twod6.rules.rest import Rested
+from systems.twod6.rules.turn_flags import TurnFlagsEnded
 from systems.twod6.sheet import CAST, FAST_CASTER, NOTICE, STATS, STEALTH, UNARMED
 from systems.twod6.table import R
 from tracker.commands import Modifier
@@ -599,6 +600,17 @@ def _rested(before: FightState, e: Rested) -> list[Reason]:
     return out
 
 
+def _turn_flags(before: FightState, e: TurnFlagsEnded) -> list[Reason]:
+    """What counted in turns, over: the event's own words, with the rule of each flag that ended."""
+    out = [Reason.of(R.TURN_FLAGS_END, e.describe(before))]
+    for name, rule in (("distracted", R.DISTRACT), ("negated", R.NEGATE), ("extra_turn", R.EXTRA_TURN), ("aim", R.AIM)):
+        if name in e.flags:
+            out.append(Reason.of(rule, f"{e.why}: no turn to come"))
+    if "hidden_from" in e.flags:
+        out.append(Reason.of(R.STEALTH, f"{e.why}: a new sneak is a new Stealth check"))
+    return out
+
+
 def _tie(before: FightState, e: InitiativeTieRolled) -> list[Reason]:
     terms = [f"{before.name(i)}: {r.describe()} → {v}" for i, r, v in zip(e.ids, e.rolls, e.values, strict=True)]
     return [Reason.of(R.INITIATIVE_TIE, *terms), Reason.of(R.INITIATIVE, "2d6 + PER + AGI")]
@@ -668,6 +680,7 @@ EXPLAIN: dict[type, Callable[[FightState, Any], list[Reason]]] = {
     CinematicSpent: _cinematic,
     Reworked: _reworked,
     Rested: _rested,
+    TurnFlagsEnded: _turn_flags,
     InitiativeTieRolled: _tie,
     OrderSet: _order,
     ActionTaken: _action,

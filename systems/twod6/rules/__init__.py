@@ -3,7 +3,9 @@
 One decider per command, by family: ``attacks`` (attack, the doubled result, Vicious Parry and
 Spell Turning) with ``defense`` (the defender's roll), ``harm`` (wounds, resolve checks, quick damage
 and healing, and ``react``), ``actions`` (aim, move and the like, Stealth, skill checks, breaking a
-grapple), ``contest`` (opposed checks between two combatants), ``magic`` (Negate), ``cinematics``; ``common`` holds what they share.  Each module's docstring keeps its rulings, each with its test.
+grapple), ``contest`` (opposed checks between two combatants), ``magic`` (Negate), ``cinematics``;
+``common`` holds what they share.  ``turn_flags`` (what counts in turns, over when the fight ends or time
+passes) and ``rest`` answer the core's commands.  Each module's docstring keeps its rulings, each with its test.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from systems.twod6.rules.contest import decide_contest
 from systems.twod6.rules.harm import decide_damage, decide_heal, decide_resolve
 from systems.twod6.rules.harm import react as react_to_harm
 from systems.twod6.rules.magic import decide_negate
+from systems.twod6.rules.turn_flags import react as react_to_the_end
 from tracker.commands import Damage, Heal
 from tracker.dice import Roller
 from tracker.events import Event
@@ -62,5 +65,5 @@ def decide(system: System, state: FightState, command: Any, dice: Roller) -> lis
 
 
 def react(system: System, before: FightState, events: Sequence[Event], after: FightState) -> list[Event]:
-    """Follow-ups of any action, core ones included (a GM adjust of the wounds, a removal)."""
-    return react_to_harm(system, before, events, after)
+    """Follow-ups of any action, core ones included (a GM adjust of the wounds, a removal, the fight's end)."""
+    return react_to_harm(system, before, events, after) + react_to_the_end(events, after)

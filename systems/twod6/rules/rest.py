@@ -20,6 +20,9 @@ Rules ``healing``, ``healer`` and ``wakes`` of ``table.R``, each tested in tests
   die"): rest is refused while that check is due for a chosen combatant, as quick healing is (rule
   ``at_zero``); it healed the wound and closed the check as moot.
   (test_rest_is_refused_while_a_death_check_is_due)
+- What counts in turns ends as time passes (a distraction, Negate, an extra turn, an aim, hiding): one
+  ``TurnFlagsEnded`` for each combatant that had any, after its ``Rested`` (ruling and tests in
+  :mod:`systems.twod6.rules.turn_flags`).
 - **Ruling** (``slept_off``; the book says how long a knock-out lasts only at 0
   wounds): one knocked out with a wound left wakes after a full day's rest.
   (test_a_full_days_rest_wakes_one_knocked_out_with_wounds_left)
@@ -34,6 +37,7 @@ import attrs
 from systems.twod6.evolve import evolve
 from systems.twod6.record import data
 from systems.twod6.rules.harm import DEATH, due
+from systems.twod6.rules.turn_flags import TIME_PASSED, WITH_TIME, ended
 from systems.twod6.table import R, applies
 from tracker.commands import Rest
 from tracker.dice import Roller
@@ -74,7 +78,7 @@ class Rested(Event):
 REST_EVENTS: tuple[type[Event], ...] = (Rested,)
 
 
-@applies(R.HEALING, R.HEALER, R.WAKES, R.SLEPT_OFF, R.AT_ZERO)
+@applies(R.HEALING, R.HEALER, R.WAKES, R.SLEPT_OFF, R.AT_ZERO, R.TURN_FLAGS_END)
 def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
     for cid in cmd.ids:
         if due(state, cid, DEATH) is not None:
@@ -109,7 +113,7 @@ def rest(state: FightState, cmd: Rest, dice: Roller) -> list[Event]:
             why += "; half a wound's rest carried to the next"
         wakes = d.unconscious and (wounds > 0 if d.wounds == 0 else days >= 1)
         out.append(Rested(id=cid, wounds=wounds, wakes=wakes, why=why, half=half))
-    return out
+    return out + ended(state, cmd.ids, WITH_TIME, TIME_PASSED)
 
 
 @evolve.on(Rested)
