@@ -20,12 +20,10 @@ from collections.abc import Iterable
 from tracker.dice import Roller, roll
 from tracker.model import Combatant, FightState
 
+from .deficiency import matching
 from .events import OVER, SUCCESS, UNDER, DvPart, SavePassed, SaveRoll
 from .records import data
-from .sheet import matches, words
 from .table import ENCUMBERED, HEX_DV, HEXED, R, applies
-
-STAT_WORDS = {"acc": ("acc", "accuracy"), "body": ("body",), "ctrl": ("ctrl", "control")}  # a stat, as a sheet says it
 
 
 @applies(R.INJURY_DV, R.HEX)
@@ -67,14 +65,14 @@ def raw_dv(c: Combatant, parts: Iterable[DvPart]) -> int:
 def deficient_in(c: Combatant, stat: str, *tested: str) -> str:
     """The phrase of an NPC's "Deficient in" that names what its save tests ('' if none, and always for a PC).
 
-    A phrase matches when all its words are among the save's: the stat (with its long name) and the words of
-    ``tested`` (the weapon or special and its tags, "working" and the working, the purpose), plural "s" ignored.
+    A phrase matches when all its words are among the save's: the stat and the words of ``tested`` (the attack
+    the NPC makes, the weapon or special and its kind and tags, "working" and the working, the purpose), in the
+    words a GM writes for them ("shooting", "guns", "magic"; the table and the rulings: :mod:`.deficiency`).
     """
     d = data(c)
     if d.is_pc or not d.deficiencies:
         return ""
-    said = (*STAT_WORDS.get(stat.strip().lower(), words(stat)), *(w for t in tested for w in words(t)))
-    return matches(d.deficiencies, said)
+    return matching(d.deficiencies, (stat, *tested))
 
 
 @applies(R.SOCIAL_PASS)

@@ -35,6 +35,7 @@ from tracker.errors import Refused
 from tracker.model import NPC, PC
 from tracker.text import counted, digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
 
+from .deficiency import HELP as DEFICIENT_HELP
 from .presets import FIREARM_TAGS, WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, SHOTS_MAX, SLOTS_MAX, STATS, BJData, DvMod, Weapon, Working, check_new
 from .table import R
@@ -559,10 +560,7 @@ def sheet_fields(kind: str) -> tuple[Param, ...]:
             name="deficiencies",
             label="Deficient in",
             required=False,
-            help=(
-                "what it saves at ⌈Threat/2⌉+8: a stat (CTRL), 'working' or a working (Hex), "
-                "a weapon or tag (firearm), a save's purpose words"
-            ),
+            help=DEFICIENT_HELP,
         ),
         Param(name="resistances", label="Resists", required=False, help="'piercing, slashing'"),
         Param(name="weaknesses", label="Weak to", required=False, help="'bludgeoning'"),

@@ -18,6 +18,7 @@ from tracker.plugin import FIT, Standing
 from tracker.text import counted
 
 from .checks import encumbered, own_parts
+from .deficiency import untested
 from .records import SLOTS_MAX, STATS, BJData, data
 
 OUT_WORDS = {"fled": "fled", "surrendered": "surrendered"}
@@ -91,6 +92,13 @@ def status(state: FightState, c: Combatant) -> str:
 
 
 def detail(state: FightState, c: Combatant) -> str:
+    """Everything about the combatant, once.
+
+    Ruling: under an NPC's "Deficient in", each phrase no attack, weapon, working or stat the tracker tests ever
+    says (the book's catalogue and this fight's combatants: :func:`.deficiency.untested`) is named with where it
+    still counts (a save form whose purpose says it), and a phrase of ignored words only ("saves") as naming
+    nothing; the sheet is not refused (tests/systems/blackjack/test_deficient_words.py::
+    test_the_detail_pane_warns_of_a_phrase_no_save_tests)."""
     d = data(c)
     dv = ", ".join(p.describe() for p in own_parts(c))
     lines = [f"Injuries {track(d, burden(c))}: +{own_dv(c)} DV to every save" + (f" ({dv})" if dv else "")]
@@ -119,6 +127,12 @@ def detail(state: FightState, c: Combatant) -> str:
         lines.append(f"Working: {w.name} (lead {w.level}){' — cast today' if w.cast_today else ''}")
     if d.deficiencies and not d.is_pc:
         lines.append(f"Deficient in: {', '.join(d.deficiencies)} (a save testing one: ≤ {d.npc_limit(True)})")
+        others = [data(o) for o in state.combatants if o.id != c.id]
+        for phrase, said in untested(d, others):
+            if said:
+                lines.append(f"  '{phrase}': no attack, working or stat says it; only a save whose purpose does")
+            else:
+                lines.append(f"  '{phrase}' names nothing a save tests: write what, like CTRL, shooting, knives")
     for label, vals in (
         ("Resists", d.resistances),
         ("Weak", d.weaknesses),

@@ -62,7 +62,8 @@ class R:
         "NPC save",
         "l.239",
         "an NPC saves at or under Threat + 8; ⌈Threat ÷ 2⌉ + 8 where it is deficient in what the save tests "
-        "(its sheet's Deficient in names the stat, the weapon, the working or the purpose; or the GM ticks it)",
+        "(its sheet's Deficient in names it as a GM says it: the stat, shooting, throwing or fighting, the weapon or "
+        "its kind, magic or the working, the purpose; or the GM ticks it)",
     )
     AGAINST_NPC = _r(
         "against_npc", "Save against an NPC", "l.238", "a PC saving against an NPC's effect has the NPC's Threat as DV"

@@ -16,7 +16,8 @@ named in a test:
   plus its own DV, as a PC would; a PC's attack is always the PC's own save
   (``test_fire_breath_over_a_pc_and_an_outlaw_each_saves``).
 - Ruling: that NPC target's save is halved (⌈Threat ÷ 2⌉ + 8) when its sheet is deficient in the special's stat,
-  name, kind or tags (``checks.deficient_in``), and the attack form's "NPC deficient" tick counts for whichever
+  name, kind or tags (``checks.deficient_in``); an NPC attacking also tests what it makes, shooting, throwing or
+  fighting (``_making``; ``test_deficient_words.py::test_the_gms_words_match``), and the attack form's "NPC deficient" tick counts for whichever
   NPC rolls: the attacker, or with the risk on the target an NPC target (a PC target is untouched)
   (``test_deficient_everywhere.py::test_the_attack_forms_tick_halves_the_npc_target_that_saves``).
 - The book's melee axes and knives (hand axe, hatchet, hunting knife, knife)
@@ -51,6 +52,7 @@ from tracker.text import counted
 
 from ..checks import blackjack_save
 from ..commands import Attack, Reload
+from ..deficiency import FIGHTING, SHOOTING, THROWING
 from ..events import AttackMade, DvPart, RechargeRolled, Reloaded
 from ..records import Weapon, data
 from ..sheet import level_index, matches, norm, split_list, words
@@ -67,6 +69,16 @@ def grapples(w: Weapon) -> bool:
     if w.kind != "special":
         return False
     return norm(w.condition) == "grappled" or any(x in GRAPPLES for x in words(w.name))
+
+
+def _making(w: Weapon, ranged: bool) -> str:
+    """What an NPC attacking makes, for its sheet's "Deficient in" (:mod:`..deficiency`): shooting a firearm, bow
+    or blowgun, throwing at range, fighting at close range (a blow, a bite); a special, nothing more than itself."""
+    if w.kind in ("firearm", "bow", "blowgun"):
+        return SHOOTING
+    if w.kind == "special":
+        return ""
+    return THROWING if ranged else FIGHTING
 
 
 def _range(w: Weapon, rng: str) -> str:
@@ -260,7 +272,8 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
             ranged = w.kind in ("firearm", "bow", "blowgun") or thrown or (w.kind == "thrown" and rng != "close")
             stat = "ACC" if ranged else "BODY"
             label = f"attacks {t.name} with the {w.name}"
-            save = blackjack_save(dice, a, stat, parts + mods, label, cmd.deficient, (*tags, w.kind, w.name))
+            making = _making(w, ranged)
+            save = blackjack_save(dice, a, stat, parts + mods, label, cmd.deficient, (making, *tags, w.kind, w.name))
             jammed = bool(w.jam) and save.roll.total >= w.jam
             hit = save.success and not jammed
         else:
