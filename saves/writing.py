@@ -165,6 +165,13 @@ class FileLost(SaveError):
     program.  Nothing more is written to it; the fight as the app has it can be saved to a new file (:func:`rescue`)."""
 
 
+class WriteFailed(SaveError):
+    """The system refused a write to the fight's file (a full disk, a file made read-only or immutable, a share
+    gone read-only): the action was not taken and the file is as it was, holding every action confirmed before.
+    The fight as the app has it is whole and can be saved to a new file to go on there (:func:`rescue`), as when
+    the file is lost (:class:`FileLost`)."""
+
+
 class SaveWriter:
     """Holds the fight file's lock; appends each action whole, fsynced, or not at all.
 
@@ -254,7 +261,7 @@ class SaveWriter:
                 _fsync(fd)
                 self._failed = False
                 self._mtime = os.fstat(fd).st_mtime_ns
-            raise SaveError(f"could not save to {self.path}: {e.strerror or e}; {what}") from None
+            raise WriteFailed(f"could not save to {self.path}: {e.strerror or e}; {what}") from None
         self.size += len(data)
         try:
             self._mtime = os.fstat(fd).st_mtime_ns  # the time its own write left (see the class's ruling)
@@ -570,7 +577,9 @@ class SavedFight(Fight):
                 except Exception as e:
                     detail = str(e).removeprefix(NOWHERE)
                     self.unsaved = f"{self.path.name} {why}, and the fight could not be saved anywhere ({detail})"
-        if self.writer.fd is not None and self._since and rescued is None:
+        # (saved on in another file: the old one gets nothing more, a checkpoint neither; it could be written again
+        # by now, a disk freed, and took a line after the rescue was made)
+        if self.writer.fd is not None and self._since and rescued is None and self.rescued_to is None:
             with contextlib.suppress(Exception):
                 self.checkpoint()
         self.writer.close()
@@ -995,11 +1004,12 @@ def _rescued_body(fight: SavedFight) -> bytes:
     return b"".join(line + b"\n" for line in kept[:older]) + _lines(codec, fight.log.loaded)
 
 
-def rescue(fight: SavedFight, to: Path | None = None, *, elsewhere: Sequence[Path] = ()) -> SavedFight:
+def rescue(fight: SavedFight, to: str | Path | None = None, *, elsewhere: Sequence[Path] = ()) -> SavedFight:
     """Save ``fight`` as this app has it to a new file and go on there (its file was deleted, moved, replaced or
-    changed by another program, see :class:`FileLost`): to ``to`` if given (a file, ``.jsonl`` added if it lacks
-    it; or a folder, ``<name>-rescued.jsonl`` in it), else ``<name>-rescued.jsonl`` beside the lost file, else the
-    same name in each of the folders ``elsewhere``, the first that takes it.
+    changed by another program, see :class:`FileLost`, or it takes no more writes, see :class:`WriteFailed`): to
+    ``to`` if given (a path the GM typed, see :func:`_typed_target`: a file, ``.jsonl`` added if it lacks it; or a
+    folder, ``<name>-rescued.jsonl`` in it), else ``<name>-rescued.jsonl`` beside the lost file, else the same name
+    in each of the folders ``elsewhere``, the first that takes it.
 
     A whole log is written anew, naming the lost file as its parent; a log opened from a checkpoint, whose older
     part was never read, is copied from the file the writer still holds (what it wrote, byte for byte), which
@@ -1012,13 +1022,15 @@ def rescue(fight: SavedFight, to: Path | None = None, *, elsewhere: Sequence[Pat
     test_a_rescue_that_cannot_be_written_beside_goes_to_the_fights_folder)."""
     made = _rescue_content(fight)
     failures: list[str] = []
-    for place in [to] if to is not None else [None, *elsewhere]:
+    places: list[str | Path | None] = [to] if to is not None else [None, *elsewhere]
+    for place in places:
         try:
             if place is None:
                 target = _sibling(fight.path, "rescued")
             elif to is not None:
                 target = _typed_target(place, fight.path)
             else:
+                place = Path(place)
                 if place.absolute() == fight.path.parent.absolute():
                     continue  # (tried already: the sibling)
                 make_private_dir(place)
@@ -1038,10 +1050,24 @@ def rescue(fight: SavedFight, to: Path | None = None, *, elsewhere: Sequence[Pat
 NOWHERE = "no new file could be made for the fight: "  # how rescue's error begins when no place took the file
 
 
-def _typed_target(to: Path, lost: Path) -> Path:
+def _typed_target(typed: str | Path, lost: Path) -> Path:
     """The file a path the GM typed names: in a folder, ``<name>-rescued.jsonl`` there; else the file itself,
-    ending ``.jsonl`` (the start screen lists only those)."""
-    to = to.expanduser()
+    ending ``.jsonl`` (the start screen lists only those).
+
+    Ruling: a typed path ending in the separator ("/", or the system's other one), or "~" alone, names a folder,
+    made if it does not exist yet (private to the user, with any missing parents), and the fight is saved in it as
+    ``<name>-rescued.jsonl``.  ``Path`` drops a trailing "/": "usb/new/" for a folder not made yet was saved as a
+    file "new.jsonl" beside it, not where the GM asked.  Test:
+    tests/reliability/test_rescue_round5.py::test_a_typed_path_ending_in_a_separator_is_a_folder_made_for_it."""
+    raw = str(typed)
+    seps = tuple(s for s in (os.sep, os.altsep) if s)
+    to = Path(raw).expanduser()
+    if raw.endswith(seps) or raw == "~":
+        if not to.is_dir():
+            if to.exists() or to.is_symlink():
+                raise SaveError(f"{to} is not a folder")
+            make_private_dir(to)
+        return _sibling(to / lost.name, "rescued")
     if to.is_dir():
         return _sibling(to / lost.name, "rescued")
     return to if to.name.endswith(SUFFIX) else to.with_name(to.name + SUFFIX)

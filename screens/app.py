@@ -243,15 +243,31 @@ class TrackerApp(App[None]):
 
         self.call_later(ask, self, PickDialog(f"{path.name} is damaged", options, help=visible_lines(why)), chosen)
 
-    def offer_rescue(self, fight: saves.SavedFight, why: str) -> None:
-        """The fight's file was deleted, moved, replaced or changed by another program (each action is refused as
-        not saved): offer to save the fight as this app has it to a new file and go on there."""
+    def offer_rescue(self, fight: saves.SavedFight, why: str, *, unwritable: bool = False) -> None:
+        """The fight's file was deleted, moved, replaced or changed by another program, or (``unwritable``) it takes
+        no more writes (each action is refused as not saved): offer to save the fight as this app has it to a new
+        file and go on there.
+
+        Ruling: a fight file the system no longer lets the app write (a full disk, a file made read-only or
+        immutable, a share gone read-only) gets the same way on as a lost one: "Save the fight as it is here to a
+        new file, and go on there" (beside it, else the fights folder, else a path the GM types).  The fight in
+        memory is whole and the file holds every action shown (the refused one was not taken, and the file was
+        cut back to its last action); each action was only refused, "could not save…", with no way on.  Leaving
+        it changes nothing: the next action is refused and offers it again, and quitting loses nothing.  Test:
+        tests/ui/test_rescue_round5.py::test_an_unwritable_fight_file_offers_to_go_on_in_a_new_file."""
         refused = saves.rescue_refused(fight)
+        name = fight.path.name
         if refused:  # (it offered to save, then said what was saved was gone)
             options = [("Leave it", "")]
             help_text = visible_lines(
                 f"{refused}.\nNothing more is written to it. Put the file back as it was (a backup, the sync "
                 "tool's history) and open it again."
+            )
+        elif unwritable:
+            options = [("Save the fight as it is here to a new file, and go on there", "rescue"), ("Leave it", "")]
+            help_text = visible_lines(
+                f"{why}.\nNothing done here is lost: every action shown is saved in {name}, which takes no more. "
+                "To go on, the fight as it is on this screen can be saved to a new file."
             )
         else:
             options = [("Save the fight as it is here to a new file, and go on there", "rescue"), ("Leave it", "")]
@@ -265,18 +281,30 @@ class TrackerApp(App[None]):
             try:
                 rescued = saves.rescue(fight, elsewhere=(self.fights_dir,))
             except TrackerError as e:
-                self.offer_rescue_path(fight, str(e), lambda copy: self._going_on(fight, copy))
+                self.offer_rescue_path(fight, str(e), lambda copy: self._going_on(fight, copy, unwritable=unwritable))
                 return
-            self._going_on(fight, rescued)
+            self._going_on(fight, rescued, unwritable=unwritable)
 
-        self.call_later(
-            ask, self, PickDialog(f"{fight.path.name} is no longer this fight's file", options, help=help_text), chosen
-        )
+        title = f"{name} cannot be written" if unwritable else f"{name} is no longer this fight's file"
+        self.call_later(ask, self, PickDialog(title, options, help=help_text), chosen)
 
-    def _going_on(self, fight: saves.SavedFight, rescued: saves.SavedFight | None) -> None:
+    def _going_on(self, fight: saves.SavedFight, rescued: saves.SavedFight | None, *, unwritable: bool = False) -> None:
         """The fight rescued to ``rescued``: shown there, saying where; not rescued (the GM gave no path): said that
-        it is saved nowhere."""
+        it is saved nowhere (its file lost: under the log too), or (``unwritable``) that it stays in its file."""
+        if rescued is None and unwritable:
+            self.notify(
+                visible(
+                    f"No new file was made: the fight stays in {fight.path.name}, which holds every action shown "
+                    "but takes no more. The next action offers a new file again."
+                ),
+                title="Not saved",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
+            return
         if rescued is None:
+            self._say_lost(fight)
             self.notify(
                 visible(
                     f"The fight is saved nowhere now: {fight.path.name} was lost and no new file was made. It is "
@@ -312,7 +340,7 @@ class TrackerApp(App[None]):
 
         def check(raw: dict[str, Any]) -> saves.SavedFight:
             typed = str(param.parse(raw.get("path")))
-            return saves.rescue(fight, Path(typed))
+            return saves.rescue(fight, typed)  # (as typed: a trailing "/" says a folder, which Path drops)
 
         help_text = visible_lines(
             f"{why}.\nThe fight is still here, whole. Type where to save it (another folder or disk), or Escape "
@@ -330,6 +358,12 @@ class TrackerApp(App[None]):
         except Exception:
             return True
 
+    def _say_lost(self, fight: saves.SavedFight) -> None:
+        """The log's border of ``fight``'s screen says it is not saved (its file lost, the fight saved nowhere)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, FightScreen) and getattr(screen, "fight", None) is fight:
+                screen.say_file_lost(fight.path.name)
+
     def _why_lost(self, fight: saves.SavedFight) -> str:
         try:
             return fight.writer.lost() or "was lost"
@@ -345,7 +379,12 @@ class TrackerApp(App[None]):
         Ruling: a fight that exists only in this app (its file lost, nowhere else to save it) is never let go
         without asking: quitting or closing says the fight would be lost, and offers a path to type first.  If the
         app ends all the same, the terminal says so and the exit code is 1 (see :func:`run`).  Tests:
-        tests/ui/test_rescue_round4.py."""
+        tests/ui/test_rescue_round4.py.
+
+        Ruling: the loss found here (no action tried first) is said under the log as after a refused action, "not
+        saved: NAME was lost" in red, from the moment it is asked, whatever the GM chooses ("Stay in the fight" left
+        "autosaved to NAME" there).  Test: tests/ui/test_rescue_round5.py::
+        test_a_loss_found_by_quitting_says_not_saved_under_the_log."""
         if self._lose_anyway or not self._only_in_memory(fight):
             return True
         try:
@@ -360,6 +399,7 @@ class TrackerApp(App[None]):
         if isinstance(screen, FightScreen):
             screen.ready = True  # (closing set it: its keys work again while the GM decides)
             screen.refresh_bindings()
+        self._say_lost(fight)
         go = "Quit" if what == "quit" else "Close it"
         refused = saves.rescue_refused(fight)
         options = [] if refused else [("Save it to a place I type", "path")]
@@ -463,8 +503,8 @@ class TrackerApp(App[None]):
         path = fight.path
         options = [(f"Open {went_on.name}, where this fight goes on", "open"), ("Stay in this file", "")]
         why = (
-            f"{path.name} was lost under the app once (another program replaced, moved or changed it), and the "
-            f"fight was saved on in {went_on.name}: what was done there is not in this file."
+            f"{path.name} was lost under the app once (another program replaced, moved or changed it) or could not "
+            f"be written, and the fight was saved on in {went_on.name}: what was done there is not in this file."
         )
 
         def chosen(what: str | None) -> None:

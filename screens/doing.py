@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from saves import FileLost
+from saves.writing import WriteFailed
 from screens import logic
 from screens.dialogs.base import ask
 from screens.dialogs.faces import FacesDialog
@@ -44,13 +45,18 @@ def refuse(screen: FightHost, message: str) -> None:
 
 def failed(screen: FightHost, error: TrackerError) -> None:
     """Say why an action was not done; when the fight's file is no longer its own (another program deleted or
-    replaced it), offer to save the fight to a new file."""
+    replaced it) or takes no more writes (a full disk, a file made read-only), offer to save the fight to a new
+    file (see ``TrackerApp.offer_rescue``)."""
     screen.refuse(str(error))
     if isinstance(error, FileLost):
         screen.say_file_lost(screen.save_path.name if screen.save_path is not None else "its file")
     offer = getattr(screen.app, "offer_rescue", None)
-    if isinstance(error, FileLost) and offer is not None:
+    if offer is None:
+        return
+    if isinstance(error, FileLost):
         offer(screen.fight, str(error).split(": ", 1)[0])
+    elif isinstance(error, WriteFailed):
+        offer(screen.fight, str(error), unwritable=True)
 
 
 def dice(screen: FightHost) -> Roller | None:

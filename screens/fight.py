@@ -95,6 +95,7 @@ class FightScreen(Screen[None]):
         self._said: dict[str, str] = {}  # what each line of the screen shows now
         self.undo_note = ""  # "Undone: ..." above the list, until the next action
         self._lost = ""  # the name of the fight's file once it was lost under the app (see say_file_lost)
+        self._lost_at = 0  # how many events the fight had saved then (one more saved: the file is its own again)
 
     # -- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -227,9 +228,22 @@ class FightScreen(Screen[None]):
 
     def say_file_lost(self, name: str) -> None:
         """The log's border says the fight is not saved, once its file was lost under the app (it went on saying
-        "autosaved to PATH" after the GM left the rescue for later: tests/ui/test_rescue_round4.py)."""
+        "autosaved to PATH" after the GM left the rescue for later: tests/ui/test_rescue_round4.py).
+
+        Ruling: it says so until an action (or an undo, a redo) is saved in the fight's file again (the file put
+        back as it was: every action is written there once more), then "autosaved to PATH" again.  The red line
+        stayed while each action was written (tests/ui/test_rescue_round5.py::
+        test_the_not_saved_line_goes_once_an_action_is_saved_again)."""
         self._lost = name
+        self._lost_at = len(self.fight.log)
         self._say_saved_to()
+
+    def _saved_again(self) -> None:
+        """The "not saved" line goes once the fight has saved an event since its file was lost: only a write
+        the file took adds one (:class:`~tracker.fight.Fight` takes an action only after its sink saved it)."""
+        if self._lost and len(self.fight.log) != self._lost_at:
+            self._lost = ""
+            self._say_saved_to()
 
     def _say_saved_to(self) -> None:
         """The log's "autosaved to PATH", fitted to the log's width as fight.tcss lays it out (its whole width;
@@ -302,6 +316,7 @@ class FightScreen(Screen[None]):
             self._fit_rows()  # (its line gone, a blank row stayed above the detail pane at 80×24)
 
     def refresh_view(self) -> None:
+        self._saved_again()  # (after every action, undo and redo)
         s = self.fight.state
         table = self.query_one(InitiativeList)
         table.marked = tuple(m for m in self.marked if s.find(m) and not s.get(m).removed)
