@@ -96,7 +96,7 @@ def fight_tight(system: System) -> tuple[tuple[str, str], ...]:
     and the fixes'; a key not offered now is left out.  Test:
     tests/ui/test_key_bar.py::test_the_bar_with_the_log_focused_is_whole_at_80_columns."""
     return (
-        ("back", "Table"),
+        ("back", "Back to the table"),
         ("next_turn", "Next"),
         ("damage", "Dmg"),
         ("heal", "Heal"),

@@ -301,7 +301,7 @@ def test_the_bar_with_the_log_focused_is_whole_at_80_columns(system_id: str, sta
     middle = (
         "n Next - Dmg + Heal A Add" if started else f"A Add I {'Order' if system_id == 'blackjack' else 'Init'} S Start"
     )
-    assert narrow.rstrip() == f"Tab/Esc Table {middle} u Undo U Redo Y Why? ? Help", narrow
+    assert narrow.rstrip() == f"Tab/Esc Back to the table {middle} u Undo U Redo Y Why? ? Help", narrow
     wide = asyncio.run(run((120, 36)))
     assert wide.startswith("Tab/Esc Back to the table n Next") or wide.startswith("Tab/Esc Back to the table x Act"), (
         wide

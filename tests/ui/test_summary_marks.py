@@ -114,7 +114,9 @@ def test_three_sides_have_three_fills_and_the_legend_fits(size: tuple[int, int])
     f.do(StartFight())
     f.do(Damage(targets=("c2",), amount="4"))  # the PCs' side (no actor: the other side of the one harmed)
     f.do(Damage(targets=("c1",), amount="2"))  # the NPCs'
-    f.do(Adjust(id="c3", field="hp", value=1))  # the GM's
+    f.do(
+        Adjust(id="c3", field="hp", value=0)
+    )  # the GM's (an outlaw has 1 HP or more: always a change; 1 was refused when it rolled 1)
     f.do(EndFight())
     summary = summarize(Timeline(f.system, list(f.entries)))
     assert summary.sides == ("pc", "npc", "other")

@@ -80,7 +80,7 @@ async def test_the_fight_bar_shows_why_where_it_fits(system_id: str, size: tuple
                 assert why.display == "Y" and why.tooltip.startswith("Why? The rules behind the log line")
             else:
                 # the screen's keys do not fit with the log's: the short bar, Why? in it (tests/ui/test_key_bar.py)
-                assert line.startswith("Tab/Esc Table ") and line.rstrip().endswith("Y Why? ? Help"), line
+                assert line.startswith("Tab/Esc Back to the table ") and line.rstrip().endswith("Y Why? ? Help"), line
             screen.query_one("#order").focus()
             await settle(pilot)
             assert bar_line(bar) == table_bar.ljust(size[0])  # (back to the table: as it was)
