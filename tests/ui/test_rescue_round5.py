@@ -26,8 +26,9 @@ from screens.app import TrackerApp
 from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
-from tests.ui.drive import build_fight, press, type_text
+from tests.ui.drive import press, type_text
 from tests.ui.test_phase_keys import toasts
+from tests.ui.test_rescue_round4 import _fight_in
 from tests.view.helpers import screen_text
 
 SIZES = [(80, 24), (120, 36)]
@@ -71,13 +72,6 @@ class _Unwritable:
 
         monkeypatch.setattr(writing, "_write", write)
         monkeypatch.setattr(writing, "_truncate", truncate)
-
-
-def _fight_in(folder: Path, name: str = "f.jsonl") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    build_fight("bnb", path).close()
-    return path
 
 
 async def _under_log(app: TrackerApp, pilot: Pilot[None]) -> str:
