@@ -197,7 +197,7 @@ def _rescued_words(path: Path) -> str:
         return ""
     return (
         f"the fight was saved on in {rescued} after {path.name} was lost under the app (another program replaced, "
-        f"moved or changed it): what was done there is not in this file"
+        f"moved or changed it) or could not be written: what was done there is not in this file"
     )
 
 

@@ -67,17 +67,31 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     """
     out: list[Modifier] = []
     for part in text.translate(SIGNS).split(","):
-        words = part.split()
+        joined = words = _signs_joined(part.split())
         while words:
             cut = next((n + 1 for n, w in enumerate(words[:-1]) if _signed(w)), len(words))
             if cut == 1 and len(words) > 1 and _signed(words[0]) and not _signed(words[1]):
                 # "+1 flanking", "cover -1 +1 flanking", "+2 high ground -1": a number before a label, whose
                 # number is it? (read as an unlabelled +1 and a 'flanking' with none, or silently as +2 and -1)
                 label = " ".join(words[1 : next((n for n, w in enumerate(words) if n and _signed(w)), len(words))])
-                raise Refused(f"modifier '{part.strip()}': the number goes after its label, like '{label} {words[0]}'")
+                taken = joined[: len(joined) - len(words)]  # the ones before it, kept in the hint ("+1 +2 flanking")
+                hint = " ".join([*taken, label, words[0]])
+                raise Refused(f"modifier '{part.strip()}': the number goes after its label, like '{hint}'")
             out.append(_modifier(words[:cut]))
             words = words[cut:]
     return tuple(out)
+
+
+def _signs_joined(words: list[str]) -> list[str]:
+    """A sign typed apart from its number joined to it: "cover - 1" is cover -1 (it was read as a label "cover -"
+    worth +1: tests/core/test_gm2_fixes.py::test_a_sign_apart_from_its_number)."""
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] in ("+", "-") and word[:1].isdigit():
+            out[-1] += word
+        else:
+            out.append(word)
+    return out
 
 
 def _signed(word: str) -> bool:

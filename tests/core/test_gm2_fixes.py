@@ -224,7 +224,7 @@ def test_a_number_before_its_label() -> None:
         parse_modifiers("+1 flanking")
     with pytest.raises(Refused, match="must end with a number, like 'cover -1'"):
         parse_modifiers("flanking")
-    for text, hint in (("cover -1 +1 flanking", "flanking +1"), ("+2 high ground -1", "high ground +2")):
+    for text, hint in (("cover -1 +1 flanking", "cover -1 flanking +1"), ("+2 high ground -1", "high ground +2")):
         with pytest.raises(Refused, match=f"the number goes after its label, like '{re.escape(hint)}'"):
             parse_modifiers(text)
     assert parse_modifiers("+1") == (Modifier(label="modifier", value=1),)
@@ -232,3 +232,16 @@ def test_a_number_before_its_label() -> None:
         Modifier(label="modifier", value=1),
         Modifier(label="flanking", value=-1),
     )
+
+
+def test_a_sign_apart_from_its_number() -> None:
+    """ "cover - 1" (and the PDF's minus, "cover − 1") was read as a label "cover -" worth +1: the sign is the
+    number's.  "+1 +2 flanking" hinted "flanking +2", and a GM copying it lost the +1."""
+    assert parse_modifiers("cover - 1") == (Modifier(label="cover", value=-1),)
+    assert parse_modifiers("cover \u2212 1") == (Modifier(label="cover", value=-1),)
+    assert parse_modifiers("high ground +1 - 1") == (
+        Modifier(label="high ground", value=1),
+        Modifier(label="modifier", value=-1),
+    )
+    with pytest.raises(Refused, match=re.escape("like '+1 flanking +2'")):
+        parse_modifiers("+1 +2 flanking")
