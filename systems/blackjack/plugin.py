@@ -75,8 +75,12 @@ class BlackjackSystem(BaseSystem):
     # -- order ---------------------------------------------------------------
     @applies(R.ORDER)
     def roll_initiative(self, state: FightState, ids: tuple[str, ...], dice: Roller) -> list[Event]:
-        """The book has no initiative: the GM's order, PCs as added, then NPCs."""
-        return [OrderSet(order=self.default_order(state), note="no initiative in this book: PCs, then NPCs, as added")]
+        """The book has no initiative: the GM's order, PCs as added, then NPCs.  Already so, it is refused (it
+        logged the same "Order: …" line again: tests/systems/blackjack/test_order_again.py)."""
+        order = self.default_order(state)
+        if order == state.order and not state.ties:
+            raise Refused("the order is already PCs, then NPCs, as added: nothing to set (E sets it by numbers)")
+        return [OrderSet(order=order, note="no initiative in this book: PCs, then NPCs, as added")]
 
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
         return data(combatant).standing
