@@ -10,7 +10,7 @@ from tracker.commands import BOOL, CHOICE, COMBATANT, COMBATANTS, INT, MODIFIERS
 from tracker.kit import spec
 from tracker.model import FightState
 
-from .model import ATTACK_SKILLS, LOCATIONS, WOUND_STATES, ZludgeData
+from .model import ATTACK_SKILLS, LOCATIONS, PHYSICAL_SKILLS, WOUND_STATES, ZludgeData
 
 ASPECT_USES = ("+1", "reroll")
 SKILL_HELP = "as the sheet names it; 'Medical (First Aid)' for a specialization; one not on the sheet: untrained -1"
@@ -78,6 +78,22 @@ def physical_choice(value: object) -> bool | None:
         return value
     text = str(value).strip().lower()
     return True if text in ("yes", "y", "true") else False if text in ("no", "n", "false") else None
+
+
+def physical_param(contest: bool = False) -> Param:
+    """The form's Physical ("by the skill", yes, no), for a skill roll and a contest: its help names the skills
+    ``model.is_physical`` reads as the body's (``model.PHYSICAL_SKILLS``, the one list)."""
+    by = "by the skill (each side by its own)" if contest else "by the skill"
+    both = "; yes or no: both sides" if contest else ""
+    return Param(
+        name="physical",
+        kind=CHOICE,
+        label="Physical",
+        choices=PHYSICAL_CHOICES,
+        default=PHYSICAL_CHOICES[0],
+        help=f"wound and clip penalties weigh on a physical roll; {by}: yes for {', '.join(PHYSICAL_SKILLS)}; no for "
+        f"Alertness, Medical, Survival and any other{both}",
+    )
 
 
 @attrs.frozen(kw_only=True)
@@ -401,16 +417,7 @@ def specs() -> tuple[CommandSpec, ...]:
                 "skill": Param(name="skill", label="Skill", help=SKILL_HELP),
                 **_text("specialty", "Specialization that applies"),
                 "difficulty": Param(name="difficulty", kind=INT, label="Difficulty", default=0, min=-4, max=2),
-                "physical": Param(
-                    name="physical",
-                    kind=CHOICE,
-                    label="Physical",
-                    choices=PHYSICAL_CHOICES,
-                    default=PHYSICAL_CHOICES[0],
-                    help="wound and clip penalties weigh on a physical roll; by the skill: yes for Acrobatics, "
-                    "Athletics, Reflexes, Stealth, Endurance, Melee, Ranged, Unarmed; no for Alertness, Medical, "
-                    "Survival and any other",
-                ),
+                "physical": physical_param(),
                 **_mods(),
                 **_aspect_params(),
                 "take_0": Param(

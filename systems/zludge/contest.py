@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import attrs
 
-from tracker.commands import BOOL, CHOICE, CommandSpec, Modifier, Param
+from tracker.commands import CHOICE, CommandSpec, Modifier, Param
 from tracker.errors import Refused
 from tracker.kit import spec
 from tracker.model import Combatant
 
 from .checks import check_skill
-from .commands import SKILL_HELP, _aspect_params, _gm_allows, _mods, skill_defaults
+from .commands import SKILL_HELP, _aspect_params, _gm_allows, _mods, physical_choice, physical_param, skill_defaults
 from .events import REGULAR, SIMPLE, ContestRolled, ContestSide
 from .model import data
 
@@ -45,6 +45,17 @@ class Contest:
     an aspect for +1 only.  After the last roll, either side may spend on its own roll (invoke, key i): the
     winner is read again, a tie rolls again, both sides, with the modifiers they had.
     Tests: tests/systems/zludge/test_contests.py (test_a_contest_side_*, test_invoke_after_a_contest_*).
+
+    Ruling (rule ``physical``; a contest is a check, l.21, each side rolling "with their own penalties"; wound and
+    clip penalties weigh on physical actions only, l.115–119): the form's Physical is the skill roll's, "by the
+    skill" by default, and it is worked out for each side from its own skill (``model.physical_for``, the skill
+    roll's reading): in Alertness against Stealth the Hurt watcher takes no -1 and the Hurt sneak does; in
+    Persuasion neither does. "yes" or "no" is the GM's word for both sides.  Each side's Physical also says
+    whether it may be refused as prone (``gm_allows``) and whether losing asks if treated wounds reopen.  The
+    contest once stood ticked physical for every skill, both sides: a Hurt PC's Alertness took -1 in a contest and
+    not in a skill roll, and a lost Persuasion asked about reopening.  Events already in files keep their plain
+    yes or no (``ContestRolled.physical``; a side's own ``ContestSide.physical`` is None in them).
+    Tests: tests/systems/zludge/test_contest_physical.py.
     """
 
     actor: str
@@ -54,7 +65,7 @@ class Contest:
     target_skill: str = ""  # empty: the same skill
     target_specialty: str = ""  # empty: the first's, if the opponent's sheet has it (empty skill), else none
     kind: str = REGULAR
-    physical: bool = True
+    physical: bool | None = attrs.field(default=None, converter=physical_choice)  # None: each side by its skill
     modifiers: tuple[Modifier, ...] = ()
     aspect: str = ""
     aspect_use: str = "+1"
@@ -125,7 +136,7 @@ def contest_spec() -> CommandSpec:
                 label="Contest",
                 help="simple: compare scores, no roll (equal: regular); regular: both roll, a tie rolls again",
             ),
-            "physical": Param(name="physical", kind=BOOL, default=True, label="Physical"),
+            "physical": physical_param(contest=True),
             "specialty": Param(name="specialty", label="First's specialization", default="", required=False),
             "target_specialty": Param(
                 name="target_specialty", label="Against's specialization", default="", required=False

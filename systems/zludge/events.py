@@ -403,7 +403,8 @@ class ContestSide:
     ``aspect`` and ``plot_point`` are what the side spent before the contest, on the contest's first event only
     (the +1 of either stays in ``mods`` for every roll of the contest); ``rerolled`` and ``better``: an aspect's
     reroll chosen before the roll, as in a skill roll.  All four are empty in files written before contests took
-    them.
+    them.  ``physical``: this side's (its own skill's, or the GM's yes or no: ruling in ``contest.Contest``); None in
+    files written before each side had its own, where the contest's ``ContestRolled.physical`` is both sides'.
     """
 
     id: str
@@ -415,6 +416,7 @@ class ContestSide:
     better: bool = False
     aspect: str = ""
     plot_point: bool = False
+    physical: bool | None = None
 
     def text(self, state: FightState) -> str:
         if self.roll is None:
@@ -434,7 +436,8 @@ class ContestRolled(Event):
 
     ``follow`` (the events of its action after it: the loser's reopen prompt) is None in files written before a
     contest could be revised after the roll: such a round is not the roll an aspect or plot point goes on, and
-    the fight folds it as it always did.  ``physical``: the contest's (None in those files).
+    the fight folds it as it always did.  ``physical``: the contest's (None in those files), the GM's yes or no
+    for both sides; None too when each side's is by its skill (its side's ``physical``; ``physical_of``).
     ``counts_as_action``: the contest's first event in a running fight, the first side's action (its turn's one;
     it ends its clip); false in files written before a contest cost an action, which fold as they did.
     """
@@ -452,6 +455,12 @@ class ContestRolled(Event):
     @property
     def loser(self) -> str:
         return "" if not self.winner else self.second.id if self.winner == self.first.id else self.first.id
+
+    def physical_of(self, cid: str) -> bool:
+        """Whether ``cid``'s side of the contest is physical: its own (``ContestSide.physical``), else the contest's
+        as files written before each side had its own say (None there: not physical)."""
+        side = self.first if cid == self.first.id else self.second
+        return bool(self.physical if side.physical is None else side.physical)
 
     def describe(self, state: FightState) -> str:
         head = "simple contest (no roll)" if self.kind == SIMPLE else f"contest, roll {self.round}"

@@ -65,6 +65,14 @@ def is_physical(skill: str) -> bool:
     return base in (s.lower() for s in PHYSICAL_SKILLS)
 
 
+def physical_for(choice: bool | None, skill: str) -> bool:
+    """A roll's Physical: the GM's yes or no (``choice``), or by its skill (None, ``is_physical``).
+
+    The one reading of the form's "by the skill" (``commands.PHYSICAL_CHOICES``), for a skill roll and for each side
+    of a contest (ruling in ``contest.Contest``)."""
+    return is_physical(skill) if choice is None else choice
+
+
 @attrs.frozen(kw_only=True)
 class Skill:
     """A skill: ranks bought, specializations (sub-skills), the attribute it is based on."""

@@ -113,9 +113,10 @@ Quick damage: a damage level 0-4 checks one box per target like an attack, armor
   Quick heal: not during a fight (wounds heal over weeks); after it, clears one box of the level.
 Skill rolls and contests: 'Medical (First Aid)' names a specialization; a skill the sheet does not
   list rolls untrained (-1 Poor), a typo of one it lists is refused. Each side of a contest takes its
-  situational modifiers, an aspect and a plot point, before the roll or after it (i). A skill roll is
-  physical (wound and clip penalties) by its skill: Acrobatics, Athletics, Reflexes, Stealth, Endurance,
-  Melee, Ranged, Unarmed yes; Alertness, Medical, Survival and others no, unless the GM says otherwise.
+  situational modifiers, an aspect and a plot point, before the roll or after it (i). A skill roll, and
+  each side of a contest, is physical (wound and clip penalties) by its skill: Acrobatics, Athletics,
+  Reflexes, Stealth, Endurance, Durability, Melee, Ranged, Unarmed yes; Alertness, Medical, Survival and
+  others no, unless the GM says otherwise.
 Holding (D) is the turn's one action put off: one who has taken it has none to hold."""
 
 # what the help's list of actions adds to a key (the list itself comes from the commands' specs)

@@ -260,7 +260,8 @@ class R:
         "physical",
         "Physical skills",
         "ruling on zludge l.115–119",
-        "A skill roll is physical (wound and clip penalties weigh on it) when its skill is the body's: "
+        "A skill roll, and each side of a contest, is physical (wound and clip penalties weigh on it) when its "
+        "skill is the body's: "
         "Acrobatics, Athletics, Reflexes, Stealth, Endurance, Durability, Melee, Ranged, Unarmed; any other "
         "(Alertness, Medical, Survival, knowledge, social) is not, unless the GM says so.",
     )

@@ -592,8 +592,14 @@ def _contest(before: FightState, ev: ContestRolled, after: FightState) -> list[R
     first, first_why = _side(before, ev.first)
     second, second_why = _side(before, ev.second)
     sides = [*first, *second]
-    if ev.physical is False:
+    # each side's own Physical (ruling in contest.Contest); files from before: the contest's, None saying nothing
+    # (test_contest_physical.py::test_why_says_which_side_is_not_physical)
+    off = [s for s in (ev.first, ev.second) if (ev.physical if s.physical is None else s.physical) is False]
+    if len(off) == 2:
         sides.append("not physical: wound and clip penalties do not weigh on it")
+    elif off:
+        sides.append(f"{_name(before, off[0].id)}'s {off[0].skill} is not physical: wound and clip penalties do not "
+                     "weigh on it")  # fmt: skip
     if ev.kind == SIMPLE:
         end = f"{_name(before, ev.winner)} wins" if ev.winner else "equal scores: a regular contest follows"
         return [Reason.of(R.contest_simple, *sides, end), *first_why, *second_why]

@@ -53,7 +53,7 @@ from ..checks import (
 )
 from ..commands import FirstAid, RefreshAspects, ReopenWounds, RollSkill, TakeAction
 from ..events import ActionTaken, AspectsRefreshed, SkillRolled, WoundsReopened, WoundsTreated
-from ..model import ZludgeData, data, is_physical
+from ..model import ZludgeData, data, physical_for
 from ..table import R, applies
 from .contests import take_zero
 from .reopen import REOPEN, reopen_due, reopen_prompt
@@ -83,8 +83,7 @@ def roll_skill(d: Draft, cmd: RollSkill, dice: Roller) -> None:
         raise Refused("name the skill to roll")
     # "Medical (First Aid)" is Medical with First Aid; a typo of a sheet's skill is refused (checks.check_skill)
     skill, spec = check_skill(actor, cmd.skill, cmd.specialty)
-    if cmd.physical is None:  # by the skill (model.is_physical)
-        cmd = attrs.evolve(cmd, physical=is_physical(skill))
+    cmd = attrs.evolve(cmd, physical=physical_for(cmd.physical, skill))  # "by the skill": model.is_physical
     check_able(actor, bool(cmd.physical), f"roll {skill}", cmd.gm_allows)
     if cmd.as_action:
         check_turn(d.state, actor, FREE_CHECK)

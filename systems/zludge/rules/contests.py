@@ -6,7 +6,8 @@
 - Contests (l.19–20): the decide of :class:`systems.zludge.contest.Contest` (its rulings are there).
   Ruling (l.133 "A failure on a physical skill check can reopen your wounds"; a contest is a check, l.21):
   the loser of a physical contest who has treated wounds gets the same prompt a failed physical skill roll
-  raises (do they reopen?); a lost contest once never asked.
+  raises (do they reopen?); a lost contest once never asked.  Physical is the loser's own side's
+  (``ContestRolled.physical_of``; each side by its skill, ruling in ``contest.Contest``).
   Test: test_contests.py::test_losing_a_physical_contest_asks_whether_treated_wounds_reopen.
 - Ruling (l.104 "each active ... character gets to take an action"; the rulings' zludge "Turns: each active
   combatant takes one action per turn"; third pass "only actions that cost the combatant's action wait for its turn"):
@@ -51,7 +52,7 @@ from ..checks import (
 from ..commands import RollSkill
 from ..contest import MAX_ROUNDS, Contest, label, sides
 from ..events import REGULAR, SIMPLE, ContestRolled, ContestSide
-from ..model import ATTACK_SKILLS, data
+from ..model import ATTACK_SKILLS, data, physical_for
 from ..table import R, applies
 from .reopen import reopen_prompt, treated
 
@@ -87,6 +88,7 @@ class Entrant:
     c: Combatant
     skill: str
     base: tuple[Modifier, ...]
+    physical: bool  # this side's (model.physical_for: the GM's yes or no, or its own skill's)
     aspect: str = ""
     use: str = "+1"
     plot_point: bool = False
@@ -95,27 +97,29 @@ class Entrant:
         out = [Modifier(label=f"aspect '{self.aspect}'", value=1)] if self.aspect and self.use == "+1" else []
         return out + ([Modifier(label="plot point", value=1)] if self.plot_point else [])
 
-    def score(self, physical: bool) -> ContestSide:
+    def score(self) -> ContestSide:
         """A simple contest's score: no roll; the modifiers, the penalties and the aspect's or plot point's +1."""
-        mods = (*self.base, *data(self.c).penalties(physical), *self.boosts())
+        mods = (*self.base, *data(self.c).penalties(self.physical), *self.boosts())
         return ContestSide(
             id=self.c.id, skill=self.skill, mods=mods, total=sum(m.value for m in mods), aspect=self.aspect,
-            plot_point=self.plot_point,
+            plot_point=self.plot_point, physical=self.physical,
         )  # fmt: skip
 
-    def first_roll(self, dice: Roller, physical: bool) -> ContestSide:
+    def first_roll(self, dice: Roller) -> ContestSide:
         """The contest's first roll, with what the side spent before it (a reroll keeps the better)."""
         r = skill_roll(
             self.c, dice, f"{self.c.name} {self.skill} (contest)", aspect=self.aspect, use=self.use,
-            plot_point=self.plot_point, base=self.base, physical=physical,
+            plot_point=self.plot_point, base=self.base, physical=self.physical,
         )  # fmt: skip
         return ContestSide(
             id=self.c.id, skill=self.skill, roll=r.roll, rerolled=r.rerolled, better=r.better, mods=r.mods,
-            total=r.total, aspect=self.aspect, plot_point=self.plot_point,
+            total=r.total, aspect=self.aspect, plot_point=self.plot_point, physical=self.physical,
         )  # fmt: skip
 
 
-def _entrant(c: Combatant, skill: str, spec: str, mods: Sequence[Modifier], boosts: Boosts, kind: str) -> Entrant:
+def _entrant(
+    c: Combatant, skill: str, spec: str, mods: Sequence[Modifier], boosts: Boosts, kind: str, physical: bool
+) -> Entrant:
     sit = check_situational(mods)
     aspect = check_boosts(c, boosts, "contest")
     if aspect and boosts.use == "reroll" and kind == SIMPLE:
@@ -125,7 +129,8 @@ def _entrant(c: Combatant, skill: str, spec: str, mods: Sequence[Modifier], boos
         )
     base = untrained(c, skill, base_mods(c, skill, spec, *sit))
     return Entrant(
-        c=c, skill=label(skill, spec), base=tuple(base), aspect=aspect, use=boosts.use, plot_point=boosts.plot_points == 1
+        c=c, skill=label(skill, spec), base=tuple(base), physical=physical, aspect=aspect, use=boosts.use,
+        plot_point=boosts.plot_points == 1,
     )  # fmt: skip
 
 
@@ -134,18 +139,20 @@ def winner(first: ContestSide, second: ContestSide) -> str:
 
 
 def rounds_after(
-    state: FightState, first: ContestSide, second: ContestSide, start: int, dice: Roller, physical: bool
+    state: FightState, first: ContestSide, second: ContestSide, start: int, dice: Roller, physical: bool | None
 ) -> list[ContestRolled]:
     """The regular contest's rolls from round ``start`` until one side wins (at most ``MAX_ROUNDS``): both sides
     roll 4dF again with the modifiers they had (penalties and an aspect's or plot point's +1 included; nothing is
-    spent again)."""
+    spent again), each side physical as it was (``physical``: the contest's, ``ContestRolled.physical``)."""
     out = []
     for n in range(start, MAX_ROUNDS + 1):
         rolled = []
         for side in (first, second):
             r = fudge(dice, f"{state.name(side.id)} {side.skill} (contest)")
             total = r.total + sum(m.value for m in side.mods)
-            rolled.append(ContestSide(id=side.id, skill=side.skill, roll=r, mods=side.mods, total=total))
+            rolled.append(
+                ContestSide(id=side.id, skill=side.skill, roll=r, mods=side.mods, total=total, physical=side.physical)
+            )
         a, b = rolled
         ev = ContestRolled(kind=REGULAR, round=n, first=a, second=b, winner=winner(a, b), physical=physical, follow=0)
         out.append(ev)
@@ -157,7 +164,7 @@ def rounds_after(
 @applies(R.reopen)
 def loser_prompt(state: FightState, ev: ContestRolled) -> list[Event]:
     """The reopen prompt of the loser of a physical contest who has treated wounds (module docstring)."""
-    if not ev.physical or not ev.loser:
+    if not ev.loser or not ev.physical_of(ev.loser):
         return []
     c = state.get(ev.loser)
     return [reopen_prompt(c)] if treated(data(c)) else []
@@ -172,21 +179,23 @@ def contest(d: Draft, cmd: Contest, dice: Roller) -> None:
     if cmd.kind not in (SIMPLE, REGULAR):
         raise Refused(f"a contest is simple or regular, not '{cmd.kind}'", rule=R.contest_simple)
     (skill_a, spec_a), (skill_b, spec_b) = sides(a, b, cmd)
-    check_able(a, cmd.physical, f"contest {skill_a}", cmd.gm_allows)
-    check_able(b, cmd.physical, f"contest {skill_b}", cmd.target_gm_allows)
+    # each side's Physical: the GM's yes or no, or by its own skill (ruling in contest.Contest)
+    physical_a, physical_b = physical_for(cmd.physical, skill_a), physical_for(cmd.physical, skill_b)
+    check_able(a, physical_a, f"contest {skill_a}", cmd.gm_allows)
+    check_able(b, physical_b, f"contest {skill_b}", cmd.target_gm_allows)
     if cmd.as_action:
         check_turn(d.state, a, FREE_CONTEST)
     ea = _entrant(
         a, skill_a, spec_a, cmd.modifiers, Boosts(aspect=cmd.aspect, use=cmd.aspect_use, plot_points=cmd.plot_points),
-        cmd.kind,
+        cmd.kind, physical_a,
     )  # fmt: skip
     boosts_b = Boosts(aspect=cmd.target_aspect, use=cmd.target_aspect_use, plot_points=cmd.target_plot_points)
-    eb = _entrant(b, skill_b, spec_b, cmd.target_modifiers, boosts_b, cmd.kind)
+    eb = _entrant(b, skill_b, spec_b, cmd.target_modifiers, boosts_b, cmd.kind, physical_b)
     if cmd.kind == SIMPLE:
-        first, second = ea.score(cmd.physical), eb.score(cmd.physical)
+        first, second = ea.score(), eb.score()
         start = 1
     else:
-        first, second = ea.first_roll(dice, cmd.physical), eb.first_roll(dice, cmd.physical)
+        first, second = ea.first_roll(dice), eb.first_roll(dice)
         start = 2
     acts = cmd.as_action and d.state.started and not d.state.ended  # (outside the fight no action of it)
     events = [

@@ -236,14 +236,14 @@ def _invoke_on_contest(d: Draft, who: Combatant, cmd: InvokeAfter, dice: Roller,
         winner=win,
         takes_back=True,
     )
-    physical = bool(ev.physical)
     rounds: list[ContestRolled] = []
-    if not win:  # a tie (or equal scores): both roll again, with the modifiers they have now
+    if not win:  # a tie (or equal scores): both roll again, with the modifiers they have now (each side as physical)
         rounds = rounds_after(d.state, _carried(first), _carried(second), 1 if ev.kind == SIMPLE else ev.round + 1,
-                              dice, physical)  # fmt: skip
+                              dice, ev.physical)  # fmt: skip
     final = rounds[-1] if rounds else attrs.evolve(ev, first=first, second=second, winner=win)
     follow: list[Event] = []
     was, now = ev.loser, final.loser
+    physical = bool(was) and ev.physical_of(was)  # the old loser's side (the contest's, in files from before)
     closed = resolve(d.state, REOPEN, was, "the check succeeds after all") if was and was != now and physical else None
     shut = [closed] if closed is not None else []
     prompt = loser_prompt(d.state, final) if now and now != was and open_prompt(d.state, REOPEN, now) is None else []
@@ -255,4 +255,4 @@ def _invoke_on_contest(d: Draft, who: Combatant, cmd: InvokeAfter, dice: Roller,
 
 def _carried(side: ContestSide) -> ContestSide:
     """A side as the rolls after it carry it: its skill and modifiers (nothing spent again)."""
-    return ContestSide(id=side.id, skill=side.skill, mods=side.mods, total=side.total)
+    return ContestSide(id=side.id, skill=side.skill, mods=side.mods, total=side.total, physical=side.physical)
