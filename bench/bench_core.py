@@ -116,6 +116,8 @@ def main() -> None:
         size_mb = os.path.getsize(path) / 1e6
 
         t_json = best(lambda: bare_parse(path))
+        codec, sample = Codec(big.system), big.entries[:2000]
+        t_line = best(lambda: [codec.encode(e, 1) for e in sample]) / len(sample)  # each written and read back
         t_load = best(lambda: saves.load(path).fight())
 
         small = build_fight(100)
@@ -140,6 +142,7 @@ def main() -> None:
             f"{t_undo_big / t_undo_small:.2f}x",
             "target <= 2x",
         ),
+        ("write one event (read back to check it)", f"{t_line * 1e6:.0f} us", "", "target < 1 ms an action"),
         ("peak Python memory, load + replay", f"{peak / 1e6:.0f} MB", "", "target < 200 MB"),
     ]
     w = [max(len(r[i]) for r in rows) for i in range(4)]

@@ -333,7 +333,10 @@ def _initiative_set(system: System, state: FightState, values: dict[str, int], n
     rolled = {cid: (value, None, note) for cid, value in values.items()}
     if not rolled:
         raise Refused("no initiative changed")
-    events = initiative_events(state, rolled, system.initiative_tiebreak)
+    word = "initiative"  # a book without initiative says the number in its own word: blackjack's "Hero order 17"
+    if not getattr(system, "rolls_initiative", True):
+        word = getattr(system, "initiative_words", ("", "order"))[1].lower()
+    events = initiative_events(state, rolled, system.initiative_tiebreak, word=word)
     if not _running(state):
         return events
     # a running fight: those set take their places, the others keep theirs, the turn stays

@@ -124,12 +124,13 @@ class InitiativeSet(Event):
     value: int | None
     roll: Roll | None = None
     note: str = ""
+    word: str = "initiative"  # the system's word for the number (blackjack's "order"); older lines: "initiative"
 
     def describe(self, state: FightState) -> str:
         how = f" ({self.roll.describe()}{', ' + self.note if self.note else ''})" if self.roll else ""
         if not self.roll and self.note:
             how = f" ({self.note})"
-        return f"{state.name(self.id)} initiative {self.value}{how}"
+        return f"{state.name(self.id)} {self.word} {self.value}{how}"
 
 
 @attrs.frozen(kw_only=True)

@@ -480,9 +480,13 @@ def initiative_events(
     state: FightState,
     rolled: Mapping[str, tuple[int, Roll | None, str]],
     key: Callable[[Combatant], tuple[Any, ...]] | None = None,
+    word: str = "initiative",
 ) -> list[Event]:
-    """InitiativeSet for each rolled id, then the OrderSet of everyone with a value."""
-    events: list[Event] = [InitiativeSet(id=i, value=v, roll=r, note=note) for i, (v, r, note) in rolled.items()]
+    """InitiativeSet for each rolled id, then the OrderSet of everyone with a value.  ``word`` names the number
+    in the log line ("Hero order 17" in blackjack, whose ``initiative_words`` are "set the order", "Order")."""
+    events: list[Event] = [
+        InitiativeSet(id=i, value=v, roll=r, note=note, word=word) for i, (v, r, note) in rolled.items()
+    ]
     values = {c.id: c.initiative for c in state.combatants if not c.removed and c.initiative is not None}
     values.update({i: v for i, (v, _r, _n) in rolled.items()})
     order, ties = sort_by_initiative(state, values, key)
