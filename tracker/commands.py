@@ -8,6 +8,7 @@ that names the field.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -63,10 +64,12 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     PDF or another keyboard writes it (:data:`SIGNS`) is read as one
     (tests/core/test_gm2_fixes.py::test_a_typographic_minus_is_a_minus).  A number before a label ("+1
     flanking", "+2 high ground -1") is refused saying where the number goes: whose number it is cannot be told
-    (tests/core/test_gm2_fixes.py::test_a_number_before_its_label).
+    (tests/core/test_gm2_fixes.py::test_a_number_before_its_label).  A semicolon parts modifiers as a comma does
+    ("cover -1; flank +1" was one +1 labelled "cover -1; flank") and a sign typed against its label is the
+    number's ("flank+1", "cover-1": tests/core/test_modifiers_typed.py).
     """
     out: list[Modifier] = []
-    for part in text.translate(SIGNS).split(","):
+    for part in re.split("[,;]", text.translate(SIGNS)):
         joined = words = _signs_joined(part.split())
         while words:
             cut = next((n + 1 for n, w in enumerate(words[:-1]) if _signed(w)), len(words))
@@ -82,10 +85,18 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     return tuple(out)
 
 
+_AGAINST_LABEL = re.compile(r"(.*[^\d\s+-])([+-]\d+)")  # "flank+1": a label, then a signed number
+
+
 def _signs_joined(words: list[str]) -> list[str]:
     """A sign typed apart from its number joined to it: "cover - 1" is cover -1 (it was read as a label "cover -"
-    worth +1: tests/core/test_gm2_fixes.py::test_a_sign_apart_from_its_number)."""
+    worth +1: tests/core/test_gm2_fixes.py::test_a_sign_apart_from_its_number); a signed number typed against its
+    label parted from it: "flank+1" is flank +1 (it was refused as not ending with a number)."""
     out: list[str] = []
+    for typed in words:
+        against = _AGAINST_LABEL.fullmatch(typed)
+        out.extend(against.groups() if against else (typed,))
+    words, out = out, []
     for word in words:
         if out and out[-1] in ("+", "-") and word[:1].isdigit():
             out[-1] += word
