@@ -233,10 +233,10 @@ class ZludgeSystem(BaseSystem):
         return views.standing(combatant)
 
     def status(self, state: FightState, combatant: Combatant) -> str:
-        return views.status(combatant)
+        return views.status(combatant, state.started and not state.ended)
 
     def detail(self, state: FightState, combatant: Combatant) -> str:
-        text = views.detail(combatant)
+        text = views.detail(combatant, state.started and not state.ended)
         rolled = data(combatant).init_tiebreak
         if not rolled:
             return text

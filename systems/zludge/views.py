@@ -81,8 +81,12 @@ def _fatigue_words(d: ZludgeData, word: str) -> str:
     return f"{FATIGUE_STATES[s]} {d.fatigue_penalty:+d}" if d.fatigue_penalty else FATIGUE_STATES[s]
 
 
-def _flags(d: ZludgeData, word: str) -> list[str]:
+def _flags(d: ZludgeData, word: str, running: bool) -> list[str]:
     """Clipped, prone, flat-footed, plot points.
+
+    Ruling: flat-footed (no action yet, l.103) is said only while a fight runs: a PC who never reached his turn
+    read "flat-footed" after the fight's end and a week's rest
+    (tests/systems/zludge/test_flat_footed_outside.py).
 
     Ruling (l.120, "Clipped and wound penalties do not stack with each other; only the highest applies"): a
     clipped combatant whose wound penalty is already -1 or worse shows "clipped (no extra -1)", so "Hurt -1 ·
@@ -94,7 +98,7 @@ def _flags(d: ZludgeData, word: str) -> list[str]:
         out.append("clipped (no extra -1)" if d.wound_penalty < 0 else "clipped -1")
     if d.prone and word not in ("incapacitated", "comatose", "unconscious", "dead"):
         out.append("prone")
-    if not d.acted and not word:
+    if running and not d.acted and not word:
         out.append("flat-footed")
     if d.plot_points:
         out.append(f"PP {d.plot_points}")
@@ -116,8 +120,9 @@ def gear(d: ZludgeData) -> str:
 KEPT = 4096  # the most combatants whose status is kept (see by_combatant)
 
 
-def by_combatant(describe: Callable[[Combatant], str]) -> Callable[[Combatant], str]:
-    """``describe(c)`` kept for the very combatant object it was worked out for.
+def by_combatant(describe: Callable[[Combatant, bool], str]) -> Callable[[Combatant, bool], str]:
+    """``describe(c, running)`` kept for the very combatant object it was worked out for (and whether a fight
+    runs: flat-footed is said only then).
 
     A combatant is immutable and these texts are made from it alone (not from the rest of the fight), so
     the same object always reads the same; a changed combatant is a new object and is described anew.  The
@@ -125,35 +130,35 @@ def by_combatant(describe: Callable[[Combatant], str]) -> Callable[[Combatant], 
     1.4 ms of each key (a next turn changes one or two of them).  The object is kept with its text, so its
     id is not reused while its text is kept.
     """
-    kept: dict[int, tuple[Combatant, str]] = {}
+    kept: dict[tuple[int, bool], tuple[Combatant, str]] = {}
 
     @functools.wraps(describe)
-    def described(c: Combatant) -> str:
-        found = kept.get(id(c))
+    def described(c: Combatant, running: bool) -> str:
+        found = kept.get((id(c), running))
         if found is not None and found[0] is c:
             return found[1]
         if len(kept) >= KEPT:
             kept.clear()
-        text = describe(c)
-        kept[id(c)] = (c, text)
+        text = describe(c, running)
+        kept[(id(c), running)] = (c, text)
         return text
 
     return described
 
 
 @by_combatant
-def status(c: Combatant) -> str:
+def status(c: Combatant, running: bool) -> str:
     d = data(c)
     word = standing(c).word
     track = compact_track(d.wounds, d.wound_capacity)
     if word == "dead":
         return f"{track} · {gear(d)}"
     wounds = " ".join(x for x in (_wound_words(d, word), track) if x)
-    groups = [wounds, _fatigue_words(d, word), ", ".join(_flags(d, word)), gear(d)]
+    groups = [wounds, _fatigue_words(d, word), ", ".join(_flags(d, word, running)), gear(d)]
     return " · ".join(g for g in groups if g)
 
 
-def condition_words(d: ZludgeData) -> list[str]:
+def condition_words(d: ZludgeData, running: bool = True) -> list[str]:
     """The long form of how the combatant is, for the detail pane."""
     if d.dead:
         return ["dead"]
@@ -170,7 +175,7 @@ def condition_words(d: ZludgeData) -> list[str]:
     if d.fatigue_state >= 0:
         pen = "no actions" if d.fatigue_state >= UNCONSCIOUS else f"{d.fatigue_penalty:+d}"
         words.append(f"{FATIGUE_STATES[d.fatigue_state]} {pen}")
-    if not d.acted:
+    if running and not d.acted:  # (only while a fight runs, as in the status)
         words.append("flat-footed")
     return words or ["unhurt"]
 
@@ -193,9 +198,9 @@ def _unused(d: ZludgeData, name: str, value: int) -> str:
     return f" (on no skill, so in no roll: '{example}' uses it)"
 
 
-def detail(c: Combatant) -> str:
+def detail(c: Combatant, running: bool = True) -> str:
     d = data(c)
-    lines = [f"{c.name}: " + ", ".join(condition_words(d))]
+    lines = [f"{c.name}: " + ", ".join(condition_words(d, running))]
     physical, other = sum(m.value for m in d.penalties(True)), sum(m.value for m in d.penalties(False))
     if d.dead:
         pass  # (no penalty for the dead: "Rook: dead / Penalty to physical actions: -4 Abysmal")

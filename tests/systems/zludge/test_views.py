@@ -143,15 +143,15 @@ def test_a_status_is_kept_for_the_same_combatant_object_only(monkeypatch: pytest
     f.do(MarkWound(target="c1", level=2))
     hurt = f.state.get("c1")
     assert hurt is not before
-    assert system.status(f.state, hurt) == views.status.__wrapped__(hurt) != first, "a new object reads anew"
+    assert system.status(f.state, hurt) == views.status.__wrapped__(hurt, True) != first, "a new object reads anew"
     f.undo()
     assert system.status(f.state, f.state.get("c1")) == first
     f.do(MarkFatigue(target="c1", level=1))
-    assert system.status(f.state, f.state.get("c1")) == views.status.__wrapped__(f.state.get("c1"))
+    assert system.status(f.state, f.state.get("c1")) == views.status.__wrapped__(f.state.get("c1"), True)
     monkeypatch.setattr(views, "KEPT", 2)
     seen = [f.state.get(c) for c in ("c1", "c2")]
     for c in seen * 3:
-        assert system.status(f.state, c) == views.status.__wrapped__(c)
+        assert system.status(f.state, c) == views.status.__wrapped__(c, True)
 
 
 def test_the_detail_says_which_actions_a_penalty_is_on():
