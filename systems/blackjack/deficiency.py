@@ -12,8 +12,9 @@ Rulings made here, each named in a test of ``test_deficient_words.py``:
   each matched on its own; brackets and stops are not part of a word ("firearms (rifles)" is "firearms
   rifles": a rifle shot) (``test_the_gms_words_match``, ``test_phrases_that_must_not_match``).
 - Synonyms belong to what is tested, never to every save: "shooting"/"shots"/"ranged" to an NPC's own shot
-  (firearm, bow, blowgun), "throwing" to its throw at range, "fighting"/"melee"/"hand-to-hand" to its own blow at
-  close range, "guns" to a firearm, "pistols" to a revolver, "blades" to a knife, machete, cleaver or sword,
+  (firearm, bow, blowgun; "gunplay", "marksmanship" too), "throwing" to its throw at range,
+  "fighting"/"melee"/"hand-to-hand" to its own blow at close range, "combat" to any of the three ("ranged
+  combat", "hand-to-hand combat"), "fisticuffs"/"boxing" to fists, "guns" to a firearm, "pistols" to a revolver, "blades" to a knife, machete, cleaver or sword,
   "magic"/"spells" to resisting a working (``test_the_gms_words_match``). An NPC target saving against another's
   attack is not the one shooting: only the attack's weapon, kind and tags count ("guns" does, "shooting" does not)
   (``test_a_target_saving_against_a_shot_is_not_shooting``).
@@ -39,9 +40,9 @@ SAYS: dict[str, tuple[str, ...]] = {
     "acc": ("accuracy",),
     "ctrl": ("control",),
     # the attack the NPC makes (rules/attacks.py names it)
-    "shooting": ("shoot", "shot", "ranged", "attack", "weapon"),
-    "throwing": ("throw", "thrown", "ranged", "attack", "weapon"),
-    "fighting": ("fight", "melee", "hand-to-hand", "close-combat", "brawling", "attack", "weapon"),
+    "shooting": ("shoot", "shot", "ranged", "gunplay", "gunfighting", "marksmanship", "attack", "weapon", "combat"),
+    "throwing": ("throw", "thrown", "ranged", "attack", "weapon", "combat"),
+    "fighting": ("fight", "melee", "hand-to-hand", "close-combat", "brawling", "attack", "weapon", "combat"),
     # the weapon's kind and its own kind words
     "firearm": ("gun",),
     "revolver": ("pistol", "handgun"),
@@ -52,7 +53,7 @@ SAYS: dict[str, tuple[str, ...]] = {
     "machete": ("blade",),
     "cleaver": ("blade",),
     "sword": ("blade",),
-    "fists": ("unarmed", "punch"),
+    "fists": ("unarmed", "punch", "fisticuffs", "boxing"),
     # resisting a working
     "working": ("magic", "spell", "sorcery"),
 }

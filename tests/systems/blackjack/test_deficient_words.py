@@ -61,6 +61,9 @@ def _attack(deficiencies: str, weapon: str, rng: str = "auto") -> tuple[int, str
         ("firearms (rifles)", "Rifle", "auto"),
         ("shooting", "Bow", "auto"),
         ("archery", "Bow", "auto"),
+        ("ranged combat", "Revolver", "auto"),  # (audit a14 g1, F4: these five matched nothing)
+        ("gunplay", "Revolver", "auto"),
+        ("marksmanship", "Rifle", "auto"),
         # a blow at close range
         ("knives", "Knife", "auto"),
         ("fighting", "Knife", "auto"),
@@ -74,6 +77,8 @@ def _attack(deficiencies: str, weapon: str, rng: str = "auto") -> tuple[int, str
         ("melee attacks", "Club", "auto"),
         ("unarmed fighting", "Fists", "auto"),
         ("brawling", "Fists", "auto"),
+        ("hand-to-hand combat", "Machete", "auto"),
+        ("fisticuffs", "Fists", "auto"),
         # a knife thrown at nearby range
         ("throwing", "Knife", "nearby"),
         ("thrown knives", "Knife", "nearby"),
@@ -95,6 +100,9 @@ def test_the_gms_words_match(phrase: str, weapon: str, rng: str) -> None:
         ("shooting", "Knife", "auto"),
         ("ranged", "Knife", "auto"),
         ("fighting", "Revolver", "auto"),
+        ("hand-to-hand combat", "Revolver", "auto"),
+        ("ranged combat", "Knife", "auto"),
+        ("gunplay", "Knife", "auto"),
         ("melee", "Revolver", "auto"),
         ("magic", "Revolver", "auto"),
         ("knives", "Revolver", "auto"),
