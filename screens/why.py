@@ -5,7 +5,7 @@ ruling, or ``core``), the project's one-line statement, and the terms that went 
 modifier).  Its body scrolls, so a long explanation reads at 80×24; the title and the key hint are docked
 to the box's top and bottom, so they stay in it (the hint was pushed out of the box at 80×24, and the box
 scrolled too: tests/ui/test_why_layout.py).  On the initiative list the same key explains
-a combatant's standing word (dead, down, fled…): the event that last set it.
+a combatant's standing word as the table shows it (dead, down, fled, held, gone…): the event that last set it.
 
 Reasons come from :func:`tracker.explain`; a plug-in that fails to explain gives a sentence, not a crash.
 """
@@ -25,6 +25,7 @@ from textual.widgets import Label, Static
 
 from screens.dialogs.base import Dialog, ask
 from screens.widgets.detail import detail_text
+from screens.widgets.initiative import standing
 from screens.widgets.log import LogView
 from tracker.explain import explain, standing_seq
 from tracker.reasons import Reason
@@ -144,10 +145,7 @@ def show_standing(screen: Screen[Any], fight: Any, state: Any, cid: str | None, 
     if c is None:
         return False
     system = getattr(fight, "system", None)
-    try:
-        word = system.standing(state, c).word if system is not None else ""
-    except Exception:
-        word = ""
+    word = standing(system, state, c).word if system is not None else ""  # the table's word ("held", "gone" too)
     heading = f"Why is {c.name} {word}?" if word else f"{c.name} is fit to fight: the last event that changed that"
     after = detail_text(system, state, c.id) if system is not None else ""
     problem = ""

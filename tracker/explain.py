@@ -26,7 +26,7 @@ from tracker.core_rules import CORE_RULES, core_rule
 from tracker.dice import Roll
 from tracker.log import ActionLog, NeedOlder
 from tracker.model import Combatant, Condition, FightState
-from tracker.plugin import System
+from tracker.plugin import Standing, System
 from tracker.reasons import Reason, Rule, cites
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "quick_harm",
     "rest",
     "roll_terms",
+    "standing",
     "standing_seq",
 ]
 
@@ -534,8 +535,34 @@ def _undos_of(entries: Sequence[Any], action: int, start: int) -> list[int]:
     ]
 
 
+def standing(system: System, state: FightState, c: Combatant, *, default: Standing | None = None) -> Standing:
+    """The word the initiative list shows for ``c``: the system's standing first, else the core's own words,
+    "gone" for a removed combatant (out of the fight) and "held" for one holding its action.
+
+    ``default``: what a plug-in's failing ``standing`` counts as (the core's words still added); None lets its
+    exception go up, for the caller to report.
+
+    Ruling: Why? on a combatant explains this word, the table's, found by :func:`standing_seq`; it asked the
+    system only, so a held combatant was "fit to fight" and its cause the line it joined on, under a table that
+    said "held" (tests/core/test_explain_held.py, tests/ui/test_why_held.py).
+    """
+    if default is None:
+        found = system.standing(state, c)
+    else:
+        try:
+            found = system.standing(state, c)
+        except Exception:  # a plug-in failing: its word goes, the core's stay
+            found = default
+    if not found.word and c.removed:
+        return Standing(word="gone", out=True)
+    if not found.word and c.held:
+        return Standing(word="held")
+    return found
+
+
 def standing_seq(fight: Any, cid: str, upto: int | None = None) -> int | None:
-    """The event that last changed combatant ``cid``'s standing word (dead, unconscious, down, fled…), or None
+    """The event that last changed combatant ``cid``'s standing word (dead, unconscious, down, fled, held,
+    gone…: :func:`standing`, as the initiative list shows it), or None
     when nothing in the log did (or the combatant is not in it).  ``upto``: only the first ``upto`` entries
     count (a replay's position).
 
@@ -561,7 +588,7 @@ def _standing_seq(log: ActionLog, cid: str, upto: int | None) -> int | None:
     def word(position: int) -> str | None:
         s = log.state_at(position)
         c = s.find(cid)
-        return None if c is None else system.standing(s, c).word
+        return None if c is None else standing(system, s, c).word
 
     end = len(log) if upto is None else max(0, min(upto, len(log)))
     starts = [s for s in log.action_starts if s < end] + [end]

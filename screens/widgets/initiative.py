@@ -30,6 +30,7 @@ from textual.strip import Strip
 
 from screens.guard import call
 from screens.keys import initiative_words
+from tracker.explain import standing as core_standing
 from tracker.model import Combatant, FightState
 from tracker.plugin import Standing, System
 from tracker.text import visible
@@ -84,13 +85,9 @@ def status_line(system: System, state: FightState, c: Combatant) -> str:
 
 
 def standing(system: System, state: FightState, c: Combatant) -> Standing:
-    """The system's standing, or the core's own words for a held or departed combatant."""
-    found = call(system.standing, state, c, default=Standing())
-    if not found.word and c.removed:
-        return Standing(word="gone", out=True)
-    if not found.word and c.held:
-        return Standing(word="held")
-    return found
+    """The word the table shows: :func:`tracker.explain.standing` (the system's standing, or the core's own words
+    for a held or departed combatant; Why? explains the same word), a failing plug-in's word counted as none."""
+    return core_standing(system, state, c, default=Standing())
 
 
 def conditions_text(state: FightState, c: Combatant) -> str:
