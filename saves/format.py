@@ -430,6 +430,10 @@ class Codec:
         return Entry(seq, action, event)
 
     def _event(self, tag: Any, version: Any, data: Any, line: int) -> Event:
+        """A line (sealed: its checksum good) whose only fault is a field its event does not have (it reads whole
+        without it) was written by a newer version that added the field (docs/PLUGINS.md: a new field with a default): :class:`NewerVersion`,
+        not damage.  An older format's line has no checksum: the loader calls it damage
+        (tests/reliability/test_recovery.py::test_a_fight_a_newer_version_wrote_is_not_called_damaged)."""
         if type(tag) is not str:
             raise LoadError("the event type must be a text", line)
         cls = self.types.get(tag)
@@ -454,6 +458,14 @@ class Codec:
             raise LoadError(f"event {tag!r} is damaged: unknown field {TAG!r}", line)
         try:
             event: Event = self._structure({**data, TAG: tag}, self.events)
+        except cattrs.ForbiddenExtraKeysError as e:
+            known = {k: v for k, v in data.items() if k not in e.extra_fields}
+            try:  # read whole without them: a newer version's field; not even then: damage
+                self._structure({**known, TAG: tag}, self.events)
+            except Exception:
+                raise LoadError(f"event {tag!r} is damaged: {explain(e)}", line) from None
+            fields = ", ".join(repr(k) for k in sorted(e.extra_fields)[:3])
+            raise NewerVersion(f"event {tag!r} with a field this version does not know, {fields}", line) from None
         except Exception as e:
             raise LoadError(f"event {tag!r} is damaged: {explain(e)}", line) from None
         return event
