@@ -196,15 +196,44 @@ def _as_it_was(system: System, state: FightState, added: list[E.Event], preset: 
 
 
 def _remove(system: System, state: FightState, cmd: C.RemoveCombatant, dice: Roller) -> list[E.Event]:
+    """The combatant leaves the fight; if it is its turn, the turn passes to the next who can act.
+
+    Ruling: the next turn is worked out as if the one leaving were already gone. When someone else comes next in
+    the order, the events are as they were before this ruling: the turn ends, the next turn starts (a new round if
+    the order wraps), then the removal (tests/core/test_remove_last_actor.py::test_an_ordinary_removal_logs_as_before).
+    When the next turn found was the leaving one's own (no one else could act), a whole phantom round was logged:
+    "Round 2; Outlaw's turn; Outlaw leaves the fight", the round counter went up and others' round-counted
+    conditions ended early. Now its turn ends (what ends at the end of its turn ends), it leaves, and the next
+    turn is looked for without it: none, and no round starts
+    (test_removing_the_last_who_can_act_starts_no_round, test_no_condition_of_another_expires_early,
+    test_the_undo_line_names_the_removal_then_the_turns_end); someone the wrapped order would have reached only
+    after it (a held one, or one not surprising in a surprise round) takes the next turn, in the order without it
+    (test_a_surprise_round_passes_to_the_next_round_without_the_one_leaving). When the order is to be rolled again
+    at the round it wraps to, the one leaving is not rolled for (typed-in dice asked no roll for it, and it could
+    roll first and take a turn in the new round before leaving): the turn ends, it leaves, then the new round's
+    rolls and turn (test_a_reroll_at_the_wrap_rolls_without_the_one_leaving). Events already in a file evolve as
+    they did: only the events a new removal produces change.
+    """
     c = need(state, cmd.id)
-    events: list[E.Event] = []
-    if state.current == c.id:
-        try:
-            events = _turn_on(system, state, dice)
-        except Refused:
-            events = []
-    events.append(E.CombatantRemoved(id=c.id, reason=clean(cmd.reason, "Reason", NOTE_MAX)))
-    return events
+    removed = E.CombatantRemoved(id=c.id, reason=clean(cmd.reason, "Reason", NOTE_MAX))
+    if state.current != c.id:
+        return [removed]
+    try:
+        probe = next_turn_events(system, state)  # (rolls nothing: typed-in dice are asked only for what is kept)
+    except Refused:
+        probe = []
+    nxt = next((e.id for e in probe if isinstance(e, E.TurnStarted)), c.id)
+    rerolled = state.reroll_next_round and any(isinstance(e, E.RoundStarted) for e in probe)
+    if nxt != c.id and not rerolled:
+        return [*_turn_on(system, state, dice), removed]  # someone else comes next: as before
+    # its turn ends, it leaves, and the next turn is looked for without it
+    head: list[E.Event] = [E.TurnEnded(id=c.id), *_expiring(state, (state.round, state.turn, 1)), removed]
+    gone = fold(system, head, state)
+    before_next = attrs.evolve(gone, turn=state.turn - 1)  # one step before the place the leaving one had
+    try:
+        return head + _turn_on(system, before_next, dice, end_current=False)
+    except Refused:
+        return head
 
 
 def _rename(system: System, state: FightState, cmd: C.RenameCombatant, dice: Roller) -> list[E.Event]:
@@ -671,6 +700,14 @@ def _end(system: System, state: FightState, cmd: C.EndFight, dice: Roller) -> li
     table after the end, still "ends this round"). A condition with no rounds stays. Undoing the end brings them
     back (one action, one undo step). Only fights ended from now on: an end already logged removes nothing.
     Test: tests/core/test_end_fight_conditions.py.
+
+    Ruling: the fight's end ends every held action, as a new round does (a held PC read "held" and "Holding the
+    action (W: act now)" after the end and after rest, with "act now" refused). The end is logged with
+    ``closes_round`` ("The fight ends — held action lapses: Dusty"), and a system clears its record of the round
+    too (bnb: "This round: Gun-play"); undoing the end brings the hold back. An end already logged (without
+    ``closes_round``) folds as it did. Tests: tests/core/test_held_at_end.py (test_the_end_ends_a_held_action,
+    test_the_log_says_the_held_action_lapses, test_undo_of_the_end_brings_the_hold_back,
+    test_an_end_logged_before_folds_as_it_did), tests/systems/bnb/test_held_at_end.py.
     """
     if state.ended:
         raise Refused("the fight is already over")
@@ -681,7 +718,7 @@ def _end(system: System, state: FightState, cmd: C.EndFight, dice: Roller) -> li
         for cond in c.conditions
         if cond.expires_round is not None
     ]
-    return [E.FightEnded(note=clean(cmd.note, "Note", NOTE_MAX)), *over]
+    return [E.FightEnded(note=clean(cmd.note, "Note", NOTE_MAX), closes_round=True), *over]
 
 
 def _targets(state: FightState, ids: Sequence[str], what: str = "target") -> tuple[str, ...]:
@@ -963,6 +1000,8 @@ def _ev_prompt_done(system: System, s: FightState, e: E.PromptResolved) -> Fight
 
 
 def _ev_ended(system: System, s: FightState, e: E.FightEnded) -> FightState:
+    if e.closes_round and any(c.held for c in s.combatants):  # (an end logged before: holds stay, as they did)
+        s = changed(s, combatants=tuple(changed(c, held=False) if c.held else c for c in s.combatants))
     return changed(s, ended=True)
 
 

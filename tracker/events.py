@@ -353,11 +353,21 @@ class PromptResolved(Event):
 
 @attrs.frozen(kw_only=True)
 class FightEnded(Event):
+    """The fight is over.
+
+    ``closes_round``: the end closes the round in progress as a new round would (tracker.engine._end): every held
+    action lapses, and a system clears what it records for the round (bnb: the round's action). False in the
+    files written before, whose end cleared neither (they fold as they did).
+    """
+
     TYPE = "fight_ended"
     note: str = ""
+    closes_round: bool = False
 
     def describe(self, state: FightState) -> str:
-        return "The fight ends" + (f": {self.note}" if self.note else "")
+        text = "The fight ends" + (f": {self.note}" if self.note else "")
+        held = [c.name for c in state.combatants if c.held and not c.removed] if self.closes_round else []
+        return text + (f" — held action lapses: {', '.join(held)}" if held else "")
 
 
 @attrs.frozen(kw_only=True)

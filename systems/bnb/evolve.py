@@ -26,7 +26,7 @@ from systems.bnb.events import (
 )
 from systems.bnb.sheet import DEAD, DYING, OK, UNCONSCIOUS, BnbData, LastSave, data
 from tracker.commands import Modifier
-from tracker.events import CombatantRemoved, PromptResolved, RoundStarted
+from tracker.events import CombatantRemoved, FightEnded, PromptResolved, RoundStarted
 from tracker.kit import Evolver
 from tracker.model import FightState, changed
 
@@ -53,6 +53,19 @@ def _failed(against: str, st: int, parts: tuple[Modifier, ...], ok: bool, damage
 @evolve.on(RoundStarted)
 def _round(state: FightState, event: RoundStarted) -> FightState:
     """A new round: every combatant's round's action is free again."""
+    return _round_over(state)
+
+
+@evolve.on(FightEnded)
+def _ended(state: FightState, event: FightEnded) -> FightState:
+    """Ruling: the fight's end closes its round, as a new round does: the round's action is cleared ("This round:
+    Gun-play" stayed in the detail after the end and after rest). Only ends logged with ``closes_round``: an end
+    already in a file folds as it did (tests/systems/bnb/test_held_at_end.py::test_the_end_clears_the_rounds_action,
+    test_an_end_logged_before_keeps_the_rounds_action, test_undo_of_the_end_brings_the_rounds_action_back)."""
+    return _round_over(state) if event.closes_round else state
+
+
+def _round_over(state: FightState) -> FightState:
     return changed(
         state,
         combatants=tuple(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import attrs
 import pytest
 
 from saves import library
@@ -78,7 +79,8 @@ def test_a_preset_kept_as_it_is_now_comes_back_hurt(sid: str, tmp_path: Path) ->
     later = Fight(registry.load(sid))
     later.do(AddCombatant(preset=pid))
     system = later.system
-    assert system.status(later.state, later.state.combatants[0]) == system.status(f.state, boss)
+    same_phase = attrs.evolve(later.state, started=f.state.started, ended=f.state.ended)  # (zludge: flat-footed)
+    assert system.status(same_phase, later.state.combatants[0]) == system.status(f.state, boss)
     later.undo()
     assert later.state.combatants == ()
 

@@ -1,0 +1,144 @@
+"""Removing the combatant whose turn it is (ruling in tracker/engine.py ``_remove``).
+
+The next turn is worked out as if the one leaving were already gone. With no one else able to act, the removal
+logged a whole phantom round ("Round 2; Outlaw's turn; Outlaw leaves the fight"): the round counter went up and
+others' round-counted conditions ended early. Now its turn ends and it leaves; no round starts.
+"""
+
+from __future__ import annotations
+
+from tracker import Fight, fold, registry
+from tracker import commands as C
+from tracker import events as E
+from tracker.dice import ScriptedRoller
+
+
+def _three(dead: tuple[str, ...] = (), roller: ScriptedRoller | None = None) -> Fight:
+    """bnb: Dusty (c1), Outlaw (c2), Gunfighter (c3) in that order; ``dead`` ones cannot act."""
+    f = Fight(registry.load("bnb"), roller=roller)
+    f.do(C.AddCombatant(name="Dusty", kind="pc"))
+    f.do(C.AddCombatant(name="Outlaw", kind="npc"))
+    f.do(C.AddCombatant(name="Gunfighter", kind="npc"))
+    f.do(C.SetInitiative(values={"c1": 10, "c2": 5, "c3": 3}))
+    for cid in dead:
+        f.do(C.Adjust(id=cid, field="status", value="dead"))
+    f.do(C.StartFight())
+    return f
+
+
+def _types(events: list[E.Event]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+def _outlaw_alone() -> Fight:
+    """Dusty and the Gunfighter dead; it is the Outlaw's turn in round 1."""
+    f = _three(dead=("c1", "c3"))
+    assert f.state.current == "c2" and f.state.round == 1
+    return f
+
+
+def test_removing_the_last_who_can_act_starts_no_round() -> None:
+    f = _outlaw_alone()
+    events = f.do(C.RemoveCombatant(id="c2", reason="fled"))
+    assert _types(events) == ["TurnEnded", "CombatantRemoved"]
+    assert f.state.round == 1
+    assert f.state.get("c2").removed
+    assert f.state.order == ("c1", "c3")
+    assert fold(f.system, [e.event for e in f.entries]) == f.state  # the replay folds the same
+
+
+def test_no_condition_of_another_expires_early() -> None:
+    f = _outlaw_alone()
+    # 1 round, to the end of Dusty's turn in round 2: the phantom round 2 passed that point and ended it
+    f.do(C.AddCondition(id="c3", name="pinned", rounds=1, ends_on="c1", ends_at="end"))
+    events = f.do(C.RemoveCombatant(id="c2"))
+    assert not [e for e in events if isinstance(e, E.ConditionRemoved | E.RoundStarted | E.TurnStarted)]
+    assert f.state.get("c3").condition("pinned") is not None
+
+
+def test_what_ends_at_the_end_of_its_turn_ends() -> None:
+    f = Fight(registry.load("bnb"))
+    f.do(C.AddCombatant(name="Dusty", kind="pc"))
+    f.do(C.AddCombatant(name="Outlaw", kind="npc"))
+    f.do(C.SetInitiative(values={"c1": 10, "c2": 5}))
+    f.do(C.Adjust(id="c1", field="status", value="dead"))
+    # round 1, to the end of the Outlaw's turn
+    f.do(C.AddCondition(id="c1", name="covered", rounds=1, ends_on="c2", ends_at="end"))
+    f.do(C.StartFight())
+    assert f.state.current == "c2"
+    events = f.do(C.RemoveCombatant(id="c2"))
+    assert events == [
+        E.TurnEnded(id="c2"),
+        E.ConditionRemoved(id="c1", name="covered", reason="expired"),
+        E.CombatantRemoved(id="c2"),
+    ]
+    assert f.state.round == 1
+
+
+def test_the_undo_line_names_the_removal_then_the_turns_end() -> None:
+    f = _outlaw_alone()
+    before = f.state
+    f.do(C.RemoveCombatant(id="c2", reason="fled"))
+    step = f.last_step()
+    assert step is not None
+    words = "Outlaw leaves the fight: fled; Outlaw ends the turn"
+    assert step.describe() == words
+    f.undo()
+    assert f.state == before
+    assert f.log.describe(len(f.log) - 1) == f"undone: {words}"
+    f.redo()
+    assert f.state.round == 1 and f.state.get("c2").removed
+
+
+def test_an_ordinary_removal_logs_as_before() -> None:
+    """Someone else comes next: the turn ends, the next turn starts, then the removal (as before the ruling)."""
+    f = _three()
+    events = f.do(C.RemoveCombatant(id="c1"))
+    assert events == [E.TurnEnded(id="c1"), E.TurnStarted(id="c2", index=1), E.CombatantRemoved(id="c1")]
+    assert f.state.current == "c2" and f.state.order == ("c2", "c3")
+    # the last in the order: the order wraps to the next round, as it did
+    f.do(C.NextTurn())
+    assert f.state.current == "c3"
+    events = f.do(C.RemoveCombatant(id="c3"))
+    assert events == [
+        E.TurnEnded(id="c3"),
+        E.RoundStarted(round=2),
+        E.TurnStarted(id="c2", index=0),
+        E.CombatantRemoved(id="c3"),
+    ]
+    assert f.state.current == "c2" and f.state.round == 2
+
+
+def test_a_surprise_round_passes_to_the_next_round_without_the_one_leaving() -> None:
+    f = Fight(registry.load("bnb"))
+    f.do(C.AddCombatant(name="Dusty", kind="pc"))
+    f.do(C.AddCombatant(name="Outlaw", kind="npc"))
+    f.do(C.SetInitiative(values={"c1": 10, "c2": 5}))
+    f.do(C.StartFight(surprise=("c1",)))
+    assert f.state.current == "c1" and f.state.round == 0
+    events = f.do(C.RemoveCombatant(id="c1"))
+    # not "Round 1; Dusty's turn; Dusty leaves": the Outlaw's turn in round 1
+    assert events == [
+        E.TurnEnded(id="c1"),
+        E.CombatantRemoved(id="c1"),
+        E.RoundStarted(round=1),
+        E.TurnStarted(id="c2", index=0),
+    ]
+    assert f.state.current == "c2" and f.state.round == 1
+    assert fold(f.system, [e.event for e in f.entries]) == f.state
+
+
+def test_a_reroll_at_the_wrap_rolls_without_the_one_leaving() -> None:
+    roller = ScriptedRoller([3] * 100)
+    f = _three(roller=roller)
+    f.do(C.RollInitiative(reroll=True))
+    f.do(C.NextTurn())
+    f.do(C.NextTurn())
+    assert f.state.current == "c3"
+    events = f.do(C.RemoveCombatant(id="c3"))
+    assert events[:2] == [E.TurnEnded(id="c3"), E.CombatantRemoved(id="c3")]
+    rolled = {e.id for e in events if isinstance(e, E.InitiativeSet)}
+    assert rolled == {"c1", "c2"}  # not the Gunfighter, who is leaving
+    assert isinstance(events[-1], E.TurnStarted) and events[-1].id in rolled
+    assert f.state.round == 2 and f.state.current == events[-1].id
+    assert fold(f.system, [e.event for e in f.entries]) == f.state
