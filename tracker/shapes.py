@@ -6,12 +6,13 @@ record as its fields declare (:func:`check_record`)."""
 from __future__ import annotations
 
 import collections.abc
+import functools
 import json
 import math
 import re
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -87,7 +88,11 @@ def _kind(value: Any) -> str:
     return f"{type(value).__name__} {text if len(text) < 40 else text[:40] + '…'}"
 
 
-_checker: cattrs.Converter | None = None
+@functools.cache
+def checker() -> cattrs.Converter:
+    """The strict converter (:func:`strict_converter`) the core and the plug-ins check values with, made at its
+    first use (not at launch)."""
+    return strict_converter()
 
 
 def check_record(record: Any) -> None:
@@ -95,16 +100,35 @@ def check_record(record: Any) -> None:
     is: each field of the kind its annotation says ("lots" is no damage, a list no name), as a checkpoint of it
     would be read.  A hand-edited file can put any JSON in an ``adjusted`` line's value; the plug-in's ``adjust``
     sets it as given."""
-    global _checker
-    if _checker is None:
-        _checker = strict_converter()
     try:
-        shape = json.loads(json.dumps(_checker.unstructure(record), allow_nan=False))
-        back = _checker.structure(shape, type(record))
+        shape = json.loads(json.dumps(checker().unstructure(record), allow_nan=False))
+        back = checker().structure(shape, type(record))
     except (TypeError, ValueError, KeyError, AttributeError, cattrs.BaseValidationError) as error:
         raise ValueError(f"it leaves {type(record).__name__} with a value of the wrong kind ({error})") from None
     if back != record:
         raise ValueError(f"it leaves {type(record).__name__} with a value that does not read back as it is")
+
+
+_NEEDED: Any = object()  # (sheet_value: no default, the field must be there)
+
+
+def sheet_value(sheet: Mapping[str, Any], name: str, kind: Any, default: Any = _NEEDED, *, null: bool = False) -> Any:
+    """The value ``name`` of a sheet read from a fight file, of its JSON type exactly, nothing coerced (7.5, "7" or
+    true is no whole number, 1 no flag): ``default`` when absent (KeyError without one), and when null if ``null``
+    (a field the add form leaves empty); ValueError naming it when of another type.
+
+    A plug-in's ``make_data`` reads its sheet with it: it reads every ``combatant_added`` line of a fight file,
+    and a value edited by hand is refused at its line, not read as another (a DC of 13.7 was read as 13 and
+    ``tracker check`` called the file good: tests/reliability/test_sheet_strict.py).  The GM's own sheets (the add
+    form, a preset, a party) are parsed by the plug-in's ``check_sheet`` before they reach ``make_data``."""
+    if name not in sheet or (null and sheet[name] is None):
+        if default is _NEEDED:
+            raise KeyError(name)
+        return default
+    try:
+        return checker().structure(sheet[name], kind)
+    except (TypeError, ValueError, KeyError, AttributeError, cattrs.BaseValidationError) as e:
+        raise ValueError(f"the sheet's {name} is of the wrong kind ({e})") from None
 
 
 _PLAIN = (int, str, bool, float, type(None))
@@ -123,10 +147,7 @@ def unreadable(t: Any) -> str:
     set, a dict whose keys are not texts, or a record with such a field.  What a fight file reads back: whole
     numbers, numbers, texts, flags, None, ``X | None``, tuples and lists of them, dicts with text keys, enums,
     literals, attrs records of them (and unions of attrs records), ``Any`` (a JSON value, as JSON gives it)."""
-    global _checker
-    if _checker is None:
-        _checker = strict_converter()
-    return _unreadable(t, _checker, set())
+    return _unreadable(t, checker(), set())
 
 
 def _unreadable(t: Any, converter: cattrs.Converter, seen: set[type]) -> str:

@@ -25,7 +25,7 @@ import difflib
 import functools
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import cattrs
@@ -33,6 +33,7 @@ import cattrs
 from tracker.commands import BOOL, INT, Param
 from tracker.errors import Refused
 from tracker.model import NPC, PC
+from tracker.shapes import checker, sheet_value
 from tracker.text import counted, digits_end, digits_start, head_and_number, line_end, spaces_end, spaces_start
 
 from .deficiency import HELP as DEFICIENT_HELP
@@ -40,16 +41,33 @@ from .presets import FIREARM_TAGS, WEAPONS, WORKINGS
 from .records import FATAL, LEVELS, REV, SHOTS_MAX, SLOTS_MAX, STATS, BJData, DvMod, Weapon, Working, check_new
 from .table import R
 
-if TYPE_CHECKING:
-    import cattrs
-
 THROWABLE = frozenset(name for name, w in WEAPONS.items() if w.throwable)
 
 
-@functools.cache
-def _conv() -> cattrs.Converter:
-    """The converter for weapon and working records in sheets, made at the first sheet read."""
-    return cattrs.Converter()
+_BAD_RECORD = (TypeError, ValueError, KeyError, AttributeError, cattrs.errors.CattrsError, cattrs.BaseValidationError)
+
+
+def _record(kind: type[Any], value: Any, what: str) -> Any:
+    """``value`` (a record of a sheet, as JSON holds it) as a ``kind``; ValueError naming ``what`` and the field if
+    one is of another JSON type than it declares, unknown, or missing."""
+    try:
+        return checker().structure(value, kind)
+    except _BAD_RECORD as e:
+        why = f"{type(e).__name__}: {e}"
+        if isinstance(value, dict):
+            for field in attrs.fields(attrs.resolve_types(kind)):
+                try:
+                    if field.name in value:
+                        checker().structure(value[field.name], field.type)
+                except _BAD_RECORD as bad:
+                    why = f"its {field.name}: {bad}"
+                    break
+        raise ValueError(f"{what} is not a {kind.__name__} record ({why})") from None
+
+
+def _called(what: str, record: Any) -> str:
+    name = record.get("name") if isinstance(record, dict) else None
+    return f"{what} {_shown(name)!r}" if isinstance(name, str) else what
 
 
 # ---------------------------------------------------------------------------
@@ -347,7 +365,7 @@ def parse_weapons(text: Any, *, strict: bool = False) -> list[dict[str, Any]]:
                 numbered[key] = n + 1
             taken.add(name_i.lower())
             out.append(attrs.evolve(base, name=name_i))
-    return [_conv().unstructure(w) for w in out]
+    return [checker().unstructure(w) for w in out]
 
 
 _CAST = re.compile("cast", re.IGNORECASE)  # four letters, matched where they must stand (constant time)
@@ -406,7 +424,7 @@ def parse_workings(text: Any) -> list[dict[str, Any]]:
             if not 1 <= level <= 9:
                 raise Refused(f"workings: {name}'s level (the lead to ingest) must be 1 to 9, not {level}")
             base = attrs.evolve(base, level=level)
-        out.append(_conv().unstructure(attrs.evolve(base, cast_today=bool(m[2]))))
+        out.append(checker().unstructure(attrs.evolve(base, cast_today=bool(m[2]))))
     return out
 
 
@@ -588,7 +606,14 @@ def _int(sheet: Mapping[str, Any], name: str, default: int) -> int:
 
 
 def check_sheet(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a sheet (Refused names the rule) and return it as JSON values."""
+    """Validate a sheet (Refused names the rule) and return it as JSON values.
+
+    Ruling: weapon, working and DV modifier records given whole (a party file's, a preset's: ``parse_weapons``
+    passes them as they are) are held to what ``make_data`` reads from a fight file, and refused here in words
+    (a party file's weapon jam edited to true was read as 1; one past ``check_new``'s bounds raised ValueError
+    from the fold instead of a refusal) (tests/reliability/test_sheet_strict.py::
+    test_a_party_record_of_the_wrong_type_is_refused_in_words).
+    """
     out: dict[str, Any] = {}
     if kind == PC:
         for s in STATS:
@@ -624,39 +649,52 @@ def check_sheet(kind: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
     out["slots"] = slots
     out["injuries"] = parse_injuries(sheet.get("injuries"), slots)
     out["rev"] = REV
+    try:  # records given whole (a party's or a preset's weapons) are read as a file's are: refused in words
+        make_data(kind, out)
+    except ValueError as e:
+        raise Refused(f"this sheet cannot be added: {e}") from None
     return out
 
 
 def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
-    """Build the record from a checked sheet (pure)."""
+    """Build the record from a checked sheet (pure).
+
+    Ruling: the sheet is read as JSON holds it, each value of the type its field declares, nothing coerced: a
+    ``combatant_added`` line read from a file whose sheet gives 7.9 or "7" for Morale, true for a stat, 1 for a
+    flag, or a weapon record's jam as true was edited by hand (``check_sheet`` writes whole numbers and flags), so
+    its event does not apply (ValueError) and the loader names its line, as for a value out of bounds
+    (``check_new``).  Morale 7.9 was read as 7 and ``tracker check`` called the file good.  The GM's own sheets
+    (the add form, a preset, a party) are parsed by ``check_sheet`` before they reach here.  Tests:
+    tests/reliability/test_sheet_strict.py::test_a_sheet_value_of_the_wrong_json_type_is_refused_at_its_line.
+    """
     s = dict(sheet)
-    slots = tuple(int(x) for x in s.get("slots", (2, 2, 1)))
+    slots: tuple[int, ...] = sheet_value(s, "slots", tuple[int, ...], (2, 2, 1))
     fields: dict[str, Any] = {
         "kind": kind,
         "slots": slots,
-        "injuries": tuple(tuple(x) for x in s.get("injuries", [[] for _ in slots])),
-        "lead": int(s.get("lead", 0)),
-        "weapons": tuple(_weapon(w) for w in s.get("weapons", ())),
-        "workings": tuple(_working(w) for w in s.get("workings", ())),
+        "injuries": sheet_value(s, "injuries", tuple[tuple[str, ...], ...], tuple(() for _ in slots)),
+        "lead": sheet_value(s, "lead", int, 0),
+        "weapons": tuple(_weapon(w) for w in sheet_value(s, "weapons", tuple[Any, ...], ())),
+        "workings": tuple(_working(w) for w in sheet_value(s, "workings", tuple[Any, ...], ())),
     }
     if kind == PC:
         for st in STATS:
-            fields[st] = int(s.get(st, 10))
-            fields[f"{st}_marks"] = int(s.get(f"{st}_marks", 0))
+            fields[st] = sheet_value(s, st, int, 10)
+            fields[f"{st}_marks"] = sheet_value(s, f"{st}_marks", int, 0)
     else:
         fields.update(
-            threat=int(s.get("threat", 3)),
-            morale=int(s.get("morale", 7)),
-            deficiencies=tuple(s.get("deficiencies", ())),
-            resistances=tuple(s.get("resistances", ())),
-            weaknesses=tuple(s.get("weaknesses", ())),
-            immunities=tuple(s.get("immunities", ())),
-            dv_mods=tuple(_conv().structure(d, DvMod) for d in s.get("dv_mods", ())),
-            specials=str(s.get("specials", "")),
-            size=str(s.get("size", "medium")),
-            dead=bool(s.get("dead", False)),
+            threat=sheet_value(s, "threat", int, 3),
+            morale=sheet_value(s, "morale", int, 7),
+            deficiencies=sheet_value(s, "deficiencies", tuple[str, ...], ()),
+            resistances=sheet_value(s, "resistances", tuple[str, ...], ()),
+            weaknesses=sheet_value(s, "weaknesses", tuple[str, ...], ()),
+            immunities=sheet_value(s, "immunities", tuple[str, ...], ()),
+            dv_mods=sheet_value(s, "dv_mods", tuple[DvMod, ...], ()),
+            specials=sheet_value(s, "specials", str, ""),
+            size=sheet_value(s, "size", str, "medium"),
+            dead=sheet_value(s, "dead", bool, False),
         )
-    fields["rev"] = int(s.get("rev", 1))
+    fields["rev"] = sheet_value(s, "rev", int, 1)
     record = BJData(**fields)
     check_new(record)  # a value no checked sheet holds: the line was edited by hand (ValueError)
     return record
@@ -664,7 +702,7 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BJData:
 
 def _weapon(record: Mapping[str, Any]) -> Weapon:
     """A weapon from its sheet record; one saved before throwing was known learns it from the catalogue."""
-    w = _conv().structure(record, Weapon)
+    w: Weapon = _record(Weapon, record, _called("the weapon", record))
     if "throwable" not in record and re.sub(r" \d+$", "", w.name.lower()) in THROWABLE:
         w = attrs.evolve(w, throwable=True)
     return w
@@ -672,7 +710,7 @@ def _weapon(record: Mapping[str, Any]) -> Weapon:
 
 def _working(record: Mapping[str, Any]) -> Working:
     """A working from its sheet record; one saved before papers were known learns it from the catalogue."""
-    w = _conv().structure(record, Working)
+    w: Working = _record(Working, record, _called("the working", record))
     base = WORKINGS.get(w.name.lower())
     if "paper" not in record and base is not None and base.paper:
         w = attrs.evolve(w, paper=True)

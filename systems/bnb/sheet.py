@@ -44,6 +44,7 @@ from tracker.commands import BOOL, CHOICE, INT, Modifier, Param
 from tracker.dice import DiceRequest, Roll, Roller
 from tracker.errors import Refused
 from tracker.model import NPC, PC, Combatant
+from tracker.shapes import sheet_value
 
 OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD = "ok", "dying", "unconscious", "knocked out", "dead"
 STATUSES = (OK, DYING, UNCONSCIOUS, KNOCKED_OUT, DEAD)
@@ -372,12 +373,21 @@ def _check_npc(sheet: Mapping[str, Any], dice: Roller) -> tuple[dict[str, Any], 
 
 
 def make_data(kind: str, sheet: Mapping[str, Any]) -> BnbData:
-    """The record for a checked sheet (pure)."""
-    carried = parse_weapons(sheet.get("weapons", ""))
+    """The record for a checked sheet (pure).
+
+    Ruling: the sheet is read as JSON holds it, each value of the type its field declares, nothing coerced: a
+    ``combatant_added`` line read from a file whose sheet gives 13.7 or "13" for the DC, true for HP or 1 for
+    Minor was edited by hand (``check_sheet`` writes whole numbers, flags and texts), so its event does not apply
+    (ValueError) and the loader names its line; a DC of 13.7 was read as 13 and ``tracker check`` called the file
+    good.  The GM's own sheets (the add form, a preset, a party) are parsed by ``check_sheet`` before they reach
+    here.  Tests: tests/reliability/test_sheet_strict.py::test_a_sheet_value_of_the_wrong_json_type_is_refused_at_its_line.
+    """
+    carried = parse_weapons(sheet_value(sheet, "weapons", str, ""))
+    favoured: str = sheet_value(sheet, "favoured", str, "")
     if sheet.get("cls"):
-        cls, level = sheet["cls"], int(sheet["level"])
+        cls, level = sheet_value(sheet, "cls", str), sheet_value(sheet, "level", int)
         row = CLASS_TABLES[cls][level - 1]
-        scores = tuple(int(sheet.get(a, 10)) for a in ATTR_FIELDS)
+        scores = tuple(sheet_value(sheet, a, int, 10) for a in ATTR_FIELDS)
         dex = modifier(scores[4])
         return BnbData(
             cls=cls,
@@ -387,29 +397,29 @@ def make_data(kind: str, sheet: Mapping[str, Any]) -> BnbData:
             dc=10 + dex + row.defence,
             to_hit=row.to_hit,
             st=row.save,
-            max_hp=int(sheet["hp"]),
-            init_mod=int(sheet.get("init_mod", 0)),
-            favoured=sheet.get("favoured", ""),
+            max_hp=sheet_value(sheet, "hp", int),
+            init_mod=sheet_value(sheet, "init_mod", int, 0),
+            favoured=favoured,
             weapons=carried,
             important=True,
             rowdy=cls == TRAILBLAZER,
-            lucky_used=int(sheet.get("lucky_used", 0)),
+            lucky_used=sheet_value(sheet, "lucky_used", int, 0),
         )
-    hd = parse_hd(sheet.get("hd", "1"))
+    hd = parse_hd(sheet_value(sheet, "hd", str, "1"))
     return BnbData(
         level=hd.dice,
         hd=hd,
-        scores=(10, 10, 10, 10, int(sheet.get("dex", 10)), 10),
-        dc=int(sheet.get("dc", 11)),
+        scores=(10, 10, 10, 10, sheet_value(sheet, "dex", int, 10), 10),
+        dc=sheet_value(sheet, "dc", int, 11),
         to_hit=min(hd.dice, 15),
         st=19 - hd.dice,
-        max_hp=int(sheet["hp"]),
-        init_mod=int(sheet.get("init_mod", 0)),
-        favoured=sheet.get("favoured", ""),
+        max_hp=sheet_value(sheet, "hp", int),
+        init_mod=sheet_value(sheet, "init_mod", int, 0),
+        favoured=favoured,
         weapons=carried,
-        natural=parse_natural(sheet.get("attacks", "")),
-        minor=bool(sheet.get("minor", False)),
-        important=bool(sheet.get("important", False)),
-        rowdy=bool(sheet.get("rowdy", False)),
-        xp=int(sheet.get("xp", 0) or 0),
+        natural=parse_natural(sheet_value(sheet, "attacks", str, "")),
+        minor=sheet_value(sheet, "minor", bool, False),
+        important=sheet_value(sheet, "important", bool, False),
+        rowdy=sheet_value(sheet, "rowdy", bool, False),
+        xp=sheet_value(sheet, "xp", int, 0, null=True),
     )

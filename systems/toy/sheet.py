@@ -24,7 +24,19 @@ SHEET_FIELDS = (
 )
 
 
+def whole_numbers(sheet: Mapping[str, Any]) -> None:
+    """Raise ValueError unless each whole-number field the sheet holds is a whole number, as ``Param.parse`` wrote
+    it.  Ruling: a sheet read from a fight file is not coerced; 7.5, "7" or true for HP was edited by hand (HP "7"
+    was kept as a text), so its event does not apply and the loader names its line.  Test:
+    tests/reliability/test_sheet_strict.py::test_a_sheet_value_of_the_wrong_json_type_is_refused_at_its_line."""
+    for p in SHEET_FIELDS:
+        value = sheet.get(p.name, 0)
+        if p.kind == INT and type(value) is not int:  # (not isinstance: True is an int to Python)
+            raise ValueError(f"the sheet's {p.name} must be a whole number, not {value!r}"[:120])
+
+
 def make_data(sheet: Mapping[str, Any]) -> ToyData:
+    whole_numbers(sheet)
     return ToyData(hp=sheet["hp"], max_hp=sheet["hp"], init_bonus=sheet.get("init_bonus", 0))
 
 

@@ -24,6 +24,7 @@ from systems.twod6.sheet import (
 )
 from tracker.commands import Modifier
 from tracker.model import Combatant
+from tracker.shapes import sheet_value
 
 
 @attrs.frozen(kw_only=True)
@@ -175,21 +176,30 @@ for _key in STATS:  # data.agi etc., so a GM adjust logs the old value
 
 
 def make_data(kind: str, sheet: Mapping[str, Any]) -> Data:
-    stats = tuple(int(sheet.get(k, 0)) for k in STATS)
+    """The record for a checked sheet (pure).
+
+    Ruling: the sheet is read as JSON holds it, each value of the type its field declares, nothing coerced: a
+    ``combatant_added`` line read from a file whose sheet gives 1.5 or "1" for a stat, true for Cinematics or 1
+    for Fine armor was edited by hand (``check_sheet`` writes whole numbers, flags and texts), so its event does
+    not apply (ValueError) and the loader names its line (a stat of 1.5 was read as 1).  The GM's own sheets (the
+    add form, a preset, a party) are parsed by ``check_sheet`` before they reach here.  Tests:
+    tests/reliability/test_sheet_strict.py::test_a_sheet_value_of_the_wrong_json_type_is_refused_at_its_line.
+    """
+    stats = tuple(sheet_value(sheet, k, int, 0) for k in STATS)
     # the sheet as checked when it was added (an older file's as it was then read): not checked again
-    talents = parse_talents(str(sheet.get("talents") or ""), strict=False)
+    talents = parse_talents(sheet_value(sheet, "talents", str, "", null=True), strict=False)
     most = max_wounds(stats[STATS.index("tou")], talents)
     return Data(
         stats=stats,
-        skills=parse_skills(str(sheet.get("skills") or ""), strict=False),
+        skills=parse_skills(sheet_value(sheet, "skills", str, "", null=True), strict=False),
         talents=talents,
-        items=parse_items(str(sheet.get("items") or ""), strict=False),
-        armor=str(sheet.get("armor") or "none"),
-        fine_armor=bool(sheet.get("fine_armor", False)),
-        race=str(sheet.get("race") or ""),
+        items=parse_items(sheet_value(sheet, "items", str, "", null=True), strict=False),
+        armor=sheet_value(sheet, "armor", str, "", null=True) or "none",
+        fine_armor=sheet_value(sheet, "fine_armor", bool, False, null=True),
+        race=sheet_value(sheet, "race", str, "", null=True),
         max_wounds=most,
         wounds=most,
-        cinematics=int(sheet.get("cinematics", 0)),
+        cinematics=sheet_value(sheet, "cinematics", int, 0),
     )
 
 

@@ -23,6 +23,7 @@ import attrs
 
 from tracker.commands import BOOL, CHOICE, INT, Param, parse_modifiers
 from tracker.errors import Refused
+from tracker.shapes import sheet_value
 from tracker.text import digits_end, head_and_number, spaces_end
 
 from .model import ATTACK_SKILLS, LOCATIONS, MAX_RANKS, Skill, ZludgeData
@@ -316,19 +317,26 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
 
     ``strict=False`` (rebuilding a combatant from a saved fight) lets Durability
     and Endurance keep the 4 ranks files saved before the 3-rank cap may hold.
+
+    Ruling: each value is read as JSON holds it, of the type its field declares, nothing coerced: a
+    ``combatant_added`` line read from a file whose sheet gives 1.5 or "1" for Fortitude or a rank, 1 for High
+    powered or a number for a text was edited by hand (the form's ``Param.parse`` writes whole numbers, flags and
+    texts), so its event does not apply (ValueError) and the loader names its line (Fortitude 1.5 was read as 1).
+    A null reads as the field's default, as before.  Tests: tests/reliability/test_sheet_strict.py::
+    test_a_sheet_value_of_the_wrong_json_type_is_refused_at_its_line.
     """
     ranks = MAX_RANKS if strict else 4
     out = dict(sheet)
-    high = bool(sheet.get("high_powered", False))
-    attrs_ = parse_attributes(str(sheet.get("attributes", "") or ""), high)
-    fort = int(sheet.get("fortitude", 0) or 0)
+    high = sheet_value(sheet, "high_powered", bool, False, null=True)
+    attrs_ = parse_attributes(sheet_value(sheet, "attributes", str, "", null=True), high)
+    fort = sheet_value(sheet, "fortitude", int, 0, null=True)
     _check_attribute("Fortitude", fort, high)
-    skills = parse_skills(str(sheet.get("skills", "") or ""))
+    skills = parse_skills(sheet_value(sheet, "skills", str, "", null=True))
     if strict:
         skills = _track_skills(skills, out)
         _check_based_on(skills, attrs_)
-    weapon, wlevel = parse_levelled(str(sheet.get("weapon", "unarmed") or "unarmed"), WEAPONS, "weapon")
-    wskill = str(sheet.get("weapon_skill", "auto") or "auto")
+    weapon, wlevel = parse_levelled(sheet_value(sheet, "weapon", str, "", null=True) or "unarmed", WEAPONS, "weapon")
+    wskill = sheet_value(sheet, "weapon_skill", str, "", null=True) or "auto"
     if wlevel is None:
         wlevel, auto_skill = WEAPONS[weapon]
     else:
@@ -338,12 +346,12 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
         wskill = auto_skill
     if wskill.title() not in ATTACK_SKILLS:
         raise Refused(f"weapon skill '{wskill}' must be Melee, Ranged or Unarmed")
-    armor, alevel = parse_levelled(str(sheet.get("armor", "none") or "none"), ARMORS, "armor")
+    armor, alevel = parse_levelled(sheet_value(sheet, "armor", str, "", null=True) or "none", ARMORS, "armor")
     if alevel is None:
         alevel = ARMORS[armor]
     else:
         armor = f"{armor} {alevel}"
-    covers = str(sheet.get("armor_covers", "all") or "all").strip().lower()
+    covers = (sheet_value(sheet, "armor_covers", str, "", null=True) or "all").strip().lower()
     if covers != "all":
         parts = tuple(p.strip() for p in covers.split(",") if p.strip())
         for p in parts:
@@ -356,7 +364,7 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
         ("plot_points", 0, 99),
         ("armor_penalty", 0, 4),
     ):
-        value = int(out.get(name, 0) or 0)  # (Durability or Endurance may come from the skills)
+        value = sheet_value(out, name, int, 0, null=True)  # (Durability or Endurance may come from the skills)
         if not lo <= value <= hi:
             what = name.replace("_", " ")
             if name in ("durability", "endurance"):
@@ -365,7 +373,7 @@ def normalize(kind: str, sheet: Mapping[str, Any], strict: bool = True) -> dict[
                 )
             raise Refused(f"{what} runs {lo} to {hi}, not {value}")
         out[name] = value
-    aspects = tuple(a.strip() for a in str(sheet.get("aspects", "") or "").split(",") if a.strip())
+    aspects = tuple(a.strip() for a in sheet_value(sheet, "aspects", str, "", null=True).split(",") if a.strip())
     out.update(
         attributes=", ".join(f"{n} {v:+d}" for n, v in attrs_),
         fortitude=fort,

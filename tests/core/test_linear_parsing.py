@@ -40,6 +40,7 @@ from tests.support import examples
 from tracker import AddCombatant
 from tracker.errors import Refused
 from tracker.plugin import System
+from tracker.shapes import checker
 from tracker.text import head_and_number
 
 # ---------------------------------------------------------------------------
@@ -269,7 +270,7 @@ def old_parse_weapons(text: str) -> list[dict[str, Any]]:
                 n += 1
             taken.add(name_i.lower())
             out.append(attrs.evolve(base, name=name_i))
-    return [bj._conv().unstructure(w) for w in out]
+    return [checker().unstructure(w) for w in out]
 
 
 def outcome(parse: Callable[[str], Any], text: str) -> Any:
