@@ -18,7 +18,9 @@ system (opening a fight, listing one without ``ABOUT``):
 - ``prompt_data`` names commands the system offers; it, ``fight_only`` and
   ``rest_qualities`` give tuples of names (``"short rest"`` is no tuple);
 - ``turn_commands`` holds command classes the system's forms build, not their
-  names.
+  names;
+- a plug-in with ``about`` of its id says the ``name``, ``version`` and
+  ``summary`` that ``about`` says: the start screen lists ``ABOUT``.
 
 What needs the plug-in to make things is checked too by
 :func:`tracker.registry.register` and by :func:`tracker.testing.check_plugin`
@@ -34,7 +36,9 @@ What needs the plug-in to make things is checked too by
   the record);
 - every field of an event, a record (``make_data``, ``initial_data``) and a
   command a form builds is of a type a fight file reads back
-  (:func:`tracker.shapes.unreadable`: not ``int | str``, ``object``, a set).
+  (:func:`tracker.shapes.unreadable`: not ``int | str``, ``object``, a set);
+- every method hook the plug-in overrides is something to call, taking what
+  the core gives it (:func:`_hook_signatures`).
 
 :func:`tracker.testing.check_plugin` also checks the rules table
 (:func:`rule_problems`): no id twice, one-line statements, sources in the
@@ -50,6 +54,7 @@ form, or values its system lists in ``prompt_data``.
 from __future__ import annotations
 
 import difflib
+import inspect
 import re
 import typing
 from collections.abc import Iterable, Mapping, Sequence
@@ -62,7 +67,7 @@ from tracker.dice import SeededRoller
 from tracker.errors import Refused, TrackerError
 from tracker.events import Event, PromptRaised
 from tracker.model import NPC, PC, Combatant, FightState, Prompt
-from tracker.plugin import BaseSystem, System
+from tracker.plugin import About, BaseSystem, System
 from tracker.reasons import Rule
 from tracker.shapes import type_name, unreadable
 
@@ -102,8 +107,9 @@ def check_system(system: System, *, made: bool = True) -> None:
     ``made=False`` checks only what the plug-in declares (what loading it checks): not its command forms
     and sample combatants, which it must make to be checked."""
     problems = [*_hooks(system), *_event_tags(system), *_harm_forms(system), *_prompt_data(system)]
-    problems += [*_names_given(system), *_turn_commands(system)]
+    problems += [*_names_given(system), *_turn_commands(system), *_about(system)]
     if made:
+        problems += [*_hook_signatures(system)]
         problems += [*_field_types(system), *_command_forms(system), *_adjust_fields(system)]
     if problems:
         raise PluginError(f"the system '{system.id}' breaks the plug-in protocol: " + "; ".join(problems))
@@ -126,13 +132,7 @@ def check_prompts(system: System, events: Sequence[Event]) -> None:
 
 
 def _hooks(system: System) -> list[str]:
-    names: set[str] = set()
-    for cls in type(system).__mro__:
-        if cls in _NOT_THE_PLUGINS or cls.__module__ == "typing":
-            continue
-        names |= _public(vars(cls))
-    names |= _public(getattr(system, "__dict__", {}))
-    return [_not_a_hook(name) for name in sorted(names - HOOKS)]
+    return [_not_a_hook(name) for name in sorted(_overridden(system) - HOOKS)]
 
 
 def _not_a_hook(name: str) -> str:
@@ -140,6 +140,84 @@ def _not_a_hook(name: str) -> str:
     if close:
         return f"{name} is not a hook; did you mean {close[0]}?"
     return f"{name} is not a hook (a helper of the plug-in's own is named with a leading underscore: _{name})"
+
+
+def _about(system: System) -> list[str]:
+    """Ruling: a plug-in whose ``about`` has its id but which says another ``name``, ``version`` or ``summary`` (a
+    subclass setting ``name = "Other"`` beside the ``about`` it inherits) is refused by name: the start screen
+    lists the ``ABOUT`` it was made from, and the fight's header and titles would say the other. A class with
+    another id is another system, whose inherited ``about`` lists nothing (the registry lists a system by its
+    entry point's ``ABOUT``, of that entry point's id; tests re-id the toy so)
+    (test_a_name_or_version_other_than_about_says_is_refused)."""
+    about = getattr(system, "about", None)
+    if not isinstance(about, About) or about.id != system.id:
+        return []
+    return [
+        f"{attr} is {getattr(system, attr, None)!r} but about says {getattr(about, attr)!r}"
+        f" (the start screen lists about: set it in ABOUT only)"
+        for attr in ("name", "version", "summary")
+        if getattr(system, attr, None) != getattr(about, attr)
+    ]
+
+
+def _hook_signatures(system: System) -> list[str]:
+    """Ruling: a method hook the plug-in overrides is something to call, and it takes what the core gives it, by
+    position (the core calls every hook so): as many parameters as the protocol's, their names free (bnb names
+    the combatant ``c``); more only with a default, or ``*args``/``**kwargs``. ``status = "HP"`` or
+    ``def status(self, c)`` is refused by name, not at the first row drawn
+    (test_a_hook_overridden_with_the_wrong_parameters_or_not_callable_is_refused,
+    test_a_hook_taking_more_with_defaults_or_star_args_passes)."""
+    problems: list[str] = []
+    for name in sorted(_overridden(system) & HOOKS):
+        owner, expected = _protocol_method(name)
+        if expected is None:
+            continue  # an attribute hook (id, event_types, fight_only…)
+        wanted = list(inspect.signature(expected).parameters)[1:]  # (self)
+        shown = f"{name}({', '.join(wanted)})"
+        given = getattr(system, name, None)
+        if not callable(given):
+            problems.append(f"{name} is a hook to call, {shown}, as {owner}.{name} is; this one is {given!r}")
+            continue
+        try:
+            signature = inspect.signature(given)
+        except (TypeError, ValueError):
+            continue  # (a callable whose parameters cannot be read: not told)
+        try:
+            signature.bind(*wanted)
+        except TypeError:
+            problems.append(
+                f"{name} takes ({', '.join(wanted)}), as {owner}.{name} does; this one takes ({_parameters(signature)})"
+            )
+    return problems
+
+
+def _overridden(system: System) -> set[str]:
+    """The public names the plug-in's own classes (not the protocol's) and the instance itself set."""
+    names: set[str] = set()
+    for cls in type(system).__mro__:
+        if cls in _NOT_THE_PLUGINS or cls.__module__ == "typing":
+            continue
+        names |= _public(vars(cls))
+    return names | _public(getattr(system, "__dict__", {}))
+
+
+def _protocol_method(name: str) -> tuple[str, Any]:
+    """(the class, the function) the protocol declares the method hook ``name`` with: ``System``'s, else
+    ``BaseSystem``'s (``data``, ``rest``); (``""``, None) for an attribute hook."""
+    for owner in (System, BaseSystem):
+        fn = inspect.getattr_static(owner, name, None)
+        if inspect.isfunction(fn):
+            return owner.__name__, fn
+    return "", None
+
+
+def _parameters(signature: inspect.Signature) -> str:
+    """ "c", "state, c, *rest, extra=…": the names, without their annotations."""
+    shown = []
+    for p in signature.parameters.values():
+        star = "*" if p.kind == p.VAR_POSITIONAL else "**" if p.kind == p.VAR_KEYWORD else ""
+        shown.append(star + p.name + ("=…" if p.default is not p.empty else ""))
+    return ", ".join(shown)
 
 
 # -- event tags ------------------------------------------------------------------------------------------------------
@@ -155,7 +233,7 @@ def _event_tags(system: System) -> list[str]:
             continue
         tag = cls.__dict__.get("TYPE")
         if not isinstance(tag, str):
-            problems.append(f"the event {cls.__name__} says no TYPE tag of its own (give it TYPE = '{prefix}...')")
+            problems.append(f"the event {cls.__name__} says no TYPE tag of its own (give it TYPE = '{prefix}<name>')")
             continue
         if not tag.startswith(prefix) or tag == prefix:
             problems.append(f"the event {cls.__name__}'s tag '{tag}' does not start with the system's id ('{prefix}')")
