@@ -61,7 +61,7 @@ CORE_RULES: tuple[Rule, ...] = (
         "held-action",
         "Held action",
         "The combatant whose turn it is may hold the action: the turn passes on, and a hold not used lapses "
-        "when the next round starts.",
+        "when the next round starts or the fight ends.",
     ),
     _core(
         "act-now",

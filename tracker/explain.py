@@ -385,7 +385,11 @@ def _resolved(
 
 def _ended(system: System, b: FightState, e: E.FightEnded, a: FightState, *_: Any) -> list[Reason]:
     terms = [f"after round {b.round}"] + ([f"GM's note: {e.note}"] if e.note else [])
-    return [Reason.of(core_rule("fight-end"), *terms)]
+    out = [Reason.of(core_rule("fight-end"), *terms)]
+    lapsed = [c.name for c in b.combatants if c.held and not c.removed] if e.closes_round else []
+    if lapsed:  # (tracker.engine._end: the end closes the round, as a new round does)
+        out.append(Reason.of(core_rule("held-action"), "holds that lapse as the fight ends: " + ", ".join(lapsed)))
+    return out
 
 
 def _setting(system: System, b: FightState, e: E.Event, a: FightState, *_: Any) -> list[Reason]:

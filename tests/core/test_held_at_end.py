@@ -82,3 +82,15 @@ def test_an_end_logged_before_folds_as_it_did() -> None:
     old = [e.event for e in f.entries] + [E.FightEnded()]
     state = fold(f.system, old)
     assert state.ended and state.get("c1").held
+
+
+def test_why_on_the_end_names_the_holds_that_lapse() -> None:
+    """Why? on "The fight ends" cites the held-action rule with the holds it ended (it cited the end alone)."""
+    from tracker.explain import explain
+
+    f = _holding("bnb")
+    f.do(C.EndFight())
+    seq = next(x.seq for x in f.entries if isinstance(x.event, E.FightEnded))
+    reasons = explain(f, seq)
+    assert [r.rule_id for r in reasons] == ["fight-end", "held-action"]
+    assert "holds that lapse as the fight ends: Dusty" in reasons[1].terms
