@@ -4,7 +4,10 @@
 
 Rulings, each with its test:
 - An extra turn gives fresh actions now and lasts until the next turn starts; the order does not
-  change (test_an_extra_turn_does_not_change_the_order).
+  change (test_an_extra_turn_does_not_change_the_order).  Ruling: on its own turn, a combatant with a half-round
+  action left is refused, saying to spend it once they are used: the fresh actions took the place of those left,
+  and the cinematic bought nothing (audit a14 h2, t66;
+  test_an_extra_turn_spent_before_acting_on_its_own_turn_is_refused).
 - A reroll names the failed check it rerolls: the GM picks one of the combatant's failed checks since its
   last turn (attack, defense, resolve, skill or opposed check: Stealth, breaking a grapple, Negate); none
   named takes the latest (test_the_gm_picks_which_failed_check_is_rerolled).  Ruling: "since its last turn"
@@ -80,6 +83,13 @@ def decide_cinematic(d: Draft, cmd: SpendCinematic, dice: Roller) -> None:
         if x.down:
             raise Refused(
                 f"{c.name} is {'dead' if x.dead else 'unconscious'} and cannot take a turn", rule=R.EXTRA_TURN
+            )
+        if state.current == c.id and x.half > 0:
+            left = "two half-round actions" if x.half >= 2 else "a half-round action"
+            raise Refused(
+                f"{c.name} still has {left} of this turn: an extra turn gives fresh actions in their place, so "
+                "spend it once they are used",
+                rule=R.EXTRA_TURN,
             )
         d.add(CinematicSpent(actor=c.id, use="extra turn"))
         return

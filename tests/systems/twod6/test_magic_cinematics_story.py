@@ -145,6 +145,21 @@ def test_an_extra_turn_does_not_change_the_order():
     assert f.state.order == order
 
 
+def test_an_extra_turn_spent_before_acting_on_its_own_turn_is_refused():
+    """Spent at the start of its own turn, the fresh actions took the place of the turn's own: the second attack
+    was refused and the cinematic was gone.  Refused, nothing logged; spent once the turn's actions are used, the
+    extra turn gives the second attack."""
+    f, roller = setup(("Hero", sheet(str=1, skills="Melee (Heavy) 1", cinematics=1)), ("Ann", FIGHTER))
+    assert f.state.current == "c1"
+    refused(f, SpendCinematic(actor="c1", use="extra turn"), "still has two half-round actions of this turn")
+    assert data(f, "c1").cinematics == 1
+    attack(f, roller, (1, 2, 5, 5), "c1", "c2")
+    assert data(f, "c1").half == 0
+    f.do(SpendCinematic(actor="c1", use="extra turn"))
+    attack(f, roller, (1, 2, 5, 5), "c1", "c2")  # the extra turn's attack
+    assert data(f, "c1").cinematics == 0 and data(f, "c1").half == 0
+
+
 def test_spending_a_cinematic_the_combatant_does_not_have_is_refused():
     """Bad input: no cinematic, no spending; nothing logged."""
     f, _ = setup(("Ann", FIGHTER), ("Bob", DUMMY))
