@@ -261,6 +261,7 @@ def test_a_hidden_turn_leaves_a_pcs_extra_turn_on_its_row() -> None:
 
     f = twod6(hidden_second=True)
     f.do(C.Adjust(id="c1", field="cinematics", value=2))
+    f.do(C.Adjust(id="c1", field="half", value=0))  # (her turn's actions used: the extra turn is spent after them)
     f.do(SpendCinematic(actor="c1", use="extra turn"))
     before = project(f.system, f)
     assert "extra turn" in before.rows[0].state
