@@ -128,6 +128,18 @@ def cannot_read(shown: str, e: OSError) -> str:
 
 TAIL = 32  # bytes of the last line taken kept to be checked: its checksum is among them
 
+TOO_LONG = "the line is too long"
+"""What the view says of a line still without its line end that is already over the line cap (``MAX_LINE``).
+
+Ruling: such a line is refused at its line, not waited for as a line still being written.  The loader drops a
+torn last line (no line end) as the end of a write a crash cut short, but only one within the cap: no write of the
+app is longer, so one over it is no torn fight line, and the loader refuses the file at it ("line N: the line is
+too long (N bytes or more): not a fight file", whatever its end).  Waiting for its end would show the fight as live
+and good while check refuses the file.  The view's words are the start of the loader's (it has not read the whole
+line, and reads of a bounded size keep its memory small).  Tests: tests/view/test_follow_long_line.py::
+test_a_line_over_the_cap_is_judged_as_the_loader_judges_it (the unended cases),
+test_a_line_over_the_cap_still_without_its_end_is_refused_not_waited_for."""
+
 
 def read_chunk(path: Path, offset: int, limit: int | None = None) -> tuple[bytes, int]:
     """Up to ``limit`` bytes (``READ_CHUNK``) of ``path`` from byte ``offset`` on, and the file's size.
@@ -162,6 +174,18 @@ def lines_of(data: bytes) -> Iterator[bytes]:
             return
         yield data[start:end]
         start = end + 1
+
+
+def over_the_cap(data: bytes, start: int = 0) -> int | None:
+    """Where the first line of ``data`` (whole lines, each with its line end) from byte ``start`` on that is longer
+    than the line cap (``MAX_LINE``) starts; None if none is.  A few searches per ``MAX_LINE`` of ``data``: each
+    looks for the last line end within a line's cap, and a line with none there is over it."""
+    while len(data) - start > MAX_LINE:
+        end = data.rfind(b"\n", start, start + MAX_LINE + 1)
+        if end < 0:
+            return start
+        start = end + 1
+    return None
 
 
 def _record(raw: bytes, line: int) -> Any:
@@ -448,8 +472,8 @@ class Follower:
                 data = data[1:]
             end = data.rfind(b"\n")
             if end < 0:
-                if len(data) > MAX_LINE:
-                    raise LoadError("the line is too long", self._line + 1)
+                if len(data) > MAX_LINE:  # never waited for (see TOO_LONG)
+                    raise LoadError(TOO_LONG, self._line + 1)
                 if data and self._offset + len(data) >= size and self._whole(data):
                     # the file's last line lost only its line end (the power went between the two): whole, its
                     # checksum good, the loader keeps it (check, replay and continuing show it), and so does the
@@ -492,6 +516,9 @@ class Follower:
             self._header, self._system, self._fight = loaded.header, loaded.system, loaded.fight()
             self._offset = size
             return
+        after_header = data.find(b"\n") + 1 if first == self._line + 2 else 0  # (a header read here: not looked at)
+        if self._codec and len(data) > MAX_LINE and over_the_cap(data, after_header) is not None:
+            self._over_the_cap()
         if self._codec and self._offset + len(data) >= size and self._damaged_last(data, first):
             # the file's last line is whole but does not read: the loader drops it (check, replay and continuing
             # show the fight without it), and so does the view, which showed only the error; lines written after
@@ -508,6 +535,26 @@ class Follower:
             assert self._system is not None
             self._fight = Fight(self._system)
         self._fold(new)
+
+    def _over_the_cap(self) -> None:
+        """A whole line over the line cap (``MAX_LINE``) in what was read: the loader's verdict on the file, in its
+        words (its LoadError, at its line), or, if the loader keeps the file, nothing (the view then does with the
+        line what the loader does: it drops such a last line as damaged, and leaves out such a checkpoint).
+
+        Ruling: a whole line over the cap (its line end there) is judged by the loader itself, so that the view and
+        check always agree on it: damage said at its line, in check's words ("line N: the line is too long (…)"),
+        wherever the loader refuses it, the last line included.  The view dropped a whole last line over the cap
+        as a torn write and showed the fight as live and good, while check refused the file at that line (a line
+        of 2 MB); one in the middle was said in other words.  (The loader's own verdict on a whole last line just
+        over the cap depends on how its reads fall: one of about 1.0-1.3 MB it drops as a damaged last line, with
+        a warning; the view does the same there, and follows the loader if that is changed.)  Such a line is never
+        a write of the app (no line it writes is over the cap): the file is read whole once more only for damage,
+        never in play.  Tests: tests/view/test_follow_long_line.py::
+        test_a_whole_last_line_over_the_cap_is_damage_said_at_its_line,
+        test_a_line_over_the_cap_is_judged_as_the_loader_judges_it,
+        test_a_line_over_the_cap_appended_while_followed_is_damage_said_at_its_line.
+        """
+        loading.load(self.path)  # (raises the loader's LoadError, naming its line, if it refuses the file)
 
     def _tail_holds(self) -> bool:
         """Whether the file still holds, just before the offset, the bytes last taken (the end of the last line).

@@ -519,7 +519,7 @@ def read_line(raw: bytes, *, sealed: bool = True) -> Any:
     one is due), which the caller tells a torn last line by.
     """
     if len(raw) > MAX_LINE:
-        raise ValueError(f"the line is too long ({len(raw):,} bytes)")
+        raise ValueError(f"the line is too long (over {MAX_LINE:,} bytes)")
     record = parse(raw)
     if type(record) is dict and "crc" in record:
         if unseal(raw) is None:  # a "crc" field, not where and as the line's checksum is written

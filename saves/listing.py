@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import json
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
 
 from saves.checkpoint import BACK_READ
-from saves.files import SUFFIX, default_dir, file_kind, glob_escape, read_head
+from saves.files import SUFFIX, default_dir, file_kind, make_private_dir, read_head
 from saves.format import Header, LoadError
 from saves.loading import from_checkpoint, load, read_header
 from tracker.model import FightState
@@ -130,11 +133,34 @@ def _names(parent: Path, path: Path) -> bool:
     return parent.name == path.name
 
 
-def rescued_in(path: Path) -> Path | None:
-    """The file the fight at ``path`` was saved on in when this one was lost under the app (``saves.rescue`` made
-    it: ``<name>-rescued*.jsonl`` beside it, naming it its parent), or None: opened again, the lost file went on
-    as if nothing had happened, and the record forked."""
-    return _went_on(Path(path), "rescued")
+def rescued_in(path: Path, folders: Sequence[Path] | None = None) -> Path | None:
+    """The file the fight at ``path`` goes on in since this one was lost under the app or could not be written
+    (``saves.rescue`` made it, naming this file its parent), or None: opened again, the lost file went on as if
+    nothing had happened, and the record forked.
+
+    Ruling: every place a rescue can go is searched: ``<name>-rescued*.jsonl`` beside the file and in the fights
+    folders ``folders`` (default: :func:`default_dir`, where the app saves one that cannot be written beside it),
+    and the notes a rescue to a path the GM typed leaves (:func:`leave_note`, beside the file and in the fights
+    folder).  Only beside it was looked at: a rescue in the fights folder was never found again, and the old file,
+    once its disk had room, was opened and written to as if nothing had happened.  Of several rescues of one file
+    (two dialogs, or the file lost twice), the newest is the one the fight goes on in (its header's ``created``,
+    then its time written): the shortest name, the oldest, was taken.  A rescue that was itself rescued is
+    followed to the last.  Tests: tests/reliability/test_rescue_round6.py."""
+    p = Path(path)
+    seen = {_key(p)}
+    found = _went_on(p, "rescued", _searched(folders))
+    if found is None or _key(found) in seen:
+        return None
+    while len(seen) < _CHAIN:
+        seen.add(_key(found))
+        further = _went_on(found, "rescued", _searched(folders))
+        if further is None or _key(further) in seen:
+            break
+        found = further
+    return found
+
+
+_CHAIN = 64  # rescues of rescues followed at most (a loop of notes is never followed for ever)
 
 
 def continuation_of(path: Path) -> Path | None:
@@ -144,11 +170,120 @@ def continuation_of(path: Path) -> Path | None:
     return _went_on(Path(path), "continued")
 
 
-def _went_on(p: Path, word: str) -> Path | None:
-    found = []
-    for sibling in p.parent.glob(f"{glob_escape(p.stem)}-{word}*{SUFFIX}"):
+def _searched(folders: Sequence[Path] | None) -> tuple[Path, ...]:
+    if folders is not None:
+        return tuple(folders)
+    with contextlib.suppress(Exception):  # (no data folder to be had: beside the file only)
+        return (default_dir(),)
+    return ()
+
+
+def _key(p: Path) -> Path:
+    try:
+        return p.resolve()
+    except (OSError, RuntimeError):
+        return p.absolute()
+
+
+def _went_on(p: Path, word: str, folders: Sequence[Path] = ()) -> Path | None:
+    """The newest file named ``<stem>-<word>*.jsonl`` beside ``p`` (or, with an absolute parent, in ``folders``), or
+    named by a note of ``p`` (rescues only), whose header names ``p`` its parent."""
+    here = _key(p.parent)
+    places = [p.parent, *(f for f in folders if _key(f) != here)]
+    candidates: dict[Path, tuple[Path, bool]] = {}  # where it is -> (the file, whether it is beside ``p``)
+    prefix = f"{p.stem}-{word}"
+    for n, folder in enumerate(places):
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:  # (a glob's pattern costs 8x in a big folder)
+            for entry in entries:
+                if entry.name.startswith(prefix) and entry.name.endswith(SUFFIX):
+                    other = folder / entry.name
+                    candidates.setdefault(_key(other), (other, n == 0))
+    if word == "rescued":
+        for other in _noted(p, places):
+            candidates.setdefault(_key(other), (other, False))
+    found: list[tuple[str, int, Path]] = []
+    for other, beside in candidates.values():
         with contextlib.suppress(OSError, LoadError):
-            header, _raw, _old = read_header(read_head(sibling))
-            if header.parent is not None and _names(Path(header.parent), p):
-                found.append(sibling)
-    return min(found, key=lambda s: (len(s.name), s.name)) if found else None
+            header, _raw, _old = read_header(read_head(other))
+            if header.parent is None:
+                continue
+            parent = Path(header.parent)
+            # (a relative parent, from files written before parents were made absolute, names only a file beside)
+            if (parent.is_absolute() or beside) and _names(parent, p):
+                found.append((header.created, other.stat().st_mtime_ns, other))
+    if not found:
+        return None
+    return max(found, key=lambda t: (t[0], t[1], -len(t[2].name), t[2].name))[2]
+
+
+# -- notes: where a rescue to a typed path went ------------------------------------------------------------------
+
+NOTE = "-rescued-where.txt"  # ``<stem>-rescued-where.txt``: one line per rescue, {"lost": ..., "saved_in": ...}
+_NOTE_MAX = 256 * 1024  # a note read at most this far (it holds a line per rescue)
+
+
+def note_path(folder: Path, lost: Path) -> Path:
+    """The note in ``folder`` that says where the fight of ``lost`` was saved on."""
+    return folder / f"{lost.stem}{NOTE}"
+
+
+def found_without_note(lost: Path, target: Path, folders: Sequence[Path] | None = None) -> bool:
+    """Whether :func:`rescued_in` finds a rescue at ``target`` by its name alone (``<stem>-rescued*.jsonl`` beside
+    ``lost`` or in a fights folder)."""
+    if not (target.name.startswith(f"{lost.stem}-rescued") and target.name.endswith(SUFFIX)):
+        return False
+    where = _key(target.parent)
+    return any(_key(f) == where for f in (lost.parent, *_searched(folders)))
+
+
+def _append(path: Path, data: bytes) -> None:
+    """Add ``data`` to the end of ``path`` (made private to the user if new), synced; raises OSError."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if os.write(fd, data) != len(data):
+            raise OSError(errno.ENOSPC, "the note was cut short")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def leave_note(lost: Path, target: Path, folders: Sequence[Path] | None = None) -> list[Path]:
+    """Say where the fight of ``lost`` was saved on (``target``, a path the GM typed) in a note beside ``lost`` and
+    in each fights folder (default: :func:`default_dir`), for :func:`rescued_in`; the notes written (none: the fight
+    cannot be found from ``lost``, which the caller says).  Never raises."""
+    line = (json.dumps({"lost": str(lost.absolute()), "saved_in": str(target.absolute())}) + "\n").encode("utf-8")
+    written: list[Path] = []
+    here = _key(lost.parent)
+    for folder in (lost.parent, *(f for f in _searched(folders) if _key(f) != here)):
+        note = note_path(folder, lost)
+        try:
+            if folder != lost.parent:
+                make_private_dir(folder)
+            _append(note, line)
+        except Exception:  # a folder read-only, a full disk: the next place, and the caller says it
+            continue
+        written.append(note)
+    return written
+
+
+def _noted(p: Path, folders: Sequence[Path]) -> list[Path]:
+    """The files the notes in ``folders`` name as where the fight of ``p`` was saved on."""
+    out: list[Path] = []
+    for folder in folders:
+        note = note_path(folder, p)
+        try:
+            with open(note, "rb") as f:
+                data = f.read(_NOTE_MAX)
+        except OSError:
+            continue
+        for raw in data.splitlines():
+            with contextlib.suppress(ValueError, TypeError, AttributeError, OSError, RuntimeError):
+                entry = json.loads(raw)
+                lost, saved_in = entry.get("lost"), entry.get("saved_in")
+                if not (isinstance(lost, str) and isinstance(saved_in, str)):
+                    continue
+                if Path(lost).is_absolute() and Path(saved_in).is_absolute() and _names(Path(lost), p):
+                    out.append(Path(saved_in))
+    return out

@@ -103,6 +103,7 @@ class FileLines:
         self._first = 0  # the index of self._buf[0]
         self._at = 0  # where the next chunk starts
         self._carry = b""  # the start of a line the chunk read last did not finish
+        self._long = False  # the carry is a line over the cap, cut there: its rest is skipped to its line end
 
     def _count(self) -> bool:
         """Count the lines (a last line without its newline counts too); whether the file ends with one."""
@@ -157,15 +158,21 @@ class FileLines:
                 self.size = self._at
                 continue
             self._at += len(chunk)
-            lines: list[bytes | None] = (self._carry + chunk).split(b"\n")  # type: ignore[assignment]
+            if self._long:  # the rest of a line over the cap: skipped to its line end
+                end = chunk.find(b"\n")
+                if end < 0:
+                    continue
+                lines: list[bytes | None] = [self._carry, *chunk[end + 1 :].split(b"\n")]
+                self._long = False
+            else:
+                lines = (self._carry + chunk).split(b"\n")  # type: ignore[assignment]
             carry = lines.pop()
             assert carry is not None
-            self._carry = carry
             if len(carry) > MAX_LINE:
-                raise LoadError(
-                    f"the line is too long ({len(carry):,} bytes or more): not a fight file",
-                    self._first + len(lines) + 1,
-                )
+                # kept cut just past the cap, whatever its length: the loader refuses it at its line, as one over
+                # the cap that ended inside a chunk (see _decode)
+                carry, self._long = carry[: MAX_LINE + 1], True
+            self._carry = carry
             self._buf = lines
 
     def offsets(self, keep: int = TAIL_KEEP) -> dict[int, int]:
@@ -641,6 +648,11 @@ def _decode(
         try:
             record = read_line(line, sealed=not old)
         except (Damaged, ValueError) as e:
+            if len(line) > MAX_LINE:
+                # Ruling: a line over the cap is refused at its line wherever it is, whole or not: the app writes
+                # none (no torn write of its own is that long), so it is no crash to drop; it was refused or
+                # dropped by where the reads fell (tests/reliability/test_long_lines.py)
+                raise LoadError(str(e), number) from None
             if only_a_checkpoint(line) and (number < last or line_end):
                 # a checkpoint is a cache of the state, the events are the record: a damaged one is left out, and
                 # the fight goes on from its events (it made check, replay and continuing refuse the whole file)

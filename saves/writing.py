@@ -48,7 +48,7 @@ from saves.format import (
     header_line,
     unseal,
 )
-from saves.listing import continuation_of
+from saves.listing import continuation_of, found_without_note, leave_note
 from saves.loading import (
     CHUNK,
     NEWER_NOTE,
@@ -393,6 +393,9 @@ class SavedFight(Fight):
         # why the fight exists only in memory: set by :meth:`close` when its file was lost and it could be saved
         # nowhere else ("" otherwise)
         self.unsaved = ""
+        # the lost file this one was saved on from when no note saying so could be left for it (:func:`rescue`):
+        # tried again at closing (the disk may have room by then)
+        self.unnoted: Path | None = None
 
     # -- the checkpoint it was opened from, checked -------------------------------------------
 
@@ -582,6 +585,8 @@ class SavedFight(Fight):
         if self.writer.fd is not None and self._since and rescued is None and self.rescued_to is None:
             with contextlib.suppress(Exception):
                 self.checkpoint()
+        if self.unnoted is not None and leave_note(self.unnoted, self.path):
+            self.unnoted = None
         self.writer.close()
         return rescued
 
@@ -1019,7 +1024,22 @@ def rescue(fight: SavedFight, to: str | Path | None = None, *, elsewhere: Sequen
     Ruling: a place that cannot take the file (a folder made read-only, a full disk) is not the end: the next is
     tried, and SaveError names each place and why, so the app can offer one the GM types.  Only the sibling was
     tried, and then nothing was offered (tests/reliability/test_rescue_round4.py::
-    test_a_rescue_that_cannot_be_written_beside_goes_to_the_fights_folder)."""
+    test_a_rescue_that_cannot_be_written_beside_goes_to_the_fights_folder).
+
+    Ruling: a fight is rescued once.  A fight saved on already (``rescued_to``) is refused, naming where it goes on:
+    two dialogs open at once (two quick keys on a lost file) each made a copy, the fight forked into ``-rescued``
+    and ``-rescued2``, and the lost file pointed at the stale one.  Test:
+    tests/reliability/test_rescue_round6.py::test_a_fight_is_rescued_once.
+
+    Ruling: a rescue :func:`saves.listing.rescued_in` would not find by its name (a path the GM typed) leaves a note
+    beside the lost file and in the fights folder (:func:`saves.listing.leave_note`).  If neither can be written
+    (the disk the GM is fleeing is full), the copy's :attr:`SavedFight.unnoted` says so, for the app to say where
+    the fight is; closing the copy tries the note again.  Test: tests/reliability/test_rescue_round6.py::
+    test_a_rescue_to_a_typed_path_is_found_from_the_lost_file."""
+    if fight.rescued_to is not None:
+        raise SaveError(
+            f"the fight was saved on in {fight.rescued_to} already: it goes on there, not in one more new file"
+        )
     made = _rescue_content(fight)
     failures: list[str] = []
     places: list[str | Path | None] = [to] if to is not None else [None, *elsewhere]
@@ -1043,6 +1063,8 @@ def rescue(fight: SavedFight, to: str | Path | None = None, *, elsewhere: Sequen
             failures.append(f"cannot save in {place}: {e.strerror or e}")
             continue
         fight.rescued_to = target
+        if not found_without_note(fight.path, target) and not leave_note(fight.path, target):
+            copy.unnoted = fight.path
         return copy
     raise SaveError(NOWHERE + "; ".join(failures))
 

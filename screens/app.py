@@ -254,7 +254,15 @@ class TrackerApp(App[None]):
         memory is whole and the file holds every action shown (the refused one was not taken, and the file was
         cut back to its last action); each action was only refused, "could not save…", with no way on.  Leaving
         it changes nothing: the next action is refused and offers it again, and quitting loses nothing.  Test:
-        tests/ui/test_rescue_round5.py::test_an_unwritable_fight_file_offers_to_go_on_in_a_new_file."""
+        tests/ui/test_rescue_round5.py::test_an_unwritable_fight_file_offers_to_go_on_in_a_new_file.
+
+        Ruling: one rescue dialog per fight at a time.  While one is open (or the path form after it, or the "saved
+        nowhere" question of :meth:`_kept_before`), another refused action, ``q`` or ``ctrl+q`` opens no second one;
+        a fight saved on already is not offered again.  Two quick keys on a lost file stacked two dialogs, each
+        made a copy, and the fight forked.  Test: tests/ui/test_rescue_round6.py::
+        test_two_quick_keys_on_a_lost_file_open_one_rescue_dialog."""
+        if fight.rescued_to is not None or not self._ask_rescue(fight):
+            return
         refused = saves.rescue_refused(fight)
         name = fight.path.name
         if refused:  # (it offered to save, then said what was saved was gone)
@@ -276,17 +284,38 @@ class TrackerApp(App[None]):
             )
 
         def chosen(what: str | None) -> None:
-            if what != "rescue":
+            if what != "rescue" or fight.rescued_to is not None:
+                self._asked_rescue(fight)
                 return
             try:
                 rescued = saves.rescue(fight, elsewhere=(self.fights_dir,))
             except TrackerError as e:
-                self.offer_rescue_path(fight, str(e), lambda copy: self._going_on(fight, copy, unwritable=unwritable))
+                self.offer_rescue_path(
+                    fight,
+                    str(e),
+                    lambda copy: self._going_on(fight, copy, unwritable=unwritable),
+                    unwritable=unwritable,
+                    asked=True,
+                )
                 return
+            self._asked_rescue(fight)
             self._going_on(fight, rescued, unwritable=unwritable)
 
         title = f"{name} cannot be written" if unwritable else f"{name} is no longer this fight's file"
         self.call_later(ask, self, PickDialog(title, options, help=help_text), chosen)
+
+    _asking: frozenset[int] = frozenset()  # the fights (by id) a rescue dialog is open for (see offer_rescue)
+
+    def _ask_rescue(self, fight: saves.SavedFight) -> bool:
+        """Whether a rescue dialog may be opened for ``fight`` (none is open for it); if so, one is open from now."""
+        if id(fight) in self._asking:
+            return False
+        self._asking = self._asking | {id(fight)}
+        return True
+
+    def _asked_rescue(self, fight: saves.SavedFight) -> None:
+        """The rescue dialogs for ``fight`` are over (chosen, or left)."""
+        self._asking = self._asking - {id(fight)}
 
     def _going_on(self, fight: saves.SavedFight, rescued: saves.SavedFight | None, *, unwritable: bool = False) -> None:
         """The fight rescued to ``rescued``: shown there, saying where; not rescued (the GM gave no path): said that
@@ -317,6 +346,19 @@ class TrackerApp(App[None]):
             )
             return
         self._show_instead(fight.path, rescued)
+        if rescued.unnoted is not None:  # (a typed path, and no note could be left for the old file: said long)
+            self.call_later(
+                self.notify,
+                visible(
+                    f"The fight goes on in {rescued.path}. No note of it could be left beside {fight.path.name} or "
+                    f"in the fights folder: open {rescued.path} from now on, not {fight.path.name}."
+                ),
+                title="Saved to a new file",
+                severity="warning",
+                timeout=60,
+                markup=False,
+            )
+            return
         self.call_later(
             self.notify,
             visible(f"The fight goes on in {rescued.path}"),
@@ -326,7 +368,13 @@ class TrackerApp(App[None]):
         )
 
     def offer_rescue_path(
-        self, fight: saves.SavedFight, why: str, then: Callable[[saves.SavedFight | None], None]
+        self,
+        fight: saves.SavedFight,
+        why: str,
+        then: Callable[[saves.SavedFight | None], None],
+        *,
+        unwritable: bool = False,
+        asked: bool = False,
     ) -> None:
         """The rescue could not be written beside the lost file nor in the fights folder (a folder made read-only,
         a full disk): ask the GM for a place, until one takes it or the GM gives up; ``then`` gets the fight going
@@ -335,19 +383,40 @@ class TrackerApp(App[None]):
         Ruling: a rescue that cannot be written is not the end of the fight.  The app tries the file beside the
         lost one, then the fights folder, then asks for a path (a folder, or a file), the error shown under it for
         each one that fails.  It said "Cannot save" once, and ``q`` then quit at once with the fight in memory only
-        (tests/ui/test_rescue_round4.py::test_a_rescue_nowhere_to_write_offers_a_path_then_asks_before_quitting)."""
+        (tests/ui/test_rescue_round4.py::test_a_rescue_nowhere_to_write_offers_a_path_then_asks_before_quitting).
+
+        ``asked``: a rescue dialog for the fight is open already (this form follows it; see :meth:`offer_rescue`).
+
+        Ruling: what Escape leaves is said per case.  A file that takes no more writes (``unwritable``) holds every
+        action shown: Escape stays in it.  Only a lost file leaves the fight unsaved.  The form told the GM of a
+        full disk to "leave it unsaved", though nothing was unsaved.  Test: tests/ui/test_rescue_round6.py::
+        test_the_path_form_of_an_unwritable_file_says_escape_stays_in_it."""
+        if not asked and (fight.rescued_to is not None or not self._ask_rescue(fight)):
+            return
         param = C.Param(name="path", label="Save to", help="a folder, or a file's path (~ is your home folder)")
 
         def check(raw: dict[str, Any]) -> saves.SavedFight:
             typed = str(param.parse(raw.get("path")))
             return saves.rescue(fight, typed)  # (as typed: a trailing "/" says a folder, which Path drops)
 
-        help_text = visible_lines(
-            f"{why}.\nThe fight is still here, whole. Type where to save it (another folder or disk), or Escape "
-            "to leave it unsaved for now."
-        )
+        def done(copy: saves.SavedFight | None) -> None:
+            self._asked_rescue(fight)
+            then(copy)
+
+        name = fight.path.name
+        if unwritable:
+            escape = (
+                f"The fight is still here, whole, and every action shown is saved in {name}, which takes no more. "
+                f"Type where to save it (another folder or disk) to go on there, or Escape to stay in {name} for now."
+            )
+        else:
+            escape = (
+                "The fight is still here, whole. Type where to save it (another folder or disk), or Escape to leave "
+                "it unsaved for now."
+            )
+        help_text = visible_lines(f"{why}.\n{escape}")
         dialog = FormDialog("Save the fight somewhere else", (param,), check, help=help_text)
-        self.call_later(ask, self, dialog, then)
+        self.call_later(ask, self, dialog, done)
 
     def _only_in_memory(self, fight: saves.SavedFight) -> bool:
         """Whether ``fight``'s file was lost under the app and the fight not saved on elsewhere since."""
@@ -387,6 +456,8 @@ class TrackerApp(App[None]):
         test_a_loss_found_by_quitting_says_not_saved_under_the_log."""
         if self._lose_anyway or not self._only_in_memory(fight):
             return True
+        if id(fight) in self._asking:  # (a rescue dialog for it is open: it asks, not a second one)
+            return False
         try:
             copy = saves.rescue(fight, elsewhere=(self.fights_dir,))
         except TrackerError as e:
@@ -400,6 +471,7 @@ class TrackerApp(App[None]):
             screen.ready = True  # (closing set it: its keys work again while the GM decides)
             screen.refresh_bindings()
         self._say_lost(fight)
+        self._ask_rescue(fight)
         go = "Quit" if what == "quit" else "Close it"
         refused = saves.rescue_refused(fight)
         options = [] if refused else [("Save it to a place I type", "path")]
@@ -434,10 +506,12 @@ class TrackerApp(App[None]):
                 self.screen.close()
 
         def chosen(answer: str | None) -> None:
+            if answer == "path":
+                self.offer_rescue_path(fight, why, saved, asked=True)
+                return
+            self._asked_rescue(fight)
             if answer == "lose":
                 let_go()
-            elif answer == "path":
-                self.offer_rescue_path(fight, why, saved)
 
         self.call_later(ask, self, PickDialog("The fight is saved nowhere", options, help=help_text), chosen)
         return False
@@ -497,14 +571,15 @@ class TrackerApp(App[None]):
     def offer_where_it_went_on(self, fight: saves.SavedFight) -> None:
         """The fight's file was lost under the app once and the fight saved on in another (``saves.rescue``): say
         so, and offer that one (the stale file went on as if nothing had happened, and the record forked)."""
-        went_on = saves.rescued_in(fight.path)
+        went_on = saves.rescued_in(fight.path, (self.fights_dir, saves.default_dir()))
         if went_on is None:
             return
         path = fight.path
+        where = went_on.name if went_on.parent == path.parent else str(went_on)
         options = [(f"Open {went_on.name}, where this fight goes on", "open"), ("Stay in this file", "")]
         why = (
             f"{path.name} was lost under the app once (another program replaced, moved or changed it) or could not "
-            f"be written, and the fight was saved on in {went_on.name}: what was done there is not in this file."
+            f"be written, and the fight was saved on in {where}: what was done there is not in this file."
         )
 
         def chosen(what: str | None) -> None:
@@ -568,8 +643,11 @@ def run(open_path: Path | None = None, replay_path: Path | None = None, fights_d
     A fight that ended saved nowhere (its file lost, no rescue could be written) is said too, and the code is 1.
     Every line goes through :func:`~tracker.text.visible`: a file's name may hold an Escape, which reached the
     terminal raw (it set the terminal's title; tests/ui/test_rescue_round4.py)."""
+    from screens.signals import ending_on_signals  # SIGTERM, SIGHUP: as quitting (the module says why)
+
     app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
-    app.run()
+    with ending_on_signals(app):
+        app.run()
     code = app.return_code or 0
     for lost, rescued in app.rescued:
         _say(
@@ -588,8 +666,13 @@ def run(open_path: Path | None = None, replay_path: Path | None = None, fights_d
 
 
 def _say(line: str) -> None:
-    """One line on the terminal's error stream, any control character in it shown as an escape."""
-    print(visible(line), file=sys.stderr)
+    """One line on the terminal's error stream, any control character in it shown as an escape; none if the
+    terminal is gone (SIGHUP, its window closed: see screens/signals.py), so the lines after it and the exit code
+    are still the fight's."""
+    from contextlib import suppress  # (here: the rest of this module has no use for it)
+
+    with suppress(OSError):
+        print(visible(line), file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
