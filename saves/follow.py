@@ -404,10 +404,14 @@ class Follower:
         if other.name.startswith(f"{self.path.stem}-continued"):
             why = f"{name} is damaged"
         else:
-            why = f"{name} was lost under the GM's app (another program replaced, moved or changed it)"
+            why = f"{name} was lost under the GM's app or could not be written"
+        if other.parent.absolute() == self.path.parent.absolute():
+            shown, where = other.name, f" (beside {name})"
+        else:  # (the fights folder, or a path the GM typed: its name alone would not find it)
+            shown, where = str(other.absolute()), ""
         return (
-            f"The fight goes on in {other.name}: {why} and is no longer played. To show it, run the players' view "
-            f"on that file (beside {name}): tracker table {other.name}"
+            f"The fight goes on in {shown}: {why} and is no longer played. To show it, run the players' view "
+            f"on that file{where}: tracker table {shown}"
         )
 
     def _poll_file(self) -> Snapshot | None:

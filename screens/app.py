@@ -25,6 +25,7 @@ from screens.dialogs.form import FormDialog
 from screens.dialogs.pick import PickDialog
 from screens.fight import FightScreen
 from screens.palette import Palette
+from screens.signals import ending_on_signals
 from screens.start import StartScreen
 from tracker import commands as C
 from tracker.errors import TrackerError
@@ -643,8 +644,6 @@ def run(open_path: Path | None = None, replay_path: Path | None = None, fights_d
     A fight that ended saved nowhere (its file lost, no rescue could be written) is said too, and the code is 1.
     Every line goes through :func:`~tracker.text.visible`: a file's name may hold an Escape, which reached the
     terminal raw (it set the terminal's title; tests/ui/test_rescue_round4.py)."""
-    from screens.signals import ending_on_signals  # SIGTERM, SIGHUP: as quitting (the module says why)
-
     app = TrackerApp(open_path=open_path, replay_path=replay_path, fights_dir=fights_dir)
     with ending_on_signals(app):
         app.run()

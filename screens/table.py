@@ -35,6 +35,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from saves.follow import WAITING, Follower, Snapshot
 from screens import collector
+from screens.signals import ending_on_signals
 from tracker import Entry, Fight, Step, evolve
 from tracker import events as E
 from tracker.engine import coming_turns, turns_left_this_round
@@ -1128,4 +1129,6 @@ class TableApp(App[None]):
 
 
 def run(path: Path, *, light: bool = False, large: bool = False, served: bool = False) -> None:
-    TableApp(path, light=light, large=large, served=served).run()
+    app = TableApp(path, light=light, large=large, served=served)
+    with ending_on_signals(app):  # SIGTERM, SIGHUP: the terminal put back, as on quitting
+        app.run()

@@ -158,3 +158,18 @@ def test_a_signal_after_the_app_has_ended_is_left_to_the_lines_after_it() -> Non
         os.kill(os.getpid(), signal.SIGHUP)
         time.sleep(0.2)
     assert app.return_code == 0
+
+
+def test_the_players_view_ends_on_a_signal_with_the_terminal_put_back(tmp_path: Path) -> None:
+    """``tracker table`` died on SIGTERM or SIGHUP with the terminal left in the alternate screen."""
+    path = tmp_path / "j.jsonl"
+    build_fight("bnb", path).close()
+    term = Terminal(["table", str(path)], tmp_path / "data", cols=100, rows=32)
+    try:
+        term.wait_for("Round")
+        term.quiet()
+        code, tail = _signal(term, signal.SIGTERM)
+    finally:
+        term.close()
+    assert code == 0, tail[-400:]
+    assert LEAVE_ALT_SCREEN in tail and MOUSE_OFF in tail, tail[-400:]

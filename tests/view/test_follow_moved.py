@@ -87,3 +87,27 @@ def test_a_lost_file_played_on_after_all_is_shown_again(tmp_path: Path) -> None:
         assert snap.fight.state == stayed.state
     finally:
         stayed.close()
+
+
+def test_a_fight_rescued_to_another_folder_is_named_by_its_whole_path(tmp_path: Path) -> None:
+    """A rescue at a path the GM typed (or in the fights folder) is not beside the lost file: the view said
+    "(beside fight.jsonl): tracker table fight-rescued.jsonl", a command that found nothing."""
+    path = tmp_path / "fight.jsonl"
+    fight = build_fight("bnb", path)
+    view = Follower(path)
+    view.poll()
+    _replaced(path)
+    with pytest.raises(saves.FileLost):
+        fight.do(C.Note(text="refused"))
+    elsewhere = tmp_path / "kept" / "saved.jsonl"
+    elsewhere.parent.mkdir()
+    rescued = saves.rescue(fight, elsewhere)
+    try:
+        rescued.do(C.NextTurn())
+        snap = view.poll()
+        assert snap is not None and snap.status == MOVED
+        assert f"The fight goes on in {elsewhere}" in snap.problem
+        assert f"tracker table {elsewhere}" in snap.problem and "beside" not in snap.problem
+    finally:
+        rescued.close()
+        fight.close()
