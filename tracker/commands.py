@@ -85,13 +85,14 @@ def parse_modifiers(text: str) -> tuple[Modifier, ...]:
     return tuple(out)
 
 
-_AGAINST_LABEL = re.compile(r"(.*[^\d\s+-])([+-]\d+)")  # "flank+1": a label, then a signed number
+_AGAINST_LABEL = re.compile(r"(.*[^\d\s+-])([+-]\d*)")  # "flank+1", "cover-": a label, then a sign (a number)
 
 
 def _signs_joined(words: list[str]) -> list[str]:
     """A sign typed apart from its number joined to it: "cover - 1" is cover -1 (it was read as a label "cover -"
     worth +1: tests/core/test_gm2_fixes.py::test_a_sign_apart_from_its_number); a signed number typed against its
-    label parted from it: "flank+1" is flank +1 (it was refused as not ending with a number)."""
+    label parted from it: "flank+1" is flank +1 (it was refused as not ending with a number), and a sign against
+    its label with the number apart too: "cover- 1" is cover -1 (it was a label "cover-" worth +1)."""
     out: list[str] = []
     for typed in words:
         against = _AGAINST_LABEL.fullmatch(typed)

@@ -196,7 +196,7 @@ def _round(system: System, b: FightState, e: E.RoundStarted, a: FightState, *_: 
 
 
 def _initiative(system: System, b: FightState, e: E.InitiativeSet, a: FightState, *_: Any) -> list[Reason]:
-    terms = [f"{_name(b, e.id)}: initiative {e.value if e.value is not None else 'none'}"]
+    terms = [f"{_name(b, e.id)}: {e.word} {e.value if e.value is not None else 'none'}"]  # (blackjack: "order 5")
     terms += roll_terms(e.roll)
     if e.note:
         terms.append(e.note)

@@ -23,6 +23,8 @@ def test_a_semicolon_parts_modifiers_as_a_comma_does() -> None:
         ("cover-1", "cover", -1),
         ("cover\u22121", "cover", -1),
         ("high ground+2", "high ground", 2),
+        ("cover- 1", "cover", -1),  # (a label "cover-" worth +1: audit a14 g2, F1)
+        ("flank+ 2", "flank", 2),
     ],
 )
 def test_a_sign_typed_against_its_label_is_the_numbers(typed: str, label: str, value: int) -> None:

@@ -223,6 +223,9 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
     except Refused as refused:
         raise _naming_an_able_one(refused, data(a).weapons, w, _able_for(a.name, cmd.range, targets)) from None
     thrown = w.leaves_the_hand and rng != "close"
+    # the weapon's kind, as "Deficient in" tests it: a melee weapon thrown at range is no melee (a blow at close
+    # range, as "hand-to-hand": test_deficient_words.py::test_phrases_that_must_not_match)
+    kind = "" if thrown and w.kind == "melee" else w.kind
     many = len(targets) > 1
     risk = cmd.risk
     if risk == "auto":
@@ -273,7 +276,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
             stat = "ACC" if ranged else "BODY"
             label = f"attacks {t.name} with the {w.name}"
             making = _making(w, ranged)
-            save = blackjack_save(dice, a, stat, parts + mods, label, cmd.deficient, (making, *tags, w.kind, w.name))
+            save = blackjack_save(dice, a, stat, parts + mods, label, cmd.deficient, (making, *tags, kind, w.name))
             jammed = bool(w.jam) and save.roll.total >= w.jam
             hit = save.success and not jammed
         else:
@@ -281,9 +284,7 @@ def _attack(d: Draft, cmd: Attack, dice: Roller) -> None:
             if not ad.is_pc:
                 parts.append(DvPart(label=f"{a.name}'s Threat", value=ad.threat))
             label = f"saves against {w.name}"
-            save = blackjack_save(
-                dice, t, w.stat or "BODY", parts + mods, label, cmd.deficient, (*tags, w.kind, w.name)
-            )
+            save = blackjack_save(dice, t, w.stat or "BODY", parts + mods, label, cmd.deficient, (*tags, kind, w.name))
             jammed = False
             hit = not save.success
         first = i == 0

@@ -114,6 +114,8 @@ def test_the_gms_words_match(phrase: str, weapon: str, rng: str) -> None:
         ("fire", "Revolver", "auto"),
         ("shooting", "Knife", "nearby"),
         ("fighting", "Throwing knife", "nearby"),
+        ("melee", "Knife", "nearby"),  # (a thrown knife is no melee, as it is no hand-to-hand: audit a14 g2, F3)
+        ("melee combat", "Knife", "nearby"),
         ("guns", "Bow", "auto"),
         ("saves", "Revolver", "auto"),
         ("swimming", "Revolver", "auto"),

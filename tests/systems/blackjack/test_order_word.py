@@ -30,3 +30,16 @@ def test_an_older_line_without_the_word_reads_initiative() -> None:
     rolled = [x.event for x in old.entries if isinstance(x.event, E.InitiativeSet)]
     assert rolled and all(e.word == "initiative" for e in rolled)
     assert "Hero 1 initiative 3 (" in recap(old)
+
+
+def test_why_says_the_order_number_in_the_systems_word(tmp_path: Path) -> None:
+    """Why? on "Hero order 17 (set by GM)" read "Hero: initiative 17" (audit a14 g2, F5)."""
+    from tracker.explain import explain
+
+    fight = build_fight("blackjack", tmp_path / "f.jsonl", start=False)
+    c = fight.state.present[0]
+    fight.do(C.SetInitiative(values={c.id: 17}))
+    seq = next(x.seq for x in reversed(fight.entries) if isinstance(x.event, E.InitiativeSet))
+    terms = [t for r in explain(fight, seq) for t in r.terms]
+    fight.close()
+    assert f"{c.name}: order 17" in terms, terms

@@ -1,0 +1,40 @@
+"""A party kept "as they are now" after temporary (fist) damage in bnb came back refused: "Hero's HP is already 5"
+(audit a14 g2, F2).  Its steps set the temporary damage first, which already takes HP to what it was, then HP
+to the same value, which is refused as no change.  Ruling (saves/parties.py:_in_order): a value that already
+holds when its turn comes is left out of the steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from saves import library, parties
+from tracker import AddCombatant, Damage, Fight, StartFight, registry
+
+
+def fisted() -> Fight:
+    f = Fight(registry.load("bnb"))
+    f.do(AddCombatant(name="Hero", kind="pc", sheet={"hp": "8"}))
+    f.do(StartFight())
+    f.do(Damage(targets=("c1",), amount="3", temporary=True))
+    return f
+
+
+def test_a_party_kept_after_fist_damage_comes_back_as_it_was(tmp_path: Path) -> None:
+    f = fisted()
+    hero = f.state.get("c1")
+    path = parties.save_party("Fists", "bnb", parties.party_members(f, now=True), tmp_path)
+    g = Fight(registry.load("bnb"))
+    for command in parties.party_commands(path):
+        g.do(command)
+    back = g.state.combatants[0]
+    assert (back.data.hp, back.data.temp) == (hero.data.hp, hero.data.temp) == (5, 3)
+
+
+def test_a_preset_kept_after_fist_damage_comes_back_as_it_was(tmp_path: Path) -> None:
+    f = fisted()
+    hero = f.state.get("c1")
+    pid = library.save_preset("bnb", f, "c1", "Bruised hero", now=True, folder=tmp_path)
+    g = Fight(registry.load("bnb"))
+    g.do(AddCombatant(preset=pid))
+    back = g.state.combatants[0]
+    assert (back.data.hp, back.data.temp) == (hero.data.hp, hero.data.temp)
