@@ -179,7 +179,21 @@ def _add(system: System, state: FightState, cmd: C.AddCombatant, dice: Roller) -
         next_id += 1
     if preset is not None and preset.now:
         events += _as_it_was(system, state, events, preset, dice)
-    return events
+    return events + _turn_of_newcomer(system, state, events)
+
+
+def _turn_of_newcomer(system: System, state: FightState, added: list[E.Event]) -> list[E.Event]:
+    """Ruling: in a running fight with no one's turn (the last who could act left on its turn), a newcomer added
+    takes the empty place in the order, and its turn begins ("New's turn"): it was made the turn silently, and
+    ``n`` logged "New ends the turn" of a turn that never began (tests/core/test_remove_last_actor.py::
+    test_a_newcomer_after_the_last_left_takes_the_turn_with_its_line)."""
+    if not _running(state) or state.current is not None:
+        return []
+    after = fold(system, added, state)
+    new_ids = {e.id for e in added if isinstance(e, E.CombatantAdded)}
+    if after.current in new_ids:
+        return [E.TurnStarted(id=after.current, index=after.turn)]
+    return []
 
 
 def _as_it_was(system: System, state: FightState, added: list[E.Event], preset: Any, dice: Roller) -> list[E.Event]:

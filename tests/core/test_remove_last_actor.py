@@ -142,3 +142,32 @@ def test_a_reroll_at_the_wrap_rolls_without_the_one_leaving() -> None:
     assert isinstance(events[-1], E.TurnStarted) and events[-1].id in rolled
     assert f.state.round == 2 and f.state.current == events[-1].id
     assert fold(f.system, [e.event for e in f.entries]) == f.state
+
+
+def test_a_newcomer_after_the_last_left_takes_the_turn_with_its_line() -> None:
+    """Hero and Bad; Bad leaves, then Hero on his turn: no one's turn.  A newcomer then was made the turn with no
+    "New's turn", and n logged "New ends the turn" (audit a14 g2, F4).  Its turn begins, said; n goes on."""
+    f = Fight(registry.load("bnb"))
+    f.do(C.AddCombatant(name="Hero", kind="pc"))
+    f.do(C.AddCombatant(name="Bad", kind="npc"))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 10}))
+    f.do(C.StartFight())
+    f.do(C.RemoveCombatant(id="c2"))
+    f.do(C.RemoveCombatant(id="c1"))
+    assert f.state.current is None
+    events = f.do(C.AddCombatant(name="New", kind="pc"))
+    new = f.state.by_name("New")
+    assert new is not None and f.state.current == new.id
+    assert isinstance(events[-1], E.TurnStarted) and events[-1].describe(f.state) == "New's turn"
+    assert fold(f.system, [x.event for x in f.entries]) == f.state
+    later = f.do(C.NextTurn())
+    assert [type(e) for e in later][:2] == [E.TurnEnded, E.RoundStarted]
+
+
+def test_a_newcomer_while_someone_has_the_turn_takes_none() -> None:
+    f = Fight(registry.load("bnb"))
+    f.do(C.AddCombatant(name="Hero", kind="pc"))
+    f.do(C.StartFight())
+    events = f.do(C.AddCombatant(name="New", kind="pc"))
+    assert not any(isinstance(e, E.TurnStarted) for e in events)
+    assert f.state.current == "c1"
