@@ -41,7 +41,7 @@ import orjson
 from cattrs.gen import make_dict_structure_fn, override
 
 from tracker.errors import TrackerError
-from tracker.events import CORE_EVENTS, Event
+from tracker.events import CORE_EVENTS, CORE_UPCASTERS, Event
 from tracker.log import Entry
 from tracker.model import Combatant, FightState
 from tracker.plugin import System
@@ -339,7 +339,7 @@ class Codec:
                 raise TrackerError(f"two event classes share the tag {cls.TYPE!r}")
             self.types[cls.TYPE] = cls
         self.versions = {t: c.VERSION for t, c in self.types.items()}
-        self.upcasters = dict(getattr(system, "upcasters", {}) or {})
+        self.upcasters = {**CORE_UPCASTERS, **(getattr(system, "upcasters", {}) or {})}
         self.events: Any = typing.Union[tuple(self.types.values())]  # noqa: UP007
         self.converter = system_converter(system, tuple(self.types.values()))
         self._structure = self.converter.get_structure_hook(self.events)
