@@ -13,7 +13,7 @@ from pathlib import Path
 import attrs
 
 from saves.checkpoint import BACK_READ
-from saves.files import SUFFIX, default_dir, file_kind, make_private_dir, read_head
+from saves.files import SUFFIX, default_dir, file_kind, make_private_dir, read_head, read_small
 from saves.format import Header, LoadError
 from saves.loading import from_checkpoint, load, read_header
 from tracker.model import FightState
@@ -151,13 +151,26 @@ def rescued_in(path: Path, folders: Sequence[Path] | None = None) -> Path | None
     found = _went_on(p, "rescued", _searched(folders))
     if found is None or _key(found) in seen:
         return None
+    chain = [p, found]
     while len(seen) < _CHAIN:
         seen.add(_key(found))
         further = _went_on(found, "rescued", _searched(folders))
-        if further is None or _key(further) in seen:
+        if further is not None and _key(further) in seen:
+            # a loop: rescued back into a file of the chain (the GM typed its name): the one written last is live
+            live = max(chain, key=_written)
+            return None if _key(live) == _key(p) else live
+        if further is None:
             break
         found = further
+        chain.append(found)
     return found
+
+
+def _written(p: Path) -> int:
+    try:
+        return p.stat().st_mtime_ns
+    except OSError:
+        return -1
 
 
 _CHAIN = 64  # rescues of rescues followed at most (a loop of notes is never followed for ever)
@@ -238,7 +251,8 @@ def found_without_note(lost: Path, target: Path, folders: Sequence[Path] | None 
 
 def _append(path: Path, data: bytes) -> None:
     """Add ``data`` to the end of ``path`` (made private to the user if new), synced; raises OSError."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK  # (a FIFO: no wait)
+    fd = os.open(path, flags, 0o600)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
@@ -274,8 +288,7 @@ def _noted(p: Path, folders: Sequence[Path]) -> list[Path]:
     for folder in folders:
         note = note_path(folder, p)
         try:
-            with open(note, "rb") as f:
-                data = f.read(_NOTE_MAX)
+            data = read_small(note, _NOTE_MAX)  # (never blocks: a FIFO named like a note hung check and the app)
         except OSError:
             continue
         for raw in data.splitlines():

@@ -281,3 +281,52 @@ def test_a_rescue_beside_the_file_is_found_as_before(tmp_path: Path) -> None:
     assert rescued.path == path.with_name("f-rescued.jsonl")
     assert saves.rescued_in(path) == rescued.path
     assert not list(tmp_path.rglob("*where*")) and not list(saves.default_dir().rglob("*where*"))  # (no note)
+
+
+# -- round 2 of the audit: a FIFO named like a note; a rescue back into the old file -----------------------------------
+
+
+def _returns_within(seconds: float, fn: object) -> object:
+    """``fn()``'s result, or a failure if it has not returned in ``seconds`` (a thread: a hang fails, not hangs)."""
+    import threading
+
+    out: list[object] = []
+    t = threading.Thread(target=lambda: out.append(fn()), daemon=True)  # type: ignore[operator]
+    t.start()
+    t.join(seconds)
+    assert not t.is_alive(), "it hung"
+    return out[0]
+
+
+def test_a_fifo_named_like_a_note_hangs_nothing(tmp_path: Path) -> None:
+    """A FIFO named f-rescued-where.txt beside f.jsonl hung check, the app and the players' view for good."""
+    fight, path = _fight(tmp_path)
+    fight.close()
+    os.mkfifo(listing.note_path(path.parent, path))
+    assert _returns_within(5, lambda: saves.rescued_in(path, folders=())) is None
+    target = tmp_path / "usb" / "kept.jsonl"
+    written = _returns_within(5, lambda: listing.leave_note(path, target, folders=()))
+    assert written == []  # (the FIFO takes no note, and nothing waits on it)
+
+
+def test_a_rescue_back_into_the_old_files_name_leaves_it_the_live_one(tmp_path: Path) -> None:
+    """f lost, rescued to f-rescued; that lost too, and the GM typed f.jsonl (gone) as its rescue: check named the
+    stale f-rescued as where the fight of f.jsonl goes on, and the app offered to open it."""
+    fight, path = _fight(tmp_path)
+    path.unlink()
+    with pytest.raises(saves.FileLost):
+        fight.do(Note(text="refused"))
+    first = saves.rescue(fight)
+    first.do(Note(text="in the first rescue"))
+    _lose(first.path)  # (it stays, stale)
+    with pytest.raises(saves.FileLost):
+        first.do(Note(text="refused"))
+    back = saves.rescue(first, path)
+    assert back.path == path
+    back.do(Note(text="back home"))
+    back.close()
+    first.close()
+    fight.close()
+    assert first.path.exists()
+    assert saves.rescued_in(path, folders=()) is None
+    assert saves.rescued_in(first.path, folders=()) == path
