@@ -363,7 +363,8 @@ class ActionLog:
             raise
         except Exception as e:  # a damaged or hostile log: one clear error naming the event that does not apply
             seq = entries[i if starts[k] <= i < len(entries) else starts[k]].seq
-            why = _short(e) if type(e) is ValueError else f"{type(e).__name__}: {_short(e)}"  # (a value refused: its words)
+            # a value refused (a plug-in's ValueError): its words alone; anything else named with its kind
+            why = _short(e) if type(e) is ValueError else f"{type(e).__name__}: {_short(e)}"
             raise LogError(f"event {seq} does not apply: {why}", seq) from None
 
     def fold(self) -> None:
