@@ -106,30 +106,7 @@ def now_values(fight: Fight, c: Combatant, sheet: dict[str, Any], *, kind: str |
                 break
         if not moved:
             break
-    return _in_order(fight, c, sheet, kind, kept)
-
-
-def _in_order(
-    fight: Fight, c: Combatant, sheet: dict[str, Any], kind: str | None, kept: dict[str, Any]
-) -> dict[str, Any]:
-    """``kept`` replayed in its order on a fresh combatant, without a value that already holds when its turn comes:
-    it is refused as no change when the party or preset is loaded (bnb: temporary damage set first already takes
-    HP to what it was, and "Hero's HP is already 5" refused the whole party: tests/core/test_parties_now.py)."""
-    scratch = Fight(fight.system)
-    out: dict[str, Any] = {}
-    try:
-        scratch.do(C.AddCombatant(name=c.name, kind=kind or c.kind, sheet=sheet))
-        fresh_id = scratch.state.combatants[0].id
-        if scratch.state.get(fresh_id).kind != c.kind:
-            scratch.do(C.Adjust(id=fresh_id, field="kind", value=c.kind))
-        for name, shape in kept.items():
-            if getattr(scratch.state.get(fresh_id).data, name, None) == getattr(c.data, name, None):
-                continue
-            scratch.do(C.Adjust(id=fresh_id, field=name, value=shape))
-            out[name] = shape
-    except (TrackerError, TypeError, ValueError):
-        return kept
-    return out
+    return kept
 
 
 def _as_text(value: Any) -> str:
@@ -222,7 +199,10 @@ def party_commands(path: Path, fresh: bool = False) -> list[Any]:
                 out.append(C.Adjust(id=name, field="kind", value=str(became), note="as the party was saved"))
             if not fresh:
                 now = dict(m.get("now") or {}).items()
-                out += [C.Adjust(id=name, field=str(k), value=v, note="as the party was saved") for k, v in now]
+                out += [
+                    C.Adjust(id=name, field=str(k), value=v, note="as the party was saved", restore=True)
+                    for k, v in now
+                ]
         return out
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
         raise TrackerError(f"cannot read the party file {path.name}: {e}") from None

@@ -92,11 +92,16 @@ def _signs_joined(words: list[str]) -> list[str]:
     """A sign typed apart from its number joined to it: "cover - 1" is cover -1 (it was read as a label "cover -"
     worth +1: tests/core/test_gm2_fixes.py::test_a_sign_apart_from_its_number); a signed number typed against its
     label parted from it: "flank+1" is flank +1 (it was refused as not ending with a number), and a sign against
-    its label with the number apart too: "cover- 1" is cover -1 (it was a label "cover-" worth +1)."""
+    its label with the number apart too: "cover- 1" is cover -1 (it was a label "cover-" worth +1).  A word so
+    made followed by a signed number is a label: "AK-47 +1" is the AK-47's +1 (tests/core/test_modifiers_typed.py)."""
     out: list[str] = []
-    for typed in words:
+    for n, typed in enumerate(words):
         against = _AGAINST_LABEL.fullmatch(typed)
-        out.extend(against.groups() if against else (typed,))
+        after = words[n + 1] if n + 1 < len(words) else ""
+        if against and not (_signed(after) or after in ("+", "-")):  # ("AK-47 +1": the name of a gun, then +1)
+            out.extend(against.groups())
+        else:
+            out.append(typed)
     words, out = out, []
     for word in words:
         if out and out[-1] in ("+", "-") and word[:1].isdigit():
@@ -385,12 +390,17 @@ class RemoveCondition:
 
 @attrs.frozen(kw_only=True)
 class Adjust:
-    """GM adjust of any tracked value (core fields or the system's own)."""
+    """GM adjust of any tracked value (core fields or the system's own).
+
+    ``restore``: a step that brings a party member or a preset kept "as it was" back to how it was; a value that
+    already holds is then no change, not refused (one value's step may set another: bnb's temporary damage takes
+    HP with it, and "Hero's HP is already 5" refused the whole party: tests/core/test_parties_now.py)."""
 
     id: str
     field: str
     value: Any
     note: str = ""
+    restore: bool = False
 
 
 @attrs.frozen(kw_only=True)

@@ -61,6 +61,8 @@ def decide_full(system: System, state: FightState, command: Any, dice: Roller) -
     else:
         _check_turn(system, state, command)
         events = list(system.decide(state, command, dice))
+    if not events and isinstance(command, C.Adjust) and command.restore:
+        return [], state  # a step of a party or preset "as it was" that already holds (C.Adjust.restore)
     if not events:
         raise Refused("nothing to do")
     _check_events(events)
@@ -203,7 +205,8 @@ def _as_it_was(system: System, state: FightState, added: list[E.Event], preset: 
     for ev in added:
         assert isinstance(ev, E.CombatantAdded)
         for field, value in preset.now.items():
-            made = _adjust(system, s, C.Adjust(id=ev.id, field=field, value=value, note="as the preset was kept"), dice)
+            step = C.Adjust(id=ev.id, field=field, value=value, note="as the preset was kept", restore=True)
+            made = _adjust(system, s, step, dice)
             s = fold(system, made, s)
             out += made
     return out
@@ -668,6 +671,8 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
     label = _adjust_label(system, state, c, field)
     value = json_shape(system.check_adjust(state, c, field, cmd.value))
     old = json_shape(getattr(c.data, field, None))
+    if old == value and cmd.restore:
+        return []  # (as it was already: see C.Adjust.restore)
     if old == value:
         raise Refused(f"{c.name}'s {label} is already {value!r}")
     return [E.Adjusted(id=c.id, field=field, value=value, old=old, note=note, label=label)]

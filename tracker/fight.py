@@ -120,7 +120,8 @@ class Fight:
     def do(self, command: Any, dice: Roller | None = None) -> list[E.Event]:
         """Decide, save and apply one GM action; Refused leaves everything as it was."""
         events, after = decide_full(self.system, self.state, command, dice if dice is not None else self.roller)
-        self.record(events, after)
+        if events:  # (none: a restoring step that already holds, C.Adjust.restore; nothing to log)
+            self.record(events, after)
         return events
 
     def do_all(self, commands: Sequence[Any], dice: Roller | None = None) -> list[E.Event]:

@@ -230,6 +230,14 @@ class BnbSystem(BaseSystem):
                     f"NPCs may not withhold their action: only PCs wait to act later in the round ({c.name} is an NPC)",
                     rule=R.hold,
                 )
+            if c is not None and isinstance(c.data, BnbData) and c.data.acted:
+                # Ruling: the round's action taken (an attack, Gun-play, a reload), there is none left to hold; it
+                # logged "holds the action" and, at the end, "held action lapses" (as zludge and twod6 refuse it;
+                # GM adjust "Has acted this round" frees it: tests/systems/bnb/test_hold_after_acting.py)
+                raise Refused(
+                    f"{c.name} has taken this round's action: there is none left to hold (GM adjust 'acted' frees it)",
+                    rule=R.hold,
+                )
 
     def takes_turns(self, state: FightState, combatant: Combatant) -> bool:
         d = combatant.data

@@ -32,6 +32,14 @@ def test_a_sign_typed_against_its_label_is_the_numbers(typed: str, label: str, v
 
 
 def test_labels_with_hyphens_and_numbers_stay_labels() -> None:
+    # (audit a14 w2, F1: "AK-47 +1" was AK -47 and +1, rolled at -46)
+    assert parse_modifiers("AK-47 +1") == (Modifier(label="AK-47", value=1),)
+    assert parse_modifiers("M-16 +1, level-3 -1") == (
+        Modifier(label="M-16", value=1),
+        Modifier(label="level-3", value=-1),
+    )
+    assert parse_modifiers("T-1000 -2") == (Modifier(label="T-1000", value=-2),)
+    assert parse_modifiers("AK-47 - 1") == (Modifier(label="AK-47", value=-1),)
     assert parse_modifiers("hand-to-hand +1") == (Modifier(label="hand-to-hand", value=1),)
     assert parse_modifiers("rank 2 +1") == (Modifier(label="rank 2", value=1),)
     assert parse_modifiers("flank+1 cover-1") == (Modifier(label="flank", value=1), Modifier(label="cover", value=-1))

@@ -20,7 +20,6 @@ def _after_gunplay() -> tuple[Fight, str]:
     assert f.state.current == dusty
     dice.add(15, 2, 3, 12, 5)
     f.do(GunPlay(actor=dusty, targets=(o1, o1, o2)))
-    f.do(C.Delay(id=None))  # and holds what is left of the turn
     assert "This round: Gun-play" in system.detail(f.state, f.state.get(dusty))
     return f, dusty
 
@@ -43,10 +42,10 @@ def test_undo_of_the_end_brings_the_rounds_action_back() -> None:
     f.do(C.EndFight())
     f.undo()
     assert f.state == before
-    assert data(f, dusty).gunplay and f.state.get(dusty).held
+    assert data(f, dusty).gunplay
 
 
 def test_an_end_logged_before_keeps_the_rounds_action() -> None:
     f, dusty = _after_gunplay()
     state = fold(f.system, [e.event for e in f.entries] + [E.FightEnded()])
-    assert state.ended and state.get(dusty).data.gunplay and state.get(dusty).held
+    assert state.ended and state.get(dusty).data.gunplay
