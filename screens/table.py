@@ -320,12 +320,12 @@ def _seen_turn(ev: E.Event, then: FightState, names: Mapping[str, str]) -> bool:
 
 
 def _turns_seen(steps: Iterable[Step], names: Mapping[str, str]) -> frozenset[tuple[int, str]]:
-    """The turns the players saw of those they no longer see (hidden since): by round and combatant."""
+    """The turns the players saw, by round and combatant (those of one hidden or gone since too)."""
     return frozenset(
         (step.after.round, ev.id)
         for step in steps
         for ev in step.events
-        if isinstance(ev, E.TurnStarted) and ev.id not in names and _seen_turn(ev, step.after, names)
+        if isinstance(ev, E.TurnStarted) and _seen_turn(ev, step.after, names)
     )
 
 
@@ -756,6 +756,8 @@ def _first_seen_turn_of_round(
         or any(isinstance(e, E.RoundStarted | E.HeldActionTaken) for e in earlier)
     ):
         return False  # (a held action taken now is no turn of a new round: "Round 1" was said again)
+    if any(r == state.round and cid not in state.order for r, cid in seen_turns):
+        return False  # one gone since had a seen turn this round: the round was said then (a newcomer's turn after)
     for cid in state.order[: ev.index]:
         c = state.find(cid)
         if c is None or c.removed:  # (one holding had its turn: its round was said then)

@@ -214,7 +214,7 @@ def _order(system: System, b: FightState, e: E.OrderSet, a: FightState, *_: Any)
     note = e.note
     if note.startswith("GM moved"):
         rule = core_rule("order-gm")
-    elif "running fight" in note:
+    elif "running fight" in note and not note.startswith("set by GM"):  # (E in a running fight: the GM's numbers)
         rule = core_rule("newcomers")
     elif note == "order for the fight":
         rule = core_rule("fight-start")
@@ -283,6 +283,8 @@ def _added(system: System, b: FightState, e: E.CombatantAdded, a: FightState, *_
         terms += roll_terms(r)
     if b.started:
         terms.append("joins the end of the order")
+    if b.started and not b.ended and b.current is None and a.current == e.id:  # (tracker.engine._turn_of_newcomer)
+        terms.append("no one had the turn (the last who could act left on it): it takes the empty place, its turn")
     out = [Reason.of(core_rule("roster"), *terms)]
     if e.hidden:
         out.append(Reason.of(core_rule("hidden"), f"{e.name} joins hidden from the players"))
@@ -293,6 +295,8 @@ def _removed(system: System, b: FightState, e: E.CombatantRemoved, a: FightState
     terms = [f"{_name(b, e.id)} leaves the fight"]
     if e.reason:
         terms.append(f"why: {e.reason}")
+    if b.started and not b.ended and b.current == e.id:  # (tracker.engine._remove: its turn ended first)
+        terms.append("it left on its turn: the turn ended, and the next is found without it (none if no one can act)")
     return [Reason.of(core_rule("roster"), *terms)]
 
 

@@ -171,3 +171,28 @@ def test_a_newcomer_while_someone_has_the_turn_takes_none() -> None:
     events = f.do(C.AddCombatant(name="New", kind="pc"))
     assert not any(isinstance(e, E.TurnStarted) for e in events)
     assert f.state.current == "c1"
+
+
+def test_why_says_the_removal_ended_its_turn_and_the_newcomer_took_the_empty_place() -> None:
+    """Why? on those lines gave the general rule: "the turn passes on if it was up" (none did), and nothing of the
+    newcomer taking the empty turn (audit a14 w2, F4)."""
+    from tracker.explain import explain
+
+    f = Fight(registry.load("bnb"))
+    f.do(C.AddCombatant(name="Hero", kind="pc"))
+    f.do(C.AddCombatant(name="Bad", kind="npc"))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 10}))
+    f.do(C.StartFight())
+    f.do(C.RemoveCombatant(id="c2"))
+    f.do(C.RemoveCombatant(id="c1"))
+    f.do(C.AddCombatant(name="New", kind="pc"))
+
+    def terms(kind: type, cid: str) -> list[str]:
+        seq = next(x.seq for x in reversed(f.entries) if isinstance(x.event, kind) and x.event.id == cid)
+        return [t for r in explain(f, seq) for t in r.terms]
+
+    assert any("it left on its turn: the turn ended" in t for t in terms(E.CombatantRemoved, "c1"))
+    assert not any("it left on its turn" in t for t in terms(E.CombatantRemoved, "c2"))  # (not its turn)
+    new = f.state.by_name("New")
+    assert new is not None
+    assert any("no one had the turn" in t and "takes the empty place" in t for t in terms(E.CombatantAdded, new.id))

@@ -340,3 +340,19 @@ def test_a_pcs_resolve_check_after_a_hidden_foes_tripled_blow_is_told_without_th
     text = shown(project(f.system, f))
     assert "Marla makes the resolve check against death: lives" in text, text
     assert "Lurker" not in text and "someone" not in text and "[4,4]" not in text, text
+
+
+def test_a_newcomer_taking_the_empty_turn_says_no_second_round_line() -> None:
+    """The others removed, then the one whose turn it was: a newcomer takes the empty turn.  The players' log said
+    "Round 1" a second time, read as a new round (audit a14 w2, F5)."""
+    f = Fight(load("bnb"), roller=SeededRoller(3))
+    f.do(C.AddCombatant(name="Hero", kind="pc"))
+    f.do(C.AddCombatant(name="Bad", kind="npc"))
+    f.do(C.SetInitiative(values={"c1": 20, "c2": 10}))
+    f.do(C.StartFight())
+    f.do(C.RemoveCombatant(id="c2"))
+    f.do(C.RemoveCombatant(id="c1"))
+    f.do(C.AddCombatant(name="Newbie", kind="pc"))
+    log = project(f.system, f).log
+    assert log.count("Round 1") == 1, log
+    assert log[-1] == "Newbie's turn", log

@@ -43,3 +43,16 @@ def test_why_says_the_order_number_in_the_systems_word(tmp_path: Path) -> None:
     terms = [t for r in explain(fight, seq) for t in r.terms]
     fight.close()
     assert f"{c.name}: order 17" in terms, terms
+
+
+def test_why_on_the_order_after_e_in_a_running_fight_is_the_gms_numbers_not_newcomers(tmp_path: Path) -> None:
+    """The order line after E in a running fight was explained as "Joining a running fight" (audit a14 w2, F4)."""
+    from tracker.explain import explain
+
+    fight = build_fight("blackjack", tmp_path / "f.jsonl")
+    first, second = fight.state.present[0], fight.state.present[1]
+    fight.do(C.SetInitiative(values={first.id: 4, second.id: 17}))
+    seq = next(x.seq for x in reversed(fight.entries) if isinstance(x.event, E.OrderSet))
+    rules = [r.rule_id for r in explain(fight, seq)]
+    fight.close()
+    assert "newcomers" not in rules and "initiative" in rules, rules
