@@ -444,7 +444,7 @@ def project(system: System, fight: Fight, title: str = "") -> Public:
             place += 1
         standing = _safe(system.standing, seen, c)
         conds = [_unnamed(condition_text(seen, c, cond), text_now, text_names) for cond in c.conditions]
-        if c.held:
+        if c.held and _safe(system.takes_turns, seen, c) is not False:  # (one fallen while holding cannot act on it)
             conds.append("holding")
         rows.append(
             Row(

@@ -565,6 +565,11 @@ def _act_now(system: System, state: FightState, cmd: C.ActNow, dice: Roller) -> 
         raise Refused(f"{c.name} is not holding an action")
     if state.prompts:
         raise Refused(f"resolve first: {state.prompts[0].text}", rule=core_rule("prompt"))
+    if not system.takes_turns(state, c):
+        # Ruling: one who fell while holding (dead, unconscious) cannot step in: act now logged its turn
+        # (tests/core/test_act_now_fallen.py); the hold lapses as the next round starts, as any does
+        word = system.standing(state, c).word or "out of the fight"
+        raise Refused(f"{c.name} is {word} and cannot act now: the held action lapses at the next round")
     order = [i for i in state.order if i != c.id]
     at = order.index(state.current) if state.current in order else state.turn
     return [E.HeldActionTaken(id=c.id), E.TurnStarted(id=c.id, index=at)]
@@ -653,7 +658,9 @@ def _adjust(system: System, state: FightState, cmd: C.Adjust, dice: Roller) -> l
     if field in CORE_FIELDS:
         value: Any = cmd.value
         if field == "name":
-            return _rename(system, state, C.RenameCombatant(id=c.id, name=str(value)), dice)
+            renamed = _rename(system, state, C.RenameCombatant(id=c.id, name=str(value)), dice)
+            # the GM's "Why" kept as a note of the same action (the rename's event holds none: it was dropped)
+            return renamed + ([E.NoteAdded(text=note, id=c.id)] if note else [])
         if field == "kind" and value not in KINDS:
             raise Refused(f"kind must be one of {', '.join(KINDS)}")
         if field == "kind" and value == c.kind:
