@@ -53,6 +53,8 @@ def played() -> Fight:
     f.do(C.Damage(targets=("c2",), amount="2d6+4"))  # Gob drops: the down prompt
     pid = f.state.prompts[0].id
     f.do(C.DismissPrompt(prompt_id=pid, outcome="stays down", note="he fell in the river"))
+    while f.state.current == "c1" or f.system.takes_turns(f.state, f.state.get(f.state.current)) is False:
+        f.do(C.NextTurn())  # (not the down Gob: the fallen cannot act now; not Ann: her word stays as she joined)
     f.do(C.Delay(id=f.state.current))
     held = next(c.id for c in f.state.combatants if c.held)
     f.do(C.ActNow(id=held))
