@@ -4,30 +4,14 @@ damaged last line, one of 2 MB refused, by where the loader's reads fell (audit 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 import saves
-from saves.format import MAX_LINE, seal
+from saves.format import MAX_LINE
 from tests.reliability.support import run_cli
-from tests.view.helpers import add_pc, new
-
-
-def fight_file(path: Path) -> int:
-    fight = new("bnb", path)
-    add_pc(fight, "Dusty")
-    add_pc(fight, "Zed")
-    fight.close()
-    return path.read_bytes().count(b"\n")
-
-
-def long_line(path: Path, size: int) -> bytes:
-    last = json.loads(path.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1])
-    last.pop("crc")
-    last["pad"] = "x" * size
-    return seal(json.dumps(last, separators=(",", ":"))).encode()
+from tests.view.test_follow_long_line import fight_file, long_line
 
 
 @pytest.mark.parametrize("where", ["last", "middle", "unended"])
