@@ -97,7 +97,7 @@ def now_values(fight: Fight, c: Combatant, sheet: dict[str, Any], *, kind: str |
                 continue
             for shape in (_jsonable(value), _as_text(value)):
                 try:
-                    scratch.do(C.Adjust(id=fresh_id, field=name, value=shape))
+                    scratch.do(C.Adjust(id=fresh_id, field=name, value=shape, restore=True))  # (as loading does)
                 except (TrackerError, TypeError, ValueError):
                     continue
                 kept.pop(name, None)  # (set again: after the values set since)

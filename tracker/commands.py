@@ -394,7 +394,9 @@ class Adjust:
 
     ``restore``: a step that brings a party member or a preset kept "as it was" back to how it was; a value that
     already holds is then no change, not refused (one value's step may set another: bnb's temporary damage takes
-    HP with it, and "Hero's HP is already 5" refused the whole party: tests/core/test_parties_now.py)."""
+    HP with it, and "Hero's HP is already 5" refused the whole party), and the system does not react to it as to
+    harm (a PC kept knocked out came back dying, asked a death save that never happened), as a preset's steps
+    never were reacted to (tests/core/test_parties_now.py)."""
 
     id: str
     field: str

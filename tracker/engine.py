@@ -69,7 +69,8 @@ def decide_full(system: System, state: FightState, command: Any, dice: Roller) -
     check_prompts(system, events)
     after = fold(system, events, state)
     react = getattr(system, "react", None)
-    if react is not None:
+    restoring = isinstance(command, C.Adjust) and command.restore  # (how it was, not harm: no death save asked)
+    if react is not None and not restoring:
         more = list(react(state, tuple(events), after))
         if more:
             _check_events(more)

@@ -52,3 +52,19 @@ def test_a_preset_kept_knocked_out_by_fists_comes_back_knocked_out(tmp_path: Pat
     g.do(AddCombatant(preset=pid))
     back = g.state.combatants[0]
     assert (back.data.status, back.data.hp, back.data.temp) == (hero.data.status, hero.data.hp, hero.data.temp)
+
+
+def test_a_party_kept_knocked_out_after_lethal_and_fist_damage_comes_back_so(tmp_path: Path) -> None:
+    """Audit a14 w2, F3: its HP step was read as harm crossing 0: back dying, with a death save asked."""
+    f = Fight(registry.load("bnb"))
+    f.do(AddCombatant(name="Hero", kind="pc", sheet={"hp": "8"}))
+    f.do(StartFight())
+    f.do(Damage(targets=("c1",), amount="6"))
+    f.do(Damage(targets=("c1",), amount="3", temporary=True))
+    hero = f.state.get("c1")
+    path = parties.save_party("Out", "bnb", parties.party_members(f, now=True), tmp_path)
+    g = Fight(registry.load("bnb"))
+    g.do_all(parties.party_commands(path))
+    back = g.state.combatants[0]
+    assert (back.data.status, back.data.hp, back.data.temp) == (hero.data.status, hero.data.hp, hero.data.temp)
+    assert not g.state.prompts
